@@ -1,0 +1,66 @@
+"""The event envelope shared by every game.
+
+Every log line is one event: a JSON object whose ``type`` is the event's class name.  Each game
+declares its events as subclasses of :class:`Event` (frozen msgspec Structs, tagged by class
+name) and decodes a log with one tagged-union decoder.  The envelope fields below are optional on
+every line:
+
+``seq``   1-based position in the log; when present it must equal the line's event number.
+``at``    a timestamp, informational only (the engine never reads it).
+``note``  free text.
+
+Every event class states its *kind*: ``D`` a player's decision, ``R`` a random outcome (a draw,
+a shuffle, a reveal, a die roll), ``X`` a consequence the engine derives itself.  A log may state
+``X`` events; the engine then checks them against its own derivation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+ENVELOPE_FIELDS = ("seq", "at", "note")
+
+
+class Event(
+    msgspec.Struct,
+    tag_field="type",
+    tag=True,
+    frozen=True,
+    kw_only=True,
+    omit_defaults=True,
+    forbid_unknown_fields=True,
+    gc=False,
+):
+    """Base of every game event.  Subclasses are tagged with their class name."""
+
+    seq: int | None = None
+    at: str | None = None
+    note: str | None = None
+
+    #: D (decision), R (random outcome) or X (derived by the engine)
+    kind: ClassVar[str] = "D"
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__
+
+
+def bare(event: Event) -> Event:
+    """The event without its envelope (for comparing a stated event with a derived one)."""
+    if event.seq is None and event.at is None and event.note is None:
+        return event
+    return msgspec.structs.replace(event, seq=None, at=None, note=None)
+
+
+def to_builtins(event: Event) -> dict[str, Any]:
+    """The event as a JSON-ready dict, exactly as it would be written as a log line."""
+    return msgspec.to_builtins(event)
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode_line(event: Event) -> bytes:
+    return _encoder.encode(event)

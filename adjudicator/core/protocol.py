@@ -1,0 +1,144 @@
+"""The game protocol: what a game package provides so that core, CLI and replays can use it.
+
+A game is a :class:`Game` subclass instance registered in :mod:`adjudicator.core.registry`.
+The split follows OpenSpiel's Game/State: the Game object holds the rules (pure functions), the
+state is an immutable value.  Check and apply are separate: ``check`` may reject and never
+mutates; ``apply`` is pure and total on checked events; ``derive`` yields the consequences the
+rules force (a follower destroyed, a turn starting, the match ending).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar, Union
+
+import msgspec
+
+from .events import Event
+from .rulings import Rulebook, Ruling
+
+S = TypeVar("S")
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a match ended: ``result`` is ``win`` or ``draw``; ``winner`` a player id or None."""
+
+    result: str
+    winner: str | None
+    reason: str
+
+
+class RefError(Exception):
+    """An event names something that does not exist (an unknown card or player): unreadable."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class Game(ABC, Generic[S]):
+    #: registry id, used in MatchStarted.game (``colossus-order``)
+    id: ClassVar[str]
+    #: human name
+    name: ClassVar[str]
+    #: the rule ids rulings of this game may cite
+    rulebook: ClassVar[Rulebook]
+    #: every event class of the game, MatchStarted first
+    event_types: ClassVar[tuple[type[Event], ...]]
+    #: the msgspec Struct type of a position
+    state_type: ClassVar[type]
+
+    def __init__(self) -> None:
+        union = Union[tuple(self.event_types)]  # type: ignore[valid-type]
+        self._union = union
+        self.decoder = msgspec.json.Decoder(union)
+        self._by_name = {cls.__name__: cls for cls in self.event_types}
+
+    # -- events -----------------------------------------------------------------------------
+    def event_class(self, name: str) -> type[Event] | None:
+        return self._by_name.get(name)
+
+    def schema(self) -> dict[str, Any]:
+        """JSON Schema of one log line of this game."""
+        return msgspec.json.schema(self._union)
+
+    # -- setup ------------------------------------------------------------------------------
+    @abstractmethod
+    def validate_refs(self, setup: Event, event: Event) -> None:
+        """Raise :class:`RefError` when ``event`` names an unknown player, card, ... .
+
+        ``setup`` is the match's MatchStarted event.  Called for MatchStarted itself too.
+        """
+
+    @abstractmethod
+    def setup_of(self, state: S) -> Event:
+        """The MatchStarted event a position descends from (to validate references)."""
+
+    @abstractmethod
+    def check_start(self, setup: Event) -> Ruling:
+        """Is the set-up legal (deck construction, player count, ...)?"""
+
+    @abstractmethod
+    def initial_state(self, setup: Event) -> S:
+        """The position right after MatchStarted (before any derived event)."""
+
+    # -- the rules --------------------------------------------------------------------------
+    @abstractmethod
+    def check(self, state: S, event: Event) -> Ruling:
+        """The ruling for ``event`` in ``state``; never mutates, never raises on bad values."""
+
+    @abstractmethod
+    def apply(self, state: S, event: Event) -> S:
+        """The position after a checked (legal) event.  Pure; never fails on a checked event."""
+
+    @abstractmethod
+    def derive(self, state: S) -> Event | None:
+        """The next consequence the rules force in ``state``, or None when someone must act."""
+
+    @abstractmethod
+    def legal_events(self, state: S) -> list[Event]:
+        """Every legal event in ``state``; random outcomes as every event that could follow."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[str]:
+        """Who may (or must) act in ``state``: player ids; empty when the match is over."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """How the match ended, or None while it goes on."""
+
+    # -- positions and views ----------------------------------------------------------------
+    @abstractmethod
+    def players(self, state: S) -> list[str]: ...
+
+    @abstractmethod
+    def view(self, state: S, player: str | None) -> dict[str, Any]:
+        """The position as JSON-ready data; ``player`` hides what that player cannot see.
+
+        With ``player=None`` (the judge's view) the result must be accepted back by
+        :meth:`load_state` unchanged.
+        """
+
+    def load_state(self, data: Any) -> S:
+        """Decode a judge's view produced by :meth:`view` (raises msgspec.ValidationError)."""
+        return msgspec.convert(data, self.state_type)
+
+    @abstractmethod
+    def describe(self, state: S, player: str | None) -> str:
+        """The position as text for a terminal, from ``player``'s view (None: judge)."""
+
+    # -- generated matches (tests, benchmarks, examples) -------------------------------------
+    def sample_setup(self, seed: int) -> Event:
+        """A legal MatchStarted for generated matches (random playouts, benchmarks)."""
+        raise NotImplementedError(f"{self.id} does not generate set-ups")
+
+    def playout_weight(self, state: S, event: Event) -> float:
+        """Relative weight of ``event`` when a random playout picks among legal events."""
+        return 1.0
+
+    def describe_event(self, event: Event) -> str:
+        """A short human rendering of one event (for verdicts and viewers)."""
+        fields = {k: v for k, v in msgspec.to_builtins(event).items() if k not in ("type", "seq", "at", "note")}
+        inner = " ".join(f"{k}={v}" for k, v in fields.items())
+        return f"{type(event).__name__}({inner})"

@@ -1,0 +1,82 @@
+"""Rulings: the answer the engine gives for one event in one position.
+
+A :class:`Ruling` names a verdict, the rule id it rests on (``CO-7.3``, ``LOG-2``), a stable
+namespaced code (``colossus-order/attacker-not-ready``) and a message that quotes the event and
+the part of the position that decided it.  Rule code raises :class:`Illegal`; the game's
+``check`` turns it into a ruling, so rule helpers can stop at the first broken rule.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Verdict = Literal["legal", "illegal"]
+
+
+class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
+    verdict: Verdict
+    rule: str
+    code: str
+    message: str
+    #: False for events the engine accepted without being able to check their effect
+    #: (declared effects of card text the engine does not model).
+    engine_checked: bool = True
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict == "legal"
+
+
+class Illegal(Exception):
+    """Raised by rule helpers; carries everything a :class:`Ruling` needs."""
+
+    def __init__(self, rule: str, code: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.code = code
+        self.message = message
+
+    def ruling(self) -> Ruling:
+        return Ruling("illegal", self.rule, self.code, self.message)
+
+
+def legal(rule: str, code: str, message: str, *, engine_checked: bool = True) -> Ruling:
+    return Ruling("legal", rule, code, message, engine_checked)
+
+
+class Rule(msgspec.Struct, frozen=True):
+    """One entry of a rulebook: an id cited by rulings and a short title."""
+
+    id: str
+    title: str
+
+
+class Rulebook:
+    """The rule ids a game can cite.  ``docs/rules/<game>.md`` documents every one of them."""
+
+    def __init__(self, prefix: str, rules: dict[str, str]) -> None:
+        self.prefix = prefix
+        self.rules = dict(rules)
+
+    def __contains__(self, rule_id: str) -> bool:
+        return rule_id in self.rules
+
+    def title(self, rule_id: str) -> str:
+        return self.rules[rule_id]
+
+    def ids(self) -> list[str]:
+        return list(self.rules)
+
+
+#: Rule ids of the log format itself (documented in docs/log-format.md).
+CORE_RULES = Rulebook(
+    "LOG",
+    {
+        "LOG-1": "The first event of a log is MatchStarted naming a registered game",
+        "LOG-2": "An event the engine derives must match the engine's own derivation",
+        "LOG-3": "No event may follow the end of the match",
+        "LOG-4": "The engine failed on this event (an engine defect, reported, never hidden)",
+    },
+)

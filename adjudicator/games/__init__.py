@@ -1,0 +1,3 @@
+"""Built-in games.  Importing this package registers every one of them."""
+
+from . import colossus_order  # noqa: F401  (registers on import)

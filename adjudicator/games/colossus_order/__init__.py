@@ -1,0 +1,9 @@
+"""Colossus Order (seed 000): the trading card game of Colossi, Gems, Locus and X-play."""
+
+from adjudicator.core import registry
+
+from .game import ColossusOrder
+
+GAME = registry.register(ColossusOrder())
+
+__all__ = ["GAME", "ColossusOrder"]

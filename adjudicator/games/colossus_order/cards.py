@@ -1,0 +1,260 @@
+"""Colossus Order cards as data: the card model, the effect vocabulary, and pool loading.
+
+A card pool is a TOML file in ``data/`` (``[[card]]`` tables) decoded with msgspec into
+:class:`Card` values; a malformed pool fails with the file and the card id/field at fault.
+Card text is restated in the pool's own words (``text``) and modelled by ``abilities``/``effects``
+built from a small vocabulary (the ``do`` tag).  A card whose text the vocabulary cannot express
+has ``modelled = false``: it can still be played, its costs are checked, and its effect is logged
+as an ``EffectDeclared`` event that verdicts mark as not engine-checked.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal, Union
+
+import msgspec
+
+from adjudicator.core.errors import DataError
+
+DATA = Path(__file__).parent / "data"
+
+Colour = Literal["white", "black", "blue", "red"]
+COLOURS: tuple[str, ...] = ("white", "black", "blue", "red")
+CardType = Literal["follower", "follower-unique", "action", "action-snap", "colossus", "gem"]
+
+#: who an effect acts on.  ``chosen-*`` take the next entry of the event's ``targets`` list.
+Target = Literal[
+    "self",                    # the follower whose ability this is
+    "chosen-follower",         # any follower on the field (either player's)
+    "chosen-opponent-follower",
+    "chosen-own-follower",
+    "attacker",                # the attacking follower of the pending attack
+    "all-opponent-followers",
+    "all-own-followers",
+]
+CHOSEN_TARGETS = ("chosen-follower", "chosen-opponent-follower", "chosen-own-follower")
+
+
+class _Effect(msgspec.Struct, tag_field="do", frozen=True, forbid_unknown_fields=True):
+    pass
+
+
+class Draw(_Effect, tag="draw"):
+    """The controller (``who=self``) or the opponent draws ``count`` cards."""
+
+    count: int = 1
+    who: Literal["self", "opponent"] = "self"
+
+
+class Damage(_Effect, tag="damage"):
+    """Put ``amount`` damage on the target follower(s) until end of turn."""
+
+    amount: int
+    target: Target = "chosen-opponent-follower"
+
+
+class Destroy(_Effect, tag="destroy"):
+    """Send the target follower(s) to their owner's discard pile."""
+
+    target: Target = "chosen-opponent-follower"
+
+
+class Switch(_Effect, tag="switch"):
+    """Switch the target follower(s) ON (stand) or OFF (tap)."""
+
+    to: Literal["on", "off"]
+    target: Target = "chosen-follower"
+
+
+class Boost(_Effect, tag="boost"):
+    """Change attack/defence/crush/capture of the target follower(s) until end of turn."""
+
+    attack: int = 0
+    defence: int = 0
+    crush: int = 0
+    capture: int = 0
+    target: Target = "self"
+
+
+class ReturnToHand(_Effect, tag="return-to-hand"):
+    """Return the target follower(s) to their owner's hand."""
+
+    target: Target = "chosen-opponent-follower"
+
+
+class RecoverLocus(_Effect, tag="recover-locus"):
+    """Move the controller's locus counter back by ``amount`` points (never below 0)."""
+
+    amount: int = 1
+
+
+class CostChange(_Effect, tag="cost-change"):
+    """Continuous: followers of the controller (of ``race`` if given) cost ``delta`` locus."""
+
+    delta: int
+    race: str | None = None
+
+
+class Aura(_Effect, tag="aura"):
+    """Continuous: the controller's other followers (of ``race`` if given) get these stats."""
+
+    attack: int = 0
+    defence: int = 0
+    crush: int = 0
+    capture: int = 0
+    race: str | None = None
+
+
+Effect = Union[Draw, Damage, Destroy, Switch, Boost, ReturnToHand, RecoverLocus, CostChange, Aura]
+CONTINUOUS_EFFECTS = (CostChange, Aura)
+
+
+class Cost(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What an activated ability costs: switching the follower OFF and/or locus points."""
+
+    off: bool = False
+    locus: int = 0
+
+
+class Ability(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A follower ability.  ``cip``: mandatory when it enters; ``activated``: used by its
+    controller at open timing or in X-play; ``continuous``: always on while it is on the field."""
+
+    timing: Literal["cip", "activated", "continuous"]
+    effects: list[Effect] = []
+    cost: Cost = Cost()
+    text: str = ""
+
+
+class ColossusAbility(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A Colossus ability: once per turn, own main phase at open timing, needs set gems."""
+
+    requires: dict[str, int] = {}
+    cost: Cost = Cost()
+    effects: list[Effect] = []
+    text: str = ""
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    type: CardType
+    colour: Colour | None = None
+    locus_cost: int = 0
+    #: required Colossus gems by colour, plus ``any`` for gems of any colour
+    gem_level: dict[str, int] = {}
+    races: list[str] = []
+    attribute: str | None = None
+    attack: int = 0
+    defence: int = 0
+    crush: int = 0
+    capture: int = 0
+    #: Unique Gem (one of a name on a player's field; ★name★)
+    unique: bool = False
+    rarity: Literal["C", "U", "R", "SR"] = "C"
+    abilities: list[Ability] = []
+    #: effects of an Action card, resolved in order
+    effects: list[Effect] = []
+    #: Colossus abilities
+    colossus_abilities: list[ColossusAbility] = []
+    text: str = ""
+    #: False: the engine cannot model this text; its effect is logged as EffectDeclared
+    modelled: bool = True
+
+    @property
+    def is_follower(self) -> bool:
+        return self.type in ("follower", "follower-unique")
+
+    @property
+    def is_action(self) -> bool:
+        return self.type in ("action", "action-snap")
+
+    @property
+    def is_gem(self) -> bool:
+        return self.type == "gem"
+
+    def needs_targets(self) -> int:
+        return sum(1 for e in self.effects if getattr(e, "target", None) in CHOSEN_TARGETS)
+
+
+class _PoolFile(msgspec.Struct, forbid_unknown_fields=True):
+    pool: str
+    description: str = ""
+    card: list[Card] = []
+
+
+class Pool:
+    def __init__(self, name: str, description: str, cards: list[Card]):
+        self.name = name
+        self.description = description
+        self.cards: dict[str, Card] = {c.id: c for c in cards}
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.cards
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    def get(self, card_id: str) -> Card | None:
+        return self.cards.get(card_id)
+
+
+def _validate(path: str, cards: list[Card]) -> None:
+    seen: set[str] = set()
+    for c in cards:
+        where = f"card {c.id!r}"
+        if c.id in seen:
+            raise DataError(path, f"{where}: duplicate id")
+        seen.add(c.id)
+        for colour in c.gem_level:
+            if colour not in COLOURS and colour != "any":
+                raise DataError(path, f"{where}: gem_level: unknown colour {colour!r}")
+        if c.is_gem and c.colour is None:
+            raise DataError(path, f"{where}: colour: a gem card needs a colour")
+        if c.type == "colossus" and (c.locus_cost or c.gem_level):
+            raise DataError(path, f"{where}: a Colossus has no cost")
+        for a in c.colossus_abilities:
+            for colour in a.requires:
+                if colour not in COLOURS and colour != "any":
+                    raise DataError(path, f"{where}: colossus_abilities.requires: unknown colour {colour!r}")
+        for n in ("locus_cost", "attack", "defence", "crush", "capture"):
+            if getattr(c, n) < 0:
+                raise DataError(path, f"{where}: {n}: must not be negative")
+
+
+def load_pool_file(path: str | Path) -> Pool:
+    p = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(p, f"cannot read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(p, f"not valid TOML ({exc})") from None
+    try:
+        pf = msgspec.convert(data, _PoolFile)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        # name the card at fault: `$.card[12].abilities[0]` -> card id
+        if "$.card[" in text:
+            idx = int(text.split("$.card[", 1)[1].split("]", 1)[0])
+            cards = data.get("card", [])
+            cid = cards[idx].get("id", f"#{idx}") if idx < len(cards) and isinstance(cards[idx], dict) else f"#{idx}"
+            text = f"card {cid!r}: {text}"
+        raise DataError(p, text) from None
+    _validate(p, pf.card)
+    return Pool(pf.pool, pf.description, pf.card)
+
+
+@lru_cache(maxsize=None)
+def load_pool(name: str) -> Pool:
+    """A pool shipped in ``data/`` by name (``sample`` is the project's authored sample pool)."""
+    path = DATA / f"{name}.toml"
+    if not path.is_file():
+        known = sorted(f.stem for f in DATA.glob("*.toml"))
+        raise DataError(str(path), f"no card pool named {name!r} (shipped: {', '.join(known)})")
+    return load_pool_file(path)

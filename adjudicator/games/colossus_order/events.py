@@ -1,0 +1,243 @@
+"""Colossus Order events: one msgspec Struct per log line type (``type`` = class name).
+
+Kinds: D = a player's decision, R = a random outcome the log records, X = a consequence the
+engine derives (a log may state it; the engine then checks it against its own derivation).
+Cards are named by their pool id (``heroic-knight``); ``card: null`` stands for an identity the
+log did not record (reserved for a later version; every shipped rule needs it named).  Followers
+on the field are named by the handle the engine gives them when they enter (``F1``, ``F2`` ...,
+shown by ``state`` and by the derived ``XPlayResolved``).  Locus slots are named by a stable slot
+id (``1``, ``2`` ...): a new Locus card takes the next id, a replacement keeps its slot's id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from adjudicator.core.events import Event
+
+
+class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    colossus: str
+    #: card id -> number of copies
+    cards: dict[str, int]
+
+
+class MatchStarted(Event):
+    game: str
+    players: list[str]
+    decks: dict[str, DeckList]
+    ruleset: str = "2013"
+    options: dict[str, Any] = {}
+    pool: str = "sample"
+
+
+# -- start of game -----------------------------------------------------------------------------
+
+class DeckShuffled(Event):
+    kind: ClassVar[str] = "R"
+    player: str
+
+
+class FirstPlayerDecided(Event):
+    kind: ClassVar[str] = "R"
+    player: str
+
+
+class CardDrawn(Event):
+    kind: ClassVar[str] = "R"
+    player: str
+    card: str | None
+
+
+class CardsReturned(Event):
+    """The opening-hand exchange: cards put on the bottom of the deck, in this order."""
+
+    player: str
+    cards: list[str]
+
+
+# -- turn structure ----------------------------------------------------------------------------
+
+class TurnStarted(Event):
+    """Derived: a new turn; the Recovery step is part of it (followers ON, locus counter off)."""
+
+    kind: ClassVar[str] = "X"
+    turn: int
+    player: str
+
+
+class CompleteDeclared(Event):
+    player: str
+    slots: list[int]
+
+
+class LocusRevealed(Event):
+    kind: ClassVar[str] = "X"
+    player: str
+    slots: list[int]
+    cards: list[str | None]
+
+
+class DeclarationDiscarded(Event):
+    player: str
+    slots: list[int]
+
+
+class CardSet(Event):
+    """Set a card from hand as a Gem on the Colossus (``zone=gem``) or as a Locus (``zone=locus``)."""
+
+    player: str
+    card: str
+    zone: Literal["gem", "locus"]
+
+
+class FollowerPlayed(Event):
+    player: str
+    card: str
+    #: one follower handle per effect of its CIP abilities that needs a chosen target
+    targets: list[str] = []
+
+
+class ActionPlayed(Event):
+    player: str
+    card: str
+    targets: list[str] = []
+
+
+class FollowerAbilityActivated(Event):
+    player: str
+    follower: str
+    ability: int = 0
+    targets: list[str] = []
+
+
+class ColossusAbilityActivated(Event):
+    player: str
+    ability: int = 0
+    targets: list[str] = []
+
+
+class EffectDeclared(Event):
+    """The effect of card text the engine cannot model, as the players agreed it happened.
+
+    Accepted for a card marked ``modelled = false`` and applied as stated; verdicts mark it
+    *not engine-checked*."""
+
+    player: str
+    card: str
+    text: str = ""
+    destroy: list[str] = []
+    damage: dict[str, int] = {}
+    switch_on: list[str] = []
+    switch_off: list[str] = []
+    return_to_hand: list[str] = []
+    draw: int = 0
+    opponent_draw: int = 0
+
+
+class AttackDeclared(Event):
+    player: str
+    attacker: str
+    target: Literal["deck", "locus", "follower"]
+    slot: int | None = None
+    follower: str | None = None
+
+
+class BlockDeclared(Event):
+    player: str
+    blocker: str
+
+
+class BlockDeclined(Event):
+    player: str
+
+
+class XPlayPassed(Event):
+    player: str
+
+
+class XPlayResolved(Event):
+    """Derived: the last item added to the X-play chain resolves (last in, first out)."""
+
+    kind: ClassVar[str] = "X"
+    player: str
+    card: str
+    #: the follower that entered (a follower card) or whose ability resolved
+    follower: str | None = None
+
+
+class BattleResolved(Event):
+    kind: ClassVar[str] = "X"
+    player: str
+    attacker: str
+    result: Literal["fizzled", "defended", "follower-damaged", "deck-hit", "locus-hit"]
+    follower: str | None = None
+    #: damage to the follower, or the number of cards a deck hit reveals (Crush)
+    damage: int = 0
+    #: with ``mutual_battle_damage``: the blocker's Attack dealt back to the attacker
+    counter_damage: int = 0
+    #: a deck hit: how many revealed Gems the attacker may capture
+    capture: int = 0
+    slot: int | None = None
+    card: str | None = None
+
+
+class CardsRevealed(Event):
+    """The top cards of a deck revealed by a deck hit (as many as the attacker's Crush)."""
+
+    kind: ClassVar[str] = "R"
+    player: str
+    cards: list[str | None]
+
+
+class GemsCaptured(Event):
+    """The attacker's choice of revealed Gem cards to capture (up to its Capture)."""
+
+    player: str
+    cards: list[str]
+
+
+class LocusReplaced(Event):
+    """After a Locus Gem is captured, its owner puts a card from hand face down in that slot."""
+
+    player: str
+    card: str
+
+
+class FollowerDestroyed(Event):
+    kind: ClassVar[str] = "X"
+    player: str
+    follower: str
+    card: str
+
+
+class MainPhaseEnded(Event):
+    player: str
+
+
+class TurnEnded(Event):
+    kind: ClassVar[str] = "X"
+    turn: int
+    player: str
+
+
+class Conceded(Event):
+    player: str
+
+
+class GameEnded(Event):
+    kind: ClassVar[str] = "X"
+    result: Literal["win", "draw"]
+    winner: str | None
+    reason: str
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    MatchStarted, DeckShuffled, FirstPlayerDecided, CardDrawn, CardsReturned, TurnStarted,
+    CompleteDeclared, LocusRevealed, DeclarationDiscarded, CardSet, FollowerPlayed, ActionPlayed,
+    FollowerAbilityActivated, ColossusAbilityActivated, EffectDeclared, AttackDeclared,
+    BlockDeclared, BlockDeclined, XPlayPassed, XPlayResolved, BattleResolved, CardsRevealed,
+    GemsCaptured, LocusReplaced, FollowerDestroyed, MainPhaseEnded, TurnEnded, Conceded, GameEnded,
+)

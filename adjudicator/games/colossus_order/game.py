@@ -1,0 +1,270 @@
+"""The Colossus Order game object: plugs the rules into the core protocol and the registry."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+import msgspec
+
+from adjudicator.core.errors import DataError
+from adjudicator.core.events import Event
+from adjudicator.core.protocol import Game, Outcome, RefError
+from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+
+from . import events as E
+from .cards import load_pool
+from .rulebook import RULEBOOK
+from .rules import NS, Rules, bad
+from .state import PRESETS, ChooseFirst, Options, Player, Shuffle, State
+
+_CARD_FIELDS = ("card",)
+
+
+def options_of(setup: E.MatchStarted) -> Options:
+    """The ruleset preset with the log's overrides (CO-1 and the other options)."""
+    if setup.ruleset not in PRESETS:
+        raise RefError("ruleset", f"unknown ruleset {setup.ruleset!r} (presets: {', '.join(PRESETS)})")
+    merged = {**PRESETS[setup.ruleset], **setup.options}
+    try:
+        return msgspec.convert(merged, Options)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        field = "options"
+        if " - at `$" in text:
+            text, _, fp = text.partition(" - at `$")
+            field = "options" + fp.rstrip("`")
+        elif "unknown field" in text:
+            name = text.split("`")[1] if "`" in text else "?"
+            text, field = f"unknown option (known: {', '.join(Options.__struct_fields__)})", f"options.{name}"
+        raise RefError(field, text) from None
+
+
+class ColossusOrder(Game[State]):
+    id: ClassVar[str] = "colossus-order"
+    name: ClassVar[str] = "Colossus Order"
+    rulebook: ClassVar[Rulebook] = RULEBOOK
+    event_types = E.EVENT_TYPES
+    state_type = State
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules = Rules()
+        self._ctx: tuple[int, frozenset[str], Any] | None = None
+
+    # -- references ------------------------------------------------------------------------------
+    def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], Any]:
+        if self._ctx is None or self._ctx[0] != id(setup):
+            try:
+                pool = load_pool(setup.pool)
+            except DataError as exc:
+                raise RefError("pool", str(exc)) from None
+            self._ctx = (id(setup), frozenset(setup.players), pool)
+        return self._ctx[1], self._ctx[2]
+
+    def validate_refs(self, setup: Any, event: Event) -> None:
+        if type(event) is E.MatchStarted:
+            self._validate_setup(event)
+            return
+        players, pool = self._context(setup)
+        who = getattr(event, "player", None)
+        if who is not None and who not in players:
+            raise RefError("player", f"unknown player {who!r} (players: {', '.join(setup.players)})")
+        winner = getattr(event, "winner", None)
+        if winner is not None and winner not in players:
+            raise RefError("winner", f"unknown player {winner!r} (players: {', '.join(setup.players)})")
+        card = getattr(event, "card", None)
+        if card is not None and card not in pool:
+            raise RefError("card", f"unknown card {card!r} in pool {setup.pool!r}")
+        cards = getattr(event, "cards", None)
+        if cards:
+            for i, c in enumerate(cards):
+                if c is not None and c not in pool:
+                    raise RefError(f"cards[{i}]", f"unknown card {c!r} in pool {setup.pool!r}")
+
+    def _validate_setup(self, setup: E.MatchStarted) -> None:
+        if not setup.players or len(set(setup.players)) != len(setup.players) or any(not p for p in setup.players):
+            raise RefError("players", f"players must be distinct non-empty ids, got {setup.players}")
+        players, pool = self._context(setup)
+        for p in setup.players:
+            if p not in setup.decks:
+                raise RefError("decks", f"no deck list for player {p!r}")
+        for p, deck in setup.decks.items():
+            if p not in players:
+                raise RefError(f"decks.{p}", f"deck list for unknown player {p!r}")
+            if deck.colossus not in pool:
+                raise RefError(f"decks.{p}.colossus", f"unknown card {deck.colossus!r} in pool {setup.pool!r}")
+            for cid, n in deck.cards.items():
+                if cid not in pool:
+                    raise RefError(f"decks.{p}.cards.{cid}", f"unknown card {cid!r} in pool {setup.pool!r}")
+                if n < 0:
+                    raise RefError(f"decks.{p}.cards.{cid}", f"a negative number of copies ({n})")
+        options_of(setup)
+
+    def setup_of(self, state: State) -> Event:
+        return state.setup
+
+    # -- start -------------------------------------------------------------------------------------
+    def check_start(self, setup: Any) -> Ruling:
+        try:
+            if len(setup.players) != 2:
+                raise bad("CO-1.1", "two-players", f"Colossus Order is played by 2 players; the match names {len(setup.players)}")
+            opts = options_of(setup)
+            if opts.deck_validation == "strict":
+                pool = load_pool(setup.pool)
+                for p in setup.players:
+                    deck = setup.decks[p]
+                    if pool[deck.colossus].type != "colossus":
+                        raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
+                    total = sum(deck.cards.values())
+                    if total != 50:
+                        raise bad("CO-1.2", "deck-size", f"{p}'s deck holds {total} cards besides the Colossus; it must hold exactly 50")
+                    gems = sum(n for c, n in deck.cards.items() if pool[c].is_gem)
+                    if gems > 20:
+                        raise bad("CO-1.3", "too-many-gems", f"{p}'s deck holds {gems} Gem cards; at most 20")
+                    names: Counter[str] = Counter()
+                    for c, n in deck.cards.items():
+                        card = pool[c]
+                        if card.type == "colossus":
+                            raise bad("CO-1.5", "colossus-in-deck", f"{p}'s deck holds the Colossus card {c!r}")
+                        if not (card.is_gem and not card.unique):
+                            names[card.name] += n
+                    for name, n in names.items():
+                        if n > 3:
+                            raise bad("CO-1.4", "too-many-copies", f"{p}'s deck holds {n} cards named {name!r}; at most 3")
+        except Illegal as x:
+            return x.ruling()
+        return legal("CO-1.1", NS + "setup", "the set-up is legal")
+
+    def initial_state(self, setup: Any) -> State:
+        opts = options_of(setup)
+        players = []
+        for p in setup.players[:2]:
+            deck = setup.decks[p]
+            cards = tuple(sorted(c for c, n in deck.cards.items() for _ in range(max(0, n))))
+            players.append(Player(p, deck.colossus, deck_top=cards))
+        todo = tuple(Shuffle(p.id) for p in players) + (ChooseFirst(),)
+        return State(setup=setup, options=opts, players=tuple(players), todo=todo)
+
+    # -- rules -------------------------------------------------------------------------------------
+    def check(self, state: State, event: Event) -> Ruling:
+        return self.rules.check(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return self.rules.apply(state, event)
+
+    def derive(self, state: State) -> Event | None:
+        return self.rules.derive(state)
+
+    def legal_events(self, state: State) -> list[Event]:
+        return self.rules.legal_events(state)
+
+    def to_act(self, state: State) -> list[str]:
+        return self.rules.to_act(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        return None if r is None else Outcome(r.result, r.winner, r.reason)
+
+    def players(self, state: State) -> list[str]:
+        return [p.id for p in state.players]
+
+    # -- views ---------------------------------------------------------------------------------------
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        data = msgspec.to_builtins(state)
+        if player is None:
+            return data
+        for pd in data["players"]:
+            mine = pd["id"] == player
+            pd["deck_count"] = len(pd["deck_top"]) + len(pd["deck_bottom"])
+            pd["deck_top"] = "hidden"
+            if not mine:
+                pd["hand"] = ["?"] * len(pd["hand"])
+                pd["deck_bottom"] = "hidden"
+                for sl in pd.get("locus", []):
+                    if not sl.get("face_up") and not sl.get("known"):
+                        sl["card"] = "?"
+        decks = data["setup"].get("decks", {})
+        for pid in list(decks):
+            if pid != player:
+                decks[pid] = {"colossus": decks[pid]["colossus"], "cards": "hidden"}
+        data["view"] = player
+        return data
+
+    def load_state(self, data: Any) -> State:
+        state = msgspec.convert(data, State)
+        try:
+            self.validate_refs(state.setup, state.setup)
+        except RefError as exc:
+            raise msgspec.ValidationError(f"{exc.message} - at `$.setup.{exc.field}`") from None
+        pool = load_pool(state.setup.pool)
+        for p in state.players:
+            for zone in ("deck_top", "deck_bottom", "hand", "discard", "set_gems", "captured", "revealed"):
+                for c in getattr(p, zone):
+                    if c not in pool:
+                        raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
+        return state
+
+    def describe(self, state: State, player: str | None) -> str:
+        from .render import describe
+
+        return describe(self, state, player)
+
+
+def build_deck(pool: Any, colour: str, seed: int) -> E.DeckList:
+    """A legal 50-card deck of one colour from ``pool`` (20 gems, 30 other cards, 3 per name)."""
+    import random
+
+    rng = random.Random(seed)
+    colossus = next(c.id for c in pool.cards.values() if c.type == "colossus" and c.colour == colour)
+    playable = sorted(
+        c.id for c in pool.cards.values()
+        if c.type not in ("colossus", "gem") and all(k in (colour, "any") for k in c.gem_level)
+        and (c.colour in (colour, None))
+    )
+    rng.shuffle(playable)
+    cards: dict[str, int] = {}
+    total = 0
+    for cid in playable:
+        if total >= 30:
+            break
+        n = min(3, 30 - total)
+        cards[cid] = n
+        total += n
+    gem = next(c.id for c in pool.cards.values() if c.type == "gem" and c.colour == colour and not c.unique)
+    unique = [c.id for c in pool.cards.values() if c.type == "gem" and c.colour == colour and c.unique]
+    if unique:
+        cards[unique[0]] = 2
+        cards[gem] = 18 + (30 - total)
+    else:
+        cards[gem] = 20 + (30 - total)
+    return E.DeckList(colossus=colossus, cards=cards)
+
+
+def _sample_setup(self: ColossusOrder, seed: int) -> E.MatchStarted:
+    from .cards import COLOURS
+
+    pool = load_pool("sample")
+    c1 = COLOURS[seed % 4]
+    c2 = COLOURS[(seed // 4 + 1 + seed) % 4]
+    return E.MatchStarted(
+        game=self.id, players=["p1", "p2"],
+        decks={"p1": build_deck(pool, c1, seed * 2 + 1), "p2": build_deck(pool, c2, seed * 2 + 2)},
+    )
+
+
+def _playout_weight(self: ColossusOrder, state: State, event: Event) -> float:
+    t = type(event)
+    if t is E.Conceded:
+        return 0.0005
+    if t is E.CardsReturned:
+        return 1.0 / (1 + 10 * len(event.cards) ** 2)
+    if t is E.MainPhaseEnded:
+        return 1.5
+    if t is E.XPlayPassed:
+        return 4.0
+    return 1.0
+
+
+ColossusOrder.sample_setup = _sample_setup  # type: ignore[method-assign]
+ColossusOrder.playout_weight = _playout_weight  # type: ignore[method-assign]

@@ -1,0 +1,1053 @@
+"""Colossus Order rules: pure check / apply / derive / legal events.
+
+``check`` raises :class:`Illegal` inside helpers and returns a Ruling; it never mutates.
+``apply`` builds a new immutable State; it assumes the event was checked.
+``derive`` returns the next consequence the rules force (state-based checks first: the end of
+the game, a destroyed follower; then derived steps of the task queue).
+``legal_events`` enumerates candidates and keeps those ``check`` accepts, so the two can never
+disagree.  No clock, no randomness, no iteration over sets: every order here is a list order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations, permutations, product
+from typing import Any, Callable, Iterable
+
+from msgspec.structs import replace
+
+from adjudicator.core.rulings import Illegal, Ruling, legal
+
+from . import events as E
+from .cards import (
+    Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
+    Pool, RecoverLocus, ReturnToHand, Switch, load_pool,
+)
+from .state import (
+    Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
+    EndTurn, Follower, LocusSlot, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
+    RevealLocus, Shuffle, StartTurn, State, Window,
+)
+
+NS = "colossus-order/"
+
+
+def bad(rule: str, code: str, message: str) -> Illegal:
+    return Illegal(rule, NS + code, message)
+
+
+# -- small pure helpers -------------------------------------------------------------------------
+
+def pool_of(s: State) -> Pool:
+    return load_pool(s.setup.pool)
+
+
+def remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = items.index(card)
+    return items[:i] + items[i + 1:]
+
+
+def remove_many(items: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+    out = list(items)
+    for c in cards:
+        out.remove(c)
+    return tuple(out)
+
+
+def contains_multiset(items: Iterable[str], wanted: Iterable[str]) -> bool:
+    have = Counter(items)
+    need = Counter(wanted)
+    return all(have[k] >= v for k, v in need.items())
+
+
+def with_player(s: State, pid: str, **changes: Any) -> State:
+    a, b = s.players
+    if a.id == pid:
+        return replace(s, players=(replace(a, **changes), b))
+    return replace(s, players=(a, replace(b, **changes)))
+
+
+def find_follower(s: State, handle: str | None) -> tuple[Player, int, Follower] | None:
+    if handle is None:
+        return None
+    for p in s.players:
+        for i, f in enumerate(p.field):
+            if f.handle == handle:
+                return p, i, f
+    return None
+
+
+def with_follower(s: State, handle: str, **changes: Any) -> State:
+    found = find_follower(s, handle)
+    if found is None:
+        return s
+    p, i, f = found
+    field = p.field[:i] + (replace(f, **changes),) + p.field[i + 1:]
+    return with_player(s, p.id, field=field)
+
+
+def without_follower(s: State, handle: str, to: str) -> State:
+    """Take a follower off the field into its owner's discard pile or hand."""
+    found = find_follower(s, handle)
+    if found is None:
+        return s
+    p, i, f = found
+    field = p.field[:i] + p.field[i + 1:]
+    if to == "hand":
+        return with_player(s, p.id, field=field, hand=p.hand + (f.card,))
+    return with_player(s, p.id, field=field, discard=p.discard + (f.card,))
+
+
+def available_locus(p: Player) -> int:
+    return max(0, len(p.locus) - p.locus_used)
+
+
+def push(s: State, *tasks: Any, drop: int = 0) -> State:
+    return replace(s, todo=tuple(tasks) + s.todo[drop:])
+
+
+def head(s: State) -> Any:
+    return s.todo[0] if s.todo else None
+
+
+def describe_gems(req: dict[str, int]) -> str:
+    return ", ".join(f"{n} {c}" for c, n in req.items()) or "none"
+
+
+class Rules:
+    """The Colossus Order rules, bound to nothing but the pool named by each position."""
+
+    # -- stats ---------------------------------------------------------------------------------
+    def stats(self, s: State, owner: Player, f: Follower) -> tuple[int, int, int, int]:
+        """Current attack, defence, crush, capture: printed + until-end-of-turn + auras."""
+        pool = pool_of(s)
+        c = pool[f.card]
+        a, d, cr, ca = c.attack + f.boost[0], c.defence + f.boost[1], c.crush + f.boost[2], c.capture + f.boost[3]
+        for g in owner.field:
+            if g.handle == f.handle:
+                continue
+            for ab in pool[g.card].abilities:
+                if ab.timing != "continuous":
+                    continue
+                for fx in ab.effects:
+                    if type(fx) is Aura and (fx.race is None or fx.race in c.races):
+                        a, d, cr, ca = a + fx.attack, d + fx.defence, cr + fx.crush, ca + fx.capture
+        return a, d, cr, ca
+
+    def locus_cost(self, s: State, p: Player, card: Card) -> int:
+        cost = card.locus_cost
+        if card.is_follower:
+            pool = pool_of(s)
+            for g in p.field:
+                for ab in pool[g.card].abilities:
+                    if ab.timing != "continuous":
+                        continue
+                    for fx in ab.effects:
+                        if type(fx) is CostChange and (fx.race is None or fx.race in card.races):
+                            cost += fx.delta
+        return max(0, cost)
+
+    def gem_counts(self, s: State, p: Player, scope: str) -> Counter[str]:
+        pool = pool_of(s)
+        gems = p.set_gems + (p.captured if scope == "colossus-gems" else ())
+        return Counter(pool[g].colour for g in gems)
+
+    def meets(self, counts: Counter[str], req: dict[str, int]) -> bool:
+        spare = sum(counts.values())
+        for colour in COLOURS:
+            n = req.get(colour, 0)
+            if counts[colour] < n:
+                return False
+            spare -= n
+        return spare >= req.get("any", 0)
+
+    def destroyed(self, s: State, owner: Player, f: Follower) -> bool:
+        _, d, _, _ = self.stats(s, owner, f)
+        if d <= 0:
+            return True
+        if s.options.destroy_when == "damage-gt-defence":
+            return f.damage > d
+        return f.damage >= d
+
+    # -- what happens next ---------------------------------------------------------------------
+    def expected(self, s: State) -> str:
+        h = head(s)
+        if s.result is not None:
+            return "nothing (the match is over)"
+        if h is None:
+            if s.phase == "main":
+                return f"{s.turn_player}'s main-phase play (open timing)"
+            return "nothing"
+        t = type(h)
+        return {
+            Shuffle: lambda: f"DeckShuffled by {h.player}",
+            ChooseFirst: lambda: "FirstPlayerDecided",
+            Draw: lambda: f"CardDrawn by {h.player} ({h.count} to draw, {h.reason})",
+            Mulligan: lambda: f"CardsReturned by {h.player} (opening exchange)",
+            Block: lambda: f"BlockDeclared or BlockDeclined by {h.player}",
+            Window: lambda: f"an X-play by {h.priority} (Action.Snap, follower ability or XPlayPassed)",
+            Reveal: lambda: f"CardsRevealed from {h.player}'s deck ({h.count} cards)",
+            Capture: lambda: f"GemsCaptured by {h.player} (up to {h.limit})",
+            ReplaceLocus: lambda: f"LocusReplaced by {h.player} in slot {h.slot}",
+            DiscardDeclared: lambda: f"DeclarationDiscarded by {h.chooser}",
+            Declare: lambda: f"EffectDeclared by {h.player} for {h.card}",
+        }.get(t, lambda: f"a derived event ({t.__name__})")()
+
+    def out_of_step(self, s: State, e: Any) -> Illegal:
+        who = getattr(e, "player", None)
+        return bad("CO-3.1", "out-of-step", f"{type(e).__name__} by {who} is not allowed now: the position expects {self.expected(s)}")
+
+    def open_timing(self, s: State, e: Any, rule: str = "CO-3.1") -> None:
+        """The turn player's open timing in the main phase (no pending step, empty chain)."""
+        if s.todo or s.phase != "main":
+            if s.phase in ("start", "end") and not s.todo:
+                raise bad("CO-3.5", "not-in-this-phase", f"{type(e).__name__} cannot be played in the {s.phase} phase")
+            raise self.out_of_step(s, e)
+        if e.player != s.turn_player:
+            raise bad(rule, "not-turn-player", f"{type(e).__name__} by {e.player}: only the turn player {s.turn_player} may do this at open timing")
+
+    def in_window(self, s: State, e: Any) -> bool:
+        h = head(s)
+        if type(h) is Window:
+            if e.player != h.priority:
+                raise bad("CO-9.3", "no-priority", f"{type(e).__name__} by {e.player}: {h.priority} has priority in this X-play window")
+            return True
+        self.open_timing(s, e)
+        return False
+
+    # -- targets ---------------------------------------------------------------------------------
+    def target_candidates(self, s: State, controller: str, kind: str) -> list[str]:
+        me, opp = s.player(controller), s.opponent(controller)
+        if kind == "chosen-follower":
+            return [f.handle for f in s.players[0].field] + [f.handle for f in s.players[1].field]
+        if kind == "chosen-opponent-follower":
+            return [f.handle for f in opp.field]
+        if kind == "chosen-own-follower":
+            return [f.handle for f in me.field]
+        return []
+
+    def check_targets(self, s: State, controller: str, effects: list[Any], targets: list[str], what: str) -> None:
+        kinds = [fx.target for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS]
+        if len(targets) != len(kinds):
+            raise bad("CO-6.3", "target-count", f"{what} needs {len(kinds)} target(s) ({', '.join(kinds) or 'none'}), the event names {len(targets)}")
+        for kind, t in zip(kinds, targets):
+            if t not in self.target_candidates(s, controller, kind):
+                raise bad("CO-6.3", "bad-target", f"{what}: target {t!r} is not a {kind.removeprefix('chosen-').replace('-', ' ')} on the field")
+        for fx in effects:
+            if getattr(fx, "target", None) == "attacker" and s.attack is None:
+                raise bad("CO-6.3", "no-attacker", f"{what} targets the attacking follower, but no attack is pending")
+
+    def chosen_kinds(self, effects: list[Any]) -> list[str]:
+        return [fx.target for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS]
+
+    def target_combos(self, s: State, controller: str, effects: list[Any]) -> list[list[str]]:
+        kinds = self.chosen_kinds(effects)
+        pools = [self.target_candidates(s, controller, k) for k in kinds]
+        return [list(c) for c in product(*pools)]
+
+    # -- the check ---------------------------------------------------------------------------------
+    def check(self, s: State, e: Any) -> Ruling:
+        try:
+            fn = self._checks[type(e)]
+        except KeyError:
+            return bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed").ruling()
+        try:
+            who = getattr(e, "player", None)
+            if who is not None and who not in (s.players[0].id, s.players[1].id):
+                raise bad("CO-3.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+            return fn(self, s, e) or self._legal[type(e)]
+        except Illegal as x:
+            return x.ruling()
+
+    def c_shuffle(self, s: State, e: E.DeckShuffled) -> None:
+        h = head(s)
+        if type(h) is not Shuffle or h.player != e.player:
+            if type(h) is Shuffle:
+                raise bad("CO-2.1", "shuffle-order", f"DeckShuffled by {e.player}: {h.player}'s deck is shuffled first")
+            raise self.out_of_step(s, e)
+
+    def c_first(self, s: State, e: E.FirstPlayerDecided) -> None:
+        if type(head(s)) is not ChooseFirst:
+            raise bad("CO-2.2", "first-player-decided", f"FirstPlayerDecided({e.player}) but {self.expected(s)} is expected" +
+                      (f" (the first player is already {s.first})" if s.first else ""))
+
+    def c_draw(self, s: State, e: E.CardDrawn) -> None:
+        h = head(s)
+        if type(h) is not Draw:
+            raise self.out_of_step(s, e)
+        if h.player != e.player:
+            raise bad("CO-2.3" if h.reason == "opening" else "CO-3.1", "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
+        if e.card is None:
+            raise bad("CO-2.5", "unknown-identity", "CardDrawn without a card: this version needs every drawn card named")
+        p = s.player(e.player)
+        if p.deck_top:
+            if e.card not in p.deck_top:
+                raise bad("CO-2.5", "not-in-deck", f"{e.player} draws {e.card}, but no {e.card} is left in the unknown part of the deck ({len(p.deck_top)} cards)")
+        elif not p.deck_bottom or p.deck_bottom[0] != e.card:
+            nxt = p.deck_bottom[0] if p.deck_bottom else "nothing"
+            raise bad("CO-2.5", "not-next-card", f"{e.player} draws {e.card}, but the next card of the deck is known to be {nxt}")
+
+    def c_returned(self, s: State, e: E.CardsReturned) -> None:
+        h = head(s)
+        if type(h) is not Mulligan:
+            raise self.out_of_step(s, e)
+        if h.player != e.player:
+            raise bad("CO-2.4", "exchange-order", f"CardsReturned by {e.player}, but {h.player} decides the opening exchange now (first player first)")
+        limit = s.options.mulligan_first if e.player == s.first else s.options.mulligan_second
+        if len(e.cards) > limit:
+            raise bad("CO-2.4", "too-many-returned", f"{e.player} returns {len(e.cards)} cards; the {'first' if e.player == s.first else 'second'} player may return at most {limit} (CO-1)")
+        if not contains_multiset(s.player(e.player).hand, e.cards):
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {e.cards}, which are not all in hand")
+
+    def c_declared(self, s: State, e: E.CompleteDeclared) -> None:
+        h = head(s)
+        if not (s.phase == "start" and s.declaration_open and type(h) is Draw and h.reason == "draw-step"):
+            raise bad("CO-3.2", "declaration-timing", f"Complete Declaration by {e.player} outside the start phase before the draw (now: {self.expected(s)})")
+        if e.player != s.turn_player:
+            raise bad("CO-3.2", "not-turn-player", f"Complete Declaration by {e.player} in {s.turn_player}'s start phase")
+        p = s.player(e.player)
+        down = [sl.id for sl in p.locus if not sl.face_up]
+        if len(down) < 6:
+            raise bad("CO-22", "too-few-face-down", f"{e.player} has {len(down)} face-down Locus cards; a Complete Declaration needs 6")
+        if len(e.slots) != 6 or len(set(e.slots)) != 6:
+            raise bad("CO-3.2", "six-slots", f"a Complete Declaration names 6 different Locus slots, got {e.slots}")
+        for sl in e.slots:
+            if sl not in down:
+                raise bad("CO-3.2", "not-face-down", f"Locus slot {sl} is not one of {e.player}'s face-down Locus slots {down}")
+
+    def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
+        h = head(s)
+        if type(h) is not DiscardDeclared:
+            raise self.out_of_step(s, e)
+        if e.player != h.chooser:
+            raise bad("CO-22", "discard-chooser", f"{e.player} chose the discards, but {h.chooser} chooses them (ruleset: {s.options.declaration_discard_chooser})")
+        if len(e.slots) != 2 or len(set(e.slots)) != 2 or any(x not in h.slots for x in e.slots):
+            raise bad("CO-3.3", "discard-two-revealed", f"discard 2 different slots among the revealed {list(h.slots)}, got {e.slots}")
+
+    def c_set(self, s: State, e: E.CardSet) -> None:
+        self.open_timing(s, e)
+        p = s.player(e.player)
+        if e.card not in p.hand:
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} sets {e.card}, which is not in hand")
+        pool = pool_of(s)
+        if e.zone == "gem":
+            c = pool[e.card]
+            if not c.is_gem:
+                raise bad("CO-4.1", "not-a-gem", f"{e.card} ({c.type}) is not a Gem card and cannot be set on the Colossus")
+            if p.gem_set:
+                raise bad("CO-4.1", "gem-already-set", f"{e.player} already set a Gem this turn")
+            if c.unique and any(pool[g].name == c.name for g in p.set_gems):
+                raise bad("CO-4.3", "unique-gem", f"{e.player} already has the Unique Gem {c.name} set")
+        else:
+            if p.locus_set:
+                raise bad("CO-4.2", "locus-already-set", f"{e.player} already set a Locus card this turn")
+            if s.options.max_locus is not None and len(p.locus) >= s.options.max_locus:
+                raise bad("CO-34", "locus-full", f"{e.player} has {len(p.locus)} Locus cards, the ruleset's maximum")
+
+    def pay_check(self, s: State, p: Player, c: Card, what: str) -> None:
+        cost = self.locus_cost(s, p, c)
+        avail = available_locus(p)
+        if cost > avail:
+            raise bad("CO-5.1", "locus-short", f"{what} costs {cost} Locus, {p.id} has {avail} unused ({len(p.locus)} Locus cards, {p.locus_used} used this turn)")
+        if c.gem_level and not self.meets(self.gem_counts(s, p, s.options.gem_level_scope), c.gem_level):
+            have = dict(self.gem_counts(s, p, s.options.gem_level_scope))
+            raise bad("CO-5.2", "gem-level", f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} ({s.options.gem_level_scope}, CO-6)")
+
+    def c_follower(self, s: State, e: E.FollowerPlayed) -> None:
+        self.open_timing(s, e, "CO-6.1")
+        p = s.player(e.player)
+        pool = pool_of(s)
+        c = pool[e.card]
+        if not c.is_follower:
+            raise bad("CO-6.1", "not-a-follower", f"{e.card} is a {c.type}, not a follower")
+        if e.card not in p.hand:
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
+        if c.type == "follower-unique":
+            names = [pool[f.card].name for f in p.field] + [pool[i.card].name for i in s.chain if i.player == e.player and i.kind == "follower"]
+            if c.name in names:
+                raise bad("CO-6.2", "unique-on-field", f"{e.player} already has {c.name} on the field; a Follower Unique is limited to one per name")
+        self.pay_check(s, p, c, f"{e.card}")
+        effects = [fx for ab in c.abilities if ab.timing == "cip" for fx in ab.effects] if c.modelled else []
+        self.check_targets(s, e.player, effects, e.targets, f"{e.card}'s CIP")
+
+    def c_action(self, s: State, e: E.ActionPlayed) -> None:
+        windowed = self.in_window(s, e)
+        p = s.player(e.player)
+        c = pool_of(s)[e.card]
+        if not c.is_action:
+            raise bad("CO-8.1", "not-an-action", f"{e.card} is a {c.type}, not an Action")
+        if windowed and c.type != "action-snap":
+            raise bad("CO-9.3", "not-snap", f"{e.card} is not an Action.Snap: only Action.Snap cards can be played in X-play")
+        if e.card not in p.hand:
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
+        self.pay_check(s, p, c, e.card)
+        self.check_targets(s, e.player, c.effects if c.modelled else [], e.targets, e.card)
+
+    def c_ability(self, s: State, e: E.FollowerAbilityActivated) -> None:
+        self.in_window(s, e)
+        found = find_follower(s, e.follower)
+        if found is None or found[0].id != e.player:
+            raise bad("CO-8.3", "not-own-follower", f"{e.follower!r} is not a follower of {e.player} on the field")
+        p, _, f = found
+        c = pool_of(s)[f.card]
+        abilities = c.abilities if c.modelled else []
+        if not (0 <= e.ability < len(abilities)) or abilities[e.ability].timing != "activated":
+            raise bad("CO-8.3", "no-such-ability", f"{f.card} ({e.follower}) has no activated ability #{e.ability}")
+        ab = abilities[e.ability]
+        if ab.cost.off:
+            if not f.on:
+                raise bad("CO-8.3", "already-off", f"{e.follower} ({f.card}) is OFF and cannot pay an OFF cost")
+            if f.played_turn == s.turn:
+                raise bad("CO-9", "summoning-sick", f"{e.follower} ({f.card}) was played this turn and cannot pay an OFF cost")
+        if ab.cost.locus > available_locus(p):
+            raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
+        self.check_targets(s, e.player, ab.effects, e.targets, f"{f.card}'s ability #{e.ability}")
+
+    def c_colossus(self, s: State, e: E.ColossusAbilityActivated) -> None:
+        if type(head(s)) is Window:
+            raise bad("CO-8.4", "colossus-in-xplay", "a Colossus ability cannot be activated during X-play")
+        self.open_timing(s, e, "CO-8.4")
+        p = s.player(e.player)
+        c = pool_of(s)[p.colossus]
+        if not (0 <= e.ability < len(c.colossus_abilities)):
+            raise bad("CO-8.4", "no-such-ability", f"{p.colossus} has no ability #{e.ability}")
+        if e.ability in p.colossus_used:
+            raise bad("CO-8.4", "colossus-used", f"{p.colossus}'s ability #{e.ability} was already used this turn")
+        ab = c.colossus_abilities[e.ability]
+        counts = self.gem_counts(s, p, s.options.colossus_ability_scope)
+        if not self.meets(counts, ab.requires):
+            raise bad("CO-8.4", "colossus-gems", f"{p.colossus}'s ability #{e.ability} needs {describe_gems(ab.requires)}; {p.id} has {describe_gems(dict(counts))} ({s.options.colossus_ability_scope}, CO-7)")
+        if ab.cost.locus > available_locus(p):
+            raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
+        self.check_targets(s, e.player, ab.effects, e.targets, f"{p.colossus}'s ability #{e.ability}")
+
+    def c_effect(self, s: State, e: E.EffectDeclared) -> Ruling:
+        h = head(s)
+        if type(h) is Declare:
+            if h.player != e.player or h.card != e.card:
+                raise bad("CO-8.5", "declare-other", f"the effect of {h.card} ({h.player}) must be declared now, not {e.card} ({e.player})")
+        else:
+            self.open_timing(s, e, "CO-8.5")
+            p = s.player(e.player)
+            on_field = [f.card for f in p.field] + [p.colossus]
+            if e.card not in on_field:
+                raise bad("CO-8.5", "declare-source", f"{e.player} declares an effect of {e.card}, which is neither resolving nor on their field")
+        if pool_of(s)[e.card].modelled:
+            raise bad("CO-8.5", "modelled-card", f"{e.card}'s text is modelled by the engine; its effect cannot be declared by hand")
+        for h2 in list(e.destroy) + list(e.damage) + list(e.switch_on) + list(e.switch_off) + list(e.return_to_hand):
+            if find_follower(s, h2) is None:
+                raise bad("CO-8.5", "declare-unknown-follower", f"the declared effect names {h2!r}, which is not a follower on the field")
+        if e.draw < 0 or e.opponent_draw < 0 or any(v < 0 for v in e.damage.values()):
+            raise bad("CO-8.5", "declare-negative", "a declared effect cannot draw or damage a negative amount")
+        return legal("CO-8.5", NS + "declared-effect", f"{e.card}: effect declared as stated by {e.player}; not engine-checked", engine_checked=False)
+
+    def c_attack(self, s: State, e: E.AttackDeclared) -> None:
+        self.open_timing(s, e, "CO-7.1")
+        found = find_follower(s, e.attacker)
+        if found is None or found[0].id != e.player:
+            raise bad("CO-7.2", "not-own-follower", f"{e.attacker!r} is not a follower of {e.player} on the field")
+        _, _, f = found
+        if not f.on:
+            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) is OFF and cannot attack")
+        if f.played_turn == s.turn:
+            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
+        if f.attacked:
+            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) already attacked this turn")
+        opp = s.opponent(e.player)
+        if e.target == "deck":
+            if e.slot is not None or e.follower is not None:
+                raise bad("CO-7.4", "target-fields", "an attack on the deck names no slot and no follower")
+        elif e.target == "locus":
+            if e.follower is not None or e.slot not in [sl.id for sl in opp.locus]:
+                raise bad("CO-7.4", "no-such-locus", f"{opp.id} has no Locus slot {e.slot} (slots: {[sl.id for sl in opp.locus]})")
+        else:
+            tf = find_follower(s, e.follower)
+            if e.slot is not None or tf is None or tf[0].id != opp.id:
+                raise bad("CO-7.4", "no-such-target", f"{e.follower!r} is not a follower of {opp.id} on the field")
+            if tf[2].on:
+                raise bad("CO-7.4", "target-not-off", f"{e.follower} ({tf[2].card}) is ON; only a follower in OFF can be attacked")
+
+    def c_block(self, s: State, e: E.BlockDeclared) -> None:
+        h = head(s)
+        if type(h) is not Block or h.player != e.player:
+            raise bad("CO-7.5", "block-timing", f"BlockDeclared by {e.player}, but the position expects {self.expected(s)}")
+        found = find_follower(s, e.blocker)
+        if found is None or found[0].id != e.player:
+            raise bad("CO-7.5", "not-own-follower", f"{e.blocker!r} is not a follower of {e.player} on the field")
+        if not found[2].on:
+            raise bad("CO-7.5", "blocker-off", f"{e.blocker} ({found[2].card}) is OFF; only an ON follower can block")
+
+    def c_block_declined(self, s: State, e: E.BlockDeclined) -> None:
+        h = head(s)
+        if type(h) is not Block or h.player != e.player:
+            raise bad("CO-7.5", "block-timing", f"BlockDeclined by {e.player}, but the position expects {self.expected(s)}")
+
+    def c_pass(self, s: State, e: E.XPlayPassed) -> None:
+        h = head(s)
+        if type(h) is not Window:
+            raise bad("CO-9.2", "no-window", f"XPlayPassed by {e.player}, but no X-play window is open (expected: {self.expected(s)})")
+        if h.priority != e.player:
+            raise bad("CO-9.2", "no-priority", f"XPlayPassed by {e.player}, but {h.priority} has priority")
+
+    def c_revealed(self, s: State, e: E.CardsRevealed) -> None:
+        h = head(s)
+        if type(h) is not Reveal or h.player != e.player:
+            raise self.out_of_step(s, e)
+        if len(e.cards) != h.count:
+            raise bad("CO-7.7", "reveal-count", f"{h.count} cards are revealed from {e.player}'s deck, the event names {len(e.cards)}")
+        if any(c is None for c in e.cards):
+            raise bad("CO-2.5", "unknown-identity", "CardsRevealed must name every revealed card in this version")
+        p = s.player(e.player)
+        top = p.deck_top
+        if len(top) >= h.count:
+            ok = contains_multiset(top, e.cards)
+        else:
+            ok = Counter(e.cards) == Counter(top + p.deck_bottom[: h.count - len(top)])
+        if not ok:
+            raise bad("CO-2.5", "not-in-deck", f"{e.cards} cannot be the top {h.count} cards of {e.player}'s deck")
+
+    def c_captured(self, s: State, e: E.GemsCaptured) -> None:
+        h = head(s)
+        if type(h) is not Capture or h.player != e.player:
+            raise self.out_of_step(s, e)
+        owner = s.player(h.owner)
+        pool = pool_of(s)
+        if not contains_multiset(owner.revealed, e.cards):
+            raise bad("CO-7.7", "not-revealed", f"{e.cards} are not among the revealed cards {list(owner.revealed)}")
+        for c in e.cards:
+            if not pool[c].is_gem:
+                raise bad("CO-7.7", "not-a-gem", f"{c} is not a Gem card and cannot be captured")
+        if len(e.cards) > h.limit:
+            raise bad("CO-7.7", "capture-limit", f"the attacker's Capture is {h.limit}; {len(e.cards)} gems named")
+
+    def c_replaced(self, s: State, e: E.LocusReplaced) -> None:
+        h = head(s)
+        if type(h) is not ReplaceLocus or h.player != e.player:
+            raise self.out_of_step(s, e)
+        if e.card not in s.player(e.player).hand:
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
+
+    def c_main_end(self, s: State, e: E.MainPhaseEnded) -> None:
+        self.open_timing(s, e, "CO-10.1")
+
+    def c_concede(self, s: State, e: E.Conceded) -> None:
+        return None
+
+    _checks: dict[type, Callable[..., Any]] = {
+        E.DeckShuffled: c_shuffle, E.FirstPlayerDecided: c_first, E.CardDrawn: c_draw,
+        E.CardsReturned: c_returned, E.CompleteDeclared: c_declared,
+        E.DeclarationDiscarded: c_decl_discard, E.CardSet: c_set, E.FollowerPlayed: c_follower,
+        E.ActionPlayed: c_action, E.FollowerAbilityActivated: c_ability,
+        E.ColossusAbilityActivated: c_colossus, E.EffectDeclared: c_effect,
+        E.AttackDeclared: c_attack, E.BlockDeclared: c_block, E.BlockDeclined: c_block_declined,
+        E.XPlayPassed: c_pass, E.CardsRevealed: c_revealed, E.GemsCaptured: c_captured,
+        E.LocusReplaced: c_replaced, E.MainPhaseEnded: c_main_end, E.Conceded: c_concede,
+    }
+    _rule_of = {
+        E.DeckShuffled: "CO-2.1", E.FirstPlayerDecided: "CO-2.2", E.CardDrawn: "CO-2.5",
+        E.CardsReturned: "CO-2.4", E.CompleteDeclared: "CO-3.2", E.DeclarationDiscarded: "CO-3.3",
+        E.CardSet: "CO-4.1", E.FollowerPlayed: "CO-6.1", E.ActionPlayed: "CO-8.1",
+        E.FollowerAbilityActivated: "CO-8.3", E.ColossusAbilityActivated: "CO-8.4",
+        E.EffectDeclared: "CO-8.5", E.AttackDeclared: "CO-7.1", E.BlockDeclared: "CO-7.5",
+        E.BlockDeclined: "CO-7.5", E.XPlayPassed: "CO-9.2", E.CardsRevealed: "CO-7.7",
+        E.GemsCaptured: "CO-7.7", E.LocusReplaced: "CO-7.8", E.MainPhaseEnded: "CO-10.1",
+        E.Conceded: "CO-10.4",
+    }
+    _legal = {t: legal(r, NS + "ok", f"{t.__name__} is legal here") for t, r in _rule_of.items()}
+
+    # -- apply -------------------------------------------------------------------------------------
+    def apply(self, s: State, e: Any) -> State:
+        return self._applies[type(e)](self, s, e)
+
+    def a_shuffle(self, s: State, e: E.DeckShuffled) -> State:
+        p = s.player(e.player)
+        s = with_player(s, e.player, deck_top=tuple(sorted(p.deck_top + p.deck_bottom)), deck_bottom=(), shuffled=True)
+        return push(s, drop=1) if type(head(s)) is Shuffle else s
+
+    def a_first(self, s: State, e: E.FirstPlayerDecided) -> State:
+        second = s.other(e.player)
+        s = replace(s, first=e.player)
+        return push(s, Draw(e.player, 7, "opening"), Draw(second, 7, "opening"), Mulligan(e.player), Mulligan(second), StartTurn(), drop=1)
+
+    def a_draw(self, s: State, e: E.CardDrawn) -> State:
+        p = s.player(e.player)
+        if p.deck_top:
+            s = with_player(s, e.player, deck_top=remove_one(p.deck_top, e.card), hand=p.hand + (e.card,))
+        else:
+            s = with_player(s, e.player, deck_bottom=p.deck_bottom[1:], hand=p.hand + (e.card,))
+        h = s.todo[0]
+        if h.count > 1:
+            return push(s, replace(h, count=h.count - 1), drop=1)
+        s = push(s, drop=1)
+        if h.reason == "draw-step":
+            s = replace(s, phase="main", declaration_open=False)
+        return s
+
+    def a_returned(self, s: State, e: E.CardsReturned) -> State:
+        p = s.player(e.player)
+        s = with_player(s, e.player, hand=remove_many(p.hand, e.cards), deck_bottom=p.deck_bottom + tuple(e.cards))
+        if e.cards:
+            return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
+        return push(s, drop=1)
+
+    def a_turn_started(self, s: State, e: E.TurnStarted) -> State:
+        p = s.player(e.player)
+        field = tuple(replace(f, on=True, attacked=False) for f in p.field)
+        s = with_player(s, e.player, field=field, locus_used=0, gem_set=False, locus_set=False, colossus_used=())
+        opp = s.opponent(e.player)
+        if any(f.attacked for f in opp.field):
+            s = with_player(s, opp.id, field=tuple(replace(f, attacked=False) for f in opp.field))
+        s = replace(s, turn=e.turn, turn_player=e.player)
+        if e.turn == 1 and e.player == s.first:
+            return replace(push(s, drop=1), phase="main", declaration_open=False)
+        return replace(push(s, Draw(e.player, 1, "draw-step"), drop=1), phase="start", declaration_open=True)
+
+    def a_declared(self, s: State, e: E.CompleteDeclared) -> State:
+        return replace(push(s, RevealLocus(e.player, tuple(e.slots))), declaration_open=False)
+
+    def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
+        pool = pool_of(s)
+        s = push(s, drop=1)
+        if all(c is not None and pool[c].is_gem for c in e.cards):
+            return replace(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
+        p = s.player(e.player)
+        locus = tuple(replace(sl, face_up=True, known=True) if sl.id in e.slots else sl for sl in p.locus)
+        s = with_player(s, e.player, locus=locus)
+        chooser = e.player if s.options.declaration_discard_chooser == "declarer" else s.other(e.player)
+        return push(s, DiscardDeclared(chooser, e.player, tuple(e.slots)))
+
+    def a_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> State:
+        h = s.todo[0]
+        p = s.player(h.owner)
+        gone = [sl.card for sl in p.locus if sl.id in e.slots]
+        locus = tuple(replace(sl, face_up=False) if sl.id in h.slots else sl for sl in p.locus if sl.id not in e.slots)
+        s = with_player(s, h.owner, locus=locus, discard=p.discard + tuple(c for c in gone if c is not None),
+                        locus_used=min(p.locus_used, len(locus)))
+        return push(s, drop=1)
+
+    def a_set(self, s: State, e: E.CardSet) -> State:
+        p = s.player(e.player)
+        hand = remove_one(p.hand, e.card)
+        if e.zone == "gem":
+            return with_player(s, e.player, hand=hand, set_gems=p.set_gems + (e.card,), gem_set=True)
+        slot = LocusSlot(p.next_slot, e.card)
+        return with_player(s, e.player, hand=hand, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+
+    def _add_to_chain(self, s: State, item: ChainItem) -> State:
+        s = replace(s, chain=s.chain + (item,))
+        h = head(s)
+        if type(h) is Window:
+            return push(s, Window(s.other(item.player), 0), drop=1)
+        return push(s, Window(s.turn_player, 0), Resolve())
+
+    def a_follower(self, s: State, e: E.FollowerPlayed) -> State:
+        p = s.player(e.player)
+        c = pool_of(s)[e.card]
+        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
+        return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
+
+    def a_action(self, s: State, e: E.ActionPlayed) -> State:
+        p = s.player(e.player)
+        c = pool_of(s)[e.card]
+        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
+        return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
+
+    def a_ability(self, s: State, e: E.FollowerAbilityActivated) -> State:
+        p, _, f = find_follower(s, e.follower)  # type: ignore[misc]
+        ab = pool_of(s)[f.card].abilities[e.ability]
+        if ab.cost.off:
+            s = with_follower(s, e.follower, on=False)
+        if ab.cost.locus:
+            s = with_player(s, e.player, locus_used=s.player(e.player).locus_used + ab.cost.locus)
+        return self._add_to_chain(s, ChainItem(e.player, "ability", f.card, tuple(e.targets), e.follower, e.ability))
+
+    def a_colossus(self, s: State, e: E.ColossusAbilityActivated) -> State:
+        p = s.player(e.player)
+        ab = pool_of(s)[p.colossus].colossus_abilities[e.ability]
+        s = with_player(s, e.player, colossus_used=p.colossus_used + (e.ability,), locus_used=p.locus_used + ab.cost.locus)
+        s, tasks = self.resolve_effects(s, e.player, None, ab.effects, list(e.targets))
+        return push(s, *tasks)
+
+    def a_effect(self, s: State, e: E.EffectDeclared) -> State:
+        if type(head(s)) is Declare:
+            s = push(s, drop=1)
+        for h in e.destroy:
+            s = without_follower(s, h, "discard")
+        for h, n in e.damage.items():
+            f = find_follower(s, h)
+            if f is not None:
+                s = with_follower(s, h, damage=f[2].damage + n)
+        for h in e.switch_on:
+            s = with_follower(s, h, on=True)
+        for h in e.switch_off:
+            s = with_follower(s, h, on=False)
+        for h in e.return_to_hand:
+            s = without_follower(s, h, "hand")
+        tasks = []
+        if e.draw:
+            tasks.append(Draw(e.player, e.draw))
+        if e.opponent_draw:
+            tasks.append(Draw(s.other(e.player), e.opponent_draw))
+        return push(s, *tasks)
+
+    def a_attack(self, s: State, e: E.AttackDeclared) -> State:
+        s = with_follower(s, e.attacker, attacked=True, **({"on": False} if s.options.attack_taps_attacker else {}))
+        s = replace(s, attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower))
+        return push(s, Block(s.other(e.player)), Window(e.player, 0), Resolve(), Battle())
+
+    def a_block(self, s: State, e: E.BlockDeclared) -> State:
+        s = with_follower(s, e.blocker, on=False)
+        s = replace(s, attack=replace(s.attack, blocker=e.blocker, defended=True))
+        return push(s, drop=1)
+
+    def a_block_declined(self, s: State, e: E.BlockDeclined) -> State:
+        return push(s, drop=1)
+
+    def a_pass(self, s: State, e: E.XPlayPassed) -> State:
+        h = s.todo[0]
+        if h.passes + 1 < 2:
+            return push(s, Window(s.other(e.player), h.passes + 1), drop=1)
+        s = push(s, drop=1)
+        if type(head(s)) is Resolve and not s.chain:
+            s = push(s, drop=1)
+        return s
+
+    def a_resolved(self, s: State, e: E.XPlayResolved) -> State:
+        item = s.chain[-1]
+        s = replace(s, chain=s.chain[:-1])
+        rest = s.todo[1:]
+        pool = pool_of(s)
+        c = pool[item.card]
+        tasks: list[Any] = []
+        if item.kind == "follower":
+            handle = f"F{s.next_handle}"
+            p = s.player(item.player)
+            s = with_player(s, item.player, field=p.field + (Follower(handle, item.card, True, 0, s.turn),))
+            s = replace(s, next_handle=s.next_handle + 1)
+            if c.modelled:
+                effects = [fx for ab in c.abilities if ab.timing == "cip" for fx in ab.effects]
+                s, tasks = self.resolve_effects(s, item.player, handle, effects, list(item.targets))
+            else:
+                tasks = [Declare(item.player, item.card)]
+        elif item.kind == "action":
+            if c.modelled:
+                s, tasks = self.resolve_effects(s, item.player, None, c.effects, list(item.targets))
+            else:
+                tasks = [Declare(item.player, item.card)]
+            p = s.player(item.player)
+            s = with_player(s, item.player, discard=p.discard + (item.card,))
+        else:
+            ab = c.abilities[item.ability]
+            s, tasks = self.resolve_effects(s, item.player, item.source, ab.effects, list(item.targets))
+        return replace(s, todo=tuple(tasks) + ((Resolve(),) if s.chain else ()) + rest)
+
+    def resolve_effects(self, s: State, controller: str, source: str | None, effects: list[Any], targets: list[str]) -> tuple[State, list[Any]]:
+        """Apply a list of effects in order; return the new state and the draws they owe."""
+        tasks: list[Any] = []
+        chosen = iter(targets)
+        for fx in effects:
+            t = type(fx)
+            if t is DrawFx:
+                who = controller if fx.who == "self" else s.other(controller)
+                if fx.count > 0:
+                    tasks.append(Draw(who, fx.count))
+                continue
+            if t is RecoverLocus:
+                p = s.player(controller)
+                s = with_player(s, controller, locus_used=max(0, p.locus_used - fx.amount))
+                continue
+            if t in (CostChange, Aura):
+                continue
+            kind = fx.target
+            if kind in CHOSEN_TARGETS:
+                handles = [next(chosen, None)]
+            elif kind == "self":
+                handles = [source]
+            elif kind == "attacker":
+                handles = [s.attack.attacker if s.attack else None]
+            elif kind == "all-opponent-followers":
+                handles = [f.handle for f in s.opponent(controller).field]
+            else:
+                handles = [f.handle for f in s.player(controller).field]
+            for h in handles:
+                found = find_follower(s, h)
+                if found is None:
+                    continue  # the target left the field: this part fizzles (CO-20)
+                f = found[2]
+                if t is Damage:
+                    s = with_follower(s, h, damage=f.damage + fx.amount)
+                elif t is Destroy:
+                    s = without_follower(s, h, "discard")
+                elif t is Switch:
+                    s = with_follower(s, h, on=fx.to == "on")
+                elif t is Boost:
+                    b = f.boost
+                    s = with_follower(s, h, boost=(b[0] + fx.attack, b[1] + fx.defence, b[2] + fx.crush, b[3] + fx.capture))
+                elif t is ReturnToHand:
+                    s = without_follower(s, h, "hand")
+        return s, tasks
+
+    def a_battle(self, s: State, e: E.BattleResolved) -> State:
+        s = replace(s, attack=None)
+        s = push(s, drop=1)
+        defender = s.other(e.player)
+        if e.result == "follower-damaged":
+            f = find_follower(s, e.follower)
+            if f is not None:
+                s = with_follower(s, e.follower, damage=f[2].damage + e.damage)
+            if e.counter_damage:
+                a = find_follower(s, e.attacker)
+                if a is not None:
+                    s = with_follower(s, e.attacker, damage=a[2].damage + e.counter_damage)
+        elif e.result == "deck-hit" and e.damage > 0:
+            s = push(s, Reveal(defender, e.damage), Capture(e.player, defender, e.capture))
+        elif e.result == "locus-hit":
+            p = s.player(defender)
+            idx = next(i for i, sl in enumerate(p.locus) if sl.id == e.slot)
+            if e.card is not None and pool_of(s)[e.card].is_gem:
+                a = s.player(e.player)
+                s = with_player(s, defender, locus=p.locus[:idx] + p.locus[idx + 1:])
+                s = with_player(s, e.player, captured=a.captured + (e.card,))
+                s = push(s, Draw(defender, 1, "locus-hit"), ReplaceLocus(defender, e.slot, idx))
+            else:
+                s = with_player(s, defender, locus=p.locus[:idx] + (replace(p.locus[idx], face_up=True),) + p.locus[idx + 1:])
+        return s
+
+    def a_revealed(self, s: State, e: E.CardsRevealed) -> State:
+        s = with_player(s, e.player, revealed=tuple(e.cards))
+        return push(s, drop=1)
+
+    def a_captured(self, s: State, e: E.GemsCaptured) -> State:
+        h = s.todo[0]
+        owner = s.player(h.owner)
+        revealed = owner.revealed
+        top, bottom = owner.deck_top, owner.deck_bottom
+        if len(top) >= len(revealed):
+            top = remove_many(top, revealed)
+        else:
+            k = len(revealed) - len(top)
+            top, bottom = (), bottom[k:]
+        rest = remove_many(revealed, e.cards)
+        s = with_player(s, h.owner, deck_top=top, deck_bottom=bottom, revealed=(), discard=owner.discard + rest)
+        a = s.player(e.player)
+        s = with_player(s, e.player, captured=a.captured + tuple(e.cards))
+        return push(s, drop=1)
+
+    def a_replaced(self, s: State, e: E.LocusReplaced) -> State:
+        h = s.todo[0]
+        p = s.player(e.player)
+        idx = min(h.index, len(p.locus))
+        locus = p.locus[:idx] + (LocusSlot(h.slot, e.card),) + p.locus[idx:]
+        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus=locus)
+        return push(s, drop=1)
+
+    def a_destroyed(self, s: State, e: E.FollowerDestroyed) -> State:
+        return without_follower(s, e.follower, "discard")
+
+    def a_main_end(self, s: State, e: E.MainPhaseEnded) -> State:
+        return push(s, Window(e.player, 0), Resolve(), EndTurn())
+
+    def a_turn_ended(self, s: State, e: E.TurnEnded) -> State:
+        for p in s.players:
+            if any(f.damage or f.boost != (0, 0, 0, 0) for f in p.field):
+                s = with_player(s, p.id, field=tuple(replace(f, damage=0, boost=(0, 0, 0, 0)) for f in p.field))
+        return replace(push(s, StartTurn(), drop=1), phase="end")
+
+    def a_concede(self, s: State, e: E.Conceded) -> State:
+        return replace(s, pending_ends=s.pending_ends + (Result("win", s.other(e.player), "concession"),))
+
+    def a_game_ended(self, s: State, e: E.GameEnded) -> State:
+        return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", todo=(), pending_ends=())
+
+    _applies: dict[type, Callable[..., State]] = {
+        E.DeckShuffled: a_shuffle, E.FirstPlayerDecided: a_first, E.CardDrawn: a_draw,
+        E.CardsReturned: a_returned, E.TurnStarted: a_turn_started, E.CompleteDeclared: a_declared,
+        E.LocusRevealed: a_locus_revealed, E.DeclarationDiscarded: a_decl_discard, E.CardSet: a_set,
+        E.FollowerPlayed: a_follower, E.ActionPlayed: a_action, E.FollowerAbilityActivated: a_ability,
+        E.ColossusAbilityActivated: a_colossus, E.EffectDeclared: a_effect, E.AttackDeclared: a_attack,
+        E.BlockDeclared: a_block, E.BlockDeclined: a_block_declined, E.XPlayPassed: a_pass,
+        E.XPlayResolved: a_resolved, E.BattleResolved: a_battle, E.CardsRevealed: a_revealed,
+        E.GemsCaptured: a_captured, E.LocusReplaced: a_replaced, E.FollowerDestroyed: a_destroyed,
+        E.MainPhaseEnded: a_main_end, E.TurnEnded: a_turn_ended, E.Conceded: a_concede,
+        E.GameEnded: a_game_ended,
+    }
+
+    # -- derive ------------------------------------------------------------------------------------
+    def derive(self, s: State) -> Any:
+        if s.result is not None:
+            return None
+        if s.pending_ends:
+            r = s.pending_ends[0]
+            return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
+        a, b = s.players
+        if a.deck_count == 0 or b.deck_count == 0:
+            if a.deck_count == 0 and b.deck_count == 0:
+                if s.options.simultaneous_deckout == "draw" or s.turn_player is None:
+                    return E.GameEnded(result="draw", winner=None, reason="deck-out")
+                return E.GameEnded(result="win", winner=s.other(s.turn_player), reason="deck-out")
+            loser = a if a.deck_count == 0 else b
+            return E.GameEnded(result="win", winner=s.other(loser.id), reason="deck-out")
+        for p in s.players:
+            for f in p.field:
+                if self.destroyed(s, p, f):
+                    return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
+        h = head(s)
+        t = type(h)
+        if t is StartTurn:
+            nxt = s.first if s.turn_player is None else s.other(s.turn_player)
+            return E.TurnStarted(turn=s.turn + 1, player=nxt)
+        if t is Resolve:
+            item = s.chain[-1]
+            follower = f"F{s.next_handle}" if item.kind == "follower" else item.source
+            return E.XPlayResolved(player=item.player, card=item.card, follower=follower)
+        if t is Battle:
+            return self.battle(s)
+        if t is RevealLocus:
+            p = s.player(h.player)
+            cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
+            return E.LocusRevealed(player=h.player, slots=list(h.slots), cards=cards)
+        if t is EndTurn:
+            return E.TurnEnded(turn=s.turn, player=s.turn_player)
+        return None
+
+    def battle(self, s: State) -> E.BattleResolved:
+        at = s.attack
+        assert at is not None
+        found = find_follower(s, at.attacker)
+        base = dict(player=at.player, attacker=at.attacker)
+        if at.defended:
+            blk = find_follower(s, at.blocker)
+            if blk is None or (found is None and s.options.attack_needs_attacker):
+                return E.BattleResolved(result="defended", follower=at.blocker, **base)
+            atk = self.stats(s, found[0], found[2])[0] if found else 0
+            counter = self.stats(s, blk[0], blk[2])[0] if (s.options.mutual_battle_damage and found) else 0
+            return E.BattleResolved(result="follower-damaged", follower=at.blocker, damage=max(0, atk), counter_damage=max(0, counter), **base)
+        if found is None:
+            return E.BattleResolved(result="fizzled", **base)
+        a, _, crush, capture = self.stats(s, found[0], found[2])
+        opp = s.opponent(at.player)
+        if at.target == "deck":
+            return E.BattleResolved(result="deck-hit", damage=max(0, min(crush, opp.deck_count)), capture=max(0, capture), **base)
+        if at.target == "locus":
+            sl = next((x for x in opp.locus if x.id == at.slot), None)
+            if sl is None:
+                return E.BattleResolved(result="fizzled", slot=at.slot, **base)
+            return E.BattleResolved(result="locus-hit", slot=sl.id, card=sl.card, **base)
+        if find_follower(s, at.follower) is None:
+            return E.BattleResolved(result="fizzled", follower=at.follower, **base)
+        return E.BattleResolved(result="follower-damaged", follower=at.follower, damage=max(0, a), **base)
+
+    # -- legal events ------------------------------------------------------------------------------
+    def candidates(self, s: State) -> list[Any]:
+        """A superset of every legal event (except declared-effect variants); ``check`` filters."""
+        if s.result is not None:
+            return []
+        out: list[Any] = []
+        h = head(s)
+        t = type(h)
+        pool = pool_of(s)
+        if t is Shuffle:
+            out.append(E.DeckShuffled(player=h.player))
+        elif t is ChooseFirst:
+            out += [E.FirstPlayerDecided(player=p.id) for p in s.players]
+        elif t is Draw:
+            p = s.player(h.player)
+            options = sorted(set(p.deck_top)) if p.deck_top else list(p.deck_bottom[:1])
+            out += [E.CardDrawn(player=h.player, card=c) for c in options]
+            if s.declaration_open and h.reason == "draw-step":
+                down = [sl.id for sl in s.player(s.turn_player).locus if not sl.face_up]
+                out += [E.CompleteDeclared(player=s.turn_player, slots=list(c)) for c in combinations(down, 6)]
+        elif t is Mulligan:
+            p = s.player(h.player)
+            limit = s.options.mulligan_first if h.player == s.first else s.options.mulligan_second
+            seen: set[tuple[str, ...]] = set()
+            for n in range(0, min(limit, len(p.hand)) + 1):
+                for combo in permutations(p.hand, n):
+                    if combo not in seen:
+                        seen.add(combo)
+                        out.append(E.CardsReturned(player=h.player, cards=list(combo)))
+        elif t is Block:
+            out.append(E.BlockDeclined(player=h.player))
+            out += [E.BlockDeclared(player=h.player, blocker=f.handle) for f in s.player(h.player).field]
+        elif t is Window:
+            out.append(E.XPlayPassed(player=h.priority))
+            out += self.play_candidates(s, h.priority, pool)
+        elif t is Reveal:
+            p = s.player(h.player)
+            if len(p.deck_top) >= h.count:
+                combos = sorted(set(combinations(p.deck_top, h.count)))
+            else:
+                combos = [tuple(sorted(p.deck_top + p.deck_bottom[: h.count - len(p.deck_top)]))]
+            out += [E.CardsRevealed(player=h.player, cards=list(c)) for c in combos]
+        elif t is Capture:
+            gems = sorted(c for c in s.player(h.owner).revealed if pool[c].is_gem)
+            for n in range(0, min(h.limit, len(gems)) + 1):
+                out += [E.GemsCaptured(player=h.player, cards=list(c)) for c in sorted(set(combinations(gems, n)))]
+        elif t is ReplaceLocus:
+            out += [E.LocusReplaced(player=h.player, card=c) for c in sorted(set(s.player(h.player).hand))]
+        elif t is DiscardDeclared:
+            out += [E.DeclarationDiscarded(player=h.chooser, slots=list(c)) for c in combinations(h.slots, 2)]
+        elif t is Declare:
+            out.append(E.EffectDeclared(player=h.player, card=h.card))
+        elif h is None and s.phase == "main":
+            me = s.player(s.turn_player)
+            hand = sorted(set(me.hand))
+            out += [E.CardSet(player=me.id, card=c, zone="gem") for c in hand]
+            out += [E.CardSet(player=me.id, card=c, zone="locus") for c in hand]
+            for c in hand:
+                card = pool[c]
+                if card.is_follower:
+                    effects = [fx for ab in card.abilities if ab.timing == "cip" for fx in ab.effects] if card.modelled else []
+                    out += [E.FollowerPlayed(player=me.id, card=c, targets=tg) for tg in self.target_combos(s, me.id, effects)]
+            out += self.play_candidates(s, me.id, pool)
+            col = pool[me.colossus]
+            for i, ab in enumerate(col.colossus_abilities):
+                out += [E.ColossusAbilityActivated(player=me.id, ability=i, targets=tg) for tg in self.target_combos(s, me.id, ab.effects)]
+            opp = s.opponent(me.id)
+            for f in me.field:
+                out.append(E.AttackDeclared(player=me.id, attacker=f.handle, target="deck"))
+                out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
+                out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g.handle) for g in opp.field]
+            for c in sorted(set([f.card for f in me.field] + [me.colossus])):
+                if not pool[c].modelled:
+                    out.append(E.EffectDeclared(player=me.id, card=c))
+            out.append(E.MainPhaseEnded(player=me.id))
+        out += [E.Conceded(player=p.id) for p in s.players]
+        return out
+
+    def play_candidates(self, s: State, pid: str, pool: Pool) -> list[Any]:
+        """Actions from hand and follower abilities ``pid`` could play now (before filtering)."""
+        out: list[Any] = []
+        me = s.player(pid)
+        for c in sorted(set(me.hand)):
+            card = pool[c]
+            if card.is_action:
+                effects = card.effects if card.modelled else []
+                out += [E.ActionPlayed(player=pid, card=c, targets=tg) for tg in self.target_combos(s, pid, effects)]
+        for f in me.field:
+            card = pool[f.card]
+            if not card.modelled:
+                continue
+            for i, ab in enumerate(card.abilities):
+                if ab.timing == "activated":
+                    out += [E.FollowerAbilityActivated(player=pid, follower=f.handle, ability=i, targets=tg)
+                            for tg in self.target_combos(s, pid, ab.effects)]
+        return out
+
+    def legal_events(self, s: State) -> list[Any]:
+        return [e for e in self.candidates(s) if self.check(s, e).legal]
+
+    def to_act(self, s: State) -> list[str]:
+        if s.result is not None:
+            return []
+        h = head(s)
+        if h is None:
+            return [s.turn_player] if s.phase == "main" and s.turn_player else []
+        t = type(h)
+        if t is ChooseFirst:
+            return [p.id for p in s.players]
+        for attr in ("player", "priority", "chooser"):
+            v = getattr(h, attr, None)
+            if v is not None:
+                return [v]
+        return []

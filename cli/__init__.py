@@ -1,0 +1,1 @@
+"""The ``adjudicator`` command line (click).  Domain errors become CLI errors only here."""

@@ -1,0 +1,55 @@
+"""Options defined once and shared by the commands; the CLI's error type and exit codes.
+
+Exit codes (documented in README.md):
+  0  every log / the proposed event is legal
+  1  a log / the proposed event is illegal
+  2  unreadable input or wrong usage
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+import msgspec
+
+from adjudicator.core.errors import AdjudicatorError, LogError
+
+EXIT_LEGAL = 0
+EXIT_ILLEGAL = 1
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(click.ClickException):
+    """Unreadable input: printed as ``error: file:line: field: what`` with exit code 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def fail(exc: AdjudicatorError | str) -> BadInput:
+    return BadInput(exc.render() if isinstance(exc, LogError) else str(exc))
+
+
+at_option = click.option(
+    "--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
+    help="The position after event N (1 = MatchStarted); default: the end of the log.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+as_option = click.option(
+    "--as", "as_player", default=None, metavar="PLAYER",
+    help="Show only what PLAYER can see (default: the judge's view, everything).",
+)
+position_option = click.option(
+    "--position", "position", type=click.Path(dir_okay=False), default=None,
+    help="Read the position from a position document (state --json) instead of a log.",
+)
+
+_enc = msgspec.json.Encoder()
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(_enc.encode(obj).decode() + "\n")

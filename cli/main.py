@@ -1,0 +1,234 @@
+"""``adjudicator``: verify logs, rule on a proposed event, list legal events, show positions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from adjudicator.core import position as positions
+from adjudicator.core import registry
+from adjudicator.core.errors import AdjudicatorError, LogError
+from adjudicator.core.events import to_builtins
+from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log
+from adjudicator.core.protocol import Game, RefError
+from adjudicator.core.verify import position_at, propose, run
+
+from .common import (
+    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_LEGAL, BadInput, as_option, at_option, emit_json, fail,
+    json_option, position_option,
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="adjudicator")
+def main() -> None:
+    """Rules adjudicator for Colossus Order, LOGOS, Kolossus and Colossi match logs.
+
+    Exit codes: 0 legal, 1 illegal, 2 unreadable input or wrong usage.
+    """
+
+
+# -- verify --------------------------------------------------------------------------------------
+
+def _outcome_dict(game: Game, state: Any) -> dict[str, Any] | None:
+    out = game.outcome(state) if state is not None else None
+    return None if out is None else {"result": out.result, "winner": out.winner, "reason": out.reason}
+
+
+def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
+    try:
+        log = read_log(path)
+    except LogError as exc:
+        return {"path": str(path), "game": None, "verdict": "unreadable", "events": 0, "violations": [],
+                "outcome": None, "error": exc.render()}
+    res = run(log, keep_going=keep_going)
+    doc = {
+        "path": str(path),
+        "game": log.game.id,
+        "verdict": res.verdict,
+        "events": len(log.events),
+        "violations": [v.as_dict() for v in res.violations],
+        "outcome": _outcome_dict(log.game, res.state),
+    }
+    if res.unchecked:
+        doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
+    return doc
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@json_option
+@click.option("--keep-going", is_flag=True, help="Skip an illegal event and go on checking the rest of the log.")
+def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool) -> None:
+    """Verify match logs (files, or directories searched for *.jsonl): one verdict per log."""
+    files = find_logs(list(paths))
+    if not files:
+        raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
+    worst = EXIT_LEGAL
+    counts = {"legal": 0, "illegal": 0, "unreadable": 0}
+    for f in files:
+        doc = verify_one(f, keep_going)
+        counts[doc["verdict"]] += 1
+        if doc["verdict"] == "unreadable":
+            worst = EXIT_BAD_INPUT
+        elif doc["verdict"] == "illegal" and worst == EXIT_LEGAL:
+            worst = EXIT_ILLEGAL
+        if as_json:
+            emit_json(doc)
+            continue
+        if doc["verdict"] == "unreadable":
+            click.echo(f"{doc['path']}: unreadable: {doc['error']}")
+            continue
+        out = doc["outcome"]
+        tail = ""
+        if out:
+            tail = f"; {out['winner']} wins by {out['reason']}" if out["winner"] else f"; {out['result']} ({out['reason']})"
+        click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
+        for v in doc["violations"]:
+            click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
+        for v in doc.get("not_engine_checked", []):
+            click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: not engine-checked: {v['message']}")
+    if not as_json and len(files) > 1:
+        click.echo(f"{len(files)} logs: {counts['legal']} legal, {counts['illegal']} illegal, {counts['unreadable']} unreadable")
+    sys.exit(worst)
+
+
+# -- positions -----------------------------------------------------------------------------------
+
+def load_position(log_path: str | None, position: str | None, at: int | None) -> tuple[Game, Any, MatchLog | None, int | None]:
+    if (log_path is None) == (position is None):
+        raise BadInput("give either a LOG or --position FILE (not both)")
+    try:
+        if position is not None:
+            if at is not None:
+                raise BadInput("--at goes with a LOG, not with --position")
+            game, state = positions.load(position)
+            return game, state, None, None
+        log = read_log(log_path)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    if at is not None and at > len(log.events):
+        raise BadInput(f"{log_path}: --at {at} is past the last event ({len(log.events)})")
+    res = position_at(log, at)
+    return log.game, res.state, log, at or len(log.events)
+
+
+def _read_event(game: Game, state: Any, event_json: str | None, event_file: str | None) -> Any:
+    if (event_json is None) == (event_file is None):
+        raise BadInput("give the proposed event with --event JSON or --event-file FILE")
+    if event_file is not None:
+        try:
+            raw = Path(event_file).read_bytes().strip()
+        except OSError as exc:
+            raise BadInput(f"{event_file}: cannot read ({exc.strerror})") from None
+        where = event_file
+    else:
+        raw = event_json.encode()
+        where = "--event"
+    try:
+        ev = decode_event(game, raw, where, None)
+        game.validate_refs(game.setup_of(state), ev)
+    except LogError as exc:
+        raise fail(exc) from None
+    except RefError as exc:
+        raise BadInput(f"{where}: {exc.field}: {exc.message}") from None
+    return ev
+
+
+@main.command()
+@click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
+@at_option
+@position_option
+@click.option("--event", "event_json", default=None, metavar="JSON", help="The proposed event as one JSON log line.")
+@click.option("--event-file", default=None, type=click.Path(dir_okay=False), help="A file holding the proposed event.")
+@json_option
+def check(log_path: str | None, at: int | None, position: str | None, event_json: str | None,
+          event_file: str | None, as_json: bool) -> None:
+    """Rule on one proposed event in the position after event N of LOG (or in --position)."""
+    game, state, _log, _n = load_position(log_path, position, at)
+    ev = _read_event(game, state, event_json, event_file)
+    ruling, derived, _new = propose(game, state, ev)
+    if as_json:
+        emit_json({"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": ruling.message,
+                   "engine_checked": ruling.engine_checked, "derived": [to_builtins(d) for d in derived]})
+    else:
+        click.echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {ruling.message}")
+        if not ruling.engine_checked:
+            click.echo("  (not engine-checked: the engine cannot model this effect)")
+        for d in derived:
+            click.echo(f"  then: {game.describe_event(d)}")
+    sys.exit(EXIT_LEGAL if ruling.legal else EXIT_ILLEGAL)
+
+
+@main.command()
+@click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
+@at_option
+@position_option
+@json_option
+def legal(log_path: str | None, at: int | None, position: str | None, as_json: bool) -> None:
+    """Every legal event for whoever may act after event N of LOG (or in --position)."""
+    game, state, _log, _n = load_position(log_path, position, at)
+    events = game.legal_events(state)
+    to_act = game.to_act(state)
+    if as_json:
+        emit_json({"to_act": to_act, "events": [to_builtins(e) for e in events]})
+        return
+    out = game.outcome(state)
+    if out is not None:
+        click.echo(f"the match is over: {out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
+        return
+    click.echo(f"to act: {', '.join(to_act)}; {len(events)} legal events")
+    for e in events:
+        click.echo("  " + msgspec.json.encode(e).decode())
+
+
+@main.command()
+@click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
+@at_option
+@position_option
+@as_option
+@json_option
+def state(log_path: str | None, at: int | None, position: str | None, as_player: str | None, as_json: bool) -> None:
+    """The position after event N of LOG; --as PLAYER hides what PLAYER cannot see."""
+    game, st, _log, n = load_position(log_path, position, at)
+    if as_player is not None and as_player not in game.players(st):
+        raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(game.players(st))})")
+    if as_json:
+        emit_json(positions.document(game, st, player=as_player, at=n))
+    else:
+        click.echo(game.describe(st, as_player))
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+def schema(game_id: str) -> None:
+    """Print the JSON Schema of one log line of GAME."""
+    try:
+        game = registry.get(game_id)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    emit_json(game.schema())
+
+
+@main.command()
+def games() -> None:
+    """List the registered games."""
+    for g in registry.games():
+        click.echo(f"{g.id}\t{g.name}")
+
+
+def _register_optional() -> None:
+    from . import store as store_cmds  # the event store commands
+
+    main.add_command(store_cmds.store)
+
+
+try:
+    _register_optional()
+except ImportError as exc:  # pragma: no cover - only while the store module is being written
+    if "cli.store" not in str(exc) and "store" not in str(exc):
+        raise
