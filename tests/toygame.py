@@ -126,6 +126,13 @@ class ToyGame(Game[ToyState]):
         return f"total {s.total}/{s.target}, {self.current(s)} to act"
 
 
+def _sample_setup(self: ToyGame, seed: int) -> MatchStarted:
+    return MatchStarted(game="toy", players=["a", "b"], target=5 + seed % 20)
+
+
+ToyGame.sample_setup = _sample_setup  # type: ignore[method-assign]
+
+
 def install() -> ToyGame:
     from adjudicator.core import registry
 

@@ -128,6 +128,14 @@ class Game(ABC, Generic[S]):
     def describe(self, state: S, player: str | None) -> str:
         """The position as text for a terminal, from ``player``'s view (None: judge)."""
 
+    def canonical(self, event: Event) -> Event:
+        """``event`` with order-insensitive fields in canonical order.
+
+        ``legal_events`` lists each choice once, in this form; ``check`` accepts any order of a
+        field that names a set (the slots of a declaration, the gems captured).
+        """
+        return event
+
     # -- generated matches (tests, benchmarks, examples) -------------------------------------
     def sample_setup(self, seed: int) -> Event:
         """A legal MatchStarted for generated matches (random playouts, benchmarks)."""

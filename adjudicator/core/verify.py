@@ -129,15 +129,17 @@ def run(
     for number in range(2, n + 1):
         line, ev = events[number - 1]
         result.events = number
+        if ev.kind == "X" and unconfirmed and bare(unconfirmed[0]) == bare(ev):
+            # the log states a consequence the engine already derived (and applied)
+            unconfirmed.popleft()
+            if steps is not None:
+                steps.append(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False))
+            continue
         if outcome(state) is not None:
             ruling = Ruling("illegal", "LOG-3", "core/after-end",
                             f"{type(ev).__name__} comes after the match ended ({game.outcome(state).reason})")
         elif ev.kind == "X":
             expected = unconfirmed.popleft() if unconfirmed else None
-            if expected is not None and bare(expected) == bare(ev):
-                if steps is not None:
-                    steps.append(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False))
-                continue
             if expected is None:
                 try:
                     nxt = derive(state)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, Union
+import re
+from typing import Any, Literal, Union
 
 import msgspec
 
@@ -223,6 +224,41 @@ def _validate(path: str, cards: list[Card]) -> None:
         for n in ("locus_cost", "attack", "defence", "crush", "capture"):
             if getattr(c, n) < 0:
                 raise DataError(path, f"{where}: {n}: must not be negative")
+        if c.type != "gem" and c.unique:
+            raise DataError(path, f"{where}: unique: only Gem cards are Unique Gems (a Follower Unique is its own type)")
+        if c.type != "gem" and c.type != "colossus" and c.colour is None:
+            raise DataError(path, f"{where}: colour: every card but a Gem-less Colossus has a colour")
+        for colour, n in c.gem_level.items():
+            if n < 0:
+                raise DataError(path, f"{where}: gem_level.{colour}: must not be negative")
+        if c.abilities and not c.is_follower:
+            raise DataError(path, f"{where}: abilities: only followers have abilities (Actions use effects, a Colossus colossus_abilities)")
+        for i, a in enumerate(c.abilities):
+            _check_effects(path, f"{where}: abilities[{i}]", a.effects, continuous=a.timing == "continuous")
+            if a.cost.locus < 0:
+                raise DataError(path, f"{where}: abilities[{i}].cost.locus: must not be negative")
+            if a.timing == "activated" and not a.cost.off and a.cost.locus == 0:
+                raise DataError(path, f"{where}: abilities[{i}].cost: an activated ability needs a cost (off or locus), "
+                                "or it could be used without end")
+        _check_effects(path, f"{where}: effects", c.effects, continuous=False)
+        if c.effects and not c.is_action:
+            raise DataError(path, f"{where}: effects: only Action cards have effects")
+        for i, a in enumerate(c.colossus_abilities):
+            _check_effects(path, f"{where}: colossus_abilities[{i}]", a.effects, continuous=False)
+            if a.cost.locus < 0 or any(n < 0 for n in a.requires.values()):
+                raise DataError(path, f"{where}: colossus_abilities[{i}]: requirements and costs must not be negative")
+
+
+def _check_effects(path: str, where: str, effects: list[Any], *, continuous: bool) -> None:
+    for j, fx in enumerate(effects):
+        is_static = isinstance(fx, CONTINUOUS_EFFECTS)
+        if is_static != continuous:
+            kind = "a continuous ability holds only cost-change and aura" if continuous else \
+                "cost-change and aura belong in continuous abilities"
+            raise DataError(path, f"{where}.effects[{j}]: {kind}")
+        for n in ("amount", "count"):
+            if getattr(fx, n, 0) < 0:
+                raise DataError(path, f"{where}.effects[{j}].{n}: must not be negative")
 
 
 def load_pool_file(path: str | Path) -> Pool:
@@ -247,12 +283,16 @@ def load_pool_file(path: str | Path) -> Pool:
             text = f"card {cid!r}: {text}"
         raise DataError(p, text) from None
     _validate(p, pf.card)
+    if pf.pool != Path(path).stem:
+        raise DataError(p, f"pool: the file names its pool {pf.pool!r}; it must match the file name {Path(path).stem!r}")
     return Pool(pf.pool, pf.description, pf.card)
 
 
 @lru_cache(maxsize=None)
 def load_pool(name: str) -> Pool:
     """A pool shipped in ``data/`` by name (``sample`` is the project's authored sample pool)."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        raise DataError(name, "a pool name is a lowercase slug (letters, digits, '-')")
     path = DATA / f"{name}.toml"
     if not path.is_file():
         known = sorted(f.stem for f in DATA.glob("*.toml"))

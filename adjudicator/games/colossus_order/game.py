@@ -162,6 +162,20 @@ class ColossusOrder(Game[State]):
     def to_act(self, state: State) -> list[str]:
         return self.rules.to_act(state)
 
+    _SET_FIELDS = {E.CompleteDeclared: "slots", E.DeclarationDiscarded: "slots",
+                   E.GemsCaptured: "cards", E.CardsRevealed: "cards"}
+
+    def canonical(self, event: Event) -> Event:
+        f = self._SET_FIELDS.get(type(event))
+        if f is None:
+            return event
+        values = getattr(event, f)
+        try:
+            ordered = sorted(values)
+        except TypeError:  # None among card ids: keep as given
+            return event
+        return event if ordered == values else msgspec.structs.replace(event, **{f: ordered})
+
     def outcome(self, state: State) -> Outcome | None:
         r = state.result
         return None if r is None else Outcome(r.result, r.winner, r.reason)
@@ -256,7 +270,7 @@ def _sample_setup(self: ColossusOrder, seed: int) -> E.MatchStarted:
 def _playout_weight(self: ColossusOrder, state: State, event: Event) -> float:
     t = type(event)
     if t is E.Conceded:
-        return 0.0005
+        return 0.00002
     if t is E.CardsReturned:
         return 1.0 / (1 + 10 * len(event.cards) ** 2)
     if t is E.MainPhaseEnded:

@@ -255,6 +255,12 @@ class Rules:
             who = getattr(e, "player", None)
             if who is not None and who not in (s.players[0].id, s.players[1].id):
                 raise bad("CO-3.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+            pool = pool_of(s)
+            card = getattr(e, "card", None)
+            named = ([card] if card is not None else []) + [c for c in getattr(e, "cards", ()) if c is not None]
+            for c in named:
+                if c not in pool:
+                    raise bad("CO-4.4", "unknown-card", f"{type(e).__name__}: {c!r} is not a card of the {s.setup.pool!r} pool")
             return fn(self, s, e) or self._legal[type(e)]
         except Illegal as x:
             return x.ruling()
@@ -390,7 +396,7 @@ class Rules:
             raise bad("CO-8.3", "not-own-follower", f"{e.follower!r} is not a follower of {e.player} on the field")
         p, _, f = found
         c = pool_of(s)[f.card]
-        abilities = c.abilities if c.modelled else []
+        abilities = c.abilities
         if not (0 <= e.ability < len(abilities)) or abilities[e.ability].timing != "activated":
             raise bad("CO-8.3", "no-such-ability", f"{f.card} ({e.follower}) has no activated ability #{e.ability}")
         ab = abilities[e.ability]
@@ -401,7 +407,7 @@ class Rules:
                 raise bad("CO-9", "summoning-sick", f"{e.follower} ({f.card}) was played this turn and cannot pay an OFF cost")
         if ab.cost.locus > available_locus(p):
             raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
-        self.check_targets(s, e.player, ab.effects, e.targets, f"{f.card}'s ability #{e.ability}")
+        self.check_targets(s, e.player, ab.effects if c.modelled else [], e.targets, f"{f.card}'s ability #{e.ability}")
 
     def c_colossus(self, s: State, e: E.ColossusAbilityActivated) -> None:
         if type(head(s)) is Window:
@@ -432,6 +438,8 @@ class Rules:
             on_field = [f.card for f in p.field] + [p.colossus]
             if e.card not in on_field:
                 raise bad("CO-8.5", "declare-source", f"{e.player} declares an effect of {e.card}, which is neither resolving nor on their field")
+            if not any(ab.timing == "continuous" for ab in pool_of(s)[e.card].abilities) and e.card != p.colossus:
+                raise bad("CO-8.5", "declare-timing", f"{e.card} has no continuous ability: its declared effects come when its CIP or activated ability resolves")
         if pool_of(s)[e.card].modelled:
             raise bad("CO-8.5", "modelled-card", f"{e.card}'s text is modelled by the engine; its effect cannot be declared by hand")
         for h2 in list(e.destroy) + list(e.damage) + list(e.switch_on) + list(e.switch_off) + list(e.return_to_hand):
@@ -727,7 +735,7 @@ class Rules:
             if c.modelled:
                 effects = [fx for ab in c.abilities if ab.timing == "cip" for fx in ab.effects]
                 s, tasks = self.resolve_effects(s, item.player, handle, effects, list(item.targets))
-            else:
+            elif any(ab.timing == "cip" for ab in c.abilities):
                 tasks = [Declare(item.player, item.card)]
         elif item.kind == "action":
             if c.modelled:
@@ -736,9 +744,11 @@ class Rules:
                 tasks = [Declare(item.player, item.card)]
             p = s.player(item.player)
             s = with_player(s, item.player, discard=p.discard + (item.card,))
-        else:
+        elif c.modelled:
             ab = c.abilities[item.ability]
             s, tasks = self.resolve_effects(s, item.player, item.source, ab.effects, list(item.targets))
+        else:
+            tasks = [Declare(item.player, item.card)]
         return replace(s, todo=tuple(tasks) + ((Resolve(),) if s.chain else ()) + rest)
 
     def resolve_effects(self, s: State, controller: str, source: str | None, effects: list[Any], targets: list[str]) -> tuple[State, list[Any]]:
@@ -1009,7 +1019,7 @@ class Rules:
                 out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
                 out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g.handle) for g in opp.field]
             for c in sorted(set([f.card for f in me.field] + [me.colossus])):
-                if not pool[c].modelled:
+                if not pool[c].modelled and (c == me.colossus or any(ab.timing == "continuous" for ab in pool[c].abilities)):
                     out.append(E.EffectDeclared(player=me.id, card=c))
             out.append(E.MainPhaseEnded(player=me.id))
         out += [E.Conceded(player=p.id) for p in s.players]
@@ -1026,12 +1036,10 @@ class Rules:
                 out += [E.ActionPlayed(player=pid, card=c, targets=tg) for tg in self.target_combos(s, pid, effects)]
         for f in me.field:
             card = pool[f.card]
-            if not card.modelled:
-                continue
             for i, ab in enumerate(card.abilities):
                 if ab.timing == "activated":
                     out += [E.FollowerAbilityActivated(player=pid, follower=f.handle, ability=i, targets=tg)
-                            for tg in self.target_combos(s, pid, ab.effects)]
+                            for tg in self.target_combos(s, pid, ab.effects if card.modelled else [])]
         return out
 
     def legal_events(self, s: State) -> list[Any]:
