@@ -221,14 +221,6 @@ def games() -> None:
         click.echo(f"{g.id}\t{g.name}")
 
 
-def _register_optional() -> None:
-    from . import store as store_cmds  # the event store commands
+from . import store as _store  # noqa: E402  (the event store commands)
 
-    main.add_command(store_cmds.store)
-
-
-try:
-    _register_optional()
-except ImportError as exc:  # pragma: no cover - only while the store module is being written
-    if "cli.store" not in str(exc) and "store" not in str(exc):
-        raise
+main.add_command(_store.store)

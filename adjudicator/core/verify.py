@@ -158,14 +158,14 @@ def run(
                 ruling = _engine_failure(game, ev, exc)
             if ruling.verdict == "legal":
                 try:
-                    state = apply(state, ev)
-                    state, derived = settle(game, state)
-                except Exception as exc:
+                    new_state, derived = settle(game, apply(state, ev))
+                except Exception as exc:  # the position stays where it was before the event
                     ruling = _engine_failure(game, ev, exc)
                     violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                     if steps is not None:
                         steps.append(Step(number, line, ev, ruling, False))
                     break
+                state = new_state
                 if derived:
                     unconfirmed.extend(derived)
                 if not ruling.engine_checked:

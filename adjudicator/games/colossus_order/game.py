@@ -51,6 +51,10 @@ class ColossusOrder(Game[State]):
         super().__init__()
         self.rules = Rules()
         self._ctx: tuple[int, frozenset[str], Any] | None = None
+        # the verify loop calls these once per event: bind the rules directly (no extra call)
+        self.check = self.rules.check  # type: ignore[method-assign]
+        self.apply = self.rules.apply  # type: ignore[method-assign]
+        self.derive = self.rules.derive  # type: ignore[method-assign]
 
     # -- references ------------------------------------------------------------------------------
     def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], Any]:

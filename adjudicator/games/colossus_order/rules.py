@@ -161,6 +161,22 @@ class Rules:
             spare -= n
         return spare >= req.get("any", 0)
 
+    _weakening: dict[str, bool] = {}
+
+    def weakening(self, s: State) -> bool:
+        """Does the pool have a card whose aura lowers Defence, or a follower without Defence?"""
+        name = s.setup.pool
+        w = self._weakening.get(name)
+        if w is None:
+            pool = pool_of(s)
+            w = any(
+                (c.is_follower and c.defence <= 0)
+                or any(type(fx) is Aura and fx.defence < 0 for ab in c.abilities for fx in ab.effects)
+                for c in pool.cards.values()
+            )
+            self._weakening[name] = w
+        return w
+
     def destroyed(self, s: State, owner: Player, f: Follower) -> bool:
         _, d, _, _ = self.stats(s, owner, f)
         if d <= 0:
@@ -200,19 +216,19 @@ class Rules:
     def open_timing(self, s: State, e: Any, rule: str = "CO-3.1") -> None:
         """The turn player's open timing in the main phase (no pending step, empty chain)."""
         if s.todo or s.phase != "main":
-            if s.phase in ("start", "end") and not s.todo:
-                raise bad("CO-3.5", "not-in-this-phase", f"{type(e).__name__} cannot be played in the {s.phase} phase")
+            if s.phase in ("start", "end"):
+                raise bad("CO-3.5", "not-in-this-phase", f"{type(e).__name__} cannot be played in the {s.phase} phase (now: {self.expected(s)})")
             raise self.out_of_step(s, e)
         if e.player != s.turn_player:
             raise bad(rule, "not-turn-player", f"{type(e).__name__} by {e.player}: only the turn player {s.turn_player} may do this at open timing")
 
-    def in_window(self, s: State, e: Any) -> bool:
+    def in_window(self, s: State, e: Any, rule: str = "CO-3.1") -> bool:
         h = head(s)
         if type(h) is Window:
             if e.player != h.priority:
                 raise bad("CO-9.3", "no-priority", f"{type(e).__name__} by {e.player}: {h.priority} has priority in this X-play window")
             return True
-        self.open_timing(s, e)
+        self.open_timing(s, e, rule)
         return False
 
     # -- targets ---------------------------------------------------------------------------------
@@ -280,9 +296,14 @@ class Rules:
     def c_draw(self, s: State, e: E.CardDrawn) -> None:
         h = head(s)
         if type(h) is not Draw:
+            if h is None and s.phase == "main" and e.player == s.turn_player:
+                why = "the first player skips the draw step of the first turn" if (s.turn == 1 and e.player == s.first) \
+                    else "the draw step of this turn is over (1 card per draw step)"
+                raise bad("CO-3.4", "no-draw-owed", f"CardDrawn by {e.player} on turn {s.turn}: {why}")
             raise self.out_of_step(s, e)
         if h.player != e.player:
-            raise bad("CO-2.3" if h.reason == "opening" else "CO-3.1", "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
+            rule = {"opening": "CO-2.3", "draw-step": "CO-3.4"}.get(h.reason, "CO-3.1")
+            raise bad(rule, "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
         if e.card is None:
             raise bad("CO-2.5", "unknown-identity", "CardDrawn without a card: this version needs every drawn card named")
         p = s.player(e.player)
@@ -374,12 +395,14 @@ class Rules:
                 raise bad("CO-6.2", "unique-on-field", f"{e.player} already has {c.name} on the field; a Follower Unique is limited to one per name")
         self.pay_check(s, p, c, f"{e.card}")
         effects = [fx for ab in c.abilities if ab.timing == "cip" for fx in ab.effects] if c.modelled else []
+        if not e.targets and not self.target_combos(s, e.player, effects):
+            return  # CO-6.4/CO-20: a mandatory CIP with no valid target: its targeted part does nothing
         self.check_targets(s, e.player, effects, e.targets, f"{e.card}'s CIP")
 
-    def c_action(self, s: State, e: E.ActionPlayed) -> None:
-        windowed = self.in_window(s, e)
-        p = s.player(e.player)
+    def c_action(self, s: State, e: E.ActionPlayed) -> Ruling | None:
         c = pool_of(s)[e.card]
+        windowed = self.in_window(s, e, "CO-8.2" if c.type == "action-snap" else "CO-8.1")
+        p = s.player(e.player)
         if not c.is_action:
             raise bad("CO-8.1", "not-an-action", f"{e.card} is a {c.type}, not an Action")
         if windowed and c.type != "action-snap":
@@ -388,6 +411,9 @@ class Rules:
             raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
         self.pay_check(s, p, c, e.card)
         self.check_targets(s, e.player, c.effects if c.modelled else [], e.targets, e.card)
+        if windowed:
+            return legal("CO-8.2", NS + "ok", f"{e.card} (Action.Snap) played by {e.player} in X-play")
+        return None
 
     def c_ability(self, s: State, e: E.FollowerAbilityActivated) -> None:
         self.in_window(s, e)
@@ -531,6 +557,9 @@ class Rules:
     def c_replaced(self, s: State, e: E.LocusReplaced) -> None:
         h = head(s)
         if type(h) is not ReplaceLocus or h.player != e.player:
+            if type(h) is ReplaceLocus or (h is None and s.phase == "main"):
+                raise bad("CO-7.8", "no-replacement-due", f"LocusReplaced by {e.player}: a Locus card is put back only by the owner "
+                          f"of a Locus slot whose Gem was just captured (now: {self.expected(s)})")
             raise self.out_of_step(s, e)
         if e.card not in s.player(e.player).hand:
             raise bad("CO-4.4", "not-in-hand", f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
@@ -890,16 +919,18 @@ class Rules:
             r = s.pending_ends[0]
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
         a, b = s.players
-        if a.deck_count == 0 or b.deck_count == 0:
+        if not (a.deck_top or a.deck_bottom) or not (b.deck_top or b.deck_bottom):
             if a.deck_count == 0 and b.deck_count == 0:
                 if s.options.simultaneous_deckout == "draw" or s.turn_player is None:
                     return E.GameEnded(result="draw", winner=None, reason="deck-out")
                 return E.GameEnded(result="win", winner=s.other(s.turn_player), reason="deck-out")
             loser = a if a.deck_count == 0 else b
             return E.GameEnded(result="win", winner=s.other(loser.id), reason="deck-out")
+        weakening = self.weakening(s)
         for p in s.players:
             for f in p.field:
-                if self.destroyed(s, p, f):
+                # only damage or a lowered Defence can destroy a follower: skip the rest fast
+                if (f.damage or f.boost[1] < 0 or weakening) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
         h = head(s)
         t = type(h)
@@ -1008,7 +1039,7 @@ class Rules:
                 card = pool[c]
                 if card.is_follower:
                     effects = [fx for ab in card.abilities if ab.timing == "cip" for fx in ab.effects] if card.modelled else []
-                    out += [E.FollowerPlayed(player=me.id, card=c, targets=tg) for tg in self.target_combos(s, me.id, effects)]
+                    out += [E.FollowerPlayed(player=me.id, card=c, targets=tg) for tg in self.target_combos(s, me.id, effects) or [[]]]
             out += self.play_candidates(s, me.id, pool)
             col = pool[me.colossus]
             for i, ab in enumerate(col.colossus_abilities):

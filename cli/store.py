@@ -1,0 +1,156 @@
+"""``adjudicator store``: keep verified match logs in the event store, list them, replay them.
+
+Exit codes as everywhere: 0 ok, 1 a log is illegal (refused, or stored with --allow-illegal),
+2 unreadable input, an unknown match or a store that cannot be opened.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from adjudicator.core import position as positions
+from adjudicator.core.errors import AdjudicatorError, LogError
+from adjudicator.core.log import find_logs, read_log
+from adjudicator.core.store import REFUSED, ImportResult, MatchStore, MatchSummary
+
+from .common import (
+    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail, json_option,
+)
+
+db_option = click.option(
+    "--db", "db", default=None, metavar="PATH", type=click.Path(dir_okay=False),
+    help="SQLite file of the store (default: $ADJUDICATOR_DB, else ./adjudicator.db; "
+         "PERSISTENCE_MODULE and the eventsourcing settings select another database).",
+)
+
+
+@contextmanager
+def open_store(db: str | None) -> Iterator[MatchStore]:
+    """The store, with every domain error turned into a clean exit 2 (never a traceback)."""
+    try:
+        store = MatchStore(db)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    try:
+        yield store
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    finally:
+        store.close()
+
+
+@click.group()
+def store() -> None:
+    """Store verified match logs in the event store; list and replay stored matches."""
+
+
+# -- import --------------------------------------------------------------------------------------
+
+def _import_doc(res: ImportResult) -> dict[str, Any]:
+    return {"match_id": res.match_id, "path": res.path, "verdict": res.verdict, "events": res.events,
+            "stored_events": res.stored_events, "status": res.status,
+            "violations": [v.as_dict() for v in res.violations]}
+
+
+def _echo_import(res: ImportResult) -> None:
+    tail = " (illegal; --allow-illegal stores it with its verdict)" if res.status == REFUSED else ""
+    click.echo(f"{res.match_id}  {res.path}: {res.verdict}, {res.events} events, {res.status}{tail}")
+    for v in res.violations:
+        click.echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
+
+
+@store.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--allow-illegal", is_flag=True, help="Store an illegal log too, with its verdict.")
+@db_option
+@json_option
+def import_(paths: tuple[str, ...], allow_illegal: bool, db: str | None, as_json: bool) -> None:
+    """Verify match logs (files, or directories searched for *.jsonl) and store them."""
+    files = find_logs(list(paths))
+    if not files:
+        raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
+    worst = EXIT_LEGAL
+    with open_store(db) as st:
+        for f in files:
+            try:
+                log = read_log(f)
+            except LogError as exc:
+                worst = EXIT_BAD_INPUT
+                if as_json:
+                    emit_json({"path": str(f), "verdict": "unreadable", "status": "unreadable",
+                               "error": exc.render()})
+                else:
+                    click.echo(f"error: {exc.render()}", err=True)
+                continue
+            res = st.import_log(log, allow_illegal=allow_illegal)
+            if res.verdict != "legal" and worst == EXIT_LEGAL:
+                worst = EXIT_ILLEGAL
+            if as_json:
+                emit_json(_import_doc(res))
+            else:
+                _echo_import(res)
+    sys.exit(worst)
+
+
+# -- list ----------------------------------------------------------------------------------------
+
+def _outcome_text(outcome: dict[str, Any] | None) -> str:
+    if not outcome:
+        return "unfinished"
+    if outcome.get("winner"):
+        return f"{outcome['winner']} wins by {outcome['reason']}"
+    return f"{outcome['result']} ({outcome['reason']})"
+
+
+def _echo_summary(m: MatchSummary) -> None:
+    click.echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
+               f"{_outcome_text(m.outcome)}  {m.source}")
+
+
+@store.command("list")
+@db_option
+@json_option
+@click.option("--game", "game", default=None, metavar="GAME", help="Only matches of this game.")
+def list_(db: str | None, as_json: bool, game: str | None) -> None:
+    """One line per stored match: id, game, players, verdict, events, outcome, source."""
+    with open_store(db) as st:
+        for m in st.matches(game):
+            if as_json:
+                emit_json(m.as_dict())
+            else:
+                _echo_summary(m)
+
+
+# -- show ----------------------------------------------------------------------------------------
+
+@store.command("show")
+@click.argument("match_ref", metavar="MATCH")
+@click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
+              help="The position after log event N (1 = MatchStarted); default: the end.")
+@as_option
+@json_option
+@db_option
+def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, db: str | None) -> None:
+    """The position of a stored MATCH (its id or a unique prefix) after event N."""
+    with open_store(db) as st:
+        match_id = st.resolve(match_ref)
+        game, state = st.state_at(match_id, at)
+        n = at or st.length(match_id)
+    if state is None:
+        raise BadInput(f"match {match_id}: no position (the engine failed on MatchStarted)")
+    if as_player is not None and as_player not in game.players(state):
+        raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(game.players(state))})")
+    if as_json:
+        doc = positions.document(game, state, player=as_player, at=n)
+        doc["match"] = match_id
+        emit_json(doc)
+    else:
+        click.echo(game.describe(state, as_player))
+
+
+__all__ = ["store", "open_store"]

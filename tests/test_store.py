@@ -1,0 +1,370 @@
+"""The event store (adjudicator.core.store) and the ``adjudicator store`` commands, on the toy game."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.core import registry
+from adjudicator.core.errors import UnknownGame
+from adjudicator.core.log import MatchLog, read_log
+from adjudicator.core.store import (
+    ALREADY_STORED, INDEX_ID, REFUSED, STORED, AmbiguousMatch, BadPosition, MatchStore,
+    UnknownMatch, match_id_of, store_env,
+)
+from adjudicator.core.verify import position_at
+from cli.main import main
+from tests import toygame
+
+
+@pytest.fixture(autouse=True)
+def toy_game() -> toygame.ToyGame:
+    """The registered toy game, installed once (installing again would replace the instance)."""
+    try:
+        game = registry.get("toy")
+    except UnknownGame:
+        game = None
+    return game if isinstance(game, toygame.ToyGame) else toygame.install()
+
+
+# -- toy logs ----------------------------------------------------------------------------------
+
+def toy_lines(target: int, *, amounts: list[int] | None = None, state_derived: bool = False,
+              seq: bool = False, at: bool = False, note: str | None = None,
+              wrong_player_at: int | None = None) -> list[dict[str, Any]]:
+    """A toy match as log lines: players a/b add ``amounts`` (cycled) until ``target``.
+
+    ``state_derived`` writes the engine's TurnPassed/Won lines into the log too (they must be
+    confirmed, not applied twice); ``wrong_player_at`` makes that move (by number) illegal.
+    """
+    start: dict[str, Any] = {"type": "MatchStarted", "game": "toy", "players": ["a", "b"], "target": target}
+    if note:
+        start["note"] = note
+    lines = [start]
+    amounts = amounts or [1, 2, 3]
+    total, turn, move = 0, 0, 0
+    while total < target:
+        n = amounts[move % len(amounts)]
+        player = "ab"[turn % 2]
+        move += 1
+        if move == wrong_player_at:
+            lines.append({"type": "Added", "player": "ab"[(turn + 1) % 2], "n": n})
+            continue
+        lines.append({"type": "Added", "player": player, "n": n})
+        total += n
+        if state_derived:
+            lines.append({"type": "Won", "player": player} if total >= target
+                         else {"type": "TurnPassed", "to": "ab"[(turn + 1) % 2]})
+        turn += 1
+    for i, line in enumerate(lines, start=1):
+        if seq:
+            line["seq"] = i
+        if at:
+            line["at"] = f"2024-05-01T10:{i // 60 % 60:02d}:{i % 60:02d}Z"
+    return lines
+
+
+def write_log(tmp_path: Path, name: str, lines: list[dict[str, Any]]) -> Path:
+    p = tmp_path / name
+    p.write_bytes(b"".join(msgspec.json.encode(line) + b"\n" for line in lines))
+    return p
+
+
+def toy_log(tmp_path: Path, name: str = "m.jsonl", **kw: Any) -> MatchLog:
+    target = kw.pop("target", 12)
+    return read_log(write_log(tmp_path, name, toy_lines(target, **kw)))
+
+
+def open_store(kind: str, tmp_path: Path, **kw: Any) -> MatchStore:
+    if kind == "memory":
+        return MatchStore(memory=True, **kw)
+    return MatchStore(str(tmp_path / "store.db"), **kw)
+
+
+def assert_positions_match(st: MatchStore, match_id: str, log: MatchLog) -> None:
+    for at in range(1, len(log.events) + 1):
+        game, state = st.state_at(match_id, at)
+        assert game is log.game or game.id == log.game.id
+        assert state == position_at(log, at).state, f"position after event {at}"
+    assert st.state_at(match_id, None)[1] == position_at(log, None).state
+
+
+# -- import and replay -------------------------------------------------------------------------
+
+VARIANTS = {
+    "plain": {},
+    "stated-derived": {"state_derived": True},
+    "seq-and-at": {"seq": True, "at": True},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("snapshot_every", [3, 200])
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_state_at_equals_live_state_at_every_event(tmp_path: Path, kind: str, snapshot_every: int,
+                                                   variant: str) -> None:
+    log = toy_log(tmp_path, target=15, **VARIANTS[variant])
+    with open_store(kind, tmp_path, snapshot_every=snapshot_every) as st:
+        res = st.import_log(log)
+        assert (res.created, res.status, res.verdict) == (True, STORED, "legal")
+        assert res.events == len(log.events)
+        assert_positions_match(st, res.match_id, log)
+        assert st.full_rebuild_state(res.match_id)[1] == position_at(log, None).state
+
+
+@pytest.mark.parametrize("snapshot_every", [4, 200])
+def test_a_fresh_store_on_the_same_sqlite_file_replays_the_same_positions(tmp_path: Path,
+                                                                         snapshot_every: int) -> None:
+    log = toy_log(tmp_path, target=20, state_derived=True)
+    with open_store("sqlite", tmp_path, snapshot_every=snapshot_every) as st:
+        match_id = st.import_log(log).match_id
+    with open_store("sqlite", tmp_path) as st2:
+        assert [m.match_id for m in st2.matches()] == [match_id]
+        assert_positions_match(st2, match_id, log)
+
+
+def test_get_log_returns_the_log_events_with_their_rulings(tmp_path: Path) -> None:
+    log = toy_log(tmp_path, target=9, state_derived=True, seq=True)
+    with MatchStore(memory=True) as st:
+        match_id = st.import_log(log).match_id
+        stored = st.get_log(match_id)
+    assert [(e.seq, e.line, e.event) for e in stored] == [(i, line, ev) for i, (line, ev) in enumerate(log.events, 1)]
+    assert all(e.ruling is not None and e.ruling.legal for e in stored)
+    confirmed = [e for e in stored if type(e.event).__name__ == "TurnPassed"]
+    assert confirmed and all(e.ruling.code == "core/derived" for e in confirmed)
+
+
+def test_long_match_seeks_from_a_snapshot(tmp_path: Path, toy_game: toygame.ToyGame,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    log = toy_log(tmp_path, target=3000, amounts=[1])
+    with open_store("sqlite", tmp_path) as st:
+        match_id = st.import_log(log).match_id
+    calls = {"n": 0}
+    real_apply = toy_game.apply
+
+    def counting_apply(state: Any, event: Any) -> Any:
+        calls["n"] += 1
+        return real_apply(state, event)
+
+    monkeypatch.setattr(toy_game, "apply", counting_apply)
+    with open_store("sqlite", tmp_path) as st:
+        snaps = list(st.app.snapshots.get(uuid.UUID(match_id)))
+        assert len(snaps) == (len(log.events) * 2 - 1) // 200  # every 200 stream versions
+        late = len(log.events) - 7
+        _, seek = st.state_at(match_id, late)
+        seek_calls, calls["n"] = calls["n"], 0
+        _, rebuilt = st.full_rebuild_state(match_id, late)
+        rebuild_calls = calls["n"]
+    assert seek == rebuilt
+    assert seek == position_at(log, late).state
+    assert seek_calls < 200, "a late position must replay from the nearest snapshot"
+    assert rebuild_calls > 5000, "the full rebuild replays the whole stream"
+
+
+def test_reimport_is_idempotent(tmp_path: Path) -> None:
+    log = toy_log(tmp_path, target=10)
+    with open_store("sqlite", tmp_path) as st:
+        first = st.import_log(log)
+        n_stored = len(st.app.recorder.select_events(uuid.UUID(first.match_id)))
+        again = st.import_log(read_log(log.path))
+        assert (again.created, again.status, again.match_id) == (False, ALREADY_STORED, first.match_id)
+        assert again.stored_events == first.stored_events
+        # the same content with explicit seq numbers and another file name is the same match
+        renumbered = toy_log(tmp_path, "renumbered.jsonl", target=10, seq=True)
+        assert st.import_log(renumbered).status == ALREADY_STORED
+        assert len(st.matches()) == 1
+        assert len(st.app.recorder.select_events(uuid.UUID(first.match_id))) == n_stored
+        # different content, different match
+        other = toy_log(tmp_path, "other.jsonl", target=10, note="rematch")
+        assert st.import_log(other).status == STORED
+        assert match_id_of(other) != match_id_of(log)
+        assert len(st.matches()) == 2
+
+
+def test_illegal_log_is_refused_unless_allowed(tmp_path: Path) -> None:
+    log = toy_log(tmp_path, target=10, wrong_player_at=3)
+    with MatchStore(memory=True) as st:
+        refused = st.import_log(log)
+        assert (refused.status, refused.created, refused.verdict) == (REFUSED, False, "illegal")
+        assert refused.violations and refused.violations[0].seq == 4
+        assert st.matches() == []
+        with pytest.raises(UnknownMatch):
+            st.state_at(refused.match_id, None)
+        stored = st.import_log(log, allow_illegal=True)
+        assert (stored.status, stored.created, stored.verdict) == (STORED, True, "illegal")
+        [summary] = st.matches()
+        assert (summary.verdict, summary.violations) == ("illegal", len(stored.violations))
+        again = st.import_log(log)  # already stored: reported with its stored verdict
+        assert (again.status, again.verdict) == (ALREADY_STORED, "illegal")
+        assert [v.seq for v in again.violations] == [v.seq for v in stored.violations]
+        rulings = {e.seq: e.ruling for e in st.get_log(stored.match_id)}
+        assert rulings[4].verdict == "illegal" and rulings[4].code == "toy/not-your-turn"
+        assert_positions_match(st, stored.match_id, log)
+
+
+def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path) -> None:
+    log = toy_log(tmp_path, target=600, amounts=[1])
+    with open_store("sqlite", tmp_path) as st:
+        recorder = st.app.recorder
+        real = recorder._insert_events
+        seen = {}
+
+        def half_then_crash(c: Any, stored_events: Any, **kw: Any) -> Any:
+            seen["n"] = len(stored_events)
+            real(c, stored_events[: len(stored_events) // 2], **kw)
+            raise RuntimeError("power cut")
+
+        recorder._insert_events = half_then_crash  # type: ignore[method-assign]
+        with pytest.raises(RuntimeError, match="power cut"):
+            st.import_log(log)
+        del recorder._insert_events
+        assert seen["n"] > 1000, "the whole match goes to the recorder in one batch"
+    with open_store("sqlite", tmp_path) as st:
+        mid = match_id_of(log)
+        assert st.app.recorder.select_events(mid) == []
+        assert st.app.recorder.select_events(INDEX_ID) == []
+        assert st.matches() == []
+        assert st.import_log(log).status == STORED
+        assert st.state_at(str(mid), None)[1] == position_at(log, None).state
+
+
+def test_replay_is_deterministic_and_uses_stable_topics(tmp_path: Path) -> None:
+    log = toy_log(tmp_path, target=8, at=True)
+    stored = []
+    for _ in range(2):
+        with MatchStore(memory=True) as st:
+            mid = uuid.UUID(st.import_log(log).match_id)
+            stored.append([(s.topic, s.state) for s in st.app.recorder.select_events(mid)])
+            stamps = [e.timestamp for e in st.app.events.get(mid)]
+    assert stored[0] == stored[1], "no clock: the same log gives the same bytes"
+    assert {t for t, _ in stored[0]} == {"adjudicator/match.created/1", "adjudicator/match.recorded/1",
+                                        "adjudicator/match.closed/1"}
+    assert stamps[1].isoformat() == "2024-05-01T10:00:01+00:00"
+
+
+def test_resolve_accepts_unique_prefixes(tmp_path: Path) -> None:
+    with MatchStore(memory=True) as st:
+        ids = [st.import_log(toy_log(tmp_path, f"m{i}.jsonl", target=3, note=str(i))).match_id for i in range(17)]
+        assert st.resolve(ids[0]) == ids[0]
+        assert st.resolve(ids[0][:13].upper()) == ids[0]
+        firsts: dict[str, list[str]] = {}
+        for i in ids:
+            firsts.setdefault(i[0], []).append(i)
+        shared = next(k for k, v in firsts.items() if len(v) > 1)  # 17 ids, 16 hex digits
+        with pytest.raises(AmbiguousMatch):
+            st.resolve(shared)
+        with pytest.raises(UnknownMatch):
+            st.resolve("zzz")
+        with pytest.raises(UnknownMatch):
+            st.resolve(str(uuid.uuid4()))
+        with pytest.raises(BadPosition):
+            st.state_at(ids[0], 99)
+
+
+def test_store_location_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in ("PERSISTENCE_MODULE", "ADJUDICATOR_PERSISTENCE_MODULE", "SQLITE_DBNAME"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("ADJUDICATOR_DB", str(tmp_path / "env.db"))
+    with MatchStore() as st:
+        assert st.location == str(tmp_path / "env.db")
+        st.import_log(toy_log(tmp_path))
+    assert (tmp_path / "env.db").exists()
+    # the library's own PERSISTENCE_MODULE is honoured, not replaced by SQLite
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.popo")
+    monkeypatch.setenv("ADJUDICATOR_DB", str(tmp_path / "unused.db"))
+    env, where = store_env()
+    assert "PERSISTENCE_MODULE" not in env and "popo" in where
+    with MatchStore() as st:
+        assert st.import_log(toy_log(tmp_path)).status == STORED
+        assert type(st.app.recorder).__module__ == "eventsourcing.popo"
+    assert not (tmp_path / "unused.db").exists()
+    env, where = store_env(str(tmp_path / "explicit.db"))  # an explicit --db still wins
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite" and where.endswith("explicit.db")
+
+
+# -- the CLI -----------------------------------------------------------------------------------
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_cli_import_list_show(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    good = write_log(tmp_path, "good.jsonl", toy_lines(10, amounts=[2]))
+    r = cli("store", "import", str(good), "--db", db)
+    assert r.exit_code == 0, r.output
+    match_id = r.output.split()[0]
+    assert uuid.UUID(match_id) and "legal, 6 events, stored" in r.output
+
+    r = cli("store", "import", str(good), "--db", db)
+    assert r.exit_code == 0 and "already stored" in r.output
+
+    r = cli("store", "list", "--db", db)
+    assert r.exit_code == 0
+    assert r.output.split() == [match_id, "toy", "a,b", "legal", "6", "events", "a", "wins", "by", "target",
+                                "reached", str(good)]
+    r = cli("store", "list", "--db", db, "--json")
+    doc = json.loads(r.output)
+    assert (doc["match_id"], doc["players"], doc["events"], doc["outcome"]["winner"]) == (match_id, ["a", "b"], 6, "a")
+    assert cli("store", "list", "--db", db, "--game", "other").output == ""
+
+    r = cli("store", "show", match_id[:8], "--db", db)
+    assert r.exit_code == 0 and r.output.strip() == "total 10/10, a to act"
+    r = cli("store", "show", match_id[:8], "--at", "3", "--json", "--db", db)
+    shown = json.loads(r.output)
+    assert shown.pop("match") == match_id
+    assert shown == json.loads(cli("state", str(good), "--at", "3", "--json").output)
+    r = cli("store", "show", match_id, "--at", "2", "--as", "b", "--db", db)
+    assert r.exit_code == 0 and "total 2/10" in r.output
+
+
+def test_cli_illegal_and_unreadable_logs(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    write_log(logs, "a_good.jsonl", toy_lines(6))
+    write_log(logs, "b_illegal.jsonl", toy_lines(6, wrong_player_at=2))
+    (logs / "c_broken.jsonl").write_bytes(b'{"type":"MatchStarted","game":"toy","players":["a","b"]}\n'
+                                          b'{"type":"Added","player":"a"}\n')
+    r = CliRunner().invoke(main, ["store", "import", str(logs), "--db", db])
+    assert r.exit_code == 2, r.output
+    assert "a_good.jsonl: legal" in r.output and "stored" in r.output
+    assert "b_illegal.jsonl: illegal" in r.output and "refused" in r.output
+    assert f"{logs / 'c_broken.jsonl'}:2: n: required field is missing" in r.output
+    assert "Traceback" not in r.output
+    assert len(cli("store", "list", "--db", db).output.splitlines()) == 1
+
+    r = cli("store", "import", str(logs / "b_illegal.jsonl"), "--db", db)
+    assert r.exit_code == 1 and "refused" in r.output and "not-your-turn" in r.output
+    r = cli("store", "import", str(logs / "b_illegal.jsonl"), "--allow-illegal", "--db", db, "--json")
+    assert r.exit_code == 1
+    doc = json.loads(r.output)
+    assert (doc["status"], doc["verdict"]) == ("stored", "illegal") and doc["violations"]
+    listed = cli("store", "list", "--db", db).output.splitlines()
+    assert len(listed) == 2 and any(" illegal " in line for line in listed)
+
+
+def test_cli_unknown_match_and_bad_store(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    write = write_log(tmp_path, "g.jsonl", toy_lines(5))
+    assert cli("store", "import", str(write), "--db", db).exit_code == 0
+    r = CliRunner().invoke(main, ["store", "show", "ffffffff", "--db", db])
+    assert r.exit_code == 2 and "no stored match 'ffffffff'" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["store", "show", str(uuid.uuid4()), "--db", db])
+    assert r.exit_code == 2 and "no stored match" in r.output
+    match_id = cli("store", "list", "--db", db).output.split()[0]
+    r = CliRunner().invoke(main, ["store", "show", match_id, "--at", "99", "--db", db])
+    assert r.exit_code == 2 and "--at 99" in r.output
+    r = CliRunner().invoke(main, ["store", "show", match_id, "--as", "zed", "--db", db])
+    assert r.exit_code == 2 and "unknown player 'zed'" in r.output
+    (tmp_path / "junk.db").write_bytes(b"this is not a database" * 10)
+    r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "junk.db")])
+    assert r.exit_code == 2 and "junk.db" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "no" / "such" / "x.db")])
+    assert r.exit_code == 2 and "no such directory" in r.output
