@@ -126,8 +126,8 @@ class ToyGame(Game[ToyState]):
         return f"total {s.total}/{s.target}, {self.current(s)} to act"
 
 
-def _sample_setup(self: ToyGame, seed: int) -> MatchStarted:
-    return MatchStarted(game="toy", players=["a", "b"], target=5 + seed % 20)
+def _sample_setup(self: ToyGame, seed: int, *, long: bool = False) -> MatchStarted:
+    return MatchStarted(game="toy", players=["a", "b"], target=(20_000 if long else 5 + seed % 20))
 
 
 ToyGame.sample_setup = _sample_setup  # type: ignore[method-assign]

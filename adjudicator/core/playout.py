@@ -16,10 +16,10 @@ from .verify import settle
 
 
 def playout(game: Game, seed: int, *, max_events: int = 5000, with_derived: bool = False,
-            setup: Event | None = None) -> tuple[list[Event], Any]:
+            setup: Event | None = None, long: bool = False) -> tuple[list[Event], Any]:
     """A random legal match: the log events (MatchStarted first) and the final state."""
     rng = random.Random(seed)
-    setup = setup if setup is not None else game.sample_setup(seed)
+    setup = setup if setup is not None else game.sample_setup(seed, long=long)
     state = game.initial_state(setup)
     state, derived = settle(game, state)
     log: list[Event] = [setup] + (derived if with_derived else [])

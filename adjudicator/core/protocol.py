@@ -137,8 +137,12 @@ class Game(ABC, Generic[S]):
         return event
 
     # -- generated matches (tests, benchmarks, examples) -------------------------------------
-    def sample_setup(self, seed: int) -> Event:
-        """A legal MatchStarted for generated matches (random playouts, benchmarks)."""
+    def sample_setup(self, seed: int, *, long: bool = False) -> Event:
+        """A legal MatchStarted for generated matches (random playouts, benchmarks).
+
+        ``long=True`` asks for a set-up whose matches run to many thousands of events (for
+        seek/rebuild benchmarks), using ruleset options where the standard game is short.
+        """
         raise NotImplementedError(f"{self.id} does not generate set-ups")
 
     def playout_weight(self, state: S, event: Event) -> float:

@@ -228,6 +228,34 @@ class ColossusOrder(Game[State]):
 
         return describe(self, state, player)
 
+    # -- generated matches ---------------------------------------------------------------------
+    def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
+        """Two mono-colour decks of the sample pool; ``long``: twelve times the cards (CO-3 off)."""
+        from .cards import COLOURS
+
+        pool = load_pool("sample")
+        c1 = COLOURS[seed % 4]
+        c2 = COLOURS[(seed // 4 + 1 + seed) % 4]
+        decks = {"p1": build_deck(pool, c1, seed * 2 + 1), "p2": build_deck(pool, c2, seed * 2 + 2)}
+        if not long:
+            return E.MatchStarted(game=self.id, players=["p1", "p2"], decks=decks)
+        decks = {p: E.DeckList(colossus=d.colossus, cards={c: n * 12 for c, n in d.cards.items()})
+                 for p, d in decks.items()}
+        return E.MatchStarted(game=self.id, players=["p1", "p2"], decks=decks, options={"deck_validation": "off"})
+
+    def playout_weight(self, state: State, event: Event) -> float:
+        """Random playouts rarely concede, prefer small opening exchanges, and end turns."""
+        t = type(event)
+        if t is E.Conceded:
+            return 0.00002
+        if t is E.CardsReturned:
+            return 1.0 / (1 + 10 * len(event.cards) ** 2)
+        if t is E.MainPhaseEnded:
+            return 1.5
+        if t is E.XPlayPassed:
+            return 4.0
+        return 1.0
+
 
 def build_deck(pool: Any, colour: str, seed: int) -> E.DeckList:
     """A legal 50-card deck of one colour from ``pool`` (20 gems, 30 other cards, 3 per name)."""
@@ -257,32 +285,3 @@ def build_deck(pool: Any, colour: str, seed: int) -> E.DeckList:
     else:
         cards[gem] = 20 + (30 - total)
     return E.DeckList(colossus=colossus, cards=cards)
-
-
-def _sample_setup(self: ColossusOrder, seed: int) -> E.MatchStarted:
-    from .cards import COLOURS
-
-    pool = load_pool("sample")
-    c1 = COLOURS[seed % 4]
-    c2 = COLOURS[(seed // 4 + 1 + seed) % 4]
-    return E.MatchStarted(
-        game=self.id, players=["p1", "p2"],
-        decks={"p1": build_deck(pool, c1, seed * 2 + 1), "p2": build_deck(pool, c2, seed * 2 + 2)},
-    )
-
-
-def _playout_weight(self: ColossusOrder, state: State, event: Event) -> float:
-    t = type(event)
-    if t is E.Conceded:
-        return 0.00002
-    if t is E.CardsReturned:
-        return 1.0 / (1 + 10 * len(event.cards) ** 2)
-    if t is E.MainPhaseEnded:
-        return 1.5
-    if t is E.XPlayPassed:
-        return 4.0
-    return 1.0
-
-
-ColossusOrder.sample_setup = _sample_setup  # type: ignore[method-assign]
-ColossusOrder.playout_weight = _playout_weight  # type: ignore[method-assign]
