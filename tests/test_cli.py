@@ -184,3 +184,13 @@ def test_keep_going_reports_every_violation(tmp_path, match):
     assert len(one["violations"]) == 1
     assert len(both["violations"]) >= 2
     assert [v["line"] for v in both["violations"]][:2] == [31, 62]
+
+
+def test_invalid_utf8_is_unreadable_not_a_crash(match, tmp_path):
+    p, _, _ = match
+    lines = p.read_bytes().splitlines(keepends=True)
+    f = tmp_path / "latin1.jsonl"
+    f.write_bytes(lines[0] + b'{"type":"DeckShuffled","player":"p1","note":"caf\xe9"}\n' + b"".join(lines[2:]))
+    r = invoke("verify", f)
+    assert r.exit_code == 2
+    assert f"{f}:2: not valid UTF-8" in r.output

@@ -67,6 +67,8 @@ def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
         raise LogError(path, line, return_msg, fpath) from None
     except msgspec.DecodeError as exc:
         raise LogError(path, line, f"not valid JSON ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
 
 
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
@@ -84,6 +86,8 @@ def game_of(first: bytes, path: str, line: int) -> Game:
         obj = _generic.decode(first)
     except msgspec.DecodeError as exc:
         raise LogError(path, line, f"not valid JSON ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
     if not isinstance(obj, dict):
         raise LogError(path, line, "an event must be a JSON object")
     if obj.get("type") != "MatchStarted":
