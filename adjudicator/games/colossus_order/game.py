@@ -50,7 +50,9 @@ class ColossusOrder(Game[State]):
     def __init__(self) -> None:
         super().__init__()
         self.rules = Rules()
-        self._ctx: tuple[int, frozenset[str], Any] | None = None
+        #: (setup, players, pool) of the last MatchStarted seen: held by reference and compared
+        #: with ``is``, so a new setup can never be mistaken for an old one
+        self._ctx: tuple[Any, frozenset[str], Any] | None = None
         # the verify loop calls these once per event: bind the rules directly (no extra call)
         self.check = self.rules.check  # type: ignore[method-assign]
         self.apply = self.rules.apply  # type: ignore[method-assign]
@@ -58,12 +60,12 @@ class ColossusOrder(Game[State]):
 
     # -- references ------------------------------------------------------------------------------
     def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], Any]:
-        if self._ctx is None or self._ctx[0] != id(setup):
+        if self._ctx is None or self._ctx[0] is not setup:
             try:
                 pool = load_pool(setup.pool)
             except DataError as exc:
                 raise RefError("pool", str(exc)) from None
-            self._ctx = (id(setup), frozenset(setup.players), pool)
+            self._ctx = (setup, frozenset(setup.players), pool)
         return self._ctx[1], self._ctx[2]
 
     def validate_refs(self, setup: Any, event: Event) -> None:

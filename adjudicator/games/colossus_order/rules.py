@@ -729,7 +729,8 @@ class Rules:
 
     def a_attack(self, s: State, e: E.AttackDeclared) -> State:
         s = with_follower(s, e.attacker, attacked=True, **({"on": False} if s.options.attack_taps_attacker else {}))
-        s = replace(s, attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower))
+        card = find_follower(s, e.attacker)[2].card  # type: ignore[index]
+        s = replace(s, attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower, card=card))
         return push(s, Block(s.other(e.player)), Window(e.player, 0), Resolve(), Battle())
 
     def a_block(self, s: State, e: E.BlockDeclared) -> State:
@@ -956,16 +957,23 @@ class Rules:
         assert at is not None
         found = find_follower(s, at.attacker)
         base = dict(player=at.player, attacker=at.attacker)
+        if found is not None:
+            a, _, crush, capture = self.stats(s, found[0], found[2])
+        elif s.options.attack_needs_attacker or at.card is None:
+            # CO-15: an attacker that left the field before the battle deals nothing
+            if at.defended:
+                return E.BattleResolved(result="defended", follower=at.blocker, **base)
+            return E.BattleResolved(result="fizzled", **base)
+        else:
+            # CO-15 off: the attack still lands, with the attacker's printed stats
+            printed = pool_of(s)[at.card]
+            a, crush, capture = printed.attack, printed.crush, printed.capture
         if at.defended:
             blk = find_follower(s, at.blocker)
-            if blk is None or (found is None and s.options.attack_needs_attacker):
+            if blk is None:  # CO-7.9: defended even if the blocker has left the field
                 return E.BattleResolved(result="defended", follower=at.blocker, **base)
-            atk = self.stats(s, found[0], found[2])[0] if found else 0
             counter = self.stats(s, blk[0], blk[2])[0] if (s.options.mutual_battle_damage and found) else 0
-            return E.BattleResolved(result="follower-damaged", follower=at.blocker, damage=max(0, atk), counter_damage=max(0, counter), **base)
-        if found is None:
-            return E.BattleResolved(result="fizzled", **base)
-        a, _, crush, capture = self.stats(s, found[0], found[2])
+            return E.BattleResolved(result="follower-damaged", follower=at.blocker, damage=max(0, a), counter_damage=max(0, counter), **base)
         opp = s.opponent(at.player)
         if at.target == "deck":
             return E.BattleResolved(result="deck-hit", damage=max(0, min(crush, opp.deck_count)), capture=max(0, capture), **base)

@@ -201,6 +201,8 @@ class Attack(msgspec.Struct, frozen=True, gc=False):
     follower: str | None = None
     blocker: str | None = None
     defended: bool = False
+    #: the attacker's card, so its printed stats still count if it left the field (CO-15 off)
+    card: str | None = None
 
 
 class Result(msgspec.Struct, frozen=True):
