@@ -1,0 +1,22 @@
+"""Benchmarks of the adjudicator: ``python -m benchmarks [--quick] [--json] [--games ID,...]``.
+
+For every registered game (or the ones ``--games`` names) the run generates a corpus of random
+legal matches (:func:`adjudicator.core.playout.playout`), writes it as JSON Lines files to a
+temporary directory and measures, reading those files back as a user's ``adjudicator verify``
+would:
+
+* ``verify_events_per_s``: read bytes, ``parse_log``, ``verify.run``; every match must verify
+  legal (a benchmark of broken verification is worthless: an illegal match is an error);
+* ``decode_events_per_s``: the msgspec decode-only ceiling on the same files (read bytes, split
+  lines, ``game.decoder.decode`` each line), passes interleaved with the verify passes;
+* ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset;
+* ``seek_ms`` / ``rebuild_ms``: on a long generated match imported into SQLite, the position at
+  the end through snapshots (``state_at``) versus replayed from the first event
+  (``full_rebuild_state``), plus seeks to random events in the second half.
+
+Everything is generated afresh on each run; nothing is cached.  See :mod:`benchmarks.runner`.
+"""
+
+from .runner import BenchmarkError, IllegalMatch, main
+
+__all__ = ["BenchmarkError", "IllegalMatch", "main"]

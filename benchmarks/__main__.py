@@ -1,0 +1,5 @@
+"""``python -m benchmarks``: see :mod:`benchmarks`."""
+
+from .runner import main
+
+raise SystemExit(main())

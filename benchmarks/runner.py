@@ -1,0 +1,527 @@
+"""The benchmark run: corpus generation, the measurements, the report (see :mod:`benchmarks`).
+
+How it measures
+---------------
+* Clock: ``time.perf_counter`` around whole passes (one pass = every file of the corpus), never
+  around single events.
+* Warm-up: one untimed pass of each kind before the timed ones (it also checks every match:
+  legal, as long as generated, ending with the outcome the generator reached).
+* Repetitions: verify and decode passes are *interleaved* (decode, verify, decode, verify, ...)
+  so machine drift hits both alike; the figure is the median pass.  Imports go to a fresh
+  SQLite file each repetition; seeks and rebuilds are medians of several calls.
+* Garbage collector: left enabled with CPython's default thresholds, as ``adjudicator verify``
+  runs; ``gc.collect()`` before each timed pass so one pass does not pay for the garbage of the
+  previous one.  ``MatchStore.import_log`` pauses the collector itself during each match.
+* Files are read back from a temporary directory (warm page cache: reading is cheap next to
+  decoding; the benchmark measures the CPU cost of verification, not the disk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+import msgspec
+
+from adjudicator.core import registry
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.log import parse_log
+from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.protocol import Game
+from adjudicator.core.store import STORED, MatchStore
+from adjudicator.core.verify import run
+
+perf = time.perf_counter
+
+# -- targets -----------------------------------------------------------------------------------
+
+#: verify must reach this share of the decode-only throughput measured in the same run
+VERIFY_TO_DECODE_MIN = 0.40
+#: 5x python-chess's ~73k moves/s PGN validation on these machines
+VERIFY_MIN_EVENTS_PER_S = 365_000
+IMPORT_MIN_EVENTS_PER_S = 50_000
+#: a seek through snapshots must be this many times faster than a full rebuild
+SEEK_SPEEDUP_MIN = 20
+
+#: events a corpus match may reach (a match still running then is a valid log, in progress)
+CORPUS_MAX_EVENTS = 5000
+#: seeds tried for the long match before giving up
+LONG_SEED_TRIES = 40
+
+
+@dataclass(frozen=True)
+class Sizes:
+    matches: int = 1000
+    import_matches: int = 200
+    long_events: int = 10_000
+    #: timed verify passes (and as many decode passes)
+    passes: int = 5
+    import_repeat: int = 3
+    seek_repeat: int = 21
+    rebuild_repeat: int = 5
+
+    @classmethod
+    def quick(cls) -> Sizes:
+        return cls(matches=100, import_matches=30, passes=5, import_repeat=3, seek_repeat=21, rebuild_repeat=5)
+
+
+class BenchmarkError(AdjudicatorError):
+    """The benchmark cannot produce honest figures (exit 1)."""
+
+
+class IllegalMatch(BenchmarkError):
+    """A generated match did not verify legal: verification (or generation) is broken."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(f"{path}: a generated match does not verify legal: {detail}")
+
+
+def say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# -- the corpus --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CorpusFile:
+    path: str
+    seed: int
+    #: log events (lines) in the file
+    events: int
+    #: the outcome the generator reached (``msgspec.to_builtins``), None while in progress
+    outcome: Any
+
+
+def _outcome(game: Game, state: Any) -> Any:
+    out = game.outcome(state) if state is not None else None
+    return None if out is None else msgspec.to_builtins(out)
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def generate_corpus(game: Game, directory: str, matches: int, *, max_events: int = CORPUS_MAX_EVENTS,
+                    first_seed: int = 0, report: Callable[[str], None] = say) -> list[CorpusFile]:
+    """``matches`` random legal matches of ``game`` (seeds ``first_seed``...), one file each."""
+    files: list[CorpusFile] = []
+    step = max(1, matches // 10)
+    for i in range(matches):
+        seed = first_seed + i
+        log, state = playout(game, seed, max_events=max_events)
+        path = os.path.join(directory, f"{game.id}-{seed:06d}.jsonl")
+        with open(path, "wb") as f:
+            f.write(to_jsonl(log))
+        files.append(CorpusFile(path, seed, len(log), _outcome(game, state)))
+        if (i + 1) % step == 0 or i + 1 == matches:
+            report(f"  [{game.id}] generated {i + 1}/{matches} matches")
+    return files
+
+
+# -- verify and decode passes ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pass:
+    events: int
+    seconds: float
+    #: of which reading and ``parse_log`` (the rest is ``verify.run``); verify passes only
+    parse_seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.events / self.seconds
+
+
+def _violation_text(res: Any) -> str:
+    v = res.violations[0]
+    return f"event {v.seq} (line {v.line}): {v.rule} [{v.code}] {v.message}"
+
+
+def verify_pass(files: Sequence[CorpusFile], *, thorough: bool = False) -> Pass:
+    """Read, parse and verify every file, as ``adjudicator verify`` does (minus printing).
+
+    Raises :class:`IllegalMatch` for a match that does not verify legal; ``thorough`` also
+    checks that the whole log was read and that the verified outcome is the generator's.
+    """
+    events = 0
+    parse_s = 0.0
+    t0 = perf()
+    for f in files:
+        ta = perf()
+        log = parse_log(_read(f.path), f.path)
+        tb = perf()
+        res = run(log)
+        parse_s += tb - ta
+        if res.violations:
+            raise IllegalMatch(f.path, _violation_text(res))
+        events += len(log.events)
+        if thorough:
+            if len(log.events) != f.events or res.events != f.events:
+                raise IllegalMatch(f.path, f"{f.events} events generated, {len(log.events)} read, "
+                                           f"{res.events} verified")
+            got = _outcome(log.game, res.state)
+            if got != f.outcome:
+                raise IllegalMatch(f.path, f"the generator ended with outcome {f.outcome}, the verifier with {got}")
+    return Pass(events, perf() - t0, parse_s)
+
+
+def decode_pass(game: Game, files: Sequence[CorpusFile]) -> Pass:
+    """The msgspec ceiling: read bytes, split lines, decode each with the game's decoder."""
+    decode = game.decoder.decode
+    events = 0
+    t0 = perf()
+    for f in files:
+        lines = _read(f.path).splitlines()
+        for line in lines:
+            decode(line)
+        events += len(lines)
+    return Pass(events, perf() - t0)
+
+
+def measure_verify_decode(game: Game, files: Sequence[CorpusFile], passes: int) -> dict[str, Any]:
+    say(f"  [{game.id}] warm-up: verifying {len(files)} matches (legality and outcome checks)")
+    warm = verify_pass(files, thorough=True)
+    decode_pass(game, files)
+    decodes: list[Pass] = []
+    verifies: list[Pass] = []
+    for i in range(passes):
+        gc.collect()
+        decodes.append(decode_pass(game, files))
+        gc.collect()
+        verifies.append(verify_pass(files))
+        say(f"  [{game.id}] pass {i + 1}/{passes}: verify {verifies[-1].rate:,.0f} events/s, "
+            f"decode {decodes[-1].rate:,.0f} events/s")
+    if any(p.events != warm.events for p in decodes + verifies):
+        raise BenchmarkError(f"{game.id}: passes disagree on the number of events")
+    v = statistics.median(p.rate for p in verifies)
+    d = statistics.median(p.rate for p in decodes)
+    parse_share = statistics.median(p.parse_seconds / p.seconds for p in verifies)
+    return {
+        "events": warm.events,
+        "verify_events_per_s": v,
+        "decode_events_per_s": d,
+        "verify_to_decode": v / d,
+        "verify_parse_share": parse_share,
+        "verify_runs_events_per_s": [p.rate for p in verifies],
+        "decode_runs_events_per_s": [p.rate for p in decodes],
+    }
+
+
+# -- import ------------------------------------------------------------------------------------
+
+def _import_all(store: MatchStore, logs: Sequence[Any]) -> int:
+    events = 0
+    for log in logs:
+        r = store.import_log(log)
+        if r.status != STORED or r.verdict != "legal":
+            raise IllegalMatch(log.path, f"import: {r.status}, {r.verdict}"
+                               + (f": {r.violations[0].message}" if r.violations else ""))
+        events += r.events
+    return events
+
+
+def measure_import(game: Game, files: Sequence[CorpusFile], directory: str, repeat: int) -> dict[str, Any]:
+    """Events/s of ``import_log`` (verify + build the stream + save + snapshots), fresh store each time.
+
+    Timed: the ``import_log`` calls only; reading and parsing the files and opening the store
+    are outside the clock.
+    """
+    logs = [parse_log(_read(f.path), f.path) for f in files]
+    say(f"  [{game.id}] import warm-up")
+    with MatchStore(os.path.join(directory, f"warmup-{game.id}.db")) as store:
+        _import_all(store, logs[:3])
+    rates: list[float] = []
+    events = 0
+    for i in range(repeat):
+        db = os.path.join(directory, f"import-{game.id}-{i}.db")
+        store = MatchStore(db)
+        try:
+            gc.collect()
+            t0 = perf()
+            events = _import_all(store, logs)
+            dt = perf() - t0
+        finally:
+            store.close()
+        rates.append(events / dt)
+        say(f"  [{game.id}] import {i + 1}/{repeat}: {len(logs)} matches, {events:,} events, {rates[-1]:,.0f} events/s")
+    return {"import_matches": len(logs), "import_events": events,
+            "import_events_per_s": statistics.median(rates), "import_runs_events_per_s": rates}
+
+
+# -- the long match: seek versus rebuild -------------------------------------------------------
+
+def generate_long(game: Game, directory: str, long_events: int, *, first_seed: int = 0) -> tuple[str, int]:
+    """A match of exactly ``long_events`` log events (successive seeds; truncated: in progress)."""
+    for seed in range(first_seed, first_seed + LONG_SEED_TRIES):
+        t0 = perf()
+        log, _state = playout(game, seed, max_events=long_events, long=True)
+        say(f"  [{game.id}] long match, seed {seed}: {len(log):,} events in {perf() - t0:.1f} s")
+        if len(log) >= long_events:
+            path = os.path.join(directory, f"{game.id}-long-{seed}.jsonl")
+            with open(path, "wb") as f:
+                f.write(to_jsonl(log[:long_events]))
+            return path, long_events
+    raise BenchmarkError(f"{game.id}: no playout reached {long_events} events in {LONG_SEED_TRIES} seeds "
+                         f"(sample_setup(long=True) should make long matches)")
+
+
+def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = perf()
+        fn()
+        times.append(perf() - t0)
+    return statistics.median(times) * 1000
+
+
+def measure_seek(game: Game, directory: str, sizes: Sizes) -> dict[str, Any]:
+    path, n = generate_long(game, directory, sizes.long_events)
+    log = parse_log(_read(path), path)
+    db = os.path.join(directory, f"long-{game.id}.db")
+    with MatchStore(db) as store:
+        gc.collect()
+        t0 = perf()
+        r = store.import_log(log)
+        import_s = perf() - t0
+        if r.status != STORED or r.verdict != "legal":
+            raise IllegalMatch(path, f"import: {r.status}, {r.verdict}"
+                               + (f": {r.violations[0].message}" if r.violations else ""))
+        mid = r.match_id
+        # warm-up, and the check that both roads lead to the same position
+        _, seek_state = store.state_at(mid, None)
+        _, full_state = store.full_rebuild_state(mid)
+        if game.view(seek_state, None) != game.view(full_state, None):
+            raise BenchmarkError(f"{game.id}: the position through snapshots differs from the full rebuild")
+        rng = random.Random(20240611)
+        positions = [rng.randint(n // 2 + 1, n) for _ in range(sizes.seek_repeat)]
+        _, at_state = store.state_at(mid, positions[0])
+        _, at_full = store.full_rebuild_state(mid, positions[0])
+        if game.view(at_state, None) != game.view(at_full, None):
+            raise BenchmarkError(f"{game.id}: the position at event {positions[0]} through snapshots differs "
+                                 f"from the full rebuild")
+        gc.collect()
+        seek_ms = _median_ms(lambda: store.state_at(mid, None), sizes.seek_repeat)
+        random_ms = []
+        for at in positions:
+            t0 = perf()
+            store.state_at(mid, at)
+            random_ms.append((perf() - t0) * 1000)
+        gc.collect()
+        rebuild_ms = _median_ms(lambda: store.full_rebuild_state(mid), sizes.rebuild_repeat)
+    say(f"  [{game.id}] seek {seek_ms:.2f} ms, random seek {statistics.median(random_ms):.2f} ms, "
+        f"rebuild {rebuild_ms:.1f} ms")
+    return {
+        "long_match_events": n,
+        "long_match_stored_events": r.stored_events,
+        "long_import_events_per_s": n / import_s,
+        "seek_ms": seek_ms,
+        "seek_random_ms": statistics.median(random_ms),
+        "seek_random_max_ms": max(random_ms),
+        "rebuild_ms": rebuild_ms,
+    }
+
+
+# -- one game ----------------------------------------------------------------------------------
+
+def targets_of(res: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    seek_limit = res["rebuild_ms"] / SEEK_SPEEDUP_MIN
+    return {
+        "verify_to_decode": {"target": f">= {VERIFY_TO_DECODE_MIN}", "min": VERIFY_TO_DECODE_MIN,
+                             "pass": res["verify_to_decode"] >= VERIFY_TO_DECODE_MIN},
+        "verify_events_per_s": {"target": f">= {VERIFY_MIN_EVENTS_PER_S}", "min": VERIFY_MIN_EVENTS_PER_S,
+                                "pass": res["verify_events_per_s"] >= VERIFY_MIN_EVENTS_PER_S},
+        "import_events_per_s": {"target": f">= {IMPORT_MIN_EVENTS_PER_S}", "min": IMPORT_MIN_EVENTS_PER_S,
+                                "pass": res["import_events_per_s"] >= IMPORT_MIN_EVENTS_PER_S},
+        "seek_ms": {"target": f"< rebuild_ms / {SEEK_SPEEDUP_MIN}", "max": seek_limit,
+                    "pass": res["seek_ms"] < seek_limit},
+    }
+
+
+def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False) -> dict[str, Any]:
+    directory = os.path.join(workdir, game.id)
+    os.makedirs(directory)
+    say(f"[{game.id}] generating {sizes.matches} matches (max_events={CORPUS_MAX_EVENTS})")
+    t0 = perf()
+    files = generate_corpus(game, directory, sizes.matches)
+    gen_s = perf() - t0
+    res: dict[str, Any] = {"matches": len(files)}
+    res.update(measure_verify_decode(game, files, sizes.passes))
+    res["generate_s"] = gen_s
+    res["generate_events_per_s"] = res["events"] / gen_s
+    res["matches_ended"] = sum(1 for f in files if f.outcome is not None)
+    subset = files[: sizes.import_matches]
+    res["import_subset"] = "corpus" if len(subset) == len(files) else f"first {len(subset)} corpus matches"
+    res.update(measure_import(game, subset, directory, sizes.import_repeat))
+    res.update(measure_seek(game, directory, sizes))
+    res["targets"] = targets_of(res)
+    if profile:
+        say(f"[{game.id}] cProfile of one verify pass over the corpus (sorted by tottime):")
+        pr = cProfile.Profile()
+        pr.enable()
+        verify_pass(files)
+        pr.disable()
+        out = io.StringIO()
+        pstats.Stats(pr, stream=out).sort_stats("tottime").print_stats(15)
+        say(out.getvalue())
+    return res
+
+
+# -- the report --------------------------------------------------------------------------------
+
+def environment() -> dict[str, Any]:
+    def version(dist: str) -> str | None:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return None
+
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "msgspec": version("msgspec"),
+        "eventsourcing": version("eventsourcing"),
+        "gc": f"enabled, thresholds {gc.get_threshold()}; gc.collect() before each timed pass; "
+              f"import_log pauses it per match",
+        "clock": "time.perf_counter; medians of repeated passes after a warm-up pass",
+    }
+
+
+def _verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def render(gid: str, r: dict[str, Any]) -> str:
+    t = r["targets"]
+    rows = [
+        ("verify (read+parse+run)", f"{r['verify_events_per_s']:,.0f} events/s",
+         f">= {VERIFY_MIN_EVENTS_PER_S:,} events/s", _verdict(t["verify_events_per_s"]["pass"])),
+        ("decode-only (msgspec)", f"{r['decode_events_per_s']:,.0f} events/s", "", ""),
+        ("verify / decode", f"{r['verify_to_decode']:.1%}", f">= {VERIFY_TO_DECODE_MIN:.0%}",
+         _verdict(t["verify_to_decode"]["pass"])),
+        ("  of verify: read+parse", f"{r['verify_parse_share']:.0%} of the time", "", ""),
+        (f"import ({r['import_matches']} matches)", f"{r['import_events_per_s']:,.0f} events/s",
+         f">= {IMPORT_MIN_EVENTS_PER_S:,} events/s", _verdict(t["import_events_per_s"]["pass"])),
+        ("seek to the end (snapshots)", f"{r['seek_ms']:.2f} ms", f"< rebuild/{SEEK_SPEEDUP_MIN} = {t['seek_ms']['max']:.2f} ms",
+         _verdict(t["seek_ms"]["pass"])),
+        ("seek, random 2nd half", f"{r['seek_random_ms']:.2f} ms (max {r['seek_random_max_ms']:.2f})", "", ""),
+        ("full rebuild (no snapshots)", f"{r['rebuild_ms']:.1f} ms", "", ""),
+    ]
+    w = [max(len(row[i]) for row in rows) for i in range(4)]
+    ended = r["matches_ended"]
+    stopped = "all ended" if ended == r["matches"] else f"{ended} ended, the rest stopped at {CORPUS_MAX_EVENTS} events"
+    head = (f"{gid}: {r['matches']:,} matches, {r['events']:,} events ({stopped}); "
+            f"generated in {r['generate_s']:.1f} s (not measured)\n"
+            f"  long match: {r['long_match_events']:,} log events, {r['long_match_stored_events']:,} stored "
+            f"events, imported at {r['long_import_events_per_s']:,.0f} events/s")
+    lines = [head, "  " + "  ".join(h.ljust(w[i]) for i, h in enumerate(("figure", "value", "target", ""))).rstrip()]
+    lines.append("  " + "  ".join("-" * x for x in w))
+    for row in rows:
+        lines.append("  " + "  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    return "\n".join(lines)
+
+
+# -- command line ------------------------------------------------------------------------------
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--quick", action="store_true", help="100 matches, 30 imported (about a minute)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.add_argument("--games", default=None, metavar="ID,...", help="only these registered games")
+    p.add_argument("--matches", type=int, default=None, metavar="N", help="corpus size per game (default 1000)")
+    p.add_argument("--profile", action="store_true",
+                   help="after the figures, print a cProfile (top 15 by tottime) of one verify pass to stderr")
+    # advanced: sizes for fast smoke tests
+    p.add_argument("--long-events", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--import-matches", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--passes", type=int, default=None, help=argparse.SUPPRESS)
+    return p
+
+
+def sizes_of(args: argparse.Namespace) -> Sizes:
+    s = Sizes.quick() if args.quick else Sizes()
+    changes: dict[str, int] = {}
+    for name in ("matches", "long_events", "import_matches", "passes"):
+        v = getattr(args, name)
+        if v is not None:
+            if v < 1:
+                raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
+            changes[name] = v
+    if "matches" in changes and "import_matches" not in changes:
+        changes["import_matches"] = min(s.import_matches, changes["matches"])
+    s = Sizes(**{**s.__dict__, **changes})
+    if s.import_matches > s.matches:
+        s = Sizes(**{**s.__dict__, "import_matches": s.matches})
+    if s.long_events < 4:
+        raise SystemExit("--long-events must be at least 4")
+    return s
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    sizes = sizes_of(args)
+    available = {g.id: g for g in registry.games()}
+    if args.games:
+        wanted = [x.strip() for x in args.games.split(",") if x.strip()]
+        unknown = [x for x in wanted if x not in available]
+        if unknown:
+            say(f"unknown game(s): {', '.join(unknown)} (registered: {', '.join(available)})")
+            return 2
+        games = [available[x] for x in wanted]
+    else:
+        games = list(available.values())
+    results: dict[str, dict[str, Any]] = {}
+    skipped: dict[str, str] = {}
+    t0 = perf()
+    try:
+        with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as workdir:
+            for game in games:
+                try:
+                    game.sample_setup(0)
+                except NotImplementedError as exc:
+                    skipped[game.id] = f"cannot generate matches: {exc}"
+                    say(f"[{game.id}] skipped: {skipped[game.id]}")
+                    continue
+                results[game.id] = bench_game(game, sizes, workdir, profile=args.profile)
+    except BenchmarkError as exc:
+        say(f"error: {exc}")
+        if args.json:
+            print(json.dumps({"error": str(exc), "games": results}))
+        return 1
+    total = perf() - t0
+    say(f"done in {total:.0f} s")
+    if args.json:
+        doc: dict[str, Any] = {"games": results, "environment": environment(), "seconds": total}
+        if skipped:
+            doc["skipped"] = skipped
+        print(json.dumps(doc, indent=2))
+    else:
+        env = environment()
+        print(f"adjudicator benchmarks: Python {env['python']}, msgspec {env['msgspec']}, "
+              f"eventsourcing {env['eventsourcing']}, {env['cpus']} CPUs; gc {env['gc']}")
+        for gid, r in results.items():
+            print()
+            print(render(gid, r))
+        for gid, why in skipped.items():
+            print(f"\n{gid}: skipped ({why})")
+        print(f"\n(total {total:.0f} s)")
+    return 0

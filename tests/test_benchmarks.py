@@ -1,0 +1,73 @@
+"""Smoke tests of ``python -m benchmarks`` (tiny sizes; no speed assertions)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adjudicator.core import registry
+from benchmarks import runner
+
+GAME = "colossus-order"
+TINY = ["--games", GAME, "--matches", "3", "--long-events", "300", "--passes", "1", "--json"]
+KEYS = ("events", "verify_events_per_s", "decode_events_per_s", "verify_to_decode",
+        "import_events_per_s", "seek_ms", "rebuild_ms")
+
+
+def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main(TINY) == 0
+    out = capsys.readouterr().out
+    doc = json.loads(out)  # exactly one JSON object on stdout
+    res = doc["games"][GAME]
+    for key in KEYS:
+        assert isinstance(res[key], (int, float)) and not isinstance(res[key], bool), key
+        assert res[key] > 0, key
+    assert res["matches"] == 3
+    assert res["long_match_events"] == 300
+    assert set(res["targets"]) == {"verify_to_decode", "verify_events_per_s", "import_events_per_s", "seek_ms"}
+    assert all(isinstance(t["pass"], bool) for t in res["targets"].values())
+
+
+def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main([a for a in TINY if a != "--json"]) == 0
+    out = capsys.readouterr().out
+    assert GAME in out and "verify / decode" in out
+    assert "PASS" in out or "MISS" in out
+
+
+def _duplicate_second_line(path: str) -> None:
+    """Shuffle the first deck twice: illegal in Colossus Order (CO-2.1), still a readable log."""
+    lines = Path(path).read_bytes().splitlines(keepends=True)
+    Path(path).write_bytes(b"".join(lines[:2] + [lines[1]] + lines[2:]))
+
+
+def test_illegal_match_is_an_error(tmp_path: Path) -> None:
+    game = registry.get(GAME)
+    files = runner.generate_corpus(game, str(tmp_path), 2, report=lambda _m: None)
+    runner.verify_pass(files, thorough=True)  # legal as generated
+    _duplicate_second_line(files[1].path)
+    with pytest.raises(runner.IllegalMatch) as info:
+        runner.verify_pass(files)
+    assert info.value.path == files[1].path
+
+
+def test_main_reports_an_illegal_corpus(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = runner.generate_corpus
+
+    def corrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        files = real(*args, **kwargs)
+        _duplicate_second_line(files[-1].path)
+        return files
+
+    monkeypatch.setattr(runner, "generate_corpus", corrupted)
+    assert runner.main(TINY) == 1
+    captured = capsys.readouterr()
+    assert "does not verify legal" in captured.err
+    assert "error" in json.loads(captured.out)
+
+
+def test_unknown_game_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert runner.main(["--games", "no-such-game", "--json"]) == 2
+    assert "no-such-game" in capsys.readouterr().err
