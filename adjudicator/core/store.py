@@ -432,6 +432,14 @@ def _timestamp(at: str | None, previous: datetime) -> datetime:
     return ts if ts.tzinfo is not None else ts.replace(tzinfo=timezone.utc)
 
 
+def _refold(game: Game, state: Any, step: Step) -> Any:
+    """Fold a step's event and derived events (for steps recorded without their state)."""
+    state = _fold(game, state, step.event, step.seq)
+    for d in step.derived:
+        state = game.apply(state, d)
+    return state
+
+
 def _complete_steps(log: MatchLog, result: Result) -> list[Step]:
     """Every log event as a step: the verifier stops early on an engine failure."""
     steps = list(result.steps or [])
@@ -478,29 +486,29 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
                                        source=log.path, created_on=ts0))
 
     to_builtins = msgspec.to_builtins
+    last_snapshot = 1
     for step in _complete_steps(log, result):
         ev, applied, line = step.event, step.applied, step.line
         if ev.at is not None:
             ts = _timestamp(ev.at, ts)
         version += 1
-        if applied:
-            state = _fold(game, state, ev, step.seq)
         pending.append(_new(recorded_cls, {
             "originator_id": match_id, "originator_version": version, "timestamp": ts,
             "event": enc(ev), "line": line, "seq": step.seq, "kind": ev.kind, "applied": applied,
             "ruling": None if step.ruling is None else to_builtins(step.ruling)}))
-        if version % snapshot_every == 0:
-            snapshot()
         if applied:
             for d in step.derived:
                 version += 1
-                state = game.apply(state, d)
                 pending.append(_new(recorded_cls, {
                     "originator_id": match_id, "originator_version": version, "timestamp": ts,
                     "event": enc(d), "line": line, "seq": None, "kind": d.kind, "applied": True,
                     "ruling": None}))
-                if version % snapshot_every == 0:
-                    snapshot()
+            # the verifier already holds the settled state: no second fold of the events
+            state = step.state if step.state is not None else _refold(game, state, step)
+        # snapshots at step boundaries, where the verifier's settled state is exact
+        if version - last_snapshot >= snapshot_every and state is not None:
+            snapshot()
+            last_snapshot = version
         versions.append(version)
     out.stored_events = version - 1
     outcome = game.outcome(state) if state is not None else None

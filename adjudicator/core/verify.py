@@ -44,6 +44,8 @@ class Step:
     ruling: Ruling
     applied: bool
     derived: list[Event] = field(default_factory=list)
+    #: the settled position after this step (after its derived events); None if unknown
+    state: Any = None
 
 
 @dataclass
@@ -116,7 +118,7 @@ def run(
     result = Result(game, state, 1, steps=[] if record_steps else None)
     steps = result.steps
     if steps is not None:
-        steps.append(Step(1, line0, setup, ruling, True, derived))
+        steps.append(Step(1, line0, setup, ruling, True, derived, state))
     if not ruling.legal:
         result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
         if not keep_going:
@@ -133,7 +135,7 @@ def run(
             # the log states a consequence the engine already derived (and applied)
             unconfirmed.popleft()
             if steps is not None:
-                steps.append(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False))
+                steps.append(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False, state=state))
             continue
         if outcome(state) is not None:
             ruling = Ruling("illegal", "LOG-3", "core/after-end",
@@ -163,7 +165,7 @@ def run(
                     ruling = _engine_failure(game, ev, exc)
                     violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                     if steps is not None:
-                        steps.append(Step(number, line, ev, ruling, False))
+                        steps.append(Step(number, line, ev, ruling, False, state=state))
                     break
                 state = new_state
                 if derived:
@@ -171,11 +173,11 @@ def run(
                 if not ruling.engine_checked:
                     result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                 if steps is not None:
-                    steps.append(Step(number, line, ev, ruling, True, derived))
+                    steps.append(Step(number, line, ev, ruling, True, derived, state))
                 continue
         violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
         if steps is not None:
-            steps.append(Step(number, line, ev, ruling, False))
+            steps.append(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
             break
     result.state = state

@@ -263,23 +263,32 @@ class Rules:
 
     # -- the check ---------------------------------------------------------------------------------
     def check(self, s: State, e: Any) -> Ruling:
-        try:
-            fn = self._checks[type(e)]
-        except KeyError:
+        fn = self._checks.get(type(e))
+        if fn is None:
             return bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed").ruling()
         try:
             who = getattr(e, "player", None)
-            if who is not None and who not in (s.players[0].id, s.players[1].id):
+            if who is not None and who != s.players[0].id and who != s.players[1].id:
                 raise bad("CO-3.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
-            pool = pool_of(s)
-            card = getattr(e, "card", None)
-            named = ([card] if card is not None else []) + [c for c in getattr(e, "cards", ()) if c is not None]
-            for c in named:
-                if c not in pool:
-                    raise bad("CO-4.4", "unknown-card", f"{type(e).__name__}: {c!r} is not a card of the {s.setup.pool!r} pool")
             return fn(self, s, e) or self._legal[type(e)]
         except Illegal as x:
             return x.ruling()
+        except (KeyError, IndexError, ValueError, StopIteration):
+            # a lookup failed: an event naming a card outside the pool (the log reader rejects
+            # those, a proposed event may not have been through it); anything else is a defect
+            unknown = self.unknown_card(s, e)
+            if unknown is None:
+                raise
+            return unknown.ruling()
+
+    def unknown_card(self, s: State, e: Any) -> Illegal | None:
+        pool = pool_of(s)
+        card = getattr(e, "card", None)
+        named = ([card] if card is not None else []) + [c for c in getattr(e, "cards", ()) if c is not None]
+        for c in named:
+            if c not in pool:
+                return bad("CO-4.4", "unknown-card", f"{type(e).__name__}: {c!r} is not a card of the {s.setup.pool!r} pool")
+        return None
 
     def c_shuffle(self, s: State, e: E.DeckShuffled) -> None:
         h = head(s)
