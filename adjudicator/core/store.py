@@ -26,7 +26,6 @@ Choices forced by measured eventsourcing 9.5.6 costs (see the design's performan
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import sqlite3
@@ -577,23 +576,6 @@ def store_env(db: str | None = None, *, memory: bool = False) -> tuple[dict[str,
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while one match's events are built and saved.
-
-    An import allocates a few objects per event and frees none until the end, so the collector
-    would repeatedly scan all of them for cycles they do not form (measured: ~25% of the import
-    time of a 20k-event match).  Restored on exit, also on errors.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextmanager
 def _db_errors(where: str) -> Iterator[None]:
     """Turn persistence failures into a :class:`StoreError` naming the store."""
     try:
@@ -637,7 +619,7 @@ class MatchStore:
         """Verify ``log`` and store it: once (by content), atomically, illegal only if allowed."""
         digest = digest_of(log)
         match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
-        with _db_errors(self.location), _gc_paused():
+        with _db_errors(self.location):
             if self._exists(match_id):
                 return self._already(match_id, log.path)
             result = run(log, keep_going=True, record_steps=True)
