@@ -936,30 +936,45 @@ class Rules:
                 return E.GameEnded(result="win", winner=s.other(s.turn_player), reason="deck-out")
             loser = a if a.deck_count == 0 else b
             return E.GameEnded(result="win", winner=s.other(loser.id), reason="deck-out")
-        weakening = self.weakening(s)
+        weakening = self._weakening.get(s.setup.pool)
+        if weakening is None:
+            weakening = self.weakening(s)
         for p in s.players:
             for f in p.field:
                 # only damage or a lowered Defence can destroy a follower: skip the rest fast
                 if (f.damage or f.boost[1] < 0 or weakening) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
-        h = head(s)
-        t = type(h)
-        if t is StartTurn:
-            nxt = s.first if s.turn_player is None else s.other(s.turn_player)
-            return E.TurnStarted(turn=s.turn + 1, player=nxt)
-        if t is Resolve:
-            item = s.chain[-1]
-            follower = f"F{s.next_handle}" if item.kind == "follower" else item.source
-            return E.XPlayResolved(player=item.player, card=item.card, follower=follower)
-        if t is Battle:
-            return self.battle(s)
-        if t is RevealLocus:
-            p = s.player(h.player)
-            cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
-            return E.LocusRevealed(player=h.player, slots=list(h.slots), cards=cards)
-        if t is EndTurn:
-            return E.TurnEnded(turn=s.turn, player=s.turn_player)
-        return None
+        if not s.todo:
+            return None
+        h = s.todo[0]
+        step = self._derived_steps.get(type(h))
+        return None if step is None else step(self, s, h)
+
+    # derived steps of the task queue: the event the engine emits when the task is at the head
+    def d_start_turn(self, s: State, h: StartTurn) -> E.TurnStarted:
+        nxt = s.first if s.turn_player is None else s.other(s.turn_player)
+        return E.TurnStarted(turn=s.turn + 1, player=nxt)
+
+    def d_resolve(self, s: State, h: Resolve) -> E.XPlayResolved:
+        item = s.chain[-1]
+        follower = f"F{s.next_handle}" if item.kind == "follower" else item.source
+        return E.XPlayResolved(player=item.player, card=item.card, follower=follower)
+
+    def d_battle(self, s: State, h: Battle) -> E.BattleResolved:
+        return self.battle(s)
+
+    def d_reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
+        p = s.player(h.player)
+        cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
+        return E.LocusRevealed(player=h.player, slots=list(h.slots), cards=cards)
+
+    def d_end_turn(self, s: State, h: EndTurn) -> E.TurnEnded:
+        return E.TurnEnded(turn=s.turn, player=s.turn_player)
+
+    _derived_steps: dict[type, Callable[..., Any]] = {
+        StartTurn: d_start_turn, Resolve: d_resolve, Battle: d_battle,
+        RevealLocus: d_reveal_locus, EndTurn: d_end_turn,
+    }
 
     def battle(self, s: State) -> E.BattleResolved:
         at = s.attack
