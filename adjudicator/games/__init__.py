@@ -1,3 +1,4 @@
 """Built-in games.  Importing this package registers every one of them."""
 
 from . import colossus_order  # noqa: F401  (registers on import)
+from . import logos  # noqa: F401  (registers on import)

@@ -1,0 +1,171 @@
+"""LOGOS cards as data: the card model, the effect vocabulary, and pool loading.
+
+A card pool is a TOML file in ``data/`` (``[[card]]`` tables) decoded with msgspec into
+:class:`Card` values.  A malformed pool raises :class:`DataError` naming the file and the card
+(by id, or by position when the id itself is missing) and the field at fault.
+
+A card has a class (its colour), Attack, Defense and Speed, a three-panel combo indicator (panel
+0 is the leftmost, matched against the most recent colour of the counter; ``grey`` matches
+anything) and two effect fields: ``left`` is aimed at the opponent, ``right`` at the card's owner.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from adjudicator.core.errors import DataError
+
+DATA = Path(__file__).parent / "data"
+
+ClassName = Literal["matter", "energy", "information", "neutral", "life"]
+CLASSES: tuple[str, ...] = ("matter", "energy", "information", "neutral", "life")
+#: the colour each class is printed in (the combo counter shows colours; the engine names classes)
+COLOUR_OF: dict[str, str] = {"matter": "red", "energy": "green", "information": "blue", "neutral": "white", "life": "purple"}
+Panel = Literal["matter", "energy", "information", "neutral", "life", "grey"]
+
+PERMANENT: tuple[str, ...] = (
+    "add-card-slot", "remove-card-slot", "regeneration", "shuffle-hand", "destroy-combo", "destroy-backup", "neutralize",
+)
+TEMPORARY: tuple[str, ...] = (
+    "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
+)
+EffectName = Literal[
+    "add-card-slot", "remove-card-slot", "regeneration", "shuffle-hand", "destroy-combo", "destroy-backup", "neutralize",
+    "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
+]
+#: effects that act on the targeted player's battle card (nothing to act on without one)
+CARD_EFFECTS: frozenset[str] = frozenset({"maximize", "minimize", "swap-values", "berserk", "color-change"})
+
+
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One effect field.  ``color-change`` needs ``from`` and ``to`` (two different classes)."""
+
+    do: EffectName
+    src: ClassName | None = msgspec.field(default=None, name="from")
+    to: ClassName | None = None
+
+    def label(self) -> str:
+        return f"color-change {self.src}->{self.to}" if self.do == "color-change" else self.do
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    klass: ClassName = msgspec.field(name="class")
+    attack: int
+    defense: int
+    speed: int
+    #: panel 0 = the latest colour pushed (one round ago), panel 2 = three rounds ago
+    combo: tuple[Panel, Panel, Panel] = ("grey", "grey", "grey")
+    left: Effect | None = None
+    right: Effect | None = None
+    rarity: Literal["common", "uncommon", "rare", "legendary"] = "common"
+    text: str = ""
+
+    @property
+    def has_combo(self) -> bool:
+        """Does the card have a combo requirement (a panel that is not grey)?"""
+        return self.combo != ("grey", "grey", "grey")
+
+    @property
+    def backup_eligible(self) -> bool:
+        """Speed above 99 and no combo requirement (LG-4.1, LG-18)."""
+        return self.speed > 99 and not self.has_combo
+
+    def field(self, which: str) -> Effect | None:
+        return self.left if which == "left" else self.right
+
+
+class _PoolFile(msgspec.Struct, forbid_unknown_fields=True):
+    pool: str
+    description: str = ""
+    card: list[Card] = []
+
+
+class Pool:
+    def __init__(self, name: str, description: str, cards: list[Card]):
+        self.name = name
+        self.description = description
+        self.cards: dict[str, Card] = {c.id: c for c in cards}
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.cards
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    def get(self, card_id: str) -> Card | None:
+        return self.cards.get(card_id)
+
+
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def _validate(path: str, cards: list[Card]) -> None:
+    seen: set[str] = set()
+    for c in cards:
+        where = f"card {c.id!r}"
+        if not _ID.fullmatch(c.id):
+            raise DataError(path, f"{where}: id: a card id is a lowercase slug (letters, digits, '-')")
+        if c.id in seen:
+            raise DataError(path, f"{where}: duplicate id")
+        seen.add(c.id)
+        for n in ("attack", "defense", "speed"):
+            if getattr(c, n) < 0:
+                raise DataError(path, f"{where}: {n}: must not be negative")
+        for which in ("left", "right"):
+            fx = c.field(which)
+            if fx is None:
+                continue
+            if fx.do == "color-change":
+                if fx.src is None or fx.to is None:
+                    raise DataError(path, f"{where}: {which}: color-change needs both 'from' and 'to'")
+                if fx.src == fx.to:
+                    raise DataError(path, f"{where}: {which}: color-change from {fx.src!r} to itself does nothing")
+            elif fx.src is not None or fx.to is not None:
+                raise DataError(path, f"{where}: {which}: only color-change takes 'from' and 'to'")
+
+
+def load_pool_file(path: str | Path) -> Pool:
+    p = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(p, f"cannot read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(p, f"not valid TOML ({exc})") from None
+    try:
+        pf = msgspec.convert(data, _PoolFile)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        if "$.card[" in text:
+            idx = int(text.split("$.card[", 1)[1].split("]", 1)[0])
+            cards = data.get("card", [])
+            entry = cards[idx] if isinstance(cards, list) and idx < len(cards) else None
+            cid = entry.get("id") if isinstance(entry, dict) else None
+            text = f"card {cid!r}: {text}" if isinstance(cid, str) else f"card #{idx + 1}: {text}"
+        raise DataError(p, text) from None
+    _validate(p, pf.card)
+    if pf.pool != Path(path).stem:
+        raise DataError(p, f"pool: the file names its pool {pf.pool!r}; it must match the file name {Path(path).stem!r}")
+    return Pool(pf.pool, pf.description, pf.card)
+
+
+@lru_cache(maxsize=None)
+def load_pool(name: str) -> Pool:
+    """A pool shipped in ``data/`` by name (``sample`` is the project's authored sample pool)."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        raise DataError(name, "a pool name is a lowercase slug (letters, digits, '-')")
+    path = DATA / f"{name}.toml"
+    if not path.is_file():
+        known = sorted(f.stem for f in DATA.glob("*.toml"))
+        raise DataError(str(path), f"no card pool named {name!r} (shipped: {', '.join(known)})")
+    return load_pool_file(path)

@@ -1,0 +1,283 @@
+"""The LOGOS game object: plugs the rules into the core protocol and the registry."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import msgspec
+
+from adjudicator.core.errors import DataError
+from adjudicator.core.events import Event
+from adjudicator.core.protocol import Game, Outcome, RefError
+from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+
+from . import events as E
+from .cards import Pool, load_pool
+from .rulebook import RULEBOOK
+from .rules import NS, Rules, bad
+from .state import PRESETS, Options, Player, State
+
+#: event fields that name a player, and those that name a card
+_PLAYER_FIELDS = ("player", "winner", "striker", "target", "attacker", "defender")
+#: ``RoundEnded.pushed[].counter`` names a player or this shared counter
+SHARED = "shared"
+
+
+def _option_error(exc: msgspec.ValidationError) -> RefError:
+    text = str(exc)
+    field = "options"
+    if " - at `$" in text:
+        text, _, fp = text.partition(" - at `$")
+        field = "options" + fp.rstrip("`")
+    elif "unknown field" in text:
+        name = text.split("`")[1] if "`" in text else "?"
+        text, field = f"unknown option (known: {', '.join(Options.__struct_fields__)})", f"options.{name}"
+    return RefError(field, text)
+
+
+def options_of(setup: E.MatchStarted) -> Options:
+    """The ruleset preset with the log's overrides; impossible values make the log unreadable."""
+    if setup.ruleset not in PRESETS:
+        raise RefError("ruleset", f"unknown ruleset {setup.ruleset!r} (presets: {', '.join(PRESETS)})")
+    merged = {**PRESETS[setup.ruleset], **setup.options}
+    try:
+        o = msgspec.convert(merged, Options)
+    except msgspec.ValidationError as exc:
+        raise _option_error(exc) from None
+    limits = [
+        ("start_hp", o.start_hp >= 1, "must be at least 1"),
+        ("min_slots", 0 <= o.min_slots <= o.start_slots, f"must be between 0 and start_slots ({o.start_slots})"),
+        ("max_slots", o.start_slots <= o.max_slots <= 64, f"must be between start_slots ({o.start_slots}) and 64"),
+        ("start_slots", 0 <= o.start_slots <= 64, "must be between 0 and 64"),
+        ("deck_size", o.deck_size is None or o.deck_size >= 0, "must not be negative"),
+        ("max_copies", o.max_copies is None or o.max_copies >= 1, "must be at least 1"),
+        ("max_counters", 0 <= o.max_counters <= 1000, "must be between 0 and 1000"),
+        ("defenseless_defense", o.defenseless_defense >= 0, "must not be negative"),
+        ("max_rounds", o.max_rounds is None or o.max_rounds >= 1, "must be at least 1"),
+        ("stall_rounds", o.stall_rounds >= 1, "must be at least 1"),
+    ]
+    for name, ok, why in limits:
+        if not ok:
+            raise RefError(f"options.{name}", f"{getattr(o, name)!r} {why}")
+    return o
+
+
+class Logos(Game[State]):
+    id: ClassVar[str] = "logos"
+    name: ClassVar[str] = "LOGOS"
+    rulebook: ClassVar[Rulebook] = RULEBOOK
+    event_types = E.EVENT_TYPES
+    state_type = State
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules = Rules()
+        #: (setup, players, pool) of the last MatchStarted seen: held by reference and compared
+        #: with ``is``, so a new setup can never be mistaken for an old one
+        self._ctx: tuple[Any, frozenset[str], Pool] | None = None
+        # the verify loop calls these once per event: bind the rules directly (no extra call)
+        self.check = self.rules.check  # type: ignore[method-assign]
+        self.apply = self.rules.apply  # type: ignore[method-assign]
+        self.derive = self.rules.derive  # type: ignore[method-assign]
+
+    # -- references ------------------------------------------------------------------------------
+    def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], Pool]:
+        if self._ctx is None or self._ctx[0] is not setup:
+            try:
+                pool = load_pool(setup.pool)
+            except DataError as exc:
+                raise RefError("pool", str(exc)) from None
+            self._ctx = (setup, frozenset(setup.players), pool)
+        return self._ctx[1], self._ctx[2]
+
+    def validate_refs(self, setup: Any, event: Event) -> None:
+        if type(event) is E.MatchStarted:
+            self._validate_setup(event)
+            return
+        players, pool = self._context(setup)
+        for f in _PLAYER_FIELDS:
+            who = getattr(event, f, None)
+            if who is not None and who not in players:
+                raise RefError(f, f"unknown player {who!r} (players: {', '.join(setup.players)})")
+        card = getattr(event, "card", None)
+        if card is not None and card not in pool:
+            raise RefError("card", f"unknown card {card!r} in pool {setup.pool!r}")
+        cards = getattr(event, "cards", None)
+        if cards:
+            for i, c in enumerate(cards):
+                if c not in pool:
+                    raise RefError(f"cards[{i}]", f"unknown card {c!r} in pool {setup.pool!r}")
+        if type(event) is E.RoundEnded:
+            for i, push in enumerate(event.pushed):
+                if push.counter != SHARED and push.counter not in players:
+                    raise RefError(f"pushed[{i}].counter", f"unknown counter {push.counter!r} (a player id or {SHARED!r})")
+
+    def _validate_setup(self, setup: E.MatchStarted) -> None:
+        ids = setup.players
+        if not ids or len(set(ids)) != len(ids) or any(not p for p in ids):
+            raise RefError("players", f"players must be distinct non-empty ids, got {ids}")
+        if SHARED in ids:
+            raise RefError("players", f"{SHARED!r} is reserved (it names the shared combo counter)")
+        players, pool = self._context(setup)
+        for p in ids:
+            if p not in setup.decks:
+                raise RefError("decks", f"no deck list for player {p!r}")
+        for p, deck in setup.decks.items():
+            if p not in players:
+                raise RefError(f"decks.{p}", f"deck list for unknown player {p!r}")
+            for cid, n in deck.items():
+                if cid not in pool:
+                    raise RefError(f"decks.{p}.{cid}", f"unknown card {cid!r} in pool {setup.pool!r}")
+                if n < 0 or n > 10_000:
+                    raise RefError(f"decks.{p}.{cid}", f"copies must be between 0 and 10000, got {n}")
+        options_of(setup)
+
+    def setup_of(self, state: State) -> Event:
+        return state.setup
+
+    # -- start -------------------------------------------------------------------------------------
+    def check_start(self, setup: Any) -> Ruling:
+        try:
+            if len(setup.players) != 2:
+                raise bad("LG-1.1", "two-players", f"LOGOS is played by 2 players; the match names {len(setup.players)}")
+            opts = options_of(setup)
+            for p in setup.players:
+                deck = setup.decks[p]
+                total = sum(deck.values())
+                if opts.deck_size is not None and total != opts.deck_size:
+                    raise bad("LG-1.2", "deck-size", f"{p}'s deck holds {total} cards; the ruleset ({setup.ruleset}) asks for exactly {opts.deck_size} (LG-3)")
+                if opts.max_copies is not None:
+                    for cid, n in sorted(deck.items()):
+                        if n > opts.max_copies:
+                            raise bad("LG-1.2", "too-many-copies", f"{p}'s deck holds {n} copies of {cid}; the ruleset allows {opts.max_copies} (LG-3)")
+        except Illegal as x:
+            return x.ruling()
+        return legal("LG-1.1", NS + "setup", "the set-up is legal")
+
+    def initial_state(self, setup: Any) -> State:
+        opts = options_of(setup)
+        players = []
+        for p in setup.players[:2]:
+            cards = tuple(sorted(c for c, n in setup.decks[p].items() for _ in range(max(0, n))))
+            players.append(Player(p, hp=opts.start_hp, slots=(None,) * opts.start_slots, deck=cards))
+        s = State(setup=setup, options=opts, players=tuple(players))
+        if len(players) != 2:
+            return State(setup=setup, options=opts, players=tuple(players), phase="over")
+        return self.rules.after_refill(s)
+
+    # -- rules -------------------------------------------------------------------------------------
+    def check(self, state: State, event: Event) -> Ruling:
+        return self.rules.check(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return self.rules.apply(state, event)
+
+    def derive(self, state: State) -> Event | None:
+        return self.rules.derive(state)
+
+    def legal_events(self, state: State) -> list[Event]:
+        return self.rules.legal_events(state)
+
+    def to_act(self, state: State) -> list[str]:
+        return self.rules.to_act(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        return None if r is None else Outcome(r.result, r.winner, r.reason)
+
+    def players(self, state: State) -> list[str]:
+        return [p.id for p in state.players]
+
+    # -- views ---------------------------------------------------------------------------------------
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        data = msgspec.to_builtins(state)
+        if player is None:
+            return data
+        for pd in data["players"]:
+            mine = pd["id"] == player
+            pd["deck_count"] = len(pd["deck"])
+            pd["deck"] = "hidden"
+            if not mine:
+                pd["slots"] = [None if c is None else "?" for c in pd["slots"]]
+                if pd.get("backup") is not None:
+                    pd["backup"] = "?"
+                if pd.get("battle") is not None and not pd.get("public"):
+                    pd["battle"] = "?"
+        decks = data["setup"].get("decks", {})
+        for pid in list(decks):
+            if pid != player:
+                decks[pid] = "hidden"
+        data["view"] = player
+        return data
+
+    def load_state(self, data: Any) -> State:
+        state = msgspec.convert(data, State)
+        try:
+            self.validate_refs(state.setup, state.setup)
+        except RefError as exc:
+            raise msgspec.ValidationError(f"{exc.message} - at `$.setup.{exc.field}`") from None
+        pool = load_pool(state.setup.pool)
+        ids = [p.id for p in state.players]
+        if ids != list(state.setup.players[:2]):
+            raise msgspec.ValidationError(f"players {ids} differ from the set-up's {state.setup.players} - at `$.players`")
+        for i, p in enumerate(state.players):
+            named = list(p.deck) + list(p.discard) + [c for c in p.slots if c is not None] + \
+                [c for c in (p.backup, p.battle) if c is not None]
+            for c in named:
+                if c not in pool:
+                    raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players[{i}]`")
+            for m in p.mods:
+                if m not in ("maximize", "minimize", "swap-values", "berserk") and not (
+                        m.startswith("color:") and m[6:] in ("matter", "energy", "information", "neutral", "life")):
+                    raise msgspec.ValidationError(f"unknown temporary effect {m!r} - at `$.players[{i}].mods`")
+        for it in state.effects:
+            if it.card not in pool or it.player not in ids:
+                raise msgspec.ValidationError(f"unknown effect source {it.player}/{it.card} - at `$.effects`")
+        return state
+
+    def describe(self, state: State, player: str | None) -> str:
+        from .render import describe
+
+        return describe(self, state, player)
+
+    # -- generated matches ---------------------------------------------------------------------
+    def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
+        """Two random decks of the sample pool, open picks (LG-6) so that every choice can be
+        listed; ``long``: hit points for thousands of rounds."""
+        pool = load_pool("sample")
+        decks = {"p1": build_deck(pool, seed * 2 + 1), "p2": build_deck(pool, seed * 2 + 2)}
+        options: dict[str, Any] = {"picks": "open"}
+        if long:
+            options["start_hp"] = 40_000_000
+        return E.MatchStarted(game=self.id, players=["p1", "p2"], decks=decks, options=options)
+
+    def playout_weight(self, state: State, event: Event) -> float:
+        """Random playouts rarely resign and seldom fill the Backup Slot."""
+        t = type(event)
+        if t is E.Resigned:
+            return 0.0002
+        if t is E.BackupAssigned:
+            return 0.3
+        return 1.0
+
+
+def build_deck(pool: Pool, seed: int, size: int = 24) -> dict[str, int]:
+    """A random deck of ``size`` cards: mostly cards without a combo requirement, 1-2 copies each."""
+    rng = random.Random(seed)
+    plain = sorted(c.id for c in pool.cards.values() if not c.has_combo)
+    combo = sorted(c.id for c in pool.cards.values() if c.has_combo)
+    rng.shuffle(plain)
+    rng.shuffle(combo)
+    deck: dict[str, int] = {}
+    total = 0
+    for cid in combo[:3]:
+        deck[cid] = 1
+        total += 1
+    for cid in plain:
+        if total >= size:
+            break
+        n = min(size - total, rng.choice((1, 2)))
+        deck[cid] = n
+        total += n
+    return dict(sorted(deck.items()))

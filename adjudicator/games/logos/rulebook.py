@@ -1,0 +1,77 @@
+"""Rule ids of LOGOS.  Every id here is documented in docs/rules/logos.md.
+
+Dotted ids (``LG-3.3``) are rules the engine enforces, by section; undotted ids (``LG-11``) are
+the project's interpretations of the gaps of the seed, numbered as in section 3.2 of the design
+analysis.
+"""
+
+from adjudicator.core.rulings import Rulebook
+
+RULES: dict[str, str] = {
+    # 1 set-up
+    "LG-1.1": "A match is played by exactly two players, each with a deck list",
+    "LG-1.2": "Decks follow the ruleset's construction limits (deck size, copies), when it sets any",
+    "LG-1.3": "Each player starts with the ruleset's hit points and card slots, an empty Backup Slot and an empty combo counter",
+    # 2 the round: refill, defenseless
+    "LG-2.1": "Only a player whose decision it is may act, and only with an event the current step allows",
+    "LG-2.2": "At the start of a round every empty card slot takes one card from its owner's deck: first player first, slots left to right",
+    "LG-2.3": "A drawn card must be one the player's deck still holds",
+    "LG-2.4": "A player with no playable card is defenseless for the round: every slot is emptied and the player sends no card",
+    # 3 the battle card
+    "LG-3.1": "Each player who is not defenseless sends exactly one card into battle per round",
+    "LG-3.2": "The battle card comes from one of the player's card slots",
+    "LG-3.3": "A card with a combo requirement is playable only when its indicator matches the combo counter exactly (grey matches anything)",
+    "LG-3.4": "Hidden picks: both players commit before any pick is revealed, and a reveal must open its commitment",
+    # 4 the Backup Slot
+    "LG-4.1": "In Phase 1, before the player's pick, a card with Speed above 99 and no combo requirement may go from a slot to the empty Backup Slot",
+    "LG-4.2": "In Phase 2, when asked, a player may call the Backup card to replace the battle card",
+    # 5 the battle
+    "LG-5.1": "Direction: the class that beats the other attacks (MATTER > ENERGY > INFORMATION > MATTER; Neutral loses to all; Life beats all)",
+    "LG-5.2": "Same class: the higher Speed attacks; the same Speed is a Deadlock and the round ends without a battle",
+    "LG-5.3": "Damage: the Attacker's Attack minus the Defender's Defense, when above zero, comes off the Defender's hit points",
+    "LG-5.4": "Same class: when the first strike does no damage, the other card strikes back",
+    # 6 the combo counter
+    "LG-6.1": "After a battle the current colour of the battle card is pushed into the leftmost panel of the counter (three panels, last in first out)",
+    # 7 effects
+    "LG-7.1": "Effects fire once the direction is determined: the Defender's first, then the Attacker's; the left field aims at the opponent, the right field at the owner",
+    "LG-7.2": "Permanent effects: Add Card Slot, Remove Card Slot, Regeneration, Shuffle Hand, Destroy Combo, Destroy Backup",
+    "LG-7.3": "Neutralize: a shield that cancels the target's temporary effects and blocks every later effect aimed at the target this round",
+    "LG-7.4": "Temporary effects last until the end of the round: Maximize, Minimize, Swap Values, Double Combo, Mimmick, Berserk, Color Change",
+    "LG-7.5": "Color Change can change the direction: the direction is determined again after the effects",
+    # 8 end of the match
+    "LG-8.1": "A player whose hit points reach 0 loses",
+    "LG-8.2": "A player may resign at any time before the end",
+    # interpretations of gaps (design analysis section 3.2)
+    "LG-1": "Each player starts with 100,000 hit points (option start_hp)",
+    "LG-2": "Hand size is the number of card slots: 3 at the start, between 1 and 6 (options)",
+    "LG-3": "No deck construction limits unless the ruleset sets a deck size or a copy limit",
+    "LG-4": "An empty deck that must give a card takes the shuffled discard pile (option on_empty_deck)",
+    "LG-5": "Round 1 fills every slot; there is no mulligan",
+    "LG-6": "Simultaneous picks are logged as a commitment and a reveal (or openly, option picks)",
+    "LG-7": "One combo counter per player, fed by that player's own battle cards (option combo_counter)",
+    "LG-8": "An empty counter panel matches only grey; the counter is read as it stands in Phase 1",
+    "LG-9": "The colour pushed is the card's class after Color Change; no push on a Deadlock or for a defenseless player; Double Combo pushes twice",
+    "LG-10": "Neutral against Neutral and Life against Life follow the same-class Speed rule",
+    "LG-11": "Direction, then the effects (Defender's left, right, Attacker's left, right), then the direction again (options effect_order, field_order)",
+    "LG-12": "A Deadlock found before the effects ends the round at once, without effects (option deadlock_before_effects)",
+    "LG-13": "At most one counter-attack per round (option max_counters)",
+    "LG-14": "A first strike that does damage is never answered; different classes never counter-attack",
+    "LG-15": "A defenseless player has no card: the opponent attacks against Defense 0; effects aimed at the missing card do nothing",
+    "LG-16": "Battle cards and dumped cards go to their owner's discard pile",
+    "LG-17": "Backup: assigned in Phase 1 before the pick, never the last playable card; called in a Phase 2 window before the strike, Defender asked first",
+    "LG-18": "Backup eligibility: Speed of 100 or more and three grey panels; one Backup Slot",
+    "LG-19": "Regeneration heals the Attack plus Defense of its card as they stand, up to the starting hit points (option hp_cap)",
+    "LG-20": "Shuffle Hand dumps the cards in the slots; the new hand is dealt by the next refill (option shuffle_hand_to)",
+    "LG-21": "Add Card Slot adds an empty slot; Remove Card Slot removes the rightmost empty slot, else the rightmost slot and its card",
+    "LG-22": "Neutralize shields a player; permanent effects already applied stay",
+    "LG-23": "Mimmick copies the effect in the same field of the opposing battle card and fires it from its own field (option mimmick_target)",
+    "LG-24": "Berserk checks the target's hit points when it fires and doubles that player's battle card",
+    "LG-25": "Stat effects stack in the order they fire, each reading the current values",
+    "LG-26": "Color Change names a from-class and a to-class and does nothing to a card of another class",
+    "LG-27": "Both players at 0 hit points at once cannot happen: one event changes one player's hit points",
+    "LG-28": "A resignation ends the match as a draw by default (option resign_result)",
+    "LG-29": "No round limit by default; three rounds in a row with both players defenseless end the match as a draw (options max_rounds, stall_rounds)",
+    "LG-30": "The permanent effects of a card replaced by the Backup card remain",
+}
+
+RULEBOOK = Rulebook("LG", RULES)
