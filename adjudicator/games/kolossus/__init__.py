@@ -1,0 +1,9 @@
+"""Kolossus: The Citadel of Time (seed 002): four warbands, dice, terrain levels and sliding regions."""
+
+from adjudicator.core import registry
+
+from .game import Kolossus
+
+GAME = registry.register(Kolossus())
+
+__all__ = ["GAME", "Kolossus"]
