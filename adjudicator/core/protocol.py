@@ -10,12 +10,15 @@ rules force (a follower destroyed, a turn starting, the match ending).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
 from .events import Event
 from .rulings import Rulebook, Ruling
+
+if TYPE_CHECKING:
+    from .scene import Scene
 
 S = TypeVar("S")
 
@@ -135,6 +138,24 @@ class Game(ABC, Generic[S]):
         field that names a set (the slots of a declaration, the gems captured).
         """
         return event
+
+    # -- replays -------------------------------------------------------------------------------
+    def scene(self, state: S, player: str | None) -> "Scene":
+        """The position as a game-neutral :class:`~adjudicator.core.scene.Scene` for viewers.
+
+        The default is a text-only scene (the status line and :meth:`describe`); games override
+        it with a board, zones and counters.  ``player`` hides what that player cannot see.
+        """
+        from .scene import Scene
+
+        text = self.describe(state, player).splitlines()
+        out = self.outcome(state)
+        return Scene(game=self.id, view=player, status=text[0] if text else "", to_act=self.to_act(state),
+                     notes=text[1:], outcome=None if out is None else f"{out.result} {out.winner or ''} ({out.reason})")
+
+    def turn_number(self, state: S) -> int:
+        """A number that grows by one at each new turn or round (the viewers' up/down keys)."""
+        return 0
 
     # -- generated matches (tests, benchmarks, examples) -------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> Event:

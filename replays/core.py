@@ -1,0 +1,165 @@
+"""The replay model shared by the terminal and the web viewer.
+
+A :class:`Replay` is a verified match held in memory: one :class:`Frame` per log event (its
+ruling, its mark, the consequences it forced) and the settled position after it, so stepping
+and seeking are constant time.  Frame 1 is ``MatchStarted``.  Positions are shown as scenes
+(``game.scene(state, player)``), from the judge's view (``player=None``) or one player's.
+Nothing here names a game: games are reached through the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from adjudicator.core.events import Event
+from adjudicator.core.log import MatchLog, parse_log, read_log
+from adjudicator.core.protocol import Game
+from adjudicator.core.scene import Scene, diff
+from adjudicator.core.verify import run
+
+#: marks of a frame, as the viewers show them
+LEGAL, ILLEGAL, UNCHECKED, DERIVED = "legal", "illegal", "unchecked", "derived"
+
+
+@dataclass(frozen=True)
+class Frame:
+    number: int
+    line: int
+    event: Event
+    type: str
+    kind: str
+    text: str
+    mark: str
+    verdict: str
+    rule: str
+    code: str
+    message: str
+    derived: list[str] = field(default_factory=list)
+    turn: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "line": self.line, "type": self.type, "kind": self.kind,
+            "text": self.text, "mark": self.mark, "verdict": self.verdict, "rule": self.rule,
+            "code": self.code, "message": self.message, "derived": self.derived, "turn": self.turn,
+            "event": msgspec.to_builtins(self.event),
+        }
+
+
+class Replay:
+    """A verified match, ready to step through."""
+
+    def __init__(self, log: MatchLog, *, title: str | None = None):
+        self.log = log
+        self.game: Game = log.game
+        self.title = title or log.path
+        result = run(log, keep_going=True, record_steps=True)
+        self.result = result
+        steps = result.steps or []
+        self._states: list[Any] = []
+        self.frames: list[Frame] = []
+        game = self.game
+        state = None
+        for step in steps:
+            state = step.state if step.state is not None else state
+            self._states.append(state)
+            r = step.ruling
+            if step.event.kind == "X" and r.verdict == "legal" and not step.applied:
+                mark = DERIVED
+            elif r.verdict == "illegal":
+                mark = ILLEGAL
+            elif not r.engine_checked:
+                mark = UNCHECKED
+            else:
+                mark = LEGAL
+            self.frames.append(Frame(
+                number=step.seq, line=step.line, event=step.event, type=type(step.event).__name__,
+                kind=step.event.kind, text=game.describe_event(step.event), mark=mark,
+                verdict=r.verdict, rule=r.rule, code=r.code, message=r.message,
+                derived=[game.describe_event(d) for d in step.derived],
+                turn=game.turn_number(state) if state is not None else 0,
+            ))
+
+    # -- loading -----------------------------------------------------------------------------------
+    @classmethod
+    def from_file(cls, path: str | Path) -> "Replay":
+        return cls(read_log(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "<upload>") -> "Replay":
+        return cls(parse_log(data, name))
+
+    @classmethod
+    def from_events(cls, game: Game, events: list[Event], name: str) -> "Replay":
+        """From events already decoded (e.g. read back from the event store)."""
+        enc = msgspec.json.Encoder()
+        return cls(parse_log(b"".join(enc.encode(e) + b"\n" for e in events), name), title=name)
+
+    # -- stepping and seeking ----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.frames)
+
+    def clamp(self, n: int) -> int:
+        return max(1, min(len(self.frames), n))
+
+    def state(self, n: int) -> Any:
+        return self._states[self.clamp(n) - 1]
+
+    def players(self) -> list[str]:
+        return self.game.players(self.state(1))
+
+    def scene(self, n: int, player: str | None = None) -> Scene:
+        return self.game.scene(self.state(n), player)
+
+    def changes(self, n: int, player: str | None = None) -> list[str]:
+        """What event ``n`` changed in the position (as that player sees it)."""
+        n = self.clamp(n)
+        if n == 1:
+            return ["the match starts"]
+        return diff(self.scene(n - 1, player), self.scene(n, player))
+
+    def next_turn(self, n: int) -> int:
+        """The first frame of the next turn (or the last frame)."""
+        n = self.clamp(n)
+        turn = self.frames[n - 1].turn
+        for f in self.frames[n:]:
+            if f.turn != turn:
+                return f.number
+        return len(self.frames)
+
+    def previous_turn(self, n: int) -> int:
+        """The first frame of this turn, or of the previous one when already there."""
+        n = self.clamp(n)
+        i = n - 1
+        turn = self.frames[i].turn
+        start = i
+        while start > 0 and self.frames[start - 1].turn == turn:
+            start -= 1
+        if start < i:
+            return start + 1
+        if start == 0:
+            return 1
+        prev_turn = self.frames[start - 1].turn
+        j = start - 1
+        while j > 0 and self.frames[j - 1].turn == prev_turn:
+            j -= 1
+        return j + 1
+
+    def violations(self) -> list[int]:
+        return [f.number for f in self.frames if f.mark == ILLEGAL]
+
+    def next_violation(self, n: int) -> int | None:
+        return next((v for v in self.violations() if v > n), None)
+
+    def previous_violation(self, n: int) -> int | None:
+        return next((v for v in reversed(self.violations()) if v < n), None)
+
+    def search(self, text: str, n: int, *, backwards: bool = False) -> int | None:
+        """The next (or previous) frame whose event type starts with ``text`` (case-insensitive)."""
+        t = text.lower()
+        order = reversed(self.frames[: self.clamp(n) - 1]) if backwards else self.frames[self.clamp(n):]
+        return next((f.number for f in order if f.type.lower().startswith(t) or t in f.type.lower()), None)
