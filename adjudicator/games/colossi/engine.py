@@ -1,0 +1,785 @@
+"""The Colossi engine: read-only queries on a position, and ``W``, the working copy ``apply`` edits.
+
+Queries take any object with the position's fields (a frozen :class:`State` or a :class:`W`), so
+``check`` and ``apply`` ask the same questions the same way.  ``W`` copies the State's tuples into
+lists, applies one event with all its immediate consequences, runs the engine's continuations
+(``Op`` tasks) until someone must decide, and freezes a new State.  Nothing here reads a clock or
+a random source; every order is a list order (seats, directions, space numbers).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from msgspec.structs import replace
+
+from .data import Board, Content, board, content
+from .state import (
+    AfterCard, AnimalDraw, Deal, DealOp, Discard, Draw, EnvOp, Explore, Item, LootOp, Maar, MinesOp, MonoOp, Necro,
+    OPS, Player, RampageOp, React, Resurrect, ScoreOp, Space, State, TakeTrait, TraitCap, TurnInfo, Walk, WalkOp,
+)
+
+BASE_ACTIONS = 4
+BASE_HAND = 6
+BASE_TRAITS = 2
+ACOLYTES = 10
+BANNERS = 6
+#: the Golden Beast leaves one gold cube on each space it leaves
+GOLDEN_DROP = 1
+
+SCALARS = ("first", "turn", "turn_player", "info", "road", "tile_top", "tile_deck", "tile_box", "card_top",
+           "card_deck", "discard", "trait_deck", "trait_row", "trait_discard", "growth", "pile", "reached", "result")
+_SCALARS = frozenset(SCALARS)
+
+
+# == queries (State or W) ================================================================================
+
+def C() -> Content:
+    return content()
+
+
+def B(x: Any) -> Board:
+    return board(x.options.board)
+
+
+def seats(x: Any) -> tuple[str, ...]:
+    return tuple(p.id for p in x.players)
+
+
+def seat(x: Any, pid: str) -> int:
+    for i, p in enumerate(x.players):
+        if p.id == pid:
+            return i
+    raise KeyError(pid)
+
+
+def player(x: Any, pid: str) -> Player:
+    for p in x.players:
+        if p.id == pid:
+            return p
+    raise KeyError(pid)
+
+
+def is_player(x: Any, pid: Any) -> bool:
+    return isinstance(pid, str) and any(p.id == pid for p in x.players)
+
+
+def from_seat(x: Any, pid: str) -> list[str]:
+    """Every player in seat order (clockwise) starting with ``pid``."""
+    ids = seats(x)
+    i = ids.index(pid)
+    return list(ids[i:] + ids[:i])
+
+
+def opponents(x: Any, pid: str) -> list[str]:
+    return from_seat(x, pid)[1:]
+
+
+def has(x: Any, pid: str | None, trait: str) -> bool:
+    if pid is None:
+        return False
+    for p in x.players:
+        if p.id == pid:
+            return trait in p.traits
+    return False
+
+
+def holders(x: Any, trait: str) -> list[str]:
+    """Players with ``trait`` in play, in seat order from the turn player."""
+    start = x.turn_player or x.first or x.players[0].id
+    return [p for p in from_seat(x, start) if trait in player(x, p).traits]
+
+
+def tparam(trait: str, name: str) -> int:
+    return int(C().traits[trait].effect.params[name])
+
+
+def curse_limits(p: Player) -> dict[str, int]:
+    out: dict[str, int] = {}
+    cards = C().cards
+    for c in p.curses:
+        fx = cards[c].effect
+        if fx.kind == "curse-limit":
+            lim = str(fx.params["limit"])
+            out[lim] = min(out.get(lim, 99), int(fx.params["value"]))
+    return out
+
+
+def hand_limit(x: Any, pid: str) -> int:
+    p = player(x, pid)
+    limits = []
+    if "ludicrously-capacious" in p.traits:
+        limits.append(tparam("ludicrously-capacious", "hand"))
+    lim = curse_limits(p).get("hand")
+    if lim is not None:
+        limits.append(lim)
+    return min(limits) if limits else BASE_HAND
+
+
+def trait_cap(x: Any, pid: str) -> int:
+    lim = curse_limits(player(x, pid)).get("traits")
+    return min(BASE_TRAITS, lim) if lim is not None else BASE_TRAITS
+
+
+def counted_traits(x: Any, pid: str) -> int:
+    p = player(x, pid)
+    n = len(p.traits)
+    if x.turn_player == pid and x.info.borrowed in p.traits:
+        n -= 1
+    return n
+
+
+def acolyte_cap(x: Any, pid: str) -> int:
+    p = player(x, pid)
+    caps = [ACOLYTES]
+    if "miserly" in p.traits:
+        caps.append(tparam("miserly", "acolytes"))
+    if "necromancer" in p.traits:
+        caps.append(tparam("necromancer", "acolytes"))
+    lim = curse_limits(p).get("acolytes")
+    if lim is not None:
+        caps.append(lim)
+    return min(caps)
+
+
+def banner_cap(x: Any, pid: str) -> int:
+    p = player(x, pid)
+    caps = [BANNERS]
+    for t, key in (("miserly", "banners"), ("nomadic", "banners"), ("monolithic", "banners")):
+        if t in p.traits:
+            caps.append(tparam(t, key))
+    lim = curse_limits(p).get("banners")
+    if lim is not None:
+        caps.append(lim)
+    return min(caps)
+
+
+def acolytes_in_play(x: Any, pid: str) -> int:
+    return ACOLYTES - player(x, pid).acolytes
+
+
+def banners_in_play(x: Any, pid: str) -> int:
+    return BANNERS - player(x, pid).banners
+
+
+def acolyte_room(x: Any, pid: str) -> int:
+    """How many Acolytes ``pid`` may still put on the board from hand (hand and caps)."""
+    return max(0, min(player(x, pid).acolytes, acolyte_cap(x, pid) - acolytes_in_play(x, pid)))
+
+
+def action_allowance(x: Any, pid: str) -> int:
+    p = player(x, pid)
+    vals = []
+    if "speedy" in p.traits:
+        vals.append(tparam("speedy", "actions"))
+    if "ludicrously-capacious" in p.traits:
+        vals.append(tparam("ludicrously-capacious", "actions"))
+    return min(vals) if vals else BASE_ACTIONS
+
+
+def acol(sp: Space, i: int) -> int:
+    return sp.acolytes[i] if i < len(sp.acolytes) else 0
+
+
+def control(x: Any, space: int) -> str | None:
+    """CL-4.1: who controls ``space`` (None on a tie or an empty space)."""
+    sp = x.spaces[space]
+    ids = seats(x)
+    if sp.colossi:
+        if len(sp.colossi) == 1:
+            return sp.colossi[0]
+        counts = [(acol(sp, ids.index(c)), c) for c in sp.colossi]
+    else:
+        counts = [(n, ids[i]) for i, n in enumerate(sp.acolytes) if n > 0]
+    if not counts:
+        return None
+    best = max(n for n, _ in counts)
+    top = [c for n, c in counts if n == best]
+    return top[0] if len(top) == 1 else None
+
+
+def beast_space(x: Any, beast: str) -> int | None:
+    for i, sp in enumerate(x.spaces):
+        if beast in sp.beasts:
+            return i
+    return None
+
+
+def beasts_on_board(x: Any) -> list[tuple[str, int]]:
+    out = []
+    for i, sp in enumerate(x.spaces):
+        for b in sp.beasts:
+            out.append((b, i))
+    return sorted(out)
+
+
+def passives_at(x: Any, space: int) -> list[str]:
+    """The Beast passives acting on ``space``: its Beasts, and Animalistic Colossi standing there."""
+    sp = x.spaces[space]
+    info = C().beasts
+    out = [info[b].beast.passive for b in sp.beasts if b in info]
+    for c in sp.colossi:
+        a = player(x, c).animal
+        if a is not None and a in info:
+            out.append(info[a].beast.passive)
+    return out
+
+
+def guarded(x: Any, space: int) -> bool:
+    return "guards" in passives_at(x, space)
+
+
+def acolyte_protected(x: Any, space: int, owner: str) -> bool:
+    """CL-3.6: Stone Beast's space, or an owner's Protective Colossus on the space."""
+    if guarded(x, space):
+        return True
+    return has(x, owner, "protective") and player(x, owner).colossus == space
+
+
+def banner_protected(x: Any, space: int, owner: str) -> bool:
+    if guarded(x, space):
+        return True
+    return has(x, owner, "protective") and player(x, owner).colossus == space
+
+
+def deadly(x: Any, space: int, owner: str) -> bool:
+    """Would an Acolyte of ``owner`` die on ``space`` at once?"""
+    sp = x.spaces[space]
+    lethal = False
+    if sp.tile is not None:
+        trig = C().tiles[sp.tile].trigger
+        lethal = trig is not None and trig.kind == "acolytes-die-here"
+    if not lethal:
+        ps = passives_at(x, space)
+        lethal = "kills-acolytes" in ps or (x.options.beast_kills_on_space and bool(sp.beasts))
+    return lethal and not acolyte_protected(x, space, owner)
+
+
+def produces(sp: Space) -> dict[str, int]:
+    if sp.tile is None:
+        return {}
+    return C().tiles[sp.tile].produces
+
+
+def has_piece(x: Any, space: int, pid: str) -> bool:
+    sp = x.spaces[space]
+    return pid in sp.colossi or acol(sp, seat(x, pid)) > 0
+
+
+def road_piece(x: Any, space: int, pid: str) -> bool:
+    """Does ``space`` hold a piece that is a road for ``pid`` (own, or the Sly-named player's)?"""
+    if has_piece(x, space, pid):
+        return True
+    named = x.info.sly if x.turn_player == pid else None
+    return named is not None and has_piece(x, space, named)
+
+
+def move_adjacent(x: Any, pid: str, space: int, own: bool) -> tuple[int, ...]:
+    """Where a piece of ``pid`` on ``space`` may step (Underworld joins Banner spaces in own turn)."""
+    adj = B(x).adj[space]
+    if own and x.turn_player == pid and has(x, pid, "underworld") and pid in x.spaces[space].banners:
+        extra = tuple(i for i, sp in enumerate(x.spaces) if i != space and pid in sp.banners and i not in adj)
+        return adj + extra
+    return adj
+
+
+def explored(x: Any, space: int) -> bool:
+    return x.spaces[space].tile is not None
+
+
+def tile_effect_kind(sp: Space) -> str | None:
+    if sp.tile is None:
+        return None
+    r = C().tiles[sp.tile].rest
+    return r.kind if r is not None else None
+
+
+def head(x: Any) -> Any:
+    return x.todo[0] if x.todo else None
+
+
+# == the working copy =====================================================================================
+
+class W:
+    """A mutable copy of a State for ``apply``; ``freeze()`` gives the new State."""
+
+    def __init__(self, s: State) -> None:
+        self.s0 = s
+        self.options = s.options
+        self.B = board(s.options.board)
+        self.C = content()
+        self.setup = s.setup
+        #: tuples until the first write (then lists)
+        self.players: Any = s.players
+        self.spaces: Any = s.spaces
+        self.todo = list(s.todo)
+        self.buf: list[Any] = []
+        self._seat = {p.id: i for i, p in enumerate(s.players)}
+        # the fields read most are copied; the others are read from the State until set here
+        self.turn_player = s.turn_player
+        self.info = s.info
+        self.road = s.road
+        self.first = s.first
+
+    def __getattr__(self, name: str) -> Any:
+        # the other fields of the position are read from the State until they are set here
+        if name in _SCALARS:
+            return getattr(self.__dict__["s0"], name)
+        raise AttributeError(name)
+
+    def freeze(self) -> State:
+        self.flush()
+        d = self.__dict__
+        s0 = self.s0
+        changes = {f: d[f] for f in SCALARS if f in d and d[f] is not getattr(s0, f)}
+        players = self.players if type(self.players) is tuple else tuple(self.players)
+        spaces = self.spaces if type(self.spaces) is tuple else tuple(self.spaces)
+        return replace(self.s0, players=players, spaces=spaces, todo=tuple(self.todo), **changes)
+
+    # -- basics -------------------------------------------------------------------------------------
+    def P(self, pid: str) -> Player:
+        return self.players[self._seat[pid]]
+
+    def setP(self, pid: str, **kw: Any) -> None:
+        if type(self.players) is tuple:
+            self.players = list(self.players)
+        i = self._seat[pid]
+        self.players[i] = replace(self.players[i], **kw)
+
+    def S(self, i: int) -> Space:
+        return self.spaces[i]
+
+    def setS(self, i: int, **kw: Any) -> None:
+        if type(self.spaces) is tuple:
+            self.spaces = list(self.spaces)
+        self.spaces[i] = replace(self.spaces[i], **kw)
+
+    def si(self, pid: str) -> int:
+        return self._seat[pid]
+
+    def setinfo(self, **kw: Any) -> None:
+        self.info = replace(self.info, **kw)
+
+    def later(self, *tasks: Any) -> None:
+        self.buf.extend(tasks)
+
+    def flush(self) -> None:
+        if self.buf:
+            self.todo[0:0] = self.buf
+            self.buf = []
+
+    def pop(self) -> Any:
+        return self.todo.pop(0)
+
+    def set_head(self, task: Any) -> None:
+        self.todo[0] = task
+
+    def order_from(self, pid: str) -> list[str]:
+        return from_seat(self, pid)
+
+    # -- gold, cards, Traits ------------------------------------------------------------------------
+    def gain(self, pid: str, n: int) -> None:
+        if n <= 0:
+            return
+        p = self.P(pid)
+        if "miserly" in p.traits:
+            n += tparam("miserly", "bonus")
+        self.setP(pid, gold=p.gold + n)
+
+    def pay(self, pid: str, n: int, forced: bool) -> int:
+        """Take ``n`` Gold from ``pid`` (a forced payment takes what there is, CL-24)."""
+        p = self.P(pid)
+        if p.gold >= n:
+            paid = n
+        elif forced and self.options.forced_payment == "all-you-have":
+            paid = p.gold
+        else:
+            paid = 0
+        if paid:
+            self.setP(pid, gold=p.gold - paid)
+        return paid
+
+    def transfer(self, frm: str, to: str, n: int) -> None:
+        self.gain(to, self.pay(frm, n, forced=True))
+
+    def add_cards(self, pid: str, cards: Iterable[str]) -> None:
+        p = self.P(pid)
+        self.setP(pid, hand=tuple(sorted(p.hand + tuple(cards))))
+        self.hand_check(pid)
+
+    def remove_card(self, pid: str, card: str) -> None:
+        hand = list(self.P(pid).hand)
+        hand.remove(card)
+        self.setP(pid, hand=tuple(hand))
+
+    def to_discard(self, cards: Iterable[str]) -> None:
+        self.discard = tuple(sorted(self.discard + tuple(cards)))
+
+    def hand_check(self, pid: str) -> None:
+        if self.options.hand_limit_timing != "immediate":
+            return
+        if len(self.P(pid).hand) > hand_limit(self, pid):
+            if not any(type(t) is Discard and t.player == pid for t in self.buf + self.todo[:1]):
+                self.later(Discard(pid))
+
+    def draw(self, pid: str, n: int) -> None:
+        if n > 0:
+            self.later(Draw(pid, n))
+
+    def gain_trait(self, pid: str, trait: str) -> None:
+        p = self.P(pid)
+        if trait == "animalistic":
+            others = [t for t in p.traits if t != trait]
+            for t in others:
+                self.lose_trait(pid, t)
+            p = self.P(pid)
+            self.setP(pid, traits=p.traits + (trait,), animal=None, animal_until=p.turns + 1)
+            self.later(AnimalDraw(pid))
+        else:
+            self.setP(pid, traits=p.traits + (trait,))
+        self.trait_check(pid)
+
+    def trait_check(self, pid: str) -> None:
+        if counted_traits(self, pid) > trait_cap(self, pid):
+            if not any(type(t) is TraitCap and t.player == pid for t in self.buf + self.todo[:1]):
+                self.later(TraitCap(pid))
+
+    def lose_trait(self, pid: str, trait: str, discard: bool = True) -> None:
+        p = self.P(pid)
+        if trait not in p.traits:
+            return
+        traits = list(p.traits)
+        traits.remove(trait)
+        kw: dict[str, Any] = {"traits": tuple(traits)}
+        if trait == "animalistic":
+            kw.update(animal=None, animal_until=0)
+        self.setP(pid, **kw)
+        if self.turn_player == pid and self.info.borrowed == trait:
+            self.setinfo(borrowed=None, lender=None)
+        if discard:
+            self.trait_discard = tuple(sorted(self.trait_discard + (trait,)))
+
+    # -- the board ----------------------------------------------------------------------------------
+    def add_acol(self, i: int, pid: str, n: int) -> None:
+        sp = self.spaces[i]
+        k = self._seat[pid]
+        a = list(sp.acolytes)
+        a[k] = max(0, a[k] + n)
+        self.setS(i, acolytes=tuple(a))
+
+    def set_colossus(self, pid: str, to: int | None) -> None:
+        frm = self.P(pid).colossus
+        if frm is not None:
+            c = list(self.spaces[frm].colossi)
+            if pid in c:
+                c.remove(pid)
+                self.setS(frm, colossi=tuple(c))
+        if to is not None:
+            self.setS(to, colossi=self.spaces[to].colossi + (pid,))
+        self.setP(pid, colossus=to)
+
+    def produce(self, i: int) -> None:
+        sp = self.spaces[i]
+        pr = produces(sp)
+        if pr:
+            self.setS(i, gold=sp.gold + pr.get("gold", 0), blue=sp.blue + pr.get("blue", 0),
+                      green=sp.green + pr.get("green", 0))
+
+    def add_gold_cubes(self, i: int, n: int) -> None:
+        if n > 0:
+            self.setS(i, gold=self.spaces[i].gold + n)
+
+    def move_cubes(self, frm: int, to: int) -> None:
+        a, b = self.spaces[frm], self.spaces[to]
+        if a.loot == 0 or frm == to:
+            return
+        self.setS(to, gold=b.gold + a.gold, blue=b.blue + a.blue, green=b.green + a.green)
+        self.setS(frm, gold=0, blue=0, green=0)
+
+    def explore_pending(self, i: int) -> bool:
+        return any(type(t) is Explore and t.space == i for t in self.buf + self.todo)
+
+    # -- deaths -------------------------------------------------------------------------------------
+    def kill(self, i: int, owner: str, n: int, by: str, on_board: bool = True) -> int:
+        """``n`` of ``owner``'s Acolytes on ``i`` die (those pushed off the island were taken off
+        ``i`` already: ``on_board=False``).  They go back to hand; the triggers are queued."""
+        if n <= 0:
+            return 0
+        if on_board:
+            if acolyte_protected(self, i, owner):
+                return 0
+            n = min(n, acol(self.spaces[i], self._seat[owner]))
+            if n <= 0:
+                return 0
+            self.add_acol(i, owner, -n)
+        p = self.P(owner)
+        self.setP(owner, acolytes=p.acolytes + n)
+        if by != owner and has(self, by, "blood-thirsty"):
+            self.gain(by, n * tparam("blood-thirsty", "gold"))
+        self.death_triggers(i, owner, n)
+        return n
+
+    def death_triggers(self, i: int, owner: str, n: int) -> None:
+        if has(self, owner, "resurrecting"):
+            cs = self.P(owner).colossus
+            if cs is not None and not deadly(self, cs, owner):
+                self.later(Resurrect(owner, n))
+        for h in holders(self, "necromancer"):
+            if h != owner:
+                self.later(Necro(h, i, n))
+        for h in holders(self, "reactive"):
+            self.later(React(h, i))
+
+    # -- movement -----------------------------------------------------------------------------------
+    def step_piece(self, kind: str, owner: str, frm: int, to: int, by: str) -> bool:
+        """Move one piece one space (or anywhere, for effects); returns False if it was lost on the
+        way (an Acolyte that died on arrival)."""
+        if kind == "colossus":
+            self.colossus_leaves(owner, frm, to, by)
+            self.set_colossus(owner, to)
+        else:
+            self.add_acol(frm, owner, -1)
+            self.add_acol(to, owner, 1)
+        return self.arrive(kind, owner, to, by)
+
+    def colossus_leaves(self, owner: str, frm: int, to: int, by: str) -> None:
+        a = self.P(owner).animal
+        if a is None or a not in self.C.beasts:
+            return
+        self.beast_leaves(self.C.beasts[a].beast.passive, frm, to, by)
+
+    def arrive(self, kind: str, owner: str, to: int, by: str, count: int = 1) -> bool:
+        sp = self.spaces[to]
+        if sp.tile is None:
+            if not self.explore_pending(to):
+                self.later(Explore(to, by))
+            return True
+        trig = self.C.tiles[sp.tile].trigger
+        if trig is not None and trig.kind == "gold-on-entry":
+            self.add_gold_cubes(to, int(trig.params["amount"]) * count)
+        if kind == "acolyte":
+            if deadly(self, to, owner):
+                self.kill(to, owner, count, by)
+                return False
+        elif kind == "colossus":
+            a = self.P(owner).animal
+            if a is not None and a in self.C.beasts:
+                self.beast_enters(self.C.beasts[a].beast.passive, to, by)
+        return True
+
+    def place(self, pid: str, i: int, n: int, by: str) -> int:
+        """Put up to ``n`` Acolytes of ``pid`` from hand on ``i`` (hand and caps permitting)."""
+        k = min(n, acolyte_room(self, pid))
+        if k <= 0:
+            return 0
+        p = self.P(pid)
+        self.setP(pid, acolytes=p.acolytes - k)
+        self.add_acol(i, pid, k)
+        self.arrive("acolyte", pid, i, by, count=k)
+        return k
+
+    def push_acolytes(self, moves: list[tuple[int, str, int, int | None]], by: str) -> None:
+        """Simultaneous forced moves: (from, owner, count, to or None = off the island)."""
+        for frm, owner, n, _ in moves:
+            self.add_acol(frm, owner, -n)
+        for frm, owner, n, to in moves:
+            if to is None:
+                self.kill(frm, owner, n, by, on_board=False)
+            else:
+                self.add_acol(to, owner, n)
+                self.arrive("acolyte", owner, to, by, count=n)
+
+    # -- Beasts -------------------------------------------------------------------------------------
+    def beast_leaves(self, passive: str, frm: int, to: int, by: str) -> None:
+        if passive == "drops-gold":
+            self.add_gold_cubes(frm, GOLDEN_DROP)
+        elif passive == "carries-loot":
+            self.move_cubes(frm, to)
+        elif passive == "carries-acolytes":
+            sp = self.spaces[frm]
+            moves = []
+            for k, pid in enumerate(seats(self)):
+                n = acol(sp, k)
+                if n and not acolyte_protected(self, frm, pid):
+                    moves.append((frm, pid, n, to))
+            self.push_acolytes(moves, by)
+
+    def beast_enters(self, passive: str, to: int, by: str) -> None:
+        if passive == "kills-acolytes" or self.options.beast_kills_on_space:
+            sp = self.spaces[to]
+            for k, pid in enumerate(seats(self)):
+                if acol(sp, k):
+                    self.kill(to, pid, acol(sp, k), by)
+        if passive == "reproduces-loot":
+            self.produce(to)
+        elif passive == "scores-banners":
+            owners: list[str] = []
+            for o in self.spaces[to].banners:
+                if o not in owners:
+                    owners.append(o)
+            for o in owners:
+                self.later(ScoreOp(o, to, rest=False))
+
+    def move_beast(self, beast: str, to: int, by: str) -> None:
+        frm = beast_space(self, beast)
+        passive = self.C.beasts[beast].beast.passive
+        if frm is not None:
+            bs = list(self.spaces[frm].beasts)
+            bs.remove(beast)
+            self.setS(frm, beasts=tuple(bs))
+            self.beast_leaves(passive, frm, to, by)
+        self.setS(to, beasts=self.spaces[to].beasts + (beast,))
+        if self.spaces[to].tile is None:
+            if not self.explore_pending(to):
+                self.later(Explore(to, by))
+        self.beast_enters(passive, to, by)
+
+    # -- Banners ------------------------------------------------------------------------------------
+    def put_banner(self, pid: str, i: int, by_move_from: int | None = None) -> None:
+        """Raise (or move, from ``by_move_from``) ``pid``'s Banner on ``i``; an opponent's Banner
+        there goes back to its owner (CL-4.3) with its owner's Traits (Extortionist, Vengeful)."""
+        sp = self.spaces[i]
+        replaced = [o for o in sp.banners if o != pid]
+        mine = tuple(o for o in sp.banners if o == pid)
+        for o in replaced:
+            self.setP(o, banners=self.P(o).banners + 1)
+        if by_move_from is None:
+            self.setP(pid, banners=self.P(pid).banners - 1)
+        else:
+            bs = list(self.spaces[by_move_from].banners)
+            bs.remove(pid)
+            self.setS(by_move_from, banners=tuple(bs))
+        self.setS(i, banners=mine + (pid,))
+        if self.spaces[i].tile is not None:
+            trig = self.C.tiles[self.spaces[i].tile].trigger
+            if trig is not None and trig.kind == "gold-on-banner":
+                self.add_gold_cubes(i, int(trig.params["amount"]))
+        seen: list[str] = []
+        for o in replaced:
+            if o in seen:
+                continue
+            seen.append(o)
+            if has(self, o, "extortionist"):
+                self.transfer(pid, o, tparam("extortionist", "gold"))
+            if has(self, o, "vengeful"):
+                sp = self.spaces[i]
+                for k, q in enumerate(seats(self)):
+                    if acol(sp, k):
+                        self.kill(i, q, acol(sp, k), o)
+        for h in holders(self, "territorial"):
+            if h != pid and any(h in self.spaces[a].banners for a in self.B.adj[i]):
+                self.gain(h, tparam("territorial", "gold"))
+
+    def take_banners(self, pid: str, i: int) -> int:
+        sp = self.spaces[i]
+        n = sum(1 for o in sp.banners if o == pid)
+        if n:
+            self.setS(i, banners=tuple(o for o in sp.banners if o != pid))
+            self.setP(pid, banners=self.P(pid).banners + n)
+        return n
+
+    # -- scoring ------------------------------------------------------------------------------------
+    def run_op(self, op: Any) -> None:
+        t = type(op)
+        if t is ScoreOp:
+            sp = self.spaces[op.space]
+            tile = sp.tile
+            if tile is None:
+                return
+            rest = self.C.tiles[tile].rest
+            if rest is not None and rest.kind == "pull-loot":
+                self.later(Maar(op.player, op.space))
+            self.later(LootOp(op.player, op.space, op.factor))
+            if rest is not None:
+                self.later(EnvOp(op.player, op.space, tile, op.rest))
+            if op.rest and rest is not None and rest.kind == "deep-mines":
+                self.later(MinesOp(op.space))
+            if op.mono:
+                self.later(MonoOp(op.player, op.space))
+        elif t is LootOp:
+            sp = self.spaces[op.space]
+            g, b, gr = sp.gold * op.factor, sp.blue * op.factor, sp.green * op.factor
+            self.setS(op.space, gold=0, blue=0, green=0)
+            self.gain(op.player, g)
+            self.draw(op.player, b)
+            if self.options.use_traits:
+                for _ in range(gr):
+                    self.later(TakeTrait(op.player))
+        elif t is EnvOp:
+            from .effects import environment
+
+            environment(self, op)
+        elif t is MinesOp:
+            sp = self.spaces[op.space]
+            fx = self.C.tiles["deep-mines"].rest
+            self.setS(op.space, gold=sp.gold + int(fx.params["base"]) + int(fx.params["step"]) * sp.mines,
+                      mines=sp.mines + 1)
+        elif t is MonoOp:
+            for a in self.B.adj[op.space]:
+                if self.spaces[a].tile is not None:
+                    self.later(ScoreOp(op.player, a, rest=False))
+        elif t is RampageOp:
+            frm = beast_space(self, op.beast)
+            if frm is None:
+                return
+            nxt = self.B.step[frm].get(op.direction)
+            if nxt is None or (self.spaces[nxt].tile is None and not self.options.beasts_enter_unexplored):
+                return
+            self.move_beast(op.beast, nxt, op.player)
+            if self.spaces[nxt].tile is not None:
+                self.later(op)
+        elif t is WalkOp:
+            if op.left > 0 and beast_space(self, op.beast) is not None:
+                self.later(Walk(op.player, op.beast, op.left))
+        elif t is DealOp:
+            order = self.order_from(op.player)
+            for k in range(len(self.pile)):
+                self.later(Deal(order[k % len(order)]))
+        elif t is AfterCard:
+            from .effects import after_card
+
+            after_card(self, op)
+
+    # -- the pump -----------------------------------------------------------------------------------
+    def pump(self) -> None:
+        """Run the engine's continuations and drop tasks that have nothing left to ask."""
+        from .effects import settle_task
+
+        for _ in range(100_000):
+            self.flush()
+            if not self.todo or self.result is not None:
+                return
+            h = self.todo[0]
+            if type(h) in OPS:
+                self.pop()
+                self.run_op(h)
+                continue
+            if settle_task(self, h):
+                continue
+            return
+        raise RuntimeError("colossi: the task queue does not settle")
+
+
+def new_turn_info(x: Any, pid: str) -> TurnInfo:
+    return TurnInfo(actions=action_allowance(x, pid))
+
+
+def launch_items(x: Any, centre: int, rng: int) -> list[Item]:
+    """Everything on ``centre`` and its neighbours, in a fixed order (Launchpad)."""
+    ids = seats(x)
+    out: list[Item] = []
+    spaces = [centre] + list(B(x).adj[centre]) if rng >= 1 else [centre]
+    for i in spaces:
+        sp = x.spaces[i]
+        for c in sp.colossi:
+            out.append(Item("colossus", c, i))
+        for k, pid in enumerate(ids):
+            if not acolyte_protected(x, i, pid):
+                out += [Item("acolyte", pid, i)] * acol(sp, k)
+        for o in sp.banners:
+            out.append(Item("banner", o, i))
+        for b in sp.beasts:
+            out.append(Item("beast", b, i))
+        out += [Item("gold", None, i)] * sp.gold + [Item("blue", None, i)] * sp.blue + [Item("green", None, i)] * sp.green
+    return out
+

@@ -1,0 +1,70 @@
+"""The Colossi data files: every published component is there, and bad data is a clear DataError."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adjudicator.core.errors import DataError
+from adjudicator.games.colossi import data as D
+
+from .colossi_scenarios import C
+
+
+def test_the_component_list_is_complete() -> None:
+    cards = C.cards.values()
+    assert sum(c.copies for c in cards if c.type == "action") == 29
+    assert sum(c.copies for c in cards if c.type == "beast") == 10
+    assert sum(c.copies for c in cards if c.type == "curse") == 7
+    assert sum(c.copies for c in cards if c.type == "gift") == 18
+    assert len(C.environments) + len(C.lairs) == 24 and len(C.lairs) == 7
+    assert len(C.traits) == 27 and len(C.beasts) == 7
+    names = {c.name for c in cards}
+    for n in ("Bolster", "Ritual Sacrifice", "Rampage", "Totality", "Windfall", "Influence (Divine Gift)"):
+        assert n in names
+    # every text is the project's own summary, never empty
+    assert all(c.text for c in cards) and all(t.text for t in C.tiles.values()) and all(t.text for t in C.traits.values())
+
+
+@pytest.fixture()
+def data_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for f in D.DATA.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    monkeypatch.setattr(D, "DATA", tmp_path)
+    D.content.cache_clear()
+    D.board.cache_clear()
+    yield tmp_path
+    D.content.cache_clear()
+    D.board.cache_clear()
+
+
+def test_a_bad_card_names_the_file_and_entry(data_copy: Path) -> None:
+    doc = json.loads((data_copy / "cards.json").read_text())
+    doc["cards"][3]["effect"] = {"kind": "conquer-the-world"}
+    (data_copy / "cards.json").write_text(json.dumps(doc))
+    with pytest.raises(DataError) as exc:
+        D.content()
+    assert "cards.json" in str(exc.value) and "convert" in str(exc.value) and "conquer-the-world" in str(exc.value)
+
+
+def test_a_mistyped_field_names_the_entry(data_copy: Path) -> None:
+    doc = json.loads((data_copy / "traits.json").read_text())
+    doc["traits"][2]["effect"] = "fast"
+    (data_copy / "traits.json").write_text(json.dumps(doc))
+    with pytest.raises(DataError) as exc:
+        D.content()
+    assert "traits.json" in str(exc.value) and "ludicrously-capacious" in str(exc.value)
+
+
+def test_a_board_whose_neighbours_do_not_lead_back(data_copy: Path) -> None:
+    doc = json.loads((data_copy / "board-hex27.json").read_text())
+    doc["spaces"][13]["neighbours"]["E"] = 15
+    (data_copy / "board-hex27.json").write_text(json.dumps(doc))
+    with pytest.raises(DataError) as exc:
+        D.board("hex27")
+    assert "board-hex27.json" in str(exc.value) and "space 13" in str(exc.value)
+    with pytest.raises(DataError):
+        D.board("../cards")
