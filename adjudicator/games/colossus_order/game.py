@@ -230,6 +230,16 @@ class ColossusOrder(Game[State]):
 
         return describe(self, state, player)
 
+    def scene(self, state: State, player: str | None) -> Any:
+        """The position as a game-neutral scene for the replay viewers (same hiding as ``view``)."""
+        from .scene import scene
+
+        return scene(self, state, player)
+
+    def turn_number(self, state: State) -> int:
+        """The turn counter (0 during the set-up)."""
+        return state.turn
+
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two mono-colour decks of the sample pool; ``long``: twelve times the cards (CO-3 off)."""

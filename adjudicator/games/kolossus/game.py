@@ -271,6 +271,18 @@ class Kolossus(Game[State]):
 
         return describe(self, state, player)
 
+    def scene(self, state: State, player: str | None) -> Any:
+        """The position as a game-neutral scene: a grid board; every player sees the judge's view."""
+        from .scene import scene
+
+        return scene(self, state, player)
+
+    def turn_number(self, state: State) -> int:
+        """One more at each warband's set-up step and each warband's turn."""
+        from .scene import turn_number
+
+        return turn_number(state)
+
     # -- generated matches -------------------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Chapter ``1 + seed % 3``, 2 to 4 players, dice from a declared generator on even seeds.

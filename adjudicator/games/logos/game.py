@@ -241,6 +241,16 @@ class Logos(Game[State]):
 
         return describe(self, state, player)
 
+    def scene(self, state: State, player: str | None) -> Any:
+        """The position as a game-neutral scene for the replay viewers (same hiding as ``view``)."""
+        from .scene import scene
+
+        return scene(self, state, player)
+
+    def turn_number(self, state: State) -> int:
+        """The round (a LOGOS turn is a round both players play)."""
+        return state.round
+
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two random decks of the sample pool, open picks (LG-6) so that every choice can be

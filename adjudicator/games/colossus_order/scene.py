@@ -1,0 +1,169 @@
+"""A Colossus Order position as a game-neutral scene (for the replay viewers).
+
+There is no board: each player has zones (hand, field, Locus row, set gems, captured gems,
+discard, deck, cards revealed from the deck) and counters (deck, hand, Locus points).  The
+hiding rules are those of :meth:`ColossusOrder.view` (``state --as``): a player sees the
+opponent's hand only as face-down cards, and the opponent's face-down Locus cards only when
+they are known (revealed by a failed Complete Declaration); nobody sees a deck's order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
+
+from .cards import Pool, load_pool
+from .state import (
+    Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, Follower, Mulligan, Player, ReplaceLocus, Reveal,
+    Shuffle, State, Window,
+)
+
+#: players are drawn in their Colossus's colour; in these (seat order) when the two Colossi share one
+_SEAT_COLOURS = ("blue", "red")
+
+
+def _hidden(n: int) -> list[Card]:
+    return [Card(face_up=False) for _ in range(n)]
+
+
+def _card(pool: Pool, cid: str, *, card_id: str | None = None, face_up: bool = True, tags: list[str] | None = None) -> Card:
+    """A card the viewer can see (``face_up=False``: face down on the table, known to the viewer)."""
+    c = pool.get(cid)
+    if c is None:
+        return Card(id=card_id or cid, name=cid, face_up=face_up, tags=tags or [])
+    if tags is None:
+        tags = [c.type]
+        if c.locus_cost:
+            tags.append(f"cost {c.locus_cost}")
+        if c.is_follower:
+            tags.append(f"{c.attack}/{c.defence}")
+    return Card(id=card_id or cid, name=c.name, face_up=face_up, colour=c.colour, tags=tags)
+
+
+def _follower(game: Any, s: State, pool: Pool, owner: Player, f: Follower) -> Card:
+    a, d, cr, ca = game.rules.stats(s, owner, f)
+    tags = ["ON" if f.on else "OFF", f"{a}/{d}"]
+    if cr:
+        tags.append(f"crush {cr}")
+    if ca:
+        tags.append(f"capture {ca}")
+    if f.damage:
+        tags.append(f"damage {f.damage}")
+    if f.played_turn == s.turn and s.turn:
+        tags.append("new")
+    if f.attacked:
+        tags.append("attacked")
+    c = pool.get(f.card)
+    return Card(id=f.handle, name=c.name if c else f.card, colour=c.colour if c else None, tags=tags)
+
+
+_STEPS = {Shuffle: "shuffle", ChooseFirst: "first player", Draw: "draw", Mulligan: "opening exchange",
+          Block: "block or not", Window: "X-play window", Reveal: "reveal from the deck", Capture: "capture gems",
+          ReplaceLocus: "replace a Locus card", DiscardDeclared: "discard declared cards", Declare: "declare an effect"}
+
+
+def _step(s: State) -> str:
+    """The pending step in a few words."""
+    h = s.todo[0] if s.todo else None
+    if h is None:
+        return "open timing" if s.phase == "main" else s.phase
+    return _STEPS.get(type(h), type(h).__name__)
+
+
+def _name(pool: Pool, cid: str | None) -> str:
+    c = pool.get(cid) if cid is not None else None
+    return c.name if c is not None else str(cid)
+
+
+def scene(game: Any, s: State, player: str | None) -> Scene:
+    pool = load_pool(s.setup.pool)
+    zones: list[Zone] = []
+    counters: list[Counter] = []
+    infos: list[PlayerInfo] = []
+    colours = [c.colour if (c := pool.get(p.colossus)) is not None and c.colour else None for p in s.players]
+    if None in colours or len(set(colours)) < len(colours):
+        colours = [_SEAT_COLOURS[i % 2] for i in range(len(s.players))]
+    for seat, p in enumerate(s.players):
+        mine = player is None or player == p.id
+        col = pool.get(p.colossus)
+        detail = [col.name if col else p.colossus]
+        if s.first == p.id:
+            detail.append("first player")
+        if s.turn_player == p.id:
+            detail.append("turn player")
+        infos.append(PlayerInfo(id=p.id, label=p.id, colour=colours[seat],
+                                detail=", ".join(detail)))
+        o = p.id
+        # the Colossus, with the abilities used this turn
+        ctags = [f"ability {i + 1} used" for i in p.colossus_used]
+        zones.append(Zone(id=f"{o}.colossus", label="Colossus", owner=o,
+                          cards=[_card(pool, p.colossus, tags=ctags or ["colossus"])]))
+        hand = [_card(pool, c) for c in p.hand] if mine else _hidden(len(p.hand))
+        zones.append(Zone(id=f"{o}.hand", label="Hand", owner=o, cards=hand))
+        zones.append(Zone(id=f"{o}.field", label="Field", owner=o,
+                          cards=[_follower(game, s, pool, p, f) for f in p.field]))
+        locus = []
+        for sl in p.locus:
+            tags = [f"slot {sl.id}", "face up" if sl.face_up else "face down"]
+            if sl.known and not sl.face_up:
+                tags.append("known")
+            if sl.card is not None and (mine or sl.face_up or sl.known):
+                locus.append(_card(pool, sl.card, card_id=f"slot {sl.id}", face_up=sl.face_up, tags=tags))
+            else:
+                locus.append(Card(id=f"slot {sl.id}", face_up=False, tags=tags))
+        zones.append(Zone(id=f"{o}.locus", label="Locus", owner=o, cards=locus))
+        zones.append(Zone(id=f"{o}.gems", label="Set gems", owner=o, cards=[_card(pool, c) for c in p.set_gems]))
+        zones.append(Zone(id=f"{o}.captured", label="Captured gems", owner=o, cards=[_card(pool, c) for c in p.captured]))
+        zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]))
+        zones.append(Zone(id=f"{o}.deck", label="Deck", owner=o, count=p.deck_count))
+        zones.append(Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o,
+                          cards=[_card(pool, c) for c in p.revealed]))
+        free = max(0, len(p.locus) - p.locus_used)
+        counters += [
+            Counter(id=f"{o}.deck", label="Deck", value=p.deck_count, owner=o),
+            Counter(id=f"{o}.hand", label="Hand", value=len(p.hand), owner=o),
+            Counter(id=f"{o}.locus", label="Locus points free", value=free, owner=o, max=len(p.locus)),
+        ]
+
+    if s.result is not None:
+        r = s.result
+        status = f"turn {s.turn}, over: {r.winner} wins by {r.reason}" if r.winner else f"turn {s.turn}, over: draw ({r.reason})"
+        outcome: str | None = f"{r.winner} wins by {r.reason}" if r.winner else f"draw ({r.reason})"
+    else:
+        status = f"turn {s.turn}, {s.turn_player}'s {s.phase} phase" if s.turn_player else "set-up"
+        who = game.to_act(s)
+        if who:
+            status += f"; {' and '.join(who)} to act ({_step(s)})"
+        outcome = None
+
+    notes: list[str] = []
+    if s.result is None:
+        notes.append(f"waiting for: {game.rules.expected(s)}")
+    at = s.attack
+    if at is not None:
+        if at.target == "locus":
+            tgt = f"Locus slot {at.slot} of {s.other(at.player)}"
+        elif at.target == "follower":
+            tgt = f"follower {at.follower}"
+        else:
+            tgt = f"{s.other(at.player)}'s deck"
+        who = f"{at.attacker} ({_name(pool, at.card)})" if at.card else at.attacker
+        line = f"attack: {who} of {at.player} -> {tgt}"
+        if at.blocker:
+            line += f", blocked by {at.blocker}"
+        notes.append(line)
+    zones.append(Zone(id="chain", label="X-play chain (last resolves first)", cards=[
+        _card(pool, i.card, card_id=f"chain {k + 1}",
+              tags=[i.player, i.kind] + ([f"from {i.source}"] if i.source else []) + [f"-> {x}" for x in i.targets])
+        for k, i in enumerate(s.chain)]))
+    if s.chain:
+        notes.append("X-play chain (last resolves first): " + " <- ".join(
+            f"{_name(pool, i.card)} [{i.player}, {i.kind}{' ' + i.source if i.source else ''}"
+            f"{' -> ' + ', '.join(i.targets) if i.targets else ''}]" for i in s.chain))
+    for p in s.players:
+        done = [w for w, flag in (("gem", p.gem_set), ("Locus card", p.locus_set)) if flag]
+        if done and s.turn_player == p.id and s.result is None:
+            notes.append(f"{p.id} has set a {' and a '.join(done)} this turn")
+    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
+                 zones=zones, counters=counters, notes=notes, outcome=outcome)

@@ -1,0 +1,139 @@
+"""A LOGOS position as a game-neutral scene (for the replay viewers).
+
+Each player has zones (card slots, the Backup Slot, the pick, the battle card, the combo
+counter, discard pile, deck) and counters (the round, hit points, card slots).  Cards and combo
+panels are tinted in their class's printed colour (matter red, energy green, information blue,
+neutral white, life purple) and tagged with the class.  The hiding rules are
+those of :meth:`Logos.view` (``state --as``): a player sees the opponent's card slots and Backup
+Slot only as face-down cards, and the opponent's pick only once it is revealed; a commitment
+(hidden pick) is a face-down card for everybody, the judge included, until it is opened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
+
+from .cards import COLOUR_OF, Pool, load_pool
+from .rules import card_stats
+from .state import Player, State
+
+#: players have no colour of their own: seat colours for the viewers
+_SEAT_COLOURS = ("blue", "red")
+
+
+def _card(pool: Pool, cid: str, card_id: str | None = None, extra: list[str] | None = None) -> Card:
+    c = pool.get(cid)
+    if c is None:
+        return Card(id=card_id or cid, name=cid, tags=extra or [])
+    tags = [c.klass, f"attack {c.attack:,}", f"defense {c.defense:,}", f"speed {c.speed}"]
+    if c.has_combo:
+        tags.append("combo " + "/".join(c.combo))
+    return Card(id=card_id or cid, name=c.name, colour=COLOUR_OF.get(c.klass), tags=tags + (extra or []))
+
+
+def _battle(s: State, pool: Pool, p: Player, cid: str, extra: list[str]) -> Card:
+    """The battle card with its current values (after the temporary effects)."""
+    c = pool.get(cid)
+    if c is None:
+        return Card(id=cid, name=cid, tags=extra)
+    k, a, d, sp = card_stats(s.setup.pool, cid, p.mods)
+    tags = [k, f"attack {a:,}", f"defense {d:,}", f"speed {sp}"] + [f"effect {m}" for m in p.mods]
+    if p.double_combo:
+        tags.append("double combo")
+    return Card(id=cid, name=c.name, colour=COLOUR_OF.get(k), tags=tags + extra)
+
+
+def _panels(panels: tuple[str | None, ...]) -> list[Card]:
+    """A combo counter: panel 1 holds the latest colour."""
+    return [Card(id=f"panel {i + 1}", name=p or "empty", colour=COLOUR_OF.get(p) if p else None, tags=[p] if p else ["empty"])
+            for i, p in enumerate(panels)]
+
+
+def scene(game: Any, s: State, player: str | None) -> Scene:
+    pool = load_pool(s.setup.pool)
+    opts = s.options
+    zones: list[Zone] = []
+    counters: list[Counter] = [Counter(id="round", label="Round", value=s.round, max=opts.max_rounds)]
+    infos: list[PlayerInfo] = []
+    notes: list[str] = []
+    for seat, p in enumerate(s.players):
+        o = p.id
+        mine = player is None or player == o
+        detail = ["first player" if seat == 0 else "second player"]
+        if p.defenseless:
+            detail.append("defenseless")
+        if p.shield:
+            detail.append("shielded (Neutralize)")
+        infos.append(PlayerInfo(id=o, label=o, colour=_SEAT_COLOURS[seat % 2], detail=", ".join(detail)))
+        slots = []
+        for i, c in enumerate(p.slots):
+            sid = f"slot {i + 1}"
+            if c is None:
+                slots.append(Card(id=sid, tags=["empty"]))
+            elif mine:
+                slots.append(_card(pool, c, sid))
+            else:
+                slots.append(Card(id=sid, face_up=False))
+        zones.append(Zone(id=f"{o}.slots", label="Card slots", owner=o, cards=slots))
+        backup = []
+        if p.backup is not None:
+            backup.append(_card(pool, p.backup, "backup") if mine else Card(id="backup", face_up=False))
+        zones.append(Zone(id=f"{o}.backup", label="Backup slot", owner=o, cards=backup))
+        # the pick: chosen (or committed to) but not revealed yet
+        pick: list[Card] = []
+        battle: list[Card] = []
+        if p.battle is not None and not p.public:
+            pick.append(_battle(s, pool, p, p.battle, ["not revealed yet"]) if mine else Card(face_up=False, tags=["picked"]))
+        elif p.battle is not None:
+            battle.append(_battle(s, pool, p, p.battle, []))
+        elif p.commitment is not None:
+            # a commitment hides the card from everybody, the judge included, until it is opened
+            pick.append(Card(face_up=False, tags=["committed", p.commitment[:12]]))
+        zones.append(Zone(id=f"{o}.pick", label="Pick", owner=o, cards=pick))
+        zones.append(Zone(id=f"{o}.battle", label="Battle card", owner=o, cards=battle))
+        if opts.combo_counter == "per-player":
+            zones.append(Zone(id=f"{o}.combo", label="Combo counter", owner=o, cards=_panels(p.combo)))
+        zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]))
+        zones.append(Zone(id=f"{o}.deck", label="Deck", owner=o, count=len(p.deck)))
+        counters += [
+            Counter(id=f"{o}.hp", label="Hit points", value=p.hp, owner=o, max=opts.start_hp),
+            Counter(id=f"{o}.slots", label="Card slots", value=len(p.slots), owner=o, max=opts.max_slots),
+        ]
+        if p.defenseless:
+            notes.append(f"{o} is defenseless this round")
+        if p.shield:
+            notes.append(f"{o} is shielded (Neutralize): effects on {o} are blocked this round")
+    if opts.combo_counter == "shared":
+        zones.append(Zone(id="shared.combo", label="Shared combo counter", cards=_panels(s.shared_combo)))
+
+    if s.result is not None:
+        r = s.result
+        outcome: str | None = f"{r.winner} wins by {r.reason}" if r.winner else f"draw ({r.reason})"
+        status = f"round {s.round}, over: {outcome}"
+    else:
+        outcome = None
+        status = f"round {s.round}, {s.phase}" + (f" ({s.step})" if s.step else "")
+        who = game.to_act(s)
+        if who:
+            status += f"; {' and '.join(who)} to act"
+        if len(s.players) == 2:
+            notes.insert(0, f"waiting for: {game.rules.expected(s)}")
+    d = s.direction
+    if d is not None:
+        notes.append("direction: deadlock" if d.basis == "deadlock"
+                     else f"direction: {d.attacker} attacks {d.defender} ({d.basis})")
+    if s.effects:
+        notes.append("effects to fire: " + ", ".join(
+            f"{i.player}'s {pool[i.card].name if i.card in pool else i.card} {i.field}" for i in s.effects))
+    if s.step == "backup" and s.priority:
+        notes.append(f"backup window: {s.priority} may call the Backup card")
+    if s.striker is not None and s.step == "strike":
+        notes.append(f"strike: {s.striker} strikes next ({s.strikes} strike(s) so far)")
+    for push in s.pushes:
+        notes.append(f"combo push to {push.counter}: {', '.join(push.colours)}")
+    if s.stall:
+        notes.append(f"rounds in a row with both players defenseless: {s.stall} of {opts.stall_rounds}")
+    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
+                 zones=zones, counters=counters, notes=notes, outcome=outcome)
