@@ -224,3 +224,7 @@ def games() -> None:
 from . import store as _store  # noqa: E402  (the event store commands)
 
 main.add_command(_store.store)
+
+from . import replay as _replay  # noqa: E402  (the terminal replay viewer)
+
+main.add_command(_replay.replay)

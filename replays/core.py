@@ -61,12 +61,15 @@ class Replay:
         self.result = result
         steps = result.steps or []
         self._states: list[Any] = []
+        self._derived: list[list[Event]] = []
+        self._views: dict[str, list[Frame]] = {}
         self.frames: list[Frame] = []
         game = self.game
         state = None
         for step in steps:
             state = step.state if step.state is not None else state
             self._states.append(state)
+            self._derived.append(list(step.derived))
             r = step.ruling
             if step.event.kind == "X" and r.verdict == "legal" and not step.applied:
                 mark = DERIVED
@@ -105,6 +108,34 @@ class Replay:
 
     def clamp(self, n: int) -> int:
         return max(1, min(len(self.frames), n))
+
+    def frame(self, n: int, player: str | None = None) -> Frame:
+        """Frame ``n`` as ``player`` saw it (None: the judge's frame, everything shown)."""
+        return self.frames_for(player)[self.clamp(n) - 1]
+
+    def frames_for(self, player: str | None) -> list[Frame]:
+        """Every frame as ``player`` saw it: events through ``game.redact``, so the event list of a
+        player's view names no card that player could not see (nor does a ruling about one)."""
+        if player is None:
+            return self.frames
+        cached = self._views.get(player)
+        if cached is not None:
+            return cached
+        game = self.game
+        out = []
+        for f, derived in zip(self.frames, self._derived):
+            ev = game.redact(f.event, player)
+            hidden = ev != f.event
+            shown = [game.redact(d, player) for d in derived]
+            out.append(Frame(
+                number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
+                text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
+                message=f"(this ruling concerns what {player} cannot see)" if hidden and f.verdict == "illegal" else
+                (f.message if not hidden else f"{f.type} is legal here"),
+                derived=[game.describe_event(d) for d in shown], turn=f.turn,
+            ))
+        self._views[player] = out
+        return out
 
     def state(self, n: int) -> Any:
         return self._states[self.clamp(n) - 1]

@@ -64,3 +64,26 @@ _encoder = msgspec.json.Encoder()
 
 def encode_line(event: Event) -> bytes:
     return _encoder.encode(event)
+
+
+#: what a viewer sees in place of a value hidden from them
+HIDDEN = "?"
+
+
+def masked(event: Event, *fields: str) -> Event:
+    """``event`` with the named fields hidden, keeping their shape (a list keeps its length).
+
+    Used by games' ``redact``: a player's view of an event names no card that player cannot see.
+    """
+    changes: dict[str, Any] = {}
+    for f in fields:
+        v = getattr(event, f)
+        if v is None:
+            continue
+        if isinstance(v, list):
+            changes[f] = [HIDDEN] * len(v)
+        elif isinstance(v, dict):
+            changes[f] = {}
+        else:
+            changes[f] = HIDDEN
+    return msgspec.structs.replace(event, **changes) if changes else event

@@ -153,6 +153,16 @@ class Game(ABC, Generic[S]):
         return Scene(game=self.id, view=player, status=text[0] if text else "", to_act=self.to_act(state),
                      notes=text[1:], outcome=None if out is None else f"{out.result} {out.winner or ''} ({out.reason})")
 
+    def redact(self, event: Event, player: str | None) -> Event:
+        """``event`` as ``player`` saw it at the table (None: the judge sees everything).
+
+        A card drawn by the opponent, a card put face down, a hidden pick: the fields ``player``
+        cannot see are masked (``adjudicator.core.events.masked``).  The viewers show each
+        player's event list through this, the way Pokemon Showdown splits its secret lines.
+        The default hides nothing (a game of open information).
+        """
+        return event
+
     def turn_number(self, state: S) -> int:
         """A number that grows by one at each new turn or round (the viewers' up/down keys)."""
         return 0

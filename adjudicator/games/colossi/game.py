@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, masked
 from adjudicator.core.protocol import Game, Outcome, RefError
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
 
@@ -197,6 +197,25 @@ class Colossi(Game[State]):
         return [p.id for p in state.players]
 
     # -- views -------------------------------------------------------------------------------------------
+    def redact(self, event: Event, player: str | None) -> Event:
+        """Mirror of :meth:`view`: other players' hands and the face-down decks are hidden."""
+        if player is None:
+            return event
+        t = type(event)
+        if t is E.TileSetAside:
+            return masked(event, "tile")
+        if t is E.CardGiven:
+            return event if player in (event.player, event.to) else masked(event, "card")
+        if getattr(event, "player", player) == player:
+            return event
+        if t in (E.CardDrawn, E.CardDealt):
+            return masked(event, "card")
+        if t is E.CardsContributed:
+            return masked(event, "cards")
+        if t is E.TopRevealed:
+            return masked(event, "item")
+        return event
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         data = msgspec.to_builtins(state)
         if player is None:

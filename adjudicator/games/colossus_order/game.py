@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, masked
 from adjudicator.core.protocol import Game, Outcome, RefError
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
 
@@ -181,6 +181,22 @@ class ColossusOrder(Game[State]):
         except TypeError:  # None among card ids: keep as given
             return event
         return event if ordered == values else msgspec.structs.replace(event, **{f: ordered})
+
+    def redact(self, event: Event, player: str | None) -> Event:
+        """Mirror of :meth:`view`: the opponent's draws, returns and face-down cards are hidden."""
+        if player is None:
+            return event
+        t = type(event)
+        if t is E.MatchStarted:
+            decks = {p: (d if p == player else E.DeckList(colossus=d.colossus, cards={})) for p, d in event.decks.items()}
+            return msgspec.structs.replace(event, decks=decks)
+        if getattr(event, "player", player) == player:
+            return event
+        if t is E.CardDrawn or t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
+            return masked(event, "card")
+        if t is E.CardsReturned:
+            return masked(event, "cards")
+        return event
 
     def outcome(self, state: State) -> Outcome | None:
         r = state.result

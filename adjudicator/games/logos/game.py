@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, masked
 from adjudicator.core.protocol import Game, Outcome, RefError
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
 
@@ -190,6 +190,19 @@ class Logos(Game[State]):
         return [p.id for p in state.players]
 
     # -- views ---------------------------------------------------------------------------------------
+    def redact(self, event: Event, player: str | None) -> Event:
+        """Mirror of :meth:`view`: the opponent's draws, Backup card and unrevealed pick are hidden."""
+        if player is None:
+            return event
+        t = type(event)
+        if t is E.MatchStarted:
+            return msgspec.structs.replace(event, decks={p: (d if p == player else {}) for p, d in event.decks.items()})
+        if getattr(event, "player", player) == player:
+            return event
+        if t in (E.CardDrawn, E.BackupAssigned, E.CardPicked):
+            return masked(event, "card")
+        return event
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         data = msgspec.to_builtins(state)
         if player is None:

@@ -1,0 +1,86 @@
+"""``adjudicator replay LOG|MATCH_ID``: step through a match in the terminal (a Textual app).
+
+A LOG path is read and verified; anything else names a stored match (its id or a unique
+prefix, in the store ``--db`` or ``$ADJUDICATOR_DB`` or ``./adjudicator.db``).  Bad input (no
+such file, an unreadable log, an unknown match, an unknown player, ``--at`` past the end) is a
+clean error with exit code 2, checked before the app starts.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from adjudicator.core import registry
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.store import MatchStore, store_env
+from replays.core import Replay
+
+from .common import BadInput, as_option, fail
+from .store import db_option
+
+
+def _looks_like_a_path(ref: str) -> bool:
+    return os.sep in ref or "/" in ref or ref.endswith(".jsonl") or ref.startswith(".")
+
+
+def load_replay(source: str, db: str | None = None) -> Replay:
+    """The replay of a log file, or of a stored match (id or unique prefix)."""
+    if Path(source).exists() or _looks_like_a_path(source):
+        try:
+            return Replay.from_file(source)
+        except AdjudicatorError as exc:
+            raise fail(exc) from None
+    env, location = store_env(db)
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+        dbfile = env.get("SQLITE_DBNAME", "")
+        if dbfile and dbfile != ":memory:" and not os.path.exists(dbfile):
+            raise BadInput(f"{source}: no such log file, and no match store at {dbfile} to look it up in "
+                           "(--db PATH or $ADJUDICATOR_DB)")
+    try:
+        with MatchStore(db) as store:
+            match_id = store.resolve(source)
+            summary = store.summary(match_id)
+            game = registry.get(summary.game)
+            events = [e.event for e in store.get_log(match_id)]
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    name = f"match {match_id[:8]}" + (f" ({summary.source})" if summary.source else "")
+    try:
+        return Replay.from_events(game, events, name)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+
+
+def build_app(source: str, at: int | None = None, as_player: str | None = None, db: str | None = None):
+    """The app for ``adjudicator replay`` with every argument checked (BadInput, exit 2)."""
+    from replays.tui import ReplayApp
+
+    replay = load_replay(source, db)
+    if at is not None and not 1 <= at <= len(replay):
+        raise BadInput(f"{source}: --at {at} is outside the log (events 1-{len(replay)})")
+    players = replay.players()
+    if as_player is not None and as_player not in players:
+        raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(players)})")
+    return ReplayApp(replay, at=at, view=as_player)
+
+
+@click.command()
+@click.argument("source", metavar="LOG|MATCH_ID")
+@click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Open at event N (1 = MatchStarted); default: the first event.")
+@as_option
+@db_option
+def replay(source: str, at: int | None, as_player: str | None, db: str | None) -> None:
+    """Step through a match in the terminal: a log file, or a stored match id (or unique prefix).
+
+    Keys: right/left one event, up/down one turn, Home/End, g go to event N, v change the
+    viewpoint, n/p next/previous violation, / search event types, ? help, q quit.
+    """
+    app = build_app(source, at, as_player, db)
+    app.run()
+
+
+__all__ = ["build_app", "load_replay", "replay"]
