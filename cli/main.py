@@ -228,3 +228,7 @@ main.add_command(_store.store)
 from . import replay as _replay  # noqa: E402  (the terminal replay viewer)
 
 main.add_command(_replay.replay)
+
+from . import serve as _serve  # noqa: E402  (the replay service)
+
+main.add_command(_serve.serve)

@@ -1,0 +1,538 @@
+"""The replay service: a Litestar app over the event store.
+
+JSON API (every answer a msgspec Struct; errors are ``{"status_code": ..., "detail": reason}``):
+
+* ``GET  /api/info``: the registered games, the upload size limit, whether illegal logs are stored.
+* ``GET  /api/games``: the registered games.
+* ``GET  /api/matches?game=&player=&verdict=``: the stored matches, filtered.
+* ``POST /api/matches?name=FILE``: upload a log (the body is the JSON Lines log).  It is read,
+  verified and stored, and the answer gives the verdict and the violations.  An illegal log is
+  stored with its verdict (201), because a judge uploads a disputed match to look at the
+  position where the dispute arose; a service started with ``allow_illegal=False``
+  (``adjudicator serve --refuse-illegal``) answers 422 with the verdict instead and stores
+  nothing.  A log already stored answers 200 with its stored verdict.  An unreadable log (400,
+  ``file:line: field: what``) or one over the size limit (413) stores nothing.
+* ``GET  /api/matches/{id}``: one match's summary (``id`` may be a unique prefix).
+* ``GET  /api/matches/{id}/events``: every log event with its ruling and mark (legal, illegal,
+  unchecked, derived), the consequences it forced and its turn number.
+* ``GET  /api/matches/{id}/position?at=N&as=PLAYER``: the position after event N as a scene from
+  the judge's view (no ``as``) or one player's, and what event N changed.  The state comes from
+  the store's snapshots (``MatchStore.state_at``), so a late seek does not replay the match.
+* ``GET  /api/matches/{id}/legal?at=N``: who may act after event N and every legal event there.
+
+Pages (static files in ``replays/web/static``, no build step): ``/`` (the match list and an
+upload form) and ``/matches/{id}?at=N&as=PLAYER`` (the viewer).  OpenAPI: ``/schema/openapi.json``.
+
+Nothing here names a game: games come from the registry, positions from ``game.scene``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _pkg_version
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Annotated, Any, Literal
+
+import anyio.to_thread
+import msgspec
+from litestar import Litestar, Request, Response, get, post
+from litestar.datastructures import State
+from litestar.enums import MediaType
+from litestar.exceptions import ClientException, HTTPException, NotFoundException
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import OpenAPIMediaType
+from litestar.openapi.spec import Operation, RequestBody, Schema
+from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.static_files import create_static_files_router
+
+from adjudicator.core import registry
+from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
+from adjudicator.core.log import parse_log
+from adjudicator.core.protocol import Game
+from adjudicator.core.scene import Scene, diff
+from adjudicator.core.store import (
+    ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, UnknownMatch,
+)
+from replays.core import ILLEGAL, UNCHECKED, Replay
+
+#: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
+DEFAULT_MAX_UPLOAD = 5_000_000
+#: where the pages, the script and the style sheet live
+STATIC = Path(__file__).parent / "static"
+
+# -- the answers -------------------------------------------------------------------------------
+
+
+class GameInfo(msgspec.Struct):
+    id: str
+    name: str
+
+
+class ServiceInfo(msgspec.Struct):
+    """What the service accepts: the registered games, the upload limit, illegal uploads."""
+
+    version: str
+    games: list[GameInfo]
+    #: the largest upload accepted, in bytes
+    max_upload: int
+    #: whether an illegal log is stored (with its verdict) or refused
+    allow_illegal: bool
+    #: how many matches are stored
+    matches: int
+
+
+class MatchInfo(msgspec.Struct):
+    """One stored match, as listed."""
+
+    match_id: str
+    game: str
+    game_name: str
+    players: list[str]
+    verdict: str
+    #: how many illegal events
+    violations: int
+    #: log events (1 = MatchStarted)
+    events: int
+    #: the result in words (``alice wins by gem-complete``; ``unfinished``)
+    result: str
+    outcome: dict[str, Any] | None
+    source: str
+
+
+class EventInfo(msgspec.Struct):
+    """One log event as the viewer lists it, with the adjudicator's ruling."""
+
+    number: int
+    line: int
+    type: str
+    #: the event kind (``D`` decision, ``R`` random outcome, ``X`` derived, ...)
+    kind: str
+    text: str
+    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked) or ``derived``
+    mark: str
+    verdict: str
+    rule: str
+    code: str
+    message: str
+    #: the consequences the rules forced after it
+    derived: list[str]
+    turn: int
+    event: dict[str, Any]
+
+
+class MatchEvents(msgspec.Struct):
+    match: MatchInfo
+    #: numbers of the illegal events
+    violations: list[int]
+    events: list[EventInfo]
+
+
+class Position(msgspec.Struct):
+    """The position after event ``at`` from one viewpoint (``view`` None: the judge)."""
+
+    match_id: str
+    at: int
+    events: int
+    view: str | None
+    players: list[str]
+    turn: int
+    scene: Scene
+    #: what event ``at`` changed, as this viewpoint sees it
+    changes: list[str]
+
+
+class LegalEvent(msgspec.Struct):
+    type: str
+    text: str
+    event: dict[str, Any]
+
+
+class LegalEvents(msgspec.Struct):
+    match_id: str
+    at: int
+    to_act: list[str]
+    #: how many legal events there are (``events`` holds at most ``limit`` of them)
+    count: int
+    events: list[LegalEvent]
+    outcome: str | None = None
+
+
+class ViolationInfo(msgspec.Struct):
+    seq: int
+    line: int
+    rule: str
+    code: str
+    message: str
+
+
+class UploadResult(msgspec.Struct):
+    """What an upload did: ``status`` is ``stored``, ``already stored`` or ``refused``."""
+
+    match_id: str
+    status: str
+    stored: bool
+    verdict: str
+    game: str
+    events: int
+    violations: list[ViolationInfo]
+    #: the viewer page of the match (None when refused)
+    url: str | None
+
+
+# -- the service -------------------------------------------------------------------------------
+
+
+def _result_text(outcome: dict[str, Any] | None) -> str:
+    if not outcome:
+        return "unfinished"
+    if outcome.get("winner"):
+        return f"{outcome['winner']} wins by {outcome['reason']}"
+    return f"{outcome['result']} ({outcome['reason']})"
+
+
+def _game_name(game_id: str) -> str:
+    try:
+        return registry.get(game_id).name
+    except UnknownGame:
+        return game_id
+
+
+def _bad(detail: str) -> ClientException:
+    return ClientException(detail=detail)
+
+
+class _LRU(OrderedDict):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: Any, value: Any) -> Any:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+    def find(self, key: Any) -> Any:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+
+@dataclass
+class WebService:
+    """The store behind the API, with small caches (stored matches never change).
+
+    Store calls are serialised by one lock: handlers run in worker threads.
+    """
+
+    store: MatchStore
+    max_upload: int = DEFAULT_MAX_UPLOAD
+    allow_illegal: bool = True
+    version: str = "0"
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    _replays: _LRU = field(default_factory=lambda: _LRU(8))
+    _scenes: _LRU = field(default_factory=lambda: _LRU(512))
+
+    # -- matches -----------------------------------------------------------------------------
+    def resolve(self, ref: str) -> str:
+        try:
+            with self.lock:
+                return self.store.resolve(ref)
+        except UnknownMatch:
+            raise NotFoundException(detail=f"no stored match {ref!r}") from None
+        except AmbiguousMatch as exc:
+            raise _bad(str(exc)) from None
+
+    def info(self, m: MatchSummary) -> MatchInfo:
+        return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
+                         m.events, _result_text(m.outcome), m.outcome, m.source)
+
+    def summary(self, ref: str) -> MatchInfo:
+        mid = self.resolve(ref)
+        with self.lock:
+            return self.info(self.store.summary(mid))
+
+    def matches(self, game: str | None, player: str | None, verdict: str | None) -> list[MatchInfo]:
+        if game:
+            try:
+                registry.get(game)
+            except UnknownGame as exc:
+                raise _bad(f"game: {exc}") from None
+        with self.lock:
+            found = self.store.matches(game or None)
+        return [self.info(m) for m in found
+                if (not player or player in m.players) and (not verdict or m.verdict == verdict)]
+
+    # -- events ------------------------------------------------------------------------------
+    def replay(self, mid: str) -> Replay:
+        """The match re-verified in memory (marks, turns, consequences), cached."""
+        with self.lock:
+            cached = self._replays.find(mid)
+            if cached is not None:
+                return cached
+            s = self.store.summary(mid)
+            logged = self.store.get_log(mid)
+            game = registry.get(s.game)
+            replay = Replay.from_events(game, [e.event for e in logged], s.source)
+            return self._replays.put(mid, replay)
+
+    def events(self, ref: str, view: str | None = None) -> MatchEvents:
+        mid = self.resolve(ref)
+        replay = self.replay(mid)
+        with self.lock:
+            info = self.info(self.store.summary(mid))
+        if view is not None and view not in replay.players():
+            raise ClientException(f"unknown player {view!r} (players: {', '.join(replay.players())})")
+        # a player's event list shows each event as that player saw it (game.redact)
+        out = [EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
+                         f.message, list(f.derived), f.turn, msgspec.to_builtins(f.event))
+               for f in replay.frames_for(view)]
+        # the verifier stops at an engine failure: the events after it were never checked
+        last_turn = out[-1].turn if out else 0
+        for _line, ev in replay.log.events[len(out):]:
+            n = len(out) + 1
+            out.append(EventInfo(n, _line, type(ev).__name__, ev.kind, replay.game.describe_event(ev), UNCHECKED,
+                                 "unchecked", "", "", "not checked: the engine stopped at an earlier event",
+                                 [], last_turn, msgspec.to_builtins(ev)))
+        return MatchEvents(info, [e.number for e in out if e.mark == ILLEGAL], out)
+
+    # -- positions ---------------------------------------------------------------------------
+    def _where(self, ref: str, at: int | None) -> tuple[str, int, int]:
+        mid = self.resolve(ref)
+        with self.lock:
+            total = self.store.length(mid)
+        n = total if at is None else at
+        if not 1 <= n <= total:
+            raise _bad(f"at: event {n} is outside the match (events 1-{total})")
+        return mid, n, total
+
+    def _state(self, mid: str, n: int) -> tuple[Game, Any]:
+        with self.lock:
+            return self.store.state_at(mid, n)
+
+    def _scene(self, mid: str, n: int, view: str | None) -> tuple[Scene, list[str], int]:
+        key = (mid, n, view)
+        with self.lock:
+            hit = self._scenes.find(key)
+        if hit is not None:
+            return hit
+        game, state = self._state(mid, n)
+        if state is None:
+            if view is not None:
+                raise _bad(f"as: unknown player {view!r} (no position: the engine failed on MatchStarted)")
+            scene = Scene(game=game.id, view=None, status="no position: the engine failed on MatchStarted")
+            players, turn = [], 0
+        else:
+            players = game.players(state)
+            if view is not None and view not in players:
+                raise _bad(f"as: unknown player {view!r} (players: {', '.join(players)}; no 'as' is the judge's view)")
+            scene, turn = game.scene(state, view), game.turn_number(state)
+        value = (scene, players, turn)
+        with self.lock:
+            self._scenes.put(key, value)
+        return value
+
+    def position(self, ref: str, at: int | None, view: str | None) -> Position:
+        mid, n, total = self._where(ref, at)
+        view = view or None
+        scene, players, turn = self._scene(mid, n, view)
+        if n == 1:
+            changes = ["the match starts"]
+        else:
+            before, _p, _t = self._scene(mid, n - 1, view)
+            changes = diff(before, scene)
+        return Position(mid, n, total, view, players, turn, scene, changes)
+
+    def legal(self, ref: str, at: int | None, limit: int) -> LegalEvents:
+        mid, n, _total = self._where(ref, at)
+        game, state = self._state(mid, n)
+        if state is None:
+            return LegalEvents(mid, n, [], 0, [], "no position: the engine failed on MatchStarted")
+        out = game.outcome(state)
+        events = game.legal_events(state) if out is None else []
+        shown = [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
+                 for e in events[:max(0, limit)]]
+        return LegalEvents(mid, n, game.to_act(state), len(events), shown,
+                           None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
+
+    # -- upload ------------------------------------------------------------------------------
+    def upload(self, data: bytes, name: str) -> tuple[UploadResult, int]:
+        """Read, verify and store one log; the answer and its HTTP status."""
+        try:
+            log = parse_log(data, name)
+        except LogError as exc:
+            raise _bad(exc.render()) from None
+        except AdjudicatorError as exc:
+            raise _bad(f"{name}: {exc}") from None
+        with self.lock:
+            res = self.store.import_log(log, allow_illegal=self.allow_illegal)
+        violations = [ViolationInfo(v.seq, v.line, v.rule, v.code, v.message) for v in res.violations]
+        status = {STORED: 201, ALREADY_STORED: 200, REFUSED: 422}[res.status]
+        url = None if res.status == REFUSED else f"/matches/{res.match_id}"
+        return UploadResult(res.match_id, res.status, res.status == STORED, res.verdict, log.game.id,
+                            res.events, violations, url), status
+
+
+def _web(state: State) -> WebService:
+    return state.web
+
+
+# -- the API -----------------------------------------------------------------------------------
+
+def _games() -> list[GameInfo]:
+    return [GameInfo(g.id, g.name) for g in registry.games()]
+
+
+@get("/api/info", sync_to_thread=True, tags=["service"])
+def service_info(state: State) -> ServiceInfo:
+    """The registered games, the upload size limit and whether illegal uploads are stored."""
+    web = _web(state)
+    with web.lock:
+        count = len(web.store.matches())
+    return ServiceInfo(web.version, _games(), web.max_upload, web.allow_illegal, count)
+
+
+@get("/api/games", sync_to_thread=False, tags=["service"])
+def list_games() -> list[GameInfo]:
+    """The registered games."""
+    return _games()
+
+
+@get("/api/matches", sync_to_thread=True, tags=["matches"])
+def list_matches(state: State, game: FromQuery[str | None] = None, player: FromQuery[str | None] = None,
+                 verdict: FromQuery[Literal["legal", "illegal"] | None] = None) -> list[MatchInfo]:
+    """The stored matches, in import order: only one game's, one player's, or legal/illegal ones."""
+    return _web(state).matches(game, player, verdict)
+
+
+@get("/api/matches/{match_id:str}", sync_to_thread=True, tags=["matches"])
+def match_summary(state: State, match_id: FromPath[str]) -> MatchInfo:
+    """One stored match (``match_id`` is its id or a unique prefix)."""
+    return _web(state).summary(match_id)
+
+
+@get("/api/matches/{match_id:str}/events", sync_to_thread=True, tags=["matches"])
+def match_events(
+    state: State,
+    match_id: FromPath[str],
+    view: Annotated[str | None, QueryParameter(name="as", description="A player id: the events as that player saw them (default: the judge's, everything).")] = None,
+) -> MatchEvents:
+    """Every log event of a match with its ruling, its mark and the consequences it forced."""
+    return _web(state).events(match_id, view)
+
+
+@get("/api/matches/{match_id:str}/position", sync_to_thread=True, tags=["positions"])
+def match_position(
+    state: State, match_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(description="The position after event N (1 = MatchStarted; default: the end).")] = None,
+    view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view (default: the judge's, everything).")] = None,
+) -> Position:
+    """The position after event N as a scene from one viewpoint, and what event N changed."""
+    return _web(state).position(match_id, at, view)
+
+
+@get("/api/matches/{match_id:str}/legal", sync_to_thread=True, tags=["positions"])
+def match_legal(
+    state: State, match_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(description="The position after event N (default: the end).")] = None,
+    limit: Annotated[int, QueryParameter(ge=0, description="List at most this many events (count gives them all).")] = 1000,
+) -> LegalEvents:
+    """Who may act after event N, and every legal event there."""
+    return _web(state).legal(match_id, at, limit)
+
+
+@dataclass
+class _UploadOperation(Operation):
+    """Documents the raw JSON Lines body (the handler reads it itself to enforce the size limit)."""
+
+    def __post_init__(self) -> None:
+        self.request_body = RequestBody(
+            required=True, description="A match log: JSON Lines, MatchStarted first.",
+            content={"application/x-ndjson": OpenAPIMediaType(schema=Schema(type="string"))})  # type: ignore[arg-type]
+
+
+def _upload_name(name: str | None) -> str:
+    base = PurePath((name or "").replace("\\", "/")).name.strip()
+    return (base or "upload.jsonl")[:120]
+
+
+@post("/api/matches", request_max_body_size=None, tags=["matches"],
+      operation_class=_UploadOperation)
+async def upload_match(
+    request: Request, state: State,
+    name: Annotated[str | None, QueryParameter(description="The file name to report errors against.")] = None,
+) -> Response[UploadResult]:
+    """Upload a match log (the body, JSON Lines): verified, stored, answered with the verdict.
+
+    201 stored (an illegal log too, with its verdict, unless the service refuses illegal logs:
+    then 422 and nothing stored); 200 already stored; 400 unreadable (``file:line: field: what``);
+    413 over the size limit.  Nothing is stored on a 4xx.
+    """
+    web = _web(state)
+    fname = _upload_name(name)
+    limit = web.max_upload
+    too_big = HTTPException(status_code=413, detail=f"{fname}: the upload is larger than the limit of "
+                                                    f"{limit} bytes ({limit / 1_000_000:g} MB); nothing stored")
+    announced = request.headers.get("content-length")
+    if announced is not None and announced.isdigit() and int(announced) > limit:
+        raise too_big
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_big
+        chunks.append(chunk)
+    result, status = await anyio.to_thread.run_sync(web.upload, b"".join(chunks), fname)
+    return Response(result, status_code=status)
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+def _page(name: str) -> Response[str]:
+    return Response((STATIC / name).read_text(encoding="utf-8"), media_type=MediaType.HTML)
+
+
+@get("/", include_in_schema=False, sync_to_thread=False)
+def index_page() -> Response[str]:
+    return _page("index.html")
+
+
+@get("/matches/{match_id:str}", include_in_schema=False, sync_to_thread=False)
+def match_page(match_id: FromPath[str]) -> Response[str]:
+    return _page("match.html")
+
+
+# -- the app -----------------------------------------------------------------------------------
+
+def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow_illegal: bool = True,
+               debug: bool = False) -> Litestar:
+    """The ASGI app over ``store`` (which the caller opens and closes)."""
+    try:
+        ver = _pkg_version("adjudicator")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        ver = "0"
+    web = WebService(store, max_upload=max_upload, allow_illegal=allow_illegal, version=ver)
+    return Litestar(
+        route_handlers=[
+            service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
+            index_page, match_page,
+            create_static_files_router(path="/static", directories=[STATIC]),
+        ],
+        state=State({"web": web}),
+        openapi_config=OpenAPIConfig(
+            title="adjudicator replay service", version=ver, path="/schema",
+            description="Stored matches, their rulings and positions (as scenes); upload of match logs."),
+        debug=debug,
+    )
+
+
+__all__ = [
+    "DEFAULT_MAX_UPLOAD", "EventInfo", "ServiceInfo", "LegalEvents", "MatchEvents", "MatchInfo", "Position", "UploadResult",
+    "WebService", "create_app",
+]

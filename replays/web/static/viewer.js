@@ -1,0 +1,361 @@
+/* The match viewer: /matches/{id}?at=N&as=PLAYER.
+ * Keys as in the terminal viewer: right/left one event, down/up one turn, Home/End, g go to
+ * event N, v cycle the viewpoint, n/p next/previous violation, / search event types, ? help;
+ * space plays/pauses.  The URL follows the position (history.replaceState) so a judge can send
+ * a link to the exact moment and viewpoint. */
+(function () {
+  "use strict";
+  const $ = id => document.getElementById(id);
+  const state = {
+    id: null, match: null, events: [], violations: [], players: [], labels: {},
+    at: 1, view: null, playing: false, timer: null, token: 0, cache: new Map(), lastSearch: "",
+  };
+
+  function api(path) {
+    return fetch(path).then(r => r.json().then(body => {
+      if (!r.ok) throw new Error(body && body.detail ? body.detail : r.status + " " + r.statusText);
+      return body;
+    }));
+  }
+
+  function flash(msg, kind) {
+    const f = $("flash");
+    f.textContent = msg || "";
+    f.className = msg ? (kind || "info") : "";
+    f.hidden = !msg;
+    if (msg && kind !== "error") {
+      clearTimeout(flash.t);
+      flash.t = setTimeout(() => { if (f.textContent === msg) { f.hidden = true; } }, 4000);
+    }
+  }
+
+  function setUrl() {
+    const q = new URLSearchParams();
+    q.set("at", String(state.at));
+    if (state.view) q.set("as", state.view);
+    history.replaceState(null, "", "/matches/" + encodeURIComponent(state.id) + "?" + q.toString());
+  }
+
+  // -- the event list --------------------------------------------------------------------------
+  const MARKS = { legal: "\u2713", illegal: "\u2717", unchecked: "?", derived: "\u00b7" };
+  function esc(s) { return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
+
+  // The list is virtual: only the rows in view (and a margin) exist, so a match of 10,000 events
+  // steps as fast as a short one.  Every row is ROW pixels high.
+  const ROW = 20, MARGIN = 25;
+  let rowsFrame = 0;
+
+  function rowHtml(e) {
+    const prev = state.events[e.number - 2];
+    const start = prev !== undefined && prev.turn !== e.turn;
+    return '<li id="ev-' + e.number + '" data-n="' + e.number + '" class="ev mark-' + e.mark + (start ? " turn-start" : "") +
+      (e.number === state.at ? " sel" : "") + '" title="' + esc("turn " + e.turn + " \u00b7 " + e.mark + " \u00b7 " + e.text) +
+      '"><span class="num">' + e.number + '</span><span class="mark">' + MARKS[e.mark] + '</span><span class="type">' +
+      esc(e.type) + '</span><span class="etext">' + esc(e.text) + "</span></li>";
+  }
+
+  function renderRows() {
+    rowsFrame = 0;
+    const list = $("events"), rows = $("events-rows");
+    const n = state.events.length;
+    const first = Math.max(0, Math.floor(list.scrollTop / ROW) - MARGIN);
+    const last = Math.min(n, Math.ceil((list.scrollTop + list.clientHeight) / ROW) + MARGIN);
+    rows.style.top = (first * ROW) + "px";
+    rows.innerHTML = state.events.slice(first, last).map(rowHtml).join("");
+  }
+
+  function buildList() {
+    const list = $("events");
+    $("events-spacer").style.height = (state.events.length * ROW) + "px";
+    list.addEventListener("scroll", () => { if (!rowsFrame) rowsFrame = requestAnimationFrame(renderRows); });
+    list.addEventListener("click", ev => {
+      const li = ev.target.closest("li.ev");
+      if (li) { stop(); go(+li.dataset.n); }
+    });
+    renderRows();
+  }
+
+  /** Scroll the event list (not the page) so that event n is in view, and mark it selected. */
+  function reveal(n) {
+    const list = $("events");
+    const top = (n - 1) * ROW;
+    if (top < list.scrollTop || top + ROW > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - (list.clientHeight - ROW) / 2);
+    }
+    renderRows();
+  }
+
+  function showEvent(n) {
+    const e = state.events[n - 1];
+    reveal(n);
+    const r = $("ruling");
+    r.className = "panel mark-" + (e ? e.mark : "none");
+    r.textContent = "";
+    if (!e) return;
+    const head = document.createElement("div");
+    head.className = "ruling-head";
+    head.innerHTML = '<span class="ev-no">event ' + e.number + "</span> <span class=\"ev-line\">line " + e.line +
+      '</span> <b class="ev-type">' + esc(e.type) + '</b> <span class="badge mark-' + e.mark + '">' + e.mark + "</span>";
+    r.appendChild(head);
+    const t = document.createElement("div");
+    t.className = "ev-text";
+    t.textContent = e.text;
+    r.appendChild(t);
+    if (e.rule || e.code) {
+      const rule = document.createElement("div");
+      rule.className = "rule";
+      rule.innerHTML = '<code class="rule-id">' + esc(e.rule) + '</code> <code class="rule-code">' + esc(e.code) + "</code>";
+      r.appendChild(rule);
+    }
+    const msg = document.createElement("p");
+    msg.className = "message";
+    msg.textContent = e.message;
+    r.appendChild(msg);
+    if (e.mark === "unchecked") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "Accepted without an engine check: the engine cannot model this effect." }));
+    if (e.mark === "derived") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "A consequence the rules force, stated in the log and confirmed by the engine." }));
+    if (e.derived && e.derived.length) {
+      const ul = document.createElement("ul");
+      ul.className = "derived";
+      e.derived.forEach(d => { const li2 = document.createElement("li"); li2.textContent = "then: " + d; ul.appendChild(li2); });
+      r.appendChild(ul);
+    }
+  }
+
+  // -- positions -------------------------------------------------------------------------------
+  function fetchPosition(n, view) {
+    const key = n + "|" + (view || "");
+    if (state.cache.has(key)) return Promise.resolve(state.cache.get(key));
+    const q = "at=" + n + (view ? "&as=" + encodeURIComponent(view) : "");
+    return api("/api/matches/" + encodeURIComponent(state.id) + "/position?" + q).then(p => {
+      state.cache.set(key, p);
+      if (state.cache.size > 400) state.cache.delete(state.cache.keys().next().value);
+      return p;
+    });
+  }
+
+  // the event list as one viewpoint saw it: a player's list masks what they could not see
+  function loadEvents(view) {
+    const q = view ? "?as=" + encodeURIComponent(view) : "";
+    return api("/api/matches/" + encodeURIComponent(state.id) + "/events" + q).then(doc => {
+      state.events = doc.events;
+      state.violations = doc.violations;
+      state.eventsView = view || null;
+      buildList();
+    });
+  }
+
+  function go(n, view) {
+    if (!state.events.length) return Promise.resolve();
+    if (view === undefined) view = state.view;
+    if ((view || null) !== state.eventsView) {
+      return loadEvents(view || null).then(() => go(n, view), err => flash(err.message, "error"));
+    }
+    n = Math.max(1, Math.min(state.events.length, n | 0));
+    const token = ++state.token;
+    document.body.dataset.ready = "0";
+    state.at = n;
+    state.view = view || null;
+    showEvent(n);
+    $("pos").textContent = n + " / " + state.events.length;
+    $("at-input").value = n;
+    $("view").value = state.view || "";
+    setUrl();
+    return fetchPosition(n, state.view).then(p => {
+      if (token !== state.token) return;
+      SceneView.render($("scene"), p.scene, {});
+      const ch = $("changes");
+      ch.textContent = "";
+      (p.changes.length ? p.changes : ["no visible change"]).forEach(c => {
+        const li = document.createElement("li"); li.textContent = c; ch.appendChild(li);
+      });
+      if ($("legal").open) loadLegal();
+      reveal(n); // the panels above the list may have grown
+      document.body.dataset.at = String(n);
+      document.body.dataset.view = state.view || "";
+      document.body.dataset.ready = "1";
+      if (state.playing) schedule();
+    }).catch(err => {
+      if (token !== state.token) return;
+      flash(err.message, "error");
+      if (state.view && /unknown player/.test(err.message)) { go(n, null); return; }
+      document.body.dataset.ready = "1";
+      stop();
+    });
+  }
+
+  function loadLegal() {
+    const box = $("legal-list");
+    const at = state.at;
+    box.textContent = "loading\u2026";
+    api("/api/matches/" + encodeURIComponent(state.id) + "/legal?at=" + at + "&limit=200").then(l => {
+      if (at !== state.at) return;
+      box.textContent = "";
+      const head = document.createElement("div");
+      head.className = "legal-head";
+      head.textContent = l.outcome ? "The match is over: " + l.outcome : "to act: " + (l.to_act.join(", ") || "nobody") + "; " + l.count + " legal events" + (l.count > l.events.length ? " (first " + l.events.length + " shown)" : "");
+      box.appendChild(head);
+      const ul = document.createElement("ul");
+      l.events.forEach(e => { const li = document.createElement("li"); li.textContent = e.text; ul.appendChild(li); });
+      box.appendChild(ul);
+    }).catch(err => { box.textContent = err.message; });
+  }
+
+  // -- moves -----------------------------------------------------------------------------------
+  function turnOf(n) { return state.events[n - 1].turn; }
+  function nextTurn(n) {
+    const t = turnOf(n);
+    for (let i = n; i < state.events.length; i++) if (state.events[i].turn !== t) return i + 1;
+    return state.events.length;
+  }
+  function previousTurn(n) {
+    let i = n - 1;
+    const t = turnOf(n);
+    let start = i;
+    while (start > 0 && state.events[start - 1].turn === t) start--;
+    if (start < i) return start + 1;
+    if (start === 0) return 1;
+    const pt = state.events[start - 1].turn;
+    let j = start - 1;
+    while (j > 0 && state.events[j - 1].turn === pt) j--;
+    return j + 1;
+  }
+  function violation(forward) {
+    const v = state.violations;
+    const hit = forward ? v.find(x => x > state.at) : [...v].reverse().find(x => x < state.at);
+    if (hit === undefined) { flash(v.length ? "no " + (forward ? "later" : "earlier") + " violation" : "this match has no violations"); return; }
+    go(hit);
+  }
+  function search(text) {
+    const t = text.trim().toLowerCase();
+    if (!t) return;
+    state.lastSearch = text;
+    const match = e => e.type.toLowerCase().includes(t);
+    let hit = state.events.slice(state.at).find(match);
+    if (!hit) { // wrap to the start, as the terminal viewer does
+      hit = state.events.slice(0, state.at - 1).find(match);
+      if (hit) flash("search wrapped to the start");
+    }
+    if (!hit) { flash("no other event type matching \u201c" + text + "\u201d"); return; }
+    go(hit.number);
+  }
+  function cycleView() {
+    const order = [null].concat(state.players);
+    const i = order.indexOf(state.view);
+    go(state.at, order[(i + 1) % order.length]);
+  }
+
+  // -- play ------------------------------------------------------------------------------------
+  function schedule() {
+    clearTimeout(state.timer);
+    if (!state.playing) return;
+    if (state.at >= state.events.length) { stop(); return; }
+    state.timer = setTimeout(() => go(state.at + 1), 1000 / +$("speed").value);
+  }
+  function play() {
+    if (state.at >= state.events.length) go(1);
+    state.playing = true;
+    $("play").textContent = "\u23f8 pause";
+    $("play").classList.add("on");
+    document.body.dataset.playing = "1";
+    schedule();
+  }
+  function stop() {
+    state.playing = false;
+    clearTimeout(state.timer);
+    $("play").textContent = "\u25b6 play";
+    $("play").classList.remove("on");
+    document.body.dataset.playing = "0";
+  }
+  function toggle() { if (state.playing) stop(); else play(); }
+
+  // -- prompt and help -------------------------------------------------------------------------
+  function ask(label, initial, done) {
+    const box = $("prompt");
+    $("prompt-label").textContent = label;
+    const input = $("prompt-input");
+    input.value = initial || "";
+    box.hidden = false;
+    input.focus();
+    input.select();
+    box.onsubmit = ev => { ev.preventDefault(); box.hidden = true; input.blur(); done(input.value); };
+  }
+  function closeOverlays() { $("prompt").hidden = true; $("help").hidden = true; }
+
+  function onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = ev.target && ev.target.tagName;
+    if (ev.key === "Escape") { closeOverlays(); ev.target.blur && ev.target.blur(); return; }
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (!$("help").hidden && ev.key !== "?") { $("help").hidden = true; }
+    let handled = true;
+    switch (ev.key) {
+      case "ArrowRight": stop(); go(state.at + 1); break;
+      case "ArrowLeft": stop(); go(state.at - 1); break;
+      case "ArrowDown": stop(); go(nextTurn(state.at)); break;
+      case "ArrowUp": stop(); go(previousTurn(state.at)); break;
+      case "Home": stop(); go(1); break;
+      case "End": stop(); go(state.events.length); break;
+      case "g": stop(); ask("go to event (1-" + state.events.length + ")", "", v => { const n = parseInt(v, 10); if (n >= 1 && n <= state.events.length) go(n); else flash("no event " + v + " (events 1-" + state.events.length + ")"); }); break;
+      case "v": cycleView(); break;
+      case "n": stop(); violation(true); break;
+      case "p": stop(); violation(false); break;
+      case "/": stop(); ask("search event types", state.lastSearch, search); break;
+      case "?": $("help").hidden = !$("help").hidden; break;
+      case " ": toggle(); break;
+      default: handled = false;
+    }
+    if (handled) ev.preventDefault();
+  }
+
+  // -- start -----------------------------------------------------------------------------------
+  function start() {
+    const m = /^\/matches\/([^/]+)/.exec(location.pathname);
+    state.id = m ? decodeURIComponent(m[1]) : "";
+    const q = new URLSearchParams(location.search);
+    const at = q.has("at") ? parseInt(q.get("at"), 10) : null;
+    const view = q.get("as") || null;
+    document.addEventListener("keydown", onKey);
+    $("play").addEventListener("click", () => { toggle(); $("play").blur(); });
+    $("first").addEventListener("click", () => { stop(); go(1); });
+    $("prev").addEventListener("click", () => { stop(); go(state.at - 1); });
+    $("next").addEventListener("click", () => { stop(); go(state.at + 1); });
+    $("last").addEventListener("click", () => { stop(); go(state.events.length); });
+    $("view").addEventListener("change", () => { go(state.at, $("view").value || null); $("view").blur(); });
+    $("speed").addEventListener("change", () => { if (state.playing) schedule(); $("speed").blur(); });
+    $("at-form").addEventListener("submit", ev => { ev.preventDefault(); stop(); go(parseInt($("at-input").value, 10) || 1); $("at-input").blur(); });
+    $("help-button").addEventListener("click", () => { $("help").hidden = !$("help").hidden; });
+    $("help").addEventListener("click", () => { $("help").hidden = true; });
+    $("legal").addEventListener("toggle", () => { if ($("legal").open) loadLegal(); });
+    let resize;
+    window.addEventListener("resize", () => { clearTimeout(resize); resize = setTimeout(() => { const p = state.cache.get(state.at + "|" + (state.view || "")); if (p) SceneView.render($("scene"), p.scene, {}); }, 150); });
+    api("/api/matches/" + encodeURIComponent(state.id) + "/events").then(doc => {
+      state.match = doc.match;
+      state.events = doc.events;
+      state.eventsView = null;
+      state.violations = doc.violations;
+      state.id = doc.match.match_id;
+      state.players = doc.match.players;
+      document.title = doc.match.game_name + " \u00b7 " + doc.match.source.split("/").pop() + " \u00b7 adjudicator";
+      $("title").textContent = doc.match.game_name + " \u00b7 " + doc.match.source.split("/").pop();
+      $("title").title = doc.match.source + "\nmatch " + doc.match.match_id;
+      const badge = $("verdict");
+      badge.textContent = doc.match.verdict + (doc.match.violations ? " (" + doc.match.violations + ")" : "") + " \u00b7 " + doc.match.result;
+      badge.className = "badge verdict-" + doc.match.verdict;
+      badge.title = badge.textContent;
+      const sel = $("view");
+      sel.innerHTML = '<option value="">judge (everything)</option>' + state.players.map(p => '<option value="' + esc(p) + '">' + esc(p) + "</option>").join("");
+      $("at-input").max = state.events.length;
+      buildList();
+      let n = at === null || isNaN(at) ? 1 : at;
+      if (n < 1 || n > state.events.length) { flash("event " + n + " is outside the match (events 1-" + state.events.length + "): showing the nearest", "error"); }
+      if (view && !state.players.includes(view)) { flash("unknown player \u201c" + view + "\u201d (players: " + state.players.join(", ") + "): showing the judge's view", "error"); return go(n, null); }
+      return go(n, view);
+    }).catch(err => {
+      flash(err.message, "error");
+      $("title").textContent = "no match";
+      document.body.dataset.ready = "1";
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();
