@@ -249,6 +249,16 @@ class Colossi(Game[State]):
 
         return describe(self, state, player)
 
+    def scene(self, state: State, player: str | None) -> Any:
+        from .scene import scene
+
+        return scene(self, state, player)
+
+    def turn_number(self, state: State) -> int:
+        from .scene import turn_number
+
+        return turn_number(state)
+
     # -- generated matches ---------------------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """2 to 4 players (by seed); ``long``: a Gold target no match reaches (CL-3 option)."""
