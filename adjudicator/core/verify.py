@@ -145,7 +145,7 @@ def run(
             if expected is None:
                 try:
                     nxt = derive(state)
-                except Exception as exc:
+                except Exception:
                     nxt = None
                 why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt)}"
             else:

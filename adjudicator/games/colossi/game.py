@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
+from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event, masked
 from adjudicator.core.protocol import Game, Outcome, RefError
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
@@ -22,21 +23,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 def options_of(setup: E.MatchStarted) -> Options:
     """The ruleset preset with the log's overrides."""
-    if setup.ruleset not in PRESETS:
-        raise RefError("ruleset", f"unknown ruleset {setup.ruleset!r} (presets: {', '.join(PRESETS)})")
-    merged = {**PRESETS[setup.ruleset], **setup.options}
-    try:
-        opts = msgspec.convert(merged, Options)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        field = "options"
-        if "unknown field" in text:
-            name = text.split("`")[1] if "`" in text else "?"
-            text, field = f"unknown option (known: {', '.join(Options.__struct_fields__)})", f"options.{name}"
-        elif " - at `$" in text:
-            text, _, fp = text.partition(" - at `$")
-            field = "options" + fp.rstrip("`")
-        raise RefError(field, text) from None
+    opts = resolve_options(Options, PRESETS, setup.ruleset, setup.options)
     try:
         board(opts.board)
     except DataError as exc:

@@ -162,7 +162,6 @@ def describe_task(task: Any) -> str:
 def scene(game: Any, s: State, player: str | None) -> Scene:
     C = content()
     opts = s.options
-    ids = Q.seats(s)
     infos: list[PlayerInfo] = []
     zones: list[Zone] = []
     counters: list[Counter] = []

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 import msgspec
 
 from adjudicator.core.errors import DataError
+from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event
 from adjudicator.core.protocol import Game, Outcome, RefError
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
@@ -21,21 +21,7 @@ from .state import CHARACTERS, MANA, PRESETS, WARBANDS, Options, State, Warband
 
 def options_of(setup: E.MatchStarted) -> Options:
     """The ruleset preset with the log's overrides (KO-31 and the other options)."""
-    if setup.ruleset not in PRESETS:
-        raise RefError("ruleset", f"unknown ruleset {setup.ruleset!r} (presets: {', '.join(PRESETS)})")
-    merged = {**PRESETS[setup.ruleset], **setup.options}
-    try:
-        opts = msgspec.convert(merged, Options)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        field = "options"
-        if " - at `$" in text:
-            text, _, fp = text.partition(" - at `$")
-            field = "options" + fp.rstrip("`")
-        elif "unknown field" in text:
-            name = text.split("`")[1] if "`" in text else "?"
-            text, field = f"unknown option (known: {', '.join(Options.__struct_fields__)})", f"options.{name}"
-        raise RefError(field, text) from None
+    opts = resolve_options(Options, PRESETS, setup.ruleset, setup.options)
     for i, v in enumerate(opts.mana_table):
         if not 0 <= v <= 9:
             raise RefError(f"options.mana_table[{i}]", f"mana for a die of {i + 1} is {v}; 0 to 9")

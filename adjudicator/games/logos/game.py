@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
+from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event, masked
 from adjudicator.core.protocol import Game, Outcome, RefError
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
@@ -24,27 +25,9 @@ _PLAYER_FIELDS = ("player", "winner", "striker", "target", "attacker", "defender
 SHARED = "shared"
 
 
-def _option_error(exc: msgspec.ValidationError) -> RefError:
-    text = str(exc)
-    field = "options"
-    if " - at `$" in text:
-        text, _, fp = text.partition(" - at `$")
-        field = "options" + fp.rstrip("`")
-    elif "unknown field" in text:
-        name = text.split("`")[1] if "`" in text else "?"
-        text, field = f"unknown option (known: {', '.join(Options.__struct_fields__)})", f"options.{name}"
-    return RefError(field, text)
-
-
 def options_of(setup: E.MatchStarted) -> Options:
     """The ruleset preset with the log's overrides; impossible values make the log unreadable."""
-    if setup.ruleset not in PRESETS:
-        raise RefError("ruleset", f"unknown ruleset {setup.ruleset!r} (presets: {', '.join(PRESETS)})")
-    merged = {**PRESETS[setup.ruleset], **setup.options}
-    try:
-        o = msgspec.convert(merged, Options)
-    except msgspec.ValidationError as exc:
-        raise _option_error(exc) from None
+    o = resolve_options(Options, PRESETS, setup.ruleset, setup.options)
     limits = [
         ("start_hp", o.start_hp >= 1, "must be at least 1"),
         ("min_slots", 0 <= o.min_slots <= o.start_slots, f"must be between 0 and start_slots ({o.start_slots})"),
