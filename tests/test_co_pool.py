@@ -524,7 +524,7 @@ def test_missing_required_field_names_card_position(tmp_path: Path) -> None:
     with pytest.raises(DataError) as info:
         load_pool_file(path)
     message = str(info.value)
-    assert "#1" in message and "id" in message
+    assert "card #2" in message and "id" in message  # the second card, counted from 1
 
 
 def test_unknown_pool_name_lists_shipped_pools() -> None:

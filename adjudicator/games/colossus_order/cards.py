@@ -10,14 +10,13 @@ as an ``EffectDeclared`` event that verdicts mark as not engine-checked.
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
-import re
 from typing import Any, Literal, Union
 
 import msgspec
 
+from adjudicator.core.data import check_named_after_file, decode, read_toml, shipped_file
 from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"
@@ -262,39 +261,14 @@ def _check_effects(path: str, where: str, effects: list[Any], *, continuous: boo
 
 
 def load_pool_file(path: str | Path) -> Pool:
-    p = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise DataError(p, f"cannot read ({exc.strerror})") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(p, f"not valid TOML ({exc})") from None
-    try:
-        pf = msgspec.convert(data, _PoolFile)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        # name the card at fault: `$.card[12].abilities[0]` -> card id
-        if "$.card[" in text:
-            idx = int(text.split("$.card[", 1)[1].split("]", 1)[0])
-            cards = data.get("card", [])
-            cid = cards[idx].get("id", f"#{idx}") if idx < len(cards) and isinstance(cards[idx], dict) else f"#{idx}"
-            text = f"card {cid!r}: {text}"
-        raise DataError(p, text) from None
-    _validate(p, pf.card)
-    if pf.pool != Path(path).stem:
-        raise DataError(p, f"pool: the file names its pool {pf.pool!r}; it must match the file name {Path(path).stem!r}")
+    pf = decode(read_toml(path), _PoolFile, path, entries="card")
+    _validate(str(path), pf.card)
+    check_named_after_file(path, "pool", pf.pool)
     return Pool(pf.pool, pf.description, pf.card)
 
 
 @lru_cache(maxsize=None)
 def load_pool(name: str) -> Pool:
     """A pool shipped in ``data/`` by name (``sample`` is the project's authored sample pool)."""
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-        raise DataError(name, "a pool name is a lowercase slug (letters, digits, '-')")
-    path = DATA / f"{name}.toml"
-    if not path.is_file():
-        known = sorted(f.stem for f in DATA.glob("*.toml"))
-        raise DataError(str(path), f"no card pool named {name!r} (shipped: {', '.join(known)})")
+    path = shipped_file(DATA, name, "card pool")
     return load_pool_file(path)

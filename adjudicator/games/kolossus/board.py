@@ -13,12 +13,12 @@ index ``(row - 1) * size + column``.  Regions are whole rows (``row-6``) and col
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
 import msgspec
 
+from adjudicator.core.data import decode, read_toml, shipped_file
 from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"
@@ -125,18 +125,7 @@ def _fail(path: str, msg: str) -> DataError:
 
 def load_board_file(path: str | Path) -> Board:
     p = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise DataError(p, f"cannot read ({exc.strerror})") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(p, f"not valid TOML ({exc})") from None
-    try:
-        bf = msgspec.convert(data, _BoardFile)
-    except msgspec.ValidationError as exc:
-        raise DataError(p, str(exc)) from None
+    bf = decode(read_toml(path), _BoardFile, path)
     if bf.board != Path(path).stem:
         raise _fail(p, f"board: the file names its board {bf.board!r}; it must match the file name {Path(path).stem!r}")
     size = len(bf.levels)
@@ -184,12 +173,7 @@ def load_board_file(path: str | Path) -> Board:
 @lru_cache(maxsize=None)
 def load_board(name: str) -> Board:
     """A board shipped in ``data/`` by name (``zikkurat-11`` is the default reading)."""
-    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-        raise DataError(str(name), "a board name is a lowercase slug (letters, digits, '-')")
-    path = DATA / f"{name}.toml"
-    if not path.is_file():
-        known = sorted(f.stem for f in DATA.glob("*.toml"))
-        raise DataError(str(path), f"no board named {name!r} (shipped: {', '.join(known)})")
+    path = shipped_file(DATA, name, "board")
     return load_board_file(path)
 
 
