@@ -11,9 +11,8 @@ listed in ``NEVER_REJECTS`` with the reason, and get a test of the documented be
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -22,6 +21,7 @@ from adjudicator.core.rulings import Ruling
 from adjudicator.core.verify import run
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.rulebook import RULES
+from tests.rulecov import RuleCoverage
 from adjudicator.games.colossus_order.rules import available_locus
 from adjudicator.games.colossus_order.state import Block, Capture, Draw, ReplaceLocus, Reveal, Window
 
@@ -32,7 +32,10 @@ from .co_scenarios import (
 NS = "colossus-order/"
 
 #: rule id -> what the tests of that id show ("legal", "illegal", "behaviour")
-COVERED: dict[str, set[str]] = defaultdict(set)
+_COVERAGE = RuleCoverage(RULES, NS)
+COVERED = _COVERAGE.covered
+covers, documents = _COVERAGE.covers, _COVERAGE.documents
+rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 
 #: ids that can never reject an event, and why (each still has a behaviour test)
 NEVER_REJECTS: dict[str, str] = {
@@ -79,37 +82,6 @@ NEVER_REJECTS: dict[str, str] = {
     "CO-33": "a permission",
 }
 
-
-def covers(*ids: str, legal: bool = True, illegal: bool = True, behaviour: bool = False) -> Callable:
-    """Register what a test shows for ``ids``."""
-    def mark(fn: Callable) -> Callable:
-        for i in ids:
-            assert i in RULES, f"{fn.__name__} covers unknown rule id {i}"
-            if legal:
-                COVERED[i].add("legal")
-            if illegal:
-                COVERED[i].add("illegal")
-            if behaviour:
-                COVERED[i].add("behaviour")
-        return fn
-    return mark
-
-
-def documents(*ids: str) -> Callable:
-    return covers(*ids, legal=False, illegal=False, behaviour=True)
-
-
-def rejects(ruling: Ruling, rule: str, code: str, *facts: str) -> None:
-    assert not ruling.legal, f"expected {rule} [{code}], got a legal ruling: {ruling}"
-    assert (ruling.rule, ruling.code) == (rule, NS + code), ruling
-    for fact in facts:
-        assert fact in ruling.message, f"{fact!r} not quoted in: {ruling.message}"
-
-
-def accepts(ruling: Ruling, rule: str | None = None) -> None:
-    assert ruling.legal, ruling
-    if rule is not None:
-        assert ruling.rule == rule, ruling
 
 
 def types(events: list[Any]) -> list[str]:

@@ -10,8 +10,6 @@ an event (derived consequences, interpretations enforced under another id) are l
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Callable
 
 import pytest
 
@@ -19,11 +17,15 @@ from adjudicator.core.errors import LogError
 from adjudicator.core.log import parse_log
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi.rulebook import RULES
+from tests.rulecov import RuleCoverage
 from adjudicator.games.colossi.state import Actions, BannerChoice, Discard, Draft, Draw, MoveBeast, PlaceStart, Rest
 
 from .colossi_scenarios import A, B, CC, D, GAME, NS, E, Match, Position, encode, setup, verify_events
 
-COVERED: dict[str, set[str]] = defaultdict(set)
+_COVERAGE = RuleCoverage(RULES, NS)
+COVERED = _COVERAGE.covered
+covers, documents = _COVERAGE.covers, _COVERAGE.documents
+rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 
 NEVER_REJECTS: dict[str, str] = {
     "CL-3.5": "deaths are consequences of moves and effects, applied by the engine",
@@ -71,36 +73,6 @@ NEVER_REJECTS: dict[str, str] = {
     "CL-39": "the known top is checked under CL-2.6",
 }
 
-
-def covers(*ids: str, legal: bool = True, illegal: bool = True, behaviour: bool = False) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        for i in ids:
-            assert i in RULES, f"{fn.__name__} covers unknown rule id {i}"
-            if legal:
-                COVERED[i].add("legal")
-            if illegal:
-                COVERED[i].add("illegal")
-            if behaviour:
-                COVERED[i].add("behaviour")
-        return fn
-    return mark
-
-
-def documents(*ids: str) -> Callable:
-    return covers(*ids, legal=False, illegal=False, behaviour=True)
-
-
-def rejects(ruling, rule: str, code: str, *facts: str) -> None:
-    assert not ruling.legal, f"expected {rule} [{code}], got {ruling}"
-    assert (ruling.rule, ruling.code) == (rule, NS + code), ruling
-    for f in facts:
-        assert f in ruling.message, (f, ruling.message)
-
-
-def accepts(ruling, rule: str | None = None) -> None:
-    assert ruling.legal, ruling
-    if rule is not None:
-        assert ruling.rule == rule, ruling
 
 
 def setup_until(stop: type) -> Match:

@@ -10,13 +10,10 @@ reject an event (derived consequences, interpretations enforced under another id
 
 from __future__ import annotations
 
-import random
 import re
-from collections import defaultdict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-import msgspec
 import pytest
 from msgspec.structs import replace
 
@@ -25,6 +22,7 @@ from adjudicator.core.rulings import Ruling
 from adjudicator.core.verify import propose, run
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.rulebook import RULES
+from tests.rulecov import RuleCoverage
 from adjudicator.games.kolossus.state import Activation
 
 from .kolossus_scenarios import (
@@ -33,7 +31,10 @@ from .kolossus_scenarios import (
 )
 
 #: rule id -> what the tests of that id show ("legal", "illegal", "behaviour")
-COVERED: dict[str, set[str]] = defaultdict(set)
+_COVERAGE = RuleCoverage(RULES, NS)
+COVERED = _COVERAGE.covered
+covers, documents = _COVERAGE.covers, _COVERAGE.documents
+rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 
 #: ids that can never reject an event, and why (each still has a behaviour test)
 NEVER_REJECTS: dict[str, str] = {
@@ -74,36 +75,6 @@ NEVER_REJECTS: dict[str, str] = {
     "KO-31": "the preset sets the chapter; events of a later chapter are rejected under their own rule (chapter)",
 }
 
-
-def covers(*ids: str, legal: bool = True, illegal: bool = True, behaviour: bool = False) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        for i in ids:
-            assert i in RULES, f"{fn.__name__} covers unknown rule id {i}"
-            if legal:
-                COVERED[i].add("legal")
-            if illegal:
-                COVERED[i].add("illegal")
-            if behaviour:
-                COVERED[i].add("behaviour")
-        return fn
-    return mark
-
-
-def documents(*ids: str) -> Callable:
-    return covers(*ids, legal=False, illegal=False, behaviour=True)
-
-
-def rejects(ruling: Ruling, rule: str, code: str, *facts: str) -> None:
-    assert not ruling.legal, f"expected {rule} [{code}], got a legal ruling: {ruling}"
-    assert (ruling.rule, ruling.code) == (rule, NS + code), ruling
-    for fact in facts:
-        assert fact in ruling.message, f"{fact!r} not quoted in: {ruling.message}"
-
-
-def accepts(ruling: Ruling, rule: str | None = None) -> None:
-    assert ruling.legal, ruling
-    if rule is not None:
-        assert ruling.rule == rule, ruling
 
 
 def check(s: Any, e: Any) -> Ruling:

@@ -13,7 +13,6 @@ rule id has no test.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,16 +20,24 @@ import msgspec
 import pytest
 
 from adjudicator.core.log import parse_log
-from adjudicator.core.rulings import Ruling
 from adjudicator.core.verify import run
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.rulebook import RULES
+from tests.rulecov import RuleCoverage
 from adjudicator.games.logos.rules import beats, commitment_of
 
 from .logos_scenarios import A, B, GAME, NS, Script, encode, salt, setup, verify_events
 
 #: rule id -> what the tests of that id show ("legal", "illegal", "behaviour")
-COVERED: dict[str, set[str]] = defaultdict(set)
+_COVERAGE = RuleCoverage(RULES, NS)
+COVERED = _COVERAGE.covered
+covers, documents = _COVERAGE.covers, _COVERAGE.documents
+rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
+
+
+def derived_rule(*ids: str):
+    """A behaviour test that also shows a legal log stating the derived events and a LOG-2 case."""
+    return covers(*ids, legal=True, illegal=True, behaviour=True)
 
 #: ids that never reject a decision, and why (each has a behaviour test, and where the rule
 #: shapes a derived event, a LOG-2 case for a log that states that event otherwise)
@@ -78,41 +85,6 @@ NEVER_REJECTS: dict[str, str] = {
     "LG-30": "derived card movements",
 }
 
-
-def covers(*ids: str, legal: bool = True, illegal: bool = True, behaviour: bool = False) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        for i in ids:
-            assert i in RULES, f"{fn.__name__} covers unknown rule id {i}"
-            if legal:
-                COVERED[i].add("legal")
-            if illegal:
-                COVERED[i].add("illegal")
-            if behaviour:
-                COVERED[i].add("behaviour")
-        return fn
-    return mark
-
-
-def documents(*ids: str) -> Callable:
-    return covers(*ids, legal=False, illegal=False, behaviour=True)
-
-
-def derived_rule(*ids: str) -> Callable:
-    """A behaviour test that also shows a legal log stating the derived events and a LOG-2 case."""
-    return covers(*ids, legal=True, illegal=True, behaviour=True)
-
-
-def rejects(ruling: Ruling, rule: str, code: str, *facts: str) -> None:
-    assert not ruling.legal, f"expected {rule} [{code}], got a legal ruling: {ruling}"
-    assert (ruling.rule, ruling.code) == (rule, NS + code), ruling
-    for fact in facts:
-        assert fact in ruling.message, f"{fact!r} not quoted in: {ruling.message}"
-
-
-def accepts(ruling: Ruling, rule: str | None = None) -> None:
-    assert ruling.legal, ruling
-    if rule is not None:
-        assert ruling.rule == rule, ruling
 
 
 def stated(s: Script) -> bytes:
