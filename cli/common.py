@@ -4,6 +4,7 @@ Exit codes (documented in README.md):
   0  every log / the proposed event is legal
   1  a log / the proposed event is illegal
   2  unreadable input or wrong usage
+  3  an internal error (a defect of the adjudicator: please report it with the input)
 """
 
 from __future__ import annotations
@@ -19,6 +20,31 @@ from adjudicator.core.errors import AdjudicatorError, LogError
 EXIT_LEGAL = 0
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+BUG_REPORT = "this is a defect of the adjudicator, not of the input: please report it with the input"
+
+
+def internal_error_line(exc: BaseException, where: str | None = None) -> str:
+    """The one line printed for an internal error (never a traceback)."""
+    what = f"{type(exc).__name__}: {exc}"
+    if len(what) > 300:
+        what = what[:297] + "..."
+    return f"internal error{' on ' + where if where else ''}: {what} ({BUG_REPORT})"
+
+
+class Main(click.Group):
+    """The command group: an unexpected exception becomes exit code 3 with one line, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last line of defence, reported as a bug
+            inputs = " ".join(a for a in ctx.args or [] if not a.startswith("-"))
+            click.echo("error: " + internal_error_line(exc, inputs or None), err=True)
+            ctx.exit(EXIT_INTERNAL)
 
 
 class BadInput(click.ClickException):

@@ -18,17 +18,17 @@ from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import position_at, propose, run
 
 from .common import (
-    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_LEGAL, BadInput, as_option, at_option, emit_json, fail,
-    json_option, position_option,
+    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, Main, as_option, at_option,
+    emit_json, fail, internal_error_line, json_option, position_option,
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="adjudicator")
 def main() -> None:
     """Rules adjudicator for Colossus Order, LOGOS, Kolossus and Colossi match logs.
 
-    Exit codes: 0 legal, 1 illegal, 2 unreadable input or wrong usage.
+    Exit codes: 0 legal, 1 illegal, 2 unreadable input or wrong usage, 3 internal error.
     """
 
 
@@ -40,6 +40,15 @@ def _outcome_dict(game: Game, state: Any) -> dict[str, Any] | None:
 
 
 def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
+    """One log's verdict; a crash on this log is this log's verdict (``error``), never the batch's."""
+    try:
+        return _verify_one(path, keep_going)
+    except Exception as exc:  # noqa: BLE001 - reported as this log's verdict, exit code 3
+        return {"path": str(path), "game": None, "verdict": "error", "events": 0, "violations": [],
+                "outcome": None, "error": internal_error_line(exc, str(path))}
+
+
+def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     try:
         log = read_log(path)
     except LogError as exc:
@@ -69,19 +78,21 @@ def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool) -> None:
     if not files:
         raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
     worst = EXIT_LEGAL
-    counts = {"legal": 0, "illegal": 0, "unreadable": 0}
+    counts = {"legal": 0, "illegal": 0, "unreadable": 0, "error": 0}
     for f in files:
         doc = verify_one(f, keep_going)
         counts[doc["verdict"]] += 1
-        if doc["verdict"] == "unreadable":
+        if doc["verdict"] == "error":
+            worst = EXIT_INTERNAL
+        elif doc["verdict"] == "unreadable" and worst != EXIT_INTERNAL:
             worst = EXIT_BAD_INPUT
         elif doc["verdict"] == "illegal" and worst == EXIT_LEGAL:
             worst = EXIT_ILLEGAL
         if as_json:
             emit_json(doc)
             continue
-        if doc["verdict"] == "unreadable":
-            click.echo(f"{doc['path']}: unreadable: {doc['error']}")
+        if doc["verdict"] in ("unreadable", "error"):
+            click.echo(f"{doc['path']}: {doc['verdict']}: {doc['error']}")
             continue
         out = doc["outcome"]
         tail = ""
@@ -93,7 +104,9 @@ def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool) -> None:
         for v in doc.get("not_engine_checked", []):
             click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: not engine-checked: {v['message']}")
     if not as_json and len(files) > 1:
-        click.echo(f"{len(files)} logs: {counts['legal']} legal, {counts['illegal']} illegal, {counts['unreadable']} unreadable")
+        errors = f", {counts['error']} internal errors" if counts["error"] else ""
+        click.echo(f"{len(files)} logs: {counts['legal']} legal, {counts['illegal']} illegal, "
+                   f"{counts['unreadable']} unreadable{errors}")
     sys.exit(worst)
 
 

@@ -1,7 +1,8 @@
 """``adjudicator store``: keep verified match logs in the event store, list them, replay them.
 
-Exit codes as everywhere: 0 ok, 1 a log is illegal (refused, or stored with --allow-illegal),
-2 unreadable input, an unknown match or a store that cannot be opened.
+Exit codes as everywhere: 0 every log stored (an illegal one too, when --allow-illegal asked for
+it), 1 an illegal log refused (not stored), 2 unreadable input, an unknown match or a store that
+cannot be opened, 3 an internal error (that log is skipped, the batch goes on).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from adjudicator.core.log import find_logs, read_log
 from adjudicator.core.store import REFUSED, ImportResult, MatchStore, MatchSummary
 
 from .common import (
-    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail, json_option,
+    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
+    internal_error_line, json_option,
 )
 
 db_option = click.option(
@@ -87,8 +89,21 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, db: str | None, as_json
                 else:
                     click.echo(f"error: {exc.render()}", err=True)
                 continue
-            res = st.import_log(log, allow_illegal=allow_illegal)
-            if res.verdict != "legal" and worst == EXIT_LEGAL:
+            try:
+                res = st.import_log(log, allow_illegal=allow_illegal)
+            except AdjudicatorError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
+                worst = EXIT_INTERNAL
+                line = internal_error_line(exc, str(f))
+                if as_json:
+                    emit_json({"path": str(f), "verdict": "error", "status": "error", "error": line})
+                else:
+                    click.echo(f"error: {line}", err=True)
+                continue
+            # an illegal log stored on request (--allow-illegal) is what was asked for: exit 0;
+            # an illegal log refused (not stored) exits 1
+            if res.status == REFUSED and worst == EXIT_LEGAL:
                 worst = EXIT_ILLEGAL
             if as_json:
                 emit_json(_import_doc(res))

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from .errors import DataError
+from .limits import MAX_NAME
 
 T = TypeVar("T")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -22,12 +23,18 @@ _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 def shipped_file(directory: Path, name: object, what: str, ext: str = "toml") -> Path:
     """The data file ``name`` shipped in ``directory`` (a slug, so never outside it)."""
-    if not isinstance(name, str) or not _SLUG.fullmatch(name):
-        raise DataError(str(name), f"a {what} name is a lowercase slug (letters, digits, '-')")
+    if not isinstance(name, str) or not _SLUG.fullmatch(name) or len(name) > MAX_NAME:
+        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
+        raise DataError(f"{what} {shown}", f"a {what} name is a lowercase slug (letters, digits, '-') "
+                                           f"of at most {MAX_NAME} characters")
     path = directory / f"{name}.{ext}"
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError:
+        found = False
+    if not found:
         known = sorted(f.stem for f in directory.glob(f"*.{ext}"))
-        raise DataError(str(path), f"no {what} named {name!r} (shipped: {', '.join(known)})")
+        raise DataError(f"{what} {name!r}", f"no {what} named {name!r} (shipped: {', '.join(known)})")
     return path
 
 

@@ -18,6 +18,7 @@ import msgspec
 from . import registry
 from .errors import LogError, UnknownGame
 from .events import Event
+from .limits import MAX_EVENTS, MAX_LINE_BYTES, depth_error
 from .protocol import Game, RefError
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
@@ -46,6 +47,7 @@ def _field_path(path: str | None) -> str | None:
 
 def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
     """Decode one line with ``game``'s decoder; map msgspec's errors to :class:`LogError`."""
+    _check_size(raw, path, line)
     try:
         return game.decoder.decode(raw)
     except msgspec.ValidationError as exc:
@@ -71,6 +73,15 @@ def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
         raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
 
 
+def _check_size(raw: bytes, path: str, line: int | None) -> None:
+    """Refuse a line too long or nested too deep before any decoder sees it (docs: Limits)."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise LogError(path, line, f"the line is {len(raw)} bytes long; at most {MAX_LINE_BYTES}")
+    why = depth_error(raw)
+    if why is not None:
+        raise LogError(path, line, why)
+
+
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
     out = []
     for i, raw in enumerate(data.split(b"\n"), start=1):
@@ -82,6 +93,7 @@ def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
 
 def game_of(first: bytes, path: str, line: int) -> Game:
     """The registered game a MatchStarted line names (LOG-1)."""
+    _check_size(first, path, line)
     try:
         obj = _generic.decode(first)
     except msgspec.DecodeError as exc:
@@ -107,6 +119,8 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
         raise LogError(path, None, "empty log: the first line must be MatchStarted (LOG-1)")
     truncated = not data.endswith(b"\n") and not data.endswith(b"\r")
     last_line_no = lines[-1][0]
+    if len(lines) > MAX_EVENTS:
+        raise LogError(path, lines[MAX_EVENTS][0], f"more than {MAX_EVENTS} events in one log")
     game = game_of(lines[0][1], path, lines[0][0])
     log = MatchLog(path, game)
     setup: Event | None = None

@@ -14,8 +14,9 @@ from typing import Any
 import msgspec
 
 from . import registry
-from .errors import LogError, UnknownGame
-from .protocol import Game
+from .errors import AdjudicatorError, LogError, UnknownGame
+from .limits import MAX_POSITION_BYTES, depth_error
+from .protocol import Game, RefError
 
 FORMAT = "adjudicator.position/1"
 
@@ -34,14 +35,27 @@ def document(game: Game, state: Any, *, player: str | None = None, at: int | Non
 def load(path: str | Path) -> tuple[Game, Any]:
     p = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read(MAX_POSITION_BYTES + 1)
     except OSError as exc:
         raise LogError(p, None, f"cannot read position file ({exc.strerror})") from None
+    return from_bytes(raw, p)
+
+
+def from_bytes(raw: bytes, path: str = "<position>") -> tuple[Game, Any]:
+    """A position document from its bytes: strict UTF-8 JSON, bounded in size and depth."""
+    if len(raw) > MAX_POSITION_BYTES:
+        raise LogError(path, None, f"a position document is at most {MAX_POSITION_BYTES} bytes")
+    why = depth_error(raw)
+    if why is not None:
+        raise LogError(path, None, why)
     try:
         doc = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
-        raise LogError(p, None, f"not valid JSON ({exc})") from None
-    return from_document(doc, p)
+        raise LogError(path, None, f"not valid JSON ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise LogError(path, None, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
+    return from_document(doc, path)
 
 
 def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:
@@ -65,4 +79,19 @@ def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:
             text, _, fp = text.partition(" - at `$")
             field = "state" + fp.rstrip("`")
         raise LogError(path, None, text, field or "state") from None
+    except RefError as exc:
+        raise LogError(path, None, exc.message, f"state.setup.{exc.field}") from None
+    except AdjudicatorError as exc:  # a data file the set-up names (pool, board) cannot be used
+        raise LogError(path, None, _no_paths(str(exc)), "state.setup") from None
+    broken = game.invariants(state)
+    if broken:
+        where, why = broken[0]
+        more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
+        raise LogError(path, None, f"{why}{more}", f"state.{where}" if where else "state")
     return game, state
+
+
+def _no_paths(message: str) -> str:
+    """A data error without the installed data path (``/site-packages/.../data/x.toml: ...``)."""
+    head, sep, tail = message.partition(": ")
+    return tail if sep and ("/" in head or "\\" in head) else message

@@ -123,6 +123,14 @@ class Game(ABC, Generic[S]):
         :meth:`load_state` unchanged.
         """
 
+    def invariants(self, state: S) -> list[tuple[str, str]]:
+        """Every broken invariant of ``state`` as (field path, message); [] for a sound position.
+
+        Checked when a position document is loaded (so no position a user writes reaches an
+        index error in the rules) and after every event in the conformance playouts.
+        """
+        return []
+
     def load_state(self, data: Any) -> S:
         """Decode a judge's view produced by :meth:`view` (raises msgspec.ValidationError)."""
         return msgspec.convert(data, self.state_type)
