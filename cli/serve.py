@@ -46,10 +46,18 @@ def _listen(host: str, port: int) -> socket.socket:
               help="The largest log accepted by the upload API (bigger: 413, nothing stored).")
 @click.option("--refuse-illegal", is_flag=True,
               help="Refuse illegal uploaded logs (422, nothing stored) instead of storing them with their verdict.")
-def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal: bool) -> None:
+@click.option("--upload-token", default=None, envvar="ADJUDICATOR_UPLOAD_TOKEN", metavar="TOKEN",
+              help="Accept uploads that present this token (Authorization: Bearer TOKEN); without one the "
+                   "service is read-only.  Also read from $ADJUDICATOR_UPLOAD_TOKEN.")
+@click.option("--upload-seconds", default=20.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="The longest an upload's verification may take (then 503, nothing stored).")
+def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal: bool,
+          upload_token: str | None, upload_seconds: float) -> None:
     """Serve stored matches: the match list at /, the viewer at /matches/ID?at=N&as=PLAYER.
 
     The JSON API is under /api (OpenAPI document at /schema/openapi.json).  Ctrl-C stops it.
+    Uploads need --upload-token (or $ADJUDICATOR_UPLOAD_TOKEN); the browser's upload form asks
+    for the token.
     """
     import uvicorn
 
@@ -62,11 +70,13 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
         raise fail(exc) from None
     try:
         sock = _listen(host, port)
-        app = create_app(store, max_upload=max_upload, allow_illegal=not refuse_illegal)
+        app = create_app(store, max_upload=max_upload, allow_illegal=not refuse_illegal,
+                         upload_token=upload_token, upload_seconds=upload_seconds)
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
+        mode = "uploads with the token" if upload_token else "read-only: no --upload-token"
         click.echo(f"serving {count} stored matches from {store.location} at http://{shown}:{bound}/ "
-                   f"(Ctrl-C stops)", err=True)
+                   f"({mode}; Ctrl-C stops)", err=True)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
         server.run(sockets=[sock])
     finally:

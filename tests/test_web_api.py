@@ -93,9 +93,17 @@ def client(store: MatchStore) -> Iterator[TestClient]:
         yield c
 
 
+TOKEN = "test-upload-token"
+#: what an authorised uploader sends (the token and the log's media type)
+UPLOADER = {"authorization": f"Bearer {TOKEN}", "content-type": "application/x-ndjson"}
+
+
 def fresh_client(tmp_path: Path, **kwargs: Any) -> tuple[TestClient, MatchStore]:
     st = MatchStore(str(tmp_path / "upload.db"))
-    return TestClient(create_app(st, **kwargs)), st
+    kwargs.setdefault("upload_token", TOKEN)
+    c = TestClient(create_app(st, **kwargs))
+    c.headers.update(UPLOADER)
+    return c, st
 
 
 def test_every_landed_game_ships_examples() -> None:

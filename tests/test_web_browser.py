@@ -33,6 +33,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (CI installs Debian's chromium)")
 
 
+UPLOAD_TOKEN = "browser-test-token"
+
 # -- the live server and the browser -----------------------------------------------------------
 
 class Live:
@@ -40,7 +42,7 @@ class Live:
         import uvicorn
 
         self.store = store
-        config = uvicorn.Config(create_app(store), host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+        config = uvicorn.Config(create_app(store, upload_token=UPLOAD_TOKEN), host="127.0.0.1", port=0, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -373,6 +375,7 @@ def test_upload_bad_log_shows_the_error(live: Live, page: Any) -> None:
     page.goto(live.url + "/")
     page.wait_for_function("document.body.dataset.ready === '1'")
     bad = b'{"type": "MatchStarted", "game": "logos", "players": ["ann", "ben"]}\n{"type": "CardDrawn", "player": \n'
+    page.fill("#upload-token", UPLOAD_TOKEN)
     page.set_input_files("#upload-file", files=[{"name": "broken.jsonl", "mimeType": "application/x-ndjson",
                                                  "buffer": bad}])
     page.click("#upload-button")
@@ -393,6 +396,7 @@ def test_upload_illegal_log_shows_the_verdict_and_opens(live: Live, page: Any) -
     before = len(live.api("/api/matches"))
     page.goto(live.url + "/")
     page.wait_for_function("document.body.dataset.ready === '1'")
+    page.fill("#upload-token", UPLOAD_TOKEN)
     page.set_input_files("#upload-file", files=[{"name": "dispute.jsonl", "mimeType": "application/x-ndjson",
                                                  "buffer": data}])
     page.click("#upload-button")

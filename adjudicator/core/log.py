@@ -18,7 +18,7 @@ import msgspec
 from . import registry
 from .errors import LogError, UnknownGame
 from .events import Event
-from .limits import MAX_EVENTS, MAX_LINE_BYTES, depth_error
+from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, depth_error
 from .protocol import Game, RefError
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
@@ -82,6 +82,13 @@ def _check_size(raw: bytes, path: str, line: int | None) -> None:
         raise LogError(path, line, why)
 
 
+def _check_setup_size(setup: Event, path: str, line: int) -> None:
+    """Bounds every game shares, checked before anything is built from the set-up."""
+    players = getattr(setup, "players", None)
+    if isinstance(players, list) and len(players) > MAX_PLAYERS:
+        raise LogError(path, line, f"{len(players)} players; at most {MAX_PLAYERS}", "players")
+
+
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
     out = []
     for i, raw in enumerate(data.split(b"\n"), start=1):
@@ -135,6 +142,7 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
             raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
         if setup is None:
             setup = event
+            _check_setup_size(setup, path, line_no)
         elif type(event).__name__ == "MatchStarted":
             raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
         try:

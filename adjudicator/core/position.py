@@ -15,7 +15,7 @@ import msgspec
 
 from . import registry
 from .errors import AdjudicatorError, LogError, UnknownGame
-from .limits import MAX_POSITION_BYTES, depth_error
+from .limits import MAX_PLAYERS, MAX_POSITION_BYTES, depth_error
 from .protocol import Game, RefError
 
 FORMAT = "adjudicator.position/1"
@@ -70,8 +70,12 @@ def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:
         game = registry.get(str(doc.get("game")))
     except UnknownGame as exc:
         raise LogError(path, None, str(exc), "game") from None
+    st = doc.get("state")
+    players = st.get("setup", {}).get("players") if isinstance(st, dict) and isinstance(st.get("setup"), dict) else None
+    if isinstance(players, list) and len(players) > MAX_PLAYERS:
+        raise LogError(path, None, f"{len(players)} players; at most {MAX_PLAYERS}", "state.setup.players")
     try:
-        state = game.load_state(doc.get("state"))
+        state = game.load_state(st)
     except msgspec.ValidationError as exc:
         text = str(exc)
         field = None
@@ -83,6 +87,11 @@ def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:
         raise LogError(path, None, exc.message, f"state.setup.{exc.field}") from None
     except AdjudicatorError as exc:  # a data file the set-up names (pool, board) cannot be used
         raise LogError(path, None, _no_paths(str(exc)), "state.setup") from None
+    try:
+        setup = game.setup_of(state)
+        game.validate_refs(setup, setup)  # the set-up as strictly as a log's first line
+    except RefError as exc:
+        raise LogError(path, None, exc.message, f"state.setup.{exc.field}") from None
     broken = game.invariants(state)
     if broken:
         where, why = broken[0]

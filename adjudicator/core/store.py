@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
+from typing import Callable, Any, NamedTuple
 
 import msgspec
 from eventsourcing.application import Application
@@ -77,6 +77,8 @@ INDEX_ID = uuid.uuid5(MATCH_NAMESPACE, "adjudicator.store/index")
 STORED = "stored"
 ALREADY_STORED = "already stored"
 REFUSED = "refused"
+#: the caller withdrew the import before it was saved (``proceed`` answered False): nothing stored
+ABORTED = "aborted"
 
 _SAVE_RETRIES = 20
 
@@ -615,8 +617,13 @@ class MatchStore:
         self.app.close()
 
     # -- import --------------------------------------------------------------------------------
-    def import_log(self, log: MatchLog, *, allow_illegal: bool = False) -> ImportResult:
-        """Verify ``log`` and store it: once (by content), atomically, illegal only if allowed."""
+    def import_log(self, log: MatchLog, *, allow_illegal: bool = False,
+                   proceed: Callable[[], bool] | None = None) -> ImportResult:
+        """Verify ``log`` and store it: once (by content), atomically, illegal only if allowed.
+
+        ``proceed`` is asked after verification, before anything is written: False withdraws the
+        import (status ``aborted``, nothing stored; the web service's time budget uses it).
+        """
         digest = digest_of(log)
         match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
         with _db_errors(self.location):
@@ -626,6 +633,9 @@ class MatchStore:
             if result.violations and not allow_illegal:
                 return ImportResult(str(match_id), False, result.verdict, list(result.violations),
                                     len(log.events), 0, REFUSED, log.path)
+            if proceed is not None and not proceed():
+                return ImportResult(str(match_id), False, result.verdict, list(result.violations),
+                                    len(log.events), 0, ABORTED, log.path)
             stream = _build_stream(log, result, match_id, digest, self.snapshot_every)
             if not self._save(stream):
                 return self._already(match_id, log.path)

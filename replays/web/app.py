@@ -28,6 +28,7 @@ Nothing here names a game: games come from the registry, positions from ``game.s
 
 from __future__ import annotations
 
+import hmac
 import threading
 from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError
@@ -54,12 +55,21 @@ from adjudicator.core.log import parse_log
 from adjudicator.core.protocol import Game
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.store import (
-    ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, UnknownMatch,
+    ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
+    UnknownMatch,
 )
 from replays.core import ILLEGAL, UNCHECKED, Replay
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
+#: the longest an upload's verification may take (``adjudicator serve --upload-seconds``)
+DEFAULT_UPLOAD_SECONDS = 20.0
+#: the most events one upload may hold (a bound on its verification time and memory)
+MAX_UPLOAD_EVENTS = 200_000
+#: the environment variable that may hold the upload token (``serve --upload-token``)
+TOKEN_ENV = "ADJUDICATOR_UPLOAD_TOKEN"
+#: the content types an upload may have: no simple cross-site request can send either with a token
+UPLOAD_TYPES = ("application/x-ndjson", "multipart/form-data")
 #: where the pages, the script and the style sheet live
 STATIC = Path(__file__).parent / "static"
 
@@ -82,6 +92,8 @@ class ServiceInfo(msgspec.Struct):
     allow_illegal: bool
     #: how many matches are stored
     matches: int
+    #: whether uploads are accepted at all (only with a token: ``serve --upload-token``)
+    uploads: bool = False
 
 
 class MatchInfo(msgspec.Struct):
@@ -204,6 +216,11 @@ def _bad(detail: str) -> ClientException:
     return ClientException(detail=detail)
 
 
+def _too_slow(name: str, seconds: float) -> HTTPException:
+    return HTTPException(status_code=503, detail=f"{name}: verification took longer than {seconds:g} s; nothing "
+                                                 "stored (import a log this long with `adjudicator store import`)")
+
+
 class _LRU(OrderedDict):
     def __init__(self, size: int) -> None:
         super().__init__()
@@ -234,6 +251,10 @@ class WebService:
     max_upload: int = DEFAULT_MAX_UPLOAD
     allow_illegal: bool = True
     version: str = "0"
+    #: the token an upload must present (``Authorization: Bearer TOKEN``); None: no uploads
+    upload_token: str | None = None
+    #: the longest an upload's verification may take, in seconds (then 503, nothing stored)
+    upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     lock: threading.RLock = field(default_factory=threading.RLock)
     _replays: _LRU = field(default_factory=lambda: _LRU(8))
     _scenes: _LRU = field(default_factory=lambda: _LRU(512))
@@ -361,8 +382,14 @@ class WebService:
                            None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
 
     # -- upload ------------------------------------------------------------------------------
-    def upload(self, data: bytes, name: str) -> tuple[UploadResult, int]:
-        """Read, verify and store one log; the answer and its HTTP status."""
+    def upload(self, data: bytes, name: str, cancelled: threading.Event | None = None) -> tuple[UploadResult, int]:
+        """Read, verify and store one log; the answer and its HTTP status.
+
+        ``cancelled`` is set when the request ran out of time: the log is then not stored.
+        """
+        if data.count(b"\n") > MAX_UPLOAD_EVENTS:
+            raise HTTPException(status_code=413, detail=f"{name}: more than {MAX_UPLOAD_EVENTS} events in one "
+                                                        "upload; import it with `adjudicator store import`")
         try:
             log = parse_log(data, name)
         except LogError as exc:
@@ -370,7 +397,12 @@ class WebService:
         except AdjudicatorError as exc:
             raise _bad(f"{name}: {exc}") from None
         with self.lock:
-            res = self.store.import_log(log, allow_illegal=self.allow_illegal)
+            if cancelled is not None and cancelled.is_set():
+                raise _too_slow(name, self.upload_seconds)
+            res = self.store.import_log(log, allow_illegal=self.allow_illegal,
+                                        proceed=None if cancelled is None else (lambda: not cancelled.is_set()))
+            if res.status == ABORTED:
+                raise _too_slow(name, self.upload_seconds)
         violations = [ViolationInfo(v.seq, v.line, v.rule, v.code, v.message) for v in res.violations]
         status = {STORED: 201, ALREADY_STORED: 200, REFUSED: 422}[res.status]
         url = None if res.status == REFUSED else f"/matches/{res.match_id}"
@@ -394,7 +426,7 @@ def service_info(state: State) -> ServiceInfo:
     web = _web(state)
     with web.lock:
         count = len(web.store.matches())
-    return ServiceInfo(web.version, _games(), web.max_upload, web.allow_illegal, count)
+    return ServiceInfo(web.version, _games(), web.max_upload, web.allow_illegal, count, web.upload_token is not None)
 
 
 @get("/api/games", sync_to_thread=False, tags=["service"])
@@ -461,23 +493,33 @@ def _upload_name(name: str | None) -> str:
     return (base or "upload.jsonl")[:120]
 
 
-@post("/api/matches", request_max_body_size=None, tags=["matches"],
-      operation_class=_UploadOperation)
-async def upload_match(
-    request: Request, state: State,
-    name: Annotated[str | None, QueryParameter(description="The file name to report errors against.")] = None,
-) -> Response[UploadResult]:
-    """Upload a match log (the body, JSON Lines): verified, stored, answered with the verdict.
+def _guard_upload(request: Request, web: WebService, fname: str) -> str:
+    """Refuse an upload without the token or of a type a cross-site page can send; its media type.
 
-    201 stored (an illegal log too, with its verdict, unless the service refuses illegal logs:
-    then 422 and nothing stored); 200 already stored; 400 unreadable (``file:line: field: what``);
-    413 over the size limit.  Nothing is stored on a 4xx.
+    A page on another origin can only send "simple" requests (``text/plain``, form encodings,
+    no ``Authorization`` header) without the service's consent, and this service grants none
+    (no CORS headers): requiring the token in a header and an ndjson or multipart body means no
+    such request stores anything.
     """
-    web = _web(state)
-    fname = _upload_name(name)
-    limit = web.max_upload
-    too_big = HTTPException(status_code=413, detail=f"{fname}: the upload is larger than the limit of "
-                                                    f"{limit} bytes ({limit / 1_000_000:g} MB); nothing stored")
+    if web.upload_token is None:
+        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
+                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
+    given = request.headers.get("authorization", "")
+    scheme, _, token = given.partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
+        raise HTTPException(status_code=401, detail=f"{fname}: an upload needs the service's token "
+                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
+                            headers={"WWW-Authenticate": "Bearer"})
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media not in UPLOAD_TYPES:
+        raise HTTPException(status_code=415, detail=f"{fname}: an upload is sent as application/x-ndjson (the log "
+                                                    f"as the body) or multipart/form-data (a `log` file), not "
+                                                    f"{media or 'without a content type'}; nothing stored")
+    return media
+
+
+async def _read_body(request: Request, limit: int, too_big: HTTPException) -> bytes:
+    """The request body, refused as soon as it is larger than ``limit`` (never held whole first)."""
     announced = request.headers.get("content-length")
     if announced is not None and announced.isdigit() and int(announced) > limit:
         raise too_big
@@ -488,7 +530,57 @@ async def upload_match(
         if size > limit:
             raise too_big
         chunks.append(chunk)
-    result, status = await anyio.to_thread.run_sync(web.upload, b"".join(chunks), fname)
+    return b"".join(chunks)
+
+
+async def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, str]:
+    """The ``log`` file of a multipart upload (the body is already read and bounded)."""
+    from litestar._multipart import parse_content_header, parse_multipart_form
+
+    _ctype, options = parse_content_header(request.headers.get("content-type", ""))
+    boundary = options.get("boundary", "").encode()
+    if not boundary:
+        raise _bad(f"{fname}: a multipart upload needs a boundary in its content type")
+    form = parse_multipart_form(body=body, boundary=boundary, multipart_form_part_limit=4)
+    part = form.get("log") or form.get("file")
+    if part is None or not hasattr(part, "read"):
+        raise _bad(f"{fname}: a multipart upload carries the log as a file field named `log`")
+    data = await part.read()
+    return data, _upload_name(getattr(part, "filename", None) or fname)
+
+
+@post("/api/matches", request_max_body_size=None, tags=["matches"],
+      operation_class=_UploadOperation)
+async def upload_match(
+    request: Request, state: State,
+    name: Annotated[str | None, QueryParameter(description="The file name to report errors against.")] = None,
+) -> Response[UploadResult]:
+    """Upload a match log (the body, JSON Lines): verified, stored, answered with the verdict.
+
+    Only with the service's token (``Authorization: Bearer TOKEN``; no token configured: 403),
+    as ``application/x-ndjson`` or ``multipart/form-data`` with a ``log`` file (else 415).
+    201 stored (an illegal log too, with its verdict, unless the service refuses illegal logs:
+    then 422 and nothing stored); 200 already stored; 400 unreadable (``file:line: field: what``);
+    401 no or a wrong token; 413 over the size or event limit; 503 verification over its time
+    budget or the store unavailable.  Nothing is stored on a 4xx or a 503.
+    """
+    web = _web(state)
+    fname = _upload_name(name)
+    media = _guard_upload(request, web, fname)
+    limit = web.max_upload
+    too_big = HTTPException(status_code=413, detail=f"{fname}: the upload is larger than the limit of "
+                                                    f"{limit} bytes ({limit / 1_000_000:g} MB); nothing stored")
+    data = await _read_body(request, limit, too_big)
+    if media == "multipart/form-data":
+        data, fname = await _multipart_log(request, data, fname)
+    cancelled = threading.Event()
+    try:
+        with anyio.fail_after(web.upload_seconds):
+            result, status = await anyio.to_thread.run_sync(web.upload, data, fname, cancelled,
+                                                            abandon_on_cancel=True)
+    except TimeoutError:
+        cancelled.set()
+        raise _too_slow(fname, web.upload_seconds) from None
     return Response(result, status_code=status)
 
 
@@ -511,13 +603,18 @@ def match_page(match_id: FromPath[str]) -> Response[str]:
 # -- the app -----------------------------------------------------------------------------------
 
 def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow_illegal: bool = True,
+               upload_token: str | None = None, upload_seconds: float = DEFAULT_UPLOAD_SECONDS,
                debug: bool = False) -> Litestar:
-    """The ASGI app over ``store`` (which the caller opens and closes)."""
+    """The ASGI app over ``store`` (which the caller opens and closes).
+
+    Uploads are accepted only with ``upload_token`` (None, the default: the service is read-only).
+    """
     try:
         ver = _pkg_version("adjudicator")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         ver = "0"
-    web = WebService(store, max_upload=max_upload, allow_illegal=allow_illegal, version=ver)
+    web = WebService(store, max_upload=max_upload, allow_illegal=allow_illegal, version=ver,
+                     upload_token=upload_token or None, upload_seconds=upload_seconds)
     return Litestar(
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
@@ -528,8 +625,33 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         openapi_config=OpenAPIConfig(
             title="adjudicator replay service", version=ver, path="/schema",
             description="Stored matches, their rulings and positions (as scenes); upload of match logs."),
+        exception_handlers={AdjudicatorError: _domain_error, Exception: _internal_error},
         debug=debug,
     )
+
+
+def _json_error(status: int, detail: str) -> Response[dict[str, Any]]:
+    return Response({"status_code": status, "detail": detail}, status_code=status)
+
+
+def _domain_error(_request: Request, exc: AdjudicatorError) -> Response[dict[str, Any]]:
+    """An error of the store (not writable, unavailable: 503) or of the input (400), as JSON."""
+    if isinstance(exc, StoreError):
+        return _json_error(503, f"the match store is unavailable: {exc}")
+    if isinstance(exc, LogError):
+        return _json_error(400, exc.render())
+    return _json_error(400, str(exc))
+
+
+def _internal_error(_request: Request, exc: Exception) -> Response[dict[str, Any]]:
+    """Anything else: an HTTP error as it was raised, or an internal error with a JSON reason."""
+    if isinstance(exc, HTTPException):
+        body: dict[str, Any] = {"status_code": exc.status_code, "detail": exc.detail}
+        if getattr(exc, "extra", None):
+            body["extra"] = exc.extra
+        return Response(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+    what = f"{type(exc).__name__}: {exc}"[:300]
+    return _json_error(500, f"internal error: {what} (a defect of the adjudicator: please report it)")
 
 
 __all__ = [

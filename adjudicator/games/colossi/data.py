@@ -21,6 +21,7 @@ from typing import Literal
 import msgspec
 
 from adjudicator.core.errors import DataError
+from adjudicator.core.limits import MAX_NAME
 
 DATA = Path(__file__).parent / "data"
 
@@ -256,12 +257,13 @@ def content() -> Content:
 
 @lru_cache(maxsize=None)
 def board(name: str) -> Board:
-    if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
-        raise DataError(str(DATA / f"board-{name}.json"), f"not a board name: {name!r}")
+    if not name or len(name) > MAX_NAME or not all(ch.isalnum() or ch in "-_" for ch in name):
+        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
+        raise DataError(f"board {shown}", f"a board name is letters, digits, '-' and '_', at most {MAX_NAME} characters")
     path = DATA / f"board-{name}.json"
     if not path.is_file():
         known = sorted(p.stem.removeprefix("board-") for p in DATA.glob("board-*.json"))
-        raise DataError(str(path), f"no such board (known: {', '.join(known)})")
+        raise DataError(f"board {name!r}", f"no such board (known: {', '.join(known)})")
     f = _decode(path.name, BoardFile)
     assert isinstance(f, BoardFile)
     p = str(path)

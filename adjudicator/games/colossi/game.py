@@ -130,6 +130,11 @@ class Colossi(Game[State]):
             raise RefError("players", f"players must be distinct non-empty ids, got {setup.players}")
         options_of(setup)
 
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        from .invariants import invariants
+
+        return invariants(state)
+
     def setup_of(self, state: State) -> Event:
         return state.setup
 

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
+from adjudicator.core.limits import MAX_COPIES, MAX_DECK
 from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event, masked
 from adjudicator.core.protocol import Game, Outcome, RefError
@@ -90,8 +91,11 @@ class ColossusOrder(Game[State]):
             for cid, n in deck.cards.items():
                 if cid not in pool:
                     raise RefError(f"decks.{p}.cards.{cid}", f"unknown card {cid!r} in pool {setup.pool!r}")
-                if n < 0:
-                    raise RefError(f"decks.{p}.cards.{cid}", f"a negative number of copies ({n})")
+                if n < 0 or n > MAX_COPIES:
+                    raise RefError(f"decks.{p}.cards.{cid}", f"copies must be between 0 and {MAX_COPIES}, got {n}")
+            total = sum(deck.cards.values())
+            if total > MAX_DECK:
+                raise RefError(f"decks.{p}.cards", f"{total} cards; a deck list holds at most {MAX_DECK}")
         options_of(setup)
 
     def setup_of(self, state: State) -> Event:
@@ -213,6 +217,11 @@ class ColossusOrder(Game[State]):
                 decks[pid] = {"colossus": decks[pid]["colossus"], "cards": "hidden"}
         data["view"] = player
         return data
+
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        from .invariants import invariants
+
+        return invariants(state)
 
     def load_state(self, data: Any) -> State:
         state = msgspec.convert(data, State)

@@ -114,6 +114,11 @@ class Kolossus(Game[State]):
             if setup.seed is None:
                 raise RefError("seed", f"the generator {setup.rng} needs a seed")
 
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        from .invariants import invariants
+
+        return invariants(state)
+
     def setup_of(self, state: State) -> Event:
         return state.setup
 

@@ -116,6 +116,11 @@ class Logos(Game[State]):
                     raise RefError(f"decks.{p}.{cid}", f"copies must be between 0 and 10000, got {n}")
         options_of(setup)
 
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        from .invariants import invariants
+
+        return invariants(state)
+
     def setup_of(self, state: State) -> Event:
         return state.setup
 

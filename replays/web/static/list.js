@@ -106,8 +106,11 @@
       return;
     }
     $("upload-button").disabled = true;
+    const token = $("upload-token").value.trim();
+    try { sessionStorage.setItem("adjudicator-upload-token", token); } catch (e) { /* private mode */ }
     api("/api/matches?name=" + encodeURIComponent(file.name), {
-      method: "POST", body: file, headers: { "Content-Type": "application/x-ndjson" },
+      method: "POST", body: file,
+      headers: { "Content-Type": "application/x-ndjson", "Authorization": "Bearer " + token },
     }).then(res => { showUpload(res); return load(); }).catch(err => {
       const e = $("upload-error"); e.textContent = err.message; e.hidden = false;
     }).finally(() => { $("upload-button").disabled = false; document.body.dataset.uploaded = "1"; });
@@ -125,6 +128,15 @@
     api("/api/info").then(i => {
       info = i;
       $("upload-limit").textContent = (i.max_upload / 1e6) + " MB";
+      if (!i.uploads) {
+        $("upload-form").hidden = true;
+        document.querySelector(".upload h2").textContent = "Uploads are off (read-only service)";
+        const note = document.createElement("p");
+        note.className = "hint";
+        note.textContent = "Start the service with `adjudicator serve --upload-token TOKEN` to accept uploads.";
+        document.querySelector(".upload").appendChild(note);
+      }
+      try { $("upload-token").value = sessionStorage.getItem("adjudicator-upload-token") || ""; } catch (e) { /* private mode */ }
       if (!i.allow_illegal) document.querySelector(".upload .hint").textContent = "JSON Lines, MatchStarted first; at most " + (i.max_upload / 1e6) + " MB. An illegal log is refused (not stored).";
       $("f-game").innerHTML = '<option value="">all games</option>' + i.games.map(g => '<option value="' + g.id + '">' + g.name + "</option>").join("");
       $("f-game").value = q.get("game") || "";

@@ -1,0 +1,41 @@
+"""Invariants of a LOGOS position (checked on loaded position documents and in playouts)."""
+
+from __future__ import annotations
+
+from adjudicator.core.invariants import Broken, Spec, scan
+
+from .cards import load_pool
+from .state import State
+
+SPEC = Spec(
+    players=frozenset({"id", "player", "priority", "passed", "striker", "due", "winner", "attacker",
+                       "defender", "counter"}),
+    player_extras=frozenset({"shared"}),
+    cards=frozenset({"slots", "deck", "discard", "backup", "battle", "card"}),
+    ints={"round": (0, 10_000_000), "strikes": (0, 1_000), "stall": (0, 10_000_000),
+          "hp": (-10_000_000_000, 10_000_000_000), "start_hp": (1, 10_000_000_000),
+          "max_rounds": (1, 10_000_000), "stall_rounds": (1, 10_000_000)},
+)
+
+
+def invariants(s: State) -> list[tuple[str, str]]:
+    b = Broken()
+    ids = list(s.setup.players)
+    if not b.check([p.id for p in s.players] == ids[: len(s.players)] and len(s.players) <= 2, "players",
+                   f"the players of the set-up ({', '.join(ids)}) in its order"):
+        return b.items
+    try:
+        pool = load_pool(s.setup.pool)
+    except Exception:  # noqa: BLE001 - the set-up's own check names the pool
+        pool = None
+    scan(s, SPEC, set(ids), pool, b)
+    if b:
+        return b.items
+    o = s.options
+    for i, p in enumerate(s.players):
+        b.check(len(p.slots) <= max(o.max_slots, o.start_slots), f"players[{i}].slots",
+                f"{len(p.slots)} slots; at most {max(o.max_slots, o.start_slots)}")
+        b.check(len(p.combo) == 3, f"players[{i}].combo", "a combo counter has three panels")
+    for k, e in enumerate(s.effects):
+        b.check(e.player in ids, f"effects[{k}].player", f"{e.player!r} is not a player")
+    return b.items
