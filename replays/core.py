@@ -18,6 +18,7 @@ import msgspec
 from adjudicator.core.events import Event
 from adjudicator.core.log import MatchLog, parse_log, read_log
 from adjudicator.core.protocol import Game
+from adjudicator.core.rulings import Ruling
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.verify import run
 
@@ -50,6 +51,53 @@ class Frame:
         }
 
 
+def mark_of(event: Event, ruling: Ruling | None, applied: bool) -> str:
+    """How the viewers mark an event: derived (a stated consequence), illegal, unchecked, legal."""
+    if ruling is None:
+        return UNCHECKED
+    if event.kind == "X" and ruling.verdict == "legal" and not applied:
+        return DERIVED
+    if ruling.verdict == "illegal":
+        return ILLEGAL
+    if not ruling.engine_checked:
+        return UNCHECKED
+    return LEGAL
+
+
+#: the ruling shown for events the verifier never reached (it stopped at an engine failure)
+NOT_CHECKED = Ruling("illegal", "", "", "not checked: the engine stopped at an earlier event")
+
+
+def make_frame(game: Game, number: int, line: int, event: Event, ruling: Ruling | None, applied: bool,
+               derived: list[Event], state: Any) -> Frame:
+    """One log event as the viewers show it; ``state`` is the settled position after it."""
+    r = ruling if ruling is not None else NOT_CHECKED
+    return Frame(
+        number=number, line=line, event=event, type=type(event).__name__, kind=event.kind,
+        text=game.describe_event(event), mark=mark_of(event, ruling, applied),
+        verdict="unchecked" if ruling is None else r.verdict, rule=r.rule, code=r.code, message=r.message,
+        derived=[game.describe_event(d) for d in derived],
+        turn=game.turn_number(state) if state is not None else 0,
+    )
+
+
+def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None) -> Frame:
+    """Frame ``f`` as ``player`` saw it: its event (and what it forced) through ``game.redact``,
+    so a player's event list names no card that player could not see (nor does a ruling)."""
+    if player is None:
+        return f
+    ev = game.redact(f.event, player)
+    hidden = ev != f.event
+    shown = [game.redact(d, player) for d in derived]
+    return Frame(
+        number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
+        text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
+        message=f"(this ruling concerns what {player} cannot see)" if hidden and f.verdict == "illegal" else
+        (f.message if not hidden else f"{f.type} is legal here"),
+        derived=[game.describe_event(d) for d in shown], turn=f.turn,
+    )
+
+
 class Replay:
     """A verified match, ready to step through."""
 
@@ -70,22 +118,8 @@ class Replay:
             state = step.state if step.state is not None else state
             self._states.append(state)
             self._derived.append(list(step.derived))
-            r = step.ruling
-            if step.event.kind == "X" and r.verdict == "legal" and not step.applied:
-                mark = DERIVED
-            elif r.verdict == "illegal":
-                mark = ILLEGAL
-            elif not r.engine_checked:
-                mark = UNCHECKED
-            else:
-                mark = LEGAL
-            self.frames.append(Frame(
-                number=step.seq, line=step.line, event=step.event, type=type(step.event).__name__,
-                kind=step.event.kind, text=game.describe_event(step.event), mark=mark,
-                verdict=r.verdict, rule=r.rule, code=r.code, message=r.message,
-                derived=[game.describe_event(d) for d in step.derived],
-                turn=game.turn_number(state) if state is not None else 0,
-            ))
+            self.frames.append(make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
+                                          step.derived, state))
 
     # -- loading -----------------------------------------------------------------------------------
     @classmethod
@@ -121,19 +155,7 @@ class Replay:
         cached = self._views.get(player)
         if cached is not None:
             return cached
-        game = self.game
-        out = []
-        for f, derived in zip(self.frames, self._derived):
-            ev = game.redact(f.event, player)
-            hidden = ev != f.event
-            shown = [game.redact(d, player) for d in derived]
-            out.append(Frame(
-                number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
-                text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
-                message=f"(this ruling concerns what {player} cannot see)" if hidden and f.verdict == "illegal" else
-                (f.message if not hidden else f"{f.type} is legal here"),
-                derived=[game.describe_event(d) for d in shown], turn=f.turn,
-            ))
+        out = [seen_by(self.game, f, derived, player) for f, derived in zip(self.frames, self._derived)]
         self._views[player] = out
         return out
 

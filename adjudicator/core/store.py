@@ -376,6 +376,18 @@ class MatchSummary:
                 "stored_events": self.stored_events, "outcome": self.outcome, "source": self.source}
 
 
+class StoredStep(NamedTuple):
+    """A stored log event with its ruling, the events it forced and the settled state after it."""
+
+    seq: int
+    line: int
+    event: Event
+    ruling: Ruling | None
+    applied: bool
+    derived: list[Event]
+    state: Any
+
+
 class LoggedEvent(NamedTuple):
     """A stored log event: number, log line, the decoded event, the ruling it got."""
 
@@ -725,6 +737,43 @@ class MatchStore:
                     out.append(LoggedEvent(e.seq, e.line, decode(e.event), r))
         return out
 
+    def steps(self, match_id: str, first: int, last: int) -> Iterator[StoredStep]:
+        """Log events ``first``..``last`` with what they forced and the settled state after each.
+
+        Memory is bounded by one page: the fold starts from the nearest snapshot before
+        ``first`` and reads only the stored events of the page.
+        """
+        mid = self._uuid(match_id)
+        c = self._closing(mid)
+        last = min(last, c.events)
+        if first > last:
+            return
+        game = registry.get(c.game)
+        decode = game.decoder.decode
+        state = self.state_at(match_id, first - 1)[1] if first > 1 else None
+        before = c.versions[first - 2] if first > 1 else 1
+        with _db_errors(self.location):
+            records = [e for e in self.app.events.get(mid, gt=before, lte=c.versions[last - 1])
+                       if type(e) is Match.Recorded]
+        pending: StoredStep | None = None
+        for e in records:
+            ev = decode(e.event)
+            if e.seq is not None:
+                if pending is not None:
+                    yield pending._replace(state=state)
+                r = None if e.ruling is None else msgspec.convert(e.ruling, Ruling)
+                pending = StoredStep(e.seq, e.line, ev, r, e.applied, [], None)
+            elif pending is not None:
+                pending.derived.append(ev)
+            if e.applied:
+                state = _fold(game, state, ev, e.seq)
+        if pending is not None:
+            yield pending._replace(state=state)
+
+    def violations(self, match_id: str) -> list[Violation]:
+        """The illegal events of a stored match (as verified when it was imported)."""
+        return list(self._closing(self._uuid(match_id)).violations)
+
     def length(self, match_id: str) -> int:
         """How many log events the stored match has."""
         return self._closing(self._uuid(match_id)).events
@@ -781,10 +830,10 @@ class MatchStore:
 
 
 __all__ = [
-    "ALREADY_STORED", "REFUSED", "SNAPSHOT_EVERY", "STORED",
+    "ABORTED", "ALREADY_STORED", "REFUSED", "SNAPSHOT_EVERY", "STORED",
     "AmbiguousMatch", "BadPosition", "StoreError", "UnknownMatch",
     "BulkSQLiteApplicationRecorder", "IndexEntry", "Match", "MatchApplication", "MatchMapper",
     "MsgpackTranscoder",
-    "ImportResult", "LoggedEvent", "MatchStore", "MatchSummary",
+    "ImportResult", "LoggedEvent", "MatchStore", "MatchSummary", "StoredStep",
     "digest_of", "match_id_of", "store_env",
 ]

@@ -58,10 +58,16 @@ from adjudicator.core.store import (
     ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
     UnknownMatch,
 )
-from replays.core import ILLEGAL, UNCHECKED, Replay
+from replays.core import make_frame, seen_by
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
+#: events per page of ``/api/matches/{id}/events`` (default and largest)
+DEFAULT_PAGE = 1000
+MAX_PAGE = 10_000
+#: events per page of ``/api/matches/{id}/events`` (default and largest)
+DEFAULT_PAGE = 1000
+MAX_PAGE = 10_000
 #: the longest an upload's verification may take (``adjudicator serve --upload-seconds``)
 DEFAULT_UPLOAD_SECONDS = 20.0
 #: the most events one upload may hold (a bound on its verification time and memory)
@@ -136,10 +142,18 @@ class EventInfo(msgspec.Struct):
 
 
 class MatchEvents(msgspec.Struct):
+    """One page of a match's events (``events`` from event number ``first`` on)."""
+
     match: MatchInfo
-    #: numbers of the illegal events
+    #: numbers of the illegal events (of the whole match)
     violations: list[int]
     events: list[EventInfo]
+    #: how many log events the match has
+    total: int = 0
+    #: the number of the first event of this page
+    first: int = 1
+    #: the ``from`` of the next page (None: this is the last page)
+    next: int | None = None
 
 
 class Position(msgspec.Struct):
@@ -256,7 +270,6 @@ class WebService:
     #: the longest an upload's verification may take, in seconds (then 503, nothing stored)
     upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     lock: threading.RLock = field(default_factory=threading.RLock)
-    _replays: _LRU = field(default_factory=lambda: _LRU(8))
     _scenes: _LRU = field(default_factory=lambda: _LRU(512))
 
     # -- matches -----------------------------------------------------------------------------
@@ -290,37 +303,37 @@ class WebService:
                 if (not player or player in m.players) and (not verdict or m.verdict == verdict)]
 
     # -- events ------------------------------------------------------------------------------
-    def replay(self, mid: str) -> Replay:
-        """The match re-verified in memory (marks, turns, consequences), cached."""
-        with self.lock:
-            cached = self._replays.find(mid)
-            if cached is not None:
-                return cached
-            s = self.store.summary(mid)
-            logged = self.store.get_log(mid)
-            game = registry.get(s.game)
-            replay = Replay.from_events(game, [e.event for e in logged], s.source)
-            return self._replays.put(mid, replay)
-
-    def events(self, ref: str, view: str | None = None) -> MatchEvents:
+    def events(self, ref: str, view: str | None = None, first: int = 1, limit: int = DEFAULT_PAGE) -> MatchEvents:
+        """One page of log events with their rulings (memory bounded by the page, not the match)."""
         mid = self.resolve(ref)
-        replay = self.replay(mid)
+        if first < 1:
+            raise _bad(f"from: {first}; events are numbered from 1")
+        if not 1 <= limit <= MAX_PAGE:
+            raise _bad(f"limit: {limit}; 1 to {MAX_PAGE}")
         with self.lock:
             info = self.info(self.store.summary(mid))
-        if view is not None and view not in replay.players():
-            raise ClientException(f"unknown player {view!r} (players: {', '.join(replay.players())})")
-        # a player's event list shows each event as that player saw it (game.redact)
-        out = [EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
-                         f.message, list(f.derived), f.turn, msgspec.to_builtins(f.event))
-               for f in replay.frames_for(view)]
-        # the verifier stops at an engine failure: the events after it were never checked
-        last_turn = out[-1].turn if out else 0
-        for _line, ev in replay.log.events[len(out):]:
-            n = len(out) + 1
-            out.append(EventInfo(n, _line, type(ev).__name__, ev.kind, replay.game.describe_event(ev), UNCHECKED,
-                                 "unchecked", "", "", "not checked: the engine stopped at an earlier event",
-                                 [], last_turn, msgspec.to_builtins(ev)))
-        return MatchEvents(info, [e.number for e in out if e.mark == ILLEGAL], out)
+            violations = [v.seq for v in self.store.violations(mid)]
+            total = self.store.length(mid)
+            game = registry.get(info.game)
+            out: list[EventInfo] = []
+            last_turn = 0
+            players: list[str] | None = None
+            for step in self.store.steps(mid, first, first + limit - 1):
+                if players is None and step.state is not None:
+                    players = game.players(step.state)
+                    if view is not None and view not in players:
+                        raise _bad(f"as: unknown player {view!r} (players: {', '.join(players)})")
+                frame = make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
+                                   step.derived, step.state)
+                f = seen_by(game, frame, step.derived, view)
+                last_turn = f.turn if step.state is not None else last_turn
+                out.append(EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
+                                     f.message, list(f.derived), f.turn if step.state is not None else last_turn,
+                                     msgspec.to_builtins(f.event)))
+        if view is not None and players is None:
+            raise _bad(f"as: unknown player {view!r} (no position: the engine failed on MatchStarted)")
+        end = first + len(out)
+        return MatchEvents(info, violations, out, total, first, end if end <= total else None)
 
     # -- positions ---------------------------------------------------------------------------
     def _where(self, ref: str, at: int | None) -> tuple[str, int, int]:
@@ -453,9 +466,14 @@ def match_events(
     state: State,
     match_id: FromPath[str],
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: the events as that player saw them (default: the judge's, everything).")] = None,
+    first: Annotated[int, QueryParameter(name="from", description="The first event of the page (1 = MatchStarted).")] = 1,
+    limit: Annotated[int, QueryParameter(description=f"Events per page (at most {MAX_PAGE}).")] = DEFAULT_PAGE,
 ) -> MatchEvents:
-    """Every log event of a match with its ruling, its mark and the consequences it forced."""
-    return _web(state).events(match_id, view)
+    """One page of a match's log events with their rulings, marks and the consequences they forced.
+
+    ``next`` is the ``from`` of the following page (None on the last one).
+    """
+    return _web(state).events(match_id, view, first, limit)
 
 
 @get("/api/matches/{match_id:str}/position", sync_to_thread=True, tags=["positions"])

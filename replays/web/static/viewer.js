@@ -134,10 +134,20 @@
   }
 
   // the event list as one viewpoint saw it: a player's list masks what they could not see
+  // (the API answers in pages of at most 10,000 events: fetched one after another)
   function loadEvents(view) {
-    const q = view ? "?as=" + encodeURIComponent(view) : "";
-    return api("/api/matches/" + encodeURIComponent(state.id) + "/events" + q).then(doc => {
-      state.events = doc.events;
+    const base = "/api/matches/" + encodeURIComponent(state.id) + "/events?limit=5000" +
+      (view ? "&as=" + encodeURIComponent(view) : "");
+    const events = [];
+    function page(from) {
+      return api(base + "&from=" + from).then(doc => {
+        events.push(...doc.events);
+        if (doc.next) return page(doc.next);
+        return doc;
+      });
+    }
+    return page(1).then(doc => {
+      state.events = events;
       state.violations = doc.violations;
       state.eventsView = view || null;
       buildList();
