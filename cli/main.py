@@ -15,10 +15,10 @@ from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import to_builtins
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log
 from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.verify import position_at, propose, run
+from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, run
 
 from .common import (
-    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, Main, as_option, at_option,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, Main, as_option, at_option,
     emit_json, fail, internal_error_line, json_option, position_option,
 )
 
@@ -65,6 +65,11 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     }
     if res.unchecked:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
+    failed = next((v for v in res.violations if v.rule == ENGINE_FAILURE), None)
+    if failed is not None:  # an engine defect is not a verdict on the log: exit code 3
+        doc["verdict"] = "error"
+        doc["error"] = (f"internal error on {path}:{failed.line}: {failed.message} "
+                        f"({BUG_REPORT})")
     return doc
 
 

@@ -17,10 +17,11 @@ import click
 from adjudicator.core import position as positions
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.log import find_logs, read_log
+from adjudicator.core.verify import ENGINE_FAILURE
 from adjudicator.core.store import REFUSED, ImportResult, MatchStore, MatchSummary
 
 from .common import (
-    EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
     internal_error_line, json_option,
 )
 
@@ -102,8 +103,11 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, db: str | None, as_json
                     click.echo(f"error: {line}", err=True)
                 continue
             # an illegal log stored on request (--allow-illegal) is what was asked for: exit 0;
-            # an illegal log refused (not stored) exits 1
-            if res.status == REFUSED and worst == EXIT_LEGAL:
+            # an illegal log refused (not stored) exits 1; an engine defect exits 3
+            if any(v.rule == ENGINE_FAILURE for v in res.violations):
+                worst = EXIT_INTERNAL
+                click.echo(f"error: internal error on {f}: the engine failed ({BUG_REPORT})", err=True)
+            elif res.status == REFUSED and worst == EXIT_LEGAL:
                 worst = EXIT_ILLEGAL
             if as_json:
                 emit_json(_import_doc(res))

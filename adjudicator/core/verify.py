@@ -18,6 +18,9 @@ from .log import MatchLog
 from .protocol import Game, Outcome
 from .rulings import Ruling
 
+#: the rule an engine defect is reported under (a crash of the engine, not a verdict on the log)
+ENGINE_FAILURE = "LOG-4"
+
 #: an engine that derives more than this many events in a row without a decision is looping
 MAX_DERIVED_RUN = 100_000
 

@@ -551,20 +551,21 @@ async def _read_body(request: Request, limit: int, too_big: HTTPException) -> by
     return b"".join(chunks)
 
 
-async def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, str]:
+def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, str]:
     """The ``log`` file of a multipart upload (the body is already read and bounded)."""
-    from litestar._multipart import parse_content_header, parse_multipart_form
+    import email.parser
+    import email.policy
 
-    _ctype, options = parse_content_header(request.headers.get("content-type", ""))
-    boundary = options.get("boundary", "").encode()
-    if not boundary:
-        raise _bad(f"{fname}: a multipart upload needs a boundary in its content type")
-    form = parse_multipart_form(body=body, boundary=boundary, multipart_form_part_limit=4)
-    part = form.get("log") or form.get("file")
-    if part is None or not hasattr(part, "read"):
-        raise _bad(f"{fname}: a multipart upload carries the log as a file field named `log`")
-    data = await part.read()
-    return data, _upload_name(getattr(part, "filename", None) or fname)
+    ctype = request.headers.get("content-type", "")
+    msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + ctype.encode("latin-1", "replace") + b"\r\n\r\n" + body)
+    if not msg.is_multipart():
+        raise _bad(f"{fname}: not a multipart body (no boundary in its content type?)")
+    for part in msg.iter_parts():
+        if part.get_param("name", header="content-disposition") in ("log", "file"):
+            data = part.get_payload(decode=True) or b""
+            return data, _upload_name(part.get_filename() or fname)
+    raise _bad(f"{fname}: a multipart upload carries the log as a file field named `log`")
 
 
 @post("/api/matches", request_max_body_size=None, tags=["matches"],
@@ -590,7 +591,7 @@ async def upload_match(
                                                     f"{limit} bytes ({limit / 1_000_000:g} MB); nothing stored")
     data = await _read_body(request, limit, too_big)
     if media == "multipart/form-data":
-        data, fname = await _multipart_log(request, data, fname)
+        data, fname = _multipart_log(request, data, fname)
     cancelled = threading.Event()
     try:
         with anyio.fail_after(web.upload_seconds):
