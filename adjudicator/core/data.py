@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -65,3 +67,59 @@ def check_named_after_file(path: str | Path, field: str, value: str) -> None:
     stem = Path(path).stem
     if value != stem:
         raise DataError(str(path), f"{field}: the file names its {field} {value!r}; it must match the file name {stem!r}")
+
+
+C = TypeVar("C")
+
+
+class Pool(Generic[C]):
+    """A card pool: its name, description and cards by id."""
+
+    def __init__(self, name: str, description: str, cards: list[C]):
+        self.name = name
+        self.description = description
+        self.cards: dict[str, C] = {c.id: c for c in cards}  # type: ignore[attr-defined]
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self.cards
+
+    def __getitem__(self, card_id: str) -> C:
+        return self.cards[card_id]
+
+    def get(self, card_id: str) -> C | None:
+        return self.cards.get(card_id)
+
+
+class PoolLoader(Generic[C]):
+    """Card pools of one game: TOML files ``pool = "<name>"``, ``description``, ``[[card]]``.
+
+    ``load(name)`` reads a pool shipped in ``directory`` (cached); ``load_file(path)`` any pool
+    file.  A malformed file raises :class:`DataError` naming the file and the card (by id, or by
+    position) and the field; ``validate(path, cards)`` adds the game's own checks of card fields.
+    Card ids must be unique within a pool.
+    """
+
+    def __init__(self, directory: Path, card_type: type[C],
+                 validate: Callable[[str, list[C]], None] | None = None) -> None:
+        self.directory = directory
+        self.validate = validate
+        self.file_type = msgspec.defstruct(
+            "PoolFile", [("pool", str), ("description", str, ""), ("card", list[card_type], [])],  # type: ignore[valid-type]
+            forbid_unknown_fields=True)
+        self.load = lru_cache(maxsize=None)(self._load)
+
+    def load_file(self, path: str | Path) -> Pool[C]:
+        pf: Any = decode(read_toml(path), self.file_type, path, entries="card")
+        seen: set[str] = set()
+        for c in pf.card:
+            if c.id in seen:
+                raise DataError(str(path), f"card {c.id!r}: duplicate id")
+            seen.add(c.id)
+        if self.validate is not None:
+            self.validate(str(path), pf.card)
+        check_named_after_file(path, "pool", pf.pool)
+        return Pool(pf.pool, pf.description, pf.card)
+
+    def _load(self, name: str) -> Pool[C]:
+        """A pool shipped in the game's data folder, by name."""
+        return self.load_file(shipped_file(self.directory, name, "card pool"))
