@@ -120,6 +120,18 @@ class PoolLoader(Generic[C]):
         check_named_after_file(path, "pool", pf.pool)
         return Pool(pf.pool, pf.description, pf.card)
 
+    def names(self, name: str) -> Any:
+        """The card ids of the shipped pool ``name``, for reference checks (:class:`Names`); a
+        pool that cannot be loaded makes the log unreadable (``RefError`` on ``pool``)."""
+        from .protocol import RefError
+        from .refs import Names
+
+        try:
+            pool = self.load(name)
+        except DataError as exc:
+            raise RefError("pool", str(exc)) from None
+        return Names(pool.cards, "unknown card {value!r} in pool " + repr(name))
+
     def _load(self, name: str) -> Pool[C]:
         """A pool shipped in the game's data folder, by name."""
         return self.load_file(shipped_file(self.directory, name, "card pool"))

@@ -15,7 +15,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from adjudicator.core.data import Pool, PoolLoader
+from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
 from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"

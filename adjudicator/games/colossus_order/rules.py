@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, permutations, product
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from msgspec.structs import replace
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations, product
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 

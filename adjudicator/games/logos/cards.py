@@ -17,7 +17,7 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.core.data import Pool, PoolLoader
+from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
 from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 
