@@ -291,20 +291,41 @@ def check_player_ids(players: list[str]) -> None:
         raise RefError("players", f"players must be distinct non-empty ids, got {players}")
 
 
+#: class attribute -> (module of the game's package, name in it): what a game class does not set
+#: itself is read from its package (the layout of docs/adding-a-game.md)
+PACKAGE_PARTS: dict[str, tuple[str, str]] = {
+    "event_types": ("events", "EVENT_TYPES"), "rulebook": ("rulebook", "RULEBOOK"), "state_type": ("state", "State"),
+    "options_type": ("state", "Options"), "presets": ("state", "PRESETS"), "rules_type": ("rules", "Rules"),
+}
+
+
 class KitGame(Game[S], Generic[S]):
     """A :class:`Game` whose rules are a :class:`RulesBase` and whose set-up is a
     :class:`MatchStartedBase`.
 
-    Class attributes: ``rules_type``, ``options_type`` and ``presets`` (ruleset options),
-    ``refs`` (which event fields name what).  Hooks: :meth:`check_options`,
-    :meth:`setup_context` (what the reference check needs of one set-up, cached per set-up),
-    :meth:`validate_setup`, :meth:`validate_more`.
+    A subclass sets ``id``, ``name`` and ``refs`` (which event fields name what); the other class
+    attributes default to the names of its package (:data:`PACKAGE_PARTS`: ``events.EVENT_TYPES``,
+    ``rulebook.RULEBOOK``, ``state.State``/``Options``/``PRESETS``, ``rules.Rules``) unless the
+    class sets them.  Hooks: :meth:`check_options`, :meth:`setup_context` (what the reference
+    check needs of one set-up, cached per set-up), :meth:`validate_setup`, :meth:`validate_more`.
     """
 
     rules_type: ClassVar[type[RulesBase]]
     options_type: ClassVar[type]
     presets: ClassVar[Mapping[str, Mapping[str, Any]]]
     refs: ClassVar[Refs] = Refs()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        package = cls.__module__.rpartition(".")[0]
+        for attr, (module, name) in PACKAGE_PARTS.items():
+            if not hasattr(cls, attr):
+                try:
+                    mod = importlib.import_module(f"{package}.{module}")
+                except ModuleNotFoundError:
+                    continue
+                if hasattr(mod, name):
+                    setattr(cls, attr, getattr(mod, name))
 
     def __init__(self) -> None:
         super().__init__()

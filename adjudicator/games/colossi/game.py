@@ -10,13 +10,12 @@ from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event, masked
 from adjudicator.core.kit import KitGame, Names, Refs
 from adjudicator.core.protocol import RefError
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .data import board, content
-from .rulebook import RULEBOOK
-from .rules import NS, Rules, bad, canonical
-from .state import PRESETS, ChooseFirst, Options, Player, Space, State
+from .rules import NS, bad, canonical
+from .state import ChooseFirst, Options, Player, Space, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -38,12 +37,6 @@ _SPACE_FIELDS = ("space", "victim_space", "to")
 class Colossi(KitGame[State]):
     id: ClassVar[str] = "colossi"
     name: ClassVar[str] = "Colossi: Banners, Acolytes and Beasts"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
-    rules_type = Rules
-    options_type = Options
-    presets = PRESETS
     #: a string ``to`` names a player (a number, a space: see validate_more)
     refs = Refs(player="player", target="player", victim="player", winner="player", to="player", targets=["player"],
                 card="card", discard="card", cards=["card"], trait="trait", tile="tile", beast="beast",

@@ -10,23 +10,16 @@ import msgspec
 from adjudicator.core.events import Event, masked
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.refs import check_deck_lists
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .cards import POOLS, load_pool
-from .rulebook import RULEBOOK
-from .rules import NS, Rules, bad
-from .state import PRESETS, ChooseFirst, Options, Player, Shuffle, State
+from .rules import NS, bad
+from .state import ChooseFirst, Player, Shuffle, State
 
 class ColossusOrder(KitGame[State]):
     id: ClassVar[str] = "colossus-order"
     name: ClassVar[str] = "Colossus Order"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
-    rules_type = Rules
-    options_type = Options
-    presets = PRESETS
     refs = Refs(player="player", winner="player", card="card", cards=["card"])
 
     # -- references ------------------------------------------------------------------------------

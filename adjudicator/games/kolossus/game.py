@@ -10,13 +10,12 @@ from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .board import Board, load_board, square_key, step_name
-from .rulebook import RULEBOOK
-from .rules import CI, NS, RNGS, Rules, bad
-from .state import CHARACTERS, MANA, PRESETS, WARBANDS, Options, State, Warband
+from .rules import CI, NS, RNGS, bad
+from .state import CHARACTERS, MANA, WARBANDS, Options, State, Warband
 
 
 def option_limits(opts: Options) -> None:
@@ -41,12 +40,6 @@ def option_limits(opts: Options) -> None:
 class Kolossus(KitGame[State]):
     id: ClassVar[str] = "kolossus"
     name: ClassVar[str] = "Kolossus: The Citadel of Time"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
-    rules_type = Rules
-    options_type = Options
-    presets = PRESETS
     refs = Refs(warband="warband", square="square", start="square", colossus="square", path=["square"],
                 guardians=["square"], warriors=["square"], targets=["square"], region="region", first="warband",
                 alliance=["warband"])

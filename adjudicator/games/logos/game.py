@@ -11,13 +11,12 @@ from adjudicator.core.events import Event, masked
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .cards import POOLS, Pool, load_pool
-from .rulebook import RULEBOOK
-from .rules import NS, Rules, bad
-from .state import PRESETS, Options, Player, State
+from .rules import NS, bad
+from .state import Options, Player, State
 
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
 SHARED = "shared"
@@ -45,12 +44,6 @@ def option_limits(o: Options) -> None:
 class Logos(KitGame[State]):
     id: ClassVar[str] = "logos"
     name: ClassVar[str] = "LOGOS"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
-    rules_type = Rules
-    options_type = Options
-    presets = PRESETS
     refs = Refs(player="player", winner="player", striker="player", target="player", attacker="player",
                 defender="player", card="card", cards=["card"])
 
