@@ -314,6 +314,10 @@ class KitGame(Game[S], Generic[S]):
     options_type: ClassVar[type]
     presets: ClassVar[Mapping[str, Mapping[str, Any]]]
     refs: ClassVar[Refs] = Refs()
+    #: bind the rules' check/apply/derive/legal_events/to_act on each instance (the verify loop
+    #: then calls them without a hop); False keeps the class's methods, which a subclass or a
+    #: test may wrap
+    bind_rules: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -330,12 +334,13 @@ class KitGame(Game[S], Generic[S]):
     def __init__(self) -> None:
         super().__init__()
         self.rules = self.rules_type()
-        # the verify loop calls these once per event: bind the rules directly (no extra call)
-        self.check = self.rules.check  # type: ignore[method-assign]
-        self.apply = self.rules.apply  # type: ignore[method-assign]
-        self.derive = self.rules.derive  # type: ignore[method-assign]
-        self.legal_events = self.rules.legal_events  # type: ignore[method-assign]
-        self.to_act = self.rules.to_act  # type: ignore[method-assign]
+        if self.bind_rules:
+            # the verify loop calls these once per event: bind the rules directly (no extra call)
+            self.check = self.rules.check  # type: ignore[method-assign]
+            self.apply = self.rules.apply  # type: ignore[method-assign]
+            self.derive = self.rules.derive  # type: ignore[method-assign]
+            self.legal_events = self.rules.legal_events  # type: ignore[method-assign]
+            self.to_act = self.rules.to_act  # type: ignore[method-assign]
         self._setups: PerSetup[dict[str, Names]] = PerSetup(self.setup_context)
         self._parts: dict[str, Any] = {}
 
