@@ -32,7 +32,7 @@ from .data import Pool, PoolLoader
 from .events import Event
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
-from .refs import Names, PerSetup, Refs
+from .refs import UNSEEN, BoundRefs, Names, PerSetup, Refs
 from .rulings import Illegal, Ruling, legal
 
 __all__ = [
@@ -185,6 +185,33 @@ class Working:
 _LOOKUP_ERRORS = (KeyError, IndexError, ValueError, StopIteration)
 
 
+def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
+    """The check of a RulesBase subclass, its tables and hooks bound once (the verify loop calls
+    it once per event: no attribute lookups, no call for a precheck the class does not have)."""
+    table, accepted = cls._checks, cls._legal  # type: ignore[attr-defined]
+    pre = cls.precheck if cls.precheck is not RulesBase.precheck else None  # type: ignore[attr-defined]
+
+    def check(self: Any, s: Any, e: Any) -> Ruling:
+        fn = table.get(type(e))
+        if fn is None:
+            return self.not_proposed(s, e).ruling()
+        try:
+            if pre is not None:
+                pre(self, s, e)
+            return fn(self, s, e) or accepted[type(e)]
+        except Illegal as x:
+            return x.ruling()
+        except _LOOKUP_ERRORS:
+            found = self.lookup_failed(s, e)
+            if found is None:
+                raise
+            return found.ruling()
+
+    check._kit_wrapper = True  # type: ignore[attr-defined]
+    check.__doc__ = RulesBase.check.__doc__
+    return check
+
+
 class RulesBase:
     """Base of a game's rules: the handler tables, the check wrapper, apply, derive, legal events.
 
@@ -212,10 +239,11 @@ class RulesBase:
         tables: dict[str, dict[type, Callable[..., Any]]] = {"check": {}, "apply": {}, "derive": {}}
         rule_of: dict[type, str] = {}
         for klass in reversed(cls.__mro__):
-            for fn in list(vars(klass).values()):
+            for name, fn in list(vars(klass).items()):
                 for role, types, rule in getattr(fn, "_kit_roles", ()):
+                    handler = getattr(cls, name)  # a subclass's override of the method by name wins
                     for t in types:
-                        tables[role][t] = fn
+                        tables[role][t] = handler
                         if rule is not None:
                             rule_of[t] = rule
         cls._checks, cls._applies, cls._derives = tables["check"], tables["apply"], tables["derive"]
@@ -223,22 +251,17 @@ class RulesBase:
         cls._legal = {t: legal(r, cls.namespace + "ok", f"{t.__name__} is legal here") for t, r in rule_of.items()}
         if cls.working is not None and "apply" not in vars(cls):
             cls.apply = RulesBase._apply_working  # type: ignore[method-assign]
+        if "check" not in vars(cls) and getattr(cls.check, "_kit_wrapper", False):
+            cls.check = _check_wrapper(cls)  # type: ignore[method-assign]
 
-    # -- check -----------------------------------------------------------------------------------
+    # -- check (built per class by _check_wrapper) ------------------------------------------------
     def check(self, s: Any, e: Any) -> Ruling:
-        fn = self._checks.get(type(e))
-        if fn is None:
-            return self.not_proposed(s, e).ruling()
-        try:
-            self.precheck(s, e)
-            return fn(self, s, e) or self._legal[type(e)]
-        except Illegal as x:
-            return x.ruling()
-        except _LOOKUP_ERRORS:
-            found = self.lookup_failed(s, e)
-            if found is None:
-                raise
-            return found.ruling()
+        """The ruling on ``e`` in ``s``: :meth:`not_proposed` when no handler checks its type,
+        else :meth:`precheck` and the handler (None: the type's legal ruling), an Illegal raised
+        by either as its ruling, a lookup error as :meth:`lookup_failed` says."""
+        raise NotImplementedError  # replaced in every subclass
+
+    check._kit_wrapper = True  # type: ignore[attr-defined]
 
     def not_proposed(self, s: Any, e: Any) -> Illegal:
         """The ruling on an event no player proposes (derived, or MatchStarted mid-match)."""
@@ -265,6 +288,12 @@ class RulesBase:
         return w.freeze()
 
     # -- derive ----------------------------------------------------------------------------------
+    def derive(self, s: Any) -> Any:
+        """The next forced consequence; the default: the derived step of the head task.  Games
+        check state-based consequences (the end of the match) first, then call
+        :meth:`derive_task`."""
+        return self.derive_task(s)
+
     def derive_task(self, s: Any) -> Any:
         """The derived step registered for the task at the head of ``s.todo`` (None: none)."""
         if not s.todo:
@@ -281,6 +310,10 @@ class RulesBase:
         """Every candidate ``check`` accepts (so the two never disagree)."""
         check = self.check
         return [e for e in self.candidates(s) if check(s, e).legal]
+
+    def to_act(self, s: Any) -> list[str]:
+        """Who may (or must) act in ``s``."""
+        raise NotImplementedError
 
 
 # == the game glue =======================================================================================
@@ -341,7 +374,11 @@ class KitGame(Game[S], Generic[S]):
             self.derive = self.rules.derive  # type: ignore[method-assign]
             self.legal_events = self.rules.legal_events  # type: ignore[method-assign]
             self.to_act = self.rules.to_act  # type: ignore[method-assign]
-        self._setups: PerSetup[dict[str, Names]] = PerSetup(self.setup_context)
+        #: set-up -> (its names by kind, the reference check bound to them)
+        self._setups: PerSetup[tuple[dict[str, Names], BoundRefs]] = PerSetup(self._bind_setup)
+        self._setup_type = self.event_types[0]
+        #: validate_more, when the game has one (a call saved per event otherwise)
+        self._more = None if type(self).validate_more is KitGame.validate_more else self.validate_more
         self._parts: dict[str, Any] = {}
 
     # -- the rules (bound per instance above) ------------------------------------------------------
@@ -376,17 +413,25 @@ class KitGame(Game[S], Generic[S]):
         Computed once per set-up (see :class:`PerSetup`); the default knows the players."""
         return {"player": Names(frozenset(setup.players), "unknown player {value!r} (players: " + ", ".join(setup.players) + ")")}
 
+    def _bind_setup(self, setup: Any) -> tuple[dict[str, Names], BoundRefs]:
+        ctx = self.setup_context(setup)
+        return ctx, self.refs.bind(ctx)
+
     def context(self, setup: Any) -> dict[str, Names]:
         """The cached :meth:`setup_context` of ``setup`` (thread-safe; compared with ``is``)."""
-        return self._setups.get(setup)
+        return self._setups.get(setup)[0]
 
     def validate_refs(self, setup: Any, event: Event) -> None:
-        if type(event) is self.event_types[0]:
+        if type(event) is self._setup_type:
             self.validate_setup(event)
             return
-        ctx = self._setups.get(setup)
-        self.refs.check(event, ctx)
-        self.validate_more(setup, event, ctx)
+        last = self._setups._last  # the cache's lock-free hit path, inlined: once per log line
+        ctx, refs = last[1] if last is not None and last[0] is setup else self._setups.get(setup)
+        fn = refs.by_type.get(event.__class__, UNSEEN)  # BoundRefs.check, inlined
+        if fn is not None:
+            (fn if fn is not UNSEEN else refs.learn(event.__class__))(event)
+        if self._more is not None:
+            self._more(setup, event, ctx)
 
     def validate_setup(self, setup: Any) -> None:
         """References within MatchStarted itself; the default checks the player ids and options."""

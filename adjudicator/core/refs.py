@@ -85,24 +85,96 @@ class Refs:
     def __init__(self, **fields: str | list[str]) -> None:
         self.single: tuple[tuple[str, str], ...] = tuple((f, k) for f, k in fields.items() if isinstance(k, str))
         self.lists: tuple[tuple[str, str], ...] = tuple((f, k[0]) for f, k in fields.items() if not isinstance(k, str))
+        #: event type -> (factory of its compiled check, the kinds it reads), or None: names nothing
+        self._plans: dict[type, tuple[Callable[..., Callable[[Any], None]], list[str]] | None] = {}
 
     def kinds(self) -> set[str]:
         return {k for _, k in self.single + self.lists}
 
     def check(self, event: Any, ctx: Mapping[str, Names]) -> None:
-        for f, kind in self.single:
-            v = getattr(event, f, None)
-            if v.__class__ is str:
-                names = ctx[kind]
-                if v not in names.known:
-                    raise RefError(f, names.unknown.format(value=v))
-        for f, kind in self.lists:
-            values = getattr(event, f, None)
-            if values:
-                names = ctx[kind]
-                for i, v in enumerate(values):
-                    if v.__class__ is str and v not in names.known:
-                        raise RefError(f"{f}[{i}]", names.unknown.format(value=v))
+        self.bind(ctx).check(event)
+
+    def plan(self, cls: type) -> tuple[Callable[..., Callable[[Any], None]], list[str]] | None:
+        """For one event type: a factory of its check (compiled once) and the kinds it reads."""
+        try:
+            return self._plans[cls]
+        except KeyError:
+            pass
+        fields = getattr(cls, "__struct_fields__", None)
+        single = [(f, k) for f, k in self.single if fields is None or f in fields]
+        lists = [(f, k) for f, k in self.lists if fields is None or f in fields]
+        if not single and not lists:
+            self._plans[cls] = None
+            return None
+        body: list[str] = []
+
+        def read(f: str) -> str:  # a field the type has is read directly
+            return f"e.{f}" if fields is not None else f"getattr(e, {f!r}, None)"
+
+        for i, (f, _) in enumerate(single):
+            body += [f"    v = {read(f)}",
+                     f"    if v.__class__ is str and v not in k{i}:",
+                     f"        raise RefError({f!r}, m{i}.format(value=v))"]
+        for i, (f, _) in enumerate(lists, len(single)):
+            body += [f"    vs = {read(f)}",
+                     "    if vs:",
+                     "        for j, v in enumerate(vs):",
+                     f"            if v.__class__ is str and v not in k{i}:",
+                     f"                raise RefError({f!r} + '[' + str(j) + ']', m{i}.format(value=v))"]
+        kinds = [k for _, k in single + lists]
+        params = ", ".join(f"k{i}, m{i}" for i in range(len(kinds)))
+        src = f"def make({params}):\n  def check(e):\n" + "\n".join("  " + line for line in body) + "\n  return check\n"
+        scope: dict[str, Any] = {"RefError": RefError}
+        exec(compile(src, f"<refs of {cls.__name__}>", "exec"), scope)  # field names: identifiers of the Struct
+        plan = (scope["make"], kinds)
+        self._plans[cls] = plan
+        return plan
+
+    def bind(self, ctx: Mapping[str, Names]) -> BoundRefs:
+        """These field lists with each kind's names looked up once (for one set-up)."""
+        return BoundRefs(self, ctx)
+
+
+#: an event type a :class:`BoundRefs` has not seen yet
+UNSEEN: Any = object()
+
+
+def _nothing(event: Any) -> None:
+    return None
+
+
+class BoundRefs:
+    """:class:`Refs` bound to one set-up's names.
+
+    The check of an event type is compiled on first sight into straight-line code reading only
+    the fields that type has (``validate_refs`` runs once per log line); a type naming nothing
+    costs one dict lookup.
+    """
+
+    def __init__(self, refs: Refs, ctx: Mapping[str, Names]) -> None:
+        self.refs = refs
+        self.ctx = ctx
+        self.by_type: dict[type, Callable[[Any], None] | None] = {}
+
+    def check(self, event: Any) -> None:
+        fn = self.by_type.get(event.__class__, UNSEEN)
+        if fn is not None:
+            (fn if fn is not UNSEEN else self.learn(event.__class__))(event)
+
+    def learn(self, cls: type) -> Callable[[Any], None]:
+        """Compile the check of ``cls`` (on its first event); a no-op when it names nothing."""
+        fn = self.by_type[cls] = self.compile(cls)
+        return fn if fn is not None else _nothing
+
+    def compile(self, cls: type) -> Callable[[Any], None] | None:
+        plan = self.refs.plan(cls)
+        if plan is None:
+            return None
+        make, kinds = plan
+        args: list[Any] = []
+        for k in kinds:
+            args += [self.ctx[k].known, self.ctx[k].unknown]
+        return make(*args)
 
 
 def check_deck_lists(players: Iterable[str], decks: Mapping[str, Any], cards: Names, *,

@@ -943,7 +943,11 @@ class Rules(RulesBase):
                 # only damage or a lowered Defence can destroy a follower: skip the rest fast
                 if (f.damage or f.boost[1] < 0 or weakening) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
-        return self.derive_task(s)
+        if not s.todo:
+            return None
+        h = s.todo[0]
+        step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
+        return None if step is None else step(self, s, h)
 
     # derived steps of the task queue: the event the engine emits when the task is at the head
     @derives(StartTurn)
