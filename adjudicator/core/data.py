@@ -72,22 +72,27 @@ def check_named_after_file(path: str | Path, field: str, value: str) -> None:
 C = TypeVar("C")
 
 
-class Pool(Generic[C]):
-    """A card pool: its name, description and cards by id."""
+class Pool(dict[str, C]):
+    """A card pool: its cards by id (the pool is that dict: ``pool[card_id]``, ``card_id in
+    pool``, ``pool.get(card_id)`` are plain dict operations, the rules' most frequent lookup),
+    with its ``name`` and ``description``; ``cards`` is the pool itself."""
 
     def __init__(self, name: str, description: str, cards: list[C]):
+        super().__init__((c.id, c) for c in cards)  # type: ignore[attr-defined]
         self.name = name
         self.description = description
-        self.cards: dict[str, C] = {c.id: c for c in cards}  # type: ignore[attr-defined]
 
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.cards
+    @property
+    def cards(self) -> dict[str, C]:
+        return self
 
-    def __getitem__(self, card_id: str) -> C:
-        return self.cards[card_id]
+    def __repr__(self) -> str:
+        return f"Pool({self.name!r}, {len(self)} cards)"
 
-    def get(self, card_id: str) -> C | None:
-        return self.cards.get(card_id)
+    # a pool is one per name: equal and hashed by identity, not by content
+    __eq__ = object.__eq__  # type: ignore[assignment]
+    __ne__ = object.__ne__  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
 
 class PoolLoader(Generic[C]):
