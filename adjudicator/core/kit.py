@@ -441,8 +441,20 @@ class KitGame(Game[S], Generic[S]):
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         """References :attr:`refs` cannot express (fields of one event type, composite names)."""
 
+    def load_state(self, data: Any) -> Any:
+        """Decode a judge's view: the position Struct, the references of its set-up, then the
+        game's :meth:`check_position` (raises msgspec.ValidationError)."""
+        state = msgspec.convert(data, self.state_type)
+        self.load_setup(state)
+        self.check_position(state)
+        return state
+
+    def check_position(self, state: Any) -> None:
+        """Names a decoded position holds that cannot exist in its match (an unknown card, a
+        square off the board): raise ``msgspec.ValidationError("<what> - at `$.<path>`")``."""
+
     def load_setup(self, state: Any) -> Any:
-        """For ``load_state``: the position's set-up, its references checked (ValidationError)."""
+        """The position's set-up, its references checked (ValidationError naming ``$.setup...``)."""
         try:
             self.validate_refs(state.setup, state.setup)
         except RefError as exc:

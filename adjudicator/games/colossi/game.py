@@ -149,9 +149,7 @@ class Colossi(KitGame[State]):
         data["view"] = player
         return data
 
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        self.load_setup(state)
+    def check_position(self, state: State) -> None:
         b = board(state.options.board)
         if len(state.spaces) != b.size:
             raise msgspec.ValidationError(f"the island has {b.size} spaces, the position {len(state.spaces)} - at `$.spaces`")
@@ -160,7 +158,6 @@ class Colossi(KitGame[State]):
             for c in p.hand:
                 if c not in C.cards:
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.hand`")
-        return state
 
     # describe (render.py), scene and turn_number (scene.py): the kit's defaults
 

@@ -122,15 +122,13 @@ class ColossusOrder(KitGame[State]):
         data["view"] = player
         return data
 
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        pool = load_pool(self.load_setup(state).pool)
+    def check_position(self, state: State) -> None:
+        pool = load_pool(state.setup.pool)
         for p in state.players:
             for zone in ("deck_top", "deck_bottom", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
                     if c not in pool:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
-        return state
 
     # describe (render.py), scene (scene.py), turn_number (state.turn): the kit's defaults
 

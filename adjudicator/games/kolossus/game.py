@@ -181,9 +181,7 @@ class Kolossus(KitGame[State]):
             data["view"] = player
         return data
 
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        self.load_setup(state)
+    def check_position(self, state: State) -> None:
         board = load_board(state.options.board)
         if len(state.levels) != board.size * board.size:
             raise msgspec.ValidationError(f"{len(state.levels)} levels for a {board.size}x{board.size} board - at `$.levels`")
@@ -198,7 +196,6 @@ class Kolossus(KitGame[State]):
                 raise msgspec.ValidationError(f"unknown warband {p.warband!r} - at `$.pieces[{i}].warband`")
         if not 0 <= state.seat < 4:
             raise msgspec.ValidationError(f"seat {state.seat} - at `$.seat`")
-        return state
 
     # describe (render.py), scene and turn_number (scene.py): the kit's defaults
 

@@ -136,9 +136,8 @@ class Logos(KitGame[State]):
         data["view"] = player
         return data
 
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        pool = load_pool(self.load_setup(state).pool)
+    def check_position(self, state: State) -> None:
+        pool = load_pool(state.setup.pool)
         ids = [p.id for p in state.players]
         if ids != list(state.setup.players[:2]):
             raise msgspec.ValidationError(f"players {ids} differ from the set-up's {state.setup.players} - at `$.players`")
@@ -155,7 +154,6 @@ class Logos(KitGame[State]):
         for it in state.effects:
             if it.card not in pool or it.player not in ids:
                 raise msgspec.ValidationError(f"unknown effect source {it.player}/{it.card} - at `$.effects`")
-        return state
 
     # describe (render.py) and scene (scene.py): the kit's defaults
 
