@@ -4,8 +4,9 @@ shared event bases (whose JSON must stay exactly as every existing log and store
 
 from __future__ import annotations
 
+import random
+import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -184,29 +185,32 @@ def test_per_setup_cache_compares_by_identity_and_evicts() -> None:
     assert cache.get(a) == "one" and len(built) == 4  # a was evicted (size 2): built again
 
 
-def test_two_setups_read_concurrently_never_see_each_others_values() -> None:
-    def build(setup: Setup) -> str:
-        time.sleep(0.0005)  # widen the window a shared attribute would race in
-        return setup.pool
+def hammer(target: Any, args: list[tuple[Any, ...]]) -> None:
+    """Run ``target`` on threads, one per args tuple, switching threads as often as possible."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=target, args=a) for a in args]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
 
-    cache: PerSetup[str] = PerSetup(build)
+
+def test_two_setups_read_concurrently_never_see_each_others_values() -> None:
+    cache: PerSetup[str] = PerSetup(lambda setup: setup.pool, size=1)  # size 1: a miss at every switch
     setups = [Setup(game="g", players=["x"], pool=f"pool-{i}") for i in range(2)]
     wrong: list[tuple[str, str]] = []
 
     def read(setup: Setup) -> None:
-        for _ in range(300):
+        for _ in range(20_000):
             got = cache.get(setup)
             if got != setup.pool:
                 wrong.append((setup.pool, got))
-            # another thread's fresh set-up every now and then (a new upload)
-            if _ % 50 == 0:
-                cache.get(Setup(game="g", players=["y"], pool="other"))
 
-    threads = [threading.Thread(target=read, args=(setups[i % 2],)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    hammer(read, [(setups[i % 2],) for i in range(4)])
     assert not wrong, wrong[:5]
 
 
@@ -244,7 +248,6 @@ class PoolGame(KitGame[Any]):
     loader: ClassVar[PoolLoader[PoolCard]]
 
     def setup_context(self, setup: Any) -> dict[str, Names]:
-        time.sleep(0.001)  # a slow pool: the window the old shared ``_ctx`` attribute raced in
         return {**super().setup_context(setup), "card": self.loader.names(setup.pool)}
 
     def check_start(self, setup: Any) -> Ruling:
@@ -274,9 +277,9 @@ def test_two_setups_parsed_concurrently_never_see_each_others_pool(tmp_path: Pat
     errors: list[str] = []
 
     def parse(name: str) -> None:
-        for i in range(60):
-            # each upload is a new MatchStarted object (decoded from its own bytes)
-            setup = msgspec.structs.replace(setups[name]) if i % 10 == 0 else setups[name]
+        for i in range(3000):
+            # now and then an upload of the same match: a new MatchStarted object
+            setup = msgspec.structs.replace(setups[name]) if i % 100 == 0 else setups[name]
             try:
                 game.validate_refs(setup, Carded(player=f"{name}-1", card=f"{name}-card"))
             except RefError as exc:
@@ -285,11 +288,7 @@ def test_two_setups_parsed_concurrently_never_see_each_others_pool(tmp_path: Pat
         with pytest.raises(RefError, match="unknown card"):
             game.validate_refs(setups[name], Carded(player=f"{name}-1", card=f"{other}-card"))
 
-    threads = [threading.Thread(target=parse, args=(n,)) for n in ("alpha", "beta") * 4]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    hammer(parse, [(n,) for n in ("alpha", "beta") * 2])
     assert not errors, errors[:5]
 
 
@@ -410,3 +409,22 @@ def test_every_registered_game_on_the_kit_uses_its_package_parts() -> None:
         # every event the engine may apply has an apply handler
         for cls in game.event_types[1:]:
             assert cls in game.rules._applies, f"{game.id}: no @applies for {cls.__name__}"
+
+
+def test_seeded_dice_are_the_same_sequence_on_every_thread() -> None:
+    """Kolossus checks recorded dice against ``random.Random(seed)``; the generators are cached and
+    advance in place, so threads verifying matches of one seed must not interleave them."""
+    rules = type(registry.get("kolossus").rules)()  # fresh caches
+    n = 60_000
+    r = random.Random(1007)
+    want = [r.randint(1, 4) for _ in range(n)]
+    got: list[list[int]] = []
+
+    def roll() -> None:
+        out: list[int] = []
+        for i in range(0, n, 2):
+            out += rules.generated(1007, i, 2)
+        got.append(out)
+
+    hammer(roll, [()] * 4)
+    assert len(got) == 4 and all(out == want for out in got)

@@ -29,7 +29,7 @@ class PerSetup(Generic[T]):
     def __init__(self, build: Callable[[Any], T], size: int = 8) -> None:
         self._build = build
         self._size = size
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a build may read the cache (another set-up)
         self._entries: OrderedDict[int, tuple[Any, T]] = OrderedDict()
         #: (setup, value) of the last hit: replaced whole, so a reader sees one consistent pair
         self._last: tuple[Any, T] | None = None

@@ -14,6 +14,7 @@ or board order.  Dice are recorded events; a declared generator is a locally see
 from __future__ import annotations
 
 import random
+import threading
 from itertools import combinations, product
 from typing import Any
 
@@ -78,6 +79,9 @@ class Rules(RulesBase):
         self._walk: tuple[Any, Any, Walk] | None = None
         #: seed -> (generator, the results it gave so far): a cache of a pure function of the seed
         self._gens: dict[int, tuple[random.Random, list[int]]] = {}
+        #: the generators advance in place: one thread at a time (the web service verifies
+        #: uploads on worker threads; two matches of one seed must each see its sequence)
+        self._gens_lock = threading.Lock()
 
     # -- small helpers -----------------------------------------------------------------------------
     def occupancy(self, s: State) -> dict[str, Piece]:
@@ -98,16 +102,17 @@ class Rules(RulesBase):
         return w.defence[CI[p.character]] if w is not None else 0
 
     def generated(self, seed: int, start: int, n: int) -> list[int]:
-        ent = self._gens.get(seed)
-        if ent is None:
-            if len(self._gens) > 256:
-                self._gens.clear()
-            ent = (random.Random(seed), [])
-            self._gens[seed] = ent
-        rng, seq = ent
-        while len(seq) < start + n:
-            seq.append(rng.randint(1, 4))
-        return seq[start:start + n]
+        with self._gens_lock:
+            ent = self._gens.get(seed)
+            if ent is None:
+                if len(self._gens) > 256:
+                    self._gens.clear()
+                ent = (random.Random(seed), [])
+                self._gens[seed] = ent
+            rng, seq = ent
+            while len(seq) < start + n:
+                seq.append(rng.randint(1, 4))
+            return seq[start:start + n]
 
     def can_activate(self, s: State, p: Piece, warband: str, character: str) -> bool:
         return (p.warband == warband and p.character == character and not p.activated
