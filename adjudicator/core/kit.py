@@ -332,6 +332,16 @@ PACKAGE_PARTS: dict[str, tuple[str, str]] = {
 }
 
 
+def _package_module(package: str, name: str) -> Any:
+    """``<package>.<name>`` imported, or None when the package has no such module."""
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.{name}":
+            raise
+        return None
+
+
 class KitGame(Game[S], Generic[S]):
     """A :class:`Game` whose rules are a :class:`RulesBase` and whose set-up is a
     :class:`MatchStartedBase`.
@@ -357,12 +367,14 @@ class KitGame(Game[S], Generic[S]):
         package = cls.__module__.rpartition(".")[0]
         for attr, (module, name) in PACKAGE_PARTS.items():
             if not hasattr(cls, attr):
-                try:
-                    mod = importlib.import_module(f"{package}.{module}")
-                except ModuleNotFoundError:
-                    continue
-                if hasattr(mod, name):
+                mod = _package_module(package, module)
+                if mod is not None and hasattr(mod, name):
                     setattr(cls, attr, getattr(mod, name))
+        if _package_module(package, "scene") is None:
+            # no scene.py: the protocol's text-only scene (and no turn counter)
+            for attr in ("scene", "turn_number"):
+                if attr not in vars(cls):
+                    setattr(cls, attr, getattr(Game, attr))
 
     def __init__(self) -> None:
         super().__init__()
@@ -481,14 +493,7 @@ class KitGame(Game[S], Generic[S]):
         """A module of the game's package (``render``, ``scene``), imported on first use."""
         mod = self._parts.get(name)
         if mod is None:
-            package = type(self).__module__.rpartition(".")[0]
-            try:
-                mod = importlib.import_module(f"{package}.{name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{package}.{name}":
-                    raise
-                mod = False
-            self._parts[name] = mod
+            mod = self._parts[name] = _package_module(type(self).__module__.rpartition(".")[0], name) or False
         return mod or None
 
     def describe(self, state: Any, player: str | None) -> str:
@@ -496,11 +501,9 @@ class KitGame(Game[S], Generic[S]):
         return self.part("render").describe(self, state, player)
 
     def scene(self, state: Any, player: str | None) -> Any:
-        """The package's ``scene.scene(game, state, player)``, else the protocol's text scene."""
-        mod = self.part("scene")
-        if mod is None:
-            return super().scene(state, player)
-        return mod.scene(self, state, player)
+        """The package's ``scene.scene(game, state, player)`` (a package without ``scene.py``
+        keeps the protocol's text-only scene)."""
+        return self.part("scene").scene(self, state, player)
 
 
 def sorted_fields(event: Event, fields: Mapping[type, str | Iterable[str]], key: Callable[[Any], Any] | None = None) -> Event:

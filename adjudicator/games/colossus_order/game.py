@@ -17,6 +17,7 @@ from .cards import POOLS, load_pool
 from .rules import NS, bad
 from .state import ChooseFirst, Player, Shuffle, State
 
+
 class ColossusOrder(KitGame[State]):
     id: ClassVar[str] = "colossus-order"
     name: ClassVar[str] = "Colossus Order"
