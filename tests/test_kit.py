@@ -98,6 +98,13 @@ def test_handlers_register_per_type_in_plain_dicts_built_at_class_creation() -> 
     assert r.legal and (r.rule, r.code) == ("K-1", "kit/ok") and "Ping is legal here" in r.message
 
 
+def test_a_check_handler_names_the_rule_its_acceptance_cites() -> None:
+    with pytest.raises(TypeError, match="rule="):
+        checks(Ping, rule="")
+    with pytest.raises(TypeError, match="at least one type"):
+        applies()
+
+
 def test_check_wrapper_hooks() -> None:
     rules, s = Base(), Pos()
     assert rules.check(s, Ping(player="a", n=1)) is Base._legal[Ping]

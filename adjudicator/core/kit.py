@@ -133,12 +133,14 @@ def _mark(role: str, types: tuple[type, ...], rule: str | None = None) -> Callab
     return mark
 
 
-def checks(*event_types: type, rule: str | None = None) -> Callable[[Callable], Callable]:
+def checks(*event_types: type, rule: str) -> Callable[[Callable], Callable]:
     """Register ``fn(self, state, event)`` as the check of these event types.
 
     The handler raises :class:`~adjudicator.core.rulings.Illegal` to reject, and returns None to
     accept (then the ruling cites ``rule``) or a :class:`Ruling` of its own.
     """
+    if not isinstance(rule, str) or not rule:
+        raise TypeError("@checks needs rule=: the rule id an accepted event's ruling cites")
     return _mark("check", event_types, rule)
 
 
