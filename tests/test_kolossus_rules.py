@@ -1149,7 +1149,7 @@ def test_every_rule_id_is_covered() -> None:
 def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
     """Every string literal that is exactly a rule id in rules.py/game.py is one a rejection can
     cite (``bad("KO-5.5", ...)`` or an id handed to a helper that calls ``bad``), except the
-    table of rule ids that legal rulings cite (``_rule_of``)."""
+    rule ids that legal rulings cite (``@checks(..., rule=...)``)."""
     import ast
 
     from adjudicator.games.kolossus import game, rules
@@ -1161,6 +1161,8 @@ def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "_rule_of" for t in node.targets):
                 skip |= {id(n) for n in ast.walk(node.value)}
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "checks":  # @checks(E.X, rule=...)
+                skip |= {id(n) for k in node.keywords if k.arg == "rule" for n in ast.walk(k.value)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip \
                     and re.fullmatch(r"KO-\d+(\.\d+)?", node.value):

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -72,3 +74,76 @@ def check_named_after_file(path: str | Path, field: str, value: str) -> None:
     stem = Path(path).stem
     if value != stem:
         raise DataError(str(path), f"{field}: the file names its {field} {value!r}; it must match the file name {stem!r}")
+
+
+C = TypeVar("C")
+
+
+class Pool(dict[str, C]):
+    """A card pool: its cards by id (the pool is that dict: ``pool[card_id]``, ``card_id in
+    pool``, ``pool.get(card_id)`` are plain dict operations, the rules' most frequent lookup),
+    with its ``name`` and ``description``; ``cards`` is the pool itself."""
+
+    def __init__(self, name: str, description: str, cards: list[C]):
+        super().__init__((c.id, c) for c in cards)  # type: ignore[attr-defined]
+        self.name = name
+        self.description = description
+
+    @property
+    def cards(self) -> dict[str, C]:
+        return self
+
+    def __repr__(self) -> str:
+        return f"Pool({self.name!r}, {len(self)} cards)"
+
+    # a pool is one per name: equal and hashed by identity, not by content
+    __eq__ = object.__eq__  # type: ignore[assignment]
+    __ne__ = object.__ne__  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+class PoolLoader(Generic[C]):
+    """Card pools of one game: TOML files ``pool = "<name>"``, ``description``, ``[[card]]``.
+
+    ``load(name)`` reads a pool shipped in ``directory`` (cached); ``load_file(path)`` any pool
+    file.  A malformed file raises :class:`DataError` naming the file and the card (by id, or by
+    position) and the field; ``validate(path, cards)`` adds the game's own checks of card fields.
+    Card ids must be unique within a pool.
+    """
+
+    def __init__(self, directory: Path, card_type: type[C],
+                 validate: Callable[[str, list[C]], None] | None = None) -> None:
+        self.directory = directory
+        self.validate = validate
+        self.file_type = msgspec.defstruct(
+            "PoolFile", [("pool", str), ("description", str, ""), ("card", list[card_type], [])],  # type: ignore[valid-type]
+            forbid_unknown_fields=True)
+        self.load = lru_cache(maxsize=None)(self._load)
+
+    def load_file(self, path: str | Path) -> Pool[C]:
+        pf: Any = decode(read_toml(path), self.file_type, path, entries="card")
+        seen: set[str] = set()
+        for c in pf.card:
+            if c.id in seen:
+                raise DataError(str(path), f"card {c.id!r}: duplicate id")
+            seen.add(c.id)
+        if self.validate is not None:
+            self.validate(str(path), pf.card)
+        check_named_after_file(path, "pool", pf.pool)
+        return Pool(pf.pool, pf.description, pf.card)
+
+    def names(self, name: str) -> Any:
+        """The card ids of the shipped pool ``name``, for reference checks (:class:`Names`); a
+        pool that cannot be loaded makes the log unreadable (``RefError`` on ``pool``)."""
+        from .protocol import RefError
+        from .refs import Names
+
+        try:
+            pool = self.load(name)
+        except DataError as exc:
+            raise RefError("pool", str(exc)) from None
+        return Names(pool.cards, "unknown card {value!r} in pool " + repr(name))
+
+    def _load(self, name: str) -> Pool[C]:
+        """A pool shipped in the game's data folder, by name."""
+        return self.load_file(shipped_file(self.directory, name, "card pool"))

@@ -15,15 +15,15 @@ from __future__ import annotations
 from typing import Any, ClassVar, Literal
 
 from adjudicator.core.events import Event
+from adjudicator.core.kit import GameEndedBase, MatchStartedBase
 
 Piece = Literal["colossus", "acolyte"]
 Component = Literal["colossus", "acolyte", "banner", "beast", "gold", "blue", "green"]
 
 
-class MatchStarted(Event):
-    game: str
-    #: the players in seat order (clockwise); 2 to 4
-    players: list[str]
+class MatchStarted(MatchStartedBase):
+    """``players``: in seat order (clockwise); 2 to 4."""
+
     ruleset: str = "standard"
     options: dict[str, Any] = {}
 
@@ -361,11 +361,9 @@ class TurnEnded(Event):
     player: str
 
 
-class GameEnded(Event):
-    kind: ClassVar[str] = "X"
-    result: Literal["win", "draw"]
-    winner: str | None
-    reason: str
+class GameEnded(GameEndedBase):
+    """Derived: the match is over; ``gold``: every player's Gold at the end."""
+
     gold: dict[str, int] = {}
 
 

@@ -18,6 +18,7 @@ import msgspec
 from msgspec.structs import replace
 
 from adjudicator.core.events import bare
+from adjudicator.core.kit import RulesBase, applies, head
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import engine as Q
@@ -40,10 +41,6 @@ PARAM_FIELDS = ("space", "target", "targets", "beast", "direction", "trait")
 
 def bad(rule: str, code: str, message: str) -> Illegal:
     return Illegal(rule, NS + code, message)
-
-
-def head(s: Any) -> Any:
-    return s.todo[0] if s.todo else None
 
 
 def in_board(s: Any, i: Any) -> bool:
@@ -506,8 +503,11 @@ def card_params(x: Any, p: str, card: str) -> list[dict[str, Any]]:
 
 # == checks ===============================================================================================================
 
-class Rules:
+class Rules(RulesBase):
     """The Colossi rules (pure functions of a position)."""
+
+    namespace = NS
+    working = W
 
     # -- what next -------------------------------------------------------------------------------------
     def expected(self, s: Any) -> str:
@@ -845,13 +845,12 @@ class Rules:
         raise bad(rule, code, f"{type(e).__name__}: {Q_desc(ce)} is not {what} here (allowed: {shown or 'none'})")
 
     # == apply ==========================================================================================
-    def apply(self, s: State, e: Any) -> State:
-        w = W(s)
-        fn = self._applies[type(e)]
-        fn(self, w, e)
+    # the kit's RulesBase.apply hands the @applies handler a working copy (``working = W``)
+    def finish(self, w: W) -> State:
         w.pump()
         return w.freeze()
 
+    @applies(E.FirstPlayerDetermined)
     def a_first(self, w: W, e: Any) -> None:
         w.pop()
         w.first = e.player
@@ -862,6 +861,7 @@ class Rules:
         tasks += [Draw(p, 3) for p in order] + [PlaceStart(p) for p in order] + [StartTurn()]
         w.later(*tasks)
 
+    @applies(E.TileSetAside)
     def a_set_aside(self, w: W, e: Any) -> None:
         w.pop()
         box = list(w.tile_box)
@@ -869,11 +869,13 @@ class Rules:
         w.tile_box = tuple(box)
         w.tile_deck = tuple(sorted(w.tile_deck + (e.tile,)))
 
+    @applies(E.TraitRevealed)
     def a_trait_revealed(self, w: W, e: Any) -> None:
         w.pop()
         w.trait_deck = remove1(w.trait_deck, e.trait)
         w.trait_row = w.trait_row + (e.trait,)
 
+    @applies(E.TraitTaken)
     def a_trait_taken(self, w: W, e: Any) -> None:
         w.pop()
         if e.source == "row":
@@ -886,6 +888,7 @@ class Rules:
             w.later(GrowthDrop(e.player, e.trait))
         w.gain_trait(e.player, e.trait)
 
+    @applies(E.CardDrawn)
     def a_card_drawn(self, w: W, e: Any) -> None:
         h = w.todo[0]
         if w.card_top:
@@ -898,12 +901,14 @@ class Rules:
             w.pop()
         w.add_cards(e.player, [e.card])
 
+    @applies(E.StartPlaced)
     def a_start_placed(self, w: W, e: Any) -> None:
         w.pop()
         w.setS(e.space, tile="start", owner=e.player)
         w.set_colossus(e.player, e.space)
         w.produce(e.space)
 
+    @applies(E.TurnStarted)
     def a_turn_started(self, w: W, e: Any) -> None:
         w.pop()
         p = e.player
@@ -923,10 +928,12 @@ class Rules:
         tasks += [Replenish(), Draw(p, draw), Actions(p), EndTurn()]
         w.later(*tasks)
 
+    @applies(E.PlayerNamed)
     def a_player_named(self, w: W, e: Any) -> None:
         w.pop()
         w.setinfo(sly=e.target)
 
+    @applies(E.TraitBorrowed)
     def a_borrowed(self, w: W, e: Any) -> None:
         w.pop()
         lender = next(p.id for p in w.players if p.id != e.player and e.trait in p.traits)
@@ -935,10 +942,12 @@ class Rules:
         w.gain_trait(e.player, e.trait)
         w.setinfo(borrowed=e.trait, lender=lender, actions=Q.action_allowance(w, e.player))
 
+    @applies(E.Peeked)
     def a_peeked(self, w: W, e: Any) -> None:
         w.pop()
         w.later(RevealTop(e.player, e.deck, Q.tparam("soothsayer", "count")))
 
+    @applies(E.TopRevealed)
     def a_top_revealed(self, w: W, e: Any) -> None:
         if e.deck == "tiles":
             w.tile_deck = remove1(w.tile_deck, e.item)
@@ -947,11 +956,13 @@ class Rules:
             w.card_deck = remove1(w.card_deck, e.item)
             w.card_top = w.card_top + (e.item,)
 
+    @applies(E.LootReplenished)
     def a_replenished(self, w: W, e: Any) -> None:
         w.pop()
         for i in e.spaces:
             w.produce(i)
 
+    @applies(E.CardDiscarded)
     def a_card_discarded(self, w: W, e: Any) -> None:
         h = w.todo[0]
         w.remove_card(e.player, e.card)
@@ -959,6 +970,7 @@ class Rules:
         if type(h) is Market:
             w.gain(e.player, h.gold)
 
+    @applies(E.Moved)
     def a_moved(self, w: W, e: Any) -> None:
         h = w.todo[0]
         t = type(h)
@@ -1011,6 +1023,7 @@ class Rules:
                 and (others_there or beasts_there) and was_explored:
             w.later(Domineer(p, e.to, tuple(beasts_there), tuple(others_there)))
 
+    @applies(E.AcolyteSpawned)
     def a_spawned(self, w: W, e: Any) -> None:
         p = e.player
         w.setinfo(actions=w.info.actions - 1, moves=w.info.moves + 1, acted=True)
@@ -1020,10 +1033,12 @@ class Rules:
         alive = w.arrive("acolyte", p, e.space, p)
         w.road = Road(p, "acolyte", p, e.space, (e.space,), roads, "" if roads else f"no other piece of {p}") if alive else None
 
+    @applies(E.CardPlayed)
     def a_card_played(self, w: W, e: Any) -> None:
         w.road = None
         play_card(w, e)
 
+    @applies(E.BeastMoved)
     def a_beast_moved(self, w: W, e: Any) -> None:
         h = w.todo[0]
         t = type(h)
@@ -1038,16 +1053,19 @@ class Rules:
             w.later(WalkOp(e.player, e.beast, h.left - 1))
         w.move_beast(e.beast, e.to, e.player)
 
+    @applies(E.ActionBought)
     def a_action_bought(self, w: W, e: Any) -> None:
         w.road = None
         w.pay(e.player, Q.tparam("boldness", "gold"), forced=False)
         w.setinfo(actions=w.info.actions + 1)
 
+    @applies(E.CardBought)
     def a_card_bought(self, w: W, e: Any) -> None:
         w.road = None
         w.pay(e.player, Q.tparam("mercantile", "gold"), forced=False)
         w.draw(e.player, 1)
 
+    @applies(E.Alchemized)
     def a_alchemized(self, w: W, e: Any) -> None:
         w.road = None
         p = e.player
@@ -1066,6 +1084,7 @@ class Rules:
             w.setP(p, acolytes=w.P(p).acolytes + 1)
         w.gain(p, Q.tparam("alchemist", "gold"))
 
+    @applies(E.TraitDiscarded)
     def a_trait_discarded(self, w: W, e: Any) -> None:
         h = w.todo[0]
         if type(h) is Actions:
@@ -1074,6 +1093,7 @@ class Rules:
             w.pop()
         w.lose_trait(e.player, e.trait)
 
+    @applies(E.ActionsEnded)
     def a_actions_ended(self, w: W, e: Any) -> None:
         h = w.pop()
         w.road = None
@@ -1088,6 +1108,7 @@ class Rules:
             tasks.append(BannerChoice(p))
         w.later(*tasks)
 
+    @applies(E.TileExplored)
     def a_explored(self, w: W, e: Any) -> None:
         h = w.pop()
         self.new_tile(w, e.space, e.tile, h.by)
@@ -1115,11 +1136,13 @@ class Rules:
             if n:
                 w.arrive("acolyte", q, i, by, count=n)
 
+    @applies(E.BannerPhaseChosen)
     def a_phase_chosen(self, w: W, e: Any) -> None:
         w.pop()
         w.setinfo(banner=e.choice)
         w.later(Deploy(e.player) if e.choice == "deploy" else Rest(e.player))
 
+    @applies(E.BannerRaised)
     def a_raised(self, w: W, e: Any) -> None:
         h = w.todo[0]
         if type(h) is Dominion:
@@ -1128,10 +1151,12 @@ class Rules:
             w.setinfo(raised=w.info.raised + (e.space,))
         w.put_banner(e.player, e.space)
 
+    @applies(E.BannerMoved)
     def a_banner_moved(self, w: W, e: Any) -> None:
         w.put_banner(e.player, e.to, by_move_from=e.space)
         w.setinfo(raised=w.info.raised + (e.to,))
 
+    @applies(E.BannerScored)
     def a_scored(self, w: W, e: Any) -> None:
         h = w.todo[0]
         t = type(h)
@@ -1153,11 +1178,13 @@ class Rules:
             w.take_banners(p, e.space)
             w.later(ScoreOp(p, e.space, rest=False, mono=mono))
 
+    @applies(E.Passed)
     def a_passed(self, w: W, e: Any) -> None:
         h = w.pop()
         if type(h) in (Influence, Speedy, Recall) and w.road is not None and w.road.player == e.player:
             w.road = None
 
+    @applies(E.SpaceChosen)
     def a_space_chosen(self, w: W, e: Any) -> None:
         h = w.todo[0]
         t = type(h)
@@ -1188,14 +1215,17 @@ class Rules:
             w.pop()
             w.later(VoidTile(p, i))
 
+    @applies(E.DirectionChosen)
     def a_direction(self, w: W, e: Any) -> None:
         w.pop()
         wind(w, e.player, e.direction)
 
+    @applies(E.AcolytesPlaced)
     def a_placed(self, w: W, e: Any) -> None:
         w.pop()
         w.place(e.player, e.space, e.count, e.player)
 
+    @applies(E.AcolytesResurrected)
     def a_resurrected(self, w: W, e: Any) -> None:
         w.pop()
         p = e.player
@@ -1204,11 +1234,13 @@ class Rules:
         w.add_acol(c, p, e.count)
         w.arrive("acolyte", p, c, p, count=e.count)
 
+    @applies(E.Reacted)
     def a_reacted(self, w: W, e: Any) -> None:
         w.pop()
         w.kill(e.space, e.player, 1, e.player)
         w.kill(e.victim_space, e.victim, 1, e.player)
 
+    @applies(E.CardGiven)
     def a_card_given(self, w: W, e: Any) -> None:
         h = w.pop()
         w.remove_card(e.player, e.card)
@@ -1216,10 +1248,12 @@ class Rules:
         if type(h) is TradeGive:
             w.later(TradeBack(e.to, e.player, e.card, h.gold))
 
+    @applies(E.GoldPaid)
     def a_gold_paid(self, w: W, e: Any) -> None:
         w.pop()
         w.transfer(e.player, e.to, e.amount)
 
+    @applies(E.CardsContributed)
     def a_contributed(self, w: W, e: Any) -> None:
         h = w.pop()
         for c in e.cards:
@@ -1227,11 +1261,13 @@ class Rules:
         w.pile = tuple(sorted(w.pile + tuple(e.cards)))
         w.gain(e.player, h.gold * len(e.cards))
 
+    @applies(E.CardDealt)
     def a_dealt(self, w: W, e: Any) -> None:
         w.pop()
         w.pile = remove1(w.pile, e.card)
         w.add_cards(e.player, [e.card])
 
+    @applies(E.TraitDrawn)
     def a_trait_drawn(self, w: W, e: Any) -> None:
         h = w.todo[0]
         w.trait_deck = remove1(w.trait_deck, e.trait)
@@ -1241,12 +1277,14 @@ class Rules:
         else:
             w.pop()
 
+    @applies(E.TraitStolen)
     def a_stolen(self, w: W, e: Any) -> None:
         w.pop()
         holder = next(p.id for p in w.players if p.id != e.player and e.trait in p.traits)
         w.lose_trait(holder, e.trait, discard=False)
         w.gain_trait(e.player, e.trait)
 
+    @applies(E.DieRolled)
     def a_rolled(self, w: W, e: Any) -> None:
         h = w.todo[0]
         v = h.victims[0]
@@ -1258,6 +1296,7 @@ class Rules:
         if e.value <= h.kill_at_most:
             w.kill(v.space, v.owner, 1, e.player)
 
+    @applies(E.ComponentMoved)
     def a_component_moved(self, w: W, e: Any) -> None:
         h = w.todo[0]
         if type(h) is Launch:
@@ -1272,6 +1311,7 @@ class Rules:
             w.setS(e.space, **{e.component: getattr(sp, e.component) - 1})
             w.setS(e.to, **{e.component: getattr(to, e.component) + 1})
 
+    @applies(E.TileReplaced)
     def a_tile_replaced(self, w: W, e: Any) -> None:
         h = w.pop()
         old = w.spaces[e.space].tile
@@ -1281,10 +1321,12 @@ class Rules:
         if h.player in w.spaces[e.space].banners:
             w.later(ScoreOp(h.player, e.space, rest=False))
 
+    @applies(E.BeastDrawn)
     def a_beast_drawn(self, w: W, e: Any) -> None:
         w.pop()
         w.setP(e.player, animal=e.beast)
 
+    @applies(E.CardTaken)
     def a_card_taken(self, w: W, e: Any) -> None:
         w.pop()
         w.discard = remove1(w.discard, e.card)
@@ -1292,9 +1334,11 @@ class Rules:
         w.to_discard([e.discard])
         w.add_cards(e.player, [e.card])
 
+    @applies(E.TargetReached)
     def a_target(self, w: W, e: Any) -> None:
         w.reached = w.reached + (e.player,)
 
+    @applies(E.TurnEnded)
     def a_turn_ended(self, w: W, e: Any) -> None:
         w.pop()
         p = e.player
@@ -1313,27 +1357,11 @@ class Rules:
             w.later(Discard(p))
         w.later(StartTurn())
 
+    @applies(E.GameEnded)
     def a_game_ended(self, w: W, e: Any) -> None:
         w.result = Result(e.result, e.winner, e.reason)
         w.todo = []
 
-    _applies: dict[type, Callable[..., None]] = {
-        E.FirstPlayerDetermined: a_first, E.TileSetAside: a_set_aside, E.TraitRevealed: a_trait_revealed,
-        E.TraitTaken: a_trait_taken, E.CardDrawn: a_card_drawn, E.StartPlaced: a_start_placed,
-        E.TurnStarted: a_turn_started, E.PlayerNamed: a_player_named, E.TraitBorrowed: a_borrowed,
-        E.Peeked: a_peeked, E.TopRevealed: a_top_revealed, E.LootReplenished: a_replenished,
-        E.CardDiscarded: a_card_discarded, E.Moved: a_moved, E.AcolyteSpawned: a_spawned,
-        E.CardPlayed: a_card_played, E.BeastMoved: a_beast_moved, E.ActionBought: a_action_bought,
-        E.CardBought: a_card_bought, E.Alchemized: a_alchemized, E.TraitDiscarded: a_trait_discarded,
-        E.ActionsEnded: a_actions_ended, E.TileExplored: a_explored, E.BannerPhaseChosen: a_phase_chosen,
-        E.BannerRaised: a_raised, E.BannerMoved: a_banner_moved, E.BannerScored: a_scored, E.Passed: a_passed,
-        E.SpaceChosen: a_space_chosen, E.DirectionChosen: a_direction, E.AcolytesPlaced: a_placed,
-        E.AcolytesResurrected: a_resurrected, E.Reacted: a_reacted, E.CardGiven: a_card_given,
-        E.GoldPaid: a_gold_paid, E.CardsContributed: a_contributed, E.CardDealt: a_dealt,
-        E.TraitDrawn: a_trait_drawn, E.TraitStolen: a_stolen, E.DieRolled: a_rolled,
-        E.ComponentMoved: a_component_moved, E.TileReplaced: a_tile_replaced, E.BeastDrawn: a_beast_drawn,
-        E.CardTaken: a_card_taken, E.TargetReached: a_target, E.TurnEnded: a_turn_ended, E.GameEnded: a_game_ended,
-    }
 
     # == derive ===========================================================================================
     def derive(self, s: State) -> Any:
@@ -1442,9 +1470,6 @@ class Rules:
             out += [E.TraitDiscarded(player=p, trait=tr) for tr in me.traits]
         out.append(E.ActionsEnded(player=p))
         return out
-
-    def legal_events(self, s: State) -> list[Any]:
-        return [e for e in self.candidates(s) if self.check(s, e).legal]
 
     def to_act(self, s: State) -> list[str]:
         if s.result is not None:

@@ -13,6 +13,8 @@ from typing import Literal
 
 import msgspec
 
+from adjudicator.core.kit import ChooseFirst, EndTurn, Result, StartTurn, Task  # noqa: F401 (the kit's, this game's)
+
 from .events import MatchStarted
 
 
@@ -135,14 +137,6 @@ class Road(msgspec.Struct, frozen=True, gc=False):
 
 # -- tasks ------------------------------------------------------------------------------------------
 
-class Task(msgspec.Struct, frozen=True, tag_field="task", gc=False):
-    pass
-
-
-class ChooseFirst(Task, tag="choose-first"):
-    pass
-
-
 class SetAside(Task, tag="set-aside"):
     kind: Literal["lair", "environment"]
 
@@ -162,10 +156,6 @@ class Draw(Task, tag="draw"):
 
 class PlaceStart(Task, tag="place-start"):
     player: str
-
-
-class StartTurn(Task, tag="start-turn"):
-    pass
 
 
 class NamePlayer(Task, tag="name-player"):
@@ -214,10 +204,6 @@ class Rest(Task, tag="rest"):
     kept: int = 0
     #: the Stone Beast's lair was scored in this Rest
     stone: bool = False
-
-
-class EndTurn(Task, tag="end-turn"):
-    pass
 
 
 class Explore(Task, tag="explore"):
@@ -502,12 +488,6 @@ AnyTask = (ChooseFirst | SetAside | RevealTrait | Draft | Draw | PlaceStart | St
            | AfterCard | WalkOp)
 
 OPS = (ScoreOp, LootOp, EnvOp, MinesOp, MonoOp, RampageOp, DealOp, AfterCard, WalkOp)
-
-
-class Result(msgspec.Struct, frozen=True):
-    result: Literal["win", "draw"]
-    winner: str | None
-    reason: str
 
 
 class State(msgspec.Struct, frozen=True, gc=False):

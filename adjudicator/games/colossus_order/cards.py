@@ -10,13 +10,12 @@ as an ``EffectDeclared`` event that verdicts mark as not engine-checked.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Union
 
 import msgspec
 
-from adjudicator.core.data import check_named_after_file, decode, read_toml, shipped_file
+from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
 from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"
@@ -180,35 +179,9 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return sum(1 for e in self.effects if getattr(e, "target", None) in CHOSEN_TARGETS)
 
 
-class _PoolFile(msgspec.Struct, forbid_unknown_fields=True):
-    pool: str
-    description: str = ""
-    card: list[Card] = []
-
-
-class Pool:
-    def __init__(self, name: str, description: str, cards: list[Card]):
-        self.name = name
-        self.description = description
-        self.cards: dict[str, Card] = {c.id: c for c in cards}
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.cards
-
-    def __getitem__(self, card_id: str) -> Card:
-        return self.cards[card_id]
-
-    def get(self, card_id: str) -> Card | None:
-        return self.cards.get(card_id)
-
-
 def _validate(path: str, cards: list[Card]) -> None:
-    seen: set[str] = set()
     for c in cards:
         where = f"card {c.id!r}"
-        if c.id in seen:
-            raise DataError(path, f"{where}: duplicate id")
-        seen.add(c.id)
         for colour in c.gem_level:
             if colour not in COLOURS and colour != "any":
                 raise DataError(path, f"{where}: gem_level: unknown colour {colour!r}")
@@ -260,15 +233,7 @@ def _check_effects(path: str, where: str, effects: list[Any], *, continuous: boo
                 raise DataError(path, f"{where}.effects[{j}].{n}: must not be negative")
 
 
-def load_pool_file(path: str | Path) -> Pool:
-    pf = decode(read_toml(path), _PoolFile, path, entries="card")
-    _validate(str(path), pf.card)
-    check_named_after_file(path, "pool", pf.pool)
-    return Pool(pf.pool, pf.description, pf.card)
-
-
-@lru_cache(maxsize=None)
-def load_pool(name: str) -> Pool:
-    """A pool shipped in ``data/`` by name (``sample`` is the project's authored sample pool)."""
-    path = shipped_file(DATA, name, "card pool")
-    return load_pool_file(path)
+POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, _validate)
+#: a pool file by path; a pool shipped in ``data/`` by name (``sample``: the authored sample pool)
+load_pool_file = POOLS.load_file
+load_pool = POOLS.load

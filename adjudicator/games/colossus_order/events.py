@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from adjudicator.core.events import Event
+from adjudicator.core.kit import GameEndedBase, MatchStartedBase
 
 
 class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -24,9 +25,7 @@ class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: dict[str, int]
 
 
-class MatchStarted(Event):
-    game: str
-    players: list[str]
+class MatchStarted(MatchStartedBase):
     decks: dict[str, DeckList]
     ruleset: str = "2013"
     options: dict[str, Any] = {}
@@ -227,11 +226,8 @@ class Conceded(Event):
     player: str
 
 
-class GameEnded(Event):
-    kind: ClassVar[str] = "X"
-    result: Literal["win", "draw"]
-    winner: str | None
-    reason: str
+class GameEnded(GameEndedBase):
+    """Derived: the match is over (the result, the winner, why)."""
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

@@ -7,106 +7,41 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.errors import DataError
-from adjudicator.core.limits import MAX_COPIES, MAX_DECK
-from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event, masked
-from adjudicator.core.protocol import Game, Outcome, RefError
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids, sorted_fields
+from adjudicator.core.refs import check_deck_lists
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
-from .cards import load_pool
-from .rulebook import RULEBOOK
-from .rules import NS, Rules, bad
-from .state import PRESETS, ChooseFirst, Options, Player, Shuffle, State
-
-_CARD_FIELDS = ("card",)
+from .cards import POOLS, load_pool
+from .rules import NS, bad
+from .state import ChooseFirst, Player, Shuffle, State
 
 
-def options_of(setup: E.MatchStarted) -> Options:
-    """The ruleset preset with the log's overrides (CO-1 and the other options)."""
-    return resolve_options(Options, PRESETS, setup.ruleset, setup.options)
-
-
-class ColossusOrder(Game[State]):
+class ColossusOrder(KitGame[State]):
     id: ClassVar[str] = "colossus-order"
     name: ClassVar[str] = "Colossus Order"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rules = Rules()
-        #: (setup, players, pool) of the last MatchStarted seen: held by reference and compared
-        #: with ``is``, so a new setup can never be mistaken for an old one
-        self._ctx: tuple[Any, frozenset[str], Any] | None = None
-        # the verify loop calls these once per event: bind the rules directly (no extra call)
-        self.check = self.rules.check  # type: ignore[method-assign]
-        self.apply = self.rules.apply  # type: ignore[method-assign]
-        self.derive = self.rules.derive  # type: ignore[method-assign]
+    refs = Refs(player="player", winner="player", card="card", cards=["card"])
 
     # -- references ------------------------------------------------------------------------------
-    def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], Any]:
-        if self._ctx is None or self._ctx[0] is not setup:
-            try:
-                pool = load_pool(setup.pool)
-            except DataError as exc:
-                raise RefError("pool", str(exc)) from None
-            self._ctx = (setup, frozenset(setup.players), pool)
-        return self._ctx[1], self._ctx[2]
+    def setup_context(self, setup: Any) -> dict[str, Names]:
+        return {**super().setup_context(setup), "card": POOLS.names(setup.pool)}
 
-    def validate_refs(self, setup: Any, event: Event) -> None:
-        if type(event) is E.MatchStarted:
-            self._validate_setup(event)
-            return
-        players, pool = self._context(setup)
-        who = getattr(event, "player", None)
-        if who is not None and who not in players:
-            raise RefError("player", f"unknown player {who!r} (players: {', '.join(setup.players)})")
-        winner = getattr(event, "winner", None)
-        if winner is not None and winner not in players:
-            raise RefError("winner", f"unknown player {winner!r} (players: {', '.join(setup.players)})")
-        card = getattr(event, "card", None)
-        if card is not None and card not in pool:
-            raise RefError("card", f"unknown card {card!r} in pool {setup.pool!r}")
-        cards = getattr(event, "cards", None)
-        if cards:
-            for i, c in enumerate(cards):
-                if c is not None and c not in pool:
-                    raise RefError(f"cards[{i}]", f"unknown card {c!r} in pool {setup.pool!r}")
-
-    def _validate_setup(self, setup: E.MatchStarted) -> None:
-        if not setup.players or len(set(setup.players)) != len(setup.players) or any(not p for p in setup.players):
-            raise RefError("players", f"players must be distinct non-empty ids, got {setup.players}")
-        players, pool = self._context(setup)
-        for p in setup.players:
-            if p not in setup.decks:
-                raise RefError("decks", f"no deck list for player {p!r}")
+    def validate_setup(self, setup: E.MatchStarted) -> None:
+        check_player_ids(setup.players)
+        cards = self.context(setup)["card"]
         for p, deck in setup.decks.items():
-            if p not in players:
-                raise RefError(f"decks.{p}", f"deck list for unknown player {p!r}")
-            if deck.colossus not in pool:
-                raise RefError(f"decks.{p}.colossus", f"unknown card {deck.colossus!r} in pool {setup.pool!r}")
-            for cid, n in deck.cards.items():
-                if cid not in pool:
-                    raise RefError(f"decks.{p}.cards.{cid}", f"unknown card {cid!r} in pool {setup.pool!r}")
-                if n < 0 or n > MAX_COPIES:
-                    raise RefError(f"decks.{p}.cards.{cid}", f"copies must be between 0 and {MAX_COPIES}, got {n}")
-            total = sum(deck.cards.values())
-            if total > MAX_DECK:
-                raise RefError(f"decks.{p}.cards", f"{total} cards; a deck list holds at most {MAX_DECK}")
-        options_of(setup)
-
-    def setup_of(self, state: State) -> Event:
-        return state.setup
+            cards.check(f"decks.{p}.colossus", deck.colossus)
+        check_deck_lists(setup.players, setup.decks, cards, counts=lambda d: d.cards,
+                         field=lambda p, cid: f"decks.{p}.cards.{cid}")
+        self.options_of(setup)
 
     # -- start -------------------------------------------------------------------------------------
     def check_start(self, setup: Any) -> Ruling:
         try:
             if len(setup.players) != 2:
                 raise bad("CO-1.1", "two-players", f"Colossus Order is played by 2 players; the match names {len(setup.players)}")
-            opts = options_of(setup)
+            opts = self.options_of(setup)
             if opts.deck_validation == "strict":
                 pool = load_pool(setup.pool)
                 for p in setup.players:
@@ -134,7 +69,7 @@ class ColossusOrder(Game[State]):
         return legal("CO-1.1", NS + "setup", "the set-up is legal")
 
     def initial_state(self, setup: Any) -> State:
-        opts = options_of(setup)
+        opts = self.options_of(setup)
         players = []
         for p in setup.players[:2]:
             deck = setup.decks[p]
@@ -143,35 +78,12 @@ class ColossusOrder(Game[State]):
         todo = tuple(Shuffle(p.id) for p in players) + (ChooseFirst(),)
         return State(setup=setup, options=opts, players=tuple(players), todo=todo)
 
-    # -- rules -------------------------------------------------------------------------------------
-    def check(self, state: State, event: Event) -> Ruling:
-        return self.rules.check(state, event)
-
-    def apply(self, state: State, event: Event) -> State:
-        return self.rules.apply(state, event)
-
-    def derive(self, state: State) -> Event | None:
-        return self.rules.derive(state)
-
-    def legal_events(self, state: State) -> list[Event]:
-        return self.rules.legal_events(state)
-
-    def to_act(self, state: State) -> list[str]:
-        return self.rules.to_act(state)
-
+    # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) ------------
     _SET_FIELDS = {E.CompleteDeclared: "slots", E.DeclarationDiscarded: "slots",
                    E.GemsCaptured: "cards", E.CardsRevealed: "cards"}
 
     def canonical(self, event: Event) -> Event:
-        f = self._SET_FIELDS.get(type(event))
-        if f is None:
-            return event
-        values = getattr(event, f)
-        try:
-            ordered = sorted(values)
-        except TypeError:  # None among card ids: keep as given
-            return event
-        return event if ordered == values else msgspec.structs.replace(event, **{f: ordered})
+        return sorted_fields(event, self._SET_FIELDS)
 
     def redact(self, event: Event, player: str | None) -> Event:
         """Mirror of :meth:`view`: the opponent's draws, returns and face-down cards are hidden."""
@@ -188,13 +100,6 @@ class ColossusOrder(Game[State]):
         if t is E.CardsReturned:
             return masked(event, "cards")
         return event
-
-    def outcome(self, state: State) -> Outcome | None:
-        r = state.result
-        return None if r is None else Outcome(r.result, r.winner, r.reason)
-
-    def players(self, state: State) -> list[str]:
-        return [p.id for p in state.players]
 
     # -- views ---------------------------------------------------------------------------------------
     def view(self, state: State, player: str | None) -> dict[str, Any]:
@@ -218,39 +123,15 @@ class ColossusOrder(Game[State]):
         data["view"] = player
         return data
 
-    def invariants(self, state: State) -> list[tuple[str, str]]:
-        from .invariants import invariants
-
-        return invariants(state)
-
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        try:
-            self.validate_refs(state.setup, state.setup)
-        except RefError as exc:
-            raise msgspec.ValidationError(f"{exc.message} - at `$.setup.{exc.field}`") from None
+    def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool)
         for p in state.players:
             for zone in ("deck_top", "deck_bottom", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
                     if c not in pool:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
-        return state
 
-    def describe(self, state: State, player: str | None) -> str:
-        from .render import describe
-
-        return describe(self, state, player)
-
-    def scene(self, state: State, player: str | None) -> Any:
-        """The position as a game-neutral scene for the replay viewers (same hiding as ``view``)."""
-        from .scene import scene
-
-        return scene(self, state, player)
-
-    def turn_number(self, state: State) -> int:
-        """The turn counter (0 during the set-up)."""
-        return state.turn
+    # describe (render.py), scene (scene.py), turn_number (state.turn): the kit's defaults
 
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:

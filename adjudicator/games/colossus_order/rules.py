@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, permutations, product
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from msgspec.structs import replace
 
+from adjudicator.core.kit import RulesBase, applies, checks, derives, head, push
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
@@ -102,20 +103,14 @@ def available_locus(p: Player) -> int:
     return max(0, len(p.locus) - p.locus_used)
 
 
-def push(s: State, *tasks: Any, drop: int = 0) -> State:
-    return replace(s, todo=tuple(tasks) + s.todo[drop:])
-
-
-def head(s: State) -> Any:
-    return s.todo[0] if s.todo else None
-
-
 def describe_gems(req: dict[str, int]) -> str:
     return ", ".join(f"{n} {c}" for c, n in req.items()) or "none"
 
 
-class Rules:
+class Rules(RulesBase):
     """The Colossus Order rules, bound to nothing but the pool named by each position."""
+
+    namespace = NS
 
     # -- stats ---------------------------------------------------------------------------------
     def stats(self, s: State, owner: Player, f: Follower) -> tuple[int, int, int, int]:
@@ -261,27 +256,18 @@ class Rules:
         pools = [self.target_candidates(s, controller, k) for k in kinds]
         return [list(c) for c in product(*pools)]
 
-    # -- the check ---------------------------------------------------------------------------------
-    def check(self, s: State, e: Any) -> Ruling:
-        fn = self._checks.get(type(e))
-        if fn is None:
-            return bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed").ruling()
-        try:
-            who = getattr(e, "player", None)
-            if who is not None and who != s.players[0].id and who != s.players[1].id:
-                raise bad("CO-3.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
-            return fn(self, s, e) or self._legal[type(e)]
-        except Illegal as x:
-            return x.ruling()
-        except (KeyError, IndexError, ValueError, StopIteration):
-            # a lookup failed: an event naming a card outside the pool (the log reader rejects
-            # those, a proposed event may not have been through it); anything else is a defect
-            unknown = self.unknown_card(s, e)
-            if unknown is None:
-                raise
-            return unknown.ruling()
+    # -- the check (the kit's wrapper: RulesBase.check) -------------------------------------------
+    def not_proposed(self, s: State, e: Any) -> Illegal:
+        return bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed")
 
-    def unknown_card(self, s: State, e: Any) -> Illegal | None:
+    def precheck(self, s: State, e: Any) -> None:
+        who = getattr(e, "player", None)
+        if who is not None and who != s.players[0].id and who != s.players[1].id:
+            raise bad("CO-3.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+
+    def lookup_failed(self, s: State, e: Any) -> Illegal | None:
+        """A lookup failed: an event naming a card outside the pool (the log reader rejects those,
+        a proposed event may not have been through it); anything else is a defect."""
         pool = pool_of(s)
         card = getattr(e, "card", None)
         named = ([card] if card is not None else []) + [c for c in getattr(e, "cards", ()) if c is not None]
@@ -290,6 +276,7 @@ class Rules:
                 return bad("CO-4.4", "unknown-card", f"{type(e).__name__}: {c!r} is not a card of the {s.setup.pool!r} pool")
         return None
 
+    @checks(E.DeckShuffled, rule="CO-2.1")
     def c_shuffle(self, s: State, e: E.DeckShuffled) -> None:
         h = head(s)
         if type(h) is not Shuffle or h.player != e.player:
@@ -297,11 +284,13 @@ class Rules:
                 raise bad("CO-2.1", "shuffle-order", f"DeckShuffled by {e.player}: {h.player}'s deck is shuffled first")
             raise self.out_of_step(s, e)
 
+    @checks(E.FirstPlayerDecided, rule="CO-2.2")
     def c_first(self, s: State, e: E.FirstPlayerDecided) -> None:
         if type(head(s)) is not ChooseFirst:
             raise bad("CO-2.2", "first-player-decided", f"FirstPlayerDecided({e.player}) but {self.expected(s)} is expected" +
                       (f" (the first player is already {s.first})" if s.first else ""))
 
+    @checks(E.CardDrawn, rule="CO-2.5")
     def c_draw(self, s: State, e: E.CardDrawn) -> None:
         h = head(s)
         if type(h) is not Draw:
@@ -323,6 +312,7 @@ class Rules:
             nxt = p.deck_bottom[0] if p.deck_bottom else "nothing"
             raise bad("CO-2.5", "not-next-card", f"{e.player} draws {e.card}, but the next card of the deck is known to be {nxt}")
 
+    @checks(E.CardsReturned, rule="CO-2.4")
     def c_returned(self, s: State, e: E.CardsReturned) -> None:
         h = head(s)
         if type(h) is not Mulligan:
@@ -335,6 +325,7 @@ class Rules:
         if not contains_multiset(s.player(e.player).hand, e.cards):
             raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {e.cards}, which are not all in hand")
 
+    @checks(E.CompleteDeclared, rule="CO-3.2")
     def c_declared(self, s: State, e: E.CompleteDeclared) -> None:
         h = head(s)
         if not (s.phase == "start" and s.declaration_open and type(h) is Draw and h.reason == "draw-step"):
@@ -351,6 +342,7 @@ class Rules:
             if sl not in down:
                 raise bad("CO-3.2", "not-face-down", f"Locus slot {sl} is not one of {e.player}'s face-down Locus slots {down}")
 
+    @checks(E.DeclarationDiscarded, rule="CO-3.3")
     def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
         h = head(s)
         if type(h) is not DiscardDeclared:
@@ -360,6 +352,7 @@ class Rules:
         if len(e.slots) != 2 or len(set(e.slots)) != 2 or any(x not in h.slots for x in e.slots):
             raise bad("CO-3.3", "discard-two-revealed", f"discard 2 different slots among the revealed {list(h.slots)}, got {e.slots}")
 
+    @checks(E.CardSet, rule="CO-4.1")
     def c_set(self, s: State, e: E.CardSet) -> None:
         self.open_timing(s, e)
         p = s.player(e.player)
@@ -389,6 +382,7 @@ class Rules:
             have = dict(self.gem_counts(s, p, s.options.gem_level_scope))
             raise bad("CO-5.2", "gem-level", f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} ({s.options.gem_level_scope}, CO-6)")
 
+    @checks(E.FollowerPlayed, rule="CO-6.1")
     def c_follower(self, s: State, e: E.FollowerPlayed) -> None:
         self.open_timing(s, e, "CO-6.1")
         p = s.player(e.player)
@@ -408,6 +402,7 @@ class Rules:
             return  # CO-6.4/CO-20: a mandatory CIP with no valid target: its targeted part does nothing
         self.check_targets(s, e.player, effects, e.targets, f"{e.card}'s CIP")
 
+    @checks(E.ActionPlayed, rule="CO-8.1")
     def c_action(self, s: State, e: E.ActionPlayed) -> Ruling | None:
         c = pool_of(s)[e.card]
         windowed = self.in_window(s, e, "CO-8.2" if c.type == "action-snap" else "CO-8.1")
@@ -424,6 +419,7 @@ class Rules:
             return legal("CO-8.2", NS + "ok", f"{e.card} (Action.Snap) played by {e.player} in X-play")
         return None
 
+    @checks(E.FollowerAbilityActivated, rule="CO-8.3")
     def c_ability(self, s: State, e: E.FollowerAbilityActivated) -> None:
         self.in_window(s, e)
         found = find_follower(s, e.follower)
@@ -444,6 +440,7 @@ class Rules:
             raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
         self.check_targets(s, e.player, ab.effects if c.modelled else [], e.targets, f"{f.card}'s ability #{e.ability}")
 
+    @checks(E.ColossusAbilityActivated, rule="CO-8.4")
     def c_colossus(self, s: State, e: E.ColossusAbilityActivated) -> None:
         if type(head(s)) is Window:
             raise bad("CO-8.4", "colossus-in-xplay", "a Colossus ability cannot be activated during X-play")
@@ -462,6 +459,7 @@ class Rules:
             raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
         self.check_targets(s, e.player, ab.effects, e.targets, f"{p.colossus}'s ability #{e.ability}")
 
+    @checks(E.EffectDeclared, rule="CO-8.5")
     def c_effect(self, s: State, e: E.EffectDeclared) -> Ruling:
         h = head(s)
         if type(h) is Declare:
@@ -484,6 +482,7 @@ class Rules:
             raise bad("CO-8.5", "declare-negative", "a declared effect cannot draw or damage a negative amount")
         return legal("CO-8.5", NS + "declared-effect", f"{e.card}: effect declared as stated by {e.player}; not engine-checked", engine_checked=False)
 
+    @checks(E.AttackDeclared, rule="CO-7.1")
     def c_attack(self, s: State, e: E.AttackDeclared) -> None:
         self.open_timing(s, e, "CO-7.1")
         found = find_follower(s, e.attacker)
@@ -510,6 +509,7 @@ class Rules:
             if tf[2].on:
                 raise bad("CO-7.4", "target-not-off", f"{e.follower} ({tf[2].card}) is ON; only a follower in OFF can be attacked")
 
+    @checks(E.BlockDeclared, rule="CO-7.5")
     def c_block(self, s: State, e: E.BlockDeclared) -> None:
         h = head(s)
         if type(h) is not Block or h.player != e.player:
@@ -520,11 +520,13 @@ class Rules:
         if not found[2].on:
             raise bad("CO-7.5", "blocker-off", f"{e.blocker} ({found[2].card}) is OFF; only an ON follower can block")
 
+    @checks(E.BlockDeclined, rule="CO-7.5")
     def c_block_declined(self, s: State, e: E.BlockDeclined) -> None:
         h = head(s)
         if type(h) is not Block or h.player != e.player:
             raise bad("CO-7.5", "block-timing", f"BlockDeclined by {e.player}, but the position expects {self.expected(s)}")
 
+    @checks(E.XPlayPassed, rule="CO-9.2")
     def c_pass(self, s: State, e: E.XPlayPassed) -> None:
         h = head(s)
         if type(h) is not Window:
@@ -532,6 +534,7 @@ class Rules:
         if h.priority != e.player:
             raise bad("CO-9.2", "no-priority", f"XPlayPassed by {e.player}, but {h.priority} has priority")
 
+    @checks(E.CardsRevealed, rule="CO-7.7")
     def c_revealed(self, s: State, e: E.CardsRevealed) -> None:
         h = head(s)
         if type(h) is not Reveal or h.player != e.player:
@@ -549,6 +552,7 @@ class Rules:
         if not ok:
             raise bad("CO-2.5", "not-in-deck", f"{e.cards} cannot be the top {h.count} cards of {e.player}'s deck")
 
+    @checks(E.GemsCaptured, rule="CO-7.7")
     def c_captured(self, s: State, e: E.GemsCaptured) -> None:
         h = head(s)
         if type(h) is not Capture or h.player != e.player:
@@ -563,6 +567,7 @@ class Rules:
         if len(e.cards) > h.limit:
             raise bad("CO-7.7", "capture-limit", f"the attacker's Capture is {h.limit}; {len(e.cards)} gems named")
 
+    @checks(E.LocusReplaced, rule="CO-7.8")
     def c_replaced(self, s: State, e: E.LocusReplaced) -> None:
         h = head(s)
         if type(h) is not ReplaceLocus or h.player != e.player:
@@ -573,48 +578,29 @@ class Rules:
         if e.card not in s.player(e.player).hand:
             raise bad("CO-4.4", "not-in-hand", f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
 
+    @checks(E.MainPhaseEnded, rule="CO-10.1")
     def c_main_end(self, s: State, e: E.MainPhaseEnded) -> None:
         self.open_timing(s, e, "CO-10.1")
 
+    @checks(E.Conceded, rule="CO-10.4")
     def c_concede(self, s: State, e: E.Conceded) -> None:
         return None
 
-    _checks: dict[type, Callable[..., Any]] = {
-        E.DeckShuffled: c_shuffle, E.FirstPlayerDecided: c_first, E.CardDrawn: c_draw,
-        E.CardsReturned: c_returned, E.CompleteDeclared: c_declared,
-        E.DeclarationDiscarded: c_decl_discard, E.CardSet: c_set, E.FollowerPlayed: c_follower,
-        E.ActionPlayed: c_action, E.FollowerAbilityActivated: c_ability,
-        E.ColossusAbilityActivated: c_colossus, E.EffectDeclared: c_effect,
-        E.AttackDeclared: c_attack, E.BlockDeclared: c_block, E.BlockDeclined: c_block_declined,
-        E.XPlayPassed: c_pass, E.CardsRevealed: c_revealed, E.GemsCaptured: c_captured,
-        E.LocusReplaced: c_replaced, E.MainPhaseEnded: c_main_end, E.Conceded: c_concede,
-    }
-    _rule_of = {
-        E.DeckShuffled: "CO-2.1", E.FirstPlayerDecided: "CO-2.2", E.CardDrawn: "CO-2.5",
-        E.CardsReturned: "CO-2.4", E.CompleteDeclared: "CO-3.2", E.DeclarationDiscarded: "CO-3.3",
-        E.CardSet: "CO-4.1", E.FollowerPlayed: "CO-6.1", E.ActionPlayed: "CO-8.1",
-        E.FollowerAbilityActivated: "CO-8.3", E.ColossusAbilityActivated: "CO-8.4",
-        E.EffectDeclared: "CO-8.5", E.AttackDeclared: "CO-7.1", E.BlockDeclared: "CO-7.5",
-        E.BlockDeclined: "CO-7.5", E.XPlayPassed: "CO-9.2", E.CardsRevealed: "CO-7.7",
-        E.GemsCaptured: "CO-7.7", E.LocusReplaced: "CO-7.8", E.MainPhaseEnded: "CO-10.1",
-        E.Conceded: "CO-10.4",
-    }
-    _legal = {t: legal(r, NS + "ok", f"{t.__name__} is legal here") for t, r in _rule_of.items()}
 
-    # -- apply -------------------------------------------------------------------------------------
-    def apply(self, s: State, e: Any) -> State:
-        return self._applies[type(e)](self, s, e)
-
+    # -- apply (the kit's RulesBase.apply dispatches to the @applies handlers) ----------------------
+    @applies(E.DeckShuffled)
     def a_shuffle(self, s: State, e: E.DeckShuffled) -> State:
         p = s.player(e.player)
         s = with_player(s, e.player, deck_top=tuple(sorted(p.deck_top + p.deck_bottom)), deck_bottom=(), shuffled=True)
         return push(s, drop=1) if type(head(s)) is Shuffle else s
 
+    @applies(E.FirstPlayerDecided)
     def a_first(self, s: State, e: E.FirstPlayerDecided) -> State:
         second = s.other(e.player)
         s = replace(s, first=e.player)
         return push(s, Draw(e.player, 7, "opening"), Draw(second, 7, "opening"), Mulligan(e.player), Mulligan(second), StartTurn(), drop=1)
 
+    @applies(E.CardDrawn)
     def a_draw(self, s: State, e: E.CardDrawn) -> State:
         p = s.player(e.player)
         if p.deck_top:
@@ -629,6 +615,7 @@ class Rules:
             s = replace(s, phase="main", declaration_open=False)
         return s
 
+    @applies(E.CardsReturned)
     def a_returned(self, s: State, e: E.CardsReturned) -> State:
         p = s.player(e.player)
         s = with_player(s, e.player, hand=remove_many(p.hand, e.cards), deck_bottom=p.deck_bottom + tuple(e.cards))
@@ -636,6 +623,7 @@ class Rules:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
 
+    @applies(E.TurnStarted)
     def a_turn_started(self, s: State, e: E.TurnStarted) -> State:
         p = s.player(e.player)
         field = tuple(replace(f, on=True, attacked=False) for f in p.field)
@@ -648,9 +636,11 @@ class Rules:
             return replace(push(s, drop=1), phase="main", declaration_open=False)
         return replace(push(s, Draw(e.player, 1, "draw-step"), drop=1), phase="start", declaration_open=True)
 
+    @applies(E.CompleteDeclared)
     def a_declared(self, s: State, e: E.CompleteDeclared) -> State:
         return replace(push(s, RevealLocus(e.player, tuple(e.slots))), declaration_open=False)
 
+    @applies(E.LocusRevealed)
     def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
         pool = pool_of(s)
         s = push(s, drop=1)
@@ -662,6 +652,7 @@ class Rules:
         chooser = e.player if s.options.declaration_discard_chooser == "declarer" else s.other(e.player)
         return push(s, DiscardDeclared(chooser, e.player, tuple(e.slots)))
 
+    @applies(E.DeclarationDiscarded)
     def a_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> State:
         h = s.todo[0]
         p = s.player(h.owner)
@@ -671,6 +662,7 @@ class Rules:
                         locus_used=min(p.locus_used, len(locus)))
         return push(s, drop=1)
 
+    @applies(E.CardSet)
     def a_set(self, s: State, e: E.CardSet) -> State:
         p = s.player(e.player)
         hand = remove_one(p.hand, e.card)
@@ -686,18 +678,21 @@ class Rules:
             return push(s, Window(s.other(item.player), 0), drop=1)
         return push(s, Window(s.turn_player, 0), Resolve())
 
+    @applies(E.FollowerPlayed)
     def a_follower(self, s: State, e: E.FollowerPlayed) -> State:
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
 
+    @applies(E.ActionPlayed)
     def a_action(self, s: State, e: E.ActionPlayed) -> State:
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
 
+    @applies(E.FollowerAbilityActivated)
     def a_ability(self, s: State, e: E.FollowerAbilityActivated) -> State:
         p, _, f = find_follower(s, e.follower)  # type: ignore[misc]
         ab = pool_of(s)[f.card].abilities[e.ability]
@@ -707,6 +702,7 @@ class Rules:
             s = with_player(s, e.player, locus_used=s.player(e.player).locus_used + ab.cost.locus)
         return self._add_to_chain(s, ChainItem(e.player, "ability", f.card, tuple(e.targets), e.follower, e.ability))
 
+    @applies(E.ColossusAbilityActivated)
     def a_colossus(self, s: State, e: E.ColossusAbilityActivated) -> State:
         p = s.player(e.player)
         ab = pool_of(s)[p.colossus].colossus_abilities[e.ability]
@@ -714,6 +710,7 @@ class Rules:
         s, tasks = self.resolve_effects(s, e.player, None, ab.effects, list(e.targets))
         return push(s, *tasks)
 
+    @applies(E.EffectDeclared)
     def a_effect(self, s: State, e: E.EffectDeclared) -> State:
         if type(head(s)) is Declare:
             s = push(s, drop=1)
@@ -736,20 +733,24 @@ class Rules:
             tasks.append(Draw(s.other(e.player), e.opponent_draw))
         return push(s, *tasks)
 
+    @applies(E.AttackDeclared)
     def a_attack(self, s: State, e: E.AttackDeclared) -> State:
         s = with_follower(s, e.attacker, attacked=True, **({"on": False} if s.options.attack_taps_attacker else {}))
         card = find_follower(s, e.attacker)[2].card  # type: ignore[index]
         s = replace(s, attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower, card=card))
         return push(s, Block(s.other(e.player)), Window(e.player, 0), Resolve(), Battle())
 
+    @applies(E.BlockDeclared)
     def a_block(self, s: State, e: E.BlockDeclared) -> State:
         s = with_follower(s, e.blocker, on=False)
         s = replace(s, attack=replace(s.attack, blocker=e.blocker, defended=True))
         return push(s, drop=1)
 
+    @applies(E.BlockDeclined)
     def a_block_declined(self, s: State, e: E.BlockDeclined) -> State:
         return push(s, drop=1)
 
+    @applies(E.XPlayPassed)
     def a_pass(self, s: State, e: E.XPlayPassed) -> State:
         h = s.todo[0]
         if h.passes + 1 < 2:
@@ -759,6 +760,7 @@ class Rules:
             s = push(s, drop=1)
         return s
 
+    @applies(E.XPlayResolved)
     def a_resolved(self, s: State, e: E.XPlayResolved) -> State:
         item = s.chain[-1]
         s = replace(s, chain=s.chain[:-1])
@@ -836,6 +838,7 @@ class Rules:
                     s = without_follower(s, h, "hand")
         return s, tasks
 
+    @applies(E.BattleResolved)
     def a_battle(self, s: State, e: E.BattleResolved) -> State:
         s = replace(s, attack=None)
         s = push(s, drop=1)
@@ -862,10 +865,12 @@ class Rules:
                 s = with_player(s, defender, locus=p.locus[:idx] + (replace(p.locus[idx], face_up=True),) + p.locus[idx + 1:])
         return s
 
+    @applies(E.CardsRevealed)
     def a_revealed(self, s: State, e: E.CardsRevealed) -> State:
         s = with_player(s, e.player, revealed=tuple(e.cards))
         return push(s, drop=1)
 
+    @applies(E.GemsCaptured)
     def a_captured(self, s: State, e: E.GemsCaptured) -> State:
         h = s.todo[0]
         owner = s.player(h.owner)
@@ -882,6 +887,7 @@ class Rules:
         s = with_player(s, e.player, captured=a.captured + tuple(e.cards))
         return push(s, drop=1)
 
+    @applies(E.LocusReplaced)
     def a_replaced(self, s: State, e: E.LocusReplaced) -> State:
         h = s.todo[0]
         p = s.player(e.player)
@@ -890,36 +896,29 @@ class Rules:
         s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus=locus)
         return push(s, drop=1)
 
+    @applies(E.FollowerDestroyed)
     def a_destroyed(self, s: State, e: E.FollowerDestroyed) -> State:
         return without_follower(s, e.follower, "discard")
 
+    @applies(E.MainPhaseEnded)
     def a_main_end(self, s: State, e: E.MainPhaseEnded) -> State:
         return push(s, Window(e.player, 0), Resolve(), EndTurn())
 
+    @applies(E.TurnEnded)
     def a_turn_ended(self, s: State, e: E.TurnEnded) -> State:
         for p in s.players:
             if any(f.damage or f.boost != (0, 0, 0, 0) for f in p.field):
                 s = with_player(s, p.id, field=tuple(replace(f, damage=0, boost=(0, 0, 0, 0)) for f in p.field))
         return replace(push(s, StartTurn(), drop=1), phase="end")
 
+    @applies(E.Conceded)
     def a_concede(self, s: State, e: E.Conceded) -> State:
         return replace(s, pending_ends=s.pending_ends + (Result("win", s.other(e.player), "concession"),))
 
+    @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
         return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", todo=(), pending_ends=())
 
-    _applies: dict[type, Callable[..., State]] = {
-        E.DeckShuffled: a_shuffle, E.FirstPlayerDecided: a_first, E.CardDrawn: a_draw,
-        E.CardsReturned: a_returned, E.TurnStarted: a_turn_started, E.CompleteDeclared: a_declared,
-        E.LocusRevealed: a_locus_revealed, E.DeclarationDiscarded: a_decl_discard, E.CardSet: a_set,
-        E.FollowerPlayed: a_follower, E.ActionPlayed: a_action, E.FollowerAbilityActivated: a_ability,
-        E.ColossusAbilityActivated: a_colossus, E.EffectDeclared: a_effect, E.AttackDeclared: a_attack,
-        E.BlockDeclared: a_block, E.BlockDeclined: a_block_declined, E.XPlayPassed: a_pass,
-        E.XPlayResolved: a_resolved, E.BattleResolved: a_battle, E.CardsRevealed: a_revealed,
-        E.GemsCaptured: a_captured, E.LocusReplaced: a_replaced, E.FollowerDestroyed: a_destroyed,
-        E.MainPhaseEnded: a_main_end, E.TurnEnded: a_turn_ended, E.Conceded: a_concede,
-        E.GameEnded: a_game_ended,
-    }
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
@@ -947,34 +946,35 @@ class Rules:
         if not s.todo:
             return None
         h = s.todo[0]
-        step = self._derived_steps.get(type(h))
+        step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
         return None if step is None else step(self, s, h)
 
     # derived steps of the task queue: the event the engine emits when the task is at the head
+    @derives(StartTurn)
     def d_start_turn(self, s: State, h: StartTurn) -> E.TurnStarted:
         nxt = s.first if s.turn_player is None else s.other(s.turn_player)
         return E.TurnStarted(turn=s.turn + 1, player=nxt)
 
+    @derives(Resolve)
     def d_resolve(self, s: State, h: Resolve) -> E.XPlayResolved:
         item = s.chain[-1]
         follower = f"F{s.next_handle}" if item.kind == "follower" else item.source
         return E.XPlayResolved(player=item.player, card=item.card, follower=follower)
 
+    @derives(Battle)
     def d_battle(self, s: State, h: Battle) -> E.BattleResolved:
         return self.battle(s)
 
+    @derives(RevealLocus)
     def d_reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
         p = s.player(h.player)
         cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
         return E.LocusRevealed(player=h.player, slots=list(h.slots), cards=cards)
 
+    @derives(EndTurn)
     def d_end_turn(self, s: State, h: EndTurn) -> E.TurnEnded:
         return E.TurnEnded(turn=s.turn, player=s.turn_player)
 
-    _derived_steps: dict[type, Callable[..., Any]] = {
-        StartTurn: d_start_turn, Resolve: d_resolve, Battle: d_battle,
-        RevealLocus: d_reveal_locus, EndTurn: d_end_turn,
-    }
 
     def battle(self, s: State) -> E.BattleResolved:
         at = s.attack
@@ -1104,9 +1104,6 @@ class Rules:
                     out += [E.FollowerAbilityActivated(player=pid, follower=f.handle, ability=i, targets=tg)
                             for tg in self.target_combos(s, pid, ab.effects if card.modelled else [])]
         return out
-
-    def legal_events(self, s: State) -> list[Any]:
-        return [e for e in self.candidates(s) if self.check(s, e).legal]
 
     def to_act(self, s: State) -> list[str]:
         if s.result is not None:

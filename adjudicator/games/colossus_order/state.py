@@ -12,6 +12,8 @@ from typing import Literal
 
 import msgspec
 
+from adjudicator.core.kit import ChooseFirst, EndTurn, Result, StartTurn, Task, TwoSeats  # noqa: F401 (the kit's, this game's)
+
 from .events import MatchStarted
 
 
@@ -97,16 +99,8 @@ class Player(msgspec.Struct, frozen=True, gc=False):
 
 # -- tasks: what must happen next ---------------------------------------------------------------
 
-class Task(msgspec.Struct, frozen=True, tag_field="task", gc=False):
-    pass
-
-
 class Shuffle(Task, tag="shuffle"):
     player: str
-
-
-class ChooseFirst(Task, tag="choose-first"):
-    pass
 
 
 class Draw(Task, tag="draw"):
@@ -117,10 +111,6 @@ class Draw(Task, tag="draw"):
 
 class Mulligan(Task, tag="mulligan"):
     player: str
-
-
-class StartTurn(Task, tag="start-turn"):
-    pass
 
 
 class RevealLocus(Task, tag="reveal-locus"):
@@ -177,10 +167,6 @@ class Declare(Task, tag="declare"):
     card: str
 
 
-class EndTurn(Task, tag="end-turn"):
-    pass
-
-
 AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | Declare | EndTurn
 
 
@@ -205,13 +191,7 @@ class Attack(msgspec.Struct, frozen=True, gc=False):
     card: str | None = None
 
 
-class Result(msgspec.Struct, frozen=True):
-    result: Literal["win", "draw"]
-    winner: str | None
-    reason: str
-
-
-class State(msgspec.Struct, frozen=True, gc=False):
+class State(TwoSeats, frozen=True, gc=False):
     setup: MatchStarted
     options: Options
     players: tuple[Player, ...]
@@ -227,14 +207,3 @@ class State(msgspec.Struct, frozen=True, gc=False):
     #: Complete Declaration is still possible this turn (start phase, before the draw)
     declaration_open: bool = False
     pending_ends: tuple[Result, ...] = ()
-
-    def player(self, pid: str) -> Player:
-        p = self.players[0]
-        return p if p.id == pid else self.players[1]
-
-    def opponent(self, pid: str) -> Player:
-        p = self.players[0]
-        return self.players[1] if p.id == pid else p
-
-    def other(self, pid: str) -> str:
-        return self.opponent(pid).id

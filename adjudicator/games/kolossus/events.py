@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from adjudicator.core.events import Event
+from adjudicator.core.kit import GameEndedBase, MatchStartedBase
 
 Warband = str
 Character = Literal["warrior", "guardian", "colossus"]
@@ -30,10 +31,9 @@ class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     corner: str
 
 
-class MatchStarted(Event):
-    game: str
-    #: 2 to 4 player ids
-    players: list[str]
+class MatchStarted(MatchStartedBase):
+    """``players``: 2 to 4 player ids."""
+
     #: the four seats in clockwise order, the first player's seat first
     seats: list[Seat]
     ruleset: str = "chapter-1"
@@ -191,12 +191,10 @@ class ManaAllocated(Event):
     weapon: int = 0
 
 
-class GameEnded(Event):
-    kind: ClassVar[str] = "X"
-    result: Literal["win", "draw"]
-    #: the winning alliance's players, joined by ``+`` (None for a draw)
-    winner: str | None
-    reason: str
+class GameEnded(GameEndedBase):
+    """Derived: the match is over; ``winner`` names the winning alliance's players joined by
+    ``+`` (None for a draw)."""
+
     #: the winning alliance's warbands
     alliance: list[str] = []
 

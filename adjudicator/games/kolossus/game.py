@@ -7,21 +7,19 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
-from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event
-from adjudicator.core.protocol import Game, Outcome, RefError
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
+from adjudicator.core.protocol import RefError
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .board import Board, load_board, square_key, step_name
-from .rulebook import RULEBOOK
-from .rules import CI, NS, RNGS, Rules, bad
-from .state import CHARACTERS, MANA, PRESETS, WARBANDS, Options, State, Warband
+from .rules import CI, NS, RNGS, bad
+from .state import CHARACTERS, MANA, WARBANDS, Options, State, Warband
 
 
-def options_of(setup: E.MatchStarted) -> Options:
-    """The ruleset preset with the log's overrides (KO-31 and the other options)."""
-    opts = resolve_options(Options, PRESETS, setup.ruleset, setup.options)
+def option_limits(opts: Options) -> None:
+    """Option values the game cannot play make the log unreadable (KO-31 and the other options)."""
     for i, v in enumerate(opts.mana_table):
         if not 0 <= v <= 9:
             raise RefError(f"options.mana_table[{i}]", f"mana for a die of {i + 1} is {v}; 0 to 9")
@@ -37,68 +35,43 @@ def options_of(setup: E.MatchStarted) -> Options:
         load_board(opts.board)
     except DataError as exc:
         raise RefError("options.board", str(exc)) from None
-    return opts
 
 
-class Kolossus(Game[State]):
+class Kolossus(KitGame[State]):
     id: ClassVar[str] = "kolossus"
     name: ClassVar[str] = "Kolossus: The Citadel of Time"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
+    refs = Refs(warband="warband", square="square", start="square", colossus="square", path=["square"],
+                guardians=["square"], warriors=["square"], targets=["square"], region="region", first="warband",
+                alliance=["warband"])
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rules = Rules()
-        #: (setup, warbands, players, board) of the last MatchStarted seen, compared with ``is``
-        self._ctx: tuple[Any, frozenset[str], frozenset[str], Board] | None = None
-        self.check = self.rules.check  # type: ignore[method-assign]
-        self.apply = self.rules.apply  # type: ignore[method-assign]
-        self.derive = self.rules.derive  # type: ignore[method-assign]
+    def check_options(self, opts: Options) -> None:
+        option_limits(opts)
 
     # -- references ----------------------------------------------------------------------------------
-    def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], frozenset[str], Board]:
-        if self._ctx is None or self._ctx[0] is not setup:
-            opts = options_of(setup)
-            self._ctx = (setup, frozenset(s.warband for s in setup.seats), frozenset(setup.players), load_board(opts.board))
-        return self._ctx[1], self._ctx[2], self._ctx[3]
+    def setup_context(self, setup: E.MatchStarted) -> dict[str, Names]:
+        board: Board = load_board(self.options_of(setup).board)
+        where = f"{board.size}x{board.size} board {board.name!r}"
+        regions = f"row-1 .. row-{board.size}, column-a .. column-{board.names[board.size - 1][0]}"
+        warbands = [s.warband for s in setup.seats]
+        return {
+            **super().setup_context(setup),
+            "warband": Names(frozenset(warbands), "unknown warband {value!r} (this match: " + ", ".join(warbands) + ")"),
+            "square": Names(board.index, "{value!r} is not a square of the " + where),
+            "region": Names(board.regions, "{value!r} is not a region of this board (" + regions + ")"),
+        }
 
-    def validate_refs(self, setup: Any, event: Event) -> None:
-        if type(event) is E.MatchStarted:
-            self._validate_setup(event)
-            return
-        warbands, players, board = self._context(setup)
-        wb = getattr(event, "warband", None)
-        if wb is not None and wb not in warbands:
-            raise RefError("warband", f"unknown warband {wb!r} (this match: {', '.join(s.warband for s in setup.seats)})")
+    def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         t = type(event)
-        for f in ("square", "start", "colossus"):
-            v = getattr(event, f, None)
-            if v is not None and v not in board.index:
-                raise RefError(f, f"{v!r} is not a square of the {board.size}x{board.size} board {board.name!r}")
-        for f in ("path", "guardians", "warriors", "targets"):
-            for i, v in enumerate(getattr(event, f, ()) or ()):
-                if v not in board.index:
-                    raise RefError(f"{f}[{i}]", f"{v!r} is not a square of the {board.size}x{board.size} board {board.name!r}")
-        region = getattr(event, "region", None)
-        if region is not None and region not in board.regions:
-            raise RefError("region", f"{region!r} is not a region of this board (row-1 .. row-{board.size}, "
-                           f"column-a .. column-{board.names[board.size - 1][0]})")
-        if t is E.RoundStarted and event.first not in warbands:
-            raise RefError("first", f"unknown warband {event.first!r}")
-        if t is E.MiniatureBeaten and event.by not in warbands and event.by not in ("quake", "earthquake"):
+        if t is E.MiniatureBeaten and event.by not in ctx["warband"].known and event.by not in ("quake", "earthquake"):
             raise RefError("by", f"{event.by!r} is neither a warband of this match nor quake/earthquake")
-        if t is E.GameEnded:
-            if event.winner is not None and any(p not in players for p in event.winner.split("+")):
+        if t is E.GameEnded and event.winner is not None:
+            players = ctx["player"].known
+            if any(p not in players for p in event.winner.split("+")):
                 raise RefError("winner", f"{event.winner!r} names a player not in this match ({', '.join(setup.players)})")
-            for i, a in enumerate(event.alliance):
-                if a not in warbands:
-                    raise RefError(f"alliance[{i}]", f"unknown warband {a!r}")
 
-    def _validate_setup(self, setup: E.MatchStarted) -> None:
-        if not setup.players or len(set(setup.players)) != len(setup.players) or any(not p for p in setup.players):
-            raise RefError("players", f"players must be distinct non-empty ids, got {setup.players}")
-        opts = options_of(setup)
+    def validate_setup(self, setup: E.MatchStarted) -> None:
+        check_player_ids(setup.players)
+        opts = self.options_of(setup)
         board = load_board(opts.board)
         for i, seat in enumerate(setup.seats):
             if seat.warband not in WARBANDS:
@@ -114,14 +87,6 @@ class Kolossus(Game[State]):
             if setup.seed is None:
                 raise RefError("seed", f"the generator {setup.rng} needs a seed")
 
-    def invariants(self, state: State) -> list[tuple[str, str]]:
-        from .invariants import invariants
-
-        return invariants(state)
-
-    def setup_of(self, state: State) -> Event:
-        return state.setup
-
     # -- start -----------------------------------------------------------------------------------------
     def check_start(self, setup: Any) -> Ruling:
         try:
@@ -134,7 +99,7 @@ class Kolossus(Game[State]):
             corners = [s.corner for s in seats]
             if len(set(corners)) != 4:
                 raise bad("KO-1.1", "corner-twice", f"each seat has its own corner; the seats take {corners}")
-            order = load_board(options_of(setup).board).corner_order
+            order = load_board(self.options_of(setup).board).corner_order
             for i in range(4):
                 want = order[(order.index(corners[i]) + 1) % 4]
                 if corners[(i + 1) % 4] != want:
@@ -157,7 +122,7 @@ class Kolossus(Game[State]):
         return legal("KO-1.1", NS + "setup", "the set-up is legal")
 
     def initial_state(self, setup: Any) -> State:
-        opts = options_of(setup)
+        opts = self.options_of(setup)
         board = load_board(opts.board)
         wbs = []
         for s in setup.seats[:4]:
@@ -168,22 +133,7 @@ class Kolossus(Game[State]):
         return State(setup=setup, options=opts, warbands=tuple(wbs), levels=board.levels,
                      citadel=board.names[board.citadel], step=step, crystals_left=opts.rounds)
 
-    # -- rules -----------------------------------------------------------------------------------------
-    def check(self, state: State, event: Event) -> Ruling:
-        return self.rules.check(state, event)
-
-    def apply(self, state: State, event: Event) -> State:
-        return self.rules.apply(state, event)
-
-    def derive(self, state: State) -> Event | None:
-        return self.rules.derive(state)
-
-    def legal_events(self, state: State) -> list[Event]:
-        return self.rules.legal_events(state)
-
-    def to_act(self, state: State) -> list[str]:
-        return self.rules.to_act(state)
-
+    # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) ------------
     def canonical(self, event: Event) -> Event:
         t = type(event)
         if t is E.MiniatureMoved:
@@ -220,10 +170,6 @@ class Kolossus(Game[State]):
                 path.append(nxt)
         return E.MiniatureMoved(warband=e.warband, path=path, weapon=e.weapon, seq=e.seq, at=e.at, note=e.note)
 
-    def outcome(self, state: State) -> Outcome | None:
-        r = state.result
-        return None if r is None else Outcome(r.result, r.winner, r.reason)
-
     def players(self, state: State) -> list[str]:
         return list(state.setup.players)
 
@@ -235,12 +181,7 @@ class Kolossus(Game[State]):
             data["view"] = player
         return data
 
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        try:
-            self.validate_refs(state.setup, state.setup)
-        except RefError as exc:
-            raise msgspec.ValidationError(f"{exc.message} - at `$.setup.{exc.field}`") from None
+    def check_position(self, state: State) -> None:
         board = load_board(state.options.board)
         if len(state.levels) != board.size * board.size:
             raise msgspec.ValidationError(f"{len(state.levels)} levels for a {board.size}x{board.size} board - at `$.levels`")
@@ -255,24 +196,8 @@ class Kolossus(Game[State]):
                 raise msgspec.ValidationError(f"unknown warband {p.warband!r} - at `$.pieces[{i}].warband`")
         if not 0 <= state.seat < 4:
             raise msgspec.ValidationError(f"seat {state.seat} - at `$.seat`")
-        return state
 
-    def describe(self, state: State, player: str | None) -> str:
-        from .render import describe
-
-        return describe(self, state, player)
-
-    def scene(self, state: State, player: str | None) -> Any:
-        """The position as a game-neutral scene: a grid board; every player sees the judge's view."""
-        from .scene import scene
-
-        return scene(self, state, player)
-
-    def turn_number(self, state: State) -> int:
-        """One more at each warband's set-up step and each warband's turn."""
-        from .scene import turn_number
-
-        return turn_number(state)
+    # describe (render.py), scene and turn_number (scene.py): the kit's defaults
 
     # -- generated matches -------------------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:

@@ -14,11 +14,13 @@ or board order.  Dice are recorded events; a declared generator is a locally see
 from __future__ import annotations
 
 import random
+import threading
 from itertools import combinations, product
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 
+from adjudicator.core.kit import RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
@@ -67,14 +69,19 @@ class Walk:
         self.defence_paid = defence_paid
 
 
-class Rules:
+class Rules(RulesBase):
     """The Kolossus rules; positions name their board, so nothing here is bound to a match."""
+
+    namespace = NS
 
     def __init__(self) -> None:
         self._occ: tuple[Any, dict[str, Piece]] | None = None
         self._walk: tuple[Any, Any, Walk] | None = None
         #: seed -> (generator, the results it gave so far): a cache of a pure function of the seed
         self._gens: dict[int, tuple[random.Random, list[int]]] = {}
+        #: the generators advance in place: one thread at a time (the web service verifies
+        #: uploads on worker threads; two matches of one seed must each see its sequence)
+        self._gens_lock = threading.Lock()
 
     # -- small helpers -----------------------------------------------------------------------------
     def occupancy(self, s: State) -> dict[str, Piece]:
@@ -95,16 +102,17 @@ class Rules:
         return w.defence[CI[p.character]] if w is not None else 0
 
     def generated(self, seed: int, start: int, n: int) -> list[int]:
-        ent = self._gens.get(seed)
-        if ent is None:
-            if len(self._gens) > 256:
-                self._gens.clear()
-            ent = (random.Random(seed), [])
-            self._gens[seed] = ent
-        rng, seq = ent
-        while len(seq) < start + n:
-            seq.append(rng.randint(1, 4))
-        return seq[start:start + n]
+        with self._gens_lock:
+            ent = self._gens.get(seed)
+            if ent is None:
+                if len(self._gens) > 256:
+                    self._gens.clear()
+                ent = (random.Random(seed), [])
+                self._gens[seed] = ent
+            rng, seq = ent
+            while len(seq) < start + n:
+                seq.append(rng.randint(1, 4))
+            return seq[start:start + n]
 
     def can_activate(self, s: State, p: Piece, warband: str, character: str) -> bool:
         return (p.warband == warband and p.character == character and not p.activated
@@ -223,19 +231,17 @@ class Rules:
                               f"the ruleset caps a skill at {cap}")
 
     # -- the check ----------------------------------------------------------------------------------------
-    def check(self, s: State, e: Any) -> Ruling:
-        fn = self._checks.get(type(e))
-        if fn is None:
-            return bad("KO-4.1", "derived-event", f"{type(e).__name__} is derived by the engine; it is never proposed").ruling()
+    # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
+    def not_proposed(self, s: State, e: Any) -> Illegal:
+        return bad("KO-4.1", "derived-event", f"{type(e).__name__} is derived by the engine; it is never proposed")
+
+    def precheck(self, s: State, e: Any) -> None:
         if len(s.warbands) != 4:
-            return bad("KO-1.1", "four-seats", f"{type(e).__name__}: the set-up seats {len(s.warbands)} warbands, "
-                       f"so nothing can be played").ruling()
-        try:
-            return fn(self, s, e) or self._legal[type(e)]
-        except Illegal as x:
-            return x.ruling()
+            raise bad("KO-1.1", "four-seats", f"{type(e).__name__}: the set-up seats {len(s.warbands)} warbands, "
+                      f"so nothing can be played")
 
     # set-up ----------------------------------------------------------------------------------------------
+    @checks(E.SkillsChosen, rule="KO-1.3")
     def c_skills(self, s: State, e: E.SkillsChosen) -> None:
         w = self.actor(s, e, "skills")
         att, dfc, total = self.skills(s, e, "KO-1.3")
@@ -243,6 +249,7 @@ class Rules:
             raise bad("KO-1.3", "skills-total", f"SkillsChosen by {w.id} puts {total} mana on skills; exactly {INITIAL_SKILLS} are distributed")
         self.skill_cap(s, e, w, att, dfc, "KO-1.3")
 
+    @checks(E.MiniaturesPlaced, rule="KO-1.4")
     def c_placed(self, s: State, e: E.MiniaturesPlaced) -> None:
         w = self.actor(s, e, "place")
         b = board_of(s)
@@ -261,14 +268,17 @@ class Rules:
             seen.append(sq)
 
     # dice --------------------------------------------------------------------------------------------------
+    @checks(E.QuakeRolled, rule="KO-3.1")
     def c_quake_roll(self, s: State, e: E.QuakeRolled) -> None:
         self.actor(s, e, "quake-roll")
         self.dice(s, e, [e.value], 1)
 
+    @checks(E.DestinyRolled, rule="KO-4.2")
     def c_destiny(self, s: State, e: E.DestinyRolled) -> None:
         self.actor(s, e, "destiny")
         self.dice(s, e, [e.value], 1)
 
+    @checks(E.MovementRolled, rule="KO-4.5")
     def c_move_roll(self, s: State, e: E.MovementRolled) -> None:
         self.actor(s, e, "roll")
         a = s.activation
@@ -298,6 +308,7 @@ class Rules:
                 raise bad(rule, "citadel-off-board", f"{type(e).__name__}: sliding {e.region} {distance} {e.direction} "
                           f"would push the Citadel of Time from {s.citadel} off the board")
 
+    @checks(E.QuakeShifted, rule="KO-3.4")
     def c_quake_shift(self, s: State, e: E.QuakeShifted) -> None:
         self.actor(s, e, "quake-shift")
         b = board_of(s)
@@ -318,6 +329,7 @@ class Rules:
         self.citadel_stays(s, e, line, e.distance, "KO-3.5")
 
     # turns -------------------------------------------------------------------------------------------------
+    @checks(E.InitiativeUsed, rule="KO-8.6")
     def c_initiative(self, s: State, e: E.InitiativeUsed) -> None:
         self.chapter(s, e, 3, "KO-8.6")
         w = self.actor(s, e, "act")
@@ -331,6 +343,7 @@ class Rules:
         if w.pool < 1:
             raise bad("KO-8.6", "pool", f"InitiativeUsed by {w.id}: costs 1 mana from the pool, which holds {w.pool}")
 
+    @checks(E.ActivationDeclared, rule="KO-4.3")
     def c_activation(self, s: State, e: E.ActivationDeclared) -> None:
         w = self.actor(s, e, "act")
         c = e.character
@@ -374,6 +387,7 @@ class Rules:
                       f"activated until the next (rebirth_can_activate)")
         return p
 
+    @checks(E.TurnEnded, rule="KO-4.6")
     def c_turn_end(self, s: State, e: E.TurnEnded) -> None:
         w = self.actor(s, e, "act")
         if s.options.must_spend_all:
@@ -382,6 +396,7 @@ class Rules:
                     raise bad("KO-10", "points-left", f"TurnEnded by {w.id}: {s.points} activation points are left and a "
                               f"{c} can still be activated (must_spend_all)")
 
+    @checks(E.ManaAllocated, rule="KO-7.2")
     def c_allocate(self, s: State, e: E.ManaAllocated) -> None:
         self.chapter(s, e, 2, "KO-7.2")
         w = self.actor(s, e, "allocate")
@@ -561,6 +576,7 @@ class Rules:
         self._walk = (s, e, result)
         return result
 
+    @checks(E.MiniatureMoved, rule="KO-5.1")
     def c_move(self, s: State, e: E.MiniatureMoved) -> Ruling:
         wk = self.walk(s, e)
         b = board_of(s)
@@ -574,6 +590,7 @@ class Rules:
         return legal("KO-5.1", NS + "ok", what)
 
     # Titan Weapons and Powers ----------------------------------------------------------------------------------
+    @checks(E.WeaponUsed, rule="KO-8.1")
     def c_weapon(self, s: State, e: E.WeaponUsed) -> None:
         self.chapter(s, e, 3, "KO-8.1")
         w = self.actor(s, e, "act")
@@ -638,6 +655,7 @@ class Rules:
                       f"({'distance' if e.weapon == 'spear' else '1 per target'} plus Defence); the Colossus has {a.left} left")
         return total
 
+    @checks(E.EarthquakeUsed, rule="KO-8.7")
     def c_earthquake(self, s: State, e: E.EarthquakeUsed) -> None:
         self.chapter(s, e, 3, "KO-8.7")
         w = self.actor(s, e, "act")
@@ -646,6 +664,7 @@ class Rules:
         line = self.region(s, e, "KO-8.7", "KO-8.7")
         self.citadel_stays(s, e, line, 1, "KO-8.7")
 
+    @checks(E.RebirthUsed, rule="KO-8.8")
     def c_rebirth(self, s: State, e: E.RebirthUsed) -> None:
         self.chapter(s, e, 3, "KO-8.8")
         w = self.actor(s, e, "act")
@@ -662,31 +681,14 @@ class Rules:
         if p is not None:
             raise bad("KO-8.8", "occupied", f"RebirthUsed by {w.id}: {e.square} is held by the {wname(p.warband)} {title(p.character)}")
 
-    _checks: dict[type, Callable[..., Any]] = {
-        E.SkillsChosen: c_skills, E.MiniaturesPlaced: c_placed, E.QuakeRolled: c_quake_roll,
-        E.QuakeShifted: c_quake_shift, E.DestinyRolled: c_destiny, E.InitiativeUsed: c_initiative,
-        E.ActivationDeclared: c_activation, E.MovementRolled: c_move_roll, E.MiniatureMoved: c_move,
-        E.WeaponUsed: c_weapon, E.EarthquakeUsed: c_earthquake, E.RebirthUsed: c_rebirth,
-        E.TurnEnded: c_turn_end, E.ManaAllocated: c_allocate,
-    }
-    _rule_of = {
-        E.SkillsChosen: "KO-1.3", E.MiniaturesPlaced: "KO-1.4", E.QuakeRolled: "KO-3.1",
-        E.QuakeShifted: "KO-3.4", E.DestinyRolled: "KO-4.2", E.InitiativeUsed: "KO-8.6",
-        E.ActivationDeclared: "KO-4.3", E.MovementRolled: "KO-4.5", E.MiniatureMoved: "KO-5.1",
-        E.WeaponUsed: "KO-8.1", E.EarthquakeUsed: "KO-8.7", E.RebirthUsed: "KO-8.8",
-        E.TurnEnded: "KO-4.6", E.ManaAllocated: "KO-7.2",
-    }
-    _legal = {t: legal(r, NS + "ok", f"{t.__name__} is legal here") for t, r in _rule_of.items()}
 
     # -- apply ------------------------------------------------------------------------------------------------
-    def apply(self, s: State, e: Any) -> State:
-        return self._applies[type(e)](self, s, e)
-
     def with_wb(self, s: State, seat: int, **changes: Any) -> State:
         wbs = list(s.warbands)
         wbs[seat] = replace(wbs[seat], **changes)
         return replace(s, warbands=tuple(wbs))
 
+    @applies(E.SkillsChosen)
     def a_skills(self, s: State, e: E.SkillsChosen) -> State:
         att, dfc, total = self.skills(s, e, "KO-1.3")
         s = self.with_wb(s, s.seat, attack=att, defence=dfc, supply=MANA - total)
@@ -694,6 +696,7 @@ class Rules:
             return replace(s, seat=s.seat + 1)
         return replace(s, seat=0, step="place")
 
+    @applies(E.MiniaturesPlaced)
     def a_placed(self, s: State, e: E.MiniaturesPlaced) -> State:
         w = s.current.id
         new = [Piece(e.colossus, w, "colossus")] + [Piece(q, w, "guardian") for q in e.guardians] \
@@ -717,6 +720,7 @@ class Rules:
         g = self.mana_gain(s, value, w.supply + w.pending)
         return self.with_wb(s, s.seat, supply=w.supply + w.pending - g, pending=g)
 
+    @applies(E.QuakeRolled)
     def a_quake_roll(self, s: State, e: E.QuakeRolled) -> State:
         s = replace(s, quake_roll=e.value, rolls=s.rolls + 1, step="quake-shift")
         return self.gain(s, e.value) if s.options.invasion_mana else s
@@ -781,6 +785,7 @@ class Rules:
             return Result("draw", None, (), "wipeout")
         return self.win(s, 1 - losers[0], "wipeout")
 
+    @applies(E.QuakeShifted)
     def a_quake_shift(self, s: State, e: E.QuakeShifted) -> State:
         s = self.shift(s, e.region, e.direction, e.distance, "quake")
         s = replace(s, quaked=s.quaked + (e.region,), quakers=s.quakers + (s.current.player,))
@@ -788,29 +793,35 @@ class Rules:
             return replace(s, step="allocate")
         return self.next_quake(s, s.order + 1)
 
+    @applies(E.RoundStarted)
     def a_round_started(self, s: State, e: E.RoundStarted) -> State:
         first = s.seat_of(e.first)
         placed = 1 if s.crystals_left > 0 else 0
         return replace(s, round=e.round, first=first, seat=first, order=0, captured_by=None,
                        crystals_left=s.crystals_left - placed, on_citadel=s.on_citadel + placed, step="turn-start")
 
+    @applies(E.TurnStarted)
     def a_turn_started(self, s: State, e: E.TurnStarted) -> State:
         return replace(s, step="destiny", destiny=0, points=0, initiative=False, acted=False, activation=None)
 
+    @applies(E.DestinyRolled)
     def a_destiny(self, s: State, e: E.DestinyRolled) -> State:
         s = replace(s, destiny=e.value, points=e.value, rolls=s.rolls + 1, step="act")
         return self.gain(s, e.value)
 
+    @applies(E.InitiativeUsed)
     def a_initiative(self, s: State, e: E.InitiativeUsed) -> State:
         w = s.current
         s = self.with_wb(s, s.seat, pool=w.pool - 1, supply=w.supply + 1)
         s = replace(s, destiny=s.destiny + 1, points=s.points + 1, initiative=True)
         return self.gain(s, s.destiny)
 
+    @applies(E.ActivationDeclared)
     def a_activation(self, s: State, e: E.ActivationDeclared) -> State:
         return replace(s, points=s.points - COST[e.character], acted=True, step="roll",
                        activation=Activation(e.character, e.square))
 
+    @applies(E.MovementRolled)
     def a_move_roll(self, s: State, e: E.MovementRolled) -> State:
         a = s.activation
         assert a is not None
@@ -818,6 +829,7 @@ class Rules:
         return replace(s, rolls=s.rolls + len(e.dice), step="move",
                        activation=replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus))
 
+    @applies(E.MiniatureMoved)
     def a_move(self, s: State, e: E.MiniatureMoved) -> State:
         wk = self.walk(s, e)
         b = board_of(s)
@@ -840,6 +852,7 @@ class Rules:
             s = replace(s, queue=s.queue + (E.CrystalsCaptured(warband=e.warband, count=s.on_citadel),))
         return s
 
+    @applies(E.WeaponUsed)
     def a_weapon(self, s: State, e: E.WeaponUsed) -> State:
         a = s.activation
         assert a is not None
@@ -851,12 +864,14 @@ class Rules:
         s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
         return self.beat(s, gone, e.warband)
 
+    @applies(E.EarthquakeUsed)
     def a_earthquake(self, s: State, e: E.EarthquakeUsed) -> State:
         w = s.current
         s = self.with_wb(s, s.seat, pool=w.pool - EARTHQUAKE_COST, supply=w.supply + EARTHQUAKE_COST)
         s = replace(s, activation=None, acted=True)
         return self.shift(s, e.region, e.direction, 1, "earthquake")
 
+    @applies(E.RebirthUsed)
     def a_rebirth(self, s: State, e: E.RebirthUsed) -> State:
         w = s.current
         cost = REBIRTH_COST[e.character]
@@ -865,6 +880,7 @@ class Rules:
         s = self.with_wb(s, s.seat, pool=w.pool - cost, supply=w.supply + cost, beaten=tuple(beaten))
         return replace(s, pieces=s.pieces + (Piece(e.square, w.id, e.character, reborn=True),), activation=None, acted=True)
 
+    @applies(E.TurnEnded)
     def a_turn_end(self, s: State, e: E.TurnEnded) -> State:
         wid = s.current.id
         if any(p.warband == wid and (p.activated or p.reborn) for p in s.pieces):
@@ -881,6 +897,7 @@ class Rules:
             return replace(s, order=order, seat=(s.first + order) % 4, step="turn-start")
         return replace(s, order=order, step="game-end" if s.round >= s.options.rounds else "round-start")
 
+    @applies(E.ManaAllocated)
     def a_allocate(self, s: State, e: E.ManaAllocated) -> State:
         w = s.current
         att, dfc, skills = self.skills(s, e, "KO-7.2")
@@ -892,6 +909,7 @@ class Rules:
             return self.next_quake(s, s.order + 1)
         return self.next_turn(s)
 
+    @applies(E.MiniatureBeaten)
     def a_beaten(self, s: State, e: E.MiniatureBeaten) -> State:
         seat = s.seat_of(e.warband)
         w = s.warbands[seat]
@@ -900,23 +918,16 @@ class Rules:
         s = self.with_wb(s, seat, beaten=tuple(beaten))
         return replace(s, queue=s.queue[1:])
 
+    @applies(E.CrystalsCaptured)
     def a_captured(self, s: State, e: E.CrystalsCaptured) -> State:
         seat = s.seat_of(e.warband)
         s = self.with_wb(s, seat, crystals=s.warbands[seat].crystals + e.count)
         return replace(s, queue=s.queue[1:], on_citadel=s.on_citadel - e.count, last_capture=seat, captured_by=seat)
 
+    @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
         return replace(s, result=Result(e.result, e.winner, tuple(e.alliance), e.reason), step="over", queue=(), ending=None)
 
-    _applies: dict[type, Callable[..., State]] = {
-        E.SkillsChosen: a_skills, E.MiniaturesPlaced: a_placed, E.QuakeRolled: a_quake_roll,
-        E.QuakeShifted: a_quake_shift, E.RoundStarted: a_round_started, E.TurnStarted: a_turn_started,
-        E.DestinyRolled: a_destiny, E.InitiativeUsed: a_initiative, E.ActivationDeclared: a_activation,
-        E.MovementRolled: a_move_roll, E.MiniatureMoved: a_move, E.WeaponUsed: a_weapon,
-        E.EarthquakeUsed: a_earthquake, E.RebirthUsed: a_rebirth, E.MiniatureBeaten: a_beaten,
-        E.CrystalsCaptured: a_captured, E.TurnEnded: a_turn_end, E.ManaAllocated: a_allocate,
-        E.GameEnded: a_game_ended,
-    }
 
     # -- derive ------------------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
@@ -1142,9 +1153,6 @@ class Rules:
                 for combo in combinations(near, n):
                     out.append(E.WeaponUsed(warband=w.id, weapon="hammer", targets=[b.names[i] for i in combo]))
         return out
-
-    def legal_events(self, s: State) -> list[Any]:
-        return [e for e in self.candidates(s) if self.check(s, e).legal]
 
     def to_act(self, s: State) -> list[str]:
         if len(s.warbands) != 4 or s.result is not None or s.queue or s.ending is not None or s.step in DERIVED_STEPS:

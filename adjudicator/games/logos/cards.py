@@ -12,13 +12,12 @@ anything) and two effect fields: ``left`` is aimed at the opponent, ``right`` at
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
-from adjudicator.core.data import check_named_after_file, decode, read_toml, shipped_file
+from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
 from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"
@@ -82,40 +81,14 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return self.left if which == "left" else self.right
 
 
-class _PoolFile(msgspec.Struct, forbid_unknown_fields=True):
-    pool: str
-    description: str = ""
-    card: list[Card] = []
-
-
-class Pool:
-    def __init__(self, name: str, description: str, cards: list[Card]):
-        self.name = name
-        self.description = description
-        self.cards: dict[str, Card] = {c.id: c for c in cards}
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self.cards
-
-    def __getitem__(self, card_id: str) -> Card:
-        return self.cards[card_id]
-
-    def get(self, card_id: str) -> Card | None:
-        return self.cards.get(card_id)
-
-
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 def _validate(path: str, cards: list[Card]) -> None:
-    seen: set[str] = set()
     for c in cards:
         where = f"card {c.id!r}"
         if not _ID.fullmatch(c.id):
             raise DataError(path, f"{where}: id: a card id is a lowercase slug (letters, digits, '-')")
-        if c.id in seen:
-            raise DataError(path, f"{where}: duplicate id")
-        seen.add(c.id)
         for n in ("attack", "defense", "speed"):
             if getattr(c, n) < 0:
                 raise DataError(path, f"{where}: {n}: must not be negative")
@@ -132,15 +105,7 @@ def _validate(path: str, cards: list[Card]) -> None:
                 raise DataError(path, f"{where}: {which}: only color-change takes 'from' and 'to'")
 
 
-def load_pool_file(path: str | Path) -> Pool:
-    pf = decode(read_toml(path), _PoolFile, path, entries="card")
-    _validate(str(path), pf.card)
-    check_named_after_file(path, "pool", pf.pool)
-    return Pool(pf.pool, pf.description, pf.card)
-
-
-@lru_cache(maxsize=None)
-def load_pool(name: str) -> Pool:
-    """A pool shipped in ``data/`` by name (``sample`` is the project's authored sample pool)."""
-    path = shipped_file(DATA, name, "card pool")
-    return load_pool_file(path)
+POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, _validate)
+#: a pool file by path; a pool shipped in ``data/`` by name (``sample``: the authored sample pool)
+load_pool_file = POOLS.load_file
+load_pool = POOLS.load

@@ -17,11 +17,10 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from adjudicator.core.events import Event
+from adjudicator.core.kit import GameEndedBase, MatchStartedBase
 
 
-class MatchStarted(Event):
-    game: str
-    players: list[str]
+class MatchStarted(MatchStartedBase):
     #: player id -> card id -> number of copies
     decks: dict[str, dict[str, int]]
     ruleset: str = "standard"
@@ -165,11 +164,8 @@ class Resigned(Event):
     player: str
 
 
-class GameEnded(Event):
-    kind: ClassVar[str] = "X"
-    result: Literal["win", "draw"]
-    winner: str | None
-    reason: str
+class GameEnded(GameEndedBase):
+    """Derived: the match is over (the result, the winner, why)."""
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

@@ -7,27 +7,23 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.errors import DataError
-from adjudicator.core.options import resolve_options
 from adjudicator.core.events import Event, masked
-from adjudicator.core.protocol import Game, Outcome, RefError
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
+from adjudicator.core.protocol import RefError
+from adjudicator.core.refs import check_deck_lists
+from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
-from .cards import Pool, load_pool
-from .rulebook import RULEBOOK
-from .rules import NS, Rules, bad
-from .state import PRESETS, Options, Player, State
+from .cards import POOLS, Pool, load_pool
+from .rules import NS, bad
+from .state import Options, Player, State
 
-#: event fields that name a player, and those that name a card
-_PLAYER_FIELDS = ("player", "winner", "striker", "target", "attacker", "defender")
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
 SHARED = "shared"
 
 
-def options_of(setup: E.MatchStarted) -> Options:
-    """The ruleset preset with the log's overrides; impossible values make the log unreadable."""
-    o = resolve_options(Options, PRESETS, setup.ruleset, setup.options)
+def option_limits(o: Options) -> None:
+    """Impossible option values make the log unreadable."""
     limits = [
         ("start_hp", o.start_hp >= 1, "must be at least 1"),
         ("min_slots", 0 <= o.min_slots <= o.start_slots, f"must be between 0 and start_slots ({o.start_slots})"),
@@ -43,93 +39,42 @@ def options_of(setup: E.MatchStarted) -> Options:
     for name, ok, why in limits:
         if not ok:
             raise RefError(f"options.{name}", f"{getattr(o, name)!r} {why}")
-    return o
 
 
-class Logos(Game[State]):
+class Logos(KitGame[State]):
     id: ClassVar[str] = "logos"
     name: ClassVar[str] = "LOGOS"
-    rulebook: ClassVar[Rulebook] = RULEBOOK
-    event_types = E.EVENT_TYPES
-    state_type = State
+    refs = Refs(player="player", winner="player", striker="player", target="player", attacker="player",
+                defender="player", card="card", cards=["card"])
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rules = Rules()
-        #: (setup, players, pool) of the last MatchStarted seen: held by reference and compared
-        #: with ``is``, so a new setup can never be mistaken for an old one
-        self._ctx: tuple[Any, frozenset[str], Pool] | None = None
-        # the verify loop calls these once per event: bind the rules directly (no extra call)
-        self.check = self.rules.check  # type: ignore[method-assign]
-        self.apply = self.rules.apply  # type: ignore[method-assign]
-        self.derive = self.rules.derive  # type: ignore[method-assign]
+    def check_options(self, opts: Options) -> None:
+        option_limits(opts)
 
     # -- references ------------------------------------------------------------------------------
-    def _context(self, setup: E.MatchStarted) -> tuple[frozenset[str], Pool]:
-        if self._ctx is None or self._ctx[0] is not setup:
-            try:
-                pool = load_pool(setup.pool)
-            except DataError as exc:
-                raise RefError("pool", str(exc)) from None
-            self._ctx = (setup, frozenset(setup.players), pool)
-        return self._ctx[1], self._ctx[2]
+    def setup_context(self, setup: Any) -> dict[str, Names]:
+        return {**super().setup_context(setup), "card": POOLS.names(setup.pool)}
 
-    def validate_refs(self, setup: Any, event: Event) -> None:
-        if type(event) is E.MatchStarted:
-            self._validate_setup(event)
-            return
-        players, pool = self._context(setup)
-        for f in _PLAYER_FIELDS:
-            who = getattr(event, f, None)
-            if who is not None and who not in players:
-                raise RefError(f, f"unknown player {who!r} (players: {', '.join(setup.players)})")
-        card = getattr(event, "card", None)
-        if card is not None and card not in pool:
-            raise RefError("card", f"unknown card {card!r} in pool {setup.pool!r}")
-        cards = getattr(event, "cards", None)
-        if cards:
-            for i, c in enumerate(cards):
-                if c not in pool:
-                    raise RefError(f"cards[{i}]", f"unknown card {c!r} in pool {setup.pool!r}")
+    def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         if type(event) is E.RoundEnded:
+            players = ctx["player"].known
             for i, push in enumerate(event.pushed):
                 if push.counter != SHARED and push.counter not in players:
                     raise RefError(f"pushed[{i}].counter", f"unknown counter {push.counter!r} (a player id or {SHARED!r})")
 
-    def _validate_setup(self, setup: E.MatchStarted) -> None:
-        ids = setup.players
-        if not ids or len(set(ids)) != len(ids) or any(not p for p in ids):
-            raise RefError("players", f"players must be distinct non-empty ids, got {ids}")
-        if SHARED in ids:
+    def validate_setup(self, setup: E.MatchStarted) -> None:
+        check_player_ids(setup.players)
+        if SHARED in setup.players:
             raise RefError("players", f"{SHARED!r} is reserved (it names the shared combo counter)")
-        players, pool = self._context(setup)
-        for p in ids:
-            if p not in setup.decks:
-                raise RefError("decks", f"no deck list for player {p!r}")
-        for p, deck in setup.decks.items():
-            if p not in players:
-                raise RefError(f"decks.{p}", f"deck list for unknown player {p!r}")
-            for cid, n in deck.items():
-                if cid not in pool:
-                    raise RefError(f"decks.{p}.{cid}", f"unknown card {cid!r} in pool {setup.pool!r}")
-                if n < 0 or n > 10_000:
-                    raise RefError(f"decks.{p}.{cid}", f"copies must be between 0 and 10000, got {n}")
-        options_of(setup)
-
-    def invariants(self, state: State) -> list[tuple[str, str]]:
-        from .invariants import invariants
-
-        return invariants(state)
-
-    def setup_of(self, state: State) -> Event:
-        return state.setup
+        check_deck_lists(setup.players, setup.decks, self.context(setup)["card"], counts=lambda d: d,
+                         field=lambda p, cid: f"decks.{p}.{cid}")
+        self.options_of(setup)
 
     # -- start -------------------------------------------------------------------------------------
     def check_start(self, setup: Any) -> Ruling:
         try:
             if len(setup.players) != 2:
                 raise bad("LG-1.1", "two-players", f"LOGOS is played by 2 players; the match names {len(setup.players)}")
-            opts = options_of(setup)
+            opts = self.options_of(setup)
             for p in setup.players:
                 deck = setup.decks[p]
                 total = sum(deck.values())
@@ -144,7 +89,7 @@ class Logos(Game[State]):
         return legal("LG-1.1", NS + "setup", "the set-up is legal")
 
     def initial_state(self, setup: Any) -> State:
-        opts = options_of(setup)
+        opts = self.options_of(setup)
         players = []
         for p in setup.players[:2]:
             cards = tuple(sorted(c for c, n in setup.decks[p].items() for _ in range(max(0, n))))
@@ -154,28 +99,7 @@ class Logos(Game[State]):
             return State(setup=setup, options=opts, players=tuple(players), phase="over")
         return self.rules.after_refill(s)
 
-    # -- rules -------------------------------------------------------------------------------------
-    def check(self, state: State, event: Event) -> Ruling:
-        return self.rules.check(state, event)
-
-    def apply(self, state: State, event: Event) -> State:
-        return self.rules.apply(state, event)
-
-    def derive(self, state: State) -> Event | None:
-        return self.rules.derive(state)
-
-    def legal_events(self, state: State) -> list[Event]:
-        return self.rules.legal_events(state)
-
-    def to_act(self, state: State) -> list[str]:
-        return self.rules.to_act(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        r = state.result
-        return None if r is None else Outcome(r.result, r.winner, r.reason)
-
-    def players(self, state: State) -> list[str]:
-        return [p.id for p in state.players]
+    # check, apply, derive, legal_events, to_act: bound to self.rules by the kit; outcome, players too
 
     # -- views ---------------------------------------------------------------------------------------
     def redact(self, event: Event, player: str | None) -> Event:
@@ -212,12 +136,7 @@ class Logos(Game[State]):
         data["view"] = player
         return data
 
-    def load_state(self, data: Any) -> State:
-        state = msgspec.convert(data, State)
-        try:
-            self.validate_refs(state.setup, state.setup)
-        except RefError as exc:
-            raise msgspec.ValidationError(f"{exc.message} - at `$.setup.{exc.field}`") from None
+    def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool)
         ids = [p.id for p in state.players]
         if ids != list(state.setup.players[:2]):
@@ -235,18 +154,8 @@ class Logos(Game[State]):
         for it in state.effects:
             if it.card not in pool or it.player not in ids:
                 raise msgspec.ValidationError(f"unknown effect source {it.player}/{it.card} - at `$.effects`")
-        return state
 
-    def describe(self, state: State, player: str | None) -> str:
-        from .render import describe
-
-        return describe(self, state, player)
-
-    def scene(self, state: State, player: str | None) -> Any:
-        """The position as a game-neutral scene for the replay viewers (same hiding as ``view``)."""
-        from .scene import scene
-
-        return scene(self, state, player)
+    # describe (render.py) and scene (scene.py): the kit's defaults
 
     def turn_number(self, state: State) -> int:
         """The round (a LOGOS turn is a round both players play)."""

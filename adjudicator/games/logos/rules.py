@@ -15,10 +15,11 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from msgspec.structs import replace
 
+from adjudicator.core.kit import RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
@@ -130,8 +131,10 @@ def picked(s: State, p: Player) -> bool:
     return p.battle is not None or p.commitment is not None
 
 
-class Rules:
+class Rules(RulesBase):
     """The LOGOS rules, bound to nothing but the pool and options each position names."""
+
+    namespace = NS
 
     def __init__(self) -> None:
         #: (state, derived event, next state) of the last derived step computed by ``derive``,
@@ -217,20 +220,18 @@ class Rules:
         return bad("LG-2.1", "out-of-step", f"{type(e).__name__} by {e.player} is not allowed now: the position expects {self.expected(s)}")
 
     # -- the check ------------------------------------------------------------------------------
-    def check(self, s: State, e: Any) -> Ruling:
-        fn = self._checks.get(type(e))
-        if fn is None:
-            return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match").ruling()
-        try:
-            if len(s.players) != 2:
-                raise bad("LG-1.1", "no-match", "the match does not have two players, so nothing can be played")
-            who = e.player
-            if who != s.players[0].id and who != s.players[1].id:
-                raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
-            return fn(self, s, e) or self._legal[type(e)]
-        except Illegal as x:
-            return x.ruling()
+    # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
+    def not_proposed(self, s: State, e: Any) -> Illegal:
+        return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match")
 
+    def precheck(self, s: State, e: Any) -> None:
+        if len(s.players) != 2:
+            raise bad("LG-1.1", "no-match", "the match does not have two players, so nothing can be played")
+        who = e.player
+        if who != s.players[0].id and who != s.players[1].id:
+            raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+
+    @checks(E.CardDrawn, rule="LG-2.2")
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:
         if s.phase != "refill":
             raise bad("LG-2.2", "no-draw-owed", f"CardDrawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
@@ -264,6 +265,7 @@ class Rules:
             raise bad("LG-3.3", "combo-mismatch", f"{card} needs the combo {show_panels(c.combo)}, but {whose} shows {show_panels(counter)} "
                       "(grey matches anything, an empty panel only grey: LG-8)")
 
+    @checks(E.BackupAssigned, rule="LG-4.1")
     def c_assigned(self, s: State, e: E.BackupAssigned) -> None:
         p = s.player(e.player)
         if s.phase != "pick":
@@ -285,6 +287,7 @@ class Rules:
         if not self.playable(s, p, empty_slot(p.slots, e.card)):
             raise bad("LG-17", "last-playable", f"{e.card} is {e.player}'s last playable card; it must go into battle, not to the Backup Slot")
 
+    @checks(E.CardPicked, rule="LG-3.1")
     def c_picked(self, s: State, e: E.CardPicked) -> None:
         if s.options.picks != "open":
             raise bad("LG-6", "commitment-required", f"CardPicked by {e.player}: this match keeps picks hidden (picks = \"commit-reveal\"): log CardCommitted, then PickRevealed")
@@ -292,6 +295,7 @@ class Rules:
         self.pick_checks(s, p, "CardPicked")
         self.slot_checks(s, p, e.card)
 
+    @checks(E.CardCommitted, rule="LG-3.4")
     def c_committed(self, s: State, e: E.CardCommitted) -> None:
         if s.options.picks != "commit-reveal":
             raise bad("LG-6", "open-picks", f"CardCommitted by {e.player}: this match names picks openly (picks = \"open\"): log CardPicked")
@@ -300,6 +304,7 @@ class Rules:
         if not _HEX64.fullmatch(e.commitment):
             raise bad("LG-3.4", "bad-commitment", f"a commitment is 64 lowercase hex digits (sha256 of '<card>:<salt>'), got {e.commitment[:80]!r}")
 
+    @checks(E.PickRevealed, rule="LG-3.4")
     def c_revealed(self, s: State, e: E.PickRevealed) -> None:
         if s.options.picks != "commit-reveal":
             raise bad("LG-6", "open-picks", f"PickRevealed by {e.player}: this match names picks openly (picks = \"open\"): log CardPicked")
@@ -327,27 +332,19 @@ class Rules:
             raise bad("LG-4.2", "not-asked", f"{type(e).__name__} by {e.player}: {s.priority} is asked now (LG-17: the window goes round the players in turn)")
         return s.player(e.player)
 
+    @checks(E.BackupCalled, rule="LG-4.2")
     def c_called(self, s: State, e: E.BackupCalled) -> None:
         # the window asks only players who hold a Backup card and a battle card
         self.window_checks(s, e)
 
+    @checks(E.BackupPassed, rule="LG-4.2")
     def c_passed(self, s: State, e: E.BackupPassed) -> None:
         self.window_checks(s, e)
 
+    @checks(E.Resigned, rule="LG-8.2")
     def c_resigned(self, s: State, e: E.Resigned) -> None:
         return None
 
-    _checks: dict[type, Callable[..., Any]] = {
-        E.CardDrawn: c_drawn, E.BackupAssigned: c_assigned, E.CardPicked: c_picked,
-        E.CardCommitted: c_committed, E.PickRevealed: c_revealed, E.BackupCalled: c_called,
-        E.BackupPassed: c_passed, E.Resigned: c_resigned,
-    }
-    _rule_of = {
-        E.CardDrawn: "LG-2.2", E.BackupAssigned: "LG-4.1", E.CardPicked: "LG-3.1",
-        E.CardCommitted: "LG-3.4", E.PickRevealed: "LG-3.4", E.BackupCalled: "LG-4.2",
-        E.BackupPassed: "LG-4.2", E.Resigned: "LG-8.2",
-    }
-    _legal = {t: legal(r, NS + "ok", f"{t.__name__} is legal here") for t, r in _rule_of.items()}
 
     # -- transitions (used by apply) -------------------------------------------------------------
     def after_refill(self, s: State) -> State:
@@ -559,39 +556,47 @@ class Rules:
             return memo[2]
         return self._applies[type(e)](self, s, e)
 
+    @applies(E.CardDrawn)
     def a_drawn(self, s: State, e: E.CardDrawn) -> State:
         p = s.player(e.player)
         i = p.slots.index(None)
         s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=remove_first(p.deck, e.card))
         return self.after_refill(s)
 
+    @applies(E.DeckRebuilt)
     def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
         p = s.player(e.player)
         return with_player(s, e.player, deck=sorted_add(p.deck, p.discard), discard=())
 
+    @applies(E.Defenseless)
     def a_defenseless(self, s: State, e: E.Defenseless) -> State:
         p = s.player(e.player)
         cards = tuple(c for c in p.slots if c is not None)
         s = with_player(s, e.player, slots=(None,) * len(p.slots), discard=p.discard + cards, defenseless=True)
         return self.after_pick(replace(s, due=s.due[1:]))
 
+    @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
         p = s.player(e.player)
         return with_player(s, e.player, slots=empty_slot(p.slots, e.card), backup=e.card)
 
+    @applies(E.CardPicked)
     def a_picked(self, s: State, e: E.CardPicked) -> State:
         p = s.player(e.player)
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=False)
         return self.after_pick(s)
 
+    @applies(E.CardCommitted)
     def a_committed(self, s: State, e: E.CardCommitted) -> State:
         return self.after_pick(with_player(s, e.player, commitment=e.commitment))
 
+    @applies(E.PickRevealed)
     def a_revealed(self, s: State, e: E.PickRevealed) -> State:
         p = s.player(e.player)
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
         return self.after_reveal(s)
 
+    @applies(E.DirectionDetermined)
     def a_direction(self, s: State, e: E.DirectionDetermined) -> State:
         d = Direction(e.basis, e.attacker, e.defender)
         s = replace(s, direction=d)
@@ -612,9 +617,11 @@ class Rules:
             return self.start_push(s, deadlock=True)
         return self.open_window(s)
 
+    @applies(E.EffectResolved)
     def a_effect(self, s: State, e: E.EffectResolved) -> State:
         return self.fire(s, s.effects[0])[1]
 
+    @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
         p = s.player(e.player)
         assert p.battle is not None
@@ -622,12 +629,15 @@ class Rules:
         items = self.queue_effects(s, [e.player])
         return replace(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
 
+    @applies(E.BackupPassed)
     def a_passed(self, s: State, e: E.BackupPassed) -> State:
         return self.open_window(replace(s, passed=s.passed + (e.player,)))
 
+    @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
         return self.strike(s)[1]
 
+    @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
         both = all(p.defenseless for p in s.players)
         shared = s.shared_combo
@@ -651,6 +661,7 @@ class Rules:
                     stall=s.stall + 1 if both else 0)
         return self.after_refill(s)
 
+    @applies(E.Resigned)
     def a_resigned(self, s: State, e: E.Resigned) -> State:
         if s.options.resign_result == "draw":
             end = Result("draw", None, "resignation")
@@ -658,17 +669,10 @@ class Rules:
             end = Result("win", s.other(e.player), "resignation")
         return replace(s, pending_end=end)
 
+    @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
         return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", step="", pending_end=None)
 
-    _applies: dict[type, Callable[..., State]] = {
-        E.CardDrawn: a_drawn, E.DeckRebuilt: a_rebuilt, E.Defenseless: a_defenseless,
-        E.BackupAssigned: a_assigned, E.CardPicked: a_picked, E.CardCommitted: a_committed,
-        E.PickRevealed: a_revealed, E.DirectionDetermined: a_direction, E.EffectResolved: a_effect,
-        E.BackupCalled: a_called, E.BackupPassed: a_passed, E.StrikeResolved: a_strike,
-        E.RoundEnded: a_round_ended, E.Resigned: a_resigned,
-        E.GameEnded: a_game_ended,
-    }
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
@@ -750,9 +754,6 @@ class Rules:
             out += [E.BackupCalled(player=s.priority), E.BackupPassed(player=s.priority)]
         out += [E.Resigned(player=p.id) for p in s.players]
         return out
-
-    def legal_events(self, s: State) -> list[Any]:
-        return [e for e in self.candidates(s) if self.check(s, e).legal]
 
     def to_act(self, s: State) -> list[str]:
         if s.result is not None or len(s.players) != 2:

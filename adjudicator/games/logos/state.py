@@ -14,6 +14,8 @@ from typing import Literal
 
 import msgspec
 
+from adjudicator.core.kit import Result, TwoSeats  # noqa: F401 (the kit's, this game's)
+
 from .events import MatchStarted
 
 
@@ -116,17 +118,11 @@ class Push(msgspec.Struct, frozen=True, gc=False):
     colours: tuple[str, ...]
 
 
-class Result(msgspec.Struct, frozen=True):
-    result: Literal["win", "draw"]
-    winner: str | None
-    reason: str
-
-
 Phase = Literal["refill", "pick", "reveal", "battle", "over"]
 Step = Literal["", "direction", "effects", "after-effects", "backup", "strike", "push"]
 
 
-class State(msgspec.Struct, frozen=True, gc=False):
+class State(TwoSeats, frozen=True, gc=False):
     setup: MatchStarted
     options: Options
     players: tuple[Player, ...]
@@ -152,14 +148,3 @@ class State(msgspec.Struct, frozen=True, gc=False):
     stall: int = 0
     result: Result | None = None
     pending_end: Result | None = None
-
-    def player(self, pid: str) -> Player:
-        p = self.players[0]
-        return p if p.id == pid else self.players[1]
-
-    def opponent(self, pid: str) -> Player:
-        p = self.players[0]
-        return self.players[1] if p.id == pid else p
-
-    def other(self, pid: str) -> str:
-        return self.opponent(pid).id

@@ -1,0 +1,531 @@
+"""The game kit: what every game's rules and glue share, declared once.
+
+A game built on the kit (see docs/adding-a-game.md) keeps its rules, state, events, data and scene;
+the kit gives it:
+
+- :class:`RulesBase`: check, apply and derive handlers register by decorator (:func:`checks`,
+  :func:`applies`, :func:`derives`) per event type (per task type for derive).  The dispatch
+  tables are plain dicts ``type -> function`` built once when the class is created, so a step
+  costs one dict lookup, as a hand-written table did.  ``legal_events`` is ``candidates``
+  filtered by ``check``.  ``apply`` may hand the handler a mutable working copy of the position
+  (:attr:`RulesBase.working`, :class:`Working`) and freeze it at the end.
+- :class:`KitGame`: the :class:`~adjudicator.core.protocol.Game` glue (binding the rules, ruleset
+  options, reference checks through a thread-safe per-setup cache, outcome, players, scene and
+  text rendering found in the package's ``scene.py``/``render.py``).
+- event and state bases: :class:`MatchStartedBase`, :class:`GameEndedBase`, :class:`Result`,
+  :class:`Task` with the common tasks, and the task-queue helpers :func:`head` and :func:`push`.
+- the reference validator :class:`Refs` and the per-setup cache :class:`PerSetup`
+  (:mod:`adjudicator.core.refs`), the card-pool loader :class:`PoolLoader`
+  (:mod:`adjudicator.core.data`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from .data import Pool, PoolLoader
+from .events import Event
+from .options import resolve_options
+from .protocol import Game, Outcome, RefError
+from .refs import UNSEEN, BoundRefs, Names, PerSetup, Refs
+from .rulings import Illegal, Ruling, legal
+
+__all__ = [
+    "RulesBase", "checks", "applies", "derives", "Working", "KitGame", "MatchStartedBase", "GameEndedBase",
+    "Result", "Task", "ChooseFirst", "StartTurn", "EndTurn", "head", "push", "TwoSeats", "Refs", "Names",
+    "PerSetup", "Pool", "PoolLoader", "check_player_ids",
+]
+
+S = TypeVar("S")
+
+
+# == events and positions ==============================================================================
+
+class MatchStartedBase(Event):
+    """The fields every game's ``MatchStarted`` starts with.
+
+    Each game declares ``class MatchStarted(MatchStartedBase)`` (the class name is the event's
+    ``type``) with its own set-up fields, then ``ruleset`` (its default preset) and ``options``
+    (overrides of single ruleset options) where its log format has always had them: a Struct
+    encodes its fields in declaration order, and the store's content digest depends on that order.
+    """
+
+    game: str
+    players: list[str]
+
+
+class GameEndedBase(Event):
+    """The derived end of a match; a game subclasses it as ``GameEnded`` (and may add fields)."""
+
+    kind: ClassVar[str] = "X"
+    result: Literal["win", "draw"]
+    winner: str | None
+    reason: str
+
+
+class Result(msgspec.Struct, frozen=True):
+    """How a match ended, as a position records it (``State.result``)."""
+
+    result: Literal["win", "draw"]
+    winner: str | None
+    reason: str
+
+
+class TwoSeats(msgspec.Struct, frozen=True, gc=False):
+    """Base of a two-player position whose ``players`` is a pair of values with an ``id``."""
+
+    def player(self, pid: str) -> Any:
+        p = self.players[0]  # type: ignore[attr-defined]
+        return p if p.id == pid else self.players[1]  # type: ignore[attr-defined]
+
+    def opponent(self, pid: str) -> Any:
+        p = self.players[0]  # type: ignore[attr-defined]
+        return self.players[1] if p.id == pid else p  # type: ignore[attr-defined]
+
+    def other(self, pid: str) -> str:
+        return self.opponent(pid).id
+
+
+class Task(msgspec.Struct, frozen=True, tag_field="task", gc=False):
+    """An entry of a position's task queue (``State.todo``): what the position waits for next.
+
+    Tasks are tagged by ``task`` in a position document; a game declares its own tasks as
+    subclasses with a tag, and may use the common ones below.
+    """
+
+
+class ChooseFirst(Task, tag="choose-first"):
+    """The first player is to be determined (a random outcome the log records)."""
+
+
+class StartTurn(Task, tag="start-turn"):
+    """The next turn starts (the engine derives it)."""
+
+
+class EndTurn(Task, tag="end-turn"):
+    """The turn ends (the engine derives it)."""
+
+
+def head(s: Any) -> Any:
+    """The task at the head of the queue ``s.todo``, or None."""
+    return s.todo[0] if s.todo else None
+
+
+def push(s: Any, *tasks: Any, drop: int = 0) -> Any:
+    """``s`` with ``tasks`` put at the head of its queue, after dropping ``drop`` tasks from it."""
+    return replace(s, todo=tuple(tasks) + s.todo[drop:])
+
+
+# == the rules base =====================================================================================
+
+def _mark(role: str, types: tuple[type, ...], rule: str | None = None) -> Callable[[Callable], Callable]:
+    if not types:
+        raise TypeError(f"@{role} needs at least one type")
+
+    def mark(fn: Callable) -> Callable:
+        fn.__dict__.setdefault("_kit_roles", []).append((role, types, rule))
+        return fn
+    return mark
+
+
+def checks(*event_types: type, rule: str) -> Callable[[Callable], Callable]:
+    """Register ``fn(self, state, event)`` as the check of these event types.
+
+    The handler raises :class:`~adjudicator.core.rulings.Illegal` to reject, and returns None to
+    accept (then the ruling cites ``rule``) or a :class:`Ruling` of its own.
+    """
+    if not isinstance(rule, str) or not rule:
+        raise TypeError("@checks needs rule=: the rule id an accepted event's ruling cites")
+    return _mark("check", event_types, rule)
+
+
+def applies(*event_types: type) -> Callable[[Callable], Callable]:
+    """Register ``fn(self, state, event) -> state`` (or ``fn(self, working, event)``) as the
+    application of these event types."""
+    return _mark("apply", event_types)
+
+
+def derives(*task_types: type) -> Callable[[Callable], Callable]:
+    """Register ``fn(self, state, task) -> event`` as the derived step of a task at the head of
+    the queue (see :meth:`RulesBase.derive_task`)."""
+    return _mark("derive", task_types)
+
+
+class Working:
+    """A mutable working copy of a frozen position: read fields through it, set them on it, then
+    :meth:`freeze` gives the new position (one ``msgspec.structs.replace`` for all the changes).
+
+    A step may build the new position this way instead of replacing the state once per change:
+    set :attr:`RulesBase.working` to this class (or a subclass with the game's own helpers) and
+    the apply handlers receive the working copy.
+    """
+
+    __slots__ = ("base", "changes")
+
+    def __init__(self, base: Any) -> None:
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "changes", {})
+
+    def __getattr__(self, name: str) -> Any:
+        changes = object.__getattribute__(self, "changes")
+        if name in changes:
+            return changes[name]
+        return getattr(object.__getattribute__(self, "base"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.changes[name] = value
+
+    def freeze(self) -> Any:
+        return replace(self.base, **self.changes) if self.changes else self.base
+
+
+_LOOKUP_ERRORS = (KeyError, IndexError, ValueError, StopIteration)
+
+
+def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
+    """The check of a RulesBase subclass, its tables and hooks bound once (the verify loop calls
+    it once per event: no attribute lookups, no call for a precheck the class does not have)."""
+    table, accepted = cls._checks, cls._legal  # type: ignore[attr-defined]
+    pre = cls.precheck if cls.precheck is not RulesBase.precheck else None  # type: ignore[attr-defined]
+
+    def check(self: Any, s: Any, e: Any) -> Ruling:
+        fn = table.get(type(e))
+        if fn is None:
+            return self.not_proposed(s, e).ruling()
+        try:
+            if pre is not None:
+                pre(self, s, e)
+            return fn(self, s, e) or accepted[type(e)]
+        except Illegal as x:
+            return x.ruling()
+        except _LOOKUP_ERRORS:
+            found = self.lookup_failed(s, e)
+            if found is None:
+                raise
+            return found.ruling()
+
+    check._kit_wrapper = True  # type: ignore[attr-defined]
+    check.__doc__ = RulesBase.check.__doc__
+    return check
+
+
+class RulesBase:
+    """Base of a game's rules: the handler tables, the check wrapper, apply, derive, legal events.
+
+    Subclasses set :attr:`namespace` (``"colossus-order/"``), decorate handlers with
+    :func:`checks`/:func:`applies`/:func:`derives`, and implement ``candidates`` (a superset of
+    the legal events), ``derive`` and ``to_act``.  Hooks of the check wrapper: :meth:`not_proposed`
+    (no check handler for the type), :meth:`precheck` (checks common to every proposed event),
+    :meth:`lookup_failed` (a lookup error raised by a handler).
+    """
+
+    #: prefix of every ruling code of the game (``"colossus-order/"``)
+    namespace: ClassVar[str] = ""
+    #: a class building a mutable working copy of a position (``working(state)``; ``finish``
+    #: freezes it); None: apply handlers take and return frozen positions
+    working: ClassVar[Callable[[Any], Any] | None] = None
+
+    _checks: ClassVar[dict[type, Callable[..., Any]]] = {}
+    _applies: ClassVar[dict[type, Callable[..., Any]]] = {}
+    _derives: ClassVar[dict[type, Callable[..., Any]]] = {}
+    _rule_of: ClassVar[dict[type, str]] = {}
+    _legal: ClassVar[dict[type, Ruling]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        tables: dict[str, dict[type, Callable[..., Any]]] = {"check": {}, "apply": {}, "derive": {}}
+        rule_of: dict[type, str] = {}
+        for klass in reversed(cls.__mro__):
+            for name, fn in list(vars(klass).items()):
+                for role, types, rule in getattr(fn, "_kit_roles", ()):
+                    handler = getattr(cls, name)  # a subclass's override of the method by name wins
+                    for t in types:
+                        tables[role][t] = handler
+                        if rule is not None:
+                            rule_of[t] = rule
+        cls._checks, cls._applies, cls._derives = tables["check"], tables["apply"], tables["derive"]
+        cls._rule_of = rule_of
+        cls._legal = {t: legal(r, cls.namespace + "ok", f"{t.__name__} is legal here") for t, r in rule_of.items()}
+        if cls.working is not None and "apply" not in vars(cls):
+            cls.apply = RulesBase._apply_working  # type: ignore[method-assign]
+        if "check" not in vars(cls) and getattr(cls.check, "_kit_wrapper", False):
+            cls.check = _check_wrapper(cls)  # type: ignore[method-assign]
+
+    # -- check (built per class by _check_wrapper) ------------------------------------------------
+    def check(self, s: Any, e: Any) -> Ruling:
+        """The ruling on ``e`` in ``s``: :meth:`not_proposed` when no handler checks its type,
+        else :meth:`precheck` and the handler (None: the type's legal ruling), an Illegal raised
+        by either as its ruling, a lookup error as :meth:`lookup_failed` says."""
+        raise NotImplementedError  # replaced in every subclass
+
+    check._kit_wrapper = True  # type: ignore[attr-defined]
+
+    def not_proposed(self, s: Any, e: Any) -> Illegal:
+        """The ruling on an event no player proposes (derived, or MatchStarted mid-match)."""
+        return Illegal("", self.namespace + "unexpected-event", f"{type(e).__name__} cannot be proposed")
+
+    def precheck(self, s: Any, e: Any) -> None:
+        """Checks shared by every proposed event (raise Illegal); the default checks nothing."""
+
+    def lookup_failed(self, s: Any, e: Any) -> Illegal | None:
+        """A handler raised a lookup error: the rejection to give, or None (a defect: re-raise)."""
+        return None
+
+    # -- apply -----------------------------------------------------------------------------------
+    def apply(self, s: Any, e: Any) -> Any:
+        return self._applies[type(e)](self, s, e)
+
+    def _apply_working(self, s: Any, e: Any) -> Any:
+        w = self.working(s)  # type: ignore[misc]
+        self._applies[type(e)](self, w, e)
+        return self.finish(w)
+
+    def finish(self, w: Any) -> Any:
+        """The frozen position of a working copy after an apply handler ran on it."""
+        return w.freeze()
+
+    # -- derive ----------------------------------------------------------------------------------
+    def derive(self, s: Any) -> Any:
+        """The next forced consequence; the default: the derived step of the head task.  Games
+        check state-based consequences (the end of the match) first, then call
+        :meth:`derive_task`."""
+        return self.derive_task(s)
+
+    def derive_task(self, s: Any) -> Any:
+        """The derived step registered for the task at the head of ``s.todo`` (None: none)."""
+        if not s.todo:
+            return None
+        h = s.todo[0]
+        fn = self._derives.get(type(h))
+        return None if fn is None else fn(self, s, h)
+
+    # -- legal events ----------------------------------------------------------------------------
+    def candidates(self, s: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def legal_events(self, s: Any) -> list[Any]:
+        """Every candidate ``check`` accepts (so the two never disagree)."""
+        check = self.check
+        return [e for e in self.candidates(s) if check(s, e).legal]
+
+    def to_act(self, s: Any) -> list[str]:
+        """Who may (or must) act in ``s``."""
+        raise NotImplementedError
+
+
+# == the game glue =======================================================================================
+
+def check_player_ids(players: list[str]) -> None:
+    """Players are named by distinct non-empty ids (raises RefError on ``players``)."""
+    if not players or len(set(players)) != len(players) or any(not p for p in players):
+        raise RefError("players", f"players must be distinct non-empty ids, got {players}")
+
+
+#: class attribute -> (module of the game's package, name in it): what a game class does not set
+#: itself is read from its package (the layout of docs/adding-a-game.md)
+PACKAGE_PARTS: dict[str, tuple[str, str]] = {
+    "event_types": ("events", "EVENT_TYPES"), "rulebook": ("rulebook", "RULEBOOK"), "state_type": ("state", "State"),
+    "options_type": ("state", "Options"), "presets": ("state", "PRESETS"), "rules_type": ("rules", "Rules"),
+}
+
+
+def _package_module(package: str, name: str) -> Any:
+    """``<package>.<name>`` imported, or None when the package has no such module."""
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.{name}":
+            raise
+        return None
+
+
+class KitGame(Game[S], Generic[S]):
+    """A :class:`Game` whose rules are a :class:`RulesBase` and whose set-up is a
+    :class:`MatchStartedBase`.
+
+    A subclass sets ``id``, ``name`` and ``refs`` (which event fields name what); the other class
+    attributes default to the names of its package (:data:`PACKAGE_PARTS`: ``events.EVENT_TYPES``,
+    ``rulebook.RULEBOOK``, ``state.State``/``Options``/``PRESETS``, ``rules.Rules``) unless the
+    class sets them.  Hooks: :meth:`check_options`, :meth:`setup_context` (what the reference
+    check needs of one set-up, cached per set-up), :meth:`validate_setup`, :meth:`validate_more`.
+    """
+
+    rules_type: ClassVar[type[RulesBase]]
+    options_type: ClassVar[type]
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]]
+    refs: ClassVar[Refs] = Refs()
+    #: bind the rules' check/apply/derive/legal_events/to_act on each instance (the verify loop
+    #: then calls them without a hop); False keeps the class's methods, which a subclass or a
+    #: test may wrap
+    bind_rules: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        package = cls.__module__.rpartition(".")[0]
+        for attr, (module, name) in PACKAGE_PARTS.items():
+            if not hasattr(cls, attr):
+                mod = _package_module(package, module)
+                if mod is not None and hasattr(mod, name):
+                    setattr(cls, attr, getattr(mod, name))
+        if _package_module(package, "scene") is None:
+            # no scene.py: the protocol's text-only scene (and no turn counter)
+            for attr in ("scene", "turn_number"):
+                if attr not in vars(cls):
+                    setattr(cls, attr, getattr(Game, attr))
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules = self.rules_type()
+        if self.bind_rules:
+            # the verify loop calls these once per event: bind the rules directly (no extra call)
+            self.check = self.rules.check  # type: ignore[method-assign]
+            self.apply = self.rules.apply  # type: ignore[method-assign]
+            self.derive = self.rules.derive  # type: ignore[method-assign]
+            self.legal_events = self.rules.legal_events  # type: ignore[method-assign]
+            self.to_act = self.rules.to_act  # type: ignore[method-assign]
+        #: set-up -> (its names by kind, the reference check bound to them)
+        self._setups: PerSetup[tuple[dict[str, Names], BoundRefs]] = PerSetup(self._bind_setup)
+        self._setup_type = self.event_types[0]
+        #: validate_more, when the game has one (a call saved per event otherwise)
+        self._more = None if type(self).validate_more is KitGame.validate_more else self.validate_more
+        self._parts: dict[str, Any] = {}
+
+    # -- the rules (bound per instance above) ------------------------------------------------------
+    def check(self, state: S, event: Event) -> Ruling:
+        return self.rules.check(state, event)
+
+    def apply(self, state: S, event: Event) -> S:
+        return self.rules.apply(state, event)
+
+    def derive(self, state: S) -> Event | None:
+        return self.rules.derive(state)  # type: ignore[attr-defined]
+
+    def legal_events(self, state: S) -> list[Event]:
+        return self.rules.legal_events(state)
+
+    def to_act(self, state: S) -> list[str]:
+        return self.rules.to_act(state)  # type: ignore[attr-defined]
+
+    # -- ruleset options -------------------------------------------------------------------------------
+    def options_of(self, setup: Any) -> Any:
+        """The ruleset preset with the log's overrides (raises RefError naming the option)."""
+        opts = resolve_options(self.options_type, self.presets, setup.ruleset, setup.options)
+        self.check_options(opts)
+        return opts
+
+    def check_options(self, opts: Any) -> None:
+        """Raise RefError(``options.<name>``, ...) for option values the game cannot play."""
+
+    # -- references ------------------------------------------------------------------------------------
+    def setup_context(self, setup: Any) -> dict[str, Names]:
+        """What the reference check needs of one set-up: kind of name -> the known names.
+        Computed once per set-up (see :class:`PerSetup`); the default knows the players."""
+        return {"player": Names(frozenset(setup.players), "unknown player {value!r} (players: " + ", ".join(setup.players) + ")")}
+
+    def _bind_setup(self, setup: Any) -> tuple[dict[str, Names], BoundRefs]:
+        ctx = self.setup_context(setup)
+        return ctx, self.refs.bind(ctx)
+
+    def context(self, setup: Any) -> dict[str, Names]:
+        """The cached :meth:`setup_context` of ``setup`` (thread-safe; compared with ``is``)."""
+        return self._setups.get(setup)[0]
+
+    def validate_refs(self, setup: Any, event: Event) -> None:
+        if type(event) is self._setup_type:
+            self.validate_setup(event)
+            return
+        last = self._setups._last  # the cache's lock-free hit path, inlined: once per log line
+        ctx, refs = last[1] if last is not None and last[0] is setup else self._setups.get(setup)
+        fn = refs.by_type.get(event.__class__, UNSEEN)  # BoundRefs.check, inlined
+        if fn is not None:
+            (fn if fn is not UNSEEN else refs.learn(event.__class__))(event)
+        if self._more is not None:
+            self._more(setup, event, ctx)
+
+    def validate_setup(self, setup: Any) -> None:
+        """References within MatchStarted itself; the default checks the player ids and options."""
+        check_player_ids(setup.players)
+        self.options_of(setup)
+
+    def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
+        """References :attr:`refs` cannot express (fields of one event type, composite names)."""
+
+    def load_state(self, data: Any) -> Any:
+        """Decode a judge's view: the position Struct, the references of its set-up, then the
+        game's :meth:`check_position` (raises msgspec.ValidationError)."""
+        state = msgspec.convert(data, self.state_type)
+        self.load_setup(state)
+        self.check_position(state)
+        return state
+
+    def check_position(self, state: Any) -> None:
+        """Names a decoded position holds that cannot exist in its match (an unknown card, a
+        square off the board): raise ``msgspec.ValidationError("<what> - at `$.<path>`")``."""
+
+    def invariants(self, state: Any) -> list[tuple[str, str]]:
+        """The package's ``invariants.invariants(state)`` when it has one (else none declared)."""
+        fn = getattr(self.part("invariants"), "invariants", None)
+        return fn(state) if fn is not None else []
+
+    def load_setup(self, state: Any) -> Any:
+        """The position's set-up, its references checked (ValidationError naming ``$.setup...``)."""
+        try:
+            self.validate_refs(state.setup, state.setup)
+        except RefError as exc:
+            raise msgspec.ValidationError(f"{exc.message} - at `$.setup.{exc.field}`") from None
+        return state.setup
+
+    # -- positions ---------------------------------------------------------------------------------------
+    def setup_of(self, state: Any) -> Event:
+        return state.setup
+
+    def outcome(self, state: Any) -> Outcome | None:
+        r = state.result
+        return None if r is None else Outcome(r.result, r.winner, r.reason)
+
+    def players(self, state: Any) -> list[str]:
+        return [p.id for p in state.players]
+
+    def turn_number(self, state: Any) -> int:
+        """The package's ``scene.turn_number(state)`` when it has one, else ``state.turn``."""
+        fn = getattr(self.part("scene"), "turn_number", None)
+        return fn(state) if fn is not None else state.turn
+
+    def part(self, name: str) -> Any:
+        """A module of the game's package (``render``, ``scene``), imported on first use."""
+        mod = self._parts.get(name)
+        if mod is None:
+            mod = self._parts[name] = _package_module(type(self).__module__.rpartition(".")[0], name) or False
+        return mod or None
+
+    def describe(self, state: Any, player: str | None) -> str:
+        """The package's ``render.describe(game, state, player)``."""
+        return self.part("render").describe(self, state, player)
+
+    def scene(self, state: Any, player: str | None) -> Any:
+        """The package's ``scene.scene(game, state, player)`` (a package without ``scene.py``
+        keeps the protocol's text-only scene)."""
+        return self.part("scene").scene(self, state, player)
+
+
+def sorted_fields(event: Event, fields: Mapping[type, str | Iterable[str]], key: Callable[[Any], Any] | None = None) -> Event:
+    """``event`` with the list fields named for its type (``fields[type(event)]``) sorted (by
+    ``key``); unchanged when they already are, or when a value cannot be ordered."""
+    names = fields.get(type(event))
+    if names is None:
+        return event
+    changes: dict[str, Any] = {}
+    for f in ((names,) if isinstance(names, str) else names):
+        values = getattr(event, f)
+        try:
+            ordered = sorted(values, key=key)
+        except TypeError:  # None among the values: keep as given
+            return event
+        if ordered != values:
+            changes[f] = ordered
+    return replace(event, **changes) if changes else event
