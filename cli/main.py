@@ -13,7 +13,7 @@ from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import to_builtins
-from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log
+from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log, stream_log
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, run
 
@@ -49,12 +49,17 @@ def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
 
 
 def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
-    try:
-        log = read_log(path)
+    log = None
+    try:  # streamed: memory bounded by the position and one line, not by the log
+        log = stream_log(path)
+        res = run(log, keep_going=keep_going)
+        log.events.drain()  # type: ignore[attr-defined]
     except LogError as exc:
         return {"path": str(path), "game": None, "verdict": "unreadable", "events": 0, "violations": [],
                 "outcome": None, "error": exc.render()}
-    res = run(log, keep_going=keep_going)
+    finally:
+        if log is not None:
+            log.events.close()  # type: ignore[attr-defined]
     doc = {
         "path": str(path),
         "game": log.game.id,

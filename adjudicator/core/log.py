@@ -10,7 +10,9 @@ an unknown player or card, a ``seq`` that breaks the 1-based count.  Whether the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 import msgspec
@@ -120,50 +122,140 @@ def game_of(first: bytes, path: str, line: int) -> Game:
         raise LogError(path, line, str(exc), "game") from None
 
 
+class _LineReader:
+    """Turns the lines of one log into events: decoding, ``seq``, one MatchStarted, references."""
+
+    def __init__(self, path: str, game: Game, last_line_no: int, truncated: bool) -> None:
+        self.path, self.game = path, game
+        self.last_line_no, self.truncated = last_line_no, truncated
+        self.setup: Event | None = None
+
+    def read(self, number: int, line_no: int, raw: bytes) -> Event:
+        path, game = self.path, self.game
+        try:
+            event = decode_event(game, raw, path, line_no)
+        except LogError as exc:
+            if self.truncated and line_no == self.last_line_no and exc.reason.startswith("not valid JSON"):
+                raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
+            raise
+        if event.seq is not None and event.seq != number:
+            raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
+        if self.setup is None:
+            self.setup = event
+            _check_setup_size(event, path, line_no)
+        elif type(event).__name__ == "MatchStarted":
+            raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
+        try:
+            game.validate_refs(self.setup, event)
+        except RefError as exc:
+            raise LogError(path, line_no, exc.message, exc.field) from None
+        return event
+
+
 def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     lines = _split_lines(data)
     if not lines:
         raise LogError(path, None, "empty log: the first line must be MatchStarted (LOG-1)")
     truncated = not data.endswith(b"\n") and not data.endswith(b"\r")
-    last_line_no = lines[-1][0]
     if len(lines) > MAX_EVENTS:
         raise LogError(path, lines[MAX_EVENTS][0], f"more than {MAX_EVENTS} events in one log")
     game = game_of(lines[0][1], path, lines[0][0])
     log = MatchLog(path, game)
-    setup: Event | None = None
+    reader = _LineReader(path, game, lines[-1][0], truncated)
     for number, (line_no, raw) in enumerate(lines, start=1):
-        try:
-            event = decode_event(game, raw, path, line_no)
-        except LogError as exc:
-            if truncated and line_no == last_line_no and exc.reason.startswith("not valid JSON"):
-                raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
-            raise
-        if event.seq is not None and event.seq != number:
-            raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
-        if setup is None:
-            setup = event
-            _check_setup_size(setup, path, line_no)
-        elif type(event).__name__ == "MatchStarted":
-            raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
-        try:
-            game.validate_refs(setup, event)
-        except RefError as exc:
-            raise LogError(path, line_no, exc.message, exc.field) from None
-        log.events.append((line_no, event))
+        log.events.append((line_no, reader.read(number, line_no, raw)))
     return log
 
 
-def read_log(path: str | Path) -> MatchLog:
-    p = Path(path)
+def _open(path: str | Path) -> Any:
     try:
-        data = p.read_bytes()
+        return open(path, "rb")
     except FileNotFoundError:
         raise LogError(str(path), None, "no such file") from None
     except IsADirectoryError:
         raise LogError(str(path), None, "is a directory, not a log file") from None
     except OSError as exc:
         raise LogError(str(path), None, f"cannot read ({exc.strerror})") from None
+
+
+def read_log(path: str | Path) -> MatchLog:
+    with _open(path) as f:
+        try:
+            data = f.read()
+        except OSError as exc:
+            raise LogError(str(path), None, f"cannot read ({exc.strerror})") from None
     return parse_log(data, str(path))
+
+
+def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, stripped bytes) of every non-empty line; a line is read to the size limit only."""
+    for line_no, raw in enumerate(iter(lambda: f.readline(MAX_LINE_BYTES + 2), b""), start=1):
+        if len(raw) > MAX_LINE_BYTES + 1 or (len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")):
+            raise LogError(path, line_no, f"the line is longer than {MAX_LINE_BYTES} bytes")
+        raw = raw.strip()
+        if raw:
+            yield line_no, raw
+
+
+class StreamedEvents(Sequence[tuple[int, Event]]):
+    """The events of a log file decoded one at a time, front to back (memory: one line).
+
+    Its length is known from a first pass that only counts lines; items are read in order
+    (``events[0]``, ``events[1]``, ...; asking again for the current one is fine, going back is
+    not).  Unreadable lines raise :class:`LogError` when they are reached.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        count, last, tail = 0, 0, b"\n"
+        with _open(path) as f:
+            for line_no, _raw in _raw_lines(f, path):
+                count, last = count + 1, line_no
+            f.seek(0, 2)
+            if f.tell():
+                f.seek(-1, 2)
+                tail = f.read(1)
+        if not count:
+            raise LogError(path, None, "empty log: the first line must be MatchStarted (LOG-1)")
+        if count > MAX_EVENTS:
+            raise LogError(path, None, f"more than {MAX_EVENTS} events in one log")
+        self._count = count
+        self._file = _open(path)
+        self._lines = _raw_lines(self._file, path)
+        line_no, raw = next(self._lines)
+        self.game = game_of(raw, path, line_no)
+        self._reader = _LineReader(path, self.game, last, tail not in (b"\n", b"\r"))
+        self._pos = 0
+        self._current = (line_no, self._reader.read(1, line_no, raw))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i: Any) -> Any:
+        if not isinstance(i, int) or i < self._pos or i >= self._count:
+            raise IndexError(f"{self.path}: events are read front to back (asked for {i} at {self._pos})")
+        while self._pos < i:
+            line_no, raw = next(self._lines)
+            self._pos += 1
+            self._current = (line_no, self._reader.read(self._pos + 1, line_no, raw))
+        return self._current
+
+    def drain(self) -> None:
+        """Read (and check) every line not read yet: a log is unreadable wherever its bad line is."""
+        if self._pos + 1 < self._count:
+            self[self._count - 1]
+        self.close()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def stream_log(path: str | Path) -> MatchLog:
+    """A log whose events are read lazily from the file (:class:`StreamedEvents`): for verifying
+    long logs in bounded memory.  Call ``log.events.drain()`` after a verification that stopped
+    early, so that an unreadable line further on is still reported."""
+    events = StreamedEvents(str(path))
+    return MatchLog(str(path), events.game, events)  # type: ignore[arg-type]
 
 
 def find_logs(paths: list[str]) -> list[Path]:
