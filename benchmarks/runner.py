@@ -450,6 +450,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--matches", type=int, default=None, metavar="N", help="corpus size per game (default 1000)")
     p.add_argument("--profile", action="store_true",
                    help="after the figures, print a cProfile (top 15 by tottime) of one verify pass to stderr")
+    p.add_argument("--fuzz", type=int, default=None, metavar="N",
+                   help="instead of the figures: fuzz N mutated inputs per game (logs, events, position "
+                        "documents) and report crashes and hangs per 10,000 inputs (exit 1 on any)")
+    p.add_argument("--fuzz-seed", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--memory", default=None, metavar="EVENTS,...",
+                   help="instead of the figures: peak memory of verify and store import on generated logs "
+                        "of these lengths (e.g. 100000,1000000), per game")
     # advanced: sizes for fast smoke tests
     p.add_argument("--long-events", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--import-matches", type=int, default=None, help=argparse.SUPPRESS)
@@ -476,6 +483,45 @@ def sizes_of(args: argparse.Namespace) -> Sizes:
     return s
 
 
+def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool) -> int:
+    from .fuzz import fuzz_in_child
+
+    reports = []
+    for game in games:
+        t0 = perf()
+        rep = fuzz_in_child(game.id, n, seed, 3 * 2**30)
+        say(f"[{game.id}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs")
+        reports.append(rep)
+    if as_json:
+        print(json.dumps({"fuzz": [{"game": r.game, "inputs": r.inputs, "crashes": r.crashes, "hangs": r.hangs,
+                                     "crashes_per_10k": r.per_10k(r.crashes), "hangs_per_10k": r.per_10k(r.hangs),
+                                     "outcomes": r.by_kind} for r in reports]}, indent=2))
+    else:
+        print(f"{'game':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}")
+        for r in reports:
+            print(f"{r.game:<16}{r.inputs:>8}{len(r.crashes):>9}{len(r.hangs):>7}"
+                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}")
+            for c in r.crashes[:10] + r.hangs[:10]:
+                print(f"  {c}")
+    return 1 if any(r.crashes or r.hangs for r in reports) else 0
+
+
+def run_memory(games: list[Any], spec: str, as_json: bool) -> int:
+    from . import memory
+
+    try:
+        sizes = [int(x) for x in spec.split(",") if x.strip()]
+    except ValueError:
+        say(f"--memory takes event counts separated by commas, not {spec!r}")
+        return 2
+    rows = []
+    for game in games:
+        say(f"[{game.id}] generating and measuring {', '.join(map(str, sizes))} events ...")
+        rows += memory.measure(game.id, sizes)
+    print(json.dumps({"memory": rows}, indent=2) if as_json else memory.render(rows))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     sizes = sizes_of(args)
@@ -489,6 +535,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         games = [available[x] for x in wanted]
     else:
         games = list(available.values())
+    if args.fuzz is not None:
+        return run_fuzz(games, args.fuzz, args.fuzz_seed, args.json)
+    if args.memory is not None:
+        return run_memory(games, args.memory, args.json)
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
     t0 = perf()

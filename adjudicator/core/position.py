@@ -97,7 +97,33 @@ def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:
         where, why = broken[0]
         more = f" (and {len(broken) - 1} more)" if len(broken) > 1 else ""
         raise LogError(path, None, f"{why}{more}", f"state.{where}" if where else "state")
+    _trial(game, state, path)
     return game, state
+
+
+def _trial(game: Game, state: Any, path: str) -> None:
+    """Use the position once as the commands will (settle, views, legal events, rulings): a
+    position the invariants let through but the engine cannot use is refused here, with exit
+    code 2, rather than failing later inside a rule (the invariants name fields; this does not)."""
+    from .verify import propose, settle
+
+    try:
+        st, _ = settle(game, state)
+        for p in [None, *game.players(st)]:
+            game.view(st, p)
+            game.describe(st, p)
+            game.scene(st, p)
+        for ev in game.legal_events(st)[:8]:
+            propose(game, st, ev)
+    except AdjudicatorError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - reported as unreadable input, with where it failed
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        where = "" if tb is None else f" in {Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno}"
+        raise LogError(path, None, f"the position is inconsistent: the engine cannot use it ({type(exc).__name__}"
+                       f"{where}); if it is a real position, please report it", "state") from None
 
 
 def _no_paths(message: str) -> str:

@@ -37,7 +37,7 @@ def invariants(s: State) -> list[tuple[str, str]]:
     b.check(len(s.spaces) in (0, spaces), "spaces", f"{len(s.spaces)} spaces; the board has {spaces}")
     for i, sp in enumerate(s.spaces):
         b.check(sp.owner is None or sp.owner in ids, f"spaces[{i}].owner", f"{sp.owner!r} is not a player")
-        b.check(len(sp.acolytes) <= len(ids), f"spaces[{i}].acolytes",
+        b.check(len(sp.acolytes) == len(ids), f"spaces[{i}].acolytes",
                 f"{len(sp.acolytes)} acolyte counts for {len(ids)} players")
     for i, p in enumerate(s.players):
         b.check(p.colossus is None or 0 <= p.colossus < max(spaces, 1), f"players[{i}].colossus",

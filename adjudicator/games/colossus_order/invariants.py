@@ -5,7 +5,7 @@ from __future__ import annotations
 from adjudicator.core.invariants import Broken, Spec, scan
 
 from .cards import load_pool
-from .state import Capture, DiscardDeclared, ReplaceLocus, RevealLocus, State
+from .state import Battle, Block, Capture, DiscardDeclared, ReplaceLocus, RevealLocus, State
 
 SPEC = Spec(
     players=frozenset({"player", "turn_player", "first", "chooser", "owner", "priority", "winner", "id"}),
@@ -48,6 +48,8 @@ def invariants(s: State) -> list[tuple[str, str]]:
             have = {sl.id for sl in owner.locus}
             b.check(all(x in have for x in slots) or isinstance(t, ReplaceLocus), f"todo[{k}].slots",
                     f"{list(slots)} are not all Locus slots of {owner.id} ({sorted(have)})")
+        if isinstance(t, (Battle, Block)):
+            b.check(s.attack is not None, f"todo[{k}]", f"a {type(t).__name__.lower()} step needs an attack")
         if isinstance(t, Capture):
             b.check(t.player != t.owner, f"todo[{k}].owner", "a player captures the opponent's gems")
     return b.items
