@@ -80,8 +80,8 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, db: str | None, as_json
     worst = EXIT_LEGAL
     with open_store(db) as st:
         for f in files:
-            try:
-                log = read_log(f)
+            try:  # streamed: memory bounded by the position and one batch (SQLite)
+                res = st.import_file(f, allow_illegal=allow_illegal)
             except LogError as exc:
                 worst = EXIT_BAD_INPUT
                 if as_json:
@@ -90,8 +90,6 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, db: str | None, as_json
                 else:
                     click.echo(f"error: {exc.render()}", err=True)
                 continue
-            try:
-                res = st.import_log(log, allow_illegal=allow_illegal)
             except AdjudicatorError:
                 raise
             except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on

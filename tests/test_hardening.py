@@ -298,7 +298,7 @@ def test_unwritable_store_is_a_503_when_the_database_breaks(tmp_path: Path, monk
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     with c:
-        monkeypatch.setattr(st.app, "save", broken)
+        monkeypatch.setattr(st.app.recorder, "_insert_events", broken)
         r = c.post("/api/matches", content=_legal_log(), headers={"content-type": "application/x-ndjson",
                                                                    "authorization": f"Bearer {TOKEN}"})
         assert r.status_code == 503, r.text

@@ -53,7 +53,7 @@ from eventsourcing.utils import register_topic
 from . import registry
 from .errors import AdjudicatorError
 from .events import Event
-from .log import MatchLog
+from .log import MatchLog, stream_log
 from .protocol import Game
 from .rulings import Ruling
 from .verify import Result, Step, Violation, run
@@ -466,6 +466,119 @@ def _complete_steps(log: MatchLog, result: Result) -> list[Step]:
     return steps
 
 
+class _Withdrawn(Exception):
+    """Raised inside the import transaction to roll it back (refused or aborted)."""
+
+    def __init__(self, status: str, result: Result) -> None:
+        super().__init__(status)
+        self.status, self.result = status, result
+
+
+def _close(log: MatchLog) -> None:
+    close = getattr(log.events, "close", None)
+    if close is not None:
+        close()
+
+
+class _BatchWriter:
+    """A match's stream written while it is verified: batches of rows inserted with the
+    library's own INSERT statements (``insert_events_statement``) on the cursor of one
+    transaction, snapshots likewise; memory holds one batch and the position."""
+
+    BATCH = 2000
+
+    def __init__(self, app: MatchApplication, cursor: Any, match_id: uuid.UUID, log: MatchLog, digest: str,
+                 snapshot_every: int) -> None:
+        self.app, self.cursor, self.match_id = app, cursor, match_id
+        self.game, self.digest, self.source = log.game, digest, log.path
+        self.snapshot_every = snapshot_every
+        self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
+        self.rows: list[Any] = []
+        self.snaps: list[Any] = []
+        self.version, self.last_snapshot, self.emitted = 1, 1, 0
+        self.versions: list[int] = []
+        self.state: Any = None
+        self.stored_events = 0
+        self.rows.append(Match.Created(originator_id=match_id, originator_version=1, timestamp=self.ts0,
+                                       originator_topic=Match.TOPIC, game=self.game.id, digest=digest,
+                                       source=log.path))
+
+    def _recorded(self, ev: Event, line: int, seq: int | None, applied: bool, ruling: Any) -> None:
+        self.version += 1
+        self.rows.append(_new(Match.Recorded, {
+            "originator_id": self.match_id, "originator_version": self.version, "timestamp": self.ts,
+            "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind, "applied": applied,
+            "ruling": None if ruling is None else msgspec.to_builtins(ruling)}))
+
+    def step(self, step: Step) -> None:
+        """One verified log event (and what it forced): rows, and a snapshot now and then."""
+        ev = step.event
+        if ev.at is not None:
+            self.ts = _timestamp(ev.at, self.ts)
+        self._recorded(ev, step.line, step.seq, step.applied, step.ruling)
+        if step.applied:
+            for d in step.derived:
+                self._recorded(d, step.line, None, True, None)
+            self.state = step.state if step.state is not None else _refold(self.game, self.state, step)
+        if self.version - self.last_snapshot >= self.snapshot_every and self.state is not None:
+            self.snaps.append(Match.Snapshot.of(self.match_id, self.version, self.ts, self.game, self.state,
+                                                digest=self.digest, source=self.source, created_on=self.ts0))
+            self.last_snapshot = self.version
+        self.versions.append(self.version)
+        self.emitted += 1
+        if len(self.rows) >= self.BATCH:
+            self.flush()
+
+    def unchecked_rest(self, log: MatchLog, result: Result) -> None:
+        """The log events the verifier never reached (it stops at an engine failure)."""
+        if not self.emitted and result.violations:  # the engine failed on MatchStarted itself
+            v = result.violations[0]
+            line, ev = log.events[0]
+            self.step(Step(1, line, ev, Ruling("illegal", v.rule, v.code, v.message), False))
+        events = log.events
+        for number in range(self.emitted + 1, len(events) + 1):
+            line, ev = events[number - 1]
+            self.step(Step(number, line, ev, None, False))  # type: ignore[arg-type]
+
+    def flush(self) -> None:
+        if self.rows:  # through the application recorder (ours: one executemany per batch)
+            to_stored = self.app.events.mapper.to_stored_event
+            self.app.recorder._insert_events(self.cursor, [to_stored(e) for e in self.rows])  # type: ignore[attr-defined]
+            self.rows.clear()
+        snapshots = self.app.snapshots
+        if self.snaps and snapshots is not None:
+            to_stored = snapshots.mapper.to_stored_event
+            sql = snapshots.recorder.insert_events_statement  # type: ignore[attr-defined]
+            self.cursor.executemany(sql, [_row(to_stored(e)) for e in self.snaps])
+            self.snaps.clear()
+
+    def close(self, result: Result, count: int, index_version: int) -> None:
+        """The Closed event and the index entry, then the last batch."""
+        state = self.state if self.state is not None else result.state
+        self.stored_events = self.version - 1
+        outcome = self.game.outcome(state) if state is not None else None
+        self.version += 1
+        closed = Match.Closed(
+            originator_id=self.match_id, originator_version=self.version, timestamp=self.ts,
+            verdict=result.verdict, violations=[v.as_dict() for v in result.violations],
+            unchecked=[v.as_dict() for v in result.unchecked], versions=self.versions, events=count,
+            stored_events=self.stored_events, players=self.game.players(state) if state is not None else [],
+            outcome=None if outcome is None else msgspec.to_builtins(outcome))
+        self.rows.append(closed)
+        self.rows.append(IndexEntry(
+            originator_id=INDEX_ID, originator_version=index_version, timestamp=self.ts,
+            match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
+            players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
+            events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome))
+        self.flush()
+
+
+def _row(s: StoredEvent) -> tuple[Any, ...]:
+    """A stored event as the library's INSERT statements take it (the id as hex on SQLite)."""
+    oid = s.originator_id
+    return (oid.hex if isinstance(oid, uuid.UUID) else oid, s.originator_version, s.topic, s.state)
+
+
 @dataclass
 class _Stream:
     """A match's events ready to save, with the snapshots taken while folding them."""
@@ -636,25 +749,77 @@ class MatchStore:
         ``proceed`` is asked after verification, before anything is written: False withdraws the
         import (status ``aborted``, nothing stored; the web service's time budget uses it).
         """
-        digest = digest_of(log)
+        return self._import(lambda: log, allow_illegal, proceed)
+
+    def import_file(self, path: str | os.PathLike[str], *, allow_illegal: bool = False) -> ImportResult:
+        """:meth:`import_log` of a log file read as a stream: on SQLite, memory is bounded by the
+        position and one batch of events, not by the log (``python -m benchmarks --memory``)."""
+        return self._import(lambda: stream_log(path), allow_illegal, None)
+
+    def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
+                proceed: Callable[[], bool] | None) -> ImportResult:
+        first = open_log()
+        try:
+            digest, count, path = digest_of(first), len(first.events), first.path
+        finally:
+            _close(first)
         match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
         with _db_errors(self.location):
             if self._exists(match_id):
-                return self._already(match_id, log.path)
-            result = run(log, keep_going=True, record_steps=True)
-            if result.violations and not allow_illegal:
-                return ImportResult(str(match_id), False, result.verdict, list(result.violations),
-                                    len(log.events), 0, REFUSED, log.path)
-            if proceed is not None and not proceed():
-                return ImportResult(str(match_id), False, result.verdict, list(result.violations),
-                                    len(log.events), 0, ABORTED, log.path)
-            stream = _build_stream(log, result, match_id, digest, self.snapshot_every)
-            if not self._save(stream):
-                return self._already(match_id, log.path)
-            if stream.snapshots:
-                self.app.snapshots.put(stream.snapshots)  # type: ignore[union-attr]
+                return self._already(match_id, path)
+            if isinstance(self.app.recorder, BulkSQLiteApplicationRecorder):
+                return self._import_batched(open_log, match_id, digest, count, allow_illegal, proceed)
+            log = open_log()
+            if not isinstance(log.events, list):  # another database: the log is held whole
+                log = MatchLog(log.path, log.game, list(log.events))
+            return self._import_whole(log, match_id, digest, allow_illegal, proceed)
+
+    def _import_whole(self, log: MatchLog, match_id: uuid.UUID, digest: str, allow_illegal: bool,
+                      proceed: Callable[[], bool] | None) -> ImportResult:
+        result = run(log, keep_going=True, record_steps=True)
+        if result.violations and not allow_illegal:
+            return ImportResult(str(match_id), False, result.verdict, list(result.violations),
+                                len(log.events), 0, REFUSED, log.path)
+        if proceed is not None and not proceed():
+            return ImportResult(str(match_id), False, result.verdict, list(result.violations),
+                                len(log.events), 0, ABORTED, log.path)
+        stream = _build_stream(log, result, match_id, digest, self.snapshot_every)
+        if not self._save(stream):
+            return self._already(match_id, log.path)
+        if stream.snapshots:
+            self.app.snapshots.put(stream.snapshots)  # type: ignore[union-attr]
         return ImportResult(str(match_id), True, result.verdict, list(result.violations),
                             len(log.events), stream.stored_events, STORED, log.path)
+
+    def _import_batched(self, open_log: Callable[[], MatchLog], match_id: uuid.UUID, digest: str, count: int,
+                        allow_illegal: bool, proceed: Callable[[], bool] | None) -> ImportResult:
+        """Verify and write in one SQLite transaction, a batch at a time (rolled back if refused)."""
+        recorder = self.app.recorder
+        for _ in range(_SAVE_RETRIES):
+            last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
+            index_version = 1 if last is None else last.originator_version + 1
+            log = open_log()
+            try:
+                with recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+                    writer = _BatchWriter(self.app, cursor, match_id, log, digest, self.snapshot_every)
+                    result = run(log, keep_going=True, on_step=writer.step)
+                    writer.unchecked_rest(log, result)
+                    status = REFUSED if result.violations and not allow_illegal else (
+                        ABORTED if proceed is not None and not proceed() else STORED)
+                    if status != STORED:
+                        raise _Withdrawn(status, result)
+                    writer.close(result, count, index_version)
+                return ImportResult(str(match_id), True, result.verdict, list(result.violations),
+                                    count, writer.stored_events, STORED, log.path)
+            except _Withdrawn as w:
+                return ImportResult(str(match_id), False, w.result.verdict, list(w.result.violations),
+                                    count, 0, w.status, log.path)
+            except IntegrityError:
+                if self._exists(match_id):
+                    return self._already(match_id, log.path)
+            finally:
+                _close(log)
+        raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
 
     def _save(self, stream: _Stream) -> bool:
         """Save the match and its index entry in one transaction; False if it already exists.

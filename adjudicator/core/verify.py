@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .events import Event, bare
 from .log import MatchLog
@@ -108,8 +108,13 @@ def run(
     keep_going: bool = False,
     upto: int | None = None,
     record_steps: bool = False,
+    on_step: Callable[[Step], None] | None = None,
 ) -> Result:
-    """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted)."""
+    """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted).
+
+    ``record_steps`` keeps every :class:`Step` in ``Result.steps``; ``on_step`` is given each step
+    as it is made instead (nothing kept: the store writes a long match in bounded memory).
+    """
     game = log.game
     line0, setup = log.events[0]
     try:
@@ -118,10 +123,10 @@ def run(
         ruling, state, derived = _engine_failure(game, setup, exc), None, []
         res = Result(game, state, 1, [Violation(1, line0, ruling.rule, ruling.code, ruling.message)])
         return res
-    result = Result(game, state, 1, steps=[] if record_steps else None)
-    steps = result.steps
+    result = Result(game, state, 1, steps=[] if record_steps and on_step is None else None)
+    steps = on_step if on_step is not None else (None if result.steps is None else result.steps.append)
     if steps is not None:
-        steps.append(Step(1, line0, setup, ruling, True, derived, state))
+        steps(Step(1, line0, setup, ruling, True, derived, state))
     if not ruling.legal:
         result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
         if not keep_going:
@@ -138,7 +143,7 @@ def run(
             # the log states a consequence the engine already derived (and applied)
             unconfirmed.popleft()
             if steps is not None:
-                steps.append(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False, state=state))
+                steps(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False, state=state))
             continue
         if outcome(state) is not None:
             ruling = Ruling("illegal", "LOG-3", "core/after-end",
@@ -168,7 +173,7 @@ def run(
                     ruling = _engine_failure(game, ev, exc)
                     violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                     if steps is not None:
-                        steps.append(Step(number, line, ev, ruling, False, state=state))
+                        steps(Step(number, line, ev, ruling, False, state=state))
                     break
                 state = new_state
                 if derived:
@@ -176,11 +181,11 @@ def run(
                 if not ruling.engine_checked:
                     result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                 if steps is not None:
-                    steps.append(Step(number, line, ev, ruling, True, derived, state))
+                    steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
         violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
         if steps is not None:
-            steps.append(Step(number, line, ev, ruling, False, state=state))
+            steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
             break
     result.state = state
