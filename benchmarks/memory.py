@@ -38,15 +38,22 @@ def generate(game_id: str, events: int, path: Path) -> int:
     return written
 
 
+_CHILD = ("import atexit, resource, sys\n"
+          "atexit.register(lambda: sys.stderr.write('MAXRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+          "from cli.main import main\n"
+          "main()\n")
+
+
 def peak_rss(args: list[str]) -> tuple[int, float, int]:
-    """(peak RSS in bytes, seconds, exit code) of ``python -m adjudicator.cli ARGS`` in a child."""
+    """(peak RSS in bytes, seconds, exit code) of the command line ARGS in a child process, which
+    reports its own ``ru_maxrss`` as it exits."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    return usage.ru_maxrss * 1024, time.perf_counter() - t0, os.waitstatus_to_exitcode(status)
+    proc = subprocess.run([sys.executable, "-c", _CHILD, *args], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, cwd=ROOT, env=env, text=True)
+    peak = max((int(x.split()[1]) for x in proc.stderr.splitlines() if x.startswith("MAXRSS ")), default=0)
+    return peak * 1024, time.perf_counter() - t0, proc.returncode
 
 
 def measure(game_id: str, sizes: list[int]) -> list[dict[str, Any]]:

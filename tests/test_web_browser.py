@@ -311,7 +311,8 @@ def test_a_long_match_draws_only_the_rows_in_view(live: Live, page: Any) -> None
     from adjudicator.core.playout import playout, to_jsonl
 
     log, _state = playout(registry.get("logos"), 5, max_events=3000, long=True)
-    req = urllib.request.Request(live.url + "/api/matches?name=long.jsonl", data=to_jsonl(log), method="POST")
+    req = urllib.request.Request(live.url + "/api/matches?name=long.jsonl", data=to_jsonl(log), method="POST",
+                                 headers={"Authorization": f"Bearer {UPLOAD_TOKEN}", "Content-Type": "application/x-ndjson"})
     with urllib.request.urlopen(req, timeout=60) as r:
         doc = json.loads(r.read())
     n = doc["events"]

@@ -134,8 +134,9 @@
   }
 
   // the event list as one viewpoint saw it: a player's list masks what they could not see
-  // (the API answers in pages of at most 10,000 events: fetched one after another)
-  function loadEvents(view) {
+  // every event of the match, as one viewpoint saw it: the API answers in pages (at most
+  // 10,000 events each), fetched one after another and joined
+  function fetchEvents(view) {
     const base = "/api/matches/" + encodeURIComponent(state.id) + "/events?limit=5000" +
       (view ? "&as=" + encodeURIComponent(view) : "");
     const events = [];
@@ -143,11 +144,16 @@
       return api(base + "&from=" + from).then(doc => {
         events.push(...doc.events);
         if (doc.next) return page(doc.next);
+        doc.events = events;
         return doc;
       });
     }
-    return page(1).then(doc => {
-      state.events = events;
+    return page(1);
+  }
+
+  function loadEvents(view) {
+    return fetchEvents(view).then(doc => {
+      state.events = doc.events;
       state.violations = doc.violations;
       state.eventsView = view || null;
       buildList();
@@ -338,7 +344,7 @@
     $("legal").addEventListener("toggle", () => { if ($("legal").open) loadLegal(); });
     let resize;
     window.addEventListener("resize", () => { clearTimeout(resize); resize = setTimeout(() => { const p = state.cache.get(state.at + "|" + (state.view || "")); if (p) SceneView.render($("scene"), p.scene, {}); }, 150); });
-    api("/api/matches/" + encodeURIComponent(state.id) + "/events").then(doc => {
+    fetchEvents(null).then(doc => {
       state.match = doc.match;
       state.events = doc.events;
       state.eventsView = null;
