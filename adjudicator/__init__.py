@@ -1,7 +1,27 @@
 """adjudicator: an event-sourced rules adjudicator and replay service.
 
+The public Python API (see ``docs/api.md``)::
+
+    import adjudicator
+    match = adjudicator.read_log("match.jsonl")     # a Match; LogError if unreadable
+    verdict = match.verify()                         # .verdict, .violations, .outcome
+    pos = match.position(at=120)                     # a Position after event 120
+    pos.legal_events(); pos.is_legal(ev); pos.after(ev); pos.view("bob"); pos.scene("bob")
+
 The game-agnostic kernel lives in :mod:`adjudicator.core`; each game is a package under
 :mod:`adjudicator.games` that registers itself with :mod:`adjudicator.core.registry`.
 """
 
 __version__ = "0.1.0"
+
+from .api import (  # noqa: E402
+    IllegalEvent, Match, Position, Proposal, Verdict, event, game, game_ids, load_position, parse,
+    read_log,
+)
+from .core.errors import AdjudicatorError, LogError, UnknownGame  # noqa: E402
+from .core.rulings import Ruling  # noqa: E402
+
+__all__ = [
+    "AdjudicatorError", "IllegalEvent", "LogError", "Match", "Position", "Proposal", "Ruling",
+    "UnknownGame", "Verdict", "event", "game", "game_ids", "load_position", "parse", "read_log",
+]

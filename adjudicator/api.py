@@ -1,0 +1,272 @@
+"""The Python API: load a log, verify it, step to any position, ask what is legal there.
+
+In the spirit of python-chess (``chess.pgn.read_game``, ``board.legal_moves``,
+``board.is_legal``): a small set of names, exported from :mod:`adjudicator` itself.
+
+>>> import adjudicator
+>>> match = adjudicator.read_log("examples/kolossus/legal-chapter-3.jsonl")
+>>> match.game.id
+'kolossus'
+>>> match.verify().verdict
+'legal'
+
+Positions are immutable values; :meth:`Position.after` returns a new one.  Nothing here prints,
+reads a clock or a random source.  Unreadable input raises :class:`LogError` (with the file, line
+and field); an illegal event is never an exception but a :class:`Ruling`, except in
+:meth:`Position.after`, which refuses one with :class:`IllegalEvent`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import msgspec
+
+from .core import position as _positions
+from .core import registry
+from .core.errors import AdjudicatorError, LogError
+from .core.events import Event
+from .core.log import MatchLog, decode_event, parse_log
+from .core.log import read_log as _read_log
+from .core.protocol import Game, Outcome, RefError
+from .core.rulings import Ruling
+from .core.verify import Result, Violation, position_at, propose, run, start
+
+__all__ = [
+    "IllegalEvent", "Match", "Position", "Proposal", "Verdict", "event", "game", "game_ids",
+    "load_position", "parse", "read_log",
+]
+
+
+class IllegalEvent(AdjudicatorError):
+    """:meth:`Position.after` was given an event the rules reject; ``ruling`` says why."""
+
+    def __init__(self, event: Event, ruling: Ruling) -> None:
+        self.event = event
+        self.ruling = ruling
+        super().__init__(f"{type(event).__name__}: {ruling.rule} [{ruling.code}] {ruling.message}")
+
+
+def game_ids() -> list[str]:
+    """The ids of every registered game.
+
+    >>> adjudicator.game_ids()
+    ['colossi', 'colossus-order', 'kolossus', 'logos']
+    """
+    return registry.ids()
+
+
+def game(game_id: str) -> Game:
+    """The registered game with this id (raises :class:`adjudicator.core.errors.UnknownGame`)."""
+    return registry.get(game_id)
+
+
+def event(game_id: str | Game, data: str | bytes | dict[str, Any]) -> Event:
+    """One event of a game, from a JSON line or a dict; raises :class:`LogError` if unreadable.
+
+    >>> adjudicator.event("colossus-order", '{"type": "Conceded", "player": "bob"}')
+    Conceded(player='bob', seq=None, at=None, note=None)
+    """
+    g = registry.get(game_id) if isinstance(game_id, str) else game_id
+    raw = data if isinstance(data, (bytes, str)) else msgspec.json.encode(data)
+    return decode_event(g, raw.encode() if isinstance(raw, str) else raw, "<event>", None)
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The answer to "what if this event happened here": the ruling and, when legal, what follows."""
+
+    ruling: Ruling
+    #: the consequences the rules force (empty when the event is illegal)
+    derived: list[Event]
+    #: the settled position after the event (the same position when it is illegal)
+    position: "Position"
+
+    @property
+    def legal(self) -> bool:
+        return self.ruling.legal
+
+
+class Position:
+    """A settled position of one match: who acts, what is legal, what each player sees.
+
+    >>> pos = adjudicator.read_log("examples/kolossus/legal-chapter-3.jsonl").position(at=5)
+    >>> pos.to_act
+    ['ann']
+    >>> len(pos.legal_events()) > 0
+    True
+    """
+
+    __slots__ = ("game", "state", "at")
+
+    def __init__(self, game: Game, state: Any, at: int | None = None) -> None:
+        self.game = game
+        self.state = state
+        #: the event number this position follows in its log (None when unknown)
+        self.at = at
+
+    @classmethod
+    def start(cls, setup: Event, game_id: str | None = None) -> "Position":
+        """The settled position right after a ``MatchStarted`` event (its set-up is not judged)."""
+        g = registry.get(game_id or getattr(setup, "game"))
+        try:
+            g.validate_refs(setup, setup)
+        except RefError as exc:
+            raise LogError("<setup>", None, exc.message, exc.field) from None
+        state, _ruling, _derived = start(g, setup)
+        return cls(g, state, 1)
+
+    def __repr__(self) -> str:
+        return f"<Position {self.game.id} at={self.at} to_act={self.to_act}>"
+
+    @property
+    def to_act(self) -> list[str]:
+        """Who may or must act here (player ids; empty once the match is over)."""
+        return self.game.to_act(self.state)
+
+    @property
+    def players(self) -> list[str]:
+        return self.game.players(self.state)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the match ended, or None while it goes on."""
+        return self.game.outcome(self.state)
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_events(self) -> list[Event]:
+        """Every legal event here; random outcomes as every event that could follow."""
+        return self.game.legal_events(self.state)
+
+    def check(self, ev: Event | str | dict[str, Any]) -> Ruling:
+        """The ruling on ``ev`` here (never raises on an illegal event)."""
+        return self.propose(ev).ruling
+
+    def is_legal(self, ev: Event | str | dict[str, Any]) -> bool:
+        return self.check(ev).legal
+
+    def propose(self, ev: Event | str | dict[str, Any]) -> Proposal:
+        """The ruling on ``ev`` and, when legal, what follows from it (the position is unchanged)."""
+        e = ev if isinstance(ev, Event) else event(self.game, ev)
+        ruling, derived, new = propose(self.game, self.state, e)
+        at = None if self.at is None else self.at + (1 if ruling.legal else 0)
+        return Proposal(ruling, derived, Position(self.game, new, at) if ruling.legal else self)
+
+    def after(self, ev: Event | str | dict[str, Any]) -> "Position":
+        """The settled position after ``ev``; raises :class:`IllegalEvent` when it is illegal."""
+        e = ev if isinstance(ev, Event) else event(self.game, ev)
+        p = self.propose(e)
+        if not p.legal:
+            raise IllegalEvent(e, p.ruling)
+        return p.position
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """The position as JSON-ready data from ``player``'s view (None: the judge sees all)."""
+        return self.game.view(self.state, player)
+
+    def describe(self, player: str | None = None) -> str:
+        """The position as text, as ``adjudicator state`` prints it."""
+        return self.game.describe(self.state, player)
+
+    def scene(self, player: str | None = None) -> Any:
+        """The position as a game-neutral scene (board, zones, counters) for viewers."""
+        return self.game.scene(self.state, player)
+
+    def document(self, player: str | None = None) -> dict[str, Any]:
+        """A position document; the judge's one is accepted back by :func:`load_position`."""
+        return _positions.document(self.game, self.state, player=player, at=self.at)
+
+
+def load_position(path: str | Path) -> Position:
+    """A position from a position document (``adjudicator state --json``)."""
+    g, state = _positions.load(path)
+    return Position(g, state)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on a whole log: ``legal`` or ``illegal``, with every violation found."""
+
+    verdict: str
+    #: events verified (up to the first violation unless ``keep_going``)
+    events: int
+    violations: list[Violation]
+    #: events accepted without the engine being able to check their effect (declared effects)
+    not_engine_checked: list[Violation]
+    outcome: Outcome | None
+    #: the settled position where verification stopped
+    position: Position
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict == "legal"
+
+
+class Match:
+    """A decoded log of one match (its events in order, ``MatchStarted`` first)."""
+
+    def __init__(self, log: MatchLog) -> None:
+        self._log = log
+
+    def __repr__(self) -> str:
+        return f"<Match {self.game.id} {self.path} events={len(self)}>"
+
+    @property
+    def path(self) -> str:
+        return self._log.path
+
+    @property
+    def game(self) -> Game:
+        return self._log.game
+
+    @property
+    def setup(self) -> Event:
+        """The ``MatchStarted`` event."""
+        return self._log.events[0][1]
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for _, e in self._log.events]
+
+    def lines(self) -> Iterator[tuple[int, Event]]:
+        """(line number in the file, event) for every event."""
+        return iter(self._log.events)
+
+    def __len__(self) -> int:
+        return len(self._log.events)
+
+    def verify(self, *, keep_going: bool = False) -> Verdict:
+        """Check every event in the position where it happened (see ``adjudicator verify``)."""
+        res: Result = run(self._log, keep_going=keep_going)
+        return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked),
+                       None if res.state is None else res.game.outcome(res.state),
+                       Position(self.game, res.state, res.events))
+
+    def position(self, at: int | None = None) -> Position:
+        """The settled position after event ``at`` (1 = MatchStarted; None = the end).
+
+        Illegal events on the way are skipped, as ``adjudicator state --at`` does.
+        """
+        res = position_at(self._log, at)
+        return Position(self.game, res.state, res.events)
+
+    def positions(self) -> Iterator[tuple[Event, Position]]:
+        """Each event with the settled position after it, front to back (illegal ones skipped)."""
+        res = run(self._log, keep_going=True, record_steps=True)
+        for step in res.steps or []:
+            if step.state is not None:
+                yield step.event, Position(self.game, step.state, step.seq)
+
+
+def read_log(path: str | Path) -> Match:
+    """Read a JSON Lines match log; raises :class:`LogError` naming file, line and field."""
+    return Match(_read_log(path))
+
+
+def parse(data: bytes | str, path: str = "<log>") -> Match:
+    """A match from the bytes of a log."""
+    return Match(parse_log(data.encode() if isinstance(data, str) else data, path))
