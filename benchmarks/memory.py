@@ -40,7 +40,7 @@ def generate(game_id: str, events: int, path: Path) -> int:
 
 _CHILD = ("import atexit, resource, sys\n"
           "atexit.register(lambda: sys.stderr.write('MAXRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
-          "from cli.main import main\n"
+          "from adjudicator.cli.main import main\n"
           "main()\n")
 
 

@@ -16,7 +16,7 @@ import click
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore, store_env
-from replays.core import Replay
+from adjudicator.replays.core import Replay
 
 from .common import BadInput, as_option, fail
 from .store import db_option
@@ -56,7 +56,7 @@ def load_replay(source: str, db: str | None = None) -> Replay:
 
 def build_app(source: str, at: int | None = None, as_player: str | None = None, db: str | None = None):
     """The app for ``adjudicator replay`` with every argument checked (BadInput, exit 2)."""
-    from replays.tui import ReplayApp
+    from adjudicator.replays.tui import ReplayApp
 
     replay = load_replay(source, db)
     if at is not None and not 1 <= at <= len(replay):

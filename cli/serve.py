@@ -61,7 +61,7 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     """
     import uvicorn
 
-    from replays.web import create_app
+    from adjudicator.replays.web import create_app
 
     try:
         store = MatchStore(db)

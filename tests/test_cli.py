@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from adjudicator.core import registry
 from adjudicator.core.playout import playout, to_jsonl
-from cli.main import main
+from adjudicator.cli.main import main
 
 CO = registry.get("colossus-order")
 

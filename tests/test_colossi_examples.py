@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from adjudicator.core.log import read_log
 from adjudicator.core.verify import run
-from cli.main import main
+from adjudicator.cli.main import main
 
 from .colossi_make_examples import OUT, generate
 

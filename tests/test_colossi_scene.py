@@ -20,7 +20,7 @@ from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import board, content
 from adjudicator.games.colossi.state import Actions
-from replays.core import Replay
+from adjudicator.replays.core import Replay
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "colossi" / "legal-2p-to-50-gold.jsonl"

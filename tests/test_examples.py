@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from adjudicator.core.log import read_log
 from adjudicator.core.verify import run
-from cli.main import main
+from adjudicator.cli.main import main
 
 from .co_scenarios import encode, setup
 from .make_co_examples import OUT, features, generate, legal_examples

@@ -27,8 +27,8 @@ from adjudicator.core.log import read_log
 from adjudicator.core.playout import playout, to_jsonl
 from adjudicator.core.store import MatchStore
 from adjudicator.core.verify import position_at
-from cli.main import main
-from replays.web import create_app
+from adjudicator.cli.main import main
+from adjudicator.replays.web import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
@@ -259,7 +259,7 @@ def test_multipart_upload_with_the_token(tmp_path: Path) -> None:
 
 
 def test_serve_reads_the_token_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.serve as serve_mod
+    import adjudicator.cli.serve as serve_mod
 
     seen: dict[str, Any] = {}
 
@@ -268,7 +268,7 @@ def test_serve_reads_the_token_from_the_environment(monkeypatch: pytest.MonkeyPa
         raise SystemExit(0)
 
     monkeypatch.setenv("ADJUDICATOR_UPLOAD_TOKEN", "from-env")
-    monkeypatch.setattr("replays.web.create_app", fake_create_app)
+    monkeypatch.setattr("adjudicator.replays.web.create_app", fake_create_app)
     r = CliRunner().invoke(main, ["serve", "--db", ":memory:", "--port", "0"])
     assert seen.get("upload_token") == "from-env", (r.output, seen)
     assert serve_mod is not None

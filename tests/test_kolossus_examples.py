@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from adjudicator.core.log import read_log
 from adjudicator.core.verify import run
 from adjudicator.games.kolossus import events as E
-from cli.main import main
+from adjudicator.cli.main import main
 
 from .kolossus_scenarios import GAME, setup
 from .make_kolossus_examples import OUT, bot_match, generate, SEEDS

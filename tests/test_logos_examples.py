@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from adjudicator.core.log import read_log
 from adjudicator.core.verify import run
-from cli.main import main
+from adjudicator.cli.main import main
 
 from .logos_make_examples import OUT, features, generate, illegal_examples, legal_examples, readme
 

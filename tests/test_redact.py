@@ -8,7 +8,7 @@ import pytest
 from adjudicator.core import registry
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.playout import playout
-from replays.core import Replay
+from adjudicator.replays.core import Replay
 
 SHIPPED = [g.id for g in registry.games() if type(g).__module__.startswith("adjudicator.games.")]
 

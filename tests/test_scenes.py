@@ -21,7 +21,7 @@ from adjudicator.core.playout import playout
 from adjudicator.core.protocol import Game
 from adjudicator.core.scene import Card, Scene, diff
 from adjudicator.core.verify import settle
-from replays.core import Replay
+from adjudicator.replays.core import Replay
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -19,7 +19,7 @@ from adjudicator.core.store import (
     UnknownMatch, match_id_of, store_env,
 )
 from adjudicator.core.verify import position_at
-from cli.main import main
+from adjudicator.cli.main import main
 from tests import toygame
 
 

@@ -20,12 +20,12 @@ from click.testing import CliRunner
 from adjudicator.core import registry
 from adjudicator.core.scene import Board, Card, Cell, Counter, Piece, PlayerInfo, Scene, Zone
 from adjudicator.core.store import MatchStore
-from cli.common import BadInput
-from cli.main import main
-from cli.replay import build_app
-from replays.core import ILLEGAL, Replay
-from replays.terminal import HIDDEN, scene_lines, scene_text
-from replays.tui import ReplayApp
+from adjudicator.cli.common import BadInput
+from adjudicator.cli.main import main
+from adjudicator.cli.replay import build_app
+from adjudicator.replays.core import ILLEGAL, Replay
+from adjudicator.replays.terminal import HIDDEN, scene_lines, scene_text
+from adjudicator.replays.tui import ReplayApp
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -28,9 +28,9 @@ from adjudicator.core import registry
 from adjudicator.core.log import read_log
 from adjudicator.core.playout import playout, to_jsonl
 from adjudicator.core.store import MatchStore
-from cli.main import main
-from replays.core import Replay
-from replays.web import create_app
+from adjudicator.cli.main import main
+from adjudicator.replays.core import Replay
+from adjudicator.replays.web import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -524,7 +524,7 @@ def test_serve_command_serves(tmp_path: Path) -> None:
     st.import_log(read_log(path))
     st.close()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "serve", "--db", str(db),
+    proc = subprocess.Popen([sys.executable, "-c", "from adjudicator.cli.main import main; main()", "serve", "--db", str(db),
                              "--port", "0"], cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             text=True)
     try:

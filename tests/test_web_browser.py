@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from adjudicator.core.store import MatchStore
-from replays.core import Replay
-from replays.web import create_app
+from adjudicator.replays.core import Replay
+from adjudicator.replays.web import create_app
 from tests.test_web_api import ROOT, example_logs, longest_legal, rule_of, seed_store, stored
 
 CHROMIUM = Path("/usr/bin/chromium")

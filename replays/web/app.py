@@ -58,7 +58,7 @@ from adjudicator.core.store import (
     ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
     UnknownMatch,
 )
-from replays.core import make_frame, seen_by
+from adjudicator.replays.core import make_frame, seen_by
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
