@@ -41,6 +41,11 @@ class Main(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
             raise
+        except BrokenPipeError:  # the reader went away (``| head``): not an error of ours
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(141)
         except Exception as exc:  # noqa: BLE001 - the last line of defence, reported as a bug
             inputs = " ".join(a for a in ctx.args or [] if not a.startswith("-"))
             click.echo("error: " + internal_error_line(exc, inputs or None), err=True)

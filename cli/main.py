@@ -162,24 +162,41 @@ def _read_event(game: Game, state: Any, event_json: str | None, event_file: str 
     return ev
 
 
+def _viewer(game: Game, st: Any, as_player: str | None) -> str | None:
+    if as_player is not None and as_player not in game.players(st):
+        raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(game.players(st))})")
+    return as_player
+
+
 @main.command()
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
 @click.option("--event", "event_json", default=None, metavar="JSON", help="The proposed event as one JSON log line.")
 @click.option("--event-file", default=None, type=click.Path(dir_okay=False), help="A file holding the proposed event.")
+@as_option
 @json_option
 def check(log_path: str | None, at: int | None, position: str | None, event_json: str | None,
-          event_file: str | None, as_json: bool) -> None:
-    """Rule on one proposed event in the position after event N of LOG (or in --position)."""
+          event_file: str | None, as_player: str | None, as_json: bool) -> None:
+    """Rule on one proposed event in the position after event N of LOG (or in --position).
+
+    With --as PLAYER, what follows is shown as PLAYER would see it, and a ruling about what
+    PLAYER cannot see says so instead of naming it.
+    """
     game, state, _log, _n = load_position(log_path, position, at)
+    viewer = _viewer(game, state, as_player)
     ev = _read_event(game, state, event_json, event_file)
     ruling, derived, _new = propose(game, state, ev)
+    message = ruling.message
+    if viewer is not None:
+        derived = [game.redact(d, viewer) for d in derived]
+        if game.redact(ev, viewer) != ev:
+            message = f"(this ruling concerns what {viewer} cannot see)"
     if as_json:
-        emit_json({"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": ruling.message,
+        emit_json({"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": message,
                    "engine_checked": ruling.engine_checked, "derived": [to_builtins(d) for d in derived]})
     else:
-        click.echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {ruling.message}")
+        click.echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {message}")
         if not ruling.engine_checked:
             click.echo("  (not engine-checked: the engine cannot model this effect)")
         for d in derived:
@@ -187,26 +204,66 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     sys.exit(EXIT_LEGAL if ruling.legal else EXIT_ILLEGAL)
 
 
+def _grouped(game: Game, events: list[Any]) -> list[tuple[Any, int]]:
+    """One event per ``game.legal_group`` key (the first listed, with how many share it)."""
+    out: list[tuple[Any, int]] = []
+    where: dict[str, int] = {}
+    for e in events:
+        key = game.legal_group(e)
+        if key is None:
+            out.append((e, 1))
+        elif key in where:
+            first, n = out[where[key]]
+            out[where[key]] = (first, n + 1)
+        else:
+            where[key] = len(out)
+            out.append((e, 1))
+    return out
+
+
 @main.command()
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
+@click.option("--paths", is_flag=True, help="List every path of a move (default: one per destination, with a count).")
+@as_option
 @json_option
-def legal(log_path: str | None, at: int | None, position: str | None, as_json: bool) -> None:
-    """Every legal event for whoever may act after event N of LOG (or in --position)."""
+def legal(log_path: str | None, at: int | None, position: str | None, paths: bool, as_player: str | None,
+          as_json: bool) -> None:
+    """Every legal event for whoever may act after event N of LOG (or in --position).
+
+    Moves of one piece to one square by different paths are listed once, with how many paths
+    (all of them with --paths).  With --as PLAYER, only events PLAYER could see in full are listed
+    (random outcomes of cards hidden from PLAYER are counted, not named).
+    """
     game, state, _log, _n = load_position(log_path, position, at)
+    viewer = _viewer(game, state, as_player)
     events = game.legal_events(state)
     to_act = game.to_act(state)
+    hidden = 0
+    if viewer is not None:
+        seen = [e for e in events if game.redact(e, viewer) == e]
+        hidden, events = len(events) - len(seen), seen
+    groups = [(e, 1) for e in events] if paths else _grouped(game, events)
     if as_json:
-        emit_json({"to_act": to_act, "events": [to_builtins(e) for e in events]})
+        doc: dict[str, Any] = {"to_act": to_act, "events": [to_builtins(e) for e in events]}
+        if not paths:
+            doc["grouped"] = [{"event": to_builtins(e), "alternatives": n} for e, n in groups]
+        if viewer is not None:
+            doc["hidden"] = hidden
+        emit_json(doc)
         return
     out = game.outcome(state)
     if out is not None:
         click.echo(f"the match is over: {out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
         return
-    click.echo(f"to act: {', '.join(to_act)}; {len(events)} legal events")
-    for e in events:
-        click.echo("  " + msgspec.json.encode(e).decode())
+    shown = f"; {len(groups)} shown, one per destination (--paths lists all)" if len(groups) < len(events) else ""
+    click.echo(f"to act: {', '.join(to_act)}; {len(events)} legal events{shown}")
+    for e, n in groups:
+        more = f"   (+{n - 1} other paths to the same square)" if n > 1 else ""
+        click.echo("  " + msgspec.json.encode(e).decode() + more)
+    if hidden:
+        click.echo(f"  (and {hidden} events {viewer} cannot see: outcomes that would name hidden cards)")
 
 
 @main.command()

@@ -188,6 +188,12 @@ class Game(ABC, Generic[S]):
         """Relative weight of ``event`` when a random playout picks among legal events."""
         return 1.0
 
+    def legal_group(self, event: Event) -> str | None:
+        """A key shared by legal events that differ only in how they get to the same result (the
+        paths of one move to one square); ``adjudicator legal`` lists one per key unless asked for
+        all.  None (the default): the event stands alone."""
+        return None
+
     def describe_event(self, event: Event) -> str:
         """A short human rendering of one event (for verdicts and viewers)."""
         fields = {k: v for k, v in msgspec.to_builtins(event).items() if k not in ("type", "seq", "at", "note")}

@@ -170,6 +170,12 @@ class Kolossus(KitGame[State]):
                 path.append(nxt)
         return E.MiniatureMoved(warband=e.warband, path=path, weapon=e.weapon, seq=e.seq, at=e.at, note=e.note)
 
+    def legal_group(self, event: Event) -> str | None:
+        """Moves of one miniature to one square (with the same weapon) by different paths."""
+        if type(event) is E.MiniatureMoved and event.path:
+            return f"{event.warband} {event.path[0]}->{event.path[-1]} {event.weapon or ''}"
+        return None
+
     def players(self, state: State) -> list[str]:
         return list(state.setup.players)
 
