@@ -416,3 +416,17 @@ def test_position_document_size_bound(tmp_path: Path) -> None:
         positions.from_bytes(b" " * 60_000_001, "big.json")
     assert "at most" in str(exc.value)
     assert msgspec  # the module's decoder is what the bound protects
+
+
+def test_openapi_lists_every_answer_the_service_gives(tmp_path: Path) -> None:
+    c, st = _fresh(tmp_path, upload_token=TOKEN)
+    with c:
+        doc = c.get("/schema/openapi.json").json()
+    paths = doc["paths"]
+    assert set(paths["/api/matches"]["post"]["responses"]) >= {"200", "201", "400", "401", "403", "413", "415",
+                                                               "422", "503"}
+    for p in ("/api/matches/{match_id}", "/api/matches/{match_id}/events", "/api/matches/{match_id}/position",
+              "/api/matches/{match_id}/legal"):
+        assert set(paths[p]["get"]["responses"]) >= {"200", "400", "404", "503"}, p
+    assert "ErrorAnswer" in doc["components"]["schemas"]
+    st.close()

@@ -43,7 +43,7 @@ from litestar import Litestar, Request, Response, get, post
 from litestar.datastructures import State
 from litestar.enums import MediaType
 from litestar.exceptions import ClientException, HTTPException, NotFoundException
-from litestar.openapi import OpenAPIConfig
+from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType
 from litestar.openapi.spec import Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, QueryParameter
@@ -429,11 +429,36 @@ def _web(state: State) -> WebService:
 
 # -- the API -----------------------------------------------------------------------------------
 
+class ErrorAnswer(msgspec.Struct):
+    """Every error the service gives: the HTTP status and the reason in words."""
+
+    status_code: int
+    detail: str
+
+
+_WHY = {
+    400: "unreadable input: the reason names the file, line and field (or the parameter)",
+    401: "an upload without the service's token (Authorization: Bearer TOKEN)",
+    403: "uploads are off: the service was started without an upload token",
+    404: "no stored match with this id or prefix",
+    413: "the upload is larger than the size or event limit; nothing stored",
+    415: "an upload that is neither application/x-ndjson nor multipart/form-data",
+    422: "an illegal log refused (serve --refuse-illegal); the verdict is in the answer",
+    500: "an internal error of the adjudicator (please report it)",
+    503: "the store is unavailable, or verification ran over its time budget; nothing stored",
+}
+
+
+def _errors(*codes: int) -> dict[int, ResponseSpec]:
+    """The error answers a route really gives, for the OpenAPI document."""
+    return {c: ResponseSpec(data_container=UploadResult if c == 422 else ErrorAnswer, description=_WHY[c],
+                            generate_examples=False) for c in (*codes, 500)}
+
 def _games() -> list[GameInfo]:
     return [GameInfo(g.id, g.name) for g in registry.games()]
 
 
-@get("/api/info", sync_to_thread=True, tags=["service"])
+@get("/api/info", sync_to_thread=True, tags=["service"], responses=_errors(503))
 def service_info(state: State) -> ServiceInfo:
     """The registered games, the upload size limit and whether illegal uploads are stored."""
     web = _web(state)
@@ -448,20 +473,20 @@ def list_games() -> list[GameInfo]:
     return _games()
 
 
-@get("/api/matches", sync_to_thread=True, tags=["matches"])
+@get("/api/matches", sync_to_thread=True, tags=["matches"], responses=_errors(400, 503))
 def list_matches(state: State, game: FromQuery[str | None] = None, player: FromQuery[str | None] = None,
                  verdict: FromQuery[Literal["legal", "illegal"] | None] = None) -> list[MatchInfo]:
     """The stored matches, in import order: only one game's, one player's, or legal/illegal ones."""
     return _web(state).matches(game, player, verdict)
 
 
-@get("/api/matches/{match_id:str}", sync_to_thread=True, tags=["matches"])
+@get("/api/matches/{match_id:str}", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
 def match_summary(state: State, match_id: FromPath[str]) -> MatchInfo:
     """One stored match (``match_id`` is its id or a unique prefix)."""
     return _web(state).summary(match_id)
 
 
-@get("/api/matches/{match_id:str}/events", sync_to_thread=True, tags=["matches"])
+@get("/api/matches/{match_id:str}/events", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
 def match_events(
     state: State,
     match_id: FromPath[str],
@@ -476,7 +501,8 @@ def match_events(
     return _web(state).events(match_id, view, first, limit)
 
 
-@get("/api/matches/{match_id:str}/position", sync_to_thread=True, tags=["positions"])
+@get("/api/matches/{match_id:str}/position", sync_to_thread=True, tags=["positions"],
+     responses=_errors(400, 404, 503))
 def match_position(
     state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The position after event N (1 = MatchStarted; default: the end).")] = None,
@@ -486,7 +512,8 @@ def match_position(
     return _web(state).position(match_id, at, view)
 
 
-@get("/api/matches/{match_id:str}/legal", sync_to_thread=True, tags=["positions"])
+@get("/api/matches/{match_id:str}/legal", sync_to_thread=True, tags=["positions"],
+     responses=_errors(400, 404, 503))
 def match_legal(
     state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The position after event N (default: the end).")] = None,
@@ -569,6 +596,8 @@ def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, st
 
 
 @post("/api/matches", request_max_body_size=None, tags=["matches"],
+      responses={200: ResponseSpec(data_container=UploadResult, description="already stored (by content)",
+                                   generate_examples=False), **_errors(400, 401, 403, 413, 415, 422, 503)},
       operation_class=_UploadOperation)
 async def upload_match(
     request: Request, state: State,
