@@ -116,6 +116,15 @@ class ToyGame(KitGame[ToyState]):
     #: the viewer tests wrap ToyGame.check on the class
     bind_rules = False
 
+    def invariants(self, state: ToyState) -> list[tuple[str, str]]:
+        """The total never passes the target by more than one addition; the winner is a player."""
+        out = []
+        if not 0 <= state.total <= state.target + 3:
+            out.append(("total", f"{state.total} is outside 0..{state.target + 3}"))
+        if state.winner is not None and state.winner not in state.players:
+            out.append(("winner", f"{state.winner!r} is not a player"))
+        return out
+
     def check_start(self, setup: Any) -> Ruling:
         if len(setup.players) != 2:
             return Illegal("TOY-1", NS + "players", f"{len(setup.players)} players").ruling()

@@ -27,7 +27,7 @@ def invariants(s: State) -> list[tuple[str, str]]:
         board = load_board(s.options.board)
     except Exception as exc:  # noqa: BLE001 - named as the field at fault
         return [("options.board", str(exc).split(": ", 1)[-1])]
-    names = set(s.setup.players) | {w.id for w in s.warbands} | {x.warband for x in s.setup.seats}
+    names = set(s.setup.players) | {x.warband for x in s.setup.seats}
     scan(s, SPEC, names, board.index, b)
     if b:
         return b.items
