@@ -52,7 +52,7 @@ class IllegalEvent(AdjudicatorError):
 def game_ids() -> list[str]:
     """The ids of every registered game.
 
-    >>> adjudicator.game_ids()
+    >>> [g for g in adjudicator.game_ids() if g != "toy"]   # (the tests register a toy game too)
     ['colossi', 'colossus-order', 'kolossus', 'logos']
     """
     return registry.ids()
