@@ -1023,7 +1023,9 @@ def test_declared_effect_for_unmodelled_text() -> None:
     rejects(s.check(E.EffectDeclared(player=A, card="herald-of-the-dawn", destroy=["F9"])), "CO-8.5",
             "declare-unknown-follower", "'F9'")
     rejects(s.check(E.EffectDeclared(player=A, card="herald-of-the-dawn", draw=-1)), "CO-8.5", "declare-negative")
-    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-3.1", "out-of-step", "EffectDeclared by alice for herald-of-the-dawn")
+    # skipping the owed step cites the rule that owes it (a mandatory CIP ability), and says why
+    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-6.4", "out-of-step", "EffectDeclared by alice for herald-of-the-dawn",
+            "a CIP ability is mandatory")
     ruling = s.add(E.EffectDeclared(player=A, card="herald-of-the-dawn", text="no winged beast: no card", draw=0))
     accepts(ruling, "CO-8.5")
     assert ruling.engine_checked is False and ruling.code == NS + "declared-effect"

@@ -402,7 +402,7 @@ def test_hand_limit() -> None:
     pos.add(E.CardDrawn(player=A, card="short-rest"))
     assert isinstance(pos.head(), Discard)  # 7 cards: discard down to 6 at once
     rejects(pos.check(E.CardDiscarded(player=A, card="teleport")), "CL-5.2", "hand-limit")
-    rejects(pos.check(E.Moved(player=A, piece="colossus", space=12, to=13)), "CL-2.1", "out-of-step", "hand limit")
+    rejects(pos.check(E.Moved(player=A, piece="colossus", space=12, to=13)), "CL-5.2", "out-of-step", "hand limit")  # the rule that owes the discard
     accepts(pos.add(E.CardDiscarded(player=A, card="walk")))
     assert len(pos.p(A).hand) == 6 and isinstance(pos.head(), Actions)
 

@@ -46,7 +46,6 @@ NEVER_REJECTS: dict[str, str] = {
     "KO-6.3": "the first player is derived (RoundStarted.first)",
     "KO-6.4": "the end after the last round is derived (GameEnded)",
     "KO-6.5": "a wipe-out is derived (GameEnded)",
-    "KO-7.1": "mana gained is derived from the die of destiny",
     "KO-7.3": "Attack is added to the movement points by the engine; Defence is enforced under KO-5.8",
     "KO-1": "the board is data; squares that do not exist make a log unreadable",
     "KO-2": "start zones are board data, enforced under KO-1.4 and KO-8.8",
@@ -603,7 +602,19 @@ def test_a_warband_wiped_out_loses_for_its_alliance() -> None:
 # 7 mana
 # ==================================================================================================
 
-@documents("KO-7.1", "KO-9", "KO-8", "KO-24")
+@covers("KO-7.1", legal=False)
+def test_no_mana_to_allocate_after_a_destiny_of_4() -> None:
+    """A ManaAllocated when the turn gave nothing (a die of destiny of 4) cites KO-7.1 and says why."""
+    st = with_warband(position({}, step="act", ruleset="chapter-2"), T, pending=0, supply=10)
+    rejects(check(st, E.ManaAllocated(warband=T)), "KO-7.1", "out-of-step", "no mana waits to be allocated",
+            "a roll of 4 gives none")
+    # skipping mana that is owed cites the rule that owes it
+    owed = with_warband(position({}, step="allocate", ruleset="chapter-2"), T, pending=2, supply=10)
+    rejects(check(owed, E.TurnEnded(warband=T)), "KO-7.2", "out-of-step", "ManaAllocated by", "the turn gave 2 mana")
+
+
+@covers("KO-7.1", illegal=False)
+@documents("KO-9", "KO-8", "KO-24")
 def test_mana_from_the_die_of_destiny() -> None:
     s = Script("chapter-2")
     s.skills_all()

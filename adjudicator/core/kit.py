@@ -21,6 +21,8 @@ the kit gives it:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, Literal, TypeVar
@@ -214,6 +216,19 @@ def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
     return check
 
 
+@dataclass(frozen=True)
+class Owed:
+    """What a position waits for: the events that would do it (``expects``), the rule that owes
+    that step (``rule``; None: the game's general rule of turns, :attr:`RulesBase.step_rule`) and,
+    in words, why it is owed."""
+
+    expects: str
+    rule: str | None = None
+    why: str = ""
+    #: who owes it: an event by anybody else is cited by the general rule of turns instead
+    by: str | None = None
+
+
 class RulesBase:
     """Base of a game's rules: the handler tables, the check wrapper, apply, derive, legal events.
 
@@ -226,6 +241,9 @@ class RulesBase:
 
     #: prefix of every ruling code of the game (``"colossus-order/"``)
     namespace: ClassVar[str] = ""
+    #: the general rule of whose decision it is (``CO-3.1``), cited when no step is owed by a rule
+    #: of its own
+    step_rule: ClassVar[str] = ""
     #: a class building a mutable working copy of a position (``working(state)``; ``finish``
     #: freezes it); None: apply handlers take and return frozen positions
     working: ClassVar[Callable[[Any], Any] | None] = None
@@ -235,6 +253,28 @@ class RulesBase:
     _derives: ClassVar[dict[type, Callable[..., Any]]] = {}
     _rule_of: ClassVar[dict[type, str]] = {}
     _legal: ClassVar[dict[type, Ruling]] = {}
+
+    def owed(self, s: Any, e: Any = None) -> Owed:
+        """What the position ``s`` waits for (``e``: the event that came instead, when known).
+
+        Games override it, naming the rule behind each owed step (a discard down to the hand
+        limit, a replacement Locus card, a mandatory effect) and why it is owed."""
+        return Owed(self.expected(s))
+
+    def expected(self, s: Any) -> str:
+        """What the position waits for, in words (games override :meth:`owed` or this)."""
+        return "nothing"
+
+    def out_of_step(self, s: Any, e: Any) -> Illegal:
+        """The ruling for an event that skips what the position owes: it cites the rule that owes
+        the step (not only the general rule of turns) and says what is owed and why."""
+        o = self.owed(s, e)
+        who = next((getattr(e, f) for f in ("player", "warband", "by") if isinstance(getattr(e, f, None), str)), None)
+        by = f" by {who}" if who else ""
+        why = f" ({o.why})" if o.why else ""
+        rule = o.rule if o.rule and (o.by is None or who is None or who == o.by) else self.step_rule
+        return Illegal(rule, self.namespace + "out-of-step",
+                       f"{type(e).__name__}{by} is not allowed now: the position expects {o.expects}{why}")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

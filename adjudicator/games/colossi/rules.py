@@ -18,7 +18,7 @@ import msgspec
 from msgspec.structs import replace
 
 from adjudicator.core.events import bare
-from adjudicator.core.kit import RulesBase, applies, head
+from adjudicator.core.kit import Owed, RulesBase, applies, head
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import engine as Q
@@ -510,33 +510,38 @@ class Rules(RulesBase):
     working = W
 
     # -- what next -------------------------------------------------------------------------------------
-    def expected(self, s: Any) -> str:
+    step_rule = "CL-2.1"
+
+    def owed(self, s: Any, e: Any = None) -> Owed:
+        """What the position waits for: a discard down to the hand limit (CL-5.2), a Trait over the
+        cap (CL-5.3) and a choice a card, tile or Trait asks for (CL-6.4) are owed by rules of
+        their own; every other step by CL-2.1."""
         if s.result is not None:
-            return "nothing (the match is over)"
+            return Owed("nothing (the match is over)")
         h = head(s)
         if h is None:
-            return "nothing"
+            return Owed("nothing")
         t = type(h)
+        who = getattr(h, "player", None)
         if t is Actions:
-            return f"{h.player}'s Actions (a move, spawn or card, or ActionsEnded)"
+            return Owed(f"{h.player}'s Actions (a move, spawn or card, or ActionsEnded)")
         if t is BannerChoice:
-            return f"BannerPhaseChosen by {h.player} (deploy or rest)"
+            return Owed(f"BannerPhaseChosen by {h.player} (deploy or rest)")
         if t is Deploy:
-            return f"{h.player}'s Deploy (BannerRaised, BannerMoved or Passed)"
+            return Owed(f"{h.player}'s Deploy (BannerRaised, BannerMoved or Passed)")
         if t is Rest:
-            return f"{h.player}'s Rest (BannerScored for each Banner)"
+            return Owed(f"{h.player}'s Rest (BannerScored for each Banner)")
         if t in (StartTurn, EndTurn, Replenish):
-            return f"a derived event ({t.__name__})"
+            return Owed(f"a derived event ({t.__name__})")
         if t in CHOICES:
-            who = getattr(h, "player", None)
             names = "/".join(a.__name__ for a in answer_types(t)) + ("/Passed" if CHOICES[t][2] else "")
-            return f"{names}{' by ' + who if who else ''}: {CHOICES[t][3]}"
-        return t.__name__
+            rule = CHOICES[t][0]
+            return Owed(f"{names}{' by ' + who if who else ''}", rule, CHOICES[t][3], who)
+        return Owed(t.__name__)
 
-    def out_of_step(self, s: Any, e: Any) -> Illegal:
-        who = getattr(e, "player", None)
-        by = f" by {who}" if who else ""
-        return bad("CL-2.1", "out-of-step", f"{type(e).__name__}{by} is not allowed now: the position expects {self.expected(s)}")
+    def expected(self, s: Any) -> str:
+        o = self.owed(s)
+        return f"{o.expects}: {o.why}" if o.why else o.expects
 
     def check(self, s: State, e: Any) -> Ruling:
         try:

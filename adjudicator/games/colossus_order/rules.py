@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import RulesBase, applies, checks, derives, head, push
+from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
@@ -181,32 +181,59 @@ class Rules(RulesBase):
         return f.damage >= d
 
     # -- what happens next ---------------------------------------------------------------------
-    def expected(self, s: State) -> str:
+    step_rule = "CO-3.1"
+
+    #: the rule behind each owed step and why it is owed; None: an ordinary step of the turn's
+    #: structure, cited by CO-3.1 (whose decision it is), an obligation a rule created by its own
+    _OWED: dict[type, tuple[str | None, Any]] = {
+        Shuffle: (None, lambda h: f"DeckShuffled by {h.player}"),
+        ChooseFirst: (None, lambda h: "FirstPlayerDecided"),
+        Mulligan: (None, lambda h: f"CardsReturned by {h.player} (the opening exchange, before the first turn)"),
+        Block: (None, lambda h: f"BlockDeclared or BlockDeclined by {h.player} (an attack waits for the defender)"),
+        Window: (None, lambda h: f"an X-play by {h.priority} (Action.Snap, follower ability or XPlayPassed) "
+                                 f"(the X-play window is open and {h.priority} has priority)"),
+        Reveal: ("CO-7.7", lambda h: f"CardsRevealed from {h.player}'s deck ({h.count} cards: the attack hit the deck)"),
+        Capture: ("CO-7.7", lambda h: f"GemsCaptured by {h.player} (up to {h.limit} of the revealed Gem cards)"),
+        ReplaceLocus: ("CO-7.8", lambda h: f"LocusReplaced by {h.player} in slot {h.slot} (a Gem was captured from "
+                                           f"that Locus slot: its owner puts a card from hand face down there)"),
+        DiscardDeclared: ("CO-3.3", lambda h: f"DeclarationDiscarded by {h.chooser} (the Complete Declaration failed: "
+                                              f"2 of its 6 revealed Locus cards are discarded)"),
+    }
+    #: why a Draw is owed, by its reason
+    _DRAWS: dict[str, tuple[str | None, str]] = {
+        "opening": (None, "the opening hand of 7"), "exchange": (None, "as many as were returned in the opening exchange"),
+        "draw-step": (None, "the draw step of the turn"), "locus-hit": ("CO-7.8", "a Gem was captured from "
+                                                                            "a Locus slot: its owner draws 1"),
+    }
+
+    def owed(self, s: State, e: Any = None) -> Owed:
         h = head(s)
         if s.result is not None:
-            return "nothing (the match is over)"
+            return Owed("nothing (the match is over)", "CO-10.4")
         if h is None:
             if s.phase == "main":
-                return f"{s.turn_player}'s main-phase play (open timing)"
-            return "nothing"
+                return Owed(f"{s.turn_player}'s main-phase play (open timing)")
+            return Owed("nothing")
         t = type(h)
-        return {
-            Shuffle: lambda: f"DeckShuffled by {h.player}",
-            ChooseFirst: lambda: "FirstPlayerDecided",
-            Draw: lambda: f"CardDrawn by {h.player} ({h.count} to draw, {h.reason})",
-            Mulligan: lambda: f"CardsReturned by {h.player} (opening exchange)",
-            Block: lambda: f"BlockDeclared or BlockDeclined by {h.player}",
-            Window: lambda: f"an X-play by {h.priority} (Action.Snap, follower ability or XPlayPassed)",
-            Reveal: lambda: f"CardsRevealed from {h.player}'s deck ({h.count} cards)",
-            Capture: lambda: f"GemsCaptured by {h.player} (up to {h.limit})",
-            ReplaceLocus: lambda: f"LocusReplaced by {h.player} in slot {h.slot}",
-            DiscardDeclared: lambda: f"DeclarationDiscarded by {h.chooser}",
-            Declare: lambda: f"EffectDeclared by {h.player} for {h.card}",
-        }.get(t, lambda: f"a derived event ({t.__name__})")()
+        if t is Draw:
+            rule, why = self._DRAWS.get(h.reason, ("CO-6.3", "an effect makes them draw"))
+            return Owed(f"CardDrawn by {h.player} ({h.count} to draw)", rule, why, h.player)
+        if t is Declare:
+            cip = pool_of(s)[h.card].is_follower
+            return Owed(f"EffectDeclared by {h.player} for {h.card}", "CO-6.4" if cip else "CO-8.5",
+                        "a CIP ability is mandatory and resolves as the follower enters" if cip else
+                        "the effect resolves now and the engine does not model its text: it is declared", h.player)
+        found = self._OWED.get(t)
+        if found is None:
+            return Owed(f"a derived event ({t.__name__})")
+        rule, text = found
+        expects, _, why = text(h).rpartition(" (") if text(h).endswith(")") else (text(h), "", "")
+        by = getattr(h, "player", None) or getattr(h, "chooser", None) or getattr(h, "priority", None)
+        return Owed(expects, rule, why[:-1], by)
 
-    def out_of_step(self, s: State, e: Any) -> Illegal:
-        who = getattr(e, "player", None)
-        return bad("CO-3.1", "out-of-step", f"{type(e).__name__} by {who} is not allowed now: the position expects {self.expected(s)}")
+    def expected(self, s: State) -> str:
+        o = self.owed(s)
+        return f"{o.expects} ({o.why})" if o.why else o.expects
 
     def open_timing(self, s: State, e: Any, rule: str = "CO-3.1") -> None:
         """The turn player's open timing in the main phase (no pending step, empty chain)."""

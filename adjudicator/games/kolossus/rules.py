@@ -20,7 +20,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import RulesBase, applies, checks
+from adjudicator.core.kit import Owed, RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
@@ -147,30 +147,45 @@ class Rules(RulesBase):
                       (s.warbands[alliance].id, s.warbands[alliance + 2].id), reason)
 
     # -- what happens next ------------------------------------------------------------------------------
-    def expected(self, s: State) -> str:
+    step_rule = "KO-4.1"
+
+    def owed(self, s: State, e: Any = None) -> Owed:
+        """What the position waits for: the mana a turn gave is owed by KO-7.2 (and a ManaAllocated
+        with none to allocate breaks KO-7.1); every other step by the general rule KO-4.1."""
         if s.result is not None:
-            return "nothing (the match is over)"
+            return Owed("nothing (the match is over)")
         if s.queue or s.ending is not None or s.step in DERIVED_STEPS:
-            return "a derived event"
+            return Owed("a derived event")
         if len(s.warbands) != 4:
-            return "nothing (the set-up does not seat four warbands)"
+            return Owed("nothing (the set-up does not seat four warbands)")
         w = s.current.id
         a = s.activation
+        if type(e) is E.ManaAllocated and s.step != "allocate":
+            return Owed(self._expects(s, w, a), "KO-7.1", "no mana waits to be allocated: a turn gives 4 minus the "
+                        "die of destiny, so a roll of 4 gives none, and what a turn gave was allocated already", w)
+        rule, why = {
+            "quake-shift": (None, f"the Great Quake: the roll of {s.quake_roll} slides a region"),
+            "allocate": ("KO-7.2", f"the turn gave {s.current.pending} mana, which goes to the skills before play "
+                                   "goes on"),
+        }.get(s.step, (None, ""))
+        return Owed(self._expects(s, w, a), rule, why, w)
+
+    def _expects(self, s: State, w: str, a: Activation | None) -> str:
         return {
             "skills": f"SkillsChosen by {w}",
             "place": f"MiniaturesPlaced by {w}",
-            "quake-roll": f"QuakeRolled by {w} (the Great Quake)",
-            "quake-shift": f"QuakeShifted by {w} (rolled {s.quake_roll})",
-            "allocate": f"ManaAllocated by {w} ({s.current.pending} mana gained)",
+            "quake-roll": f"QuakeRolled by {w}",
+            "quake-shift": f"QuakeShifted by {w}",
+            "allocate": f"ManaAllocated by {w}",
             "destiny": f"DestinyRolled by {w}",
             "act": f"an activation, a Titan Power or TurnEnded by {w} ({s.points} activation points left)",
             "roll": f"MovementRolled by {w} ({DICE[a.character] if a else '?'} dice for the {title(a.character) if a else '?'})",
             "move": f"MiniatureMoved by {w} (a {title(a.character) if a else '?'} with {a.mp if a else '?'} movement points)",
         }.get(s.step, s.step)
 
-    def out_of_step(self, s: State, e: Any) -> Illegal:
-        return bad("KO-4.1", "out-of-step", f"{type(e).__name__} by {getattr(e, 'warband', '?')} is not allowed now: "
-                   f"the position expects {self.expected(s)}")
+    def expected(self, s: State) -> str:
+        o = self.owed(s)
+        return f"{o.expects} ({o.why})" if o.why else o.expects
 
     def actor(self, s: State, e: Any, *steps: str) -> Warband:
         """The acting warband: known, at a step allowing the event, and the one whose step it is."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import RulesBase, applies, checks
+from adjudicator.core.kit import Owed, RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
@@ -196,28 +196,35 @@ class Rules(RulesBase):
         return Direction("class", a.id, b.id) if beats(ka, kb) else Direction("class", b.id, a.id)
 
     # -- what happens next ---------------------------------------------------------------------
-    def expected(self, s: State) -> str:
+    step_rule = "LG-2.1"
+
+    def owed(self, s: State, e: Any = None) -> Owed:
+        """What the position waits for: the refill of empty slots (LG-2.2) and the reveal of a
+        commitment (LG-3.4) are owed by rules of their own; every other step by LG-2.1."""
         if s.result is not None:
-            return "nothing (the match is over)"
+            return Owed("nothing (the match is over)")
         if len(s.players) != 2:
-            return "nothing (no match of two players)"
+            return Owed("nothing (no match of two players)")
         if s.phase == "refill":
             p = self.refill_next(s)
             if p is not None:
-                return f"CardDrawn by {p.id} ({p.slots.count(None)} empty card slot(s) to refill)"
+                return Owed(f"CardDrawn by {p.id}", "LG-2.2", f"{p.slots.count(None)} empty card slot(s) to refill: "
+                            "every empty slot takes a card at the start of the round", p.id)
         if s.phase == "pick":
             who = [p.id for p in s.players if not p.defenseless and not picked(s, p)]
             verb = "CardPicked" if s.options.picks == "open" else "CardCommitted"
-            return f"{verb} by {' and '.join(who)} (BackupAssigned first, if wanted)"
+            return Owed(f"{verb} by {' and '.join(who)}", None, "BackupAssigned first, if wanted")
         if s.phase == "reveal":
             who = [p.id for p in s.players if p.commitment is not None and p.battle is None]
-            return f"PickRevealed by {' and '.join(who)}"
+            return Owed(f"PickRevealed by {' and '.join(who)}", "LG-3.4",
+                        "both picks are committed: each is revealed before the battle", who[0] if len(who) == 1 else None)
         if s.phase == "battle" and s.step == "backup":
-            return f"BackupCalled or BackupPassed by {s.priority}"
-        return "a derived event"
+            return Owed(f"BackupCalled or BackupPassed by {s.priority}")
+        return Owed("a derived event")
 
-    def out_of_step(self, s: State, e: Any) -> Illegal:
-        return bad("LG-2.1", "out-of-step", f"{type(e).__name__} by {e.player} is not allowed now: the position expects {self.expected(s)}")
+    def expected(self, s: State) -> str:
+        o = self.owed(s)
+        return f"{o.expects} ({o.why})" if o.why else o.expects
 
     # -- the check ------------------------------------------------------------------------------
     # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
