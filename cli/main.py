@@ -111,6 +111,9 @@ def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool) -> None:
         click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
         for v in doc["violations"]:
             click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
+            if v.get("followers"):
+                click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
+                           f"{v['waiting_for']})")
         for v in doc.get("not_engine_checked", []):
             click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: not engine-checked: {v['message']}")
     if not as_json and len(files) > 1:

@@ -95,7 +95,8 @@ def stated(s: Script) -> bytes:
 def misstate(s: Script, kind: type, index: int = 0, *, rule: str = "LOG-2", **changes: Any) -> Any:
     """Verify the script's log stating derived events, with the ``index``-th derived ``kind``
     event changed; return the first violation (it must be ``rule``, LOG-2 by default, on that
-    line; a changed GameEnded is LOG-3: the engine's own GameEnded already ended the match)."""
+    line; a changed GameEnded too: the consequences still owed are compared before anything is
+    "after the end")."""
     assert s.verify(with_derived=True).verdict == "legal"
     events = s.all_events()
     hits = [i for i, e in enumerate(events) if type(e) is kind]
@@ -177,7 +178,9 @@ def test_starting_position() -> None:
 def test_only_the_expected_player_with_an_event_the_step_allows() -> None:
     s = Script()
     accepts(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.2")
-    rejects(s.check(E.CardCommitted(player=A, commitment="0" * 64)), "LG-2.1", "out-of-step", "CardDrawn by ann")
+    # ann skipping her own owed refill: the rule that owes it (LG-2.2); ben acting: whose turn it is
+    rejects(s.check(E.CardCommitted(player=A, commitment="0" * 64)), "LG-2.2", "out-of-step", "CardDrawn by ann",
+            "every empty slot takes a card")
     rejects(s.check(E.CardCommitted(player=B, commitment="0" * 64)), "LG-2.1", "out-of-step", "CardDrawn by ann")
     rejects(s.check(E.CardDrawn(player="cy", card="iron-golem")), "LG-2.1", "unknown-player", "'cy'")
     # a derived event proposed to check directly (propose answers LOG-2 before check sees it)
@@ -631,7 +634,7 @@ def test_hit_points_at_zero_end_the_match() -> None:
     events = s.events() + [E.CardDrawn(player=A, card="iron-golem")]
     v = verify_events(events).violations[0]
     assert v.rule == "LOG-3"
-    misstate(s, E.GameEnded, winner=B, rule="LOG-3")
+    misstate(s, E.GameEnded, winner=B)  # the wrong winner is LOG-2 at its line, not LOG-3
 
 
 @covers("LG-8.2", "LG-28")
@@ -911,7 +914,7 @@ def test_option_resign_result() -> None:
     res = under(log)
     assert res.verdict == "legal" and (res.outcome.result, res.outcome.winner) == ("draw", None)
     res = under(log, resign_result="opponent-wins")  # the stated draw contradicts the engine's end
-    assert first_violation(res) == ("LOG-3", "core/after-end")
+    assert first_violation(res) == ("LOG-2", "core/derived-mismatch")
     plain = under(s.events(), resign_result="opponent-wins")
     assert (plain.outcome.result, plain.outcome.winner, plain.outcome.reason) == ("win", B, "resignation")
 

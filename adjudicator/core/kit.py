@@ -273,8 +273,9 @@ class RulesBase:
         by = f" by {who}" if who else ""
         why = f" ({o.why})" if o.why else ""
         rule = o.rule if o.rule and (o.by is None or who is None or who == o.by) else self.step_rule
+        what = getattr(e, "what", None) or type(e).__name__
         return Illegal(rule, self.namespace + "out-of-step",
-                       f"{type(e).__name__}{by} is not allowed now: the position expects {o.expects}{why}")
+                       f"{what}{by} is not allowed now: the position expects {o.expects}{why}")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -506,6 +507,10 @@ class KitGame(Game[S], Generic[S]):
     def check_position(self, state: Any) -> None:
         """Names a decoded position holds that cannot exist in its match (an unknown card, a
         square off the board): raise ``msgspec.ValidationError("<what> - at `$.<path>`")``."""
+
+    def waiting_for(self, state: Any) -> str:
+        """What the position waits for, as the rules say it (``RulesBase.expected``)."""
+        return self.rules.expected(state)
 
     def invariants(self, state: Any) -> list[tuple[str, str]]:
         """The package's ``invariants.invariants(state)`` when it has one (else none declared)."""

@@ -188,6 +188,11 @@ class Game(ABC, Generic[S]):
         """Relative weight of ``event`` when a random playout picks among legal events."""
         return 1.0
 
+    def waiting_for(self, state: S) -> str:
+        """What ``state`` waits for, in words (verdicts group the events rejected meanwhile)."""
+        who = self.to_act(state)
+        return f"a decision by {', '.join(who)}" if who else "nothing (no one may act)"
+
     def legal_group(self, event: Event) -> str | None:
         """A key shared by legal events that differ only in how they get to the same result (the
         paths of one move to one square); ``adjudicator legal`` lists one per key unless asked for

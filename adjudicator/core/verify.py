@@ -10,7 +10,7 @@ legal.  Nothing here reads a clock or a random source.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .events import Event, bare
@@ -32,9 +32,23 @@ class Violation:
     rule: str
     code: str
     message: str
+    #: later events rejected only because this violation left the position waiting (``--keep-going``)
+    followers: int = 0
+    #: what the position still waited for while they came (set when ``followers``)
+    waiting_for: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code, "message": self.message}
+        d: dict[str, Any] = {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code,
+                             "message": self.message}
+        if self.followers:
+            d["followers"] = self.followers
+            d["waiting_for"] = self.waiting_for
+        return d
+
+
+def _is_follow_on(ruling: Ruling) -> bool:
+    """A rejection that can follow from a stuck position (an engine failure never is one)."""
+    return ruling.rule != ENGINE_FAILURE
 
 
 @dataclass
@@ -136,6 +150,9 @@ def run(
     events = log.events
     n = len(events) if upto is None else min(upto, len(events))
     violations = result.violations
+    #: the last violation and the position it left (follow-ons are grouped under it)
+    root: int | None = None
+    root_state: Any = None
     for number in range(2, n + 1):
         line, ev = events[number - 1]
         result.events = number
@@ -145,10 +162,9 @@ def run(
             if steps is not None:
                 steps(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False, state=state))
             continue
-        if outcome(state) is not None:
-            ruling = Ruling("illegal", "LOG-3", "core/after-end",
-                            f"{type(ev).__name__} comes after the match ended ({game.outcome(state).reason})")
-        elif ev.kind == "X":
+        if ev.kind == "X" and (unconfirmed or outcome(state) is None):
+            # consequences still owed come first: a match-ending event's stated consequences are
+            # compared with the engine's (LOG-2) before anything is "after the end" (LOG-3)
             expected = unconfirmed.popleft() if unconfirmed else None
             if expected is None:
                 try:
@@ -160,6 +176,9 @@ def run(
                 why = f"the engine derived {game.describe_event(expected)} at this point"
             ruling = Ruling("illegal", "LOG-2", "core/derived-mismatch",
                             f"the log states {game.describe_event(ev)} but {why}")
+        elif outcome(state) is not None:
+            ruling = Ruling("illegal", "LOG-3", "core/after-end",
+                            f"{type(ev).__name__} comes after the match ended ({game.outcome(state).reason})")
         else:
             unconfirmed.clear()
             try:
@@ -176,6 +195,7 @@ def run(
                         steps(Step(number, line, ev, ruling, False, state=state))
                     break
                 state = new_state
+                root = None
                 if derived:
                     unconfirmed.extend(derived)
                 if not ruling.engine_checked:
@@ -183,7 +203,12 @@ def run(
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
-        violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        if root is not None and state is root_state and _is_follow_on(ruling):
+            v = violations[root]  # the position still waits where that violation left it
+            violations[root] = replace(v, followers=v.followers + 1, waiting_for=v.waiting_for or game.waiting_for(state))
+        else:
+            violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+            root, root_state = len(violations) - 1, state
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
