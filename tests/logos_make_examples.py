@@ -244,9 +244,9 @@ def illegal_examples() -> dict[str, tuple[Script, str, str]]:
 
     s = Script()
     s.draw("iron-golem", A)
-    s.append_raw(E.CardCommitted(player=A, commitment=commitment_of("iron-golem", salt(A, 1))),
-                 "ann commits before her slots are refilled")
-    out["illegal-LG-2.1-pick-during-refill.jsonl"] = (s, "LG-2.1", "ann commits to a card while her slots are still being refilled (LG-2.1, out-of-step)")
+    s.append_raw(E.CardCommitted(player=B, commitment=commitment_of("white-wall", salt(B, 1))),
+                 "ben commits while ann's slots are still being refilled")
+    out["illegal-LG-2.1-pick-during-refill.jsonl"] = (s, "LG-2.1", "ben commits to a card while ann's slots are still being refilled: not his decision (LG-2.1, out-of-step)")
 
     s = Script()
     s.draw("iron-golem", A)
