@@ -447,3 +447,61 @@ def test_each_game_draws_and_screenshots(live: Live, page: Any) -> None:
         page.goto(live.url + "/")
         page.wait_for_function("document.body.dataset.ready === '1'")
         page.screenshot(path=str(SHOTS / "web-list.png"))
+
+
+# -- opening at the violation, downloads, phones -------------------------------------------------
+
+@pytest.mark.parametrize("gid", sorted(example_logs()))
+def test_an_illegal_match_opens_at_its_first_violation(live: Live, page: Any, gid: str) -> None:
+    path = max((f for f in example_logs()[gid] if f.name.startswith("illegal-")),
+               key=lambda f: len(f.read_bytes().splitlines()))
+    mid = stored(live.store, path)
+    first = Replay.from_file(path).violations()[0]
+    page.goto(f"{live.url}/matches/{mid}")
+    wait_at(page, first)
+    assert shown(page)["rule"] == rule_of(path)
+    assert page.locator("#ruling").get_attribute("aria-live") == "polite"
+
+
+def test_downloads_of_the_log_and_the_position(live: Live, page: Any) -> None:
+    path = longest_legal(example_logs()["kolossus"])
+    mid = stored(live.store, path)
+    page.goto(f"{live.url}/matches/{mid}?at=40")
+    wait_at(page, 40)
+    log_href = page.locator("#download-log").get_attribute("href")
+    pos_href = page.locator("#download-position").get_attribute("href")
+    assert pos_href.endswith("/document?at=40")
+    with page.expect_download() as dl:
+        page.click("#download-log")
+    saved = Path(dl.value.path())
+    assert saved.read_bytes().splitlines() == [
+        line for line in path.read_bytes().splitlines() if line.strip()
+    ] or len(saved.read_bytes().splitlines()) == len(path.read_bytes().splitlines())
+    # the downloaded log verifies like the original, and the position document loads back
+    from adjudicator.core.log import read_log
+    from adjudicator.core.verify import run
+
+    assert run(read_log(saved)).verdict == "legal"
+    with urllib.request.urlopen(live.url + pos_href, timeout=10) as r:
+        doc = json.loads(r.read())
+    from adjudicator.core import position as positions
+
+    game, state = positions.from_document(doc, "downloaded.json")
+    assert game.id == "kolossus" and doc["at"] == 40
+    assert log_href.endswith(f"/matches/{mid}/log")
+
+
+@pytest.mark.parametrize("where", ["list", "viewer"])
+def test_usable_at_390_px(live: Live, browser: Any, where: str) -> None:
+    path = longest_legal(example_logs()["colossus-order"])
+    mid = stored(live.store, path)
+    pg = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        pg.goto(live.url + ("/" if where == "list" else f"/matches/{mid}?at=20"))
+        pg.wait_for_function("document.body.dataset.ready === '1'")
+        width = pg.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the {where} page is {width} px wide at a 390 px screen"
+        for sel in ("#first", "#prev", "#next", "#last") if where == "viewer" else ():
+            assert pg.locator(sel).get_attribute("aria-label")
+    finally:
+        pg.close()

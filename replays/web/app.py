@@ -49,6 +49,7 @@ from litestar.openapi.spec import Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.static_files import create_static_files_router
 
+from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.log import parse_log
@@ -523,6 +524,39 @@ def match_legal(
     return _web(state).legal(match_id, at, limit)
 
 
+@get("/api/matches/{match_id:str}/log", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
+def match_log(state: State, match_id: FromPath[str]) -> Response[bytes]:
+    """The match's log as it was stored (JSON Lines), to download."""
+    web = _web(state)
+    mid = web.resolve(match_id)
+    with web.lock:
+        logged = web.store.get_log(mid)
+        source = web.store.summary(mid).source
+    enc = msgspec.json.Encoder()
+    body = b"".join(enc.encode(e.event) + b"\n" for e in logged)
+    name = (PurePath(source).name or "match.jsonl").replace('"', "")
+    return Response(body, media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@get("/api/matches/{match_id:str}/document", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
+def match_document(
+    state: State, match_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(description="The position after event N (default: the end).")] = None,
+    view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view (only the judge's loads back into check/legal).")] = None,
+) -> Response[dict[str, Any]]:
+    """The position document after event N (``adjudicator state --json``), to download."""
+    web = _web(state)
+    mid, n, _total = web._where(match_id, at)
+    game, st = web._state(mid, n)
+    if st is None:
+        raise _bad("no position: the engine failed on MatchStarted")
+    if view and view not in game.players(st):
+        raise _bad(f"as: unknown player {view!r} (players: {', '.join(game.players(st))})")
+    doc = positions.document(game, st, player=view or None, at=n)
+    return Response(doc, headers={"Content-Disposition": f'attachment; filename="{mid[:8]}-at-{n}.json"'})
+
+
 @dataclass
 class _UploadOperation(Operation):
     """Documents the raw JSON Lines body (the handler reads it itself to enforce the size limit)."""
@@ -666,6 +700,7 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
     return Litestar(
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
+            match_log, match_document,
             index_page, match_page,
             create_static_files_router(path="/static", directories=[STATIC]),
         ],

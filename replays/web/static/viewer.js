@@ -173,6 +173,8 @@
     state.view = view || null;
     showEvent(n);
     $("pos").textContent = n + " / " + state.events.length;
+    $("download-position").href = "/api/matches/" + encodeURIComponent(state.id) + "/document?at=" + n +
+      (view ? "&as=" + encodeURIComponent(view) : "");
     $("at-input").value = n;
     $("view").value = state.view || "";
     setUrl();
@@ -362,7 +364,9 @@
       sel.innerHTML = '<option value="">judge (everything)</option>' + state.players.map(p => '<option value="' + esc(p) + '">' + esc(p) + "</option>").join("");
       $("at-input").max = state.events.length;
       buildList();
-      let n = at === null || isNaN(at) ? 1 : at;
+      // an illegal match opens at its first violation (a judge's first question); ?at= wins
+      let n = at === null || isNaN(at) ? (state.violations.length ? state.violations[0] : 1) : at;
+      $("download-log").href = "/api/matches/" + encodeURIComponent(state.id) + "/log";
       if (n < 1 || n > state.events.length) { flash("event " + n + " is outside the match (events 1-" + state.events.length + "): showing the nearest", "error"); }
       if (view && !state.players.includes(view)) { flash("unknown player \u201c" + view + "\u201d (players: " + state.players.join(", ") + "): showing the judge's view", "error"); return go(n, null); }
       return go(n, view);
