@@ -64,3 +64,8 @@ def test_legal_as_a_player_hides_what_they_cannot_see() -> None:
     assert r.exit_code == 0 and draws[0].card not in r.output and f"what {other} cannot see" in r.output
     r = cli("check", CO, "--at", str(at), "--event", ev, "--as", drawer)
     assert r.exit_code == 0
+
+
+def test_state_never_cuts_colossi_tile_names() -> None:
+    out = cli("state", str(EX / "colossi" / "legal-2p-to-50-gold.jsonl"), "--at", "30").output
+    assert "Starting Environment of ann" in out and "Starting Environment of an " not in out

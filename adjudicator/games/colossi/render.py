@@ -58,13 +58,18 @@ def describe(game: Any, s: State, player: str | None) -> str:
     lines.append("island (g grass, S start, E environment, L lair, . unexplored, * Beast):")
     lines += island(s)
     lines.append("")
-    lines.append("space  tile                       loot g/b/t  colossi    acolytes         banners      beasts        control")
+    rows = []
     for i, sp in enumerate(s.spaces):
         if sp.tile is None and not sp.colossi and not sum(sp.acolytes) and not sp.beasts:
             continue
         tile = "(unexplored)" if sp.tile is None else C.tiles[sp.tile].name + (f" of {sp.owner}" if sp.owner else "")
         acols = " ".join(f"{ids[k]}:{n}" for k, n in enumerate(sp.acolytes) if n) or "-"
-        lines.append(f"{i:>5}  {tile[:26]:<26} {sp.gold}/{sp.blue}/{sp.green:<7} {','.join(sp.colossi) or '-':<10} "
+        rows.append((i, tile, sp, acols))
+    # the tile column is as wide as its longest name: names are never cut ("Starting Environment of ann")
+    w = max([len("tile")] + [len(t) for _i, t, _sp, _a in rows])
+    lines.append(f"space  {'tile':<{w}} loot g/b/t  colossi    acolytes         banners      beasts        control")
+    for i, tile, sp, acols in rows:
+        lines.append(f"{i:>5}  {tile:<{w}} {sp.gold}/{sp.blue}/{sp.green:<7} {','.join(sp.colossi) or '-':<10} "
                      f"{acols:<16} {','.join(sp.banners) or '-':<12} {','.join(sp.beasts) or '-':<13} "
                      f"{Q.control(s, i) or '-'}")
     lines.append("")
