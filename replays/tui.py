@@ -105,7 +105,15 @@ class ReplayApp(App[None]):
     #main { height: 1fr; }
     #position-box { width: 1fr; border: round $primary; }
     #position { width: auto; }
-    #side { width: 66; }
+    #side { width: 40%; min-width: 44; max-width: 66; }
+    /* a small terminal (80x24 and up): the position on top, full width, never squeezed; a short
+       event list below it; the ruling in one line (the message line); no footer (? is help) */
+    Screen.narrow #main { layout: vertical; }
+    Screen.narrow #side { width: 100%; max-width: 100%; height: auto; }
+    Screen.narrow #events { height: 4; min-height: 3; }
+    Screen.narrow #ruling { display: none; }
+    Screen.narrow #changes { display: none; }
+    Screen.narrow Footer { display: none; }
     #events { height: 1fr; min-height: 8; border: round $primary; }
     #ruling { height: auto; max-height: 16; border: round $primary; }
     #changes { height: auto; max-height: 12; min-height: 4; border: round $primary; }
@@ -176,9 +184,17 @@ class ReplayApp(App[None]):
         self.refresh_all()
 
     # -- drawing -----------------------------------------------------------------------------
+    #: below these sizes the layout stacks the position over a short event list
+    NARROW_WIDTH, NARROW_HEIGHT = 110, 34
+
+    @property
+    def narrow(self) -> bool:
+        return self.size.width < self.NARROW_WIDTH or self.size.height < self.NARROW_HEIGHT
+
     def refresh_all(self) -> None:
         if not self.is_mounted:
             return
+        self.screen.set_class(self.narrow, "narrow")
         r, n = self.replay, self.cursor
         frame = r.frame(n, self.view)
         game = r.game
@@ -206,7 +222,7 @@ class ReplayApp(App[None]):
         self.query_one("#events", Static).update(self._event_list())
         self.query_one("#ruling", Static).update(self._ruling())
         self.query_one("#changes", Static).update(self._changes())
-        self.query_one("#message", Static).update(self.message)
+        self.query_one("#message", Static).update(self.message or (self._ruling_line() if self.narrow else ""))
 
     def _event_list(self) -> Text:
         r, n = self.replay, self.cursor
@@ -233,6 +249,16 @@ class ReplayApp(App[None]):
             if i != end:
                 out.append("\n")
         return out
+
+    def _ruling_line(self) -> Text:
+        """The selected event's ruling in one line (the small layout has no ruling panel)."""
+        f = self.replay.frame(self.cursor, self.view)
+        sym, style = MARKS.get(f.mark, ("?", "yellow"))
+        t = Text(no_wrap=True, overflow="ellipsis")
+        t.append(f"{sym} {f.verdict} ", style=style)
+        t.append(f"{f.rule} ", style="bold")
+        t.append(f.message, style="red" if f.mark == ILLEGAL else "")
+        return t
 
     def _ruling(self) -> Text:
         r, n = self.replay, self.cursor

@@ -574,3 +574,32 @@ async def test_screenshot(game_id, tmp_path):
             target = ROOT / "docs" / "screenshots"
             target.mkdir(parents=True, exist_ok=True)
             (target / out.name).write_text(svg)
+
+
+# -- small terminals ------------------------------------------------------------------------------
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_whole_board_shows_at_80x24_and_120_columns(game_id, size):
+    """At 80x24 the position sits over a short event list, full width: every line of the board (or,
+    for a game without one, the status and who acts) is on the screen, uncut; at 120 columns the
+    side panel leaves the board all its columns (Kolossus: a to k)."""
+    from adjudicator.replays.terminal import Palette, board_lines
+
+    path = max(_examples(game_id, "legal"), key=lambda p: len(replay_of(p)))
+    r = replay_of(path)
+    n = len(r) * 3 // 5
+    app = ReplayApp(r, at=n)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert ("narrow" in app.screen.classes) == (size == (80, 24))
+        shown = panel(app, "#position-box")
+        scene = r.scene(n, None)
+        if scene.board is not None:
+            for line in board_lines(scene.board, Palette(scene)):
+                assert line.plain.rstrip() in shown, f"board line cut or hidden at {size}: {line.plain!r}"
+        else:
+            assert scene.status.split(",")[0] in flat(shown)
+        if size == (80, 24):  # the ruling of the selected event is still on screen, in one line
+            assert r.frame(n).rule in panel(app, "#message")
