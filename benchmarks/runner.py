@@ -52,6 +52,8 @@ perf = time.perf_counter
 
 #: verify must reach this share of the decode-only throughput measured in the same run
 VERIFY_TO_DECODE_MIN = 0.40
+#: issue 12: every game at least 5x python-chess validating PGN, measured side by side
+VERIFY_TO_CHESS_MIN = 5
 #: 5x python-chess's ~73k moves/s PGN validation on these machines
 VERIFY_MIN_EVENTS_PER_S = 365_000
 IMPORT_MIN_EVENTS_PER_S = 50_000
@@ -196,29 +198,55 @@ def decode_pass(game: Game, files: Sequence[CorpusFile]) -> Pass:
     return Pass(events, perf() - t0)
 
 
+_PEER_PGN: list[str] = []
+
+
+def peer_corpus() -> str | None:
+    """The python-chess corpus (generated once per run), or None without the ``chess`` package."""
+    from . import peer
+
+    if not peer.available():
+        return None
+    if not _PEER_PGN:
+        say("  [python-chess] generating 300 random games (the peer: chess.pgn.read_game)")
+        _PEER_PGN.append(peer.corpus())
+    return _PEER_PGN[0]
+
+
 def measure_verify_decode(game: Game, files: Sequence[CorpusFile], passes: int) -> dict[str, Any]:
+    from . import peer
+
     say(f"  [{game.id}] warm-up: verifying {len(files)} matches (legality and outcome checks)")
     warm = verify_pass(files, thorough=True)
     decode_pass(game, files)
+    pgn = peer_corpus()
     decodes: list[Pass] = []
     verifies: list[Pass] = []
+    chess_runs: list[float] = []
     for i in range(passes):
         gc.collect()
         decodes.append(decode_pass(game, files))
         gc.collect()
         verifies.append(verify_pass(files))
+        if pgn is not None:  # interleaved, so that noise hits both alike
+            gc.collect()
+            chess_runs.append(peer.read_pass(pgn).rate)
         say(f"  [{game.id}] pass {i + 1}/{passes}: verify {verifies[-1].rate:,.0f} events/s, "
-            f"decode {decodes[-1].rate:,.0f} events/s")
+            f"decode {decodes[-1].rate:,.0f} events/s"
+            + (f", python-chess {chess_runs[-1]:,.0f} moves/s" if chess_runs else ""))
     if any(p.events != warm.events for p in decodes + verifies):
         raise BenchmarkError(f"{game.id}: passes disagree on the number of events")
     v = statistics.median(p.rate for p in verifies)
     d = statistics.median(p.rate for p in decodes)
     parse_share = statistics.median(p.parse_seconds / p.seconds for p in verifies)
+    chess = statistics.median(chess_runs) if chess_runs else None
     return {
         "events": warm.events,
         "verify_events_per_s": v,
         "decode_events_per_s": d,
         "verify_to_decode": v / d,
+        "chess_moves_per_s": chess,
+        "verify_to_chess": None if chess is None else v / chess,
         "verify_parse_share": parse_share,
         "verify_runs_events_per_s": [p.rate for p in verifies],
         "decode_runs_events_per_s": [p.rate for p in decodes],
@@ -343,7 +371,10 @@ def measure_seek(game: Game, directory: str, sizes: Sizes) -> dict[str, Any]:
 
 def targets_of(res: dict[str, Any]) -> dict[str, dict[str, Any]]:
     seek_limit = res["rebuild_ms"] / SEEK_SPEEDUP_MIN
-    return {
+    peer = {} if res.get("verify_to_chess") is None else {
+        "verify_to_chess": {"target": f">= {VERIFY_TO_CHESS_MIN}", "min": VERIFY_TO_CHESS_MIN,
+                            "pass": res["verify_to_chess"] >= VERIFY_TO_CHESS_MIN}}
+    return peer | {
         "verify_to_decode": {"target": f">= {VERIFY_TO_DECODE_MIN}", "min": VERIFY_TO_DECODE_MIN,
                              "pass": res["verify_to_decode"] >= VERIFY_TO_DECODE_MIN},
         "verify_events_per_s": {"target": f">= {VERIFY_MIN_EVENTS_PER_S}", "min": VERIFY_MIN_EVENTS_PER_S,
@@ -412,9 +443,14 @@ def _verdict(ok: bool) -> str:
 
 def render(gid: str, r: dict[str, Any]) -> str:
     t = r["targets"]
+    peer = (("verify / python-chess", "python-chess not installed (pip install -e '.[bench]')", "", "")
+            if r.get("verify_to_chess") is None else
+            ("verify / python-chess", f"{r['verify_to_chess']:.2f}x ({r['chess_moves_per_s']:,.0f} moves/s, same run)",
+             f">= {VERIFY_TO_CHESS_MIN}x", _verdict(t["verify_to_chess"]["pass"])))
     rows = [
         ("verify (read+parse+run)", f"{r['verify_events_per_s']:,.0f} events/s",
          f">= {VERIFY_MIN_EVENTS_PER_S:,} events/s", _verdict(t["verify_events_per_s"]["pass"])),
+        peer,
         ("decode-only (msgspec)", f"{r['decode_events_per_s']:,.0f} events/s", "", ""),
         ("verify / decode", f"{r['verify_to_decode']:.1%}", f">= {VERIFY_TO_DECODE_MIN:.0%}",
          _verdict(t["verify_to_decode"]["pass"])),
