@@ -13,7 +13,7 @@ in the rules) and after every event of the conformance playouts.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,3 +116,17 @@ def _walk(v: Any, path: str, name: str | None, spec: Spec, players: Container[st
         elif name in spec.refs and spec.refs[name] in ns:
             kind = spec.refs[name]
             out.check(v in ns[kind], path, f"{v!r} is not one of the {kind}")
+
+
+def seated_scan(state: Any, spec: Spec, seated: list[str], expected: list[str], pool: Callable[[], Any]) -> Broken:
+    """The usual start of a card game's invariants: the players seated (``seated``) are the
+    set-up's (``expected``, in its order), then :func:`scan` with the match's card pool (a pool
+    that cannot be loaded is left to the set-up's own check)."""
+    b = Broken()
+    if not b.check(seated == expected, "players", f"the players of the set-up ({', '.join(expected)}) in its order"):
+        return b
+    try:
+        cards = pool()
+    except Exception:  # noqa: BLE001 - the set-up's own check names the pool
+        cards = None
+    return scan(state, spec, set(expected), cards, b)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.core.invariants import Broken, Spec, scan
+from adjudicator.core.invariants import Spec, seated_scan
 
 from .cards import load_pool
 from .state import Battle, Block, Capture, DiscardDeclared, ReplaceLocus, RevealLocus, State
@@ -20,16 +20,8 @@ SPEC = Spec(
 
 
 def invariants(s: State) -> list[tuple[str, str]]:
-    b = Broken()
     ids = list(s.setup.players[:2])
-    if not b.check(len(s.players) == 2 and [p.id for p in s.players] == ids, "players",
-                   f"two players, {', '.join(ids)}, in the set-up's order"):
-        return b.items
-    try:
-        pool = load_pool(s.setup.pool)
-    except Exception:  # noqa: BLE001 - the set-up's own check names the pool
-        pool = None
-    scan(s, SPEC, set(ids), pool, b)
+    b = seated_scan(s, SPEC, [p.id for p in s.players], ids, lambda: load_pool(s.setup.pool))
     if b:
         return b.items
     handles: set[str] = set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.core.invariants import Broken, Spec, scan
+from adjudicator.core.invariants import Spec, seated_scan
 
 from .cards import load_pool
 from .state import State
@@ -19,16 +19,10 @@ SPEC = Spec(
 
 
 def invariants(s: State) -> list[tuple[str, str]]:
-    b = Broken()
     ids = list(s.setup.players)
-    if not b.check([p.id for p in s.players] == ids[: len(s.players)] and len(s.players) <= 2, "players",
-                   f"the players of the set-up ({', '.join(ids)}) in its order"):
-        return b.items
-    try:
-        pool = load_pool(s.setup.pool)
-    except Exception:  # noqa: BLE001 - the set-up's own check names the pool
-        pool = None
-    scan(s, SPEC, set(ids), pool, b)
+    seated = [p.id for p in s.players]
+    # a set-up of more than two players is judged by LG-1.1; the engine seats the first two
+    b = seated_scan(s, SPEC, seated, ids[: len(seated)] if len(seated) <= 2 else ids, lambda: load_pool(s.setup.pool))
     if b:
         return b.items
     o = s.options
