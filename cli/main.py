@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,49 +81,149 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     return doc
 
 
+def _verify_path(path: str, keep_going: bool) -> dict[str, Any]:
+    """One log's verdict document (a worker process's job)."""
+    return verify_one(Path(path), keep_going)
+
+
+def _verdicts(files: list[Path], keep_going: bool, jobs: int) -> Iterator[dict[str, Any]]:
+    """Every log's verdict, in input order, from ``jobs`` worker processes (1: this process)."""
+    if jobs <= 1:
+        for f in files:
+            yield verify_one(f, keep_going)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = max(1, min(32, len(files) // (jobs * 8)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(_verify_path, [str(f) for f in files], [keep_going] * len(files), chunksize=chunk)
+
+
+class _Summary:
+    """Counts per verdict and per rule broken (the first violation of each illegal log)."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[str, int] = {"legal": 0, "illegal": 0, "unreadable": 0, "error": 0}
+        self.rules: dict[str, int] = {}
+        self.worst = EXIT_LEGAL
+
+    def add(self, doc: dict[str, Any]) -> None:
+        v = doc["verdict"]
+        self.verdicts[v] = self.verdicts.get(v, 0) + 1
+        for viol in doc["violations"][:1]:
+            self.rules[viol["rule"]] = self.rules.get(viol["rule"], 0) + 1
+        code = {"error": EXIT_INTERNAL, "unreadable": EXIT_BAD_INPUT, "illegal": EXIT_ILLEGAL}.get(v, EXIT_LEGAL)
+        order = (EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
+        self.worst = max(self.worst, code, key=order.index)
+
+    def as_dict(self, logs: int) -> dict[str, Any]:
+        return {"summary": {"logs": logs, "verdicts": self.verdicts,
+                            "rules": dict(sorted(self.rules.items(), key=lambda kv: (-kv[1], kv[0])))}}
+
+    def text(self, logs: int) -> str:
+        c = self.verdicts
+        errors = f", {c['error']} internal errors" if c["error"] else ""
+        line = f"{logs} logs: {c['legal']} legal, {c['illegal']} illegal, {c['unreadable']} unreadable{errors}"
+        if self.rules:
+            line += "\nrules broken (first violation of each illegal log): " + ", ".join(
+                f"{r} {n}" for r, n in sorted(self.rules.items(), key=lambda kv: (-kv[1], kv[0])))
+        return line
+
+
+def _echo_verdict(doc: dict[str, Any]) -> None:
+    if doc["verdict"] in ("unreadable", "error"):
+        click.echo(f"{doc['path']}: {doc['verdict']}: {doc['error']}")
+        return
+    out = doc["outcome"]
+    tail = ""
+    if out:
+        tail = f"; {out['winner']} wins by {out['reason']}" if out["winner"] else f"; {out['result']} ({out['reason']})"
+    click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
+    for v in doc["violations"]:
+        click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
+        if v.get("followers"):
+            click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
+                       f"{v['waiting_for']})")
+    unchecked = doc.get("not_engine_checked", [])
+    if unchecked:  # one line, not one per event: declared effects are the players' word
+        lines = ", ".join(str(v["line"]) for v in unchecked[:8]) + (", ..." if len(unchecked) > 8 else "")
+        click.echo(f"  {len(unchecked)} events not engine-checked (declared effects), lines {lines}")
+
+
+def _rate_column() -> Any:
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        """Logs per second so far."""
+
+        def render(self, task: Any) -> Text:
+            return Text(f"{task.speed:,.0f} logs/s" if task.speed else "- logs/s")
+
+    return Rate()
+
+
+def _Rate() -> Any:  # noqa: N802 - reads as a column class in the list of columns
+    return _rate_column()
+
+
+@contextmanager
+def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar with rate and time left on stderr (rich), or nothing when not wanted."""
+    if not enabled:
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    columns = (TextColumn("verifying"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("[progress.percentage]{task.percentage:>3.0f}%"), _Rate(), TimeElapsedColumn(),
+               TextColumn("eta"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("verify", total=total)
+        yield lambda: bar.advance(task)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @json_option
 @click.option("--keep-going", is_flag=True, help="Skip an illegal event and go on checking the rest of the log.")
-def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool) -> None:
-    """Verify match logs (files, or directories searched for *.jsonl): one verdict per log."""
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes (0: every core); the output stays in input order.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the logs that are not legal, and the summary.")
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on stderr (default: when stderr is a terminal).")
+def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool, jobs: int, quiet: bool,
+           progress: bool | None) -> None:
+    """Verify match logs (files, or directories searched for *.jsonl): one verdict per log.
+
+    With several logs, a summary follows (counts per verdict and per rule broken; with --json,
+    one {"summary": ...} object after the per-log lines).  The exit code is the worst verdict's.
+    """
     files = find_logs(list(paths))
     if not files:
         raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
-    worst = EXIT_LEGAL
-    counts = {"legal": 0, "illegal": 0, "unreadable": 0, "error": 0}
-    for f in files:
-        doc = verify_one(f, keep_going)
-        counts[doc["verdict"]] += 1
-        if doc["verdict"] == "error":
-            worst = EXIT_INTERNAL
-        elif doc["verdict"] == "unreadable" and worst != EXIT_INTERNAL:
-            worst = EXIT_BAD_INPUT
-        elif doc["verdict"] == "illegal" and worst == EXIT_LEGAL:
-            worst = EXIT_ILLEGAL
+    jobs = min(jobs or os.cpu_count() or 1, len(files))
+    bar = sys.stderr.isatty() if progress is None else progress
+    summary = _Summary()
+    with _progress(len(files), bar and len(files) > 1) as advance:
+        for doc in _verdicts(files, keep_going, jobs):
+            summary.add(doc)
+            advance()
+            if quiet and doc["verdict"] == "legal":
+                continue
+            if as_json:
+                emit_json(doc)
+            else:
+                _echo_verdict(doc)
+    if len(files) > 1:
         if as_json:
-            emit_json(doc)
-            continue
-        if doc["verdict"] in ("unreadable", "error"):
-            click.echo(f"{doc['path']}: {doc['verdict']}: {doc['error']}")
-            continue
-        out = doc["outcome"]
-        tail = ""
-        if out:
-            tail = f"; {out['winner']} wins by {out['reason']}" if out["winner"] else f"; {out['result']} ({out['reason']})"
-        click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
-        for v in doc["violations"]:
-            click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
-            if v.get("followers"):
-                click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
-                           f"{v['waiting_for']})")
-        for v in doc.get("not_engine_checked", []):
-            click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: not engine-checked: {v['message']}")
-    if not as_json and len(files) > 1:
-        errors = f", {counts['error']} internal errors" if counts["error"] else ""
-        click.echo(f"{len(files)} logs: {counts['legal']} legal, {counts['illegal']} illegal, "
-                   f"{counts['unreadable']} unreadable{errors}")
-    sys.exit(worst)
+            emit_json(summary.as_dict(len(files)))
+        else:
+            click.echo(summary.text(len(files)))
+    sys.exit(summary.worst)
 
 
 # -- positions -----------------------------------------------------------------------------------

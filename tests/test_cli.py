@@ -169,8 +169,10 @@ def test_verify_directory_mixed_verdicts_exit_codes(tmp_path, match):
     unreadable.write_bytes(b'{"type": "MatchStarted"')
     r = invoke("verify", tmp_path / "a", "--json")
     assert r.exit_code == 2
-    verdicts = [json.loads(line)["verdict"] for line in r.output.splitlines()]
+    docs = [json.loads(line) for line in r.output.splitlines()]
+    verdicts = [d["verdict"] for d in docs[:-1]]
     assert sorted(verdicts) == ["illegal", "legal", "unreadable"]
+    assert docs[-1]["summary"]["verdicts"] == {"legal": 1, "illegal": 1, "unreadable": 1, "error": 0}
 
 
 def test_keep_going_reports_every_violation(tmp_path, match):
