@@ -505,3 +505,43 @@ def test_usable_at_390_px(live: Live, browser: Any, where: str) -> None:
             assert pg.locator(sel).get_attribute("aria-label")
     finally:
         pg.close()
+
+
+# -- the analysis board ----------------------------------------------------------------------------
+
+def test_a_variation_is_played_shared_and_saved_as_a_log_that_verifies(live: Live, page: Any, tmp_path: Path) -> None:
+    from adjudicator.core.log import read_log
+    from adjudicator.core.verify import run
+
+    path = longest_legal(example_logs()["kolossus"])
+    mid = stored(live.store, path)
+    page.goto(f"{live.url}/matches/{mid}?at=60")
+    wait_at(page, 60)
+    page.click("#legal summary")
+    page.wait_for_selector("#legal-list button.try")
+    page.locator("#legal-list button.try").first.click()
+    page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
+    assert page.locator("#variation").is_visible()
+    assert "legal" in page.locator("#variation-steps li").first.inner_text()
+    page.wait_for_selector("#legal-list button.try")
+    page.locator("#legal-list button.try").first.click()
+    page.wait_for_function("document.body.dataset.variation === '2' && document.body.dataset.ready === '1'")
+    shared = page.evaluate("location.pathname + location.search")
+    assert "var=" in shared and "at=60" in shared
+    # saved as a new log: the match up to event 60 and the two events tried; it verifies
+    with page.expect_download() as dl:
+        page.click("#variation-save")
+    saved = tmp_path / "variation.jsonl"
+    saved.write_bytes(Path(dl.value.path()).read_bytes())
+    lines = saved.read_bytes().splitlines()
+    assert len(lines) == 62
+    assert run(read_log(saved)).verdict == "legal"
+    # the shared link opens the same variation
+    page.goto(live.url + shared)
+    page.wait_for_function("document.body.dataset.variation === '2' && document.body.dataset.ready === '1'")
+    assert page.locator("#variation-steps li").count() == 2
+    page.click("#variation-undo")
+    page.wait_for_function("document.body.dataset.variation === '1'")
+    page.click("#variation-leave")
+    wait_at(page, 60)
+    assert page.locator("#variation").is_hidden()

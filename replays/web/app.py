@@ -52,8 +52,9 @@ from litestar.static_files import create_static_files_router
 from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
-from adjudicator.core.log import parse_log
-from adjudicator.core.protocol import Game
+from adjudicator.core.log import decode_event, parse_log
+from adjudicator.core.protocol import Game, RefError
+from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.store import (
     ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
@@ -63,9 +64,13 @@ from adjudicator.replays.core import make_frame, seen_by
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
+#: the most events one analysis variation may hold
+MAX_VARIATION = 500
 #: events per page of ``/api/matches/{id}/events`` (default and largest)
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
+#: the most events one analysis variation may hold
+MAX_VARIATION = 500
 #: events per page of ``/api/matches/{id}/events`` (default and largest)
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
@@ -185,6 +190,33 @@ class LegalEvents(msgspec.Struct):
     count: int
     events: list[LegalEvent]
     outcome: str | None = None
+
+
+class VariationStep(msgspec.Struct):
+    """One event of an analysis variation with its ruling and what followed from it."""
+
+    type: str
+    text: str
+    verdict: str
+    rule: str
+    code: str
+    message: str
+    derived: list[str]
+    event: dict[str, Any]
+
+
+class Variation(msgspec.Struct):
+    """Events tried from the position after event ``at``: each ruled on in turn (the first illegal
+    one ends it), the position they lead to as a scene, and what is legal there."""
+
+    match_id: str
+    at: int
+    view: str | None
+    steps: list[VariationStep]
+    #: how many of the steps were legal (and applied)
+    applied: int
+    scene: Scene
+    legal: LegalEvents
 
 
 class ViolationInfo(msgspec.Struct):
@@ -395,6 +427,72 @@ class WebService:
         return LegalEvents(mid, n, game.to_act(state), len(events), shown,
                            None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
 
+    # -- analysis: variations ---------------------------------------------------------------
+    def _variation_events(self, game: Game, state: Any, raw: str) -> list[Any]:
+        try:
+            items = msgspec.json.decode(raw.encode()) if raw.strip() else []
+        except msgspec.DecodeError as exc:
+            raise _bad(f"var: not valid JSON ({exc})") from None
+        if not isinstance(items, list) or len(items) > MAX_VARIATION:
+            raise _bad(f"var: a JSON list of at most {MAX_VARIATION} events")
+        out = []
+        setup = game.setup_of(state)
+        for i, item in enumerate(items):
+            try:
+                ev = decode_event(game, msgspec.json.encode(item), f"var[{i}]", None)
+                game.validate_refs(setup, ev)
+            except LogError as exc:
+                raise _bad(exc.render()) from None
+            except RefError as exc:
+                raise _bad(f"var[{i}]: {exc.field}: {exc.message}") from None
+            out.append(ev)
+        return out
+
+    def variation(self, ref: str, at: int | None, raw: str, view: str | None, limit: int = 200) -> Variation:
+        """Rule on each event of a variation from the position after event ``at`` (nothing stored)."""
+        mid, n, _total = self._where(ref, at)
+        game, state = self._state(mid, n)
+        if state is None:
+            raise _bad("no position: the engine failed on MatchStarted")
+        if view and view not in game.players(state):
+            raise _bad(f"as: unknown player {view!r} (players: {', '.join(game.players(state))})")
+        steps: list[VariationStep] = []
+        applied = 0
+        for ev in self._variation_events(game, state, raw):
+            ruling, derived, new = propose(game, state, ev)
+            shown = game.redact(ev, view or None)
+            steps.append(VariationStep(type(ev).__name__, game.describe_event(shown), ruling.verdict, ruling.rule,
+                                       ruling.code, ruling.message, [game.describe_event(game.redact(d, view or None))
+                                                                     for d in derived], msgspec.to_builtins(ev)))
+            if not ruling.legal:
+                break
+            state, applied = new, applied + 1
+        out = game.outcome(state)
+        events = game.legal_events(state) if out is None else []
+        legal = LegalEvents(mid, n, game.to_act(state), len(events),
+                            [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
+                             for e in events[:limit]],
+                            None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
+        return Variation(mid, n, view or None, steps, applied, game.scene(state, view or None), legal)
+
+    def variation_log(self, ref: str, at: int | None, raw: str) -> tuple[str, bytes]:
+        """The log up to event ``at`` followed by the variation's legal events (a new match)."""
+        mid, n, _total = self._where(ref, at)
+        game, state = self._state(mid, n)
+        if state is None:
+            raise _bad("no position: the engine failed on MatchStarted")
+        with self.lock:
+            logged = [e.event for e in self.store.get_log(mid) if e.seq <= n]
+        kept = []
+        for ev in self._variation_events(game, state, raw):
+            ruling, _derived, new = propose(game, state, ev)
+            if not ruling.legal:
+                break
+            kept.append(ev)
+            state = new
+        enc = msgspec.json.Encoder()
+        return f"{mid[:8]}-at-{n}-variation.jsonl", b"".join(enc.encode(e) + b"\n" for e in logged + kept)
+
     # -- upload ------------------------------------------------------------------------------
     def upload(self, data: bytes, name: str, cancelled: threading.Event | None = None) -> tuple[UploadResult, int]:
         """Read, verify and store one log; the answer and its HTTP status.
@@ -557,6 +655,29 @@ def match_document(
     return Response(doc, headers={"Content-Disposition": f'attachment; filename="{mid[:8]}-at-{n}.json"'})
 
 
+@get("/api/matches/{match_id:str}/variation", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
+def match_variation(
+    state: State, match_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(description="The variation starts after event N (default: the end).")] = None,
+    var: Annotated[str, QueryParameter(description="The events of the variation: a JSON list of log lines.")] = "[]",
+    view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view of the scene.")] = None,
+) -> Variation:
+    """The analysis board: rule on events tried from a position (each in turn; nothing is stored)
+    and show the position they lead to, with what is legal there."""
+    return _web(state).variation(match_id, at, var, view)
+
+
+@get("/api/matches/{match_id:str}/variation.jsonl", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
+def match_variation_log(
+    state: State, match_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(description="The variation starts after event N.")] = None,
+    var: Annotated[str, QueryParameter(description="The events of the variation: a JSON list of log lines.")] = "[]",
+) -> Response[bytes]:
+    """The match up to event N followed by the variation's legal events, as a new log to download."""
+    name, body = _web(state).variation_log(match_id, at, var)
+    return Response(body, media_type="application/x-ndjson", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 @dataclass
 class _UploadOperation(Operation):
     """Documents the raw JSON Lines body (the handler reads it itself to enforce the size limit)."""
@@ -700,7 +821,7 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
     return Litestar(
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
-            match_log, match_document,
+            match_log, match_document, match_variation, match_variation_log,
             index_page, match_page,
             create_static_files_router(path="/static", directories=[STATIC]),
         ],

@@ -33,6 +33,7 @@
     const q = new URLSearchParams();
     q.set("at", String(state.at));
     if (state.view) q.set("as", state.view);
+    if (state.variation) q.set("var", JSON.stringify(state.variation));
     history.replaceState(null, "", "/matches/" + encodeURIComponent(state.id) + "?" + q.toString());
   }
 
@@ -167,6 +168,8 @@
       return loadEvents(view || null).then(() => go(n, view), err => flash(err.message, "error"));
     }
     n = Math.max(1, Math.min(state.events.length, n | 0));
+    if (state.variation && !state.keepVariation) leaveVariation(false);
+    state.keepVariation = false;
     const token = ++state.token;
     document.body.dataset.ready = "0";
     state.at = n;
@@ -201,21 +204,90 @@
     });
   }
 
+  function fillLegal(l) {
+    const box = $("legal-list");
+    box.textContent = "";
+    const head = document.createElement("div");
+    head.className = "legal-head";
+    head.textContent = l.outcome ? "The match is over: " + l.outcome : "to act: " + (l.to_act.join(", ") || "nobody") + "; " + l.count + " legal events" + (l.count > l.events.length ? " (first " + l.events.length + " shown)" : "");
+    box.appendChild(head);
+    const ul = document.createElement("ul");
+    l.events.forEach(e => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.className = "try";
+      b.textContent = "\u25B6";
+      b.title = "try it: play this event in a variation (analysis board)";
+      b.setAttribute("aria-label", "try " + e.text + " in a variation");
+      b.addEventListener("click", () => tryEvent(e.event));
+      li.appendChild(b);
+      li.appendChild(document.createTextNode(" " + e.text));
+      ul.appendChild(li);
+    });
+    box.appendChild(ul);
+  }
+
   function loadLegal() {
     const box = $("legal-list");
+    if (state.variation) { if (state.varLegal) fillLegal(state.varLegal); return; }
     const at = state.at;
     box.textContent = "loading\u2026";
     api("/api/matches/" + encodeURIComponent(state.id) + "/legal?at=" + at + "&limit=200").then(l => {
-      if (at !== state.at) return;
-      box.textContent = "";
-      const head = document.createElement("div");
-      head.className = "legal-head";
-      head.textContent = l.outcome ? "The match is over: " + l.outcome : "to act: " + (l.to_act.join(", ") || "nobody") + "; " + l.count + " legal events" + (l.count > l.events.length ? " (first " + l.events.length + " shown)" : "");
-      box.appendChild(head);
-      const ul = document.createElement("ul");
-      l.events.forEach(e => { const li = document.createElement("li"); li.textContent = e.text; ul.appendChild(li); });
-      box.appendChild(ul);
+      if (at !== state.at || state.variation) return;
+      fillLegal(l);
     }).catch(err => { box.textContent = err.message; });
+  }
+
+  // -- the analysis board: variations from any position ---------------------------------------
+  function variationQuery(events) {
+    return "at=" + state.at + "&var=" + encodeURIComponent(JSON.stringify(events)) +
+      (state.view ? "&as=" + encodeURIComponent(state.view) : "");
+  }
+
+  function tryEvent(ev) {
+    stop();
+    showVariation((state.variation || []).concat([ev]));
+  }
+
+  function showVariation(events) {
+    document.body.dataset.ready = "0";
+    const token = ++state.token;
+    return api("/api/matches/" + encodeURIComponent(state.id) + "/variation?" + variationQuery(events)).then(v => {
+      if (token !== state.token) return;
+      // the legal events are kept; an illegal one tried is shown with its ruling, not kept
+      state.variation = v.steps.slice(0, v.applied).map(st => st.event);
+      state.varLegal = v.legal;
+      SceneView.render($("scene"), v.scene, {});
+      const box = $("variation");
+      box.hidden = false;
+      $("variation-from").textContent = "after event " + state.at;
+      const ol = $("variation-steps");
+      ol.textContent = "";
+      v.steps.forEach(st => {
+        const li = document.createElement("li");
+        li.className = "mark-" + (st.verdict === "legal" ? "legal" : "illegal");
+        li.textContent = st.text + " \u2014 " + st.verdict + " " + st.rule + (st.verdict === "legal" ? "" : ": " + st.message) +
+          (st.derived.length ? " (then: " + st.derived.join("; ") + ")" : "");
+        ol.appendChild(li);
+      });
+      $("variation-save").href = "/api/matches/" + encodeURIComponent(state.id) + "/variation.jsonl?" + variationQuery(state.variation);
+      const last = v.steps[v.steps.length - 1];
+      $("variation-status").textContent = last && last.verdict !== "legal" ? "illegal here: " + last.rule + " " + last.message
+        : (v.legal.outcome ? "the match is over: " + v.legal.outcome : "to act: " + v.legal.to_act.join(", "));
+      $("legal").open = true;
+      fillLegal(v.legal);
+      setUrl();
+      document.body.dataset.variation = String(state.variation.length);
+      document.body.dataset.ready = "1";
+    }).catch(err => { flash(err.message, "error"); document.body.dataset.ready = "1"; });
+  }
+
+  function leaveVariation(redraw) {
+    state.variation = null;
+    state.varLegal = null;
+    $("variation").hidden = true;
+    document.body.dataset.variation = "";
+    if (redraw) go(state.at);
   }
 
   // -- moves -----------------------------------------------------------------------------------
@@ -342,6 +414,11 @@
     $("speed").addEventListener("change", () => { if (state.playing) schedule(); $("speed").blur(); });
     $("at-form").addEventListener("submit", ev => { ev.preventDefault(); stop(); go(parseInt($("at-input").value, 10) || 1); $("at-input").blur(); });
     $("help-button").addEventListener("click", () => { $("help").hidden = !$("help").hidden; });
+    $("variation-undo").addEventListener("click", () => {
+      const evs = (state.variation || []).slice(0, -1);
+      if (evs.length) showVariation(evs); else leaveVariation(true);
+    });
+    $("variation-leave").addEventListener("click", () => leaveVariation(true));
     $("help").addEventListener("click", () => { $("help").hidden = true; });
     $("legal").addEventListener("toggle", () => { if ($("legal").open) loadLegal(); });
     let resize;
@@ -369,7 +446,9 @@
       $("download-log").href = "/api/matches/" + encodeURIComponent(state.id) + "/log";
       if (n < 1 || n > state.events.length) { flash("event " + n + " is outside the match (events 1-" + state.events.length + "): showing the nearest", "error"); }
       if (view && !state.players.includes(view)) { flash("unknown player \u201c" + view + "\u201d (players: " + state.players.join(", ") + "): showing the judge's view", "error"); return go(n, null); }
-      return go(n, view);
+      let shared = null;
+      try { shared = q.has("var") ? JSON.parse(q.get("var")) : null; } catch (e) { flash("var: not a list of events", "error"); }
+      return go(n, view).then(() => { if (Array.isArray(shared) && shared.length) return showVariation(shared); });
     }).catch(err => {
       flash(err.message, "error");
       $("title").textContent = "no match";
