@@ -545,3 +545,25 @@ def test_a_variation_is_played_shared_and_saved_as_a_log_that_verifies(live: Liv
     page.click("#variation-leave")
     wait_at(page, 60)
     assert page.locator("#variation").is_hidden()
+
+
+def test_the_board_marks_the_selected_event(live: Live, page: Any) -> None:
+    """A move's path is marked on the board; an illegal move's in red."""
+    from adjudicator.core import registry
+
+    path = longest_legal(example_logs()["kolossus"])
+    mid = stored(live.store, path)
+    replay = Replay.from_file(path)
+    n = next(f.number for f in replay.frames if f.type == "MiniatureMoved" and len(f.event.path) > 2)
+    page.goto(f"{live.url}/matches/{mid}?at={n}")
+    wait_at(page, n)
+    squares = registry.get("kolossus").touched(replay.frames[n - 1].event)
+    marked = page.evaluate("[...document.querySelectorAll('#scene .cell.touched')].map(c => c.dataset.cell)")
+    assert sorted(marked) == sorted(squares) and len(marked) > 2
+    assert page.locator("#scene .touched-illegal").count() == 0
+    bad = next(f for f in example_logs()["kolossus"] if f.name.startswith("illegal-KO-5.4"))
+    bid = stored(live.store, bad)
+    page.goto(f"{live.url}/matches/{bid}")  # opens at its violation: the rejected move, in red
+    first = Replay.from_file(bad).violations()[0]
+    wait_at(page, first)
+    assert page.locator("#scene .cell.touched-illegal").count() >= 2

@@ -193,6 +193,19 @@ class Game(ABC, Generic[S]):
         who = self.to_act(state)
         return f"a decision by {', '.join(who)}" if who else "nothing (no one may act)"
 
+    def touched(self, event: Event) -> list[str]:
+        """Ids of the scene's cells, cards and pieces ``event`` concerns (a move's path, the card
+        played, an attack's target), for the viewers to mark.  The default: every string the event
+        names (besides who acts); games whose scene ids are not the event's own values override it."""
+        out: list[str] = []
+        for k, v in msgspec.to_builtins(event).items():
+            if k in ("type", "seq", "at", "note", "player", "warband"):
+                continue
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, str) and x not in out and x != "?":  # "?": hidden from this viewer
+                    out.append(x)
+        return out
+
     def legal_group(self, event: Event) -> str | None:
         """A key shared by legal events that differ only in how they get to the same result (the
         paths of one move to one square); ``adjudicator legal`` lists one per key unless asked for

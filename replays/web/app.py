@@ -174,6 +174,10 @@ class Position(msgspec.Struct):
     scene: Scene
     #: what event ``at`` changed, as this viewpoint sees it
     changes: list[str]
+    #: ids of the scene's cells, cards and pieces event ``at`` concerns (the viewer marks them)
+    touched: list[str] = []
+    #: how the event is marked (``legal``, ``illegal``, ...): an illegal one is drawn in red
+    mark: str = ""
 
 
 class LegalEvent(msgspec.Struct):
@@ -413,7 +417,19 @@ class WebService:
         else:
             before, _p, _t = self._scene(mid, n - 1, view)
             changes = diff(before, scene)
-        return Position(mid, n, total, view, players, turn, scene, changes)
+        touched, mark = self._touched(mid, n, view)
+        return Position(mid, n, total, view, players, turn, scene, changes, touched, mark)
+
+    def _touched(self, mid: str, n: int, view: str | None) -> tuple[list[str], str]:
+        """What event ``n`` concerns (as ``view`` saw it) and its mark."""
+        with self.lock:
+            step = next(iter(self.store.steps(mid, n, n)), None)
+            game = registry.get(self.store.summary(mid).game)
+        if step is None:
+            return [], ""
+        ev = game.redact(step.event, view)
+        return game.touched(ev), make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
+                                            [], step.state).mark
 
     def legal(self, ref: str, at: int | None, limit: int) -> LegalEvents:
         mid, n, _total = self._where(ref, at)

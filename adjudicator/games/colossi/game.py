@@ -149,6 +149,14 @@ class Colossi(KitGame[State]):
         data["view"] = player
         return data
 
+    def touched(self, event: Event) -> list[str]:
+        """The spaces an event names are the scene's cells (ids are space numbers)."""
+        out = super().touched(event)
+        for k, v in msgspec.to_builtins(event).items():
+            if k in ("space", "to", "spaces", "start", "path") or k.endswith("_space"):
+                out += [str(x) for x in (v if isinstance(v, list) else [v]) if isinstance(x, int) and str(x) not in out]
+        return out
+
     def check_position(self, state: State) -> None:
         b = board(state.options.board)
         if len(state.spaces) != b.size:

@@ -184,6 +184,7 @@
     return fetchPosition(n, state.view).then(p => {
       if (token !== state.token) return;
       SceneView.render($("scene"), p.scene, {});
+      markTouched(p.touched || [], p.mark);
       const ch = $("changes");
       ch.textContent = "";
       (p.changes.length ? p.changes : ["no visible change"]).forEach(c => {
@@ -225,6 +226,22 @@
       ul.appendChild(li);
     });
     box.appendChild(ul);
+  }
+
+  // what the selected event concerns (a move's path, the card played, an attack's target),
+  // marked on the scene; an illegal event's in red
+  function markTouched(ids, mark) {
+    const scene = $("scene");
+    let found = 0;
+    ids.forEach(id => {
+      const sel = ["data-cell", "data-card", "data-piece"].map(a => "[" + a + '="' + CSS.escape(id) + '"]').join(",");
+      scene.querySelectorAll(sel).forEach(node => {
+        node.classList.add("touched");
+        if (mark === "illegal") node.classList.add("touched-illegal");
+        found++;
+      });
+    });
+    document.body.dataset.touched = String(found);
   }
 
   function loadLegal() {
