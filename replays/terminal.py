@@ -250,6 +250,14 @@ def board_legend(board: Board, palette: Palette, scene: Scene) -> list[tuple[str
         out.append(("owners", [Text.assemble(("■ ", palette.of(o)), o) for o in owners], "  "))
     if len(palette.kind) > 1:
         out.append(("kinds", [Text(k or "(none)", style=st or "none") for k, st in palette.kind.items()], "  "))
+    labels: dict[str, str] = {}
+    for c in board.cells:
+        for piece in c.pieces:
+            labels.setdefault(piece.kind or "piece", piece.label)
+    if labels and board.kind != "grid":  # a compact token per cell: say how to read it
+        out.append(("cells", [Text("number, tile, then the first piece", style="dim"),
+                              Text("* markers (below)", style="dim"), Text("+n more pieces (stacks)", style="dim")], "; "))
+        out.append(("pieces", [Text.assemble((lab, "bold"), f" {kind}") for kind, lab in labels.items()], "  "))
     levels = sorted({c.level for c in board.cells if c.level is not None})
     if levels:
         terrains = Counter_(c.terrain for c in board.cells if c.level is not None and c.terrain)
