@@ -545,6 +545,11 @@ def test_a_variation_is_played_shared_and_saved_as_a_log_that_verifies(live: Liv
     page.click("#variation-leave")
     wait_at(page, 60)
     assert page.locator("#variation").is_hidden()
+    # several variations per match: the one left is kept as a link, and opens again
+    assert page.locator("#variations-list li").count() == 1
+    page.locator("#variations-list a").first.click()
+    page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
+    assert page.locator("#variation-steps li").count() == 1
 
 
 def test_the_board_marks_the_selected_event(live: Live, page: Any) -> None:

@@ -299,7 +299,44 @@
     }).catch(err => { flash(err.message, "error"); document.body.dataset.ready = "1"; });
   }
 
+  // several variations per match: each one left is kept (for this browser session) as a link
+  function savedKey() { return "adjudicator-variations-" + state.id; }
+  function savedVariations() {
+    try { return JSON.parse(sessionStorage.getItem(savedKey()) || "[]"); } catch (e) { return []; }
+  }
+  function keepVariation(at, events) {
+    const all = savedVariations().filter(v => !(v.at === at && JSON.stringify(v.events) === JSON.stringify(events)));
+    all.push({ at: at, events: events });
+    try { sessionStorage.setItem(savedKey(), JSON.stringify(all.slice(-20))); } catch (e) { /* private mode */ }
+    listVariations();
+  }
+  function listVariations() {
+    const all = savedVariations();
+    const box = $("variations");
+    box.hidden = !all.length;
+    const ul = $("variations-list");
+    ul.textContent = "";
+    all.forEach((v, i) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = "/matches/" + encodeURIComponent(state.id) + "?at=" + v.at + "&var=" + encodeURIComponent(JSON.stringify(v.events));
+      a.textContent = "after event " + v.at + ": " + v.events.length + " event" + (v.events.length === 1 ? "" : "s");
+      a.addEventListener("click", ev => { ev.preventDefault(); go(v.at).then(() => showVariation(v.events)); });
+      const x = document.createElement("button");
+      x.textContent = "\u00d7";
+      x.setAttribute("aria-label", "forget this variation");
+      x.addEventListener("click", () => {
+        const rest = savedVariations().filter((_, j) => j !== i);
+        try { sessionStorage.setItem(savedKey(), JSON.stringify(rest)); } catch (e) { /* private mode */ }
+        listVariations();
+      });
+      li.appendChild(a); li.appendChild(document.createTextNode(" ")); li.appendChild(x);
+      ul.appendChild(li);
+    });
+  }
+
   function leaveVariation(redraw) {
+    if (state.variation && state.variation.length) keepVariation(state.at, state.variation);
     state.variation = null;
     state.varLegal = null;
     $("variation").hidden = true;
@@ -463,6 +500,7 @@
       $("download-log").href = "/api/matches/" + encodeURIComponent(state.id) + "/log";
       if (n < 1 || n > state.events.length) { flash("event " + n + " is outside the match (events 1-" + state.events.length + "): showing the nearest", "error"); }
       if (view && !state.players.includes(view)) { flash("unknown player \u201c" + view + "\u201d (players: " + state.players.join(", ") + "): showing the judge's view", "error"); return go(n, null); }
+      listVariations();
       let shared = null;
       try { shared = q.has("var") ? JSON.parse(q.get("var")) : null; } catch (e) { flash("var: not a list of events", "error"); }
       return go(n, view).then(() => { if (Array.isArray(shared) && shared.length) return showVariation(shared); });
