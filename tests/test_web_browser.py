@@ -572,3 +572,14 @@ def test_the_board_marks_the_selected_event(live: Live, page: Any) -> None:
     first = Replay.from_file(bad).violations()[0]
     wait_at(page, first)
     assert page.locator("#scene .cell.touched-illegal").count() >= 2
+
+
+def test_the_board_has_an_accessible_name(live: Live, page: Any) -> None:
+    mid = stored(live.store, longest_legal(example_logs()["kolossus"]))
+    page.goto(f"{live.url}/matches/{mid}?at=30")
+    wait_at(page, 30)
+    label = page.locator("#board").get_attribute("aria-label")
+    assert page.locator("#board").get_attribute("role") == "img" and label.startswith("board: grid, 121 cells")
+    for sel in ("#play", "#help-button", "#download-log", "#download-position"):
+        node = page.locator(sel)
+        assert node.get_attribute("aria-label") or node.get_attribute("title") or node.inner_text().strip(), sel

@@ -216,6 +216,10 @@
     svg.setAttribute("height", L.height.toFixed(0));
     svg.setAttribute("data-kind", board.kind);
     const cells = board.cells || [];
+    // an accessible name: what the board is and what stands on it (each cell has its own title)
+    const pieces = cells.reduce((n, c) => n + (c.pieces || []).length, 0);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "board: " + board.kind + ", " + cells.length + " cells, " + pieces + " pieces");
     const byId = {};
     cells.forEach(c => { byId[c.id] = c; });
     const edges = el("g", { class: "edges" }, svg);
