@@ -464,14 +464,19 @@ class WebService:
             out.append(ev)
         return out
 
-    def variation(self, ref: str, at: int | None, raw: str, view: str | None, limit: int = 200) -> Variation:
-        """Rule on each event of a variation from the position after event ``at`` (nothing stored)."""
+    def settled(self, ref: str, at: int | None, view: str | None = None) -> tuple[str, int, Game, Any]:
+        """The match id, event number, game and position after event ``at``, ``view`` checked."""
         mid, n, _total = self._where(ref, at)
         game, state = self._state(mid, n)
         if state is None:
             raise _bad("no position: the engine failed on MatchStarted")
         if view and view not in game.players(state):
             raise _bad(f"as: unknown player {view!r} (players: {', '.join(game.players(state))})")
+        return mid, n, game, state
+
+    def variation(self, ref: str, at: int | None, raw: str, view: str | None, limit: int = 200) -> Variation:
+        """Rule on each event of a variation from the position after event ``at`` (nothing stored)."""
+        mid, n, game, state = self.settled(ref, at, view)
         steps: list[VariationStep] = []
         applied = 0
         for ev in self._variation_events(game, state, raw):
@@ -493,10 +498,7 @@ class WebService:
 
     def variation_log(self, ref: str, at: int | None, raw: str) -> tuple[str, bytes]:
         """The log up to event ``at`` followed by the variation's legal events (a new match)."""
-        mid, n, _total = self._where(ref, at)
-        game, state = self._state(mid, n)
-        if state is None:
-            raise _bad("no position: the engine failed on MatchStarted")
+        mid, n, game, state = self.settled(ref, at)
         with self.lock:
             logged = [e.event for e in self.store.get_log(mid) if e.seq <= n]
         kept = []
@@ -660,13 +662,7 @@ def match_document(
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view (only the judge's loads back into check/legal).")] = None,
 ) -> Response[dict[str, Any]]:
     """The position document after event N (``adjudicator state --json``), to download."""
-    web = _web(state)
-    mid, n, _total = web._where(match_id, at)
-    game, st = web._state(mid, n)
-    if st is None:
-        raise _bad("no position: the engine failed on MatchStarted")
-    if view and view not in game.players(st):
-        raise _bad(f"as: unknown player {view!r} (players: {', '.join(game.players(st))})")
+    mid, n, game, st = _web(state).settled(match_id, at, view)
     doc = positions.document(game, st, player=view or None, at=n)
     return Response(doc, headers={"Content-Disposition": f'attachment; filename="{mid[:8]}-at-{n}.json"'})
 
