@@ -116,6 +116,65 @@ def start(game: Game, setup: Event) -> tuple[Any, Ruling, list[Event]]:
     return state, ruling, derived
 
 
+def _begin(log: MatchLog, keep_going: bool, record_steps: bool,
+           on_step: Callable[[Step], None] | None) -> tuple[Result, Any, list[Event], Callable[[Step], None] | None, bool]:
+    """Judge the set-up: the result so far, the settled first position, what it derived, where
+    steps go, and whether verification goes on."""
+    game = log.game
+    line0, setup = log.events[0]
+    try:
+        state, ruling, derived = start(game, setup)
+    except Exception as exc:  # an engine defect, never a traceback for the user
+        ruling = _engine_failure(game, setup, exc)
+        return Result(game, None, 1, [Violation(1, line0, ruling.rule, ruling.code, ruling.message)]), None, [], None, False
+    result = Result(game, state, 1, steps=[] if record_steps and on_step is None else None)
+    steps = on_step if on_step is not None else (None if result.steps is None else result.steps.append)
+    if steps is not None:
+        steps(Step(1, line0, setup, ruling, True, derived, state))
+    if not ruling.legal:
+        result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
+    return result, state, derived, steps, ruling.legal or keep_going
+
+
+def _stated_consequence(game: Game, state: Any, ev: Event, unconfirmed: deque[Event]) -> Ruling:
+    """LOG-2 for a stated derived event that differs from what the engine derived (or owes)."""
+    expected = unconfirmed.popleft() if unconfirmed else None
+    if expected is None:
+        try:
+            nxt = game.derive(state)
+        except Exception:
+            nxt = None
+        why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt)}"
+    else:
+        why = f"the engine derived {game.describe_event(expected)} at this point"
+    return Ruling("illegal", "LOG-2", "core/derived-mismatch", f"the log states {game.describe_event(ev)} but {why}")
+
+
+class _Violations:
+    """Violations as they are found, follow-ons grouped under the one that left the position
+    waiting (docs/log-format.md, "Precedence")."""
+
+    def __init__(self, game: Game, found: list[Violation]) -> None:
+        self.game, self.found = game, found
+        #: the last violation and the position it left
+        self.root: int | None = None
+        self.root_state: Any = None
+
+    def add(self, number: int, line: int, ruling: Ruling, state: Any) -> None:
+        found = self.found
+        if self.root is not None and state is self.root_state and _is_follow_on(ruling):
+            v = found[self.root]  # the position still waits where that violation left it
+            found[self.root] = replace(v, followers=v.followers + 1,
+                                       waiting_for=v.waiting_for or self.game.waiting_for(state))
+        else:
+            found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+            self.root, self.root_state = len(found) - 1, state
+
+
+#: the ruling of a stated derived event that confirms the engine's own
+_CONFIRMED = Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation")
+
+
 def run(
     log: MatchLog,
     *,
@@ -123,62 +182,35 @@ def run(
     upto: int | None = None,
     record_steps: bool = False,
     on_step: Callable[[Step], None] | None = None,
-) -> Result:
+) -> Result:  # long: the per-event loop stays in one frame (it is the verifier's hot path)
     """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted).
 
     ``record_steps`` keeps every :class:`Step` in ``Result.steps``; ``on_step`` is given each step
     as it is made instead (nothing kept: the store writes a long match in bounded memory).
     """
+    result, state, derived, steps, go_on = _begin(log, keep_going, record_steps, on_step)
+    if not go_on:
+        return result
     game = log.game
-    line0, setup = log.events[0]
-    try:
-        state, ruling, derived = start(game, setup)
-    except Exception as exc:  # an engine defect, never a traceback for the user
-        ruling, state, derived = _engine_failure(game, setup, exc), None, []
-        res = Result(game, state, 1, [Violation(1, line0, ruling.rule, ruling.code, ruling.message)])
-        return res
-    result = Result(game, state, 1, steps=[] if record_steps and on_step is None else None)
-    steps = on_step if on_step is not None else (None if result.steps is None else result.steps.append)
-    if steps is not None:
-        steps(Step(1, line0, setup, ruling, True, derived, state))
-    if not ruling.legal:
-        result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
-        if not keep_going:
-            return result
     unconfirmed: deque[Event] = deque(derived)
-    check, apply, outcome, derive = game.check, game.apply, game.outcome, game.derive
+    check, apply, outcome = game.check, game.apply, game.outcome
     events = log.events
     n = len(events) if upto is None else min(upto, len(events))
-    violations = result.violations
-    #: the last violation and the position it left (follow-ons are grouped under it)
-    root: int | None = None
-    root_state: Any = None
+    violations = _Violations(game, result.violations)
     for number in range(2, n + 1):
         line, ev = events[number - 1]
         result.events = number
         if ev.kind == "X" and unconfirmed and bare(unconfirmed[0]) == bare(ev):
-            # the log states a consequence the engine already derived (and applied)
-            unconfirmed.popleft()
+            unconfirmed.popleft()  # the log states a consequence the engine already derived and applied
             if steps is not None:
-                steps(Step(number, line, ev, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), False, state=state))
+                steps(Step(number, line, ev, _CONFIRMED, False, state=state))
             continue
         if ev.kind == "X" and (unconfirmed or outcome(state) is None):
-            # consequences still owed come first: a match-ending event's stated consequences are
-            # compared with the engine's (LOG-2) before anything is "after the end" (LOG-3)
-            expected = unconfirmed.popleft() if unconfirmed else None
-            if expected is None:
-                try:
-                    nxt = derive(state)
-                except Exception:
-                    nxt = None
-                why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt)}"
-            else:
-                why = f"the engine derived {game.describe_event(expected)} at this point"
-            ruling = Ruling("illegal", "LOG-2", "core/derived-mismatch",
-                            f"the log states {game.describe_event(ev)} but {why}")
+            # consequences still owed come first: LOG-2 before anything is "after the end" (LOG-3)
+            ruling = _stated_consequence(game, state, ev, unconfirmed)
         elif outcome(state) is not None:
             ruling = Ruling("illegal", "LOG-3", "core/after-end",
-                            f"{type(ev).__name__} comes after the match ended ({game.outcome(state).reason})")
+                            f"{type(ev).__name__} comes after the match ended ({outcome(state).reason})")
         else:
             unconfirmed.clear()
             try:
@@ -187,28 +219,22 @@ def run(
                 ruling = _engine_failure(game, ev, exc)
             if ruling.verdict == "legal":
                 try:
-                    new_state, derived = settle(game, apply(state, ev))
-                except Exception as exc:  # the position stays where it was before the event
+                    state_after, derived = settle(game, apply(state, ev))
+                except Exception as exc:  # the position stays where it was before the event; stop
                     ruling = _engine_failure(game, ev, exc)
-                    violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+                    violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                     if steps is not None:
                         steps(Step(number, line, ev, ruling, False, state=state))
                     break
-                state = new_state
-                root = None
-                if derived:
-                    unconfirmed.extend(derived)
+                state = state_after
+                violations.root = None
+                unconfirmed.extend(derived)
                 if not ruling.engine_checked:
                     result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
-        if root is not None and state is root_state and _is_follow_on(ruling):
-            v = violations[root]  # the position still waits where that violation left it
-            violations[root] = replace(v, followers=v.followers + 1, waiting_for=v.waiting_for or game.waiting_for(state))
-        else:
-            violations.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-            root, root_state = len(violations) - 1, state
+        violations.add(number, line, ruling, state)
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
