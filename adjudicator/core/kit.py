@@ -265,15 +265,17 @@ class RulesBase:
         """What the position waits for, in words (games override :meth:`owed` or this)."""
         return "nothing"
 
-    def out_of_step(self, s: Any, e: Any) -> Illegal:
+    def out_of_step(self, s: Any, e: Any = None, *, what: str | None = None, who: str | None = None) -> Illegal:
         """The ruling for an event that skips what the position owes: it cites the rule that owes
-        the step (not only the general rule of turns) and says what is owed and why."""
+        the step (not only the general rule of turns) and says what is owed and why.  ``what``
+        and ``who`` name the event and its actor when no event object is at hand."""
         o = self.owed(s, e)
-        who = next((getattr(e, f) for f in ("player", "warband", "by") if isinstance(getattr(e, f, None), str)), None)
+        if who is None and e is not None:
+            who = next((getattr(e, f) for f in ("player", "warband", "by") if isinstance(getattr(e, f, None), str)), None)
+        what = what or type(e).__name__
         by = f" by {who}" if who else ""
         why = f" ({o.why})" if o.why else ""
         rule = o.rule if o.rule and (o.by is None or who is None or who == o.by) else self.step_rule
-        what = getattr(e, "what", None) or type(e).__name__
         return Illegal(rule, self.namespace + "out-of-step",
                        f"{what}{by} is not allowed now: the position expects {o.expects}{why}")
 

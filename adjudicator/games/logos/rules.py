@@ -131,13 +131,6 @@ def picked(s: State, p: Player) -> bool:
     return p.battle is not None or p.commitment is not None
 
 
-class PickBy:
-    """A pick (CardPicked, CardCommitted) by a player, as the out-of-step ruling names it."""
-
-    def __init__(self, player: str, what: str) -> None:
-        self.player, self.what = player, what
-
-
 class Rules(RulesBase):
     """The LOGOS rules, bound to nothing but the pool and options each position names."""
 
@@ -265,7 +258,7 @@ class Rules(RulesBase):
             done = "committed to" if p.battle is None else "sent"
             raise bad("LG-3.1", "already-picked", f"{what} by {p.id}: {p.id} already {done} a card this round (round {s.round})")
         if s.phase != "pick":
-            raise self.out_of_step(s, PickBy(p.id, what))
+            raise self.out_of_step(s, what=what, who=p.id)
 
     def slot_checks(self, s: State, p: Player, card: str) -> None:
         """LG-3.2 / LG-3.3: the card is in a slot and its combo requirement is met."""
