@@ -1090,29 +1090,35 @@ class Rules(RulesBase):
         elif t is Declare:
             out.append(E.EffectDeclared(player=h.player, card=h.card))
         elif h is None and s.phase == "main":
-            me = s.player(s.turn_player)
-            hand = sorted(set(me.hand))
-            out += [E.CardSet(player=me.id, card=c, zone="gem") for c in hand]
-            out += [E.CardSet(player=me.id, card=c, zone="locus") for c in hand]
-            for c in hand:
-                card = pool[c]
-                if card.is_follower:
-                    effects = [fx for ab in card.abilities if ab.timing == "cip" for fx in ab.effects] if card.modelled else []
-                    out += [E.FollowerPlayed(player=me.id, card=c, targets=tg) for tg in self.target_combos(s, me.id, effects) or [[]]]
-            out += self.play_candidates(s, me.id, pool)
-            col = pool[me.colossus]
-            for i, ab in enumerate(col.colossus_abilities):
-                out += [E.ColossusAbilityActivated(player=me.id, ability=i, targets=tg) for tg in self.target_combos(s, me.id, ab.effects)]
-            opp = s.opponent(me.id)
-            for f in me.field:
-                out.append(E.AttackDeclared(player=me.id, attacker=f.handle, target="deck"))
-                out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
-                out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g.handle) for g in opp.field]
-            for c in sorted(set([f.card for f in me.field] + [me.colossus])):
-                if not pool[c].modelled and (c == me.colossus or any(ab.timing == "continuous" for ab in pool[c].abilities)):
-                    out.append(E.EffectDeclared(player=me.id, card=c))
-            out.append(E.MainPhaseEnded(player=me.id))
+            out += self.main_candidates(s, pool)
         out += [E.Conceded(player=p.id) for p in s.players]
+        return out
+
+    def main_candidates(self, s: State, pool: Pool) -> list[Any]:
+        """What the turn player could do at open timing of the main phase (before filtering)."""
+        out: list[Any] = []
+        me = s.player(s.turn_player)
+        hand = sorted(set(me.hand))
+        out += [E.CardSet(player=me.id, card=c, zone="gem") for c in hand]
+        out += [E.CardSet(player=me.id, card=c, zone="locus") for c in hand]
+        for c in hand:
+            card = pool[c]
+            if card.is_follower:
+                effects = [fx for ab in card.abilities if ab.timing == "cip" for fx in ab.effects] if card.modelled else []
+                out += [E.FollowerPlayed(player=me.id, card=c, targets=tg) for tg in self.target_combos(s, me.id, effects) or [[]]]
+        out += self.play_candidates(s, me.id, pool)
+        col = pool[me.colossus]
+        for i, ab in enumerate(col.colossus_abilities):
+            out += [E.ColossusAbilityActivated(player=me.id, ability=i, targets=tg) for tg in self.target_combos(s, me.id, ab.effects)]
+        opp = s.opponent(me.id)
+        for f in me.field:
+            out.append(E.AttackDeclared(player=me.id, attacker=f.handle, target="deck"))
+            out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
+            out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g.handle) for g in opp.field]
+        for c in sorted(set([f.card for f in me.field] + [me.colossus])):
+            if not pool[c].modelled and (c == me.colossus or any(ab.timing == "continuous" for ab in pool[c].abilities)):
+                out.append(E.EffectDeclared(player=me.id, card=c))
+        out.append(E.MainPhaseEnded(player=me.id))
         return out
 
     def play_candidates(self, s: State, pid: str, pool: Pool) -> list[Any]:

@@ -60,22 +60,29 @@ def describe(game: Any, s: State, player: str | None) -> str:
                 extra += f"; pool {w.pool}; {WEAPONS.get(w.weapon or '', 'no weapon')} {'charged' if w.charged else 'not charged'}"
             lines.append(f"  skills attack/defence {sk}{extra}")
     if s.round and s.result is None and s.step in ("act", "roll", "move"):
-        lines.append("")
-        turn = f"turn: die of destiny {s.destiny}{' (Initiative)' if s.initiative else ''}, {s.points} activation points left"
-        done = [p.square for p in s.pieces if p.warband == s.current.id and p.activated]
-        lines.append(turn + (f"; activated: {', '.join(done)}" if done else ""))
-        a = s.activation
-        if a is not None:
-            lines.append(f"activation: {a.character}" + (f" on {a.square}" if a.square else "")
-                         + (f", dice {list(a.dice)} = {a.mp} movement points" if a.dice else "")
-                         + (f", moved to {a.at} with {a.left} left" if a.at else ""))
-        if s.step == "move":
-            reach: dict[str, list[str]] = {}
-            for e in game.legal_events(s):
-                reach.setdefault(e.path[0], [])
-                if e.path[-1] not in reach[e.path[0]]:
-                    reach[e.path[0]].append(e.path[-1])
-            for frm, ends in reach.items():
-                ends.sort(key=lambda n: b.index[n])
-                lines.append(f"reachable from {frm} ({len(ends)}): {' '.join(ends)}")
+        lines += turn_lines(game, s, b)
     return "\n".join(lines)
+
+
+def turn_lines(game: Any, s: State, b: Any) -> list[str]:
+    """The turn in progress: the die of destiny, the points left, the activation, where it can go."""
+    lines: list[str] = []
+    lines.append("")
+    turn = f"turn: die of destiny {s.destiny}{' (Initiative)' if s.initiative else ''}, {s.points} activation points left"
+    done = [p.square for p in s.pieces if p.warband == s.current.id and p.activated]
+    lines.append(turn + (f"; activated: {', '.join(done)}" if done else ""))
+    a = s.activation
+    if a is not None:
+        lines.append(f"activation: {a.character}" + (f" on {a.square}" if a.square else "")
+                     + (f", dice {list(a.dice)} = {a.mp} movement points" if a.dice else "")
+                     + (f", moved to {a.at} with {a.left} left" if a.at else ""))
+    if s.step == "move":
+        reach: dict[str, list[str]] = {}
+        for e in game.legal_events(s):
+            reach.setdefault(e.path[0], [])
+            if e.path[-1] not in reach[e.path[0]]:
+                reach[e.path[0]].append(e.path[-1])
+        for frm, ends in reach.items():
+            ends.sort(key=lambda n: b.index[n])
+            lines.append(f"reachable from {frm} ({len(ends)}): {' '.join(ends)}")
+    return lines

@@ -1109,18 +1109,7 @@ class Rules(RulesBase):
                 for d in b.region_directions(r):
                     out += [E.QuakeShifted(warband=wid, region=r, direction=d, distance=n) for n in dists]
         elif step == "allocate":
-            p = w.pending
-            pools = range(0, min(p, POOL_MAX - w.pool) + 1) if s.options.chapter >= 3 else [0]
-            charges = [0, WEAPON_CHARGE] if s.options.chapter >= 3 and w.weapon and not w.charged else [0]
-            for pool in pools:
-                for charge in charges:
-                    left = p - pool - charge
-                    if left < 0:
-                        continue
-                    for total in range(left, -1, -1):
-                        for split in self.skill_splits(total):
-                            att, dfc = self.as_dicts(split)
-                            out.append(E.ManaAllocated(warband=wid, attack=att, defence=dfc, pool=pool, weapon=charge))
+            out += self.allocation_candidates(s, w)
         elif step == "destiny":
             out += [E.DestinyRolled(warband=wid, value=v[0]) for v in self.roll_values(s, 1)]
         elif step == "roll":
@@ -1130,23 +1119,47 @@ class Rules(RulesBase):
         elif step == "move":
             out += self.move_candidates(s)
         elif step == "act":
-            if s.options.choose_after_roll:
-                out += [E.ActivationDeclared(warband=wid, character=c) for c in CHARACTERS]
-            else:
-                out += [E.ActivationDeclared(warband=wid, character=p.character, square=p.square)
-                        for p in s.pieces if p.warband == wid]
-            if s.options.chapter >= 3:
-                out.append(E.InitiativeUsed(warband=wid))
-                a = s.activation
-                if a is not None and a.at is not None and w.charged and w.weapon in ("spear", "hammer"):
-                    out += self.weapon_candidates(s, w, a)
-                if w.pool >= EARTHQUAKE_COST:
-                    for r in b.region_ids:
-                        out += [E.EarthquakeUsed(warband=wid, region=r, direction=d) for d in b.region_directions(r)]
-                for c in CHARACTERS:
-                    if w.beaten[CI[c]] and w.pool >= REBIRTH_COST[c]:
-                        out += [E.RebirthUsed(warband=wid, character=c, square=b.names[i]) for i in b.corners[w.corner]]
-            out.append(E.TurnEnded(warband=wid))
+            out += self.act_candidates(s, w)
+        return out
+
+    def allocation_candidates(self, s: State, w: Warband) -> list[E.ManaAllocated]:
+        """Every split of the mana a turn gave over the skills, the pool and a weapon charge."""
+        out: list[E.ManaAllocated] = []
+        p = w.pending
+        pools = range(0, min(p, POOL_MAX - w.pool) + 1) if s.options.chapter >= 3 else [0]
+        charges = [0, WEAPON_CHARGE] if s.options.chapter >= 3 and w.weapon and not w.charged else [0]
+        for pool in pools:
+            for charge in charges:
+                left = p - pool - charge
+                if left < 0:
+                    continue
+                for total in range(left, -1, -1):
+                    for split in self.skill_splits(total):
+                        att, dfc = self.as_dicts(split)
+                        out.append(E.ManaAllocated(warband=w.id, attack=att, defence=dfc, pool=pool, weapon=charge))
+        return out
+
+    def act_candidates(self, s: State, w: Warband) -> list[Any]:
+        """In the act step: activations, the Titan Powers of chapter 3, and TurnEnded."""
+        wid, b = w.id, board_of(s)
+        out: list[Any] = []
+        if s.options.choose_after_roll:
+            out += [E.ActivationDeclared(warband=wid, character=c) for c in CHARACTERS]
+        else:
+            out += [E.ActivationDeclared(warband=wid, character=p.character, square=p.square)
+                    for p in s.pieces if p.warband == wid]
+        if s.options.chapter >= 3:
+            out.append(E.InitiativeUsed(warband=wid))
+            a = s.activation
+            if a is not None and a.at is not None and w.charged and w.weapon in ("spear", "hammer"):
+                out += self.weapon_candidates(s, w, a)
+            if w.pool >= EARTHQUAKE_COST:
+                for r in b.region_ids:
+                    out += [E.EarthquakeUsed(warband=wid, region=r, direction=d) for d in b.region_directions(r)]
+            for c in CHARACTERS:
+                if w.beaten[CI[c]] and w.pool >= REBIRTH_COST[c]:
+                    out += [E.RebirthUsed(warband=wid, character=c, square=b.names[i]) for i in b.corners[w.corner]]
+        out.append(E.TurnEnded(warband=wid))
         return out
 
     def weapon_candidates(self, s: State, w: Warband, a: Activation) -> list[E.WeaponUsed]:
