@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import threading
 from itertools import combinations, product
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from msgspec.structs import replace
@@ -67,6 +68,27 @@ class Walk:
         self.mover = mover
         self.turn_at = turn_at
         self.defence_paid = defence_paid
+
+
+def _ray(step: tuple[int, ...], path: list[int], mp: int,
+         blocked: Callable[[int, int], tuple[bool, bool]]) -> Iterator[tuple[list[int], bool]]:
+    """The paths that extend ``path`` square by square along one direction (``step``: the next
+    square of each, -1 off the board) within ``mp`` steps, each with whether the move must stop
+    there; a square that cannot be entered ends the ray."""
+    path = list(path)
+    sq = path[-1]
+    while len(path) - 1 < mp:
+        nxt = step[sq]
+        if nxt < 0:
+            return
+        stop, halt = blocked(sq, nxt)
+        if stop:
+            return
+        path.append(nxt)
+        sq = nxt
+        yield list(path), halt
+        if halt:
+            return
 
 
 class Rules(RulesBase):
@@ -1027,7 +1049,7 @@ class Rules(RulesBase):
             for weapon in weapons:
                 sword = weapon == "sword"
 
-                def blocked(frm: int, to: int, last_ok: bool) -> tuple[bool, bool]:
+                def blocked(frm: int, to: int) -> tuple[bool, bool]:
                     """(cannot enter ``to``, cannot go on after ``to``)."""
                     if a.character != "colossus" and abs(levels[to] - levels[frm]) > 1:
                         return True, True
@@ -1043,40 +1065,15 @@ class Rules(RulesBase):
                 if weapon is None:
                     out.append(E.MiniatureMoved(warband=w.id, path=[names[start]]))
                 for d1 in DIRECTIONS:
-                    step1 = b.step[d1]
-                    path = [start]
-                    sq = start
-                    while len(path) - 1 < a.mp:
-                        nxt = step1[sq]
-                        if nxt < 0:
-                            break
-                        stop, halt = blocked(sq, nxt, True)
-                        if stop:
-                            break
-                        path.append(nxt)
-                        sq = nxt
+                    for path, halt in _ray(b.step[d1], [start], a.mp, blocked):
                         out.append(E.MiniatureMoved(warband=w.id, path=[names[i] for i in path], weapon=weapon))
-                        if halt:
-                            break
-                        if turns:
-                            for d2 in DIRECTIONS:
-                                if d2 == d1 or (not opts.allow_reversal and d2 == OPPOSITE[d1]):
-                                    continue
-                                step2 = b.step[d2]
-                                path2 = list(path)
-                                sq2 = sq
-                                while len(path2) - 1 < a.mp:
-                                    nxt2 = step2[sq2]
-                                    if nxt2 < 0:
-                                        break
-                                    stop2, halt2 = blocked(sq2, nxt2, True)
-                                    if stop2:
-                                        break
-                                    path2.append(nxt2)
-                                    sq2 = nxt2
-                                    out.append(E.MiniatureMoved(warband=w.id, path=[names[i] for i in path2], weapon=weapon))
-                                    if halt2:
-                                        break
+                        if halt or not turns:
+                            continue
+                        for d2 in DIRECTIONS:  # one change of direction (Guardian, Colossus)
+                            if d2 == d1 or (not opts.allow_reversal and d2 == OPPOSITE[d1]):
+                                continue
+                            for path2, _halt in _ray(b.step[d2], path, a.mp, blocked):
+                                out.append(E.MiniatureMoved(warband=w.id, path=[names[i] for i in path2], weapon=weapon))
         return out
 
     def candidates(self, s: State) -> list[Any]:
