@@ -346,10 +346,7 @@ def legal(log_path: str | None, at: int | None, position: str | None, paths: boo
     viewer = _viewer(game, state, as_player)
     events = game.legal_events(state)
     to_act = game.to_act(state)
-    hidden = 0
-    if viewer is not None:
-        seen = [e for e in events if game.redact(e, viewer) == e]
-        hidden, events = len(events) - len(seen), seen
+    events, hidden = positions.seen_legal(game, state, events, viewer)
     groups = [(e, 1) for e in events] if paths else _grouped(game, events)
     if as_json:
         doc: dict[str, Any] = {"to_act": to_act, "events": [to_builtins(e) for e in events]}

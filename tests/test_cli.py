@@ -103,11 +103,15 @@ def test_state_as_player_hides_the_opponents_hand_and_facedown_locus(match):
     assert me["id"] == "p1"
     assert me["hand"] == judge["players"][0]["hand"]
     assert opp["hand"] == ["?"] * len(judge["players"][1]["hand"])
-    assert opp["deck_top"] == "hidden" and me["deck_top"] == "hidden"
+    for seat, judged in ((me, judge["players"][0]), (opp, judge["players"][1])):  # sizes kept, order hidden
+        assert seat["deck_top"] == ["?"] * len(judged["deck_top"])
+    assert me["deck_bottom"] == judge["players"][0]["deck_bottom"]
+    assert opp["deck_bottom"] == ["?"] * len(judge["players"][1]["deck_bottom"])
     for sl_view, sl in zip(opp["locus"], judge["players"][1]["locus"]):
         if not sl["face_up"] and not sl["known"]:
             assert sl_view["card"] == "?"
-    assert p1["state"]["setup"]["decks"]["p2"]["cards"] == "hidden"
+    assert p1["state"]["setup"]["decks"]["p2"]["cards"] == {}
+    assert p1["state"]["setup"]["decks"]["p1"] == judge["setup"]["decks"]["p1"]
     text = invoke("state", p, "--at", at, "--as", "p1").output
     for card in judge["players"][1]["hand"]:
         assert f"hand: " not in text.split("[p2]")[1].split("\n")[1] or card not in text.split("[p2]")[1]

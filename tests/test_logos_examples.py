@@ -144,7 +144,7 @@ def test_cli_check_legal_and_state_in_a_battle() -> None:
     r = invoke("state", path, "--at", n - 1, "--as", "ben", "--json")
     doc = json.loads(r.output)
     assert doc["view"] == "ben" and doc["state"]["players"][0]["slots"] == ["?", "?", "?"]
-    assert doc["state"]["setup"]["decks"]["ann"] == "hidden"
+    assert doc["state"]["setup"]["decks"]["ann"] == {}  # a deck list the viewer cannot see
     bad = invoke("state", path, "--as", "cy")
     assert bad.exit_code == 2 and "unknown player 'cy'" in bad.output
     # legal at the reveal step: the engine cannot guess a secret salt (see docs/games/logos.md)

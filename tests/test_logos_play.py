@@ -231,12 +231,12 @@ def test_view_hides_slots_backup_and_unrevealed_pick_open_picks() -> None:
     judge = GAME.view(s.s, None)
     ann_view, ben_view = GAME.view(s.s, A), GAME.view(s.s, B)
     ann_b, ben_a = ben_view["players"][0], ann_view["players"][1]
-    assert ann_b["slots"] == [None, None, "?"] and ann_b["backup"] == "?" and ann_b["battle"] == "?"
-    assert ben_a["slots"] == ["?", "?", "?"]
+    assert list(ann_b["slots"]) == [None, None, "?"] and ann_b["backup"] == "?" and ann_b["battle"] == "?"
+    assert list(ben_a["slots"]) == ["?", "?", "?"]
     assert ann_view["players"][0]["battle"] == "iron-golem" and ann_view["players"][0]["backup"] == "spark-wisp"
     assert judge["players"][0]["battle"] == "iron-golem"
-    assert ben_view["setup"]["decks"][A] == "hidden" and ben_view["setup"]["decks"][B] != "hidden"
-    assert ann_view["players"][0]["deck"] == "hidden" and ann_view["players"][0]["deck_count"] == 5
+    assert ben_view["setup"]["decks"][A] == {} and ben_view["setup"]["decks"][B] == judge["setup"]["decks"][B] != {}
+    assert list(ann_view["players"][0]["deck"]) == ["?"] * 5  # nobody sees a deck's order: its size only
     text = GAME.describe(s.s, B)
     assert "iron-golem" not in text and "spark-wisp" not in text and "battle card: ? (picked" in text
     # once both picks are in, they are public

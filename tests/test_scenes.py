@@ -203,7 +203,7 @@ def co_hides(g: Game, state: Any, player: str) -> None:
         hand = zone(sc, f"{o}.hand").cards
         assert len(hand) == len(pd["hand"])
         if o != player:
-            assert pd["hand"] == ["?"] * len(pd["hand"])
+            assert list(pd["hand"]) == ["?"] * len(pd["hand"])
             assert all(hidden(c) and c.id is None and not c.tags for c in hand)
         else:
             assert [c.name for c in hand] == [pool[c].name for c in pd["hand"]]

@@ -144,9 +144,6 @@ class ToyGame(KitGame[ToyState]):
     def players(self, s: ToyState) -> list[str]:
         return list(s.players)
 
-    def view(self, s: ToyState, player: str | None) -> dict[str, Any]:
-        return msgspec.to_builtins(s)
-
     def describe(self, s: ToyState, player: str | None) -> str:
         return f"total {s.total}/{s.target}, {current(s)} to act"
 

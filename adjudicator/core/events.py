@@ -70,6 +70,11 @@ def encode_line(event: Event) -> bytes:
 HIDDEN = "?"
 
 
+def hidden(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``values`` (cards in a zone) as a viewer who cannot see them sees them: the size only."""
+    return (HIDDEN,) * len(values)
+
+
 def masked(event: Event, *fields: str) -> Event:
     """``event`` with the named fields hidden, keeping their shape (a list keeps its length).
 

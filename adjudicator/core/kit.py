@@ -363,6 +363,12 @@ class RulesBase:
 
 # == the game glue =======================================================================================
 
+def seated(s: Any, player: str, seat: Callable[[Any, bool], Any], **more: Any) -> Any:
+    """``s`` with each seat as ``player`` observes it (``seat(p, mine)``) and ``more`` fields
+    replaced: the frame of a game's ``observe.observe``."""
+    return replace(s, players=tuple(seat(p, p.id == player) for p in s.players), **more)
+
+
 def check_player_ids(players: list[str]) -> None:
     """Players are named by distinct non-empty ids (raises RefError on ``players``)."""
     if not players or len(set(players)) != len(players) or any(not p for p in players):
@@ -550,14 +556,38 @@ class KitGame(Game[S], Generic[S]):
             mod = self._parts[name] = _package_module(type(self).__module__.rpartition(".")[0], name) or False
         return mod or None
 
+    # -- what a player sees: the package's observe.py, the one place a game writes its hiding -------------
+    def observe(self, state: Any, player: str | None) -> Any:
+        """The package's ``observe.observe(state, player)`` (a position of the same type, hidden
+        values replaced by ``HIDDEN``); the judge (None) and a game without ``observe.py`` see all."""
+        if player is None:
+            return state
+        fn = getattr(self.part("observe"), "observe", None)
+        return state if fn is None else fn(state, player)
+
+    def redact(self, event: Event, player: str | None) -> Event:
+        """The package's ``observe.redact(event, player)``: the event as that seat saw it."""
+        if player is None:
+            return event
+        fn = getattr(self.part("observe"), "redact", None)
+        return event if fn is None else fn(event, player)
+
+    def view(self, state: Any, player: str | None) -> dict[str, Any]:
+        """The observed position as JSON-ready data (``"view"`` names the seat)."""
+        data = msgspec.to_builtins(self.observe(state, player))
+        if player is not None:
+            data["view"] = player
+        return data
+
     def describe(self, state: Any, player: str | None) -> str:
-        """The package's ``render.describe(game, state, player)``."""
-        return self.part("render").describe(self, state, player)
+        """The package's ``render.describe(game, observed state, player)``: the render draws what
+        :meth:`observe` left and hides nothing itself."""
+        return self.part("render").describe(self, self.observe(state, player), player)
 
     def scene(self, state: Any, player: str | None) -> Any:
-        """The package's ``scene.scene(game, state, player)`` (a package without ``scene.py``
-        keeps the protocol's text-only scene)."""
-        return self.part("scene").scene(self, state, player)
+        """The package's ``scene.scene(game, observed state, player)`` (a package without
+        ``scene.py`` keeps the protocol's text-only scene); the scene hides nothing itself."""
+        return self.part("scene").scene(self, self.observe(state, player), player)
 
 
 def sorted_fields(event: Event, fields: Mapping[type, str | Iterable[str]], key: Callable[[Any], Any] | None = None) -> Event:

@@ -130,3 +130,43 @@ def _no_paths(message: str) -> str:
     """A data error without the installed data path (``/site-packages/.../data/x.toml: ...``)."""
     head, sep, tail = message.partition(": ")
     return tail if sep and ("/" in head or "\\" in head) else message
+
+
+def seen_legal(game: Game, state: Any, events: list[Any], player: str | None) -> tuple[list[Any], int]:
+    """The legal ``events`` ``player`` may be shown, and how many others there are.
+
+    The judge (None) is shown every event.  A seat is shown its own events, and another seat's
+    only when everything they name is in what that seat observes: the random outcomes naming
+    cards hidden from it (an opponent's possible draws name the cards of a deck) and an opponent's
+    possible plays from a hidden hand would tell it what it cannot see, so they are only counted.
+    """
+    if player is None:
+        return events, 0
+    visible: set[str] | None = None
+    seen = []
+    for e in events:
+        if game.redact(e, player) != e:
+            continue
+        if getattr(e, "player", player) != player:
+            if visible is None:
+                visible = strings_in(msgspec.to_builtins(game.observe(state, player)))
+            if not strings_in(list(msgspec.to_builtins(e).values())) <= visible | {type(e).__name__}:
+                continue
+        seen.append(e)
+    return seen, len(events) - len(seen)
+
+
+def strings_in(data: Any) -> set[str]:
+    """Every string in JSON-ready data (dict keys too)."""
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            stack.extend(x)
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return out

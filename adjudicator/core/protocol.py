@@ -123,6 +123,13 @@ class Game(ABC, Generic[S]):
         :meth:`load_state` unchanged.
         """
 
+    def observe(self, state: S, player: str | None) -> S:
+        """What ``player`` sees of ``state``: a position of the same type whose hidden values are
+        ``adjudicator.core.events.HIDDEN`` (lists keep their length).  :meth:`view`,
+        :meth:`scene`, :meth:`describe` and :meth:`redact` take their hiding from one place per
+        game.  The default hides nothing (a game of open information); None is the judge."""
+        return state
+
     def invariants(self, state: S) -> list[tuple[str, str]]:
         """Every broken invariant of ``state`` as (field path, message); [] for a sound position.
 

@@ -194,6 +194,9 @@ class LegalEvents(msgspec.Struct):
     count: int
     events: list[LegalEvent]
     outcome: str | None = None
+    #: seen as a player (``as``): the legal events that name cards hidden from that player (an
+    #: opponent's possible draws) are counted here, not listed (``count`` excludes them)
+    hidden: int = 0
 
 
 class VariationStep(msgspec.Struct):
@@ -246,6 +249,17 @@ class UploadResult(msgspec.Struct):
 
 
 # -- the service -------------------------------------------------------------------------------
+
+
+def _legal_events(game: Game, state: Any, mid: str, n: int, limit: int, view: str | None) -> LegalEvents:
+    """Who may act and the legal events in ``state``, as ``view`` may see them."""
+    out = game.outcome(state)
+    events, hidden = positions.seen_legal(game, state, game.legal_events(state) if out is None else [], view)
+    shown = [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
+             for e in events[:max(0, limit)]]
+    return LegalEvents(mid, n, game.to_act(state), len(events), shown,
+                       None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "),
+                       hidden)
 
 
 def _result_text(outcome: dict[str, Any] | None) -> str:
@@ -431,17 +445,15 @@ class WebService:
         return game.touched(ev), make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
                                             [], step.state).mark
 
-    def legal(self, ref: str, at: int | None, limit: int) -> LegalEvents:
-        mid, n, _total = self._where(ref, at)
-        game, state = self._state(mid, n)
+    def legal(self, ref: str, at: int | None, limit: int, view: str | None = None) -> LegalEvents:
+        if view:
+            mid, n, game, state = self.settled(ref, at, view)
+        else:
+            mid, n, _total = self._where(ref, at)
+            game, state = self._state(mid, n)
         if state is None:
             return LegalEvents(mid, n, [], 0, [], "no position: the engine failed on MatchStarted")
-        out = game.outcome(state)
-        events = game.legal_events(state) if out is None else []
-        shown = [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
-                 for e in events[:max(0, limit)]]
-        return LegalEvents(mid, n, game.to_act(state), len(events), shown,
-                           None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
+        return _legal_events(game, state, mid, n, limit, view or None)
 
     # -- analysis: variations ---------------------------------------------------------------
     def _variation_events(self, game: Game, state: Any, raw: str) -> list[Any]:
@@ -488,12 +500,7 @@ class WebService:
             if not ruling.legal:
                 break
             state, applied = new, applied + 1
-        out = game.outcome(state)
-        events = game.legal_events(state) if out is None else []
-        legal = LegalEvents(mid, n, game.to_act(state), len(events),
-                            [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
-                             for e in events[:limit]],
-                            None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
+        legal = _legal_events(game, state, mid, n, limit, view or None)
         return Variation(mid, n, view or None, steps, applied, game.scene(state, view or None), legal)
 
     def variation_log(self, ref: str, at: int | None, raw: str) -> tuple[str, bytes]:
@@ -635,22 +642,31 @@ def match_legal(
     state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The position after event N (default: the end).")] = None,
     limit: Annotated[int, QueryParameter(ge=0, description="List at most this many events (count gives them all).")] = 1000,
+    view: Annotated[str | None, QueryParameter(name="as", description="A player id: list only the events that player may see in full (the others are counted in `hidden`).")] = None,
 ) -> LegalEvents:
     """Who may act after event N, and every legal event there."""
-    return _web(state).legal(match_id, at, limit)
+    return _web(state).legal(match_id, at, limit, view)
 
 
 @get("/api/matches/{match_id:str}/log", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
-def match_log(state: State, match_id: FromPath[str]) -> Response[bytes]:
-    """The match's log as it was stored (JSON Lines), to download."""
+def match_log(
+    state: State, match_id: FromPath[str],
+    view: Annotated[str | None, QueryParameter(name="as", description="A player id: the log as that player recorded it (what that seat could not see masked).")] = None,
+) -> Response[bytes]:
+    """The match's log as it was stored (JSON Lines), to download; with ``as``, one seat's record."""
     web = _web(state)
     mid = web.resolve(match_id)
     with web.lock:
         logged = web.store.get_log(mid)
-        source = web.store.summary(mid).source
+        info = web.store.summary(mid)
+    game = registry.get(info.game)
+    if view and view not in info.players:
+        raise _bad(f"as: unknown player {view!r} (players: {', '.join(info.players)})")
     enc = msgspec.json.Encoder()
-    body = b"".join(enc.encode(e.event) + b"\n" for e in logged)
-    name = (PurePath(source).name or "match.jsonl").replace('"', "")
+    body = b"".join(enc.encode(game.redact(e.event, view or None)) + b"\n" for e in logged)
+    name = (PurePath(info.source).name or "match.jsonl").replace('"', "")
+    if view:
+        name = f"{PurePath(name).stem}-as-{view}.jsonl".replace('"', "")
     return Response(body, media_type="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.errors import DataError
-from adjudicator.core.events import Event, masked
+from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs
 from adjudicator.core.protocol import RefError
 from adjudicator.core.rulings import Illegal, Ruling, legal
@@ -118,36 +118,7 @@ class Colossi(KitGame[State]):
         return canonical(event)
 
     # -- views -------------------------------------------------------------------------------------------
-    def redact(self, event: Event, player: str | None) -> Event:
-        """Mirror of :meth:`view`: other players' hands and the face-down decks are hidden."""
-        if player is None:
-            return event
-        t = type(event)
-        if t is E.TileSetAside:
-            return masked(event, "tile")
-        if t is E.CardGiven:
-            return event if player in (event.player, event.to) else masked(event, "card")
-        if getattr(event, "player", player) == player:
-            return event
-        if t in (E.CardDrawn, E.CardDealt):
-            return masked(event, "card")
-        if t is E.CardsContributed:
-            return masked(event, "cards")
-        if t is E.TopRevealed:
-            return masked(event, "item")
-        return event
-
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        data = msgspec.to_builtins(state)
-        if player is None:
-            return data
-        for pd in data["players"]:
-            if pd["id"] != player:
-                pd["hand"] = ["?"] * len(pd["hand"])
-        for f in ("tile_deck", "card_deck", "trait_deck", "tile_top", "card_top", "tile_box"):
-            data[f] = {"hidden": len(data[f])}
-        data["view"] = player
-        return data
+    # what a player sees: observe.py (view, redact, scene and describe go through it)
 
     def touched(self, event: Event) -> list[str]:
         """The spaces an event names are the scene's cells (ids are space numbers)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
+
 from . import engine as Q
 from .data import board, content
 from .state import State
@@ -74,8 +76,7 @@ def describe(game: Any, s: State, player: str | None) -> str:
                      f"{Q.control(s, i) or '-'}")
     lines.append("")
     for p in s.players:
-        mine = player is None or player == p.id
-        hand = ", ".join(p.hand) if mine else f"{len(p.hand)} cards"
+        hand = f"{len(p.hand)} cards" if HIDDEN in p.hand else ", ".join(p.hand)
         lines.append(f"[{p.id}] Gold {p.gold} | Colossus on {p.colossus} | Acolytes in hand {p.acolytes} | "
                      f"Banners in hand {p.banners} | hand: {hand or '-'}")
         extra = []

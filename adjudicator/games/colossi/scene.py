@@ -17,8 +17,8 @@ the Trait discard, the Colossus deck (a count), its discard, the tile deck (a co
 out of the game (a count) and, while they exist, the Growth pool and the Exchange pile.
 Counters: Gold (max = the Gold target), hand size (max = the hand limit), Acolytes and Banners
 in hand per player; Actions left, moves and cards played this turn for the turn player.
-The hiding rules are those of :meth:`Colossi.view` (``state --as``): another player's hand is
-face-down cards without names; nobody sees the order or the contents of a deck.
+The scene is drawn from the position as the viewer observes it (``observe.py`` decides what
+is hidden): another player's hand is face-down cards without names.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.scene import Board, Card, Cell, Counter, Piece, PlayerInfo, Scene, Zone
 
 from . import engine as Q
@@ -176,8 +177,7 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
         if p.id in s.reached:
             detail.append("reached the Gold target")
         infos.append(PlayerInfo(id=p.id, label=p.id, colour=COLOURS[seat % len(COLOURS)], detail=", ".join(detail)))
-        mine = player is None or player == p.id
-        hand = [_card(c) for c in p.hand] if mine else [Card(face_up=False) for _ in p.hand]
+        hand = [Card(face_up=False) if c == HIDDEN else _card(c) for c in p.hand]
         zones.append(Zone(id=f"{p.id}.hand", label="Hand", owner=p.id, cards=hand))
         tr = [_trait(t, ["lent"] if s.info.lender == p.id and s.info.borrowed == t else None) for t in p.traits]
         zones.append(Zone(id=f"{p.id}.traits", label="Traits", owner=p.id, cards=tr))

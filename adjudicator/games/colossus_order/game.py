@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import Event, masked
+from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.refs import check_deck_lists
 from adjudicator.core.rulings import Illegal, Ruling, legal
@@ -85,43 +85,7 @@ class ColossusOrder(KitGame[State]):
     def canonical(self, event: Event) -> Event:
         return sorted_fields(event, self._SET_FIELDS)
 
-    def redact(self, event: Event, player: str | None) -> Event:
-        """Mirror of :meth:`view`: the opponent's draws, returns and face-down cards are hidden."""
-        if player is None:
-            return event
-        t = type(event)
-        if t is E.MatchStarted:
-            decks = {p: (d if p == player else E.DeckList(colossus=d.colossus, cards={})) for p, d in event.decks.items()}
-            return msgspec.structs.replace(event, decks=decks)
-        if getattr(event, "player", player) == player:
-            return event
-        if t is E.CardDrawn or t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
-            return masked(event, "card")
-        if t is E.CardsReturned:
-            return masked(event, "cards")
-        return event
-
-    # -- views ---------------------------------------------------------------------------------------
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        data = msgspec.to_builtins(state)
-        if player is None:
-            return data
-        for pd in data["players"]:
-            mine = pd["id"] == player
-            pd["deck_count"] = len(pd["deck_top"]) + len(pd["deck_bottom"])
-            pd["deck_top"] = "hidden"
-            if not mine:
-                pd["hand"] = ["?"] * len(pd["hand"])
-                pd["deck_bottom"] = "hidden"
-                for sl in pd.get("locus", []):
-                    if not sl.get("face_up") and not sl.get("known"):
-                        sl["card"] = "?"
-        decks = data["setup"].get("decks", {})
-        for pid in list(decks):
-            if pid != player:
-                decks[pid] = {"colossus": decks[pid]["colossus"], "cards": "hidden"}
-        data["view"] = player
-        return data
+    # what a player sees: observe.py (view, redact, scene and describe go through it)
 
     def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool)

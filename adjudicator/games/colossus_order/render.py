@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
+
 from .cards import load_pool
 from .state import State
 
@@ -21,17 +23,18 @@ def describe(game: Any, s: State, player: str | None) -> str:
     if s.result is None:
         lines.append(f"next: {rules.expected(s)}; to act: {', '.join(game.to_act(s)) or '-'}")
     for p in s.players:
-        mine = player is None or player == p.id
         lines.append("")
         lines.append(f"[{p.id}] Colossus {pool[p.colossus].name} | deck {p.deck_count} | hand {len(p.hand)} | discard {len(p.discard)}")
-        if mine:
-            lines.append(f"  hand: {', '.join(p.hand) or '-'}")
-            if player is None and p.deck_bottom:
-                lines.append(f"  deck bottom (known order): {', '.join(p.deck_bottom)}")
+        if any(c != HIDDEN for c in p.hand):
+            lines.append(f"  hand: {', '.join(p.hand)}")
+        elif not p.hand and player in (None, p.id):
+            lines.append("  hand: -")
+        if any(c != HIDDEN for c in p.deck_bottom):
+            lines.append(f"  deck bottom (known order): {', '.join(p.deck_bottom)}")
         lines.append(f"  set gems: {', '.join(p.set_gems) or '-'} | captured: {', '.join(p.captured) or '-'}")
         slots = []
         for sl in p.locus:
-            shown = sl.card if (mine or sl.face_up or sl.known) else "?"
+            shown = sl.card
             slots.append(f"{sl.id}:{shown}{'(up)' if sl.face_up else ''}")
         lines.append(f"  locus [{len(p.locus) - p.locus_used}/{len(p.locus)} points free]: {' '.join(slots) or '-'}")
         for f in p.field:

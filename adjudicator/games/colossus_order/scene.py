@@ -2,15 +2,15 @@
 
 There is no board: each player has zones (hand, field, Locus row, set gems, captured gems,
 discard, deck, cards revealed from the deck) and counters (deck, hand, Locus points).  The
-hiding rules are those of :meth:`ColossusOrder.view` (``state --as``): a player sees the
-opponent's hand only as face-down cards, and the opponent's face-down Locus cards only when
-they are known (revealed by a failed Complete Declaration); nobody sees a deck's order.
+scene is drawn from the position as the viewer observes it (``observe.py`` decides what is
+hidden): a hidden card is drawn face down, and nothing is hidden here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import Pool, load_pool
@@ -23,12 +23,11 @@ from .state import (
 _SEAT_COLOURS = ("blue", "red")
 
 
-def _hidden(n: int) -> list[Card]:
-    return [Card(face_up=False) for _ in range(n)]
-
-
 def _card(pool: Pool, cid: str, *, card_id: str | None = None, face_up: bool = True, tags: list[str] | None = None) -> Card:
-    """A card the viewer can see (``face_up=False``: face down on the table, known to the viewer)."""
+    """A card as the viewer sees it (``face_up=False``: face down on the table, known to the viewer;
+    a hidden card: face down, no identity)."""
+    if cid == HIDDEN:
+        return Card(id=card_id, face_up=False, tags=tags or [])
     c = pool.get(cid)
     if c is None:
         return Card(id=card_id or cid, name=cid, face_up=face_up, tags=tags or [])
@@ -85,7 +84,6 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
     if None in colours or len(set(colours)) < len(colours):
         colours = [_SEAT_COLOURS[i % 2] for i in range(len(s.players))]
     for seat, p in enumerate(s.players):
-        mine = player is None or player == p.id
         col = pool.get(p.colossus)
         detail = [col.name if col else p.colossus]
         if s.first == p.id:
@@ -99,7 +97,7 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
         ctags = [f"ability {i + 1} used" for i in p.colossus_used]
         zones.append(Zone(id=f"{o}.colossus", label="Colossus", owner=o,
                           cards=[_card(pool, p.colossus, tags=ctags or ["colossus"])]))
-        hand = [_card(pool, c) for c in p.hand] if mine else _hidden(len(p.hand))
+        hand = [_card(pool, c) for c in p.hand]
         zones.append(Zone(id=f"{o}.hand", label="Hand", owner=o, cards=hand))
         zones.append(Zone(id=f"{o}.field", label="Field", owner=o,
                           cards=[_follower(game, s, pool, p, f) for f in p.field]))
@@ -108,7 +106,7 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
             tags = [f"slot {sl.id}", "face up" if sl.face_up else "face down"]
             if sl.known and not sl.face_up:
                 tags.append("known")
-            if sl.card is not None and (mine or sl.face_up or sl.known):
+            if sl.card is not None:
                 locus.append(_card(pool, sl.card, card_id=f"slot {sl.id}", face_up=sl.face_up, tags=tags))
             else:
                 locus.append(Card(id=f"slot {sl.id}", face_up=False, tags=tags))

@@ -180,12 +180,7 @@ class Kolossus(KitGame[State]):
         return list(state.setup.players)
 
     # -- views -----------------------------------------------------------------------------------------
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        """The whole position: Kolossus hides nothing, so every player sees the judge's view."""
-        data = msgspec.to_builtins(state)
-        if player is not None:
-            data["view"] = player
-        return data
+    # what a player sees: everything (no observe.py: Kolossus has no hidden information)
 
     def check_position(self, state: State) -> None:
         board = load_board(state.options.board)

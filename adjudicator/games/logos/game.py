@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import Event, masked
+from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
@@ -102,39 +102,7 @@ class Logos(KitGame[State]):
     # check, apply, derive, legal_events, to_act: bound to self.rules by the kit; outcome, players too
 
     # -- views ---------------------------------------------------------------------------------------
-    def redact(self, event: Event, player: str | None) -> Event:
-        """Mirror of :meth:`view`: the opponent's draws, Backup card and unrevealed pick are hidden."""
-        if player is None:
-            return event
-        t = type(event)
-        if t is E.MatchStarted:
-            return msgspec.structs.replace(event, decks={p: (d if p == player else {}) for p, d in event.decks.items()})
-        if getattr(event, "player", player) == player:
-            return event
-        if t in (E.CardDrawn, E.BackupAssigned, E.CardPicked):
-            return masked(event, "card")
-        return event
-
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        data = msgspec.to_builtins(state)
-        if player is None:
-            return data
-        for pd in data["players"]:
-            mine = pd["id"] == player
-            pd["deck_count"] = len(pd["deck"])
-            pd["deck"] = "hidden"
-            if not mine:
-                pd["slots"] = [None if c is None else "?" for c in pd["slots"]]
-                if pd.get("backup") is not None:
-                    pd["backup"] = "?"
-                if pd.get("battle") is not None and not pd.get("public"):
-                    pd["battle"] = "?"
-        decks = data["setup"].get("decks", {})
-        for pid in list(decks):
-            if pid != player:
-                decks[pid] = "hidden"
-        data["view"] = player
-        return data
+    # what a player sees: observe.py (view, redact, scene and describe go through it)
 
     def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
+
 from .rules import show_panels
 from .state import State
 
@@ -22,20 +24,19 @@ def describe(game: Any, s: State, player: str | None) -> str:
     if s.options.combo_counter == "shared":
         lines.append(f"shared combo counter: {show_panels(s.shared_combo)}")
     for p in s.players:
-        mine = player is None or player == p.id
         lines.append("")
         lines.append(f"[{p.id}] hit points {p.hp:,} | deck {len(p.deck)} | discard {len(p.discard)}"
                      + (" | DEFENSELESS" if p.defenseless else "") + (" | shielded (Neutralize)" if p.shield else ""))
-        slots = [("-" if c is None else (c if mine else "?")) for c in p.slots]
+        slots = ["-" if c is None else c for c in p.slots]
         lines.append(f"  card slots ({len(p.slots)}): {' | '.join(slots) or 'none'}")
-        backup = "-" if p.backup is None else (p.backup if mine else "? (a card)")
+        backup = "-" if p.backup is None else ("? (a card)" if p.backup == HIDDEN else p.backup)
         lines.append(f"  backup slot: {backup}")
         if s.options.combo_counter == "per-player":
             lines.append(f"  combo counter: {show_panels(p.combo)}")
         if p.commitment is not None and p.battle is None:
             lines.append(f"  committed: {p.commitment[:16]}...")
         if p.battle is not None:
-            if mine or p.public:
+            if p.battle != HIDDEN:
                 k, a, d, sp = rules.stats(s, p)
                 mods = f" after {', '.join(p.mods)}" if p.mods else ""
                 lines.append(f"  battle card: {p.battle} ({k}, attack {a:,}, defense {d:,}, speed {sp}{mods})"

@@ -3,16 +3,17 @@
 Each player has zones (card slots, the Backup Slot, the pick, the battle card, the combo
 counter, discard pile, deck) and counters (the round, hit points, card slots).  Cards and combo
 panels are tinted in their class's printed colour (matter red, energy green, information blue,
-neutral white, life purple) and tagged with the class.  The hiding rules are
-those of :meth:`Logos.view` (``state --as``): a player sees the opponent's card slots and Backup
-Slot only as face-down cards, and the opponent's pick only once it is revealed; a commitment
-(hidden pick) is a face-down card for everybody, the judge included, until it is opened.
+neutral white, life purple) and tagged with the class.  The scene is drawn
+from the position as the viewer observes it (``observe.py`` decides what is hidden; a hidden
+card is drawn face down).  A commitment (hidden pick) is a face-down card for everybody, the
+judge included, until it is opened.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import COLOUR_OF, Pool, load_pool
@@ -60,7 +61,6 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
     notes: list[str] = []
     for seat, p in enumerate(s.players):
         o = p.id
-        mine = player is None or player == o
         detail = ["first player" if seat == 0 else "second player"]
         if p.defenseless:
             detail.append("defenseless")
@@ -72,20 +72,20 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
             sid = f"slot {i + 1}"
             if c is None:
                 slots.append(Card(id=sid, tags=["empty"]))
-            elif mine:
-                slots.append(_card(pool, c, sid))
-            else:
+            elif c == HIDDEN:
                 slots.append(Card(id=sid, face_up=False))
+            else:
+                slots.append(_card(pool, c, sid))
         zones.append(Zone(id=f"{o}.slots", label="Card slots", owner=o, cards=slots))
         backup = []
         if p.backup is not None:
-            backup.append(_card(pool, p.backup, "backup") if mine else Card(id="backup", face_up=False))
+            backup.append(Card(id="backup", face_up=False) if p.backup == HIDDEN else _card(pool, p.backup, "backup"))
         zones.append(Zone(id=f"{o}.backup", label="Backup slot", owner=o, cards=backup))
         # the pick: chosen (or committed to) but not revealed yet
         pick: list[Card] = []
         battle: list[Card] = []
         if p.battle is not None and not p.public:
-            pick.append(_battle(s, pool, p, p.battle, ["not revealed yet"]) if mine else Card(face_up=False, tags=["picked"]))
+            pick.append(Card(face_up=False, tags=["picked"]) if p.battle == HIDDEN else _battle(s, pool, p, p.battle, ["not revealed yet"]))
         elif p.battle is not None:
             battle.append(_battle(s, pool, p, p.battle, []))
         elif p.commitment is not None:
