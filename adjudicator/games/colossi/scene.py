@@ -161,34 +161,59 @@ def describe_task(task: Any) -> str:
 
 
 def scene(game: Any, s: State, player: str | None) -> Scene:
-    C = content()
-    opts = s.options
     infos: list[PlayerInfo] = []
     zones: list[Zone] = []
     counters: list[Counter] = []
     for seat, p in enumerate(s.players):
-        detail = [f"seat {seat + 1}"]
-        if p.colossus is not None:
-            detail.append(f"Colossus on {p.colossus}")
-        if s.first == p.id:
-            detail.append("first player")
-        if s.turn_player == p.id and s.result is None:
-            detail.append("turn player")
-        if p.id in s.reached:
-            detail.append("reached the Gold target")
-        infos.append(PlayerInfo(id=p.id, label=p.id, colour=COLOURS[seat % len(COLOURS)], detail=", ".join(detail)))
-        hand = [Card(face_up=False) if c == HIDDEN else _card(c) for c in p.hand]
-        zones.append(Zone(id=f"{p.id}.hand", label="Hand", owner=p.id, cards=hand))
-        tr = [_trait(t, ["lent"] if s.info.lender == p.id and s.info.borrowed == t else None) for t in p.traits]
-        zones.append(Zone(id=f"{p.id}.traits", label="Traits", owner=p.id, cards=tr))
-        zones.append(Zone(id=f"{p.id}.curses", label="Curses", owner=p.id, cards=[_card(c) for c in p.curses]))
+        infos.append(_info(s, seat, p))
+        zones += _seat_zones(s, p)
         counters += [
-            Counter(id=f"{p.id}.gold", label="Gold", value=p.gold, owner=p.id, max=opts.gold_target),
+            Counter(id=f"{p.id}.gold", label="Gold", value=p.gold, owner=p.id, max=s.options.gold_target),
             Counter(id=f"{p.id}.hand", label="Hand size", value=len(p.hand), owner=p.id, max=Q.hand_limit(s, p.id)),
             Counter(id=f"{p.id}.acolytes", label="Acolytes in hand", value=p.acolytes, owner=p.id),
             Counter(id=f"{p.id}.banners", label="Banners in hand", value=p.banners, owner=p.id),
         ]
-    zones += [
+    zones += _shared_zones(s)
+    tp = s.turn_player
+    if tp is not None and s.result is None:
+        counters += [
+            Counter(id="turn.actions", label="Actions left", value=max(s.info.actions, 0), owner=tp,
+                    max=Q.action_allowance(s, tp)),
+            Counter(id="turn.moves", label="Moves this turn", value=s.info.moves, owner=tp),
+            Counter(id="turn.cards", label="Cards played this turn", value=s.info.cards, owner=tp),
+        ]
+    status, outcome, notes = _status(game, s)
+    notes += _notes(s)
+    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
+                 board=build_board(s), zones=zones, counters=counters, notes=notes, outcome=outcome)
+
+
+def _info(s: State, seat: int, p: Any) -> PlayerInfo:
+    detail = [f"seat {seat + 1}"]
+    if p.colossus is not None:
+        detail.append(f"Colossus on {p.colossus}")
+    if s.first == p.id:
+        detail.append("first player")
+    if s.turn_player == p.id and s.result is None:
+        detail.append("turn player")
+    if p.id in s.reached:
+        detail.append("reached the Gold target")
+    return PlayerInfo(id=p.id, label=p.id, colour=COLOURS[seat % len(COLOURS)], detail=", ".join(detail))
+
+
+def _seat_zones(s: State, p: Any) -> list[Zone]:
+    """One player's hand (a hidden card face down), Traits (a lent one tagged) and Curses."""
+    hand = [Card(face_up=False) if c == HIDDEN else _card(c) for c in p.hand]
+    traits = [_trait(t, ["lent"] if s.info.lender == p.id and s.info.borrowed == t else None) for t in p.traits]
+    return [Zone(id=f"{p.id}.hand", label="Hand", owner=p.id, cards=hand),
+            Zone(id=f"{p.id}.traits", label="Traits", owner=p.id, cards=traits),
+            Zone(id=f"{p.id}.curses", label="Curses", owner=p.id, cards=[_card(c) for c in p.curses])]
+
+
+def _shared_zones(s: State) -> list[Zone]:
+    """The Trait row, deck and discard, the Colossus deck and discard, the tiles, and while they
+    exist the Growth pool and the Exchange pile."""
+    zones = [
         Zone(id="trait-row", label="Trait row", cards=[_trait(t) for t in s.trait_row]),
         Zone(id="trait-deck", label="Trait deck", count=len(s.trait_deck)),
         Zone(id="trait-discard", label="Trait discard", cards=[_trait(t) for t in s.trait_discard]),
@@ -201,39 +226,41 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
         zones.append(Zone(id="growth", label="Growth pool", cards=[_trait(t) for t in s.growth]))
     if s.pile:
         zones.append(Zone(id="pile", label="Exchange pile", cards=[_card(c) for c in s.pile]))
+    return zones
 
-    tp = s.turn_player
-    over = s.result is not None
-    if tp is not None and not over:
-        counters += [
-            Counter(id="turn.actions", label="Actions left", value=max(s.info.actions, 0), owner=tp,
-                    max=Q.action_allowance(s, tp)),
-            Counter(id="turn.moves", label="Moves this turn", value=s.info.moves, owner=tp),
-            Counter(id="turn.cards", label="Cards played this turn", value=s.info.cards, owner=tp),
-        ]
 
-    outcome: str | None = None
-    notes: list[str] = []
-    if over:
-        r = s.result
-        assert r is not None
+def _status(game: Any, s: State) -> tuple[str, str | None, list[str]]:
+    """The status line, the outcome (None while the match goes on) and the pending tasks."""
+    r = s.result
+    if r is not None:
         outcome = f"{r.winner} wins by {r.reason}" if r.winner else f"{r.result} ({r.reason})"
         gold = ", ".join(f"{p.id} {p.gold}" for p in s.players)
-        status = f"turn {s.turn}, over: {outcome} (Gold: {gold})"
+        return f"turn {s.turn}, over: {outcome} (Gold: {gold})", outcome, []
+    notes: list[str] = []
+    expected = game.rules.expected(s)
+    tp = s.turn_player
+    if tp is None:
+        status = f"{phase(s)}: waiting for {expected}"
     else:
-        expected = game.rules.expected(s)
-        if tp is None:
-            status = f"{phase(s)}: waiting for {expected}"
-        else:
-            status = f"turn {s.turn}, {tp}'s turn, {phase(s)}: waiting for {expected}"
-        h = Q.head(s)
-        if h is not None:
-            notes.append(f"pending: {describe_task(h)}")
-        queued = [describe_task(t) for t in s.todo[1:] if type(t) not in OPS]
-        if queued:
-            notes.append("then: " + "; ".join(queued))
+        status = f"turn {s.turn}, {tp}'s turn, {phase(s)}: waiting for {expected}"
+    h = Q.head(s)
+    if h is not None:
+        notes.append(f"pending: {describe_task(h)}")
+    queued = [describe_task(t) for t in s.todo[1:] if type(t) not in OPS]
+    if queued:
+        notes.append("then: " + "; ".join(queued))
+    return status, None, notes
+
+
+def _notes(s: State) -> list[str]:
+    """The Gold target reached, a piece on the road, the turn's effects (Sly, Mimicry, Dominate,
+    the Time Beast's Actions, the Banner phase), the Deep Mines and Colossi acting as Beasts."""
+    C = content()
+    notes: list[str] = []
+    over = s.result is not None
+    tp = s.turn_player
     if s.reached:
-        notes.append(f"Gold target {opts.gold_target} reached by: {', '.join(s.reached)}")
+        notes.append(f"Gold target {s.options.gold_target} reached by: {', '.join(s.reached)}")
     if s.road is not None and not over:
         r = s.road
         notes.append(f"{r.player} moving the {r.piece} of {r.owner}: at {r.at}, visited "
@@ -252,16 +279,15 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
             notes.append(f"{i.extra} Actions owed after the Rest (Time Beast)")
         if i.banner == "deploy and rest":
             notes.append("Banner phase: deploy and rest (Dominate)")
-    for i, sp in enumerate(s.spaces):
+    for n, sp in enumerate(s.spaces):
         if sp.mines:
-            notes.append(f"Deep Mines on space {i}: scored {sp.mines} times")
+            notes.append(f"Deep Mines on space {n}: scored {sp.mines} times")
     for p in s.players:
         if p.animal:
             beast = C.beasts.get(p.animal)
             name = beast.beast.name if beast is not None and beast.beast is not None else p.animal
             notes.append(f"{p.id}'s Colossus acts as the {name} until the end of their turn {p.animal_until}")
-    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
-                 board=build_board(s), zones=zones, counters=counters, notes=notes, outcome=outcome)
+    return notes
 
 
 def turn_number(s: State) -> int:

@@ -80,61 +80,84 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
     zones: list[Zone] = []
     counters: list[Counter] = []
     infos: list[PlayerInfo] = []
+    for p, colour in zip(s.players, _colours(pool, s)):
+        infos.append(_info(pool, s, p, colour))
+        zones += _seat_zones(game, s, pool, p)
+        free = max(0, len(p.locus) - p.locus_used)
+        counters += [
+            Counter(id=f"{p.id}.deck", label="Deck", value=p.deck_count, owner=p.id),
+            Counter(id=f"{p.id}.hand", label="Hand", value=len(p.hand), owner=p.id),
+            Counter(id=f"{p.id}.locus", label="Locus points free", value=free, owner=p.id, max=len(p.locus)),
+        ]
+    zones.append(Zone(id="chain", label="X-play chain (last resolves first)", cards=[
+        _card(pool, i.card, card_id=f"chain {k + 1}",
+              tags=[i.player, i.kind] + ([f"from {i.source}"] if i.source else []) + [f"-> {x}" for x in i.targets])
+        for k, i in enumerate(s.chain)]))
+    status, outcome = _status(game, s)
+    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
+                 zones=zones, counters=counters, notes=_notes(game, s, pool), outcome=outcome)
+
+
+def _colours(pool: Pool, s: State) -> list[str | None]:
+    """Each seat's colour: its Colossus's, or the seat colours when two Colossi share one."""
     colours = [c.colour if (c := pool.get(p.colossus)) is not None and c.colour else None for p in s.players]
     if None in colours or len(set(colours)) < len(colours):
         colours = [_SEAT_COLOURS[i % 2] for i in range(len(s.players))]
-    for seat, p in enumerate(s.players):
-        col = pool.get(p.colossus)
-        detail = [col.name if col else p.colossus]
-        if s.first == p.id:
-            detail.append("first player")
-        if s.turn_player == p.id:
-            detail.append("turn player")
-        infos.append(PlayerInfo(id=p.id, label=p.id, colour=colours[seat],
-                                detail=", ".join(detail)))
-        o = p.id
-        # the Colossus, with the abilities used this turn
-        ctags = [f"ability {i + 1} used" for i in p.colossus_used]
-        zones.append(Zone(id=f"{o}.colossus", label="Colossus", owner=o,
-                          cards=[_card(pool, p.colossus, tags=ctags or ["colossus"])]))
-        hand = [_card(pool, c) for c in p.hand]
-        zones.append(Zone(id=f"{o}.hand", label="Hand", owner=o, cards=hand))
-        zones.append(Zone(id=f"{o}.field", label="Field", owner=o,
-                          cards=[_follower(game, s, pool, p, f) for f in p.field]))
-        locus = []
-        for sl in p.locus:
-            tags = [f"slot {sl.id}", "face up" if sl.face_up else "face down"]
-            if sl.known and not sl.face_up:
-                tags.append("known")
-            if sl.card is not None:
-                locus.append(_card(pool, sl.card, card_id=f"slot {sl.id}", face_up=sl.face_up, tags=tags))
-            else:
-                locus.append(Card(id=f"slot {sl.id}", face_up=False, tags=tags))
-        zones.append(Zone(id=f"{o}.locus", label="Locus", owner=o, cards=locus))
-        zones.append(Zone(id=f"{o}.gems", label="Set gems", owner=o, cards=[_card(pool, c) for c in p.set_gems]))
-        zones.append(Zone(id=f"{o}.captured", label="Captured gems", owner=o, cards=[_card(pool, c) for c in p.captured]))
-        zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]))
-        zones.append(Zone(id=f"{o}.deck", label="Deck", owner=o, count=p.deck_count))
-        zones.append(Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o,
-                          cards=[_card(pool, c) for c in p.revealed]))
-        free = max(0, len(p.locus) - p.locus_used)
-        counters += [
-            Counter(id=f"{o}.deck", label="Deck", value=p.deck_count, owner=o),
-            Counter(id=f"{o}.hand", label="Hand", value=len(p.hand), owner=o),
-            Counter(id=f"{o}.locus", label="Locus points free", value=free, owner=o, max=len(p.locus)),
-        ]
+    return colours
 
+
+def _info(pool: Pool, s: State, p: Player, colour: str | None) -> PlayerInfo:
+    col = pool.get(p.colossus)
+    detail = [col.name if col else p.colossus]
+    if s.first == p.id:
+        detail.append("first player")
+    if s.turn_player == p.id:
+        detail.append("turn player")
+    return PlayerInfo(id=p.id, label=p.id, colour=colour, detail=", ".join(detail))
+
+
+def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
+    """One player's zones: the Colossus (with the abilities used this turn), hand, field, Locus,
+    set and captured gems, discard, deck and the cards revealed from it."""
+    o = p.id
+    ctags = [f"ability {i + 1} used" for i in p.colossus_used]
+    locus = []
+    for sl in p.locus:
+        tags = [f"slot {sl.id}", "face up" if sl.face_up else "face down"]
+        if sl.known and not sl.face_up:
+            tags.append("known")
+        if sl.card is not None:
+            locus.append(_card(pool, sl.card, card_id=f"slot {sl.id}", face_up=sl.face_up, tags=tags))
+        else:
+            locus.append(Card(id=f"slot {sl.id}", face_up=False, tags=tags))
+    return [
+        Zone(id=f"{o}.colossus", label="Colossus", owner=o, cards=[_card(pool, p.colossus, tags=ctags or ["colossus"])]),
+        Zone(id=f"{o}.hand", label="Hand", owner=o, cards=[_card(pool, c) for c in p.hand]),
+        Zone(id=f"{o}.field", label="Field", owner=o, cards=[_follower(game, s, pool, p, f) for f in p.field]),
+        Zone(id=f"{o}.locus", label="Locus", owner=o, cards=locus),
+        Zone(id=f"{o}.gems", label="Set gems", owner=o, cards=[_card(pool, c) for c in p.set_gems]),
+        Zone(id=f"{o}.captured", label="Captured gems", owner=o, cards=[_card(pool, c) for c in p.captured]),
+        Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]),
+        Zone(id=f"{o}.deck", label="Deck", owner=o, count=p.deck_count),
+        Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o, cards=[_card(pool, c) for c in p.revealed]),
+    ]
+
+
+def _status(game: Any, s: State) -> tuple[str, str | None]:
+    """The status line and the outcome (None while the match goes on)."""
     if s.result is not None:
         r = s.result
         status = f"turn {s.turn}, over: {r.winner} wins by {r.reason}" if r.winner else f"turn {s.turn}, over: draw ({r.reason})"
-        outcome: str | None = f"{r.winner} wins by {r.reason}" if r.winner else f"draw ({r.reason})"
-    else:
-        status = f"turn {s.turn}, {s.turn_player}'s {s.phase} phase" if s.turn_player else "set-up"
-        who = game.to_act(s)
-        if who:
-            status += f"; {' and '.join(who)} to act ({_step(s)})"
-        outcome = None
+        return status, (f"{r.winner} wins by {r.reason}" if r.winner else f"draw ({r.reason})")
+    status = f"turn {s.turn}, {s.turn_player}'s {s.phase} phase" if s.turn_player else "set-up"
+    who = game.to_act(s)
+    if who:
+        status += f"; {' and '.join(who)} to act ({_step(s)})"
+    return status, None
 
+
+def _notes(game: Any, s: State, pool: Pool) -> list[str]:
+    """What the position waits for, the attack, the X-play chain and what was set this turn."""
     notes: list[str] = []
     if s.result is None:
         notes.append(f"waiting for: {game.rules.expected(s)}")
@@ -151,10 +174,6 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
         if at.blocker:
             line += f", blocked by {at.blocker}"
         notes.append(line)
-    zones.append(Zone(id="chain", label="X-play chain (last resolves first)", cards=[
-        _card(pool, i.card, card_id=f"chain {k + 1}",
-              tags=[i.player, i.kind] + ([f"from {i.source}"] if i.source else []) + [f"-> {x}" for x in i.targets])
-        for k, i in enumerate(s.chain)]))
     if s.chain:
         notes.append("X-play chain (last resolves first): " + " <- ".join(
             f"{_name(pool, i.card)} [{i.player}, {i.kind}{' ' + i.source if i.source else ''}"
@@ -163,5 +182,4 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
         done = [w for w, flag in (("gem", p.gem_set), ("Locus card", p.locus_set)) if flag]
         if done and s.turn_player == p.id and s.result is None:
             notes.append(f"{p.id} has set a {' and a '.join(done)} this turn")
-    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
-                 zones=zones, counters=counters, notes=notes, outcome=outcome)
+    return notes

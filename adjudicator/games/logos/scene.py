@@ -58,68 +58,85 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
     zones: list[Zone] = []
     counters: list[Counter] = [Counter(id="round", label="Round", value=s.round, max=opts.max_rounds)]
     infos: list[PlayerInfo] = []
-    notes: list[str] = []
     for seat, p in enumerate(s.players):
-        o = p.id
         detail = ["first player" if seat == 0 else "second player"]
         if p.defenseless:
             detail.append("defenseless")
         if p.shield:
             detail.append("shielded (Neutralize)")
-        infos.append(PlayerInfo(id=o, label=o, colour=_SEAT_COLOURS[seat % 2], detail=", ".join(detail)))
-        slots = []
-        for i, c in enumerate(p.slots):
-            sid = f"slot {i + 1}"
-            if c is None:
-                slots.append(Card(id=sid, tags=["empty"]))
-            elif c == HIDDEN:
-                slots.append(Card(id=sid, face_up=False))
-            else:
-                slots.append(_card(pool, c, sid))
-        zones.append(Zone(id=f"{o}.slots", label="Card slots", owner=o, cards=slots))
-        backup = []
-        if p.backup is not None:
-            backup.append(Card(id="backup", face_up=False) if p.backup == HIDDEN else _card(pool, p.backup, "backup"))
-        zones.append(Zone(id=f"{o}.backup", label="Backup slot", owner=o, cards=backup))
-        # the pick: chosen (or committed to) but not revealed yet
-        pick: list[Card] = []
-        battle: list[Card] = []
-        if p.battle is not None and not p.public:
-            pick.append(Card(face_up=False, tags=["picked"]) if p.battle == HIDDEN else _battle(s, pool, p, p.battle, ["not revealed yet"]))
-        elif p.battle is not None:
-            battle.append(_battle(s, pool, p, p.battle, []))
-        elif p.commitment is not None:
-            # a commitment hides the card from everybody, the judge included, until it is opened
-            pick.append(Card(face_up=False, tags=["committed", p.commitment[:12]]))
-        zones.append(Zone(id=f"{o}.pick", label="Pick", owner=o, cards=pick))
-        zones.append(Zone(id=f"{o}.battle", label="Battle card", owner=o, cards=battle))
-        if opts.combo_counter == "per-player":
-            zones.append(Zone(id=f"{o}.combo", label="Combo counter", owner=o, cards=_panels(p.combo)))
-        zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]))
-        zones.append(Zone(id=f"{o}.deck", label="Deck", owner=o, count=len(p.deck)))
+        infos.append(PlayerInfo(id=p.id, label=p.id, colour=_SEAT_COLOURS[seat % 2], detail=", ".join(detail)))
+        zones += _seat_zones(s, pool, p)
         counters += [
-            Counter(id=f"{o}.hp", label="Hit points", value=p.hp, owner=o, max=opts.start_hp),
-            Counter(id=f"{o}.slots", label="Card slots", value=len(p.slots), owner=o, max=opts.max_slots),
+            Counter(id=f"{p.id}.hp", label="Hit points", value=p.hp, owner=p.id, max=opts.start_hp),
+            Counter(id=f"{p.id}.slots", label="Card slots", value=len(p.slots), owner=p.id, max=opts.max_slots),
         ]
-        if p.defenseless:
-            notes.append(f"{o} is defenseless this round")
-        if p.shield:
-            notes.append(f"{o} is shielded (Neutralize): effects on {o} are blocked this round")
     if opts.combo_counter == "shared":
         zones.append(Zone(id="shared.combo", label="Shared combo counter", cards=_panels(s.shared_combo)))
+    status, outcome = _status(game, s)
+    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
+                 zones=zones, counters=counters, notes=_notes(game, s, pool), outcome=outcome)
 
+
+def _seat_zones(s: State, pool: Pool, p: Player) -> list[Zone]:
+    """One player's zones: card slots, Backup slot, pick, battle card, combo counter, discard, deck."""
+    o = p.id
+    slots = []
+    for i, c in enumerate(p.slots):
+        sid = f"slot {i + 1}"
+        if c is None:
+            slots.append(Card(id=sid, tags=["empty"]))
+        elif c == HIDDEN:
+            slots.append(Card(id=sid, face_up=False))
+        else:
+            slots.append(_card(pool, c, sid))
+    backup = []
+    if p.backup is not None:
+        backup.append(Card(id="backup", face_up=False) if p.backup == HIDDEN else _card(pool, p.backup, "backup"))
+    # the pick: chosen (or committed to) but not revealed yet
+    pick: list[Card] = []
+    battle: list[Card] = []
+    if p.battle is not None and not p.public:
+        pick.append(Card(face_up=False, tags=["picked"]) if p.battle == HIDDEN else _battle(s, pool, p, p.battle, ["not revealed yet"]))
+    elif p.battle is not None:
+        battle.append(_battle(s, pool, p, p.battle, []))
+    elif p.commitment is not None:
+        # a commitment hides the card from everybody, the judge included, until it is opened
+        pick.append(Card(face_up=False, tags=["committed", p.commitment[:12]]))
+    zones = [Zone(id=f"{o}.slots", label="Card slots", owner=o, cards=slots),
+             Zone(id=f"{o}.backup", label="Backup slot", owner=o, cards=backup),
+             Zone(id=f"{o}.pick", label="Pick", owner=o, cards=pick),
+             Zone(id=f"{o}.battle", label="Battle card", owner=o, cards=battle)]
+    if s.options.combo_counter == "per-player":
+        zones.append(Zone(id=f"{o}.combo", label="Combo counter", owner=o, cards=_panels(p.combo)))
+    zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]))
+    zones.append(Zone(id=f"{o}.deck", label="Deck", owner=o, count=len(p.deck)))
+    return zones
+
+
+def _status(game: Any, s: State) -> tuple[str, str | None]:
+    """The status line and the outcome (None while the match goes on)."""
     if s.result is not None:
         r = s.result
-        outcome: str | None = f"{r.winner} wins by {r.reason}" if r.winner else f"draw ({r.reason})"
-        status = f"round {s.round}, over: {outcome}"
-    else:
-        outcome = None
-        status = f"round {s.round}, {s.phase}" + (f" ({s.step})" if s.step else "")
-        who = game.to_act(s)
-        if who:
-            status += f"; {' and '.join(who)} to act"
-        if len(s.players) == 2:
-            notes.insert(0, f"waiting for: {game.rules.expected(s)}")
+        outcome = f"{r.winner} wins by {r.reason}" if r.winner else f"draw ({r.reason})"
+        return f"round {s.round}, over: {outcome}", outcome
+    status = f"round {s.round}, {s.phase}" + (f" ({s.step})" if s.step else "")
+    who = game.to_act(s)
+    if who:
+        status += f"; {' and '.join(who)} to act"
+    return status, None
+
+
+def _notes(game: Any, s: State, pool: Pool) -> list[str]:
+    """What the position waits for, who is defenseless or shielded, the direction, the effects
+    to fire, the Backup window, the strikes, the combo pushes and the stall count."""
+    notes: list[str] = []
+    if s.result is None and len(s.players) == 2:
+        notes.append(f"waiting for: {game.rules.expected(s)}")
+    for p in s.players:
+        if p.defenseless:
+            notes.append(f"{p.id} is defenseless this round")
+        if p.shield:
+            notes.append(f"{p.id} is shielded (Neutralize): effects on {p.id} are blocked this round")
     d = s.direction
     if d is not None:
         notes.append("direction: deadlock" if d.basis == "deadlock"
@@ -134,6 +151,5 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
     for push in s.pushes:
         notes.append(f"combo push to {push.counter}: {', '.join(push.colours)}")
     if s.stall:
-        notes.append(f"rounds in a row with both players defenseless: {s.stall} of {opts.stall_rounds}")
-    return Scene(game=game.id, view=player, status=status, players=infos, to_act=game.to_act(s),
-                 zones=zones, counters=counters, notes=notes, outcome=outcome)
+        notes.append(f"rounds in a row with both players defenseless: {s.stall} of {s.options.stall_rounds}")
+    return notes
