@@ -1,7 +1,8 @@
 """Rule coverage for a game's rule tests: which rule ids a test shows legal, illegal, or documents.
 
 Each ``tests/test_<game>_rules.py`` builds one :class:`RuleCoverage` over its rulebook and marks its
-tests with ``covers``/``documents``; a meta-test then fails for any rulebook id left uncovered.
+tests with ``covers``/``documents``; ``tests/test_every_game.py`` then fails for any rulebook id left
+uncovered (it finds the coverage as ``_COVERAGE`` and the ids that never reject as ``NEVER_REJECTS``).
 """
 
 from __future__ import annotations
