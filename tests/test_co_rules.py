@@ -5,7 +5,7 @@ accepted where it applies) and an illegal case (an event rejected with a ruling 
 the expected ``colossus-order/...`` code and a message quoting the facts).  Ids that by nature
 can never reject an event (derived consequences, interpretations enforced under another id) are
 listed in ``NEVER_REJECTS`` with the reason, and get a test of the documented behaviour instead.
-``test_every_rule_id_is_covered`` fails when a rule id has no test.
+``tests/test_every_game.py`` fails when a rule id has no test.
 """
 
 from __future__ import annotations

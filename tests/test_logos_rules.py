@@ -6,7 +6,7 @@ expected ``logos/...`` code and a message quoting the facts).  Rules whose effec
 derives (the battle, the effects, the combo counter) cannot reject a decision; for them the legal
 case is a log stating the derived events as the rule makes them, and the illegal case the same
 log with one derived event stated otherwise, which the verifier rejects under LOG-2.  Those ids
-are listed in ``NEVER_REJECTS`` with the reason.  ``test_every_rule_id_is_covered`` fails when a
+are listed in ``NEVER_REJECTS`` with the reason.  ``tests/test_every_game.py`` fails when a
 rule id has no test.
 """
 
