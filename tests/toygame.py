@@ -14,7 +14,7 @@ import msgspec
 
 from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, MatchStartedBase, Refs, RulesBase, applies, checks
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.rulings import Illegal, Rulebook
 
 NS = "toy/"
 
@@ -125,10 +125,11 @@ class ToyGame(KitGame[ToyState]):
             out.append(("winner", f"{state.winner!r} is not a player"))
         return out
 
-    def check_start(self, setup: Any) -> Ruling:
+    setup_rule = "TOY-1"
+
+    def check_setup(self, setup: Any) -> None:
         if len(setup.players) != 2:
-            return Illegal("TOY-1", NS + "players", f"{len(setup.players)} players").ruling()
-        return legal("TOY-1", NS + "start", "ok")
+            raise Illegal("TOY-1", NS + "players", f"{len(setup.players)} players")
 
     def initial_state(self, setup: Any) -> ToyState:
         return ToyState(setup, tuple(setup.players), setup.target, passed=False)

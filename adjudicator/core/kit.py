@@ -460,6 +460,30 @@ class KitGame(Game[S], Generic[S]):
     def to_act(self, state: S) -> list[str]:
         return self.rules.to_act(state)  # type: ignore[attr-defined]
 
+    # -- the set-up's legality -------------------------------------------------------------------------
+    #: the rule a legal set-up's ruling cites (the game's first set-up rule)
+    setup_rule: ClassVar[str] = ""
+
+    def check_start(self, setup: Any) -> Ruling:
+        """The ruling on the set-up: :meth:`check_setup`'s rejection, else legal under
+        :attr:`setup_rule`."""
+        try:
+            self.check_setup(setup)
+        except Illegal as x:
+            return x.ruling()
+        return legal(self.setup_rule, self.rules.namespace + "setup", "the set-up is legal")
+
+    def check_setup(self, setup: Any) -> None:
+        """Raise :class:`Illegal` for a set-up the rules forbid (player count, deck construction)."""
+
+    def check_seats(self, setup: Any, low: int, high: int, code: str) -> None:
+        """The player count, under :attr:`setup_rule`: ``low`` to ``high`` players."""
+        n = len(setup.players)
+        if not low <= n <= high:
+            count = str(low) if low == high else f"{low} to {high}"
+            raise Illegal(self.setup_rule, self.rules.namespace + code,
+                          f"{self.name} is played by {count} players; the match names {n}")
+
     # -- ruleset options -------------------------------------------------------------------------------
     def options_of(self, setup: Any) -> Any:
         """The ruleset preset with the log's overrides (raises RefError naming the option)."""

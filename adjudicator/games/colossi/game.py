@@ -10,11 +10,10 @@ from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs
 from adjudicator.core.protocol import RefError
-from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .data import board, content
-from .rules import NS, bad, canonical
+from .rules import canonical
 from .state import ChooseFirst, Options, Player, Space, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -37,6 +36,7 @@ _SPACE_FIELDS = ("space", "victim_space", "to")
 class Colossi(KitGame[State]):
     id: ClassVar[str] = "colossi"
     name: ClassVar[str] = "Colossi: Banners, Acolytes and Beasts"
+    setup_rule = "CL-1.1"
     #: a string ``to`` names a player (a number, a space: see validate_more)
     refs = Refs(player="player", target="player", victim="player", winner="player", to="player", targets=["player"],
                 card="card", discard="card", cards=["card"], trait="trait", tile="tile", beast="beast",
@@ -90,14 +90,8 @@ class Colossi(KitGame[State]):
             raise RefError("item", f"unknown {'tile' if event.deck == 'tiles' else 'card'} {event.item!r}")
 
     # -- start ----------------------------------------------------------------------------------------
-    def check_start(self, setup: Any) -> Ruling:
-        try:
-            n = len(setup.players)
-            if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-                raise bad("CL-1.1", "player-count", f"Colossi is played by 2 to 4 players; the match names {n}")
-        except Illegal as x:
-            return x.ruling()
-        return legal("CL-1.1", NS + "setup", "the set-up is legal")
+    def check_setup(self, setup: Any) -> None:
+        self.check_seats(setup, MIN_PLAYERS, MAX_PLAYERS, "player-count")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)

@@ -10,17 +10,17 @@ import msgspec
 from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.refs import check_deck_lists
-from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .cards import POOLS, load_pool
-from .rules import NS, bad
+from .rules import bad
 from .state import ChooseFirst, Player, Shuffle, State
 
 
 class ColossusOrder(KitGame[State]):
     id: ClassVar[str] = "colossus-order"
     name: ClassVar[str] = "Colossus Order"
+    setup_rule = "CO-1.1"
     refs = Refs(player="player", winner="player", card="card", cards=["card"])
 
     # -- references ------------------------------------------------------------------------------
@@ -37,36 +37,31 @@ class ColossusOrder(KitGame[State]):
         self.options_of(setup)
 
     # -- start -------------------------------------------------------------------------------------
-    def check_start(self, setup: Any) -> Ruling:
-        try:
-            if len(setup.players) != 2:
-                raise bad("CO-1.1", "two-players", f"Colossus Order is played by 2 players; the match names {len(setup.players)}")
-            opts = self.options_of(setup)
-            if opts.deck_validation == "strict":
-                pool = load_pool(setup.pool)
-                for p in setup.players:
-                    deck = setup.decks[p]
-                    if pool[deck.colossus].type != "colossus":
-                        raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
-                    total = sum(deck.cards.values())
-                    if total != 50:
-                        raise bad("CO-1.2", "deck-size", f"{p}'s deck holds {total} cards besides the Colossus; it must hold exactly 50")
-                    gems = sum(n for c, n in deck.cards.items() if pool[c].is_gem)
-                    if gems > 20:
-                        raise bad("CO-1.3", "too-many-gems", f"{p}'s deck holds {gems} Gem cards; at most 20")
-                    names: Counter[str] = Counter()
-                    for c, n in deck.cards.items():
-                        card = pool[c]
-                        if card.type == "colossus":
-                            raise bad("CO-1.5", "colossus-in-deck", f"{p}'s deck holds the Colossus card {c!r}")
-                        if not (card.is_gem and not card.unique):
-                            names[card.name] += n
-                    for name, n in names.items():
-                        if n > 3:
-                            raise bad("CO-1.4", "too-many-copies", f"{p}'s deck holds {n} cards named {name!r}; at most 3")
-        except Illegal as x:
-            return x.ruling()
-        return legal("CO-1.1", NS + "setup", "the set-up is legal")
+    def check_setup(self, setup: Any) -> None:
+        self.check_seats(setup, 2, 2, "two-players")
+        opts = self.options_of(setup)
+        if opts.deck_validation == "strict":
+            pool = load_pool(setup.pool)
+            for p in setup.players:
+                deck = setup.decks[p]
+                if pool[deck.colossus].type != "colossus":
+                    raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
+                total = sum(deck.cards.values())
+                if total != 50:
+                    raise bad("CO-1.2", "deck-size", f"{p}'s deck holds {total} cards besides the Colossus; it must hold exactly 50")
+                gems = sum(n for c, n in deck.cards.items() if pool[c].is_gem)
+                if gems > 20:
+                    raise bad("CO-1.3", "too-many-gems", f"{p}'s deck holds {gems} Gem cards; at most 20")
+                names: Counter[str] = Counter()
+                for c, n in deck.cards.items():
+                    card = pool[c]
+                    if card.type == "colossus":
+                        raise bad("CO-1.5", "colossus-in-deck", f"{p}'s deck holds the Colossus card {c!r}")
+                    if not (card.is_gem and not card.unique):
+                        names[card.name] += n
+                for name, n in names.items():
+                    if n > 3:
+                        raise bad("CO-1.4", "too-many-copies", f"{p}'s deck holds {n} cards named {name!r}; at most 3")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)

@@ -10,11 +10,10 @@ from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
-from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .board import Board, load_board, square_key, step_name
-from .rules import CI, NS, RNGS, bad
+from .rules import CI, RNGS, bad
 from .state import CHARACTERS, MANA, WARBANDS, Options, State, Warband
 
 
@@ -40,6 +39,7 @@ def option_limits(opts: Options) -> None:
 class Kolossus(KitGame[State]):
     id: ClassVar[str] = "kolossus"
     name: ClassVar[str] = "Kolossus: The Citadel of Time"
+    setup_rule = "KO-1.1"
     refs = Refs(warband="warband", square="square", start="square", colossus="square", path=["square"],
                 guardians=["square"], warriors=["square"], targets=["square"], region="region", first="warband",
                 alliance=["warband"])
@@ -88,38 +88,34 @@ class Kolossus(KitGame[State]):
                 raise RefError("seed", f"the generator {setup.rng} needs a seed")
 
     # -- start -----------------------------------------------------------------------------------------
-    def check_start(self, setup: Any) -> Ruling:
-        try:
-            seats = setup.seats
-            if len(seats) != 4:
-                raise bad("KO-1.1", "four-seats", f"Kolossus is played by four warbands; the match seats {len(seats)} (KO-23)")
-            names = [s.warband for s in seats]
-            if len(set(names)) != 4:
-                raise bad("KO-1.1", "warband-twice", f"each warband takes one seat; the seats are {names}")
-            corners = [s.corner for s in seats]
-            if len(set(corners)) != 4:
-                raise bad("KO-1.1", "corner-twice", f"each seat has its own corner; the seats take {corners}")
-            order = load_board(self.options_of(setup).board).corner_order
-            for i in range(4):
-                want = order[(order.index(corners[i]) + 1) % 4]
-                if corners[(i + 1) % 4] != want:
-                    raise bad("KO-1.1", "not-clockwise", f"seats are listed clockwise: after {seats[i].warband} in "
-                              f"{corners[i]} comes the seat in {want}, not {corners[(i + 1) % 4]}")
-            players = setup.players
-            if not 2 <= len(players) <= 4:
-                raise bad("KO-1.2", "player-count", f"Kolossus is played by 2 to 4 players; the match names {len(players)}")
-            for p in players:
-                mine = [i for i, s in enumerate(seats) if s.player == p]
-                if not mine:
-                    raise bad("KO-1.2", "no-warband", f"player {p} commands no warband")
-                if len(mine) > 2:
-                    raise bad("KO-1.2", "too-many-warbands", f"player {p} commands {len(mine)} warbands; at most 2")
-                if len(mine) == 2 and (mine[1] - mine[0]) != 2:
-                    raise bad("KO-1.2", "not-allied", f"player {p} commands {seats[mine[0]].warband} and {seats[mine[1]].warband}, "
-                              f"which are neighbours; two warbands of one player form an alliance (opposite seats)")
-        except Illegal as x:
-            return x.ruling()
-        return legal("KO-1.1", NS + "setup", "the set-up is legal")
+    def check_setup(self, setup: Any) -> None:
+        seats = setup.seats
+        if len(seats) != 4:
+            raise bad("KO-1.1", "four-seats", f"Kolossus is played by four warbands; the match seats {len(seats)} (KO-23)")
+        names = [s.warband for s in seats]
+        if len(set(names)) != 4:
+            raise bad("KO-1.1", "warband-twice", f"each warband takes one seat; the seats are {names}")
+        corners = [s.corner for s in seats]
+        if len(set(corners)) != 4:
+            raise bad("KO-1.1", "corner-twice", f"each seat has its own corner; the seats take {corners}")
+        order = load_board(self.options_of(setup).board).corner_order
+        for i in range(4):
+            want = order[(order.index(corners[i]) + 1) % 4]
+            if corners[(i + 1) % 4] != want:
+                raise bad("KO-1.1", "not-clockwise", f"seats are listed clockwise: after {seats[i].warband} in "
+                          f"{corners[i]} comes the seat in {want}, not {corners[(i + 1) % 4]}")
+        players = setup.players
+        if not 2 <= len(players) <= 4:
+            raise bad("KO-1.2", "player-count", f"Kolossus is played by 2 to 4 players; the match names {len(players)}")
+        for p in players:
+            mine = [i for i, s in enumerate(seats) if s.player == p]
+            if not mine:
+                raise bad("KO-1.2", "no-warband", f"player {p} commands no warband")
+            if len(mine) > 2:
+                raise bad("KO-1.2", "too-many-warbands", f"player {p} commands {len(mine)} warbands; at most 2")
+            if len(mine) == 2 and (mine[1] - mine[0]) != 2:
+                raise bad("KO-1.2", "not-allied", f"player {p} commands {seats[mine[0]].warband} and {seats[mine[1]].warband}, "
+                          f"which are neighbours; two warbands of one player form an alliance (opposite seats)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)

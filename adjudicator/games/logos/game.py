@@ -11,11 +11,10 @@ from adjudicator.core.events import Event
 from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
-from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import events as E
 from .cards import POOLS, Pool, load_pool
-from .rules import NS, bad
+from .rules import bad
 from .state import Options, Player, State
 
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
@@ -44,6 +43,7 @@ def option_limits(o: Options) -> None:
 class Logos(KitGame[State]):
     id: ClassVar[str] = "logos"
     name: ClassVar[str] = "LOGOS"
+    setup_rule = "LG-1.1"
     refs = Refs(player="player", winner="player", striker="player", target="player", attacker="player",
                 defender="player", card="card", cards=["card"])
 
@@ -70,23 +70,18 @@ class Logos(KitGame[State]):
         self.options_of(setup)
 
     # -- start -------------------------------------------------------------------------------------
-    def check_start(self, setup: Any) -> Ruling:
-        try:
-            if len(setup.players) != 2:
-                raise bad("LG-1.1", "two-players", f"LOGOS is played by 2 players; the match names {len(setup.players)}")
-            opts = self.options_of(setup)
-            for p in setup.players:
-                deck = setup.decks[p]
-                total = sum(deck.values())
-                if opts.deck_size is not None and total != opts.deck_size:
-                    raise bad("LG-1.2", "deck-size", f"{p}'s deck holds {total} cards; the ruleset ({setup.ruleset}) asks for exactly {opts.deck_size} (LG-3)")
-                if opts.max_copies is not None:
-                    for cid, n in sorted(deck.items()):
-                        if n > opts.max_copies:
-                            raise bad("LG-1.2", "too-many-copies", f"{p}'s deck holds {n} copies of {cid}; the ruleset allows {opts.max_copies} (LG-3)")
-        except Illegal as x:
-            return x.ruling()
-        return legal("LG-1.1", NS + "setup", "the set-up is legal")
+    def check_setup(self, setup: Any) -> None:
+        self.check_seats(setup, 2, 2, "two-players")
+        opts = self.options_of(setup)
+        for p in setup.players:
+            deck = setup.decks[p]
+            total = sum(deck.values())
+            if opts.deck_size is not None and total != opts.deck_size:
+                raise bad("LG-1.2", "deck-size", f"{p}'s deck holds {total} cards; the ruleset ({setup.ruleset}) asks for exactly {opts.deck_size} (LG-3)")
+            if opts.max_copies is not None:
+                for cid, n in sorted(deck.items()):
+                    if n > opts.max_copies:
+                        raise bad("LG-1.2", "too-many-copies", f"{p}'s deck holds {n} copies of {cid}; the ruleset allows {opts.max_copies} (LG-3)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
