@@ -86,8 +86,14 @@ def _verify_path(path: str, keep_going: bool) -> dict[str, Any]:
     return verify_one(Path(path), keep_going)
 
 
-def _verdicts(files: list[Path], keep_going: bool, jobs: int) -> Iterator[dict[str, Any]]:
-    """Every log's verdict, in input order, from ``jobs`` worker processes (1: this process)."""
+def _verdicts(files: list[Path], keep_going: bool, jobs: int, cluster: str | None = None) -> Iterator[dict[str, Any]]:
+    """Every log's verdict, in input order, from ``jobs`` worker processes (1: this process) or
+    from the workers of a Dask cluster."""
+    if cluster is not None:
+        from .cluster import cluster_verdicts
+
+        yield from cluster_verdicts(cluster, [str(f) for f in files], keep_going, _verify_path)
+        return
     if jobs <= 1:
         for f in files:
             yield verify_one(f, keep_going)
@@ -195,8 +201,11 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the logs that are not legal, and the summary.")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Verify on the workers of a Dask distributed cluster (tcp://host:8786) instead of "
+                   "local processes; the logs' paths must be readable on the workers.  Same output.")
 def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool, jobs: int, quiet: bool,
-           progress: bool | None) -> None:
+           progress: bool | None, cluster: str | None) -> None:
     """Verify match logs (files, or directories searched for *.jsonl): one verdict per log.
 
     With several logs, a summary follows (counts per verdict and per rule broken; with --json,
@@ -209,7 +218,7 @@ def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool, jobs: int, q
     bar = sys.stderr.isatty() if progress is None else progress
     summary = _Summary()
     with _progress(len(files), bar and len(files) > 1) as advance:
-        for doc in _verdicts(files, keep_going, jobs):
+        for doc in _verdicts(files, keep_going, jobs, cluster):
             summary.add(doc)
             advance()
             if quiet and doc["verdict"] == "legal":
