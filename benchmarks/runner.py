@@ -76,10 +76,13 @@ class Sizes:
     import_repeat: int = 3
     seek_repeat: int = 21
     rebuild_repeat: int = 5
+    #: the log lengths of the scaling table (benchmarks.scaling)
+    lengths: tuple[int, ...] = (1_000, 10_000, 100_000)
 
     @classmethod
     def quick(cls) -> Sizes:
-        return cls(matches=100, import_matches=30, passes=5, import_repeat=3, seek_repeat=21, rebuild_repeat=5)
+        return cls(matches=100, import_matches=30, passes=5, import_repeat=3, seek_repeat=21, rebuild_repeat=5,
+                   lengths=(1_000, 10_000))
 
 
 class BenchmarkError(AdjudicatorError):
@@ -402,6 +405,9 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False)
     res["import_subset"] = "corpus" if len(subset) == len(files) else f"first {len(subset)} corpus matches"
     res.update(measure_import(game, subset, directory, sizes.import_repeat))
     res.update(measure_seek(game, directory, sizes))
+    from . import scaling
+
+    res["scaling"] = scaling.measure(game, files, directory, sizes.lengths, say)
     res["targets"] = targets_of(res)
     if profile:
         say(f"[{game.id}] cProfile of one verify pass over the corpus (sorted by tottime):")
@@ -473,6 +479,10 @@ def render(gid: str, r: dict[str, Any]) -> str:
     lines.append("  " + "  ".join("-" * x for x in w))
     for row in rows:
         lines.append("  " + "  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    if "scaling" in r:
+        from . import scaling
+
+        lines += scaling.render(r)
     return "\n".join(lines)
 
 
@@ -493,6 +503,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", default=None, metavar="EVENTS,...",
                    help="instead of the figures: peak memory of verify and store import on generated logs "
                         "of these lengths (e.g. 100000,1000000), per game")
+    p.add_argument("--lengths", default=None, metavar="EVENTS,...",
+                   help="the log lengths of the scaling table (default 1000,10000,100000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
     p.add_argument("--long-events", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--import-matches", type=int, default=None, help=argparse.SUPPRESS)
@@ -502,13 +514,21 @@ def _parser() -> argparse.ArgumentParser:
 
 def sizes_of(args: argparse.Namespace) -> Sizes:
     s = Sizes.quick() if args.quick else Sizes()
-    changes: dict[str, int] = {}
+    changes: dict[str, Any] = {}
     for name in ("matches", "long_events", "import_matches", "passes"):
         v = getattr(args, name)
         if v is not None:
             if v < 1:
                 raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
             changes[name] = v
+    if args.lengths:
+        try:
+            lengths = tuple(int(x) for x in args.lengths.split(",") if x.strip())
+        except ValueError:
+            raise SystemExit(f"--lengths takes event counts separated by commas, not {args.lengths!r}") from None
+        if not lengths or min(lengths) < 4:
+            raise SystemExit("--lengths: each length is at least 4 events")
+        changes["lengths"] = lengths  # type: ignore[assignment]
     if "matches" in changes and "import_matches" not in changes:
         changes["import_matches"] = min(s.import_matches, changes["matches"])
     s = Sizes(**{**s.__dict__, **changes})

@@ -11,7 +11,7 @@ from adjudicator.core import registry
 from benchmarks import runner
 
 GAME = "colossus-order"
-TINY = ["--games", GAME, "--matches", "3", "--long-events", "300", "--passes", "1", "--json"]
+TINY = ["--games", GAME, "--matches", "12", "--long-events", "300", "--passes", "1", "--lengths", "100,400", "--json"]
 KEYS = ("events", "verify_events_per_s", "decode_events_per_s", "verify_to_decode",
         "import_events_per_s", "seek_ms", "rebuild_ms")
 
@@ -24,7 +24,12 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     for key in KEYS:
         assert isinstance(res[key], (int, float)) and not isinstance(res[key], bool), key
         assert res[key] > 0, key
-    assert res["matches"] == 3
+    assert res["matches"] == 12
+    sc = res["scaling"]
+    assert [x["events"] for x in sc["by_length"]] == [100, 400] and all(x["events_per_s"] > 0 for x in sc["by_length"])
+    assert sc["length_linearity"] == pytest.approx(sc["by_length"][1]["events_per_s"] / sc["by_length"][0]["events_per_s"])
+    assert [x["logs"] for x in sc["by_corpus"]] == [10]
+    assert sc["jobs"]["logs"] == 12 and sc["jobs"]["speedup"] == pytest.approx(sc["jobs"]["jobs_1_s"] / sc["jobs"]["jobs_2_s"])
     assert res["long_match_events"] == 300
     assert set(res["targets"]) - {"verify_to_chess"} == {"verify_to_decode", "verify_events_per_s",
                                                           "import_events_per_s", "seek_ms"}
@@ -37,6 +42,7 @@ def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert runner.main([a for a in TINY if a != "--json"]) == 0
     out = capsys.readouterr().out
     assert GAME in out and "verify / decode" in out
+    assert "events/s by log length (100:" in out and "verify --jobs 1:" in out
     assert "PASS" in out or "MISS" in out
 
 

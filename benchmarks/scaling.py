@@ -1,0 +1,122 @@
+"""How cost grows: events/s against the length of a log and the size of a corpus, and ``verify
+--jobs 1`` against ``--jobs 2`` (part of every ``python -m benchmarks`` run, per game).
+
+* **Log length**: one generated match of each length (1k, 10k, 100k events; ``--lengths`` for
+  others, e.g. 1000000), verified as ``adjudicator verify`` does (streamed).  Cost is linear
+  when the rate stays flat; the ratio of the longest log's rate to the shortest's is printed.
+* **Corpus size**: the first 10, 100, ... logs of the run's corpus, verified in this process.
+* **Jobs**: the whole corpus verified the way ``adjudicator verify --jobs N`` does it (the
+  command's own worker pool, output in input order), with 1 and with 2 workers; the target is a
+  speedup of at least 1.8 on a 1,000-log corpus (the default corpus size).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from adjudicator.cli.main import _verdicts, verify_one
+from adjudicator.core.protocol import Game
+
+perf = time.perf_counter
+
+#: the speedup of --jobs 2 over --jobs 1 the issue asks for
+JOBS_SPEEDUP_MIN = 1.8
+#: the longest log's rate must stay within this share of the shortest's (linear cost)
+LINEAR_MIN = 0.5
+#: lengths of the logs for the length table
+LENGTHS = (1_000, 10_000, 100_000)
+QUICK_LENGTHS = (1_000, 10_000)
+
+
+def _verify_file(path: str) -> tuple[int, float]:
+    gc.collect()
+    t0 = perf()
+    doc = verify_one(Path(path), False)
+    dt = perf() - t0
+    if doc["verdict"] != "legal":
+        from .runner import IllegalMatch
+
+        raise IllegalMatch(path, f"{doc['verdict']}: {doc.get('error') or doc['violations'][:1]}")
+    return doc["events"], dt
+
+
+def by_length(game: Game, directory: str, lengths: Sequence[int], say: Any) -> list[dict[str, Any]]:
+    from .runner import generate_long
+
+    rows = []
+    for n in lengths:
+        path, events = generate_long(game, directory, n, first_seed=1000)
+        runs = [_verify_file(path) for _ in range(3 if n <= 100_000 else 1)]
+        rate = statistics.median(e / dt for e, dt in runs)
+        say(f"  [{game.id}] a log of {events:,} events: verify {rate:,.0f} events/s")
+        rows.append({"events": events, "events_per_s": rate})
+        os.remove(path)
+    return rows
+
+
+def by_corpus(game: Game, files: Sequence[Any], say: Any) -> list[dict[str, Any]]:
+    from .runner import verify_pass
+
+    rows = []
+    k = 10
+    while k <= len(files):
+        gc.collect()
+        p = verify_pass(files[:k])
+        say(f"  [{game.id}] a corpus of {k:,} logs: verify {p.rate:,.0f} events/s")
+        rows.append({"logs": k, "events": p.events, "events_per_s": p.rate})
+        k *= 10
+    return rows
+
+
+def by_jobs(game: Game, files: Sequence[Any], say: Any) -> dict[str, Any]:
+    paths = [Path(f.path) for f in files]
+    out: dict[str, Any] = {"logs": len(paths), "cpus": os.cpu_count()}
+    for jobs in (1, 2):
+        gc.collect()
+        t0 = perf()
+        docs = list(_verdicts(paths, False, jobs))
+        out[f"jobs_{jobs}_s"] = perf() - t0
+        bad = [d for d in docs if d["verdict"] != "legal"]
+        if bad:
+            from .runner import IllegalMatch
+
+            raise IllegalMatch(bad[0]["path"], f"--jobs {jobs}: {bad[0]['verdict']}")
+    out["speedup"] = out["jobs_1_s"] / out["jobs_2_s"]
+    say(f"  [{game.id}] --jobs 1: {out['jobs_1_s']:.2f} s, --jobs 2: {out['jobs_2_s']:.2f} s "
+        f"({out['speedup']:.2f}x) on {len(paths):,} logs")
+    return out
+
+
+def measure(game: Game, files: Sequence[Any], directory: str, lengths: Sequence[int], say: Any) -> dict[str, Any]:
+    lengths_rows = by_length(game, directory, lengths, say)
+    first, last = lengths_rows[0]["events_per_s"], lengths_rows[-1]["events_per_s"]
+    return {
+        "by_length": lengths_rows,
+        "length_linearity": last / first,
+        "by_corpus": by_corpus(game, files, say),
+        "jobs": by_jobs(game, files, say),
+    }
+
+
+def render(r: dict[str, Any]) -> list[str]:
+    """The scaling rows of one game's table."""
+    s = r["scaling"]
+    lengths = ", ".join(f"{x['events']:,}: {x['events_per_s']:,.0f}" for x in s["by_length"])
+    corpus = ", ".join(f"{x['logs']:,}: {x['events_per_s']:,.0f}" for x in s["by_corpus"])
+    j = s["jobs"]
+    linear = s["length_linearity"] >= LINEAR_MIN
+    fast = j["speedup"] >= JOBS_SPEEDUP_MIN
+    return [
+        f"  events/s by log length ({lengths}); longest/shortest {s['length_linearity']:.2f} "
+        f"(target >= {LINEAR_MIN}: {'PASS' if linear else 'MISS'})",
+        f"  events/s by corpus size in logs ({corpus})",
+        f"  verify --jobs 1: {j['jobs_1_s']:.2f} s, --jobs 2: {j['jobs_2_s']:.2f} s on {j['logs']:,} logs "
+        f"({j['cpus']} CPUs): {j['speedup']:.2f}x (target >= {JOBS_SPEEDUP_MIN}x on 1,000 logs: "
+        f"{'PASS' if fast else 'MISS'})",
+    ]
