@@ -68,3 +68,28 @@ def test_a_board_whose_neighbours_do_not_lead_back(data_copy: Path) -> None:
     assert "board-hex27.json" in str(exc.value) and "space 13" in str(exc.value)
     with pytest.raises(DataError):
         D.board("../cards")
+
+
+def test_the_effect_kinds_are_the_handlers_registries() -> None:
+    """One list of kinds: the handlers registered in effects.py.  Every card and tile effect in the
+    data has a handler, and every handler is used by some card or tile (no dead kind)."""
+    from adjudicator.games.colossi.effects import CARD_EFFECTS, TILE_EFFECTS
+
+    used_cards = {c.effect.kind for c in C.cards.values() if c.effect is not None}
+    used_tiles = {t.rest.kind for t in C.tiles.values() if t.rest is not None}
+    assert used_cards == set(CARD_EFFECTS)
+    assert used_tiles == set(TILE_EFFECTS)
+    assert D.effect_kinds("CARD_EFFECTS") == {k: fx.params for k, fx in CARD_EFFECTS.items()}
+    for c in C.cards.values():  # each card gives the parameters its kind needs
+        if c.effect is not None:
+            assert set(CARD_EFFECTS[c.effect.kind].params) <= set(c.effect.params), c.id
+
+
+def test_a_card_missing_a_parameter_its_kind_needs(data_copy: Path) -> None:
+    doc = json.loads((data_copy / "cards.json").read_text())
+    entry = next(c for c in doc["cards"] if (c.get("effect") or {}).get("kind") == "bolster")
+    entry["effect"]["params"].pop("per_space")
+    (data_copy / "cards.json").write_text(json.dumps(doc))
+    with pytest.raises(DataError) as exc:
+        D.content()
+    assert "cards.json" in str(exc.value) and entry["id"] in str(exc.value) and "per_space" in str(exc.value)

@@ -9,6 +9,8 @@ Trait data.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from . import engine as Q
@@ -23,221 +25,426 @@ from .state import (
 )
 
 
+#: what an effect's data gives it (the ``params`` of a card's or tile's effect)
+Params = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """An effect kind: the parameters its data must give, and what it does to a working copy."""
+
+    params: tuple[str, ...]
+    run: Callable[[W, Any, Params], None]
+
+
+#: card effect kind -> what it does: the one list of the card effect kinds (``data.py`` checks
+#: every card's effect against it)
+CARD_EFFECTS: dict[str, Effect] = {}
+#: tile scoring (Rest) effect kind -> what it does: the one list of the tile effect kinds
+TILE_EFFECTS: dict[str, Effect] = {}
+
+
+def _registrar(table: dict[str, Effect]) -> Callable[..., Callable[[Callable[..., None]], Callable[..., None]]]:
+    def register(kind: str, *params: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        def mark(fn: Callable[..., None]) -> Callable[..., None]:
+            assert kind not in table, f"effect kind {kind!r} registered twice"
+            table[kind] = Effect(params, fn)
+            return fn
+        return mark
+    return register
+
+
+#: ``@card_effect(kind, *params)``: the handler of a card effect kind (``handler(w, CardPlayed, params)``)
+card_effect = _registrar(CARD_EFFECTS)
+#: ``@tile_effect(kind, *params)``: the handler of a tile's scoring effect (``handler(w, EnvOp, params)``)
+tile_effect = _registrar(TILE_EFFECTS)
+
+
 # == cards ==================================================================================================
 
 def play_card(w: W, e: Any) -> None:
-    """A checked ``CardPlayed``: pay, resolve, then put the card away (``AfterCard``)."""
+    """A checked ``CardPlayed``: pay, resolve the card's effect, then put the card away (``AfterCard``)."""
     me = e.player
     card = w.C.cards[e.card]
-    fx = card.effect
-    prm = fx.params
     w.remove_card(me, e.card)
     info = w.info
     w.setinfo(cards=info.cards + 1, acted=True,
               actions=info.actions - (1 if w.options.card_costs_action else 0))
-    cs = w.P(me).colossus
-    k = fx.kind
-    if k == "bolster":
-        spaces = tuple(i for i, sp in enumerate(w.spaces) if acol(sp, w.si(me)) > 0)
-        place_each(w, me, spaces, int(prm["per_space"]))
-    elif k == "commandeer":
-        w.put_banner(me, e.space)
-    elif k == "convene":
-        moves = []
-        for a in w.B.adj[cs]:
-            for q in seats(w):
-                n = acol(w.spaces[a], w.si(q))
-                if n and not Q.acolyte_protected(w, a, q):
-                    moves.append((a, q, n, cs))
-        w.push_acolytes(moves, me)
-    elif k == "convert":
-        for q in Q.opponents(w, me):
-            n = acol(w.spaces[cs], w.si(q))
-            if not n or Q.acolyte_protected(w, cs, q):
-                continue
-            kk = min(n, Q.acolyte_room(w, me))
-            if kk <= 0:
-                break
-            w.add_acol(cs, q, -kk)
-            w.setP(q, acolytes=w.P(q).acolytes + kk)
-            w.place(me, cs, kk, me)
-    elif k == "dominate":
-        w.setinfo(dominate=True, actions=0)
-    elif k == "influence":
-        w.later(*[Influence(p) for p in w.order_from(me)])
-    elif k == "intimidate":
-        moves = []
-        for a in w.B.adj[cs]:
-            d = w.B.dir_to[cs][a]
-            dest = w.B.step[a].get(d)
-            for q in seats(w):
-                n = acol(w.spaces[a], w.si(q))
-                if n and not Q.acolyte_protected(w, a, q):
-                    moves.append((a, q, n, dest))
-        w.push_acolytes(moves, me)
-    elif k == "magnetize":
-        w.move_cubes(e.space, cs)
-    elif k == "draw":
-        w.draw(me, int(prm["count"]))
-    elif k == "purge":
-        left = tuple(acol(w.spaces[cs], j) if (q == me or not Q.acolyte_protected(w, cs, q)) else 0
-                     for j, q in enumerate(seats(w)))
-        if any(left):
-            w.later(Purge(me, cs, left))
-    elif k == "recall":
-        w.later(Recall(me))
-    elif k == "swap-colossi":
-        a, b = e.targets
-        sa, sb = w.P(a).colossus, w.P(b).colossus
-        w.colossus_leaves(a, sa, sb, me)
-        w.colossus_leaves(b, sb, sa, me)
-        w.set_colossus(a, None)
-        w.set_colossus(b, None)
-        w.set_colossus(a, sb)
-        w.set_colossus(b, sa)
-        w.arrive("colossus", a, sb, me)
-        w.arrive("colossus", b, sa, me)
-    elif k == "ritual-sacrifice":
-        victims = []
-        for i in w.B.around(cs):
-            for q in seats(w):
-                if not Q.acolyte_protected(w, i, q):
-                    victims += [Victim(i, q)] * acol(w.spaces[i], w.si(q))
-        if victims:
-            w.later(Rolls(me, tuple(victims), int(prm["kill_at_most"]), int(prm["faces"])))
-    elif k == "sabotage":
-        w.later(Sabotage(me, int(prm["max_spaces"])))
-    elif k == "secure":
-        n = acol(w.spaces[e.space], w.si(me))
-        w.add_acol(e.space, me, -n)
-        w.setP(me, acolytes=w.P(me).acolytes + n)
-        w.put_banner(me, e.space)
-    elif k == "short-rest":
-        w.take_banners(me, e.space)
-        w.later(ScoreOp(me, e.space, rest=False, mono=Q.has(w, me, "monolithic")))
-    elif k == "steal-trait":
-        holder = next(p.id for p in w.players if e.trait in p.traits)
-        w.lose_trait(holder, e.trait, discard=False)
-        w.gain_trait(me, e.trait)
-    elif k == "teleport":
-        frm = w.P(e.target).colossus
-        w.step_piece("colossus", e.target, frm, e.space, me)
-    elif k == "vandalize":
-        holder = next(p.id for p in w.players if e.trait in p.traits)
-        w.lose_trait(holder, e.trait)
-    elif k == "lure":
-        w.move_beast(e.beast, cs, me)
-    elif k == "walk":
-        w.later(WalkOp(me, e.beast, int(prm["steps"])))
-    elif k == "rampage":
-        w.later(RampageOp(me, e.beast, e.direction))
-    elif k == "curse-limit":
-        w.gain(me, int(prm["gold"]))
-        w.setP(me, curses=w.P(me).curses + (e.card,))
-        w.hand_check(me)
-        w.trait_check(me)
-    elif k == "haste":
-        w.gain(me, int(prm["gold"]))
-        # the turn ends at once: no more Actions, no Beast move, no Banner phase (CL-2.5)
-        end = next(j for j, t in enumerate(w.todo) if type(t) is EndTurn)
-        w.todo[0:end] = [t for t in w.todo[0:end] if type(t) not in (Actions, MoveBeast)]
-        w.road = None
-    elif k == "pity":
-        w.gain(e.target, int(prm["other_gold"]))
-        w.gain(me, int(prm["gold"]))
-    elif k == "totality":
-        for i, sp in enumerate(w.spaces):
-            n = acol(sp, w.si(me))
-            if n:
-                w.add_acol(i, me, -n)
-                w.setP(me, acolytes=w.P(me).acolytes + n)
-            w.take_banners(me, i)
-        w.gain(me, int(prm["gold"]))
-    elif k == "abundance":
-        w.draw(me, int(prm["own"]))
-        for q in Q.opponents(w, me):
-            w.draw(q, int(prm["others"]))
-    elif k == "audacity":
-        near = set()
-        for _, i in Q.beasts_on_board(w):
-            near.update(w.B.around(i))
-        for q in w.order_from(me):
-            n = sum(1 for i in sorted(near) if Q.control(w, i) == q)
-            w.gain(q, n * int(prm["gold"]))
-    elif k == "authority":
-        for q in w.order_from(me):
-            c = w.P(q).colossus
-            if c is None:
-                continue
-            n = sum(acol(w.spaces[c], w.si(o)) for o in Q.opponents(w, q))
-            w.gain(q, n * int(prm["gold"]))
-    elif k == "companionship":
-        w.later(*[Companions(q, e.target, int(prm["max"])) for q in w.order_from(me)])
-    elif k == "comradery":
-        for q in w.order_from(me):
-            c = w.P(q).colossus
-            if c is not None and len(w.spaces[c].colossi) > 1:
-                w.gain(q, int(prm["gold"]))
-    elif k == "diplomacy":
-        for q in w.order_from(me):
-            n = 0
-            for i, sp in enumerate(w.spaces):
-                a = acol(sp, w.si(q))
-                if a:
-                    c = Q.control(w, i)
-                    if c is not None and c != q:
-                        n += a
-            w.gain(q, n * int(prm["gold"]))
-    elif k == "dominion":
-        w.later(*[Dominion(q) for q in w.order_from(me)])
-    elif k == "fortitude":
-        for q in w.order_from(me):
-            c = w.P(q).colossus
-            if c is None:
-                continue
-            n = sum(1 for a in w.B.adj[c] if Q.control(w, a) == q)
-            w.gain(q, n * int(prm["gold"]))
-    elif k == "miracle":
-        w.later(*[Miracle(q) for q in w.order_from(me)])
-    elif k == "reinforcements":
-        for q in w.order_from(me):
-            spaces = tuple(i for i, sp in enumerate(w.spaces) if q in sp.banners)
-            place_each(w, q, spaces, int(prm["per_space"]))
-    elif k == "solidarity":
-        counts = [(w.P(q).acolytes, q) for q in seats(w)]
-        best = max(n for n, _ in counts)
-        top = [q for n, q in counts if n == best]
-        if len(top) == 1 and best > 0:
-            w.later(Solidarity(top[0]))
-    elif k == "solitude":
-        for q in w.order_from(me):
-            c = w.P(q).colossus
-            if c is None:
-                continue
-            if not any(sum(w.spaces[i].acolytes) for i in w.B.around(c)):
-                w.gain(q, int(prm["gold"]))
-    elif k == "windfall":
-        for q in w.order_from(me):
-            c = w.P(q).colossus
-            if c is not None:
-                w.later(ScoreOp(q, c, rest=False))
-    elif k == "exchange":
-        w.later(*[Contribute(q, int(prm["gold"])) for q in w.order_from(me)], DealOp(me))
-    elif k == "growth":
-        w.later(GrowthDraw(len(w.players)), *[GrowthPick(q) for q in w.order_from(me)])
-    elif k == "mimesis":
-        order = w.order_from(me)
-        w.later(*[Mimesis(q) for q in order[1:] + order[:1]])
-    elif k == "harvest":
-        done: list[int] = []
-        for q in w.order_from(me):
-            c = w.P(q).colossus
-            if c is not None and c not in done:
-                done.append(c)
-                w.produce(c)
-    else:  # pragma: no cover - data.py accepts only the kinds above
-        raise AssertionError(f"unknown card effect {k}")
+    CARD_EFFECTS[card.effect.kind].run(w, e, card.effect.params)
     w.later(AfterCard(me, e.card))
+
+
+@card_effect("bolster", "per_space")
+def _bolster(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    spaces = tuple(i for i, sp in enumerate(w.spaces) if acol(sp, w.si(me)) > 0)
+    place_each(w, me, spaces, int(prm["per_space"]))
+
+
+@card_effect("commandeer")
+def _commandeer(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.put_banner(me, e.space)
+
+
+@card_effect("convene", "range")
+def _convene(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    cs = w.P(e.player).colossus
+    moves = []
+    for a in w.B.adj[cs]:
+        for q in seats(w):
+            n = acol(w.spaces[a], w.si(q))
+            if n and not Q.acolyte_protected(w, a, q):
+                moves.append((a, q, n, cs))
+    w.push_acolytes(moves, me)
+
+
+@card_effect("convert")
+def _convert(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    cs = w.P(e.player).colossus
+    for q in Q.opponents(w, me):
+        n = acol(w.spaces[cs], w.si(q))
+        if not n or Q.acolyte_protected(w, cs, q):
+            continue
+        kk = min(n, Q.acolyte_room(w, me))
+        if kk <= 0:
+            break
+        w.add_acol(cs, q, -kk)
+        w.setP(q, acolytes=w.P(q).acolytes + kk)
+        w.place(me, cs, kk, me)
+
+
+@card_effect("dominate")
+def _dominate(w: W, e: Any, _prm: Params) -> None:
+    w.setinfo(dominate=True, actions=0)
+
+
+@card_effect("influence")
+def _influence(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.later(*[Influence(p) for p in w.order_from(me)])
+
+
+@card_effect("intimidate", "distance")
+def _intimidate(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    cs = w.P(e.player).colossus
+    moves = []
+    for a in w.B.adj[cs]:
+        d = w.B.dir_to[cs][a]
+        dest = w.B.step[a].get(d)
+        for q in seats(w):
+            n = acol(w.spaces[a], w.si(q))
+            if n and not Q.acolyte_protected(w, a, q):
+                moves.append((a, q, n, dest))
+    w.push_acolytes(moves, me)
+
+
+@card_effect("magnetize")
+def _magnetize(w: W, e: Any, _prm: Params) -> None:
+    cs = w.P(e.player).colossus
+    w.move_cubes(e.space, cs)
+
+
+@card_effect("draw", "count")
+def _draw(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.draw(me, int(prm["count"]))
+
+
+@card_effect("purge")
+def _purge(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    cs = w.P(e.player).colossus
+    left = tuple(acol(w.spaces[cs], j) if (q == me or not Q.acolyte_protected(w, cs, q)) else 0
+                 for j, q in enumerate(seats(w)))
+    if any(left):
+        w.later(Purge(me, cs, left))
+
+
+@card_effect("recall")
+def _recall(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.later(Recall(me))
+
+
+@card_effect("swap-colossi")
+def _swap_colossi(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    a, b = e.targets
+    sa, sb = w.P(a).colossus, w.P(b).colossus
+    w.colossus_leaves(a, sa, sb, me)
+    w.colossus_leaves(b, sb, sa, me)
+    w.set_colossus(a, None)
+    w.set_colossus(b, None)
+    w.set_colossus(a, sb)
+    w.set_colossus(b, sa)
+    w.arrive("colossus", a, sb, me)
+    w.arrive("colossus", b, sa, me)
+
+
+@card_effect("ritual-sacrifice", "kill_at_most", "faces", "range")
+def _ritual_sacrifice(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    cs = w.P(e.player).colossus
+    victims = []
+    for i in w.B.around(cs):
+        for q in seats(w):
+            if not Q.acolyte_protected(w, i, q):
+                victims += [Victim(i, q)] * acol(w.spaces[i], w.si(q))
+    if victims:
+        w.later(Rolls(me, tuple(victims), int(prm["kill_at_most"]), int(prm["faces"])))
+
+
+@card_effect("sabotage", "max_spaces")
+def _sabotage(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.later(Sabotage(me, int(prm["max_spaces"])))
+
+
+@card_effect("secure", "min_acolytes")
+def _secure(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    n = acol(w.spaces[e.space], w.si(me))
+    w.add_acol(e.space, me, -n)
+    w.setP(me, acolytes=w.P(me).acolytes + n)
+    w.put_banner(me, e.space)
+
+
+@card_effect("short-rest")
+def _short_rest(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.take_banners(me, e.space)
+    w.later(ScoreOp(me, e.space, rest=False, mono=Q.has(w, me, "monolithic")))
+
+
+@card_effect("steal-trait")
+def _steal_trait(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    holder = next(p.id for p in w.players if e.trait in p.traits)
+    w.lose_trait(holder, e.trait, discard=False)
+    w.gain_trait(me, e.trait)
+
+
+@card_effect("teleport")
+def _teleport(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    frm = w.P(e.target).colossus
+    w.step_piece("colossus", e.target, frm, e.space, me)
+
+
+@card_effect("vandalize")
+def _vandalize(w: W, e: Any, _prm: Params) -> None:
+    holder = next(p.id for p in w.players if e.trait in p.traits)
+    w.lose_trait(holder, e.trait)
+
+
+@card_effect("lure")
+def _lure(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    cs = w.P(e.player).colossus
+    w.move_beast(e.beast, cs, me)
+
+
+@card_effect("walk", "steps")
+def _walk(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.later(WalkOp(me, e.beast, int(prm["steps"])))
+
+
+@card_effect("rampage")
+def _rampage(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.later(RampageOp(me, e.beast, e.direction))
+
+
+@card_effect("curse-limit", "gold", "limit", "value")
+def _curse_limit(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.gain(me, int(prm["gold"]))
+    w.setP(me, curses=w.P(me).curses + (e.card,))
+    w.hand_check(me)
+    w.trait_check(me)
+
+
+@card_effect("haste", "gold")
+def _haste(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.gain(me, int(prm["gold"]))
+    # the turn ends at once: no more Actions, no Beast move, no Banner phase (CL-2.5)
+    end = next(j for j, t in enumerate(w.todo) if type(t) is EndTurn)
+    w.todo[0:end] = [t for t in w.todo[0:end] if type(t) not in (Actions, MoveBeast)]
+    w.road = None
+
+
+@card_effect("pity", "gold", "other_gold")
+def _pity(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.gain(e.target, int(prm["other_gold"]))
+    w.gain(me, int(prm["gold"]))
+
+
+@card_effect("totality", "gold")
+def _totality(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for i, sp in enumerate(w.spaces):
+        n = acol(sp, w.si(me))
+        if n:
+            w.add_acol(i, me, -n)
+            w.setP(me, acolytes=w.P(me).acolytes + n)
+        w.take_banners(me, i)
+    w.gain(me, int(prm["gold"]))
+
+
+@card_effect("abundance", "own", "others")
+def _abundance(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.draw(me, int(prm["own"]))
+    for q in Q.opponents(w, me):
+        w.draw(q, int(prm["others"]))
+
+
+@card_effect("audacity", "gold")
+def _audacity(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    near = set()
+    for _, i in Q.beasts_on_board(w):
+        near.update(w.B.around(i))
+    for q in w.order_from(me):
+        n = sum(1 for i in sorted(near) if Q.control(w, i) == q)
+        w.gain(q, n * int(prm["gold"]))
+
+
+@card_effect("authority", "gold")
+def _authority(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        c = w.P(q).colossus
+        if c is None:
+            continue
+        n = sum(acol(w.spaces[c], w.si(o)) for o in Q.opponents(w, q))
+        w.gain(q, n * int(prm["gold"]))
+
+
+@card_effect("companionship", "max")
+def _companionship(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.later(*[Companions(q, e.target, int(prm["max"])) for q in w.order_from(me)])
+
+
+@card_effect("comradery", "gold")
+def _comradery(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        c = w.P(q).colossus
+        if c is not None and len(w.spaces[c].colossi) > 1:
+            w.gain(q, int(prm["gold"]))
+
+
+@card_effect("diplomacy", "gold")
+def _diplomacy(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        n = 0
+        for i, sp in enumerate(w.spaces):
+            a = acol(sp, w.si(q))
+            if a:
+                c = Q.control(w, i)
+                if c is not None and c != q:
+                    n += a
+        w.gain(q, n * int(prm["gold"]))
+
+
+@card_effect("dominion")
+def _dominion(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.later(*[Dominion(q) for q in w.order_from(me)])
+
+
+@card_effect("fortitude", "gold")
+def _fortitude(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        c = w.P(q).colossus
+        if c is None:
+            continue
+        n = sum(1 for a in w.B.adj[c] if Q.control(w, a) == q)
+        w.gain(q, n * int(prm["gold"]))
+
+
+@card_effect("miracle")
+def _miracle(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.later(*[Miracle(q) for q in w.order_from(me)])
+
+
+@card_effect("reinforcements", "per_space")
+def _reinforcements(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        spaces = tuple(i for i, sp in enumerate(w.spaces) if q in sp.banners)
+        place_each(w, q, spaces, int(prm["per_space"]))
+
+
+@card_effect("solidarity")
+def _solidarity(w: W, e: Any, _prm: Params) -> None:
+    counts = [(w.P(q).acolytes, q) for q in seats(w)]
+    best = max(n for n, _ in counts)
+    top = [q for n, q in counts if n == best]
+    if len(top) == 1 and best > 0:
+        w.later(Solidarity(top[0]))
+
+
+@card_effect("solitude", "gold", "range")
+def _solitude(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        c = w.P(q).colossus
+        if c is None:
+            continue
+        if not any(sum(w.spaces[i].acolytes) for i in w.B.around(c)):
+            w.gain(q, int(prm["gold"]))
+
+
+@card_effect("windfall")
+def _windfall(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    for q in w.order_from(me):
+        c = w.P(q).colossus
+        if c is not None:
+            w.later(ScoreOp(q, c, rest=False))
+
+
+@card_effect("exchange", "gold")
+def _exchange(w: W, e: Any, prm: Params) -> None:
+    me = e.player
+    w.later(*[Contribute(q, int(prm["gold"])) for q in w.order_from(me)], DealOp(me))
+
+
+@card_effect("growth")
+def _growth(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    w.later(GrowthDraw(len(w.players)), *[GrowthPick(q) for q in w.order_from(me)])
+
+
+@card_effect("mimesis")
+def _mimesis(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    order = w.order_from(me)
+    w.later(*[Mimesis(q) for q in order[1:] + order[:1]])
+
+
+@card_effect("harvest")
+def _harvest(w: W, e: Any, _prm: Params) -> None:
+    me = e.player
+    done: list[int] = []
+    for q in w.order_from(me):
+        c = w.P(q).colossus
+        if c is not None and c not in done:
+            done.append(c)
+            w.produce(c)
 
 
 def place_each(w: W, pid: str, spaces: tuple[int, ...], per: int) -> None:
@@ -264,97 +471,174 @@ def after_card(w: W, op: AfterCard) -> None:
 
 # == tiles ==================================================================================================
 
+
 def environment(w: W, op: Any) -> None:
     """A tile's scoring effect (EnvOp), for ``op.player`` on ``op.space``."""
-    me, space = op.player, op.space
     fx = w.C.tiles[op.tile].rest
-    if fx is None:
-        return
-    k, prm = fx.kind, fx.params
-    if k in ("deep-mines", "pull-loot"):
-        return  # MinesOp after a Rest; Maar before the Loot
-    if k == "keep-banners":
-        return  # the Rest lets BannerScored keep Banners (see Rest.stone)
-    if k == "move-beast-anywhere":
-        if Q.beasts_on_board(w):
-            w.later(Mantle(me))
-    elif k == "gold-per-own-acolyte":
-        w.gain(me, int(prm["gold"]) * acol(w.spaces[space], w.si(me)))
-    elif k == "launch":
-        items = Q.launch_items(w, space, int(prm["range"]))
-        lift(w, items)
-        if items:
-            w.later(Launch(me, tuple(items)))
-    elif k == "sell-cards":
-        if w.P(me).hand:
-            w.later(Market(me, int(prm["gold"])))
-    elif k == "moat":
-        mine = 0
-        others: list[str] = []
-        for a in w.B.adj[space]:
-            c = Q.control(w, a)
-            if c == me:
-                mine += 1
-            elif c is not None and c not in others:
-                others.append(c)
-        w.gain(me, mine * int(prm["gold"]))
-        for q in Q.opponents(w, me):
-            if q in others:
-                w.transfer(q, me, int(prm["steal"]))
-    elif k == "new-hand":
-        hand = w.P(me).hand
-        w.setP(me, hand=())
-        w.to_discard(hand)
-        w.draw(me, int(prm["draw"]))
-    elif k == "tribute":
-        w.later(*[Tribute(q, me, int(prm["gold"])) for q in Q.opponents(w, me)])
-    elif k == "speedy-slopes":
-        w.place(me, space, w.P(me).acolytes, me)
-        fresh = tuple((i, acol(sp, w.si(me))) for i, sp in enumerate(w.spaces) if acol(sp, w.si(me)))
-        if fresh:
-            w.later(Speedy(me, fresh))
-    elif k == "swap-spaces":
-        if any(sp.tile is not None and i != space for i, sp in enumerate(w.spaces)):
-            w.later(Teleporter(me, space))
-    elif k == "trade":
-        w.later(*[TradeGive(me, q, int(prm["gold"])) for q in Q.opponents(w, me)])
-    elif k == "replace-tile":
-        w.later(Void(me))
-    elif k == "kill-around":
-        kill_around(w, space, me)
-    elif k == "kill-around-beast":
-        b = w.C.tiles[op.tile].beast
-        at = Q.beast_space(w, b.id) if b else None
-        if at is not None:
-            kill_around(w, at, me)
-    elif k == "gold-around-beast":
-        b = w.C.tiles[op.tile].beast
-        at = Q.beast_space(w, b.id) if b else None
-        if at is not None:
-            for a in w.B.adj[at]:
-                w.add_gold_cubes(a, int(prm["amount"]))
-    elif k == "spread-loot-from-beast":
-        b = w.C.tiles[op.tile].beast
-        at = Q.beast_space(w, b.id) if b else None
-        if at is not None and w.spaces[at].loot:
-            w.later(Hungry(me, at))
-    elif k == "reproduce-around-beast":
-        b = w.C.tiles[op.tile].beast
-        at = Q.beast_space(w, b.id) if b else None
-        if at is not None:
-            for a in w.B.around(at):
-                w.produce(a)
-    elif k == "extra-actions":
-        if me == w.turn_player:
-            n = int(prm["actions"])
-            if any(type(t) is Actions and t.player == me for t in w.todo):
-                w.setinfo(actions=w.info.actions + n)
-            else:
-                w.setinfo(extra=w.info.extra + n)
-    elif k == "blow-acolytes":
-        w.later(Wind(me))
-    else:  # pragma: no cover
-        raise AssertionError(f"unknown tile effect {k}")
+    if fx is not None:
+        TILE_EFFECTS[fx.kind].run(w, op, fx.params)
+
+
+@tile_effect("deep-mines", "base", "step")
+@tile_effect("pull-loot", "range")
+@tile_effect("keep-banners", "max")
+def _applied_elsewhere(w: W, op: Any, _prm: Params) -> None:
+    """Deep Mines score after a Rest (MinesOp), the Maar pulls Loot before it is collected, and a
+    Rest lets BannerScored keep Banners (Rest.stone): nothing happens at scoring time."""
+
+
+@tile_effect("move-beast-anywhere")
+def _move_beast_anywhere(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    if Q.beasts_on_board(w):
+        w.later(Mantle(me))
+
+
+@tile_effect("gold-per-own-acolyte", "gold")
+def _gold_per_own_acolyte(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    space = op.space
+    w.gain(me, int(prm["gold"]) * acol(w.spaces[space], w.si(me)))
+
+
+@tile_effect("launch", "range")
+def _launch(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    space = op.space
+    items = Q.launch_items(w, space, int(prm["range"]))
+    lift(w, items)
+    if items:
+        w.later(Launch(me, tuple(items)))
+
+
+@tile_effect("sell-cards", "gold")
+def _sell_cards(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    if w.P(me).hand:
+        w.later(Market(me, int(prm["gold"])))
+
+
+@tile_effect("moat", "gold", "steal")
+def _moat(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    space = op.space
+    mine = 0
+    others: list[str] = []
+    for a in w.B.adj[space]:
+        c = Q.control(w, a)
+        if c == me:
+            mine += 1
+        elif c is not None and c not in others:
+            others.append(c)
+    w.gain(me, mine * int(prm["gold"]))
+    for q in Q.opponents(w, me):
+        if q in others:
+            w.transfer(q, me, int(prm["steal"]))
+
+
+@tile_effect("new-hand", "draw")
+def _new_hand(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    hand = w.P(me).hand
+    w.setP(me, hand=())
+    w.to_discard(hand)
+    w.draw(me, int(prm["draw"]))
+
+
+@tile_effect("tribute", "gold")
+def _tribute(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    w.later(*[Tribute(q, me, int(prm["gold"])) for q in Q.opponents(w, me)])
+
+
+@tile_effect("speedy-slopes")
+def _speedy_slopes(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    space = op.space
+    w.place(me, space, w.P(me).acolytes, me)
+    fresh = tuple((i, acol(sp, w.si(me))) for i, sp in enumerate(w.spaces) if acol(sp, w.si(me)))
+    if fresh:
+        w.later(Speedy(me, fresh))
+
+
+@tile_effect("swap-spaces")
+def _swap_spaces(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    space = op.space
+    if any(sp.tile is not None and i != space for i, sp in enumerate(w.spaces)):
+        w.later(Teleporter(me, space))
+
+
+@tile_effect("trade", "gold")
+def _trade(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    w.later(*[TradeGive(me, q, int(prm["gold"])) for q in Q.opponents(w, me)])
+
+
+@tile_effect("replace-tile")
+def _replace_tile(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    w.later(Void(me))
+
+
+@tile_effect("kill-around", "range")
+def _kill_around(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    space = op.space
+    kill_around(w, space, me)
+
+
+@tile_effect("kill-around-beast", "range")
+def _kill_around_beast(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    b = w.C.tiles[op.tile].beast
+    at = Q.beast_space(w, b.id) if b else None
+    if at is not None:
+        kill_around(w, at, me)
+
+
+@tile_effect("gold-around-beast", "amount")
+def _gold_around_beast(w: W, op: Any, prm: Params) -> None:
+    b = w.C.tiles[op.tile].beast
+    at = Q.beast_space(w, b.id) if b else None
+    if at is not None:
+        for a in w.B.adj[at]:
+            w.add_gold_cubes(a, int(prm["amount"]))
+
+
+@tile_effect("spread-loot-from-beast")
+def _spread_loot_from_beast(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    b = w.C.tiles[op.tile].beast
+    at = Q.beast_space(w, b.id) if b else None
+    if at is not None and w.spaces[at].loot:
+        w.later(Hungry(me, at))
+
+
+@tile_effect("reproduce-around-beast", "range")
+def _reproduce_around_beast(w: W, op: Any, _prm: Params) -> None:
+    b = w.C.tiles[op.tile].beast
+    at = Q.beast_space(w, b.id) if b else None
+    if at is not None:
+        for a in w.B.around(at):
+            w.produce(a)
+
+
+@tile_effect("extra-actions", "actions")
+def _extra_actions(w: W, op: Any, prm: Params) -> None:
+    me = op.player
+    if me == w.turn_player:
+        n = int(prm["actions"])
+        if any(type(t) is Actions and t.player == me for t in w.todo):
+            w.setinfo(actions=w.info.actions + n)
+        else:
+            w.setinfo(extra=w.info.extra + n)
+
+
+@tile_effect("blow-acolytes")
+def _blow_acolytes(w: W, op: Any, _prm: Params) -> None:
+    me = op.player
+    w.later(Wind(me))
 
 
 def kill_around(w: W, centre: int, by: str) -> None:
