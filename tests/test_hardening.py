@@ -430,3 +430,27 @@ def test_openapi_lists_every_answer_the_service_gives(tmp_path: Path) -> None:
         assert set(paths[p]["get"]["responses"]) >= {"200", "400", "404", "503"}, p
     assert "ErrorAnswer" in doc["components"]["schemas"]
     st.close()
+
+
+def test_reveal_candidates_are_distinct_selections_not_every_combination_of_copies() -> None:
+    """A Reveal of k cards from a 600-card deck (deck validation off) listed every combination of
+    the copies (36 million tuples for k = 3, a hang of ``legal`` and of generated long matches);
+    now each distinct selection once, the same list as before for small decks."""
+    import random
+    from itertools import combinations
+
+    from adjudicator.games.colossus_order.rules import multiset_combinations
+
+    rng = random.Random(7)
+    for _ in range(200):
+        cards = sorted(rng.choice("abcdefgh") for _ in range(rng.randint(0, 12)))
+        k = rng.randint(0, 5)
+        assert list(multiset_combinations(cards, k)) == sorted(set(combinations(cards, k)))
+    deck = [f"card-{i % 20:02d}" for i in range(600)]
+    picks = list(multiset_combinations(deck, 3))
+    assert len(picks) == 1540  # C(20 + 3 - 1, 3): every multiset of 3 among 20 distinct cards
+    from adjudicator.core import registry
+    from adjudicator.core.playout import playout
+
+    log, _ = playout(registry.get("colossus-order"), 1000, max_events=1000, long=True)  # hung before
+    assert len(log) == 1000
