@@ -130,186 +130,392 @@ def road_open(x: Any, space: int, pid: str) -> bool:
 # == the options of a choice =================================================================================
 
 def task_options(x: Any, h: Any) -> list[Any]:
-    """Every legal answer to the choice task ``h`` (without ``Passed``), in canonical form."""
+    """Every legal answer to the choice task ``h`` (without ``Passed``), in canonical form: the
+    task type's own options (:data:`_OPTIONS`), none for a task that asks nothing."""
+    fn = _OPTIONS.get(type(h))
+    return fn(x, h) if fn is not None else []
+
+
+#: choice task type -> its options (see :func:`task_options`)
+_OPTIONS: dict[type, Callable[[Any, Any], list[Any]]] = {}
+
+
+def _options_for(*types: type) -> Callable[[Callable[[Any, Any], list[Any]]], Callable[[Any, Any], list[Any]]]:
+    def mark(fn: Callable[[Any, Any], list[Any]]) -> Callable[[Any, Any], list[Any]]:
+        for t in types:
+            assert t not in _OPTIONS, t
+            _OPTIONS[t] = fn
+        return fn
+    return mark
+
+
+@_options_for(Draft, TakeTrait)
+def _options_draft(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    row = [E.TraitTaken(player=p, trait=tr, source="row") for tr in sorted(set(x.trait_row))]
+    return row + [E.TraitTaken(player=p, trait=tr, source="deck") for tr in sorted(set(x.trait_deck))]
+
+
+@_options_for(GrowthPick)
+def _options_growth_pick(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.TraitTaken(player=p, trait=tr, source="growth") for tr in sorted(set(x.growth))]
+
+
+@_options_for(GrowthDrop)
+def _options_growth_drop(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.TraitDiscarded(player=p, trait=h.trait)] if h.trait in Q.player(x, p).traits else []
+
+
+@_options_for(TraitCap)
+def _options_trait_cap(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    me = Q.player(x, p)
+    skip = x.info.borrowed if x.turn_player == p else None
+    return [E.TraitDiscarded(player=p, trait=tr) for tr in sorted(set(me.traits)) if tr != skip]
+
+
+@_options_for(Discard, Market)
+def _options_discard(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.CardDiscarded(player=p, card=c) for c in sorted(set(Q.player(x, p).hand))]
+
+
+@_options_for(Borrow)
+def _options_borrow(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.TraitBorrowed(player=p, trait=tr) for q in Q.opponents(x, p) for tr in Q.player(x, q).traits]
+
+
+@_options_for(NamePlayer)
+def _options_name_player(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.PlayerNamed(player=p, target=q) for q in Q.opponents(x, p)]
+
+
+@_options_for(Peek)
+def _options_peek(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    out = []
+    if x.tile_top or x.tile_deck:
+        out.append(E.Peeked(player=p, deck="tiles"))
+    if x.card_top or x.card_deck:
+        out.append(E.Peeked(player=p, deck="cards"))
+    return out
+
+
+@_options_for(RevealTop)
+def _options_reveal_top(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    deck = x.tile_deck if h.deck == "tiles" else x.card_deck
+    return [E.TopRevealed(player=p, deck=h.deck, item=i) for i in sorted(set(deck))]
+
+
+@_options_for(Explore, VoidTile)
+def _options_explore(x: Any, h: Any) -> list[Any]:
     t = type(h)
+    if x.tile_top:
+        tiles = [x.tile_top[0]]
+    else:
+        tiles = sorted(set(x.tile_deck)) or sorted(set(x.tile_box))
+    if t is Explore:
+        return [E.TileExplored(space=h.space, tile=tl) for tl in tiles]
+    return [E.TileReplaced(space=h.space, tile=tl) for tl in tiles]
+
+
+@_options_for(ChooseFirst)
+def _options_choose_first(x: Any, h: Any) -> list[Any]:
+    return [E.FirstPlayerDetermined(player=q) for q in Q.seats(x)]
+
+
+@_options_for(SetAside)
+def _options_set_aside(x: Any, h: Any) -> list[Any]:
+    kind = "lair" if h.kind == "lair" else "environment"
+    C = content()
+    return [E.TileSetAside(tile=tl) for tl in sorted(set(x.tile_box)) if C.tiles[tl].kind == kind]
+
+
+@_options_for(RevealTrait)
+def _options_reveal_trait(x: Any, h: Any) -> list[Any]:
+    return [E.TraitRevealed(trait=tr) for tr in sorted(set(x.trait_deck))]
+
+
+@_options_for(GrowthDraw)
+def _options_growth_draw(x: Any, h: Any) -> list[Any]:
+    return [E.TraitDrawn(trait=tr) for tr in sorted(set(x.trait_deck))]
+
+
+@_options_for(Draw)
+def _options_draw(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    cards = [x.card_top[0]] if x.card_top else sorted(set(x.card_deck))
+    return [E.CardDrawn(player=p, card=c) for c in cards]
+
+
+@_options_for(Deal)
+def _options_deal(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.CardDealt(player=p, card=c) for c in sorted(set(x.pile))]
+
+
+@_options_for(AnimalDraw)
+def _options_animal_draw(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.BeastDrawn(player=p, beast=bst) for bst in animal_choices(x)]
+
+
+@_options_for(PlaceStart)
+def _options_place_start(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.StartPlaced(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is None and not sp.colossi]
+
+
+@_options_for(MoveBeast)
+def _options_move_beast(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.BeastMoved(player=p, beast=bst, to=a) for bst, _ in Q.beasts_on_board(x) for a in beast_steps(x, bst)]
+
+
+@_options_for(PlaceChoice)
+def _options_place_choice(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.SpaceChosen(player=p, space=i) for i in h.spaces]
+
+
+@_options_for(Companions)
+def _options_companions(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    c = Q.player(x, h.target).colossus
+    room = min(h.max, Q.acolyte_room(x, p))
+    if c is None:
+        return []
+    return [E.AcolytesPlaced(player=p, space=c, count=n) for n in range(1, room + 1)]
+
+
+@_options_for(Influence)
+def _options_influence(x: Any, h: Any) -> list[Any]:
     p = getattr(h, "player", None)
     b = Q.B(x)
-    if t in (Draft, TakeTrait):
-        row = [E.TraitTaken(player=p, trait=tr, source="row") for tr in sorted(set(x.trait_row))]
-        return row + [E.TraitTaken(player=p, trait=tr, source="deck") for tr in sorted(set(x.trait_deck))]
-    if t is GrowthPick:
-        return [E.TraitTaken(player=p, trait=tr, source="growth") for tr in sorted(set(x.growth))]
-    if t is GrowthDrop:
-        return [E.TraitDiscarded(player=p, trait=h.trait)] if h.trait in Q.player(x, p).traits else []
-    if t is TraitCap:
-        me = Q.player(x, p)
-        skip = x.info.borrowed if x.turn_player == p else None
-        return [E.TraitDiscarded(player=p, trait=tr) for tr in sorted(set(me.traits)) if tr != skip]
-    if t in (Discard, Market):
-        return [E.CardDiscarded(player=p, card=c) for c in sorted(set(Q.player(x, p).hand))]
-    if t is Borrow:
-        return [E.TraitBorrowed(player=p, trait=tr) for q in Q.opponents(x, p) for tr in Q.player(x, q).traits]
-    if t is NamePlayer:
-        return [E.PlayerNamed(player=p, target=q) for q in Q.opponents(x, p)]
-    if t is Peek:
+    if not h.moved:
         out = []
-        if x.tile_top or x.tile_deck:
-            out.append(E.Peeked(player=p, deck="tiles"))
-        if x.card_top or x.card_deck:
-            out.append(E.Peeked(player=p, deck="cards"))
+        for q in Q.opponents(x, p):
+            c = Q.player(x, q).colossus
+            if c is not None:
+                out += [E.Moved(player=p, piece="colossus", space=c, to=a, owner=q) for a in b.adj[c]]
         return out
-    if t is RevealTop:
-        deck = x.tile_deck if h.deck == "tiles" else x.card_deck
-        return [E.TopRevealed(player=p, deck=h.deck, item=i) for i in sorted(set(deck))]
-    if t in (Explore, VoidTile):
-        if x.tile_top:
-            tiles = [x.tile_top[0]]
-        else:
-            tiles = sorted(set(x.tile_deck)) or sorted(set(x.tile_box))
-        if t is Explore:
-            return [E.TileExplored(space=h.space, tile=tl) for tl in tiles]
-        return [E.TileReplaced(space=h.space, tile=tl) for tl in tiles]
-    if t is ChooseFirst:
-        return [E.FirstPlayerDetermined(player=q) for q in Q.seats(x)]
-    if t is SetAside:
-        kind = "lair" if h.kind == "lair" else "environment"
-        C = content()
-        return [E.TileSetAside(tile=tl) for tl in sorted(set(x.tile_box)) if C.tiles[tl].kind == kind]
-    if t is RevealTrait:
-        return [E.TraitRevealed(trait=tr) for tr in sorted(set(x.trait_deck))]
-    if t is GrowthDraw:
-        return [E.TraitDrawn(trait=tr) for tr in sorted(set(x.trait_deck))]
-    if t is Draw:
-        cards = [x.card_top[0]] if x.card_top else sorted(set(x.card_deck))
-        return [E.CardDrawn(player=p, card=c) for c in cards]
-    if t is Deal:
-        return [E.CardDealt(player=p, card=c) for c in sorted(set(x.pile))]
-    if t is AnimalDraw:
-        return [E.BeastDrawn(player=p, beast=bst) for bst in animal_choices(x)]
-    if t is PlaceStart:
-        return [E.StartPlaced(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is None and not sp.colossi]
-    if t is MoveBeast:
-        return [E.BeastMoved(player=p, beast=bst, to=a) for bst, _ in Q.beasts_on_board(x) for a in beast_steps(x, bst)]
-    if t is PlaceChoice:
-        return [E.SpaceChosen(player=p, space=i) for i in h.spaces]
-    if t is Companions:
-        c = Q.player(x, h.target).colossus
-        room = min(h.max, Q.acolyte_room(x, p))
-        if c is None:
-            return []
-        return [E.AcolytesPlaced(player=p, space=c, count=n) for n in range(1, room + 1)]
-    if t is Influence:
-        if not h.moved:
-            out = []
-            for q in Q.opponents(x, p):
-                c = Q.player(x, q).colossus
-                if c is not None:
-                    out += [E.Moved(player=p, piece="colossus", space=c, to=a, owner=q) for a in b.adj[c]]
-            return out
-        r = x.road
-        if r is None or not r.open or r.player != p:
-            return []
-        return [E.Moved(player=p, piece="colossus", space=r.at, to=a, owner=r.owner, road=True)
-                for a in b.adj[r.at] if a not in r.visited]
-    if t is Purge:
-        out = []
-        for j, q in enumerate(Q.seats(x)):
-            if h.left[j] > 0:
-                out += [E.Moved(player=p, piece="acolyte", space=h.space, to=a, owner=None if q == p else q)
-                        for a in b.adj[h.space]]
-        return out
-    if t is Recall:
-        c = Q.player(x, p).colossus
-        if c is None:
-            return []
-        k = Q.seat(x, p)
-        return [E.Moved(player=p, piece="acolyte", space=i, to=c) for i, sp in enumerate(x.spaces)
-                if i != c and acol(sp, k) > 0]
-    if t is Rolls:
-        return [E.DieRolled(player=p, value=v) for v in range(1, h.faces + 1)]
-    if t is Sabotage:
-        return [E.SpaceChosen(player=p, space=i) for i, sp in enumerate(x.spaces)
-                if sp.banners and not sp.colossi and not sum(sp.acolytes)]
-    if t is Walk:
-        return [E.BeastMoved(player=p, beast=h.beast, to=a) for a in beast_steps(x, h.beast)]
-    if t is Domineer:
-        out = [E.BeastMoved(player=p, beast=bst, to=a) for bst in h.beasts for a in beast_steps(x, bst)]
-        out += [E.Moved(player=p, piece="colossus", space=h.space, to=a, owner=c) for c in h.colossi for a in b.adj[h.space]]
-        return out
-    if t is Maar:
-        return [E.SpaceChosen(player=p, space=a) for a in b.adj[h.space]]
-    if t is Tribute:
-        me = Q.player(x, p)
-        out: list[Any] = [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(me.hand))]
-        if me.gold >= h.gold:
-            out.append(E.GoldPaid(player=p, to=h.to, amount=h.gold))
-        return out
-    if t is TradeGive:
-        return [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(Q.player(x, p).hand))]
-    if t is TradeBack:
-        me = Q.player(x, p)
-        out = [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(me.hand)) if c != h.card]
-        if me.gold >= h.gold:
-            out.append(E.GoldPaid(player=p, to=h.to, amount=h.gold))
-        return out
-    if t is Mantle:
-        return [E.BeastMoved(player=p, beast=bst, to=i) for bst, at in Q.beasts_on_board(x)
-                for i, sp in enumerate(x.spaces) if sp.tile is not None and i != at]
-    if t is Hungry:
-        sp = x.spaces[h.space]
-        return [E.ComponentMoved(player=p, component=cube, space=h.space, to=a) for cube in ("gold", "blue", "green")
-                if getattr(sp, cube) > 0 for a in b.adj[h.space]]
-    if t is Wind:
-        return [E.DirectionChosen(player=p, direction=d) for d in b.directions]
-    if t is Launch:
-        it = h.items[0]
-        spaces = [i for i, sp in enumerate(x.spaces) if sp.tile is not None and (it.component != "banner" or not sp.banners)]
-        return [E.ComponentMoved(player=p, component=it.component, space=it.space, to=i, owner=it.owner) for i in spaces]
-    if t is Teleporter:
-        return [E.SpaceChosen(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is not None and i != h.space]
-    if t is Void:
-        return [E.SpaceChosen(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is not None]
-    if t is Speedy:
-        out = []
-        for i, n in h.fresh:
-            out += [E.Moved(player=p, piece="acolyte", space=i, to=a) for a in Q.move_adjacent(x, p, i, own=True)]
-        r = x.road
-        if r is not None and r.open and r.player == p and r.piece == "acolyte":
-            out += [E.Moved(player=p, piece="acolyte", space=r.at, to=a, road=True)
-                    for a in Q.move_adjacent(x, p, r.at, own=True) if a not in r.visited]
-        return out
-    if t is Dominion:
-        if Q.player(x, p).banners < 1 or Q.banners_in_play(x, p) >= Q.banner_cap(x, p):
-            return []
-        return [E.BannerRaised(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is not None and not sp.banners]
-    if t is Miracle:
-        return [E.BannerScored(player=p, space=i) for i, sp in enumerate(x.spaces) if p in sp.banners]
-    if t is Solidarity:
-        room = Q.acolyte_room(x, p)
-        if room <= 0:
-            return []
-        return [E.AcolytesPlaced(player=p, space=i, count=room) for i, sp in enumerate(x.spaces) if sp.tile is not None]
-    if t is Contribute:
-        hand = Q.player(x, p).hand
-        subsets = set()
-        for n in range(len(hand) + 1):
-            subsets.update(combinations(hand, n))
-        return [E.CardsContributed(player=p, cards=list(c)) for c in sorted(subsets, key=lambda c: (len(c), c))]
-    if t is Mimesis:
-        return [E.TraitStolen(player=p, trait=tr) for q in Q.opponents(x, p) for tr in Q.player(x, q).traits]
-    if t is Resurrect:
-        return [E.AcolytesResurrected(player=p, count=n) for n in range(1, h.count + 1)]
-    if t is Necro:
-        if Q.deadly(x, h.space, p) or x.spaces[h.space].tile is None:
-            return []
-        return [E.AcolytesPlaced(player=p, space=h.space, count=n) for n in range(1, min(h.count, Q.acolyte_room(x, p)) + 1)]
-    if t is React:
-        return react_options(x, p, h.space)
-    if t is Parasite:
-        if h.card not in x.discard:
-            return []
-        return [E.CardTaken(player=p, card=h.card, discard=d) for d in sorted(set(Q.player(x, p).hand))]
-    return []
+    r = x.road
+    if r is None or not r.open or r.player != p:
+        return []
+    return [E.Moved(player=p, piece="colossus", space=r.at, to=a, owner=r.owner, road=True)
+            for a in b.adj[r.at] if a not in r.visited]
+
+
+@_options_for(Purge)
+def _options_purge(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    b = Q.B(x)
+    out = []
+    for j, q in enumerate(Q.seats(x)):
+        if h.left[j] > 0:
+            out += [E.Moved(player=p, piece="acolyte", space=h.space, to=a, owner=None if q == p else q)
+                    for a in b.adj[h.space]]
+    return out
+
+
+@_options_for(Recall)
+def _options_recall(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    c = Q.player(x, p).colossus
+    if c is None:
+        return []
+    k = Q.seat(x, p)
+    return [E.Moved(player=p, piece="acolyte", space=i, to=c) for i, sp in enumerate(x.spaces)
+            if i != c and acol(sp, k) > 0]
+
+
+@_options_for(Rolls)
+def _options_rolls(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.DieRolled(player=p, value=v) for v in range(1, h.faces + 1)]
+
+
+@_options_for(Sabotage)
+def _options_sabotage(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.SpaceChosen(player=p, space=i) for i, sp in enumerate(x.spaces)
+            if sp.banners and not sp.colossi and not sum(sp.acolytes)]
+
+
+@_options_for(Walk)
+def _options_walk(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.BeastMoved(player=p, beast=h.beast, to=a) for a in beast_steps(x, h.beast)]
+
+
+@_options_for(Domineer)
+def _options_domineer(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    b = Q.B(x)
+    out = [E.BeastMoved(player=p, beast=bst, to=a) for bst in h.beasts for a in beast_steps(x, bst)]
+    out += [E.Moved(player=p, piece="colossus", space=h.space, to=a, owner=c) for c in h.colossi for a in b.adj[h.space]]
+    return out
+
+
+@_options_for(Maar)
+def _options_maar(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    b = Q.B(x)
+    return [E.SpaceChosen(player=p, space=a) for a in b.adj[h.space]]
+
+
+@_options_for(Tribute)
+def _options_tribute(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    me = Q.player(x, p)
+    out: list[Any] = [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(me.hand))]
+    if me.gold >= h.gold:
+        out.append(E.GoldPaid(player=p, to=h.to, amount=h.gold))
+    return out
+
+
+@_options_for(TradeGive)
+def _options_trade_give(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(Q.player(x, p).hand))]
+
+
+@_options_for(TradeBack)
+def _options_trade_back(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    me = Q.player(x, p)
+    out = [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(me.hand)) if c != h.card]
+    if me.gold >= h.gold:
+        out.append(E.GoldPaid(player=p, to=h.to, amount=h.gold))
+    return out
+
+
+@_options_for(Mantle)
+def _options_mantle(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.BeastMoved(player=p, beast=bst, to=i) for bst, at in Q.beasts_on_board(x)
+            for i, sp in enumerate(x.spaces) if sp.tile is not None and i != at]
+
+
+@_options_for(Hungry)
+def _options_hungry(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    b = Q.B(x)
+    sp = x.spaces[h.space]
+    return [E.ComponentMoved(player=p, component=cube, space=h.space, to=a) for cube in ("gold", "blue", "green")
+            if getattr(sp, cube) > 0 for a in b.adj[h.space]]
+
+
+@_options_for(Wind)
+def _options_wind(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    b = Q.B(x)
+    return [E.DirectionChosen(player=p, direction=d) for d in b.directions]
+
+
+@_options_for(Launch)
+def _options_launch(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    it = h.items[0]
+    spaces = [i for i, sp in enumerate(x.spaces) if sp.tile is not None and (it.component != "banner" or not sp.banners)]
+    return [E.ComponentMoved(player=p, component=it.component, space=it.space, to=i, owner=it.owner) for i in spaces]
+
+
+@_options_for(Teleporter)
+def _options_teleporter(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.SpaceChosen(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is not None and i != h.space]
+
+
+@_options_for(Void)
+def _options_void(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.SpaceChosen(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is not None]
+
+
+@_options_for(Speedy)
+def _options_speedy(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    out = []
+    for i, n in h.fresh:
+        out += [E.Moved(player=p, piece="acolyte", space=i, to=a) for a in Q.move_adjacent(x, p, i, own=True)]
+    r = x.road
+    if r is not None and r.open and r.player == p and r.piece == "acolyte":
+        out += [E.Moved(player=p, piece="acolyte", space=r.at, to=a, road=True)
+                for a in Q.move_adjacent(x, p, r.at, own=True) if a not in r.visited]
+    return out
+
+
+@_options_for(Dominion)
+def _options_dominion(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    if Q.player(x, p).banners < 1 or Q.banners_in_play(x, p) >= Q.banner_cap(x, p):
+        return []
+    return [E.BannerRaised(player=p, space=i) for i, sp in enumerate(x.spaces) if sp.tile is not None and not sp.banners]
+
+
+@_options_for(Miracle)
+def _options_miracle(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.BannerScored(player=p, space=i) for i, sp in enumerate(x.spaces) if p in sp.banners]
+
+
+@_options_for(Solidarity)
+def _options_solidarity(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    room = Q.acolyte_room(x, p)
+    if room <= 0:
+        return []
+    return [E.AcolytesPlaced(player=p, space=i, count=room) for i, sp in enumerate(x.spaces) if sp.tile is not None]
+
+
+@_options_for(Contribute)
+def _options_contribute(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    hand = Q.player(x, p).hand
+    subsets = set()
+    for n in range(len(hand) + 1):
+        subsets.update(combinations(hand, n))
+    return [E.CardsContributed(player=p, cards=list(c)) for c in sorted(subsets, key=lambda c: (len(c), c))]
+
+
+@_options_for(Mimesis)
+def _options_mimesis(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.TraitStolen(player=p, trait=tr) for q in Q.opponents(x, p) for tr in Q.player(x, q).traits]
+
+
+@_options_for(Resurrect)
+def _options_resurrect(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return [E.AcolytesResurrected(player=p, count=n) for n in range(1, h.count + 1)]
+
+
+@_options_for(Necro)
+def _options_necro(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    if Q.deadly(x, h.space, p) or x.spaces[h.space].tile is None:
+        return []
+    return [E.AcolytesPlaced(player=p, space=h.space, count=n) for n in range(1, min(h.count, Q.acolyte_room(x, p)) + 1)]
+
+
+@_options_for(React)
+def _options_react(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    return react_options(x, p, h.space)
+
+
+@_options_for(Parasite)
+def _options_parasite(x: Any, h: Any) -> list[Any]:
+    p = getattr(h, "player", None)
+    if h.card not in x.discard:
+        return []
+    return [E.CardTaken(player=p, card=h.card, discard=d) for d in sorted(set(Q.player(x, p).hand))]
 
 
 def react_options(x: Any, p: str, space: int) -> list[Any]:
