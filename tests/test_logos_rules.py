@@ -1004,3 +1004,16 @@ def test_unreadable_references() -> None:
         with pytest.raises(LogError) as exc:
             parse_log(encode([bad_setup]))
         assert exc.value.field == field, exc.value
+
+
+def test_every_effect_kind_fires_through_one_handler() -> None:
+    """The kinds a pool may name (``cards.EffectName``) are the handlers of ``rules.FIRE`` (Mimmick
+    fires the effect it copies), so a kind cannot be listed without a handler or the reverse."""
+    import typing
+
+    from adjudicator.games.logos import cards, rules
+
+    kinds = set(typing.get_args(cards.EffectName))
+    assert set(rules.FIRE) == kinds - {"mimmick"}
+    assert set(cards.PERMANENT) | set(cards.TEMPORARY) == kinds
+    assert cards.CARD_EFFECTS <= kinds
