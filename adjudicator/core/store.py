@@ -22,6 +22,13 @@ Choices forced by measured eventsourcing 9.5.6 costs (see the design's performan
 * Timestamps come from the log (the envelope's ``at`` when it parses, else the previous one,
   else a fixed epoch): nothing here reads the clock, so replays are deterministic.
 * Events and snapshots are serialised with msgspec (MessagePack) by :class:`MsgpackTranscoder`.
+* The match list and id lookups keep the index entries read so far and ask the index stream only
+  for the entries after the last one (``events.get(INDEX_ID, gt=...)``): a request on a large store
+  reads nothing twice, and sees what another process stored meanwhile.
+
+This is the only module that touches eventsourcing.  It uses the library's public API, except the
+few internals listed in :data:`INTERNALS`, each reached through one helper and checked against
+the installed library by ``tests/test_store_upgrade.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -57,6 +65,78 @@ from .log import MatchLog, stream_log
 from .protocol import Game
 from .rulings import Ruling
 from .verify import Result, Step, Violation, run
+
+# -- the eventsourcing internals this module relies on ----------------------------------------------
+#
+# Everything else here is the library's public API (Application, Aggregate and its events,
+# Snapshot, Mapper.to_stored_event, Transcoder, the recorders' select/insert through ``save``, the
+# event store's ``get``).  These few internals are used for speed (measured: see the module
+# docstring); each is reached only through the helper beside it, and ``tests/test_store_upgrade.py``
+# checks every one against the installed eventsourcing, so an upgrade that changes one fails there,
+# naming it, not somewhere in an import.
+
+#: (the internal, why it is used): the one list (the upgrade test checks each)
+INTERNALS: tuple[tuple[str, str], ...] = (
+    ("eventsourcing.domain.Aggregate.__base_init__",
+     "a match restored from its snapshot is built without replaying its stream (Match.Snapshot.mutate)"),
+    ("eventsourcing.domain.Aggregate._version", "a match folded at import is given its version directly"),
+    ("eventsourcing.domain.Aggregate._modified_on", "... and its last timestamp"),
+    ("eventsourcing.domain.Aggregate._pending_events",
+     "pending events are handed over by swapping the list (the library pops from its front: quadratic)"),
+    ("eventsourcing.sqlite.SQLiteApplicationRecorder._insert_events",
+     "SQLite inserts a batch with one executemany (BulkSQLiteApplicationRecorder)"),
+    ("eventsourcing.sqlite.SQLiteAggregateRecorder.insert_events_statement",
+     "a long match is written in batches on the cursor of one transaction, with the library's own INSERT"),
+    ("eventsourcing.domain.DomainEvent.__dict__",
+     "stored events are built without their dataclass __init__, as the library's mapper reads them back"),
+)
+
+
+def _restored(cls: type, match_id: uuid.UUID, version: int, created_on: datetime, modified_on: datetime) -> Any:
+    """An aggregate of ``cls`` at ``version``, built without replaying (``__base_init__``)."""
+    agg = object.__new__(cls)
+    agg.__base_init__(match_id, version, created_on)
+    agg._modified_on = modified_on
+    return agg
+
+
+def _set_position(agg: Any, version: int, modified_on: datetime) -> None:
+    """Move an aggregate folded outside the library to ``version`` (``_version``, ``_modified_on``)."""
+    agg._version, agg._modified_on = version, modified_on
+
+
+def _take_pending(agg: Any) -> list[Any]:
+    """The aggregate's pending events, handed over by swapping the list (``_pending_events``)."""
+    collected, agg._pending_events = agg._pending_events, []
+    return collected
+
+
+def _give_pending(agg: Any, events: list[Any]) -> None:
+    """Make ``events`` the aggregate's pending events (``_pending_events``), to be saved."""
+    agg._pending_events = events
+
+
+def _bulk_insert(recorder: Any, cursor: Any, stored_events: list[Any]) -> None:
+    """Insert stored events on ``cursor`` (inside the caller's transaction) through the
+    application recorder's ``_insert_events`` (ours: one executemany)."""
+    recorder._insert_events(cursor, stored_events)
+
+
+def _insert_statement(recorder: Any) -> str:
+    """The recorder's own INSERT of one stored event (``insert_events_statement``)."""
+    return recorder.insert_events_statement
+
+
+def _new(cls: type, fields: dict[str, Any]) -> Any:
+    """Build a library domain event without its dataclass ``__init__`` (its ``__dict__``).
+
+    Exactly what the library's own mapper does when it reads an event back; it skips the
+    per-field frozen ``__setattr__`` and the ``__post_init__`` check for every stored event.
+    """
+    ev = object.__new__(cls)
+    object.__setattr__(ev, "__dict__", fields)
+    return ev
+
 
 #: take a snapshot every this many stream versions (see the module docstring)
 SNAPSHOT_EVERY = 200
@@ -227,9 +307,7 @@ class Match(Aggregate):
 
         def mutate(self, _: Any) -> Match:
             s = self.state
-            agg = object.__new__(Match)
-            agg.__base_init__(self.originator_id, self.originator_version, s["created_on"])
-            agg._modified_on = self.timestamp
+            agg = _restored(Match, self.originator_id, self.originator_version, s["created_on"], self.timestamp)
             _init_match(agg, s["game"], s["digest"], s["source"])
             if s["view"] is not None:
                 agg.state = agg.game.load_state(s["view"])
@@ -237,8 +315,7 @@ class Match(Aggregate):
 
     def collect_events(self) -> list[Any]:
         """Hand over the pending list by swapping it (the library pops from the front)."""
-        collected, self._pending_events = self._pending_events, []
-        return collected
+        return _take_pending(self)
 
 
 class IndexEntry(DomainEvent):
@@ -267,17 +344,6 @@ def _project(aggregate: Match | None, events: Iterable[Any]) -> Match | None:
     for e in events:
         aggregate = e.mutate(aggregate)
     return aggregate
-
-
-def _new(cls: type, fields: dict[str, Any]) -> Any:
-    """Build a library domain event without its dataclass ``__init__``.
-
-    Exactly what the library's own mapper does when it reads an event back; it skips the
-    per-field frozen ``__setattr__`` and the ``__post_init__`` check for every stored event.
-    """
-    ev = object.__new__(cls)
-    object.__setattr__(ev, "__dict__", fields)
-    return ev
 
 
 _RECORDED_FIELDS = ("timestamp", "event", "line", "seq", "kind", "applied", "ruling")
@@ -321,7 +387,7 @@ class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
                 h = hexes[oid] = oid.hex if isinstance(oid, uuid.UUID) else oid
             return h
 
-        c.executemany(self.insert_events_statement,
+        c.executemany(_insert_statement(self),
                       [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events])
 
 
@@ -543,12 +609,12 @@ class _BatchWriter:
     def flush(self) -> None:
         if self.rows:  # through the application recorder (ours: one executemany per batch)
             to_stored = self.app.events.mapper.to_stored_event
-            self.app.recorder._insert_events(self.cursor, [to_stored(e) for e in self.rows])  # type: ignore[attr-defined]
+            _bulk_insert(self.app.recorder, self.cursor, [to_stored(e) for e in self.rows])
             self.rows.clear()
         snapshots = self.app.snapshots
         if self.snaps and snapshots is not None:
             to_stored = snapshots.mapper.to_stored_event
-            sql = snapshots.recorder.insert_events_statement  # type: ignore[attr-defined]
+            sql = _insert_statement(snapshots.recorder)
             self.cursor.executemany(sql, [_row(to_stored(e)) for e in self.snaps])
             self.snaps.clear()
 
@@ -646,7 +712,8 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
         events=len(log.events), stored_events=out.stored_events,
         players=game.players(state) if state is not None else [],
         outcome=None if outcome is None else msgspec.to_builtins(outcome)))
-    match.state, match.verdict, match._version, match._modified_on = state, result.verdict, version, ts
+    match.state, match.verdict = state, result.verdict
+    _set_position(match, version, ts)
     return out
 
 
@@ -729,6 +796,11 @@ class MatchStore:
                 raise StoreError(f"{db}: cannot create the store: no such directory {parent}")
         self.snapshot_every = snapshot_every
         self._closings: dict[uuid.UUID, _Closing] = {}
+        #: the index of stored matches read so far (see _index_entries)
+        self._index: list[IndexEntry] = []
+        self._index_by_id: dict[str, IndexEntry] = {}
+        self._index_version = 0
+        self._index_lock = threading.Lock()
         with _db_errors(self.location):
             self.app = MatchApplication(env=env)
 
@@ -829,7 +901,7 @@ class MatchStore:
         for _ in range(_SAVE_RETRIES):
             last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
             entry = _index_entry(stream, 1 if last is None else last.originator_version + 1)
-            stream.match._pending_events = stream.events
+            _give_pending(stream.match, stream.events)
             try:
                 self.app.save(stream.match, entry)
                 return True
@@ -847,12 +919,21 @@ class MatchStore:
                             c.stored_events, ALREADY_STORED, path)
 
     # -- reading -------------------------------------------------------------------------------
+    def _index_entries(self) -> list[IndexEntry]:
+        """The index of stored matches, in import order: the entries read before, and a query of
+        the index stream for those written since (by this process or another), never a reread."""
+        with self._index_lock:
+            with _db_errors(self.location):
+                for e in self.app.events.get(INDEX_ID, gt=self._index_version):
+                    self._index.append(e)
+                    self._index_by_id[e.match_id] = e
+                    self._index_version = e.originator_version
+            return list(self._index)
+
     def matches(self, game: str | None = None) -> list[MatchSummary]:
         """Every stored match (in import order), optionally of one game."""
-        with _db_errors(self.location):
-            entries = list(self.app.events.get(INDEX_ID))
         out = []
-        for e in entries:
+        for e in self._index_entries():
             if game is not None and e.game != game:
                 continue
             out.append(MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
@@ -883,11 +964,15 @@ class MatchStore:
         return found[0]
 
     def summary(self, match_id: str) -> MatchSummary:
-        mid = self._uuid(match_id)
-        for m in self.matches():
-            if m.match_id == str(mid):
-                return m
-        raise UnknownMatch(match_id)
+        mid = str(self._uuid(match_id))
+        e = self._index_by_id.get(mid)
+        if e is None:
+            self._index_entries()
+            e = self._index_by_id.get(mid)
+        if e is None:
+            raise UnknownMatch(match_id)
+        return MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
+                            e.events, e.stored_events, e.outcome, e.source, e.digest)
 
     def get_log(self, match_id: str) -> list[LoggedEvent]:
         """The stored log events (not the derived ones) with their rulings, in log order."""
