@@ -389,7 +389,20 @@ def targets_of(res: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False) -> dict[str, Any]:
+def measure_postgres(game: Game, subset: Sequence[CorpusFile], directory: str, sizes: Sizes, srv: Any) -> dict[str, Any]:
+    """The import and seek figures again, every store on PostgreSQL (benchmarks.postgres)."""
+    from .postgres import stores_on
+
+    pgdir = os.path.join(directory, "postgres")
+    os.makedirs(pgdir)
+    say(f"  [{game.id}] on PostgreSQL:")
+    with stores_on(srv):
+        out = measure_import(game, subset, pgdir, sizes.import_repeat)
+        out.update(measure_seek(game, pgdir, sizes))
+    return out
+
+
+def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False, postgres: Any = None) -> dict[str, Any]:
     directory = os.path.join(workdir, game.id)
     os.makedirs(directory)
     say(f"[{game.id}] generating {sizes.matches} matches (max_events={CORPUS_MAX_EVENTS})")
@@ -405,6 +418,8 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False)
     res["import_subset"] = "corpus" if len(subset) == len(files) else f"first {len(subset)} corpus matches"
     res.update(measure_import(game, subset, directory, sizes.import_repeat))
     res.update(measure_seek(game, directory, sizes))
+    if postgres is not None:
+        res["postgres"] = measure_postgres(game, subset, directory, sizes, postgres)
     from . import scaling
 
     res["scaling"] = scaling.measure(game, files, directory, sizes.lengths, say)
@@ -479,6 +494,10 @@ def render(gid: str, r: dict[str, Any]) -> str:
     lines.append("  " + "  ".join("-" * x for x in w))
     for row in rows:
         lines.append("  " + "  ".join(c.ljust(w[i]) for i, c in enumerate(row)).rstrip())
+    if "postgres" in r:
+        p = r["postgres"]
+        lines.append(f"  on PostgreSQL (same run): import {p['import_events_per_s']:,.0f} events/s, "
+                     f"seek {p['seek_ms']:.2f} ms (random {p['seek_random_ms']:.2f}), rebuild {p['rebuild_ms']:.1f} ms")
     if "scaling" in r:
         from . import scaling
 
@@ -503,6 +522,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", default=None, metavar="EVENTS,...",
                    help="instead of the figures: peak memory of verify and store import on generated logs "
                         "of these lengths (e.g. 100000,1000000), per game")
+    p.add_argument("--no-postgres", action="store_true",
+                   help="skip the import and seek figures on PostgreSQL (a throwaway server, tests/pg.py)")
     p.add_argument("--lengths", default=None, metavar="EVENTS,...",
                    help="the log lengths of the scaling table (default 1000,10000,100000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
@@ -599,7 +620,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped: dict[str, str] = {}
     t0 = perf()
     try:
-        with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as workdir:
+        from .postgres import server
+
+        with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as workdir, server(say, not args.no_postgres) as pg:
             for game in games:
                 try:
                     game.sample_setup(0)
@@ -607,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     skipped[game.id] = f"cannot generate matches: {exc}"
                     say(f"[{game.id}] skipped: {skipped[game.id]}")
                     continue
-                results[game.id] = bench_game(game, sizes, workdir, profile=args.profile)
+                results[game.id] = bench_game(game, sizes, workdir, profile=args.profile, postgres=pg)
     except BenchmarkError as exc:
         say(f"error: {exc}")
         if args.json:

@@ -33,13 +33,17 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert res["long_match_events"] == 300
     assert set(res["targets"]) - {"verify_to_chess"} == {"verify_to_decode", "verify_events_per_s",
                                                           "import_events_per_s", "seek_ms"}
+    from tests import pg
+
+    if pg.unavailable() is None:  # import and seek on PostgreSQL beside SQLite
+        assert res["postgres"]["import_events_per_s"] > 0 and res["postgres"]["seek_ms"] > 0
     if res.get("chess_moves_per_s"):  # python-chess side by side (the bench/dev extra installs it)
         assert res["verify_to_chess"] == pytest.approx(res["verify_events_per_s"] / res["chess_moves_per_s"])
     assert all(isinstance(t["pass"], bool) for t in res["targets"].values())
 
 
 def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert runner.main([a for a in TINY if a != "--json"]) == 0
+    assert runner.main([a for a in TINY if a != "--json"] + ["--no-postgres"]) == 0
     out = capsys.readouterr().out
     assert GAME in out and "verify / decode" in out
     assert "events/s by log length (100:" in out and "verify --jobs 1:" in out

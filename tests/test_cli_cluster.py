@@ -30,7 +30,7 @@ def invoke(*args: Any) -> Any:
 
 def test_cluster_output_is_the_local_output(scheduler: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"type":"MatchStarted","game":"no-such-game","players":["a","b"]}\n')
+    bad.write_text('{"type":"MatchStarted","game":\n')  # not JSON: unreadable, whatever games are registered
     paths = [ROOT / "examples", bad]
     local = invoke("verify", "--json", "--jobs", "1", *paths)
     remote = invoke("verify", "--json", "--cluster", scheduler, *paths)

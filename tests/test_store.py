@@ -22,6 +22,9 @@ from adjudicator.core.verify import position_at
 from adjudicator.cli.main import main
 from tests import toygame
 
+#: the whole module runs with SQLite stores and again with PostgreSQL ones (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 @pytest.fixture(autouse=True)
 def toy_game() -> toygame.ToyGame:
@@ -79,6 +82,11 @@ def write_log(tmp_path: Path, name: str, lines: list[dict[str, Any]]) -> Path:
 def toy_log(tmp_path: Path, name: str = "m.jsonl", **kw: Any) -> MatchLog:
     target = kw.pop("target", 12)
     return read_log(write_log(tmp_path, name, toy_lines(target, **kw)))
+
+
+def sqlite_only(backend: str, why: str) -> None:
+    if backend != "sqlite":
+        pytest.skip(f"SQLite only: {why}")
 
 
 def open_store(kind: str, tmp_path: Path, **kw: Any) -> MatchStore:
@@ -208,7 +216,9 @@ def test_illegal_log_is_refused_unless_allowed(tmp_path: Path) -> None:
         assert_positions_match(st, stored.match_id, log)
 
 
-def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path) -> None:
+def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path, backend: str) -> None:
+    sqlite_only(backend, "the crash is injected into SQLite's batched insert; on PostgreSQL a match's "
+                         "rows go in one INSERT statement (the library's database function), atomic by itself")
     log = toy_log(tmp_path, target=600, amounts=[1])
     with open_store("sqlite", tmp_path) as st:
         recorder = st.app.recorder
@@ -267,7 +277,8 @@ def test_resolve_accepts_unique_prefixes(tmp_path: Path) -> None:
             st.state_at(ids[0], 99)
 
 
-def test_store_location_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_store_location_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    sqlite_only(backend, "it checks where SQLite files go (test_postgres_settings checks PostgreSQL's)")
     for key in ("PERSISTENCE_MODULE", "ADJUDICATOR_PERSISTENCE_MODULE", "SQLITE_DBNAME"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("ADJUDICATOR_DB", str(tmp_path / "env.db"))
@@ -350,7 +361,7 @@ def test_cli_illegal_and_unreadable_logs(tmp_path: Path) -> None:
     assert len(listed) == 2 and any(" illegal " in line for line in listed)
 
 
-def test_cli_unknown_match_and_bad_store(tmp_path: Path) -> None:
+def test_cli_unknown_match_and_bad_store(tmp_path: Path, backend: str) -> None:
     db = str(tmp_path / "cli.db")
     write = write_log(tmp_path, "g.jsonl", toy_lines(5))
     assert cli("store", "import", str(write), "--db", db).exit_code == 0
@@ -363,8 +374,24 @@ def test_cli_unknown_match_and_bad_store(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "--at 99" in r.output
     r = CliRunner().invoke(main, ["store", "show", match_id, "--as", "zed", "--db", db])
     assert r.exit_code == 2 and "unknown player 'zed'" in r.output
+    if backend != "sqlite":
+        return  # the rest is about files that are not SQLite databases
     (tmp_path / "junk.db").write_bytes(b"this is not a database" * 10)
     r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "junk.db")])
     assert r.exit_code == 2 and "junk.db" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "no" / "such" / "x.db")])
     assert r.exit_code == 2 and "no such directory" in r.output
+
+
+def test_postgres_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With PERSISTENCE_MODULE=eventsourcing.postgres the store adds its PostgreSQL defaults
+    (the database function for inserts) unless the environment sets them."""
+    for key in ("ADJUDICATOR_POSTGRES_ENABLE_DB_FUNCTIONS", "POSTGRES_ENABLE_DB_FUNCTIONS"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
+    monkeypatch.setenv("POSTGRES_DBNAME", "matches")
+    env, where = store_env()
+    assert env["POSTGRES_ENABLE_DB_FUNCTIONS"] == "y" and "matches" in where
+    monkeypatch.setenv("POSTGRES_ENABLE_DB_FUNCTIONS", "n")
+    env, _ = store_env()
+    assert "POSTGRES_ENABLE_DB_FUNCTIONS" not in env  # the user's own setting stands

@@ -80,8 +80,12 @@ def longest_legal(files: list[Path]) -> Path:
     return max((f for f in files if f.name.startswith("legal-")), key=lambda f: len(f.read_bytes().splitlines()))
 
 
+#: the whole module runs with SQLite stores and again with PostgreSQL ones (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("backend")
+
+
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MatchStore]:
+def store(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MatchStore]:
     st = seed_store(tmp_path_factory.mktemp("web") / "store.db")
     yield st
     st.close()
@@ -517,14 +521,19 @@ def test_serve_port_in_use_exits_2(tmp_path: Path) -> None:
     assert "Traceback" not in r.output
 
 
-def test_serve_command_serves(tmp_path: Path) -> None:
+def test_serve_command_serves(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
     db = tmp_path / "served.db"
     st = MatchStore(str(db))
     path = longest_legal(example_logs()["logos"])
     st.import_log(read_log(path))
     st.close()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", "from adjudicator.cli.main import main; main()", "serve", "--db", str(db),
+    where = ["--db", str(db)]
+    if backend == "postgres":  # the served store is that PostgreSQL database, named by the environment
+        server = request.getfixturevalue("pg_server")
+        env.update(server.settings(server.database_for(os.path.abspath(db))))
+        where = []
+    proc = subprocess.Popen([sys.executable, "-c", "from adjudicator.cli.main import main; main()", "serve", *where,
                              "--port", "0"], cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             text=True)
     try:

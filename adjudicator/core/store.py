@@ -742,6 +742,12 @@ def _forced(settings: dict[str, str]) -> dict[str, str]:
     return out
 
 
+#: what the store adds to a PostgreSQL configuration unless the environment sets it: a match's
+#: events are inserted by the library's database function (one statement); its default, a
+#: pipelined executemany, stalls on a long match's thousands of rows (measured: 6,000 events)
+POSTGRES_DEFAULTS: dict[str, str] = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y"}
+
+
 def store_env(db: str | None = None, *, memory: bool = False) -> tuple[dict[str, str], str]:
     """The application environment and a human description of where matches are kept.
 
@@ -763,6 +769,8 @@ def store_env(db: str | None = None, *, memory: bool = False) -> tuple[dict[str,
                 settings["SQLITE_DBNAME"] = fallback
             if not _env_get("APPLICATION_RECORDER_TOPIC"):
                 settings.update(bulk)
+        if module.startswith("eventsourcing.postgres"):
+            settings.update({k: v for k, v in POSTGRES_DEFAULTS.items() if not _env_get(k)})
         name = _env_get("SQLITE_DBNAME") or settings.get("SQLITE_DBNAME") or _env_get("POSTGRES_DBNAME")
         return _forced(settings), f"{module} ({name})" if name else module
     path = db or fallback
