@@ -422,7 +422,7 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False,
         res["postgres"] = measure_postgres(game, subset, directory, sizes, postgres)
     from . import scaling
 
-    res["scaling"] = scaling.measure(game, files, directory, sizes.lengths, say)
+    res["scaling"] = scaling.measure(game, files, directory, sizes.lengths, say, import_files=subset)
     res["targets"] = targets_of(res)
     if profile:
         say(f"[{game.id}] cProfile of one verify pass over the corpus (sorted by tottime):")

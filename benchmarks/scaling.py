@@ -93,7 +93,33 @@ def by_jobs(game: Game, files: Sequence[Any], say: Any) -> dict[str, Any]:
     return out
 
 
-def measure(game: Game, files: Sequence[Any], directory: str, lengths: Sequence[int], say: Any) -> dict[str, Any]:
+def import_by_jobs(game: Game, files: Sequence[Any], directory: str, say: Any) -> dict[str, Any]:
+    """``store import --jobs 1`` against ``--jobs 2`` (workers verify and encode, one writer)
+    on the import subset, each into a fresh SQLite store."""
+    from adjudicator.cli.store import _imports
+    from adjudicator.core.store import MatchStore
+
+    paths = [Path(f.path) for f in files]
+    out: dict[str, Any] = {"logs": len(paths)}
+    for jobs in (1, 2):
+        with MatchStore(os.path.join(directory, f"import-jobs-{jobs}.db")) as st:
+            gc.collect()
+            t0 = perf()
+            done = [r for _f, kind, r in _imports(st, paths, False, jobs) if kind == "stored" and r.created]
+            out[f"jobs_{jobs}_s"] = perf() - t0
+        if len(done) != len(paths):
+            from .runner import BenchmarkError
+
+            raise BenchmarkError(f"{game.id}: store import --jobs {jobs} stored {len(done)} of {len(paths)} logs")
+    out["events"] = sum(f.events for f in files)
+    out["speedup"] = out["jobs_1_s"] / out["jobs_2_s"]
+    say(f"  [{game.id}] store import --jobs 1: {out['jobs_1_s']:.2f} s, --jobs 2: {out['jobs_2_s']:.2f} s "
+        f"({out['speedup']:.2f}x) on {len(paths):,} logs")
+    return out
+
+
+def measure(game: Game, files: Sequence[Any], directory: str, lengths: Sequence[int], say: Any,
+            import_files: Sequence[Any] = ()) -> dict[str, Any]:
     lengths_rows = by_length(game, directory, lengths, say)
     first, last = lengths_rows[0]["events_per_s"], lengths_rows[-1]["events_per_s"]
     return {
@@ -101,6 +127,7 @@ def measure(game: Game, files: Sequence[Any], directory: str, lengths: Sequence[
         "length_linearity": last / first,
         "by_corpus": by_corpus(game, files, say),
         "jobs": by_jobs(game, files, say),
+        "import_jobs": import_by_jobs(game, import_files or files, directory, say),
     }
 
 
@@ -119,4 +146,7 @@ def render(r: dict[str, Any]) -> list[str]:
         f"  verify --jobs 1: {j['jobs_1_s']:.2f} s, --jobs 2: {j['jobs_2_s']:.2f} s on {j['logs']:,} logs "
         f"({j['cpus']} CPUs): {j['speedup']:.2f}x (target >= {JOBS_SPEEDUP_MIN}x on 1,000 logs: "
         f"{'PASS' if fast else 'MISS'})",
+        f"  store import --jobs 1: {s['import_jobs']['jobs_1_s']:.2f} s, --jobs 2: {s['import_jobs']['jobs_2_s']:.2f} s "
+        f"on {s['import_jobs']['logs']:,} logs: {s['import_jobs']['speedup']:.2f}x "
+        f"({s['import_jobs']['events'] / s['import_jobs']['jobs_2_s']:,.0f} events/s on 2 workers)",
     ]

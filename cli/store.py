@@ -7,8 +7,10 @@ cannot be opened, 3 an internal error (that log is skipped, the batch goes on).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,9 +18,9 @@ import click
 
 from adjudicator.core import position as positions
 from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.log import find_logs, read_log
+from adjudicator.core.log import find_logs
 from adjudicator.core.verify import ENGINE_FAILURE
-from adjudicator.core.store import REFUSED, ImportResult, MatchStore, MatchSummary
+from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
@@ -67,51 +69,114 @@ def _echo_import(res: ImportResult) -> None:
         click.echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
 
 
+def _prepare(path: str, allow_illegal: bool, snapshot_every: int) -> tuple[str, Any]:
+    """A worker process's job: ("ok", Prepared), ("unreadable", message) or ("error", line)."""
+    try:
+        return "ok", prepare_log(path, allow_illegal, snapshot_every)
+    except LogError as exc:
+        return "unreadable", exc.render()
+    except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
+        return "error", internal_error_line(exc, path)
+
+
+def _one(st: MatchStore, f: Path, allow_illegal: bool) -> tuple[str, Any]:
+    """This process imports ``f`` itself, streamed (memory: the position and one batch)."""
+    try:
+        return "stored", st.import_file(f, allow_illegal=allow_illegal)
+    except LogError as exc:
+        return "unreadable", exc.render()
+    except AdjudicatorError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
+        return "error", internal_error_line(exc, str(f))
+
+
+def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) -> Iterator[tuple[Path, str, Any]]:
+    """(file, kind, ImportResult or message) for each file, in input order.  With ``jobs`` > 1,
+    worker processes verify and encode the logs and this process alone writes (one writer);
+    at most two logs per worker are in flight, and a log over PREPARE_MAX_BYTES is imported here,
+    streamed, in its turn."""
+    if jobs <= 1:
+        for f in files:
+            yield (f, *_one(st, f, allow_illegal))
+        return
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    def written(f: Path, fut: Any) -> tuple[Path, str, Any]:
+        kind, value = fut.result()
+        if kind != "ok":
+            return f, kind, value
+        try:
+            return f, "stored", st.write_prepared(value)
+        except AdjudicatorError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
+            return f, "error", internal_error_line(exc, str(f))
+
+    window: deque[tuple[Path, Any]] = deque()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        for f in files:
+            if f.stat().st_size > PREPARE_MAX_BYTES:
+                while window:
+                    yield written(*window.popleft())
+                yield (f, *_one(st, f, allow_illegal))
+                continue
+            window.append((f, pool.submit(_prepare, str(f), allow_illegal, st.snapshot_every)))
+            if len(window) >= 2 * jobs:
+                yield written(*window.popleft())
+        while window:
+            yield written(*window.popleft())
+
+
 @store.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--allow-illegal", is_flag=True, help="Store an illegal log too, with its verdict.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes verifying the logs (0: every core); this process alone writes, "
+                   "in input order.")
 @db_option
 @json_option
-def import_(paths: tuple[str, ...], allow_illegal: bool, db: str | None, as_json: bool) -> None:
+def import_(paths: tuple[str, ...], allow_illegal: bool, jobs: int, db: str | None, as_json: bool) -> None:
     """Verify match logs (files, or directories searched for *.jsonl) and store them."""
     files = find_logs(list(paths))
     if not files:
         raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
+    jobs = min(jobs or os.cpu_count() or 1, len(files))
     worst = EXIT_LEGAL
     with open_store(db) as st:
-        for f in files:
-            try:  # streamed: memory bounded by the position and one batch (SQLite)
-                res = st.import_file(f, allow_illegal=allow_illegal)
-            except LogError as exc:
-                worst = EXIT_BAD_INPUT
+        for f, kind, res in _imports(st, files, allow_illegal, jobs):
+            if kind == "unreadable":
+                worst = max(worst, EXIT_BAD_INPUT, key=_SEVERITY.index)
                 if as_json:
-                    emit_json({"path": str(f), "verdict": "unreadable", "status": "unreadable",
-                               "error": exc.render()})
+                    emit_json({"path": str(f), "verdict": "unreadable", "status": "unreadable", "error": res})
                 else:
-                    click.echo(f"error: {exc.render()}", err=True)
+                    click.echo(f"error: {res}", err=True)
                 continue
-            except AdjudicatorError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
+            if kind == "error":
                 worst = EXIT_INTERNAL
-                line = internal_error_line(exc, str(f))
                 if as_json:
-                    emit_json({"path": str(f), "verdict": "error", "status": "error", "error": line})
+                    emit_json({"path": str(f), "verdict": "error", "status": "error", "error": res})
                 else:
-                    click.echo(f"error: {line}", err=True)
+                    click.echo(f"error: {res}", err=True)
                 continue
             # an illegal log stored on request (--allow-illegal) is what was asked for: exit 0;
             # an illegal log refused (not stored) exits 1; an engine defect exits 3
             if any(v.rule == ENGINE_FAILURE for v in res.violations):
                 worst = EXIT_INTERNAL
                 click.echo(f"error: internal error on {f}: the engine failed ({BUG_REPORT})", err=True)
-            elif res.status == REFUSED and worst == EXIT_LEGAL:
-                worst = EXIT_ILLEGAL
+            elif res.status == REFUSED:
+                worst = max(worst, EXIT_ILLEGAL, key=_SEVERITY.index)
             if as_json:
                 emit_json(_import_doc(res))
             else:
                 _echo_import(res)
     sys.exit(worst)
+
+
+#: exit codes from the least to the most severe
+_SEVERITY = (EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
 
 
 # -- list ----------------------------------------------------------------------------------------

@@ -395,3 +395,31 @@ def test_postgres_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POSTGRES_ENABLE_DB_FUNCTIONS", "n")
     env, _ = store_env()
     assert "POSTGRES_ENABLE_DB_FUNCTIONS" not in env  # the user's own setting stands
+
+
+def test_cli_import_on_two_workers_is_the_same_as_on_one(tmp_path: Path) -> None:
+    """``store import --jobs 2``: workers verify and encode, this process alone writes, in input
+    order; the output, exit code and stored matches are those of ``--jobs 1``."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for i in range(7):
+        write_log(logs, f"m{i}.jsonl", toy_lines(5 + i * 3, note=str(i)))
+    write_log(logs, "m7_illegal.jsonl", toy_lines(6, wrong_player_at=2))
+    (logs / "m8_broken.jsonl").write_bytes(b'{"type":"MatchStarted","game":"toy","players":["a","b"]}\n'
+                                           b'{"type":"Added","player":"a"}\n')
+    runs = {}
+    for jobs in ("1", "2"):
+        db = str(tmp_path / f"j{jobs}.db")
+        r = CliRunner().invoke(main, ["store", "import", str(logs), "--db", db, "--jobs", jobs, "--json"])
+        listed = cli("store", "list", "--db", db, "--json").output
+        again = CliRunner().invoke(main, ["store", "import", str(logs), "--db", db, "--jobs", jobs,
+                                          "--allow-illegal", "--json"])
+        runs[jobs] = (r.exit_code, r.output, listed, again.exit_code, again.output)
+    assert runs["1"] == runs["2"]
+    code, out, listed, again_code, again_out = runs["2"]
+    assert code == 2  # the unreadable log is the worst
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert [d["status"] for d in docs] == ["stored"] * 7 + ["refused", "unreadable"]
+    assert len(listed.splitlines()) == 7
+    assert again_code == 2
+    assert [json.loads(line)["status"] for line in again_out.splitlines()] == ["already stored"] * 7 + ["stored", "unreadable"]

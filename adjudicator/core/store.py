@@ -40,7 +40,7 @@ import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as dc_replace
 from datetime import datetime, timezone
 from typing import Callable, Any, NamedTuple
 
@@ -61,7 +61,7 @@ from eventsourcing.utils import register_topic
 from . import registry
 from .errors import AdjudicatorError
 from .events import Event
-from .log import MatchLog, stream_log
+from .log import MatchLog, read_log, stream_log
 from .protocol import Game
 from .rulings import Ruling
 from .verify import Result, Step, Violation, run
@@ -726,6 +726,65 @@ def _index_entry(stream: _Stream, version: int) -> IndexEntry:
                       events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome)
 
 
+# -- parallel import: workers prepare a match's rows, one writer writes them --------------------
+
+@dataclass
+class Prepared:
+    """A log verified and encoded as the store writes it, by a worker process (:func:`prepare_log`),
+    for the one writer (:meth:`MatchStore.write_prepared`)."""
+
+    match_id: uuid.UUID
+    path: str
+    verdict: str
+    violations: list[Violation]
+    events: int
+    stored_events: int
+    #: REFUSED when the log is illegal and illegal logs are not stored (then no rows); else None
+    status: str | None
+    #: the match's stream as stored events, Created first and Closed last
+    stream: list[StoredEvent]
+    #: its snapshots as stored events
+    snapshots: list[StoredEvent]
+    #: its index entry; the writer gives it the index version when it writes
+    entry: IndexEntry | None
+
+
+_WORKER_APPS: list[MatchApplication] = []
+
+
+def _encoder_app() -> MatchApplication:
+    """An in-memory application of this process, for its mapper (the same transcoder, and the
+    compressor or cipher the environment configures, as the store's)."""
+    if not _WORKER_APPS:
+        _WORKER_APPS.append(MatchApplication(env=store_env(memory=True)[0]))
+    return _WORKER_APPS[0]
+
+
+def prepare_log(path: str, allow_illegal: bool, snapshot_every: int = SNAPSHOT_EVERY) -> Prepared:
+    """Read and verify the log at ``path`` and encode its stream (a worker's job: no database).
+
+    Memory holds the whole match's rows, so the writer imports logs too large for that itself,
+    streamed (``cli store import``: over :data:`PREPARE_MAX_BYTES`)."""
+    log = read_log(path)
+    digest = digest_of(log)
+    match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
+    result = run(log, keep_going=True, record_steps=True)
+    if result.violations and not allow_illegal:
+        return Prepared(match_id, log.path, result.verdict, list(result.violations), len(log.events), 0,
+                        REFUSED, [], [], None)
+    stream = _build_stream(log, result, match_id, digest, snapshot_every)
+    app = _encoder_app()
+    to_stored = app.events.mapper.to_stored_event
+    snaps = app.snapshots.mapper.to_stored_event if app.snapshots is not None else None
+    return Prepared(match_id, log.path, result.verdict, list(result.violations), len(log.events),
+                    stream.stored_events, None, [to_stored(e) for e in stream.events],
+                    [snaps(e) for e in stream.snapshots] if snaps is not None else [], _index_entry(stream, 0))
+
+
+#: logs larger than this are imported by the writer itself, streamed, not prepared by a worker
+PREPARE_MAX_BYTES = 32 * 1024 * 1024
+
+
 # -- the store ---------------------------------------------------------------------------------
 
 def _env_get(key: str) -> str | None:
@@ -917,6 +976,29 @@ class MatchStore:
                 if self._exists(stream.match.id):
                     return False
         raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
+
+    def write_prepared(self, p: Prepared) -> ImportResult:
+        """Write a match a worker prepared (:func:`prepare_log`): its stream and index entry in one
+        transaction through the recorder's ``insert_events``, then its snapshots; once by content."""
+        if p.status is not None:
+            return ImportResult(str(p.match_id), False, p.verdict, p.violations, p.events, 0, p.status, p.path)
+        assert p.entry is not None
+        with _db_errors(self.location):
+            for _ in range(_SAVE_RETRIES):
+                if self._exists(p.match_id):
+                    return self._already(p.match_id, p.path)
+                last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
+                entry = dc_replace(p.entry, originator_version=1 if last is None else last.originator_version + 1)
+                try:
+                    self.app.recorder.insert_events([*p.stream, self.app.events.mapper.to_stored_event(entry)])
+                    break
+                except IntegrityError:
+                    continue  # another writer took the next index version, or stored the match
+            else:
+                raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
+            if p.snapshots and self.app.snapshots is not None:
+                self.app.snapshots.recorder.insert_events(p.snapshots)
+        return ImportResult(str(p.match_id), True, p.verdict, p.violations, p.events, p.stored_events, STORED, p.path)
 
     def _exists(self, match_id: uuid.UUID) -> bool:
         return bool(self.app.recorder.select_events(match_id, limit=1))
