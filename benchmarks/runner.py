@@ -77,7 +77,7 @@ class Sizes:
     seek_repeat: int = 21
     rebuild_repeat: int = 5
     #: the log lengths of the scaling table (benchmarks.scaling)
-    lengths: tuple[int, ...] = (1_000, 10_000, 100_000)
+    lengths: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
 
     @classmethod
     def quick(cls) -> Sizes:
@@ -525,7 +525,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-postgres", action="store_true",
                    help="skip the import and seek figures on PostgreSQL (a throwaway server, tests/pg.py)")
     p.add_argument("--lengths", default=None, metavar="EVENTS,...",
-                   help="the log lengths of the scaling table (default 1000,10000,100000; --quick 1000,10000)")
+                   help="the log lengths of the scaling table (default 1000,10000,100000,1000000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
     p.add_argument("--long-events", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--import-matches", type=int, default=None, help=argparse.SUPPRESS)

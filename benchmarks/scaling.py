@@ -1,8 +1,9 @@
 """How cost grows: events/s against the length of a log and the size of a corpus, and ``verify
 --jobs 1`` against ``--jobs 2`` (part of every ``python -m benchmarks`` run, per game).
 
-* **Log length**: one generated match of each length (1k, 10k, 100k events; ``--lengths`` for
-  others, e.g. 1000000), verified as ``adjudicator verify`` does (streamed).  Cost is linear
+* **Log length**: one generated match of each length (1k, 10k, 100k and 1M events; ``--quick``
+  1k and 10k; ``--lengths`` for others), verified as ``adjudicator verify`` does (streamed), and
+  the peak memory of ``adjudicator verify`` on the longest (a child process's ``ru_maxrss``).  Cost is linear
   when the rate stays flat; the ratio of the longest log's rate to the shortest's is printed.
 * **Corpus size**: the first 10, 100, ... logs of the run's corpus, verified in this process.
 * **Jobs**: the whole corpus verified the way ``adjudicator verify --jobs N`` does it (the
@@ -29,9 +30,6 @@ perf = time.perf_counter
 JOBS_SPEEDUP_MIN = 1.8
 #: the longest log's rate must stay within this share of the shortest's (linear cost)
 LINEAR_MIN = 0.5
-#: lengths of the logs for the length table
-LENGTHS = (1_000, 10_000, 100_000)
-QUICK_LENGTHS = (1_000, 10_000)
 
 
 def _verify_file(path: str) -> tuple[int, float]:
@@ -49,13 +47,20 @@ def _verify_file(path: str) -> tuple[int, float]:
 def by_length(game: Game, directory: str, lengths: Sequence[int], say: Any) -> list[dict[str, Any]]:
     from .runner import generate_long
 
+    from .memory import peak_rss
+
     rows = []
     for n in lengths:
         path, events = generate_long(game, directory, n, first_seed=1000)
         runs = [_verify_file(path) for _ in range(3 if n <= 100_000 else 1)]
         rate = statistics.median(e / dt for e, dt in runs)
-        say(f"  [{game.id}] a log of {events:,} events: verify {rate:,.0f} events/s")
-        rows.append({"events": events, "events_per_s": rate})
+        row: dict[str, Any] = {"events": events, "events_per_s": rate}
+        if n == max(lengths):  # the longest log: `adjudicator verify`'s peak memory, in a child process
+            rss, _s, code = peak_rss(["verify", path])
+            row["verify_peak_mib"] = round(rss / 2**20, 1) if code == 0 else None
+        say(f"  [{game.id}] a log of {events:,} events: verify {rate:,.0f} events/s"
+            + (f", peak {row['verify_peak_mib']} MiB" if "verify_peak_mib" in row else ""))
+        rows.append(row)
         os.remove(path)
     return rows
 
@@ -135,6 +140,7 @@ def render(r: dict[str, Any]) -> list[str]:
     """The scaling rows of one game's table."""
     s = r["scaling"]
     lengths = ", ".join(f"{x['events']:,}: {x['events_per_s']:,.0f}" for x in s["by_length"])
+    longest = s["by_length"][-1]
     corpus = ", ".join(f"{x['logs']:,}: {x['events_per_s']:,.0f}" for x in s["by_corpus"])
     j = s["jobs"]
     linear = s["length_linearity"] >= LINEAR_MIN
@@ -142,6 +148,8 @@ def render(r: dict[str, Any]) -> list[str]:
     return [
         f"  events/s by log length ({lengths}); longest/shortest {s['length_linearity']:.2f} "
         f"(target >= {LINEAR_MIN}: {'PASS' if linear else 'MISS'})",
+        f"  verify of the {longest['events']:,}-event log: peak memory {longest.get('verify_peak_mib')} MiB "
+        f"(child process; target < 1 GiB for 1,000,000 events)",
         f"  events/s by corpus size in logs ({corpus})",
         f"  verify --jobs 1: {j['jobs_1_s']:.2f} s, --jobs 2: {j['jobs_2_s']:.2f} s on {j['logs']:,} logs "
         f"({j['cpus']} CPUs): {j['speedup']:.2f}x (target >= {JOBS_SPEEDUP_MIN}x on 1,000 logs: "
