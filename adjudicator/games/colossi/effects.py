@@ -747,12 +747,22 @@ def settle_task(w: W, h: Any) -> bool:
         if done is not None:
             return done
     if t in CHOICE_TASKS:
-        from .rules import task_options
-
+        task_options = _TASK_OPTIONS[0] if _TASK_OPTIONS else _task_options()
         if not task_options(w, h):
             w.pop()
             return True
     return False
+
+
+#: rules.task_options, once imported (rules imports this module: it cannot be imported at the top)
+_TASK_OPTIONS: list[Any] = []
+
+
+def _task_options() -> Any:
+    from .rules import task_options
+
+    _TASK_OPTIONS.append(task_options)
+    return task_options
 
 
 #: task type -> its housekeeping (see :func:`settle_task`)

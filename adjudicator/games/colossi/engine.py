@@ -331,7 +331,7 @@ class W:
         self.flush()
         d = self.__dict__
         s0 = self.s0
-        changes = {f: d[f] for f in SCALARS if f in d and d[f] is not getattr(s0, f)}
+        changes = {f: v for f, v in d.items() if f in _SCALARS and v is not getattr(s0, f)}
         players = self.players if type(self.players) is tuple else tuple(self.players)
         spaces = self.spaces if type(self.spaces) is tuple else tuple(self.spaces)
         return replace(self.s0, players=players, spaces=spaces, todo=tuple(self.todo), **changes)
@@ -743,8 +743,7 @@ class W:
     # -- the pump -----------------------------------------------------------------------------------
     def pump(self) -> None:
         """Run the engine's continuations and drop tasks that have nothing left to ask."""
-        from .effects import settle_task
-
+        settle_task = _SETTLE[0] if _SETTLE else _settle_task()
         for _ in range(100_000):
             self.flush()
             if not self.todo or self.result is not None:
@@ -758,6 +757,17 @@ class W:
                 continue
             return
         raise RuntimeError("colossi: the task queue does not settle")
+
+
+#: effects.settle_task, once imported (effects imports this module: it cannot be imported at the top)
+_SETTLE: list[Any] = []
+
+
+def _settle_task() -> Any:
+    from .effects import settle_task
+
+    _SETTLE.append(settle_task)
+    return settle_task
 
 
 def new_turn_info(x: Any, pid: str) -> TurnInfo:
