@@ -424,3 +424,8 @@ main.add_command(_replay.replay)
 from . import serve as _serve  # noqa: E402  (the replay service)
 
 main.add_command(_serve.serve)
+
+from . import records as _records  # noqa: E402  (seal and redact: new records made from a log)
+
+main.add_command(_records.seal)
+main.add_command(_records.redact)

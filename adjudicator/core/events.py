@@ -8,6 +8,9 @@ every line:
 ``seq``   1-based position in the log; when present it must equal the line's event number.
 ``at``    a timestamp, informational only (the engine never reads it).
 ``note``  free text.
+``prev``  tamper evidence: the sha256 (hex) of the previous line as written (without its line
+          ending and surrounding blanks).  When line 2 carries one, every later line must, and each
+          must match (``adjudicator seal`` writes them); MatchStarted carries none.
 
 Every event class states its *kind*: ``D`` a player's decision, ``R`` a random outcome (a draw,
 a shuffle, a reveal, a die roll), ``X`` a consequence the engine derives itself.  A log may state
@@ -20,7 +23,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-ENVELOPE_FIELDS = ("seq", "at", "note")
+ENVELOPE_FIELDS = ("seq", "at", "note", "prev")
 
 
 class Event(
@@ -38,6 +41,7 @@ class Event(
     seq: int | None = None
     at: str | None = None
     note: str | None = None
+    prev: str | None = None
 
     #: D (decision), R (random outcome) or X (derived by the engine)
     kind: ClassVar[str] = "D"
@@ -49,9 +53,9 @@ class Event(
 
 def bare(event: Event) -> Event:
     """The event without its envelope (for comparing a stated event with a derived one)."""
-    if event.seq is None and event.at is None and event.note is None:
+    if event.seq is None and event.at is None and event.note is None and event.prev is None:
         return event
-    return msgspec.structs.replace(event, seq=None, at=None, note=None)
+    return msgspec.structs.replace(event, seq=None, at=None, note=None, prev=None)
 
 
 def to_builtins(event: Event) -> dict[str, Any]:

@@ -9,6 +9,8 @@ an unknown player or card, a ``seq`` that breaks the 1-based count.  Whether the
 
 from __future__ import annotations
 
+import hashlib
+
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -129,6 +131,17 @@ class _LineReader:
         self.path, self.game = path, game
         self.last_line_no, self.truncated = last_line_no, truncated
         self.setup: Event | None = None
+        #: the previous line as written, and its number (for the hash chain)
+        self.prev_raw, self.prev_line = b"", 0
+        #: does the log carry the hash chain (``prev`` from line 2 on)?
+        self.chained = False
+
+    def _check_chain(self, number: int, line_no: int, prev: str | None) -> None:
+        why = _chain_error(self, number, line_no, prev)
+        if why is not None:  # a line that does not hash to the next prev is named itself
+            broken = self.prev_line if why.startswith("the hash chain is broken") else line_no
+            raise LogError(self.path, broken, why, "prev")
+        self.chained = True
 
     def read(self, number: int, line_no: int, raw: bytes) -> Event:
         path, game = self.path, self.game
@@ -138,6 +151,9 @@ class _LineReader:
             if self.truncated and line_no == self.last_line_no and exc.reason.startswith("not valid JSON"):
                 raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
             raise
+        if event.prev is not None or self.chained:
+            self._check_chain(number, line_no, event.prev)
+        self.prev_raw, self.prev_line = raw, line_no
         if event.seq is not None and event.seq != number:
             raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
         if self.setup is None:
@@ -150,6 +166,26 @@ class _LineReader:
         except RefError as exc:
             raise LogError(path, line_no, exc.message, exc.field) from None
         return event
+
+
+def line_hash(raw: bytes) -> str:
+    """The hash chain's link to a line: sha256 (hex) of its bytes as written (``prev``)."""
+    return hashlib.sha256(raw.strip()).hexdigest()
+
+
+def _chain_error(reader: _LineReader, number: int, line_no: int, prev: str | None) -> str | None:
+    """Why line ``number`` breaks the hash chain, or None."""
+    if number == 1:
+        return "MatchStarted opens the hash chain: it has no prev"
+    if prev is None:
+        return f"the hash chain stops here: line {reader.prev_line} has a prev, this line has none"
+    if not reader.chained and number > 2:
+        return "the hash chain must start at the second line (every line after MatchStarted carries prev)"
+    want = line_hash(reader.prev_raw)
+    if prev != want:
+        return (f"the hash chain is broken: this line was changed after the log was sealed (it hashes to "
+                f"{want[:16]}..., line {line_no} says prev {prev[:16]}...), or a line was inserted or removed here")
+    return None
 
 
 def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
