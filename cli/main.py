@@ -73,6 +73,9 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     }
     if res.unchecked:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
+    head = log.events.chain_head  # type: ignore[attr-defined]
+    if head is not None:
+        doc["chain_head"] = head
     failed = next((v for v in res.violations if v.rule == ENGINE_FAILURE), None)
     if failed is not None:  # an engine defect is not a verdict on the log: exit code 3
         doc["verdict"] = "error"
@@ -151,6 +154,8 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
         if v.get("followers"):
             click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
                        f"{v['waiting_for']})")
+    if doc.get("chain_head"):
+        click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
     unchecked = doc.get("not_engine_checked", [])
     if unchecked:  # one line, not one per event: declared effects are the players' word
         lines = ", ".join(str(v["line"]) for v in unchecked[:8]) + (", ..." if len(unchecked) > 8 else "")

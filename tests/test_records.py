@@ -32,6 +32,9 @@ def test_a_sealed_log_verifies_as_before_and_an_edited_line_is_named(path: Path,
     assert "prev" not in docs[0] and all(d["prev"] == line_hash(lines[i]) for i, d in enumerate(docs[1:]))
     assert run(read_log(sealed)).verdict == run(read_log(path)).verdict == "legal"
     assert invoke("seal", sealed).output.encode() == sealed.read_bytes()  # sealing again changes nothing
+    doc = json.loads(invoke("verify", sealed, "--json").output)
+    assert doc["chain_head"] == line_hash(lines[-1]) and "chain_head" not in json.loads(invoke("verify", path, "--json").output)
+    assert f"the last line hashes to {line_hash(lines[-1])}" in invoke("verify", sealed).output
     # one edited line (a note added to line k) is reported at line k, exit 2
     k = len(lines) // 2
     doc = json.loads(lines[k - 1])

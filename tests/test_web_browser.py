@@ -583,3 +583,26 @@ def test_the_board_has_an_accessible_name(live: Live, page: Any) -> None:
     for sel in ("#play", "#help-button", "#download-log", "#download-position"):
         node = page.locator(sel)
         assert node.get_attribute("aria-label") or node.get_attribute("title") or node.inner_text().strip(), sel
+
+
+def test_a_seats_legal_list_hides_the_opponents_hidden_choices(live: Live, page: Any) -> None:
+    """As alice, bob's possible plays from his hidden hand are counted, not listed (they would show
+    his hand); as bob they are listed."""
+    from adjudicator.core import registry
+
+    path = ROOT / "examples" / "colossus-order" / "legal-gem-complete.jsonl"
+    mid = stored(live.store, path)
+    replay = Replay.from_file(path)
+    game = registry.get("colossus-order")
+    n = next(f.number for f in replay.frames
+             if f.number > 1 and game.to_act(replay.state(f.number)) == ["bob"]
+             and any(type(e).__name__ == "CardSet" for e in game.legal_events(replay.state(f.number))))
+    for seat, shown in (("alice", False), ("bob", True)):
+        page.goto(f"{live.url}/matches/{mid}?at={n}&as={seat}")
+        wait_at(page, n, seat)
+        page.click("#legal summary")
+        page.wait_for_selector("#legal-list .legal-head")
+        page.wait_for_function("!document.querySelector('#legal-list').textContent.includes('loading')")
+        text = page.locator("#legal-list").inner_text()
+        assert ("CardSet(player=bob" in text) is shown, text[:400]
+        assert ("this seat cannot see" in text) is not shown, text[:400]

@@ -282,6 +282,13 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
             self[self._count - 1]
         self.close()
 
+    @property
+    def chain_head(self) -> str | None:
+        """After :meth:`drain`: the hash of the last line when the log carries the hash chain
+        (``prev``), to keep beside the log (a change to the last line shows against it); else None."""
+        r = self._reader
+        return line_hash(r.prev_raw) if r.chained else None
+
     def close(self) -> None:
         self._file.close()
 

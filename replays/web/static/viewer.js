@@ -210,7 +210,8 @@
     box.textContent = "";
     const head = document.createElement("div");
     head.className = "legal-head";
-    head.textContent = l.outcome ? "The match is over: " + l.outcome : "to act: " + (l.to_act.join(", ") || "nobody") + "; " + l.count + " legal events" + (l.count > l.events.length ? " (first " + l.events.length + " shown)" : "");
+    head.textContent = l.outcome ? "The match is over: " + l.outcome : "to act: " + (l.to_act.join(", ") || "nobody") + "; " + l.count + " legal events" + (l.count > l.events.length ? " (first " + l.events.length + " shown)" : "") +
+      (l.hidden ? "; " + l.hidden + " more this seat cannot see" : "");
     box.appendChild(head);
     const ul = document.createElement("ul");
     l.events.forEach(e => {
@@ -249,7 +250,8 @@
     if (state.variation) { if (state.varLegal) fillLegal(state.varLegal); return; }
     const at = state.at;
     box.textContent = "loading\u2026";
-    api("/api/matches/" + encodeURIComponent(state.id) + "/legal?at=" + at + "&limit=200").then(l => {
+    api("/api/matches/" + encodeURIComponent(state.id) + "/legal?at=" + at + "&limit=200" +
+        (state.view ? "&as=" + encodeURIComponent(state.view) : "")).then(l => {
       if (at !== state.at || state.variation) return;
       fillLegal(l);
     }).catch(err => { box.textContent = err.message; });
