@@ -3,7 +3,7 @@
 
 * **Log length**: one generated match of each length (1k, 10k, 100k and 1M events; ``--quick``
   1k and 10k; ``--lengths`` for others), verified as ``adjudicator verify`` does (streamed), and
-  the peak memory of ``adjudicator verify`` on the longest (a child process's ``ru_maxrss``).
+  the peak memory of ``adjudicator verify`` on the longest (a child process's ``VmHWM``).
   A game whose generated long matches end sooner (``sample_setup(long=True)``) gets its longest
   of three seeds, with its real length in the table.  Cost is linear
   when the rate stays flat; the ratio of the longest log's rate to the shortest's is printed.
