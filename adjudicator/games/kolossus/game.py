@@ -200,7 +200,7 @@ class Kolossus(KitGame[State]):
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Chapter ``1 + seed % 3``, 2 to 4 players, dice from a declared generator on even seeds.
 
-        ``long``: chapter 3 with 2000 rounds and no wipe-out end (KO-21 ``never``, KO-29 ``rounds``),
+        ``long``: chapter 3 with 60,000 rounds (over a million events) and no wipe-out end (KO-21 ``never``, KO-29 ``rounds``),
         so a match runs to many thousands of events."""
         n_players = (4, 4, 4, 2, 3)[seed % 5]
         names = ["ann", "ben", "cat", "dan"][:n_players]
@@ -219,7 +219,7 @@ class Kolossus(KitGame[State]):
         options: dict[str, Any] = {}
         if long:
             chapter = 3
-            options = {"rounds": 2000, "wipeout": "never"}
+            options = {"rounds": 60_000, "wipeout": "never"}
         rng = "python-random" if seed % 2 == 0 else None
         return E.MatchStarted(game=self.id, players=names, seats=seats, ruleset=f"chapter-{chapter}", options=options,
                               seed=seed if rng else None, rng=rng)

@@ -132,14 +132,14 @@ class Logos(KitGame[State]):
         decks = {"p1": build_deck(pool, seed * 2 + 1), "p2": build_deck(pool, seed * 2 + 2)}
         options: dict[str, Any] = {"picks": "open"}
         if long:
-            options["start_hp"] = 40_000_000
+            options["start_hp"] = 500_000_000
         return E.MatchStarted(game=self.id, players=["p1", "p2"], decks=decks, options=options)
 
     def playout_weight(self, state: State, event: Event) -> float:
         """Random playouts rarely resign and seldom fill the Backup Slot."""
         t = type(event)
-        if t is E.Resigned:
-            return 0.0002
+        if t is E.Resigned:  # never in the long set-up (500,000,000 hit points): those matches run on
+            return 0.0 if state.options.start_hp > 1_000_000 else 0.0002
         if t is E.BackupAssigned:
             return 0.3
         return 1.0
