@@ -94,7 +94,8 @@ class ColossusOrder(KitGame[State]):
 
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
-        """Two mono-colour decks of the sample pool; ``long``: twelve times the cards (CO-3 off)."""
+        """Two mono-colour decks of the sample pool; ``long``: :data:`LONG_COPIES` times the cards
+        (21,600 a deck, deck validation off), enough for about a million events before a deck runs out."""
         from .cards import COLOURS
 
         pool = load_pool("sample")
@@ -103,7 +104,7 @@ class ColossusOrder(KitGame[State]):
         decks = {"p1": build_deck(pool, c1, seed * 2 + 1), "p2": build_deck(pool, c2, seed * 2 + 2)}
         if not long:
             return E.MatchStarted(game=self.id, players=["p1", "p2"], decks=decks)
-        decks = {p: E.DeckList(colossus=d.colossus, cards={c: n * 12 for c, n in d.cards.items()})
+        decks = {p: E.DeckList(colossus=d.colossus, cards={c: n * LONG_COPIES for c, n in d.cards.items()})
                  for p, d in decks.items()}
         return E.MatchStarted(game=self.id, players=["p1", "p2"], decks=decks, options={"deck_validation": "off"})
 
@@ -119,6 +120,10 @@ class ColossusOrder(KitGame[State]):
         if t is E.XPlayPassed:
             return 4.0
         return 1.0
+
+
+#: how many times the cards of a sample deck a long generated match plays with
+LONG_COPIES = 432
 
 
 def build_deck(pool: Any, colour: str, seed: int) -> E.DeckList:
