@@ -111,8 +111,8 @@ class ColossusOrder(KitGame[State]):
     def playout_weight(self, state: State, event: Event) -> float:
         """Random playouts rarely concede, prefer small opening exchanges, and end turns."""
         t = type(event)
-        if t is E.Conceded:
-            return 0.00002
+        if t is E.Conceded:  # never in the long set-up (deck validation off): those matches run on
+            return 0.0 if state.options.deck_validation == "off" else 0.00002
         if t is E.CardsReturned:
             return 1.0 / (1 + 10 * len(event.cards) ** 2)
         if t is E.MainPhaseEnded:
