@@ -95,7 +95,9 @@ class ColossusOrder(KitGame[State]):
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two mono-colour decks of the sample pool; ``long``: :data:`LONG_COPIES` times the cards
-        (21,600 a deck, deck validation off), enough for about a million events before a deck runs out."""
+        (600 a deck, deck validation off): about 28,000 events before a deck runs out.  Bigger decks
+        would run longer, but the Complete Declaration candidates (every 6 of the face-down Locus
+        slots) grow combinatorially with a long match's Locus and slow generation to a crawl."""
         from .cards import COLOURS
 
         pool = load_pool("sample")
@@ -123,7 +125,7 @@ class ColossusOrder(KitGame[State]):
 
 
 #: how many times the cards of a sample deck a long generated match plays with
-LONG_COPIES = 432
+LONG_COPIES = 12
 
 
 def build_deck(pool: Any, colour: str, seed: int) -> E.DeckList:
