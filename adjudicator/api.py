@@ -67,7 +67,7 @@ def event(game_id: str | Game, data: str | bytes | dict[str, Any]) -> Event:
     """One event of a game, from a JSON line or a dict; raises :class:`LogError` if unreadable.
 
     >>> adjudicator.event("colossus-order", '{"type": "Conceded", "player": "bob"}')
-    Conceded(player='bob', seq=None, at=None, note=None)
+    Conceded(player='bob', seq=None, at=None, note=None, prev=None)
     """
     g = registry.get(game_id) if isinstance(game_id, str) else game_id
     raw = data if isinstance(data, (bytes, str)) else msgspec.json.encode(data)

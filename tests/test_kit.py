@@ -382,10 +382,10 @@ def test_match_started_and_game_ended_keep_their_json() -> None:
         game = registry.get(gid)
         ms = game.event_types[0]
         assert ms.__name__ == "MatchStarted" and issubclass(ms, MatchStartedBase)
-        assert ms.__struct_fields__ == fields + ("seq", "at", "note"), gid
+        assert ms.__struct_fields__ == fields + ("seq", "at", "note", "prev"), gid
         ge = game.event_class("GameEnded")
         assert ge is not None and ge.kind == "X"
-        assert ge.__struct_fields__ == ("result", "winner", "reason") + ended[gid] + ("seq", "at", "note")
+        assert ge.__struct_fields__ == ("result", "winner", "reason") + ended[gid] + ("seq", "at", "note", "prev")
     line = b'{"type":"MatchStarted","game":"colossi","players":["a","b"],"ruleset":"quick","options":{"gold_target":3}}'
     game = registry.get("colossi")
     assert msgspec.json.encode(game.decoder.decode(line)) == line
