@@ -69,3 +69,20 @@ def test_legal_as_a_player_hides_what_they_cannot_see() -> None:
 def test_state_never_cuts_colossi_tile_names() -> None:
     out = cli("state", str(EX / "colossi" / "legal-2p-to-50-gold.jsonl"), "--at", "30").output
     assert "Starting Environment of ann" in out and "Starting Environment of an " not in out
+
+
+def test_legal_as_a_seat_of_an_open_game_lists_everything() -> None:
+    """Kolossus hides nothing: a seat is shown every legal event, the other warbands' too."""
+    from adjudicator.core import position as positions, registry
+    from adjudicator.core.playout import playout
+    from adjudicator.core.verify import settle
+
+    g = registry.get("kolossus")
+    events, _ = playout(g, 3, max_events=60, with_derived=True)
+    s = g.initial_state(events[0])
+    for e in events[1:]:
+        s = g.apply(s, e)
+    s, _ = settle(g, s)
+    legal = g.legal_events(s)
+    for seat in g.players(s):
+        assert positions.seen_legal(g, s, legal, seat) == (legal, 0)

@@ -142,6 +142,9 @@ def seen_legal(game: Game, state: Any, events: list[Any], player: str | None) ->
     """
     if player is None:
         return events, 0
+    observed = game.observe(state, player)
+    if observed is state:  # nothing hidden from this seat (a game of open information)
+        return events, 0
     visible: set[str] | None = None
     seen = []
     for e in events:
@@ -149,7 +152,7 @@ def seen_legal(game: Game, state: Any, events: list[Any], player: str | None) ->
             continue
         if getattr(e, "player", player) != player:
             if visible is None:
-                visible = strings_in(msgspec.to_builtins(game.observe(state, player)))
+                visible = strings_in(msgspec.to_builtins(observed))
             if not strings_in(list(msgspec.to_builtins(e).values())) <= visible | {type(e).__name__}:
                 continue
         seen.append(e)
