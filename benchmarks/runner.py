@@ -318,7 +318,7 @@ def generate_long(game: Game, directory: str, long_events: int, *, first_seed: i
         with open(path, "wb") as f:
             f.write(to_jsonl(best[:long_events]))
         return path, min(len(best), long_events)
-    raise BenchmarkError(f"{game.id}: no playout reached {long_events} events in {LONG_SEED_TRIES} seeds "
+    raise BenchmarkError(f"{game.id}: no playout reached {long_events} events in {tries} seeds "
                          f"(sample_setup(long=True) should make long matches)")
 
 
