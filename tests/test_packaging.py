@@ -62,6 +62,13 @@ def test_wheel_in_a_fresh_virtualenv_verifies_an_example(wheel: Path, tmp_path: 
     assert r.returncode == 0, r.stderr[-2000:]
     site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
+    if sys.prefix != sys.base_prefix:
+        # the tests run inside a virtual environment (README's set-up): its site-packages hold the
+        # dependencies, not the base interpreter's.  A path line in a .pth file adds the folder but
+        # runs none of the .pth files in it, so the editable install of the project stays out.
+        import sysconfig
+        deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+        (site / "zz-test-dependencies.pth").write_text("".join(f"{d}\n" for d in sorted(deps)))
     assert (site / "adjudicator" / "cli").is_dir()
     assert not (site / "cli").exists() and not (site / "replays").exists()
     example = ROOT / "examples" / "kolossus" / "legal-chapter-3.jsonl"
