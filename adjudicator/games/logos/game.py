@@ -13,7 +13,7 @@ from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
 
 from . import events as E
-from .cards import POOLS, Pool, load_pool
+from .cards import CLASSES, POOLS, Pool, load_pool
 from .rules import bad
 from .state import Options, Player, State
 
@@ -34,6 +34,7 @@ def option_limits(o: Options) -> None:
         ("defenseless_defense", o.defenseless_defense >= 0, "must not be negative"),
         ("max_rounds", o.max_rounds is None or o.max_rounds >= 1, "must be at least 1"),
         ("stall_rounds", o.stall_rounds >= 1, "must be at least 1"),
+        ("max_life", o.max_life is None or o.max_life >= 0, "must not be negative"),
     ]
     for name, ok, why in limits:
         if not ok:
@@ -82,6 +83,11 @@ class Logos(KitGame[State]):
                 for cid, n in sorted(deck.items()):
                     if n > opts.max_copies:
                         raise bad("LG-1.2", "too-many-copies", f"{p}'s deck holds {n} copies of {cid}; the ruleset allows {opts.max_copies} (LG-3)")
+            if opts.max_life is not None:
+                pool = load_pool(setup.pool)
+                life = sum(n for cid, n in deck.items() if pool[cid].klass == "life")
+                if life > opts.max_life:
+                    raise bad("LG-1.2", "too-many-life", f"{p}'s deck holds {life} Life cards; the ruleset allows {opts.max_life} (LG-31)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
@@ -112,7 +118,7 @@ class Logos(KitGame[State]):
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players[{i}]`")
             for m in p.mods:
                 if m not in ("maximize", "minimize", "swap-values", "berserk") and not (
-                        m.startswith("color:") and m[6:] in ("matter", "energy", "information", "neutral", "life")):
+                        m.startswith("color:") and m[6:] in CLASSES):
                     raise msgspec.ValidationError(f"unknown temporary effect {m!r} - at `$.players[{i}].mods`")
         for it in state.effects:
             if it.card not in pool or it.player not in ids:

@@ -72,6 +72,11 @@ RULES: dict[str, str] = {
     "LG-28": "A resignation ends the match as a draw by default (option resign_result)",
     "LG-29": "No round limit by default; three rounds in a row with both players defenseless end the match as a draw (options max_rounds, stall_rounds)",
     "LG-30": "The permanent effects of a card replaced by the Backup card remain",
+    # interpretations of the card vocabulary (docs/rules/logos.md, "What a card can be")
+    "LG-31": "Life cards have no rule of play of their own beyond the class matrix; a ruleset may limit them per deck (option max_life)",
+    "LG-32": "Attack, Defense and Speed are whole numbers from 0 to 1,000,000,000; Speed 99 is ordinary, Speed 100 or more is a Backup Speed",
+    "LG-33": "A combo indicator is three panels, each grey or any of the five colours",
+    "LG-34": "Any effect may be printed in either field; the field alone decides the target",
 }
 
 RULEBOOK = Rulebook("LG", RULES)
