@@ -25,7 +25,7 @@ from adjudicator.core.verify import run, settle
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.rules import commitment_of
 
-from .logos_scenarios import A, B, GAME, Script
+from .logos_scenarios import A, B, GAME, POOL, Script
 
 #: option values that change how a generated match goes (each list: values besides the default)
 OPTION_MIXES: dict[str, list[Any]] = {
@@ -99,8 +99,12 @@ def test_playouts_under_option_mixes_verify_as_legal(seed: int) -> None:
 
 
 def test_generated_matches_end_and_use_every_effect() -> None:
+    """Generated matches end, play every card of the sample pool (every third seed builds its
+    decks around a combo card), fire each effect from each field and apply every effect."""
     ends: dict[str, int] = {}
     effects: set[str] = set()
+    fields: set[tuple[str, str]] = set()
+    played: set[str] = set()
     features: set[str] = set()
     for seed in range(40):
         events, final = play(mixed_setup(seed), seed, max_events=5000, with_derived=True)
@@ -108,6 +112,10 @@ def test_generated_matches_end_and_use_every_effect() -> None:
         assert out is not None, f"seed {seed} did not end"
         ends[out.reason] = ends.get(out.reason, 0) + 1
         for e in events:
+            if type(e) is E.CardPicked or type(e) is E.PickRevealed:
+                played.add(e.card)
+            if type(e) is E.EffectResolved:
+                fields.add((e.field, e.effect))
             if type(e) is E.EffectResolved and e.result == "applied":
                 effects.add(e.copied or e.effect)
                 if e.copied:
@@ -121,6 +129,9 @@ def test_generated_matches_end_and_use_every_effect() -> None:
     from adjudicator.games.logos.cards import PERMANENT, TEMPORARY
 
     assert set(PERMANENT + TEMPORARY) <= effects, set(PERMANENT + TEMPORARY) - effects
+    every = {(f, x) for f in ("left", "right") for x in PERMANENT + TEMPORARY}
+    assert every <= fields, every - fields
+    assert set(POOL) <= played, set(POOL) - played
     assert {"counter", "deadlock", "BackupCalled", "Defenseless", "DeckRebuilt"} <= features, features
     assert ends.get("hit-points", 0) >= 8, ends
 

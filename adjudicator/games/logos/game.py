@@ -133,9 +133,12 @@ class Logos(KitGame[State]):
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two random decks of the sample pool, open picks (LG-6) so that every choice can be
-        listed; ``long``: hit points for thousands of rounds."""
+        listed; every third seed, decks built around a combo card (:func:`chain_deck`), so that
+        the cards a random deck can hardly meet are played too; ``long``: hit points for
+        thousands of rounds (random decks only)."""
         pool = load_pool("sample")
-        decks = {"p1": build_deck(pool, seed * 2 + 1), "p2": build_deck(pool, seed * 2 + 2)}
+        build = chain_deck if seed % 3 == 2 and not long else build_deck
+        decks = {"p1": build(pool, seed * 2 + 1), "p2": build(pool, seed * 2 + 2)}
         options: dict[str, Any] = {"picks": "open"}
         if long:
             options["start_hp"] = 500_000_000
@@ -168,5 +171,36 @@ def build_deck(pool: Pool, seed: int, size: int = 24) -> dict[str, int]:
             break
         n = min(size - total, rng.choice((1, 2)))
         deck[cid] = n
+        total += n
+    return dict(sorted(deck.items()))
+
+
+def chain_deck(pool: Pool, seed: int, size: int = 24) -> dict[str, int]:
+    """A random deck that can meet a combo requirement: three copies of a combo card, two of a
+    card of each class its indicator asks for (a class whose every card has a requirement of its
+    own, such as LIFE, brings that card's enablers too, one level down), the rest as
+    :func:`build_deck` fills it."""
+    rng = random.Random(seed)
+    combo = sorted(c.id for c in pool.cards.values() if c.has_combo)
+    deck: dict[str, int] = {}
+
+    def add(cid: str, n: int, depth: int) -> None:
+        deck[cid] = deck.get(cid, 0) + n
+        for panel in sorted({p for p in pool[cid].combo if p != "grey"}):
+            plain = sorted(c.id for c in pool.cards.values() if c.klass == panel and not c.has_combo)
+            if plain:
+                add(rng.choice(plain), 2, depth)
+            elif depth > 0:
+                other = sorted(c.id for c in pool.cards.values() if c.klass == panel and c.id != cid)
+                if other:
+                    add(rng.choice(other), 2, depth - 1)
+
+    add(rng.choice(combo), 3, 1)
+    total = sum(deck.values())
+    for cid, n in build_deck(pool, seed, size).items():
+        if total >= size:
+            break
+        n = min(n, size - total)
+        deck[cid] = deck.get(cid, 0) + n
         total += n
     return dict(sorted(deck.items()))
