@@ -2,7 +2,8 @@
 
 Dotted ids (``LG-3.3``) are rules the engine enforces, by section; undotted ids (``LG-11``) are
 the project's interpretations of the gaps of the seed, numbered as in section 3.2 of the design
-analysis.
+analysis (LG-1 to LG-30), then the project's own answers about the cards a pool may hold (LG-31
+to LG-34).
 """
 
 from adjudicator.core.rulings import Rulebook
