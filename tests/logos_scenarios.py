@@ -212,3 +212,12 @@ class Script:
         """Refill (named draws), then play ``a`` against ``b``."""
         self.refill(draws)
         self.play(a, b)
+
+
+def clear_pool_caches() -> None:
+    """Empty every cache keyed by a pool name (after a test has pointed a name at other cards)."""
+    from adjudicator.games.logos import cards, rules
+
+    cards.POOLS.load.cache_clear()
+    rules.card_stats.cache_clear()
+    rules.playable_card.cache_clear()

@@ -56,6 +56,16 @@ def test_the_sample_pool_is_listed_and_covers_the_seed() -> None:
     assert {c.klass for c in pool.cards.values()} == set(CLASSES)
     used = {fx.do for c in pool.cards.values() for fx in (c.left, c.right) if fx is not None}
     assert used == set(PERMANENT + TEMPORARY)
+    # every effect in each field, the panels of every colour, Speed 99 and 100 (docs: V-4 to V-7)
+    for side in ("left", "right"):
+        on_side = {fx.do for c in pool.cards.values() if (fx := c.field(side)) is not None}
+        assert on_side == set(PERMANENT + TEMPORARY), (side, set(PERMANENT + TEMPORARY) - on_side)
+    assert {p for c in pool.cards.values() for p in c.combo} == set(CLASSES) | {"grey"}
+    speeds = {c.speed: c for c in pool.cards.values()}
+    assert not speeds[99].backup_eligible and any(c.speed == 100 and c.backup_eligible for c in pool.cards.values())
+    assert any(c.speed >= 100 and c.has_combo for c in pool.cards.values())
+    changes = {(fx.src, fx.to) for c in pool.cards.values() for fx in (c.left, c.right) if fx is not None and fx.do == "color-change"}
+    assert any(src == "life" for src, _ in changes) and any(to == "life" for _, to in changes)
     assert any(c.has_combo and "grey" in c.combo for c in pool.cards.values())
     assert sum(c.backup_eligible for c in pool.cards.values()) >= 3
     keeper = pool["archive-keeper"]
@@ -74,13 +84,22 @@ def test_a_malformed_pool_names_the_file_card_and_field(tmp_path: Path) -> None:
         'left = { do = "teleport" }': "card 'bad-card'",
         "speed = -1": "speed: must not be negative",
         'combo = ["grey", "grey"]': "card 'bad-card'",
+        # what the game does not allow (docs/rules/logos.md, "What a card can be", LG-32, LG-26, LG-33)
+        "attack = 1000000001": "attack: 1000000001 is over the limit of 1,000,000,000",
+        "attack = " + "9" * 5000: "an integer of more than 4,300 digits",
+        'left = { do = "color-change", from = "life", to = "life" }': "left: color-change from 'life' to itself",
+        'right = { do = "berserk", to = "life" }': "right: only color-change takes 'from' and 'to'",
+        'right = { do = "color-change", to = "life" }': "right: color-change needs both 'from' and 'to'",
+        'combo = ["grey", "purple", "grey"]': "card 'bad-card'",
+        'class = "shadow"': "card 'bad-card'",
+        "speed = 99.5": "card 'bad-card'",
     }
     for line, why in cases.items():
-        base = {"attack": "attack = 1", "speed": "speed = 1"}
+        base = {"class": 'class = "matter"', "attack": "attack = 1", "speed": "speed = 1"}
         key = line.split(" ")[0]
         body = "\n".join(v for k, v in base.items() if k != key)
         p = tmp_path / "broken.toml"
-        p.write_text(f'pool = "broken"\n[[card]]\nid = "bad-card"\nname = "Bad"\nclass = "matter"\ndefense = 1\n{body}\n{line}\n')
+        p.write_text(f'pool = "broken"\n[[card]]\nid = "bad-card"\nname = "Bad"\ndefense = 1\n{body}\n{line}\n')
         with pytest.raises(DataError) as exc:
             load_pool_file(p)
         assert str(p) in str(exc.value) and why in str(exc.value), (line, str(exc.value))

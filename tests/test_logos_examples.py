@@ -149,3 +149,30 @@ def test_cli_store_import_list_show(tmp_path: Path) -> None:
 
     game = registry.get("logos")
     assert shown.output.strip() == game.describe(res.state, "ben").strip()
+
+
+def test_cli_verify_a_log_of_the_new_cards_and_the_max_life_option(tmp_path: Path) -> None:
+    """As a judge runs it: a log playing the cards added for the full vocabulary (LG-31 to LG-34)
+    verifies; the same log under ``max_life`` 2 is illegal at its set-up (LG-1.2)."""
+    import msgspec
+
+    from .logos_scenarios import A, B, Script
+
+    s = Script({A: ["quiet-index"] * 2 + ["phoenix-core", "violet-bloom", "tithe-engine", "century-gate"] + ["white-wall"] * 3,
+                B: ["threshold-runner", "static-field", "dusk-veil"] + ["storm-coil"] * 6}, options={"picks": "open"})
+    s.round("quiet-index", "threshold-runner", {A: ["quiet-index", "phoenix-core", "violet-bloom"],
+                                                B: ["threshold-runner", "static-field", "dusk-veil"]})
+    s.round("quiet-index", "dusk-veil", {A: ["quiet-index"]})
+    s.round("phoenix-core", "storm-coil", {A: ["tithe-engine"]})
+    s.round("violet-bloom", "storm-coil", {A: ["century-gate"]})
+    path = tmp_path / "vocabulary.jsonl"
+    path.write_bytes(s.lines())
+    ok = invoke("verify", path)
+    assert ok.exit_code == 0, ok.output
+    events = s.events()
+    events[0] = msgspec.structs.replace(events[0], options={**events[0].options, "max_life": 1})
+    bad = tmp_path / "too-much-life.jsonl"
+    bad.write_bytes(b"".join(msgspec.json.encode(e) + b"\n" for e in events))
+    r = invoke("verify", bad)
+    assert r.exit_code == 1 and "LG-1.2" in r.output and "too-many-life" in r.output, r.output
+    assert "2 Life cards; the ruleset allows 1 (LG-31)" in r.output

@@ -25,7 +25,7 @@ from adjudicator.core.verify import run, settle
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.rules import commitment_of
 
-from .logos_scenarios import A, B, GAME, Script
+from .logos_scenarios import A, B, GAME, POOL, Script
 
 #: option values that change how a generated match goes (each list: values besides the default)
 OPTION_MIXES: dict[str, list[Any]] = {
@@ -99,8 +99,12 @@ def test_playouts_under_option_mixes_verify_as_legal(seed: int) -> None:
 
 
 def test_generated_matches_end_and_use_every_effect() -> None:
+    """Generated matches end, play every card of the sample pool (every third seed builds its
+    decks around a combo card), fire each effect from each field and apply every effect."""
     ends: dict[str, int] = {}
     effects: set[str] = set()
+    fields: set[tuple[str, str]] = set()
+    played: set[str] = set()
     features: set[str] = set()
     for seed in range(40):
         events, final = play(mixed_setup(seed), seed, max_events=5000, with_derived=True)
@@ -108,6 +112,10 @@ def test_generated_matches_end_and_use_every_effect() -> None:
         assert out is not None, f"seed {seed} did not end"
         ends[out.reason] = ends.get(out.reason, 0) + 1
         for e in events:
+            if type(e) is E.CardPicked or type(e) is E.PickRevealed:
+                played.add(e.card)
+            if type(e) is E.EffectResolved:
+                fields.add((e.field, e.effect))
             if type(e) is E.EffectResolved and e.result == "applied":
                 effects.add(e.copied or e.effect)
                 if e.copied:
@@ -121,6 +129,9 @@ def test_generated_matches_end_and_use_every_effect() -> None:
     from adjudicator.games.logos.cards import PERMANENT, TEMPORARY
 
     assert set(PERMANENT + TEMPORARY) <= effects, set(PERMANENT + TEMPORARY) - effects
+    every = {(f, x) for f in ("left", "right") for x in PERMANENT + TEMPORARY}
+    assert every <= fields, every - fields
+    assert set(POOL) <= played, set(POOL) - played
     assert {"counter", "deadlock", "BackupCalled", "Defenseless", "DeckRebuilt"} <= features, features
     assert ends.get("hit-points", 0) >= 8, ends
 
@@ -277,3 +288,61 @@ def test_legal_lists_reveals_it_can_open() -> None:
     t.commit(B, "iron-golem")
     assert [type(e).__name__ for e in GAME.legal_events(t.s)] == ["Resigned", "Resigned"]
     assert GAME.to_act(t.s) == [A, B]
+
+
+# -- any pool: random cards the game allows, played out ---------------------------------------------
+
+_CLASSES = ("matter", "energy", "information", "neutral", "life")
+_EFFECTS = ("add-card-slot", "remove-card-slot", "regeneration", "shuffle-hand", "destroy-combo", "destroy-backup",
+            "neutralize", "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change")
+_STAT = st.one_of(st.sampled_from([0, 1, 99, 100, 25_000, 1_000_000_000]), st.integers(0, 40_000))
+_EFFECT = st.one_of(st.none(), st.sampled_from(_EFFECTS).flatmap(
+    lambda e: st.tuples(st.just(e), st.sampled_from(_CLASSES), st.sampled_from(_CLASSES)).filter(lambda t: t[1] != t[2])
+    if e == "color-change" else st.just((e, None, None))))
+
+
+def _effect_toml(fx: Any) -> str:
+    do, src, to = fx
+    return f'{{ do = "{do}", from = "{src}", to = "{to}" }}' if src else f'{{ do = "{do}" }}'
+
+
+_CARD = st.tuples(st.sampled_from(_CLASSES), _STAT, _STAT, _STAT,
+                  st.tuples(*[st.sampled_from(("grey",) * 10 + _CLASSES)] * 3), _EFFECT, _EFFECT)
+
+
+@settings(max_examples=25, deadline=None)
+@given(cards=st.lists(_CARD, min_size=3, max_size=10), seed=st.integers(0, 10_000))
+def test_a_pool_of_any_cards_the_game_allows_plays_out(cards: list[Any], seed: int) -> None:
+    """Random pools (any class, values from 0 to the limit, Speed 99 and 100, any indicator, any
+    effect in either field, any Color Change): a generated match verifies as legal, its derived
+    events stated or not, and every position keeps the invariants."""
+    import tempfile
+    from pathlib import Path
+
+    from adjudicator.games.logos import cards as cards_module
+    from adjudicator.games.logos.invariants import invariants
+
+    from .logos_scenarios import clear_pool_caches
+
+    text = 'pool = "any-cards"\n'
+    for i, (klass, a, d, sp, combo, left, right) in enumerate(cards):
+        text += (f'\n[[card]]\nid = "c{i}"\nname = "C{i}"\nclass = "{klass}"\nattack = {a}\ndefense = {d}\nspeed = {sp}\n'
+                 f'combo = ["{combo[0]}", "{combo[1]}", "{combo[2]}"]\n')
+        text += "".join(f"{side} = {_effect_toml(fx)}\n" for side, fx in (("left", left), ("right", right)) if fx is not None)
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+        (Path(tmp) / "any-cards.toml").write_text(text)
+        mp.setattr(cards_module.POOLS, "directory", Path(tmp))
+        clear_pool_caches()
+        try:
+            decks = {p: {f"c{i}": 3 for i in range(len(cards))} for p in ("p1", "p2")}
+            setup = E.MatchStarted(game="logos", pool="any-cards", players=["p1", "p2"], decks=decks,
+                                   options={"picks": "open", "max_rounds": 40})
+            events, final = play(setup, seed, max_events=800, with_derived=True)
+            res = run(parse_log(to_jsonl(events), "any"))
+            assert res.violations == [], res.violations[:3]
+            assert msgspec.to_builtins(res.state) == msgspec.to_builtins(final)
+            plain = run(parse_log(to_jsonl([e for e in events if e.kind != "X"]), "any-plain"))
+            assert plain.violations == [] and msgspec.to_builtins(plain.state) == msgspec.to_builtins(final)
+            assert invariants(final) == []
+        finally:
+            clear_pool_caches()

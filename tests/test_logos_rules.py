@@ -83,6 +83,10 @@ NEVER_REJECTS: dict[str, str] = {
     "LG-28": "the derived result of a resignation",
     "LG-29": "derived ends of the match",
     "LG-30": "derived card movements",
+    "LG-31": "derived direction of a Life card; its option feeds LG-1.2 (the message cites LG-31)",
+    "LG-32": "pool data (a bad value makes the pool unreadable); Speed feeds LG-5.2 and LG-4.1",
+    "LG-33": "pool data; an unmet indicator is refused under LG-3.3",
+    "LG-34": "derived effects aimed by their field",
 }
 
 
@@ -1017,3 +1021,215 @@ def test_every_effect_kind_fires_through_one_handler() -> None:
     assert set(rules.FIRE) == kinds - {"mimmick"}
     assert set(cards.PERMANENT) | set(cards.TEMPORARY) == kinds
     assert cards.CARD_EFFECTS <= kinds
+
+
+# ==================================================================================================
+# the card vocabulary: any card the game allows (docs/rules/logos.md, "What a card can be")
+# ==================================================================================================
+
+@pytest.fixture
+def own_pool(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """``own_pool(name, cards_toml)``: a pool the set-up can name, for one test (the shipped-pool
+    folder points at a temporary one; the caches keyed by pool names are emptied around it)."""
+    from adjudicator.games.logos import cards
+
+    from .logos_scenarios import clear_pool_caches
+
+    def make(name: str, cards_toml: str) -> None:
+        (tmp_path / f"{name}.toml").write_text(f'pool = "{name}"\n\n{cards_toml}')
+        monkeypatch.setattr(cards.POOLS, "directory", tmp_path)
+        clear_pool_caches()
+
+    yield make
+    clear_pool_caches()
+
+
+def card_toml(cid: str, klass: str, attack: int = 10_000, defense: int = 10_000, speed: int = 50, **more: str) -> str:
+    lines = [f'[[card]]\nid = "{cid}"\nname = "{cid}"\nclass = "{klass}"\nattack = {attack}\ndefense = {defense}\nspeed = {speed}']
+    lines += [f"{k} = {v}" for k, v in more.items()]
+    return "\n".join(lines) + "\n\n"
+
+
+@option("max_life")
+def test_option_max_life() -> None:
+    log = [setup({A: {"heart-of-genesis": 2, "world-tree": 1, "iron-golem": 9}, B: {"white-wall": 12}})]
+    assert under(log).verdict == "legal"
+    assert under(log, max_life=3).verdict == "legal"
+    res = under(log, max_life=2)
+    assert first_violation(res) == ("LG-1.2", "logos/too-many-life")
+    assert "ann's deck holds 3 Life cards; the ruleset allows 2 (LG-31)" in res.violations[0].message
+    from adjudicator.core.errors import LogError
+
+    with pytest.raises(LogError) as exc:
+        parse_log(encode([setup(options={"max_life": -1})]))
+    assert exc.value.field == "options.max_life"
+
+
+@derived_rule("LG-31", "LG-33")
+def test_life_cards_and_a_purple_combo_panel() -> None:
+    # ann: two INFORMATION rounds, then phoenix-core (LIFE), then violet-bloom (needs LIFE last round)
+    s = Script({A: ["quiet-index"] * 2 + ["phoenix-core", "violet-bloom"] + ["white-wall"] * 4, B: ["iron-golem"] * 12},
+               options={"picks": "open"})
+    s.refill({A: ["quiet-index", "phoenix-core", "violet-bloom"]})
+    rejects(s.check(E.CardPicked(player=A, card="violet-bloom")), "LG-3.3", "combo-mismatch",
+            "violet-bloom needs the combo [life, grey, grey]", "[empty, empty, empty]")
+    s.play("quiet-index", "iron-golem")
+    s.round("quiet-index", "iron-golem", {A: ["quiet-index"]})
+    s.round("phoenix-core", "iron-golem", {A: ["white-wall"]})
+    # LIFE beats MATTER: ann attacks; the counter receives purple
+    assert s.derived_of(E.DirectionDetermined)[-2] == E.DirectionDetermined(stage="before-effects", basis="class", attacker=A, defender=B)
+    assert s.player(A).combo == ("life", "information", "information")
+    s.refill({A: ["white-wall"]})
+    accepts(s.check(E.CardPicked(player=A, card="violet-bloom")), "LG-3.1")
+    s.play("violet-bloom", "iron-golem")
+    fx = [(e.field, e.effect, e.target, e.result, e.value) for e in s.derived_of(E.EffectResolved)[-2:]]
+    # LG-34: its left Add Card Slot gives ben a slot; its right Destroy Combo empties ann's own counter
+    assert fx == [("left", "add-card-slot", B, "applied", 4), ("right", "destroy-combo", A, "applied", None)]
+    assert len(s.player(B).slots) == 4 and s.player(A).combo == ("life", None, None)
+    misstate(s, E.EffectResolved, -1, target=B)
+    misstate(s, E.EffectResolved, -2, value=3)
+
+
+@derived_rule("LG-31", "LG-26")
+def test_a_color_change_takes_a_life_card_down() -> None:
+    # ben: two INFORMATION rounds, then phoenix-core; ann answers with dusk-veil (LIFE -> Neutral on
+    # the opposing card, Neutral -> INFORMATION on itself)
+    s = Script({A: ["iron-golem"] * 2 + ["dusk-veil"] + ["white-wall"] * 6,
+                B: ["quiet-index"] * 2 + ["phoenix-core", "violet-bloom"] + ["storm-coil"] * 6}, options={"picks": "open"})
+    s.round("iron-golem", "quiet-index", {A: ["iron-golem", "iron-golem", "dusk-veil"], B: ["quiet-index", "quiet-index", "phoenix-core"]})
+    s.round("iron-golem", "quiet-index", {B: ["violet-bloom"]})
+    s.round("dusk-veil", "phoenix-core", {A: ["white-wall"], B: ["storm-coil"]})
+    dirs = s.derived_of(E.DirectionDetermined)[-2:]
+    assert dirs == [E.DirectionDetermined(stage="before-effects", basis="class", attacker=B, defender=A),
+                    E.DirectionDetermined(stage="after-effects", basis="class", attacker=A, defender=B)]
+    fx = [(e.player, e.field, e.effect, e.copied, e.result) for e in s.derived_of(E.EffectResolved)[-4:]]
+    assert fx == [(A, "left", "color-change", None, "applied"), (A, "right", "color-change", None, "applied"),
+                  (B, "left", "mimmick", "color-change", "no-change"), (B, "right", "maximize", None, "applied")]
+    # ben's card was Neutral at the end of the battle: no purple panel, so violet-bloom cannot follow
+    assert s.player(B).combo == ("neutral", "information", "information")
+    s.refill({A: ["white-wall"], B: ["storm-coil"]})
+    rejects(s.check(E.CardPicked(player=B, card="violet-bloom")), "LG-3.3", "combo-mismatch", "[neutral, information, information]")
+    misstate(s, E.DirectionDetermined, -1, attacker=B, defender=A)
+
+
+@derived_rule("LG-32", "LG-18")
+def test_speed_99_is_ordinary_and_speed_100_is_a_backup_speed() -> None:
+    s = duel(["threshold-runner", "static-field", "century-gate"], ["storm-coil"] * 3)
+    rejects(s.check(E.BackupAssigned(player=A, card="threshold-runner")), "LG-4.1", "not-eligible", "Speed 99")
+    rejects(s.check(E.BackupAssigned(player=A, card="century-gate")), "LG-4.1", "not-eligible", "combo requirement [grey, grey, neutral]")
+    accepts(s.assign(A, "static-field"), "LG-4.1")
+    # ENERGY 99 against ENERGY 75: the faster attacks; threshold-runner's right field destroys
+    # ann's own Backup card (LG-34), so no Backup window opens
+    s.play("threshold-runner", "storm-coil")
+    assert s.derived_of(E.DirectionDetermined)[0] == E.DirectionDetermined(stage="before-effects", basis="speed", attacker=A, defender=B)
+    assert s.player(A).backup is None and "static-field" in s.player(A).discard
+    assert [(e.field, e.effect, e.target, e.result) for e in s.derived_of(E.EffectResolved)] == [
+        ("left", "berserk", B, "no-change"), ("right", "destroy-backup", A, "applied")]
+    misstate(s, E.EffectResolved, 1, result="no-change")
+    # Speed 100 beats Speed 99 in a race like any higher Speed; two Speeds of 100 are a Deadlock
+    r = duel(["static-field"] * 3, ["threshold-runner"] * 3)
+    r.play("static-field", "threshold-runner")
+    assert r.derived_of(E.DirectionDetermined)[0] == E.DirectionDetermined(stage="before-effects", basis="speed", attacker=A, defender=B)
+    d = duel(["static-field"] * 3, ["static-field"] * 3)
+    d.play("static-field", "static-field")
+    assert d.derived_of(E.DirectionDetermined) == [E.DirectionDetermined(stage="before-effects", basis="deadlock")]
+    # Speed 0 and Defense 0 are ordinary values
+    z = duel(["tithe-engine"] * 3, ["iron-golem"] * 3)
+    z.play("tithe-engine", "iron-golem")
+    assert z.derived_of(E.DirectionDetermined)[0].attacker == B
+    assert z.derived_of(E.StrikeResolved)[0] == E.StrikeResolved(striker=B, target=A, attack=18_000, defense=0, damage=18_000, hp=82_000)
+    misstate(r, E.DirectionDetermined, 0, attacker=B, defender=A)
+
+
+@derived_rule("LG-34", "LG-33", "LG-19", "LG-24")
+def test_effects_aimed_the_other_way() -> None:
+    # left Regeneration heals the opponent by the card's own Attack + Defense; right Remove Card
+    # Slot costs the owner the slot its battle card left
+    s = Script({A: ["iron-golem"] * 3 + ["tithe-engine"] * 3, B: ["storm-coil"] * 6}, options={"picks": "open"})
+    s.round("iron-golem", "storm-coil", {A: ["iron-golem", "iron-golem", "tithe-engine"]})
+    assert s.hp(B) == 91_000
+    s.round("tithe-engine", "storm-coil")
+    assert [(e.field, e.effect, e.target, e.result, e.value) for e in s.derived_of(E.EffectResolved)] == [
+        ("left", "regeneration", B, "applied", 9_000), ("right", "remove-card-slot", A, "applied", 2)]
+    assert s.derived_of(E.StrikeResolved)[-1] == E.StrikeResolved(striker=A, target=B, attack=26_000, defense=9_000, damage=17_000, hp=83_000)
+    assert len(s.player(A).slots) == 2
+    # left Berserk doubles the opposing card when the opponent is below 25,000 hit points
+    k = duel(["threshold-runner"] * 3, ["iron-golem"] * 3, options={"start_hp": 20_000})
+    k.play("threshold-runner", "iron-golem")
+    assert k.derived_of(E.EffectResolved)[0].result == "applied"
+    assert k.derived_of(E.StrikeResolved)[0] == E.StrikeResolved(striker=B, target=A, attack=36_000, defense=7_000, damage=29_000, hp=-9_000)
+    # century-gate (a white panel: Neutral three rounds ago): left Maximize on the opposing card,
+    # right Minimize on itself
+    c = Script({A: ["white-wall", "iron-golem", "iron-golem", "century-gate"] + ["quiet-index"] * 4,
+                B: ["iron-golem"] * 8 + ["storm-coil"] * 4}, options={"picks": "open"})
+    c.round("white-wall", "iron-golem", {A: ["white-wall", "iron-golem", "iron-golem"], B: ["iron-golem", "storm-coil", "iron-golem"]})
+    c.round("iron-golem", "storm-coil", {A: ["century-gate"]})
+    c.refill({A: ["quiet-index"]})
+    rejects(c.check(E.CardPicked(player=A, card="century-gate")), "LG-3.3", "combo-mismatch", "[grey, grey, neutral]", "[matter, neutral, empty]")
+    c.play("quiet-index", "iron-golem")
+    c.round("century-gate", "iron-golem", {A: ["quiet-index"]})
+    assert [(e.field, e.effect, e.target, e.result) for e in c.derived_of(E.EffectResolved)] == [
+        ("left", "maximize", B, "applied"), ("right", "minimize", A, "applied")]
+    assert c.derived_of(E.StrikeResolved)[-1] == E.StrikeResolved(striker=A, target=B, attack=12_000, defense=18_000, damage=0, hp=c.hp(B))
+    # each aimed the other way is stated as the engine derives it, or the log breaks LOG-2
+    misstate(s, E.EffectResolved, 0, target=A)
+    misstate(s, E.EffectResolved, 1, value=3)
+    misstate(k, E.EffectResolved, 0, result="no-change")
+    misstate(c, E.EffectResolved, -2, target=A)
+    misstate(c, E.StrikeResolved, -1, defense=12_000, damage=0)
+
+
+CLASS_NAMES = ["matter", "energy", "information", "neutral", "life"]
+
+
+@derived_rule("LG-26", "LG-7.5")
+def test_color_change_between_any_two_classes(own_pool: Any) -> None:
+    """All 20 ordered pairs of classes: the changed card fights and is pushed as its new class; a
+    card of another class is left alone."""
+    toml = "".join(card_toml(f"plain-{k}", k) for k in CLASS_NAMES)
+    pairs = [(x, y) for x in CLASS_NAMES for y in CLASS_NAMES if x != y]
+    toml += "".join(card_toml(f"turn-{x}-{y}", "matter", speed=60, left=f'{{ do = "color-change", from = "{x}", to = "{y}" }}')
+                    for x, y in pairs)
+    own_pool("every-change", toml)
+    for x, y in pairs:
+        turn, other = f"turn-{x}-{y}", next(k for k in CLASS_NAMES if k != x)
+        for target, changed in ((x, y), (other, other)):
+            match = setup({A: {turn: 4}, B: {f"plain-{target}": 4}}, options={"picks": "open"})
+            s = Script(match=msgspec.structs.replace(match, pool="every-change"))
+            s.round(turn, f"plain-{target}")
+            fx = s.derived_of(E.EffectResolved)
+            assert [e.result for e in fx] == ["applied" if target == x else "no-change"], (x, y, target)
+            after = s.derived_of(E.DirectionDetermined)[-1]
+            if changed == "matter":
+                assert after.basis == "speed" and after.attacker == A, (x, y, after)
+            else:
+                assert after.attacker == (A if beats("matter", changed) else B), (x, y, after)
+            assert s.player(B).combo[0] == changed, (x, y, target)
+            if target == x:  # a log that states the change as not made breaks LOG-2
+                misstate(s, E.EffectResolved, 0, result="no-change")
+
+
+def test_a_pool_holds_any_card_the_game_allows(tmp_path: Path) -> None:
+    """Every class, every combo indicator, every effect in either field, every Color Change pair,
+    the boundary values: one pool holds them all."""
+    from adjudicator.games.logos.cards import MAX_STAT, PERMANENT, TEMPORARY, load_pool_file
+
+    panels = ["grey"] + CLASS_NAMES
+    toml = "".join(card_toml(f"combo-{i}-{j}-{k}", "neutral", combo=f'["{panels[i]}", "{panels[j]}", "{panels[k]}"]')
+                   for i in range(6) for j in range(6) for k in range(6))
+    effects = [e for e in PERMANENT + TEMPORARY if e != "color-change"]
+    for side in ("left", "right"):
+        toml += "".join(card_toml(f"{side}-{e}", "life", **{side: f'{{ do = "{e}" }}'}) for e in effects)
+        toml += "".join(card_toml(f"{side}-{x}-{y}", "energy", **{side: f'{{ do = "color-change", from = "{x}", to = "{y}" }}'})
+                        for x in CLASS_NAMES for y in CLASS_NAMES if x != y)
+    toml += card_toml("edge-low", "matter", attack=0, defense=0, speed=0)
+    toml += card_toml("edge-high", "information", attack=MAX_STAT, defense=MAX_STAT, speed=MAX_STAT)
+    toml += card_toml("speed-99", "energy", speed=99) + card_toml("speed-100", "energy", speed=100)
+    toml += card_toml("speed-100-combo", "energy", speed=100, combo='["grey", "grey", "energy"]')
+    p = tmp_path / "everything.toml"
+    p.write_text('pool = "everything"\n\n' + toml)
+    pool = load_pool_file(p)
+    assert len(pool) == 216 + 2 * (13 + 20) + 5
+    assert not pool["speed-99"].backup_eligible and pool["speed-100"].backup_eligible
+    assert not pool["speed-100-combo"].backup_eligible
+    # what the game does not allow: tests/test_logos_docs.py, test_a_malformed_pool_names_the_file_card_and_field

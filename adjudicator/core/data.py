@@ -50,6 +50,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataError(p, f"not valid TOML ({exc})") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise DataError(p, "not valid TOML (an integer of more than 4,300 digits)") from None
 
 
 def decode(data: Any, type_: type[T], path: str | Path, *, entries: str | None = None) -> T:

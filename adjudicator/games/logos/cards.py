@@ -40,6 +40,12 @@ EffectName = Literal[
 ]
 #: effects that act on the targeted player's battle card (nothing to act on without one)
 CARD_EFFECTS: frozenset[str] = frozenset({"maximize", "minimize", "swap-values", "berserk", "color-change"})
+#: the largest Attack, Defense or Speed a card may print (LG-32: the seed sets no maximum; a bound
+#: keeps every value a pool controls finite; the seed's cards print tens of thousands)
+MAX_STAT = 1_000_000_000
+#: the lowest Speed that lets a card without a combo requirement go to the Backup Slot (the seed's
+#: "higher than 99"; LG-18): Speed 99 is an ordinary Speed, Speed 100 the first Backup Speed
+BACKUP_SPEED = 100
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -75,7 +81,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     @property
     def backup_eligible(self) -> bool:
         """Speed above 99 and no combo requirement (LG-4.1, LG-18)."""
-        return self.speed > 99 and not self.has_combo
+        return self.speed >= BACKUP_SPEED and not self.has_combo
 
     def field(self, which: str) -> Effect | None:
         return self.left if which == "left" else self.right
@@ -92,6 +98,8 @@ def _validate(path: str, cards: list[Card]) -> None:
         for n in ("attack", "defense", "speed"):
             if getattr(c, n) < 0:
                 raise DataError(path, f"{where}: {n}: must not be negative")
+            if getattr(c, n) > MAX_STAT:
+                raise DataError(path, f"{where}: {n}: {getattr(c, n)} is over the limit of {MAX_STAT:,} (LG-32)")
         for which in ("left", "right"):
             fx = c.field(which)
             if fx is None:

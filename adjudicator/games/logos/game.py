@@ -13,7 +13,7 @@ from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
 
 from . import events as E
-from .cards import POOLS, Pool, load_pool
+from .cards import CLASSES, POOLS, Pool, load_pool
 from .rules import bad
 from .state import Options, Player, State
 
@@ -34,6 +34,7 @@ def option_limits(o: Options) -> None:
         ("defenseless_defense", o.defenseless_defense >= 0, "must not be negative"),
         ("max_rounds", o.max_rounds is None or o.max_rounds >= 1, "must be at least 1"),
         ("stall_rounds", o.stall_rounds >= 1, "must be at least 1"),
+        ("max_life", o.max_life is None or o.max_life >= 0, "must not be negative"),
     ]
     for name, ok, why in limits:
         if not ok:
@@ -82,6 +83,11 @@ class Logos(KitGame[State]):
                 for cid, n in sorted(deck.items()):
                     if n > opts.max_copies:
                         raise bad("LG-1.2", "too-many-copies", f"{p}'s deck holds {n} copies of {cid}; the ruleset allows {opts.max_copies} (LG-3)")
+            if opts.max_life is not None:
+                pool = load_pool(setup.pool)
+                life = sum(n for cid, n in deck.items() if pool[cid].klass == "life")
+                if life > opts.max_life:
+                    raise bad("LG-1.2", "too-many-life", f"{p}'s deck holds {life} Life cards; the ruleset allows {opts.max_life} (LG-31)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
@@ -112,7 +118,7 @@ class Logos(KitGame[State]):
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players[{i}]`")
             for m in p.mods:
                 if m not in ("maximize", "minimize", "swap-values", "berserk") and not (
-                        m.startswith("color:") and m[6:] in ("matter", "energy", "information", "neutral", "life")):
+                        m.startswith("color:") and m[6:] in CLASSES):
                     raise msgspec.ValidationError(f"unknown temporary effect {m!r} - at `$.players[{i}].mods`")
         for it in state.effects:
             if it.card not in pool or it.player not in ids:
@@ -127,9 +133,12 @@ class Logos(KitGame[State]):
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two random decks of the sample pool, open picks (LG-6) so that every choice can be
-        listed; ``long``: hit points for thousands of rounds."""
+        listed; every third seed, decks built around a combo card (:func:`chain_deck`), so that
+        the cards a random deck can hardly meet are played too; ``long``: hit points for
+        thousands of rounds (random decks only)."""
         pool = load_pool("sample")
-        decks = {"p1": build_deck(pool, seed * 2 + 1), "p2": build_deck(pool, seed * 2 + 2)}
+        build = chain_deck if seed % 3 == 2 and not long else build_deck
+        decks = {"p1": build(pool, seed * 2 + 1), "p2": build(pool, seed * 2 + 2)}
         options: dict[str, Any] = {"picks": "open"}
         if long:
             options["start_hp"] = 500_000_000
@@ -162,5 +171,36 @@ def build_deck(pool: Pool, seed: int, size: int = 24) -> dict[str, int]:
             break
         n = min(size - total, rng.choice((1, 2)))
         deck[cid] = n
+        total += n
+    return dict(sorted(deck.items()))
+
+
+def chain_deck(pool: Pool, seed: int, size: int = 24) -> dict[str, int]:
+    """A random deck that can meet a combo requirement: three copies of a combo card, two of a
+    card of each class its indicator asks for (a class whose every card has a requirement of its
+    own, such as LIFE, brings that card's enablers too, one level down), the rest as
+    :func:`build_deck` fills it."""
+    rng = random.Random(seed)
+    combo = sorted(c.id for c in pool.cards.values() if c.has_combo)
+    deck: dict[str, int] = {}
+
+    def add(cid: str, n: int, depth: int) -> None:
+        deck[cid] = deck.get(cid, 0) + n
+        for panel in sorted({p for p in pool[cid].combo if p != "grey"}):
+            plain = sorted(c.id for c in pool.cards.values() if c.klass == panel and not c.has_combo)
+            if plain:
+                add(rng.choice(plain), 2, depth)
+            elif depth > 0:
+                other = sorted(c.id for c in pool.cards.values() if c.klass == panel and c.id != cid)
+                if other:
+                    add(rng.choice(other), 2, depth - 1)
+
+    add(rng.choice(combo), 3, 1)
+    total = sum(deck.values())
+    for cid, n in build_deck(pool, seed, size).items():
+        if total >= size:
+            break
+        n = min(n, size - total)
+        deck[cid] = deck.get(cid, 0) + n
         total += n
     return dict(sorted(deck.items()))

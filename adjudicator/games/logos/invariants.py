@@ -13,7 +13,9 @@ SPEC = Spec(
     player_extras=frozenset({"shared"}),
     cards=frozenset({"slots", "deck", "discard", "backup", "battle", "card"}),
     ints={"round": (0, 10_000_000), "strikes": (0, 1_000), "stall": (0, 10_000_000),
-          "hp": (-10_000_000_000, 10_000_000_000), "start_hp": (1, 10_000_000_000),
+          # hit points: one event moves them by at most 8 * MAX_STAT (a Regeneration of a card doubled
+          # twice), so 10,000,000 events stay far inside this range
+          "hp": (-10**18, 10**18), "start_hp": (1, 10_000_000_000),
           "max_rounds": (1, 10_000_000), "stall_rounds": (1, 10_000_000)},
 )
 

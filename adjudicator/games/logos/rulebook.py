@@ -2,7 +2,8 @@
 
 Dotted ids (``LG-3.3``) are rules the engine enforces, by section; undotted ids (``LG-11``) are
 the project's interpretations of the gaps of the seed, numbered as in section 3.2 of the design
-analysis.
+analysis (LG-1 to LG-30), then the project's own answers about the cards a pool may hold (LG-31
+to LG-34).
 """
 
 from adjudicator.core.rulings import Rulebook
@@ -72,6 +73,11 @@ RULES: dict[str, str] = {
     "LG-28": "A resignation ends the match as a draw by default (option resign_result)",
     "LG-29": "No round limit by default; three rounds in a row with both players defenseless end the match as a draw (options max_rounds, stall_rounds)",
     "LG-30": "The permanent effects of a card replaced by the Backup card remain",
+    # interpretations of the card vocabulary (docs/rules/logos.md, "What a card can be")
+    "LG-31": "Life cards have no rule of play of their own beyond the class matrix; a ruleset may limit them per deck (option max_life)",
+    "LG-32": "Attack, Defense and Speed are whole numbers from 0 to 1,000,000,000; Speed 99 is ordinary, Speed 100 or more is a Backup Speed",
+    "LG-33": "A combo indicator is three panels, each grey or any of the five colours",
+    "LG-34": "Any effect may be printed in either field; the field alone decides the target",
 }
 
 RULEBOOK = Rulebook("LG", RULES)

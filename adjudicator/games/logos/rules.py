@@ -23,7 +23,7 @@ from adjudicator.core.kit import Owed, RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal
 
 from . import events as E
-from .cards import CARD_EFFECTS, Card, Pool, load_pool
+from .cards import BACKUP_SPEED, CARD_EFFECTS, Card, Pool, load_pool
 from .state import Direction, EffectItem, Player, Push, Result, State
 
 NS = "logos/"
@@ -287,7 +287,7 @@ class Rules(RulesBase):
             held = ", ".join(c for c in p.slots if c) or "nothing"
             raise bad("LG-4.1", "not-in-slots", f"{e.card} is not in {e.player}'s card slots (they hold {held})")
         c = self.pool(s)[e.card]
-        if c.speed <= 99:
+        if c.speed < BACKUP_SPEED:
             raise bad("LG-4.1", "not-eligible", f"{e.card} has Speed {c.speed}; only a card with Speed above 99 may go to the Backup Slot")
         if c.has_combo:
             raise bad("LG-4.1", "not-eligible", f"{e.card} has the combo requirement {show_panels(c.combo)}; only a card without one may go to the Backup Slot")

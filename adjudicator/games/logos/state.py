@@ -66,6 +66,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     max_rounds: int | None = None
     #: LG-29: the match is a draw after this many rounds in a row in which both players were defenseless
     stall_rounds: int = 3
+    #: LG-31: most Life cards a deck may hold, all copies together (None: no limit)
+    max_life: int | None = None
 
 
 PRESETS: dict[str, dict[str, object]] = {
