@@ -244,3 +244,22 @@ POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)
 #: a pool file by path; a pool shipped in ``data/`` by name (``sample``: the authored sample pool)
 load_pool_file = POOLS.load_file
 load_pool = POOLS.load
+
+
+def card_info(card: Card) -> dict[str, Any]:
+    """What a viewer or ``pool show`` tells of ``card``: id, name, text and short facts."""
+    facts = [card.type, *([card.colour] if card.colour else [])]
+    if card.locus_cost:
+        facts.append(f"locus {card.locus_cost}")
+    if card.gem_level:
+        facts.append("gems " + " ".join(f"{k} {n}" for k, n in card.gem_level.items()))
+    if card.is_follower:
+        facts.append(f"{card.attack}/{card.defence}")
+        facts += [f"{n} {getattr(card, n)}" for n in ("crush", "capture") if getattr(card, n)]
+    if card.races:
+        facts.append(", ".join(card.races))
+    if card.unique:
+        facts.append("unique")
+    if not card.modelled:
+        facts.append("declared effect")
+    return {"id": card.id, "name": card.name, "text": card.text, "facts": facts}

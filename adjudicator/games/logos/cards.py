@@ -110,3 +110,12 @@ POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)
 #: a pool file by path; a pool shipped in ``data/`` by name (``sample``: the authored sample pool)
 load_pool_file = POOLS.load_file
 load_pool = POOLS.load
+
+
+def card_info(card: Card) -> dict[str, object]:
+    """What a viewer or ``pool show`` tells of ``card``: id, name, text and short facts."""
+    facts = [card.klass, f"attack {card.attack}", f"defense {card.defense}", f"speed {card.speed}"]
+    if card.has_combo:
+        facts.append("combo " + "/".join(card.combo))
+    facts += [f"{which} {fx.label()}" for which in ("left", "right") if (fx := card.field(which)) is not None]
+    return {"id": card.id, "name": card.name, "text": card.text, "facts": facts}
