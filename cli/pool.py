@@ -71,7 +71,8 @@ def check(path: str, game_id: str | None, as_json: bool) -> None:
             click.echo(p.render(report.path))
         n = len(report.problems)
         state = "clean" if n == 0 else f"{n} problem{'s' if n != 1 else ''}"
-        click.echo(f"{report.path}: {report.game} pool {report.pool!r}, {len(report.cards)} cards read, {state}")
+        cards = len(report.cards)
+        click.echo(f"{report.path}: {report.game} pool {report.pool!r}, {cards} card{'s' if cards != 1 else ''} read, {state}")
         if report.declared:
             click.echo(f"declared effects (not engine-checked): {', '.join(report.declared)}")
     if report.problems:

@@ -365,7 +365,7 @@ def test_json_lines_of_every_card_key(cards: list[dict], indent: int | None) -> 
     text = json.dumps({"pool": "p", "card": cards}, indent=indent, ensure_ascii=False)
     lines = _Lines(text, True)
     assert len(lines.cards) == len(cards)
-    src = text.splitlines()
+    src = text.split("\n")  # lines as files count them (not str.splitlines: U+0085 is no line end)
     for i, c in enumerate(cards):
         for key in c:
             line = lines.card(i, key)

@@ -262,19 +262,18 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
         ident = entry.get("id") if isinstance(entry, dict) else None
         label = ident if isinstance(ident, str) else f"#{i + 1}"
         card, found = _decode_entry(entry, fields, loader.card_type)
+        if isinstance(ident, str) and ident in index_of:
+            found.append(("id", f"duplicate id (first used by card #{index_of[ident] + 1})"))
+            card = None
+        elif isinstance(ident, str):
+            index_of[ident] = i
         for field_path, message in found:
             if message.startswith("Invalid"):
                 choices = _allowed(loader.card_type, field_path)
                 message += f" (one of: {', '.join(choices)})" if choices else ""
             problems.append(Problem(lines.card(i, field_path), label, field_path, message))
-        if card is None:
-            continue
-        if card.id in index_of:
-            problems.append(Problem(lines.card(i, "id"), card.id, "id",
-                                    f"duplicate id (first used by card #{index_of[card.id] + 1})"))
-            continue
-        index_of[card.id] = i
-        decoded.append(card)
+        if card is not None:
+            decoded.append(card)
     if loader.problems is not None:
         for cid, field_path, message in loader.problems(decoded):
             problems.append(Problem(lines.card(index_of.get(cid), field_path), cid, field_path, message))
