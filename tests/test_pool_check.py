@@ -370,3 +370,28 @@ def test_json_lines_of_every_card_key(cards: list[dict], indent: int | None) -> 
         for key in c:
             line = lines.card(i, key)
             assert line is not None and f'"{key}"' in src[line - 1]
+
+
+def test_size_and_depth_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.core import data
+
+    big = tmp_path / "big.toml"
+    big.write_text('pool = "big"\ndescription = "' + "x" * 200 + '"\n')
+    monkeypatch.setattr(data, "MAX_DATA_BYTES", 100)
+    r = invoke("pool", "check", big, "--game", "logos")
+    assert r.exit_code == 2 and "larger than 100 bytes" in r.output, r.output
+    with pytest.raises(DataError, match="larger than 100 bytes"):
+        lg_cards.load_pool_file(big)
+    monkeypatch.undo()
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"pool": "deep", "description": ' + "[" * 100 + "]" * 100 + "}")
+    r = invoke("pool", "check", deep, "--game", "logos")
+    assert r.exit_code == 2 and "nested deeper than 64" in r.output, r.output
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('pool = "latin"\ndescription = "caf\xe9"\n'.encode("latin-1"))
+    r = invoke("pool", "check", latin, "--game", "logos")
+    assert r.exit_code == 2 and "not UTF-8" in r.output, r.output
+    not_object = tmp_path / "list.json"
+    not_object.write_text("[1, 2]\n")
+    r = invoke("pool", "check", not_object, "--game", "logos")
+    assert r.exit_code == 2 and f"{not_object}:1: a data file in JSON is one object" in r.output, r.output

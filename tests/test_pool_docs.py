@@ -110,3 +110,41 @@ def test_the_pages_are_linked_from_the_readme_and_the_game_page(game: str) -> No
     page = PAGES[game].name
     assert f"docs/games/{page}" in (ROOT / "README.md").read_text()
     assert f"({page})" in (ROOT / "docs/games" / f"{game}.md").read_text()
+
+
+# -- the Kolossus board and Colossi island pages ------------------------------------------------
+
+BOARD_PAGES = {"kolossus": ROOT / "docs/games/kolossus-boards.md", "colossi": ROOT / "docs/games/colossi-islands.md"}
+
+
+def test_the_board_and_island_pages_name_every_field() -> None:
+    from adjudicator.games.colossi import data as colossi_data
+    from adjudicator.games.kolossus import board as kolossus_board
+
+    names = code_names(BOARD_PAGES["kolossus"].read_text())
+    assert fields_of(kolossus_board._BoardFile) | fields_of(kolossus_board._Corner) <= names
+    names = code_names(BOARD_PAGES["colossi"].read_text())
+    assert fields_of(colossi_data.BoardFile) | fields_of(colossi_data.BoardSpace) <= names | {"x", "y"}
+    for game, page in BOARD_PAGES.items():
+        assert f"docs/games/{page.name}" in (ROOT / "README.md").read_text()
+        assert f"({page.name})" in (ROOT / "docs/games" / f"{game}.md").read_text()
+
+
+def test_the_board_examples_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adjudicator.core.errors import DataError
+    from adjudicator.games.colossi import data as colossi_data
+    from adjudicator.games.kolossus.board import load_board_file
+
+    text = blocks(BOARD_PAGES["kolossus"].read_text(), "toml")[0]
+    name = tomllib.loads(text)["board"]
+    (tmp_path / f"{name}.toml").write_text(text)
+    board = load_board_file(tmp_path / f"{name}.toml")
+    assert board.size == len(tomllib.loads(text)["levels"]) and len(board.corners) == 4
+    (tmp_path / f"{name}.toml").write_text(text.replace('"a1", "b1", "c1"', '"h1", "b1", "c1"'))
+    with pytest.raises(DataError, match=re.escape("corner[3] ('SW'): squares[0]: 'h1' is not a square of this 7x7 board")):
+        load_board_file(tmp_path / f"{name}.toml")
+    island = json.loads(blocks(BOARD_PAGES["colossi"].read_text(), "json")[0])
+    (tmp_path / f"board-{island['name']}.json").write_text(json.dumps(island))
+    monkeypatch.setattr(colossi_data, "DATA", tmp_path)
+    loaded = colossi_data.board.__wrapped__(island["name"])
+    assert len(loaded.adj) == len(island["spaces"]) and loaded.adj[1] == (2, 0)

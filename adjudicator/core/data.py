@@ -42,9 +42,11 @@ def shipped_file(directory: Path, name: object, what: str, ext: str = "toml") ->
     return path
 
 
-def read_bytes(path: str | Path, limit: int = MAX_DATA_BYTES) -> bytes:
-    """The bytes of a data file, at most ``limit`` of them (a bigger file is refused)."""
+def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of a data file, at most ``limit`` of them (default :data:`MAX_DATA_BYTES`; a
+    bigger file is refused)."""
     p = str(path)
+    limit = MAX_DATA_BYTES if limit is None else limit
     try:
         with open(path, "rb") as f:
             raw = f.read(limit + 1)
