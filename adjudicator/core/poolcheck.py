@@ -14,6 +14,7 @@ A game's pool loader is its package's ``cards.POOLS`` (:func:`pool_loader`).
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -87,6 +88,8 @@ class _Lines:
     def __init__(self, text: str, json_file: bool) -> None:
         self.text = text
         self.json = json_file
+        #: where each line ends (a line number is a bisection, not a count over the text)
+        self._ends = [m.start() for m in re.finditer("\n", text)]
         self.header: dict[str, int] = {}
         self.cards: list[tuple[int, dict[str, int]]] = []
         try:
@@ -95,7 +98,7 @@ class _Lines:
             pass
 
     def line_of(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
+        return bisect.bisect_left(self._ends, pos) + 1
 
     # TOML: [[card]] headers open a card; "key =" lines within it
     _HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.M)
@@ -289,6 +292,10 @@ def _decode_entry(entry: Any, fields: dict[str, msgspec.structs.FieldInfo],
     (each decoded on its own, so one bad field does not hide the next)."""
     if not isinstance(entry, dict):
         return None, [("", "a card is a table of fields")]
+    try:  # the common case: the card decodes at once
+        return msgspec.convert(entry, card_type), []
+    except msgspec.ValidationError:
+        pass
     found: list[tuple[str, str]] = []
     for key, value in entry.items():
         info = fields.get(key)
