@@ -1,4 +1,4 @@
-"""Card text from the match's own pool in the viewers: the position document of the JSON API
+"""Card text from the match's own pool (Colossi: its shipped cards) in the viewers: the position document of the JSON API
 (``cards``), the Textual viewer's card pane (``c``), the browser viewer's card panel (click) and
 tooltip (hover).  A seat's view never carries the text of a card that seat cannot see."""
 
@@ -20,12 +20,16 @@ from adjudicator.replays.web import create_app
 from adjudicator.games.colossus_order.cards import card_info as co_info, load_pool as co_pool
 from adjudicator.games.logos.cards import card_info as lg_info, load_pool as lg_pool
 from adjudicator.core.log import read_log
+from adjudicator.games.colossi.data import content as colossi_content
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a legal example with hidden cards per game with card texts, and the pool's own texts
 CASES = {
     "colossus-order": (ROOT / "examples/colossus-order/legal-deck-out.jsonl", lambda: {c: co_info(v) for c, v in co_pool("sample").items()}),
     "logos": (ROOT / "examples/logos/legal-hidden-picks.jsonl", lambda: {c: lg_info(v) for c, v in lg_pool("sample").items()}),
+    # no pool file: the package's own cards, their name and text (the kit's default card_info)
+    "colossi": (ROOT / "examples/colossi/legal-2p-to-50-gold.jsonl",
+                lambda: {c: {"id": c, "name": v.name, "text": v.text, "facts": []} for c, v in colossi_content().cards.items()}),
 }
 KOLOSSUS = sorted((ROOT / "examples/kolossus").glob("legal-*.jsonl"))[0]
 
