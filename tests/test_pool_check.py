@@ -395,3 +395,11 @@ def test_size_and_depth_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     not_object.write_text("[1, 2]\n")
     r = invoke("pool", "check", not_object, "--game", "logos")
     assert r.exit_code == 2 and f"{not_object}:1: a data file in JSON is one object" in r.output, r.output
+
+
+def test_cards_as_an_inline_array_are_found_by_their_id(tmp_path: Path) -> None:
+    path = tmp_path / "inline.toml"
+    path.write_text('pool = "inline"\ncard = [\n  { id = "one", name = "One", class = "matter", attack = 1, defense = 1, speed = 1 },\n'
+                    '  { id = "two", name = "Two", class = "matter", attack = 1, defense = -1, speed = 1 },\n]\n')
+    r = invoke("pool", "check", path, "--game", "logos")
+    assert r.exit_code == 2 and f"{path}:4: card 'two': defense: must not be negative" in r.output, r.output

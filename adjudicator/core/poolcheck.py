@@ -97,6 +97,13 @@ class _Lines:
         except (ValueError, IndexError):  # a layout the scan does not follow: fewer lines, no crash
             pass
 
+    def _id_line(self, ident: object) -> int | None:
+        if not isinstance(ident, str):
+            return None
+        key = r'"id"\s*:' if self.json else r'(?<![\w-])"?id"?\s*='
+        m = re.search(key + r"\s*" + re.escape(json.dumps(ident)), self.text)
+        return None if m is None else self.line_of(m.start())
+
     def line_of(self, pos: int) -> int:
         return bisect.bisect_left(self._ends, pos) + 1
 
@@ -156,10 +163,14 @@ class _Lines:
                             keys.setdefault(k, self.line_of(k_at))
                     self.cards.append((self.line_of(item_at), keys))
 
-    def card(self, index: int | None, field_path: str = "") -> int | None:
-        """The line of ``field_path``'s top key in card ``index`` (else the card's first line)."""
-        if index is None or index >= len(self.cards):
+    def card(self, index: int | None, field_path: str = "", ident: object = None) -> int | None:
+        """The line of ``field_path``'s top key in card ``index`` (else the card's first line);
+        for a layout the scan does not follow (TOML ``card = [{...}]``), the line of the card's
+        ``id`` (``ident``)."""
+        if index is None:
             return None
+        if index >= len(self.cards):
+            return self._id_line(ident)
         start, keys = self.cards[index]
         top = re.split(r"[.\[]", field_path, maxsplit=1)[0] if field_path else ""
         return keys.get(top, start)
@@ -274,12 +285,12 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
             if message.startswith("Invalid"):
                 choices = _allowed(loader.card_type, field_path)
                 message += f" (one of: {', '.join(choices)})" if choices else ""
-            problems.append(Problem(lines.card(i, field_path), label, field_path, message))
+            problems.append(Problem(lines.card(i, field_path, ident), label, field_path, message))
         if card is not None:
             decoded.append(card)
     if loader.problems is not None:
         for cid, field_path, message in loader.problems(decoded):
-            problems.append(Problem(lines.card(index_of.get(cid), field_path), cid, field_path, message))
+            problems.append(Problem(lines.card(index_of.get(cid), field_path, cid), cid, field_path, message))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     report.cards = decoded
     report.declared = [c.id for c in decoded if is_declared(c)]
