@@ -403,3 +403,12 @@ def test_cards_as_an_inline_array_are_found_by_their_id(tmp_path: Path) -> None:
                     '  { id = "two", name = "Two", class = "matter", attack = 1, defense = -1, speed = 1 },\n]\n')
     r = invoke("pool", "check", path, "--game", "logos")
     assert r.exit_code == 2 and f"{path}:4: card 'two': defense: must not be negative" in r.output, r.output
+
+
+@pytest.mark.parametrize(("name", "text"), [("huge.toml", 'pool = "huge"\n[[card]]\nattack = ' + "9" * 5000 + "\n"),
+                                            ("huge.json", '{"pool": "huge", "card": [{"attack": ' + "9" * 5000 + "}]}")])
+def test_an_integer_python_will_not_read_is_a_problem_not_a_crash(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    r = invoke("pool", "check", path, "--game", "logos")
+    assert r.exit_code == 2 and "an integer of more than 4,300 digits" in r.output, r.output

@@ -71,13 +71,21 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
             raise DataError(f"{p}:{exc.lineno}", f"not valid JSON ({exc.msg}, column {exc.colno})") from None
         except RecursionError:  # pragma: no cover - depth_error runs first
             raise DataError(p, "not valid JSON (nested too deep)") from None
+        except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+            raise DataError(p, "not valid JSON (an integer of more than 4,300 digits)") from None
         if not isinstance(data, dict):
             raise DataError(f"{p}:1", "a data file in JSON is one object ({...})")
         return data
+    return _toml(text, p)
+
+
+def _toml(text: str, p: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(p, f"not valid TOML ({exc})") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise DataError(p, "not valid TOML (an integer of more than 4,300 digits)") from None
 
 
 def is_json(path: str | Path) -> bool:
@@ -100,11 +108,7 @@ def read_data(path: str | Path) -> dict[str, Any]:
 
 def read_toml(path: str | Path) -> dict[str, Any]:
     """A TOML data file as plain data (whatever its extension)."""
-    p = str(path)
-    try:
-        return tomllib.loads(read_text(path))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(p, f"not valid TOML ({exc})") from None
+    return _toml(read_text(path), str(path))
 
 
 def decode(data: Any, type_: type[T], path: str | Path, *, entries: str | None = None) -> T:
