@@ -412,3 +412,46 @@ def test_an_integer_python_will_not_read_is_a_problem_not_a_crash(tmp_path: Path
     path.write_text(text)
     r = invoke("pool", "check", path, "--game", "logos")
     assert r.exit_code == 2 and "an integer of more than 4,300 digits" in r.output, r.output
+
+
+# -- the check and the loader agree ------------------------------------------------------------------
+
+_LG_VALUES = {
+    "id": st.sampled_from(["a", "b", "c", "Bad Id", 3]),
+    "name": st.sampled_from(["A", 7]),
+    "class": st.sampled_from(["matter", "life", "purple"]),
+    "attack": st.sampled_from([0, 5, -1, "x"]),
+    "defense": st.sampled_from([0, 5, -1]),
+    "speed": st.sampled_from([0, 99, 100, -3]),
+    "combo": st.sampled_from([["grey", "grey", "grey"], ["life", "grey", "matter"], ["grey"], ["pink", "grey", "grey"]]),
+    "left": st.sampled_from([{"do": "maximize"}, {"do": "teleport"}, {"do": "color-change", "from": "life", "to": "matter"},
+                             {"do": "color-change", "from": "life"}, {"do": "color-change", "from": "life", "to": "life"},
+                             {"do": "minimize", "to": "life"}]),
+    "rarity": st.sampled_from(["common", "mythic"]),
+    "colour": st.just("red"),
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(cards=st.lists(st.fixed_dictionaries(
+    {k: _LG_VALUES[k] for k in ("id", "name", "class", "attack", "defense", "speed")},
+    optional={k: _LG_VALUES[k] for k in ("combo", "left", "rarity", "colour")}), max_size=4),
+    drop=st.lists(st.sampled_from(["id", "name", "attack", "speed"]), max_size=1))
+def test_loading_refuses_exactly_the_pools_the_check_finds_problems_in(tmp_path_factory: pytest.TempPathFactory,
+                                                                      cards: list[dict], drop: list[str]) -> None:
+    if cards and drop:
+        cards[0].pop(drop[0], None)
+    path = tmp_path_factory.mktemp("agree") / "agree.json"
+    path.write_text(json.dumps({"pool": "agree", "card": cards}, indent=1))
+    report = check_pool(path, lg_cards.POOLS, "logos")
+    try:
+        pool = lg_cards.load_pool_file(path)
+    except DataError as exc:
+        assert report.problems, f"loading refused ({exc}) but the check found nothing"
+        named = {p.card for p in report.problems}
+        assert any(f"card {c!r}" in str(exc) for c in named if c and not c.startswith("#")) or \
+            any(c and c.startswith("#") for c in named), (str(exc), report.problems)
+        assert all(p.line is not None for p in report.problems if p.card is not None)
+    else:
+        assert not report.problems, report.problems
+        assert list(pool) == [c.id for c in report.cards]
