@@ -402,13 +402,22 @@ def state(log_path: str | None, at: int | None, position: str | None, as_player:
 
 @main.command()
 @click.argument("game_id", metavar="GAME")
-def schema(game_id: str) -> None:
-    """Print the JSON Schema of one log line of GAME."""
+@click.option("--pool", "pool", is_flag=True, help="The JSON Schema of a card-pool file of GAME instead.")
+def schema(game_id: str, pool: bool) -> None:
+    """Print the JSON Schema of one log line of GAME (--pool: of a card-pool file)."""
     try:
         game = registry.get(game_id)
     except AdjudicatorError as exc:
         raise fail(exc) from None
-    emit_json(game.schema())
+    if not pool:
+        emit_json(game.schema())
+        return
+    from adjudicator.core.poolcheck import pool_loader
+
+    loader = pool_loader(game)
+    if loader is None:
+        raise BadInput(f"--pool: {game.id} has no card pools")
+    emit_json(msgspec.json.schema(loader.file_type))
 
 
 @main.command()
@@ -434,3 +443,7 @@ from . import records as _records  # noqa: E402  (seal and redact: new records m
 
 main.add_command(_records.seal)
 main.add_command(_records.redact)
+
+from . import pool as _pool  # noqa: E402  (card-pool files: check, show)
+
+main.add_command(_pool.pool)

@@ -98,6 +98,23 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None) -> F
     )
 
 
+def card_texts(game: Game, state: Any, scene: Scene) -> dict[str, dict[str, Any]]:
+    """The text of every card ``scene`` shows by identity (``Card.card``), from the match's own
+    pool (``game.card_info``), by card id in the order the scene shows them.  The scene is
+    already a seat's view, so a seat gets no text of a card it cannot see."""
+    if state is None:
+        return {}
+    setup = game.setup_of(state)
+    out: dict[str, dict[str, Any]] = {}
+    for zone in scene.zones:
+        for c in zone.cards:
+            if c.card is not None and c.card not in out:
+                info = game.card_info(setup, c.card)
+                if info is not None:
+                    out[c.card] = info
+    return out
+
+
 class Replay:
     """A verified match, ready to step through."""
 
@@ -167,6 +184,11 @@ class Replay:
 
     def scene(self, n: int, player: str | None = None) -> Scene:
         return self.game.scene(self.state(n), player)
+
+    def cards(self, n: int, player: str | None = None) -> dict[str, dict[str, Any]]:
+        """The text of every card the position after event ``n`` shows ``player`` (see
+        :func:`card_texts`)."""
+        return card_texts(self.game, self.state(n), self.scene(n, player))
 
     def changes(self, n: int, player: str | None = None) -> list[str]:
         """What event ``n`` changed in the position (as that player sees it)."""

@@ -8,7 +8,8 @@ registered game: nothing here names one.
 
 Keys: right/left one event, up/down one turn, Home/End, ``g`` go to event N, ``v`` cycle the
 viewpoint (judge, then each player), ``n``/``p`` next/previous violation, ``/`` search event
-types, ``?`` help, ``q`` quit.
+types, ``c`` select the next card of the position (its text from the match's pool in the card
+pane; Escape closes it), ``?`` help, ``q`` quit.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ HELP = """\
   [b]v[/b]                change the viewpoint: the judge (everything), then each player
   [b]n[/b] / [b]p[/b]            the next / previous violation (an illegal event)
   [b]/[/b]                search event types (Enter with nothing repeats the last search)
+  [b]c[/b]                the next card of the position: its text from the match's pool
+                   (Escape closes the card pane)
   [b]?[/b]                this help
   [b]q[/b]                quit
 
@@ -117,6 +120,8 @@ class ReplayApp(App[None]):
     #events { height: 1fr; min-height: 8; border: round $primary; }
     #ruling { height: auto; max-height: 16; border: round $primary; }
     #changes { height: auto; max-height: 12; min-height: 4; border: round $primary; }
+    #card { height: auto; max-height: 14; border: round $accent; display: none; }
+    #card.shown { display: block; }
     #message { height: 1; padding: 0 1; color: $warning; }
     """
     BINDINGS = [
@@ -131,6 +136,8 @@ class ReplayApp(App[None]):
         Binding("n", "violation(1)", "next ✗"),
         Binding("p", "violation(-1)", "prev ✗"),
         Binding("slash", "search", "search"),
+        Binding("c", "card", "card text"),
+        Binding("escape", "close_card", "close card", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -151,6 +158,8 @@ class ReplayApp(App[None]):
         #: what the position panel shows (plain text) and the width it was drawn for
         self.position_plain = ""
         self.position_width = 0
+        #: the pool card id whose text the card pane shows (None: the pane is closed)
+        self.card: str | None = None
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -161,6 +170,7 @@ class ReplayApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="events")
                 yield Static(id="ruling")
+                yield Static(id="card")
                 yield Static(id="changes")
         yield Static(id="message")
         yield Footer()
@@ -170,6 +180,7 @@ class ReplayApp(App[None]):
         self.query_one("#events").border_title = "events"
         self.query_one("#ruling").border_title = "ruling"
         self.query_one("#changes").border_title = "changes"
+        self.query_one("#card").border_title = "card"
         self.refresh_all()
 
     def on_resize(self) -> None:
@@ -222,6 +233,7 @@ class ReplayApp(App[None]):
         self.query_one("#events", Static).update(self._event_list())
         self.query_one("#ruling", Static).update(self._ruling())
         self.query_one("#changes", Static).update(self._changes())
+        self._card_pane()
         self.query_one("#message", Static).update(self.message or (self._ruling_line() if self.narrow else ""))
 
     def _event_list(self) -> Text:
@@ -287,6 +299,27 @@ class ReplayApp(App[None]):
                 t.append("\n  · ", style="cyan")
                 t.append(d)
         return t
+
+    def _card_pane(self) -> None:
+        """The selected card's name, facts and text (the pane closes when the card is gone from
+        this position or this view)."""
+        cards = self.replay.cards(self.cursor, self.view)
+        if self.card not in cards:
+            self.card = None
+        pane = self.query_one("#card", Static)
+        pane.set_class(self.card is not None, "shown")
+        if self.card is None:
+            return
+        info = cards[self.card]
+        t = Text()
+        t.append(info["name"], style="bold")
+        t.append(f"  {info['id']}\n", style="dim")
+        if info.get("facts"):
+            t.append(" · ".join(info["facts"]) + "\n", style="italic")
+        t.append(info.get("text") or "(no text)")
+        pane.update(t)
+        ids = list(cards)
+        pane.border_subtitle = f"{ids.index(self.card) + 1}/{len(ids)} · c next · Esc close"
 
     def _changes(self) -> Text:
         lines = self.replay.changes(self.cursor, self.view)
@@ -367,6 +400,19 @@ class ReplayApp(App[None]):
 
         hint = f"last: {self.last_search}" if self.last_search else "e.g. AttackDeclared"
         self.push_screen(PromptScreen("Search event types:", hint), answer)
+
+    def action_card(self) -> None:
+        """Select the next card of the position whose text this view may read (wrapping)."""
+        ids = list(self.replay.cards(self.cursor, self.view))
+        if not ids:
+            self.say("no card of this position has a text to show")
+            return
+        self.card = ids[(ids.index(self.card) + 1) % len(ids)] if self.card in ids else ids[0]
+        self._card_pane()
+
+    def action_close_card(self) -> None:
+        self.card = None
+        self._card_pane()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -1,15 +1,17 @@
 """Game data files (card pools, boards): reading, decoding, and errors that name the entry.
 
 A game ships its data as TOML files in its package's ``data/`` folder, each decoded into msgspec
-Structs.  A malformed file raises :class:`DataError` naming the file and, for a list of entries
+Structs; a card pool may also be a JSON file of the same structure (chosen by the file extension:
+``.json`` is JSON, anything else TOML).  A malformed file raises :class:`DataError` naming the file and, for a list of entries
 (``[[card]]``), the entry at fault by its ``id``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -17,7 +19,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from .errors import DataError
-from .limits import MAX_NAME
+from .limits import MAX_DATA_BYTES, MAX_NAME, depth_error
 
 T = TypeVar("T")
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -40,18 +42,73 @@ def shipped_file(directory: Path, name: object, what: str, ext: str = "toml") ->
     return path
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
+def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of a data file, at most ``limit`` of them (default :data:`MAX_DATA_BYTES`; a
+    bigger file is refused)."""
     p = str(path)
+    limit = MAX_DATA_BYTES if limit is None else limit
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read(limit + 1)
     except OSError as exc:
-        raise DataError(p, f"cannot read ({exc.strerror})") from None
+        raise DataError(p, f"cannot read ({exc.strerror or exc})") from None
+    if len(raw) > limit:
+        raise DataError(p, f"larger than {limit} bytes")
+    return raw
+
+
+def parse_text(text: str, path: str | Path) -> dict[str, Any]:
+    """The TOML or JSON (``.json``) document ``text`` read from ``path``, as plain data; the error
+    of a malformed one names its line."""
+    p = str(path)
+    if is_json(path):
+        deep = depth_error(text)
+        if deep is not None:
+            raise DataError(p, f"not valid JSON ({deep})")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{p}:{exc.lineno}", f"not valid JSON ({exc.msg}, column {exc.colno})") from None
+        except RecursionError:  # pragma: no cover - depth_error runs first
+            raise DataError(p, "not valid JSON (nested too deep)") from None
+        except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+            raise DataError(p, "not valid JSON (an integer of more than 4,300 digits)") from None
+        if not isinstance(data, dict):
+            raise DataError(f"{p}:1", "a data file in JSON is one object ({...})")
+        return data
+    return _toml(text, p)
+
+
+def _toml(text: str, p: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise DataError(p, f"not valid TOML ({exc})") from None
     except ValueError:  # Python refuses to read an integer of more than 4,300 digits
         raise DataError(p, "not valid TOML (an integer of more than 4,300 digits)") from None
+
+
+def is_json(path: str | Path) -> bool:
+    """Is ``path`` a JSON data file (by its extension; any other is TOML)?"""
+    return str(path).lower().endswith(".json")
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of a data file (bounded by :data:`MAX_DATA_BYTES`)."""
+    try:
+        return read_bytes(path).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(str(path), f"not UTF-8 text (byte {exc.start})") from None
+
+
+def read_data(path: str | Path) -> dict[str, Any]:
+    """A TOML or JSON (``.json``) data file as plain data."""
+    return parse_text(read_text(path), path)
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML data file as plain data (whatever its extension)."""
+    return _toml(read_text(path), str(path))
 
 
 def decode(data: Any, type_: type[T], path: str | Path, *, entries: str | None = None) -> T:
@@ -104,31 +161,44 @@ class Pool(dict[str, C]):
     __hash__ = object.__hash__  # type: ignore[assignment]
 
 
+#: a game's checks of decoded cards: ``problems(cards)`` yields ``(card id, field, message)`` for
+#: every problem (``field`` a path like ``abilities[0].cost``, or "" for the card as a whole)
+Problems = Callable[[list[Any]], Iterable[tuple[str, str, str]]]
+
+
 class PoolLoader(Generic[C]):
-    """Card pools of one game: TOML files ``pool = "<name>"``, ``description``, ``[[card]]``.
+    """Card pools of one game: TOML or JSON files ``pool = "<name>"``, ``description``, ``[[card]]``.
 
     ``load(name)`` reads a pool shipped in ``directory`` (cached); ``load_file(path)`` any pool
-    file.  A malformed file raises :class:`DataError` naming the file and the card (by id, or by
-    position) and the field; ``validate(path, cards)`` adds the game's own checks of card fields.
-    Card ids must be unique within a pool.
+    file (``.json``: JSON, else TOML; the same structure).  A malformed file raises
+    :class:`DataError` naming the file and the card (by id, or by position) and the field; the
+    game's own checks of card fields are ``problems(cards)`` (every problem, see
+    :data:`Problems`; loading refuses the first, ``adjudicator pool check`` reports them all) or
+    the older ``validate(path, cards)`` that raises.  Card ids must be unique within a pool.
     """
 
     def __init__(self, directory: Path, card_type: type[C],
-                 validate: Callable[[str, list[C]], None] | None = None) -> None:
+                 validate: Callable[[str, list[C]], None] | None = None, *,
+                 problems: Problems | None = None) -> None:
         self.directory = directory
+        self.card_type = card_type
         self.validate = validate
+        self.problems = problems
         self.file_type = msgspec.defstruct(
             "PoolFile", [("pool", str), ("description", str, ""), ("card", list[card_type], [])],  # type: ignore[valid-type]
             forbid_unknown_fields=True)
         self.load = lru_cache(maxsize=None)(self._load)
 
     def load_file(self, path: str | Path) -> Pool[C]:
-        pf: Any = decode(read_toml(path), self.file_type, path, entries="card")
+        pf: Any = decode(read_data(path), self.file_type, path, entries="card")
         seen: set[str] = set()
         for c in pf.card:
             if c.id in seen:
                 raise DataError(str(path), f"card {c.id!r}: duplicate id")
             seen.add(c.id)
+        if self.problems is not None:
+            for cid, field, message in self.problems(pf.card):
+                raise DataError(str(path), f"card {cid!r}: {field + ': ' if field else ''}{message}")
         if self.validate is not None:
             self.validate(str(path), pf.card)
         check_named_after_file(path, "pool", pf.pool)

@@ -573,6 +573,20 @@ class KitGame(Game[S], Generic[S]):
         fn = getattr(self.part("scene"), "turn_number", None)
         return fn(state) if fn is not None else state.turn
 
+    def card_info(self, setup: Any, card_id: str) -> dict[str, Any] | None:
+        """The card ``card_id`` of the set-up's own cards (the ``card`` names of
+        :meth:`setup_context`, when they map ids to cards) as the viewers show it: the package's
+        ``cards.card_info(card)``, else the card's ``name`` and ``text``; None for no such card."""
+        from .poolcheck import card_info
+
+        try:
+            names = self.context(setup).get("card")
+        except RefError:  # the set-up's pool cannot be loaded: no texts to show
+            return None
+        known = getattr(names, "known", None)
+        card = known.get(card_id) if isinstance(known, Mapping) else None
+        return None if card is None or not hasattr(card, "name") else card_info(self, card)
+
     def part(self, name: str) -> Any:
         """A module of the game's package (``render``, ``scene``), imported on first use."""
         mod = self._parts.get(name)

@@ -22,6 +22,8 @@ MAX_COPIES = 10_000
 MAX_DECK = 100_000
 #: the largest position document (bytes)
 MAX_POSITION_BYTES = 50_000_000
+#: the largest data file (a card pool, a board) read from a path (bytes)
+MAX_DATA_BYTES = 20_000_000
 
 
 def depth_error(raw: bytes | str, limit: int = MAX_DEPTH) -> str | None:

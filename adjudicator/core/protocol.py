@@ -182,6 +182,13 @@ class Game(ABC, Generic[S]):
         """A number that grows by one at each new turn or round (the viewers' up/down keys)."""
         return 0
 
+    def card_info(self, setup: Event, card_id: str) -> dict[str, Any] | None:
+        """What the viewers show of the card ``card_id`` of this match's own pool (its
+        ``MatchStarted``): ``{"id", "name", "text", "facts"}``, or None (no such card, or a game
+        without card texts).  The viewers ask only for cards a scene shows by identity
+        (``scene.Card.card``), so a seat never learns of a card it cannot see."""
+        return None
+
     # -- generated matches (tests, benchmarks, examples) -------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> Event:
         """A legal MatchStarted for generated matches (random playouts, benchmarks).

@@ -69,6 +69,9 @@ class Card(msgspec.Struct, frozen=True, omit_defaults=True):
     colour: str | None = None
     #: short facts (``ON``, ``damage 2``, ``attack 9000``)
     tags: list[str] = []
+    #: the card's id in the match's pool, when the viewer may know which card it is (the viewers
+    #: show its text, ``Game.card_info``); None for a hidden card or a card with no pool entry
+    card: str | None = None
 
 
 class Zone(msgspec.Struct, frozen=True, omit_defaults=True):

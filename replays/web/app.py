@@ -60,7 +60,7 @@ from adjudicator.core.store import (
     ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
     UnknownMatch,
 )
-from adjudicator.replays.core import make_frame, seen_by
+from adjudicator.replays.core import card_texts, make_frame, seen_by
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
@@ -162,6 +162,16 @@ class MatchEvents(msgspec.Struct):
     next: int | None = None
 
 
+class CardText(msgspec.Struct):
+    """A card of the match's pool as the viewers show it (hover or select a card)."""
+
+    id: str
+    name: str
+    text: str = ""
+    #: short facts (``follower``, ``white``, ``locus 3``, ``3/2``)
+    facts: list[str] = []
+
+
 class Position(msgspec.Struct):
     """The position after event ``at`` from one viewpoint (``view`` None: the judge)."""
 
@@ -178,6 +188,9 @@ class Position(msgspec.Struct):
     touched: list[str] = []
     #: how the event is marked (``legal``, ``illegal``, ...): an illegal one is drawn in red
     mark: str = ""
+    #: the text of each card the scene shows by identity (``scene`` cards' ``card``), by card id,
+    #: from the match's own pool: name, text and short facts; none of a card this view cannot see
+    cards: dict[str, CardText] = {}
 
 
 class LegalEvent(msgspec.Struct):
@@ -400,7 +413,7 @@ class WebService:
         with self.lock:
             return self.store.state_at(mid, n)
 
-    def _scene(self, mid: str, n: int, view: str | None) -> tuple[Scene, list[str], int]:
+    def _scene(self, mid: str, n: int, view: str | None) -> tuple[Scene, list[str], int, dict[str, CardText]]:
         key = (mid, n, view)
         with self.lock:
             hit = self._scenes.find(key)
@@ -411,13 +424,14 @@ class WebService:
             if view is not None:
                 raise _bad(f"as: unknown player {view!r} (no position: the engine failed on MatchStarted)")
             scene = Scene(game=game.id, view=None, status="no position: the engine failed on MatchStarted")
-            players, turn = [], 0
+            players, turn, cards = [], 0, {}
         else:
             players = game.players(state)
             if view is not None and view not in players:
                 raise _bad(f"as: unknown player {view!r} (players: {', '.join(players)}; no 'as' is the judge's view)")
             scene, turn = game.scene(state, view), game.turn_number(state)
-        value = (scene, players, turn)
+            cards = {cid: msgspec.convert(info, CardText) for cid, info in card_texts(game, state, scene).items()}
+        value = (scene, players, turn, cards)
         with self.lock:
             self._scenes.put(key, value)
         return value
@@ -425,14 +439,14 @@ class WebService:
     def position(self, ref: str, at: int | None, view: str | None) -> Position:
         mid, n, total = self._where(ref, at)
         view = view or None
-        scene, players, turn = self._scene(mid, n, view)
+        scene, players, turn, cards = self._scene(mid, n, view)
         if n == 1:
             changes = ["the match starts"]
         else:
-            before, _p, _t = self._scene(mid, n - 1, view)
+            before = self._scene(mid, n - 1, view)[0]
             changes = diff(before, scene)
         touched, mark = self._touched(mid, n, view)
-        return Position(mid, n, total, view, players, turn, scene, changes, touched, mark)
+        return Position(mid, n, total, view, players, turn, scene, changes, touched, mark, cards)
 
     def _touched(self, mid: str, n: int, view: str | None) -> tuple[list[str], str]:
         """What event ``n`` concerns (as ``view`` saw it) and its mark."""

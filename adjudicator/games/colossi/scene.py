@@ -116,7 +116,7 @@ def _card(cid: str, tags: list[str] | None = None) -> Card:
     c = content().cards.get(cid)
     if c is None:
         return Card(id=cid, name=cid, tags=tags or [])
-    return Card(id=cid, name=c.name, colour=c.type, tags=[c.type] + (tags or []))
+    return Card(id=cid, name=c.name, colour=c.type, tags=[c.type] + (tags or []), card=cid)
 
 
 def _trait(tid: str, tags: list[str] | None = None) -> Card:

@@ -11,12 +11,12 @@ as an ``EffectDeclared`` event that verdicts mark as not engine-checked.
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, Literal, Union
 
 import msgspec
 
 from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
-from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"
 
@@ -179,61 +179,87 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return sum(1 for e in self.effects if getattr(e, "target", None) in CHOSEN_TARGETS)
 
 
-def _validate(path: str, cards: list[Card]) -> None:
+def pool_problems(cards: list[Card]) -> Iterator[tuple[str, str, str]]:
+    """Every problem of the decoded ``cards`` beyond their types: ``(card id, field, message)``
+    (loading refuses the first; ``adjudicator pool check`` reports them all)."""
     for c in cards:
-        where = f"card {c.id!r}"
-        for colour in c.gem_level:
+        for problem in _card_problems(c):
+            yield (c.id, *problem)
+
+
+def _card_problems(c: Card) -> Iterator[tuple[str, str]]:
+    for colour in c.gem_level:
+        if colour not in COLOURS and colour != "any":
+            yield "gem_level", f"unknown colour {colour!r}"
+    if c.is_gem and c.colour is None:
+        yield "colour", "a gem card needs a colour"
+    if c.type == "colossus" and (c.locus_cost or c.gem_level):
+        yield "type", "a Colossus has no cost"
+    for i, a in enumerate(c.colossus_abilities):
+        for colour in a.requires:
             if colour not in COLOURS and colour != "any":
-                raise DataError(path, f"{where}: gem_level: unknown colour {colour!r}")
-        if c.is_gem and c.colour is None:
-            raise DataError(path, f"{where}: colour: a gem card needs a colour")
-        if c.type == "colossus" and (c.locus_cost or c.gem_level):
-            raise DataError(path, f"{where}: a Colossus has no cost")
-        for a in c.colossus_abilities:
-            for colour in a.requires:
-                if colour not in COLOURS and colour != "any":
-                    raise DataError(path, f"{where}: colossus_abilities.requires: unknown colour {colour!r}")
-        for n in ("locus_cost", "attack", "defence", "crush", "capture"):
-            if getattr(c, n) < 0:
-                raise DataError(path, f"{where}: {n}: must not be negative")
-        if c.type != "gem" and c.unique:
-            raise DataError(path, f"{where}: unique: only Gem cards are Unique Gems (a Follower Unique is its own type)")
-        if c.type != "gem" and c.type != "colossus" and c.colour is None:
-            raise DataError(path, f"{where}: colour: every card but a Gem-less Colossus has a colour")
-        for colour, n in c.gem_level.items():
-            if n < 0:
-                raise DataError(path, f"{where}: gem_level.{colour}: must not be negative")
-        if c.abilities and not c.is_follower:
-            raise DataError(path, f"{where}: abilities: only followers have abilities (Actions use effects, a Colossus colossus_abilities)")
-        for i, a in enumerate(c.abilities):
-            _check_effects(path, f"{where}: abilities[{i}]", a.effects, continuous=a.timing == "continuous")
-            if a.cost.locus < 0:
-                raise DataError(path, f"{where}: abilities[{i}].cost.locus: must not be negative")
-            if a.timing == "activated" and not a.cost.off and a.cost.locus == 0:
-                raise DataError(path, f"{where}: abilities[{i}].cost: an activated ability needs a cost (off or locus), "
-                                "or it could be used without end")
-        _check_effects(path, f"{where}: effects", c.effects, continuous=False)
-        if c.effects and not c.is_action:
-            raise DataError(path, f"{where}: effects: only Action cards have effects")
-        for i, a in enumerate(c.colossus_abilities):
-            _check_effects(path, f"{where}: colossus_abilities[{i}]", a.effects, continuous=False)
-            if a.cost.locus < 0 or any(n < 0 for n in a.requires.values()):
-                raise DataError(path, f"{where}: colossus_abilities[{i}]: requirements and costs must not be negative")
+                yield f"colossus_abilities[{i}].requires", f"unknown colour {colour!r}"
+    for n in ("locus_cost", "attack", "defence", "crush", "capture"):
+        if getattr(c, n) < 0:
+            yield n, "must not be negative"
+    if c.type != "gem" and c.unique:
+        yield "unique", "only Gem cards are Unique Gems (a Follower Unique is its own type)"
+    if c.type != "gem" and c.type != "colossus" and c.colour is None:
+        yield "colour", "every card but a Gem-less Colossus has a colour"
+    for colour, n in c.gem_level.items():
+        if n < 0:
+            yield f"gem_level.{colour}", "must not be negative"
+    if c.is_follower and c.defence <= 0:
+        yield "defence", "a Follower needs a Defence of at least 1 (at 0 it could never stay on the field)"
+    if c.abilities and not c.is_follower:
+        yield "abilities", "only followers have abilities (Actions use effects, a Colossus colossus_abilities)"
+    for i, a in enumerate(c.abilities):
+        yield from _effect_problems(f"abilities[{i}]", a.effects, continuous=a.timing == "continuous")
+        if a.cost.locus < 0:
+            yield f"abilities[{i}].cost.locus", "must not be negative"
+        if a.timing == "activated" and not a.cost.off and a.cost.locus == 0:
+            yield f"abilities[{i}].cost", "an activated ability needs a cost (off or locus), or it could be used without end"
+    yield from _effect_problems("effects", c.effects, continuous=False, nested=False)
+    if c.effects and not c.is_action:
+        yield "effects", "only Action cards have effects"
+    for i, a in enumerate(c.colossus_abilities):
+        yield from _effect_problems(f"colossus_abilities[{i}]", a.effects, continuous=False)
+        if a.cost.locus < 0 or any(n < 0 for n in a.requires.values()):
+            yield f"colossus_abilities[{i}]", "requirements and costs must not be negative"
 
 
-def _check_effects(path: str, where: str, effects: list[Any], *, continuous: bool) -> None:
+def _effect_problems(where: str, effects: list[Any], *, continuous: bool, nested: bool = True) -> Iterator[tuple[str, str]]:
+    base = f"{where}.effects" if nested else where
     for j, fx in enumerate(effects):
         is_static = isinstance(fx, CONTINUOUS_EFFECTS)
         if is_static != continuous:
-            kind = "a continuous ability holds only cost-change and aura" if continuous else \
-                "cost-change and aura belong in continuous abilities"
-            raise DataError(path, f"{where}.effects[{j}]: {kind}")
+            yield f"{base}[{j}]", ("a continuous ability holds only cost-change and aura" if continuous else
+                                   "cost-change and aura belong in continuous abilities")
         for n in ("amount", "count"):
             if getattr(fx, n, 0) < 0:
-                raise DataError(path, f"{where}.effects[{j}].{n}: must not be negative")
+                yield f"{base}[{j}].{n}", "must not be negative"
 
 
-POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, _validate)
+POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)
 #: a pool file by path; a pool shipped in ``data/`` by name (``sample``: the authored sample pool)
 load_pool_file = POOLS.load_file
 load_pool = POOLS.load
+
+
+def card_info(card: Card) -> dict[str, Any]:
+    """What a viewer or ``pool show`` tells of ``card``: id, name, text and short facts."""
+    facts = [card.type, *([card.colour] if card.colour else [])]
+    if card.locus_cost:
+        facts.append(f"locus {card.locus_cost}")
+    if card.gem_level:
+        facts.append("gems " + " ".join(f"{k} {n}" for k, n in card.gem_level.items()))
+    if card.is_follower:
+        facts.append(f"{card.attack}/{card.defence}")
+        facts += [f"{n} {getattr(card, n)}" for n in ("crush", "capture") if getattr(card, n)]
+    if card.races:
+        facts.append(", ".join(card.races))
+    if card.unique:
+        facts.append("unique")
+    if not card.modelled:
+        facts.append("declared effect")
+    return {"id": card.id, "name": card.name, "text": card.text, "facts": facts}

@@ -37,7 +37,7 @@ def _card(pool: Pool, cid: str, *, card_id: str | None = None, face_up: bool = T
             tags.append(f"cost {c.locus_cost}")
         if c.is_follower:
             tags.append(f"{c.attack}/{c.defence}")
-    return Card(id=card_id or cid, name=c.name, face_up=face_up, colour=c.colour, tags=tags)
+    return Card(id=card_id or cid, name=c.name, face_up=face_up, colour=c.colour, tags=tags, card=cid)
 
 
 def _follower(game: Any, s: State, pool: Pool, owner: Player, f: Follower) -> Card:
@@ -54,7 +54,8 @@ def _follower(game: Any, s: State, pool: Pool, owner: Player, f: Follower) -> Ca
     if f.attacked:
         tags.append("attacked")
     c = pool.get(f.card)
-    return Card(id=f.handle, name=c.name if c else f.card, colour=c.colour if c else None, tags=tags)
+    return Card(id=f.handle, name=c.name if c else f.card, colour=c.colour if c else None, tags=tags,
+                card=f.card if c else None)
 
 
 _STEPS = {Shuffle: "shuffle", ChooseFirst: "first player", Draw: "draw", Mulligan: "opening exchange",

@@ -12,13 +12,13 @@ anything) and two effect fields: ``left`` is aimed at the opponent, ``right`` at
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
 from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
-from adjudicator.core.errors import DataError
 
 DATA = Path(__file__).parent / "data"
 
@@ -90,30 +90,40 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
-def _validate(path: str, cards: list[Card]) -> None:
+def pool_problems(cards: list[Card]) -> Iterator[tuple[str, str, str]]:
+    """Every problem of the decoded ``cards`` beyond their types: ``(card id, field, message)``
+    (loading refuses the first; ``adjudicator pool check`` reports them all)."""
     for c in cards:
-        where = f"card {c.id!r}"
         if not _ID.fullmatch(c.id):
-            raise DataError(path, f"{where}: id: a card id is a lowercase slug (letters, digits, '-')")
+            yield c.id, "id", "a card id is a lowercase slug (letters, digits, '-')"
         for n in ("attack", "defense", "speed"):
             if getattr(c, n) < 0:
-                raise DataError(path, f"{where}: {n}: must not be negative")
+                yield c.id, n, "must not be negative"
             if getattr(c, n) > MAX_STAT:
-                raise DataError(path, f"{where}: {n}: {getattr(c, n)} is over the limit of {MAX_STAT:,} (LG-32)")
+                yield c.id, n, f"{getattr(c, n)} is over the limit of {MAX_STAT:,} (LG-32)"
         for which in ("left", "right"):
             fx = c.field(which)
             if fx is None:
                 continue
             if fx.do == "color-change":
                 if fx.src is None or fx.to is None:
-                    raise DataError(path, f"{where}: {which}: color-change needs both 'from' and 'to'")
-                if fx.src == fx.to:
-                    raise DataError(path, f"{where}: {which}: color-change from {fx.src!r} to itself does nothing")
+                    yield c.id, which, "color-change needs both 'from' and 'to'"
+                elif fx.src == fx.to:
+                    yield c.id, which, f"color-change from {fx.src!r} to itself does nothing"
             elif fx.src is not None or fx.to is not None:
-                raise DataError(path, f"{where}: {which}: only color-change takes 'from' and 'to'")
+                yield c.id, which, "only color-change takes 'from' and 'to'"
 
 
-POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, _validate)
+POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)
 #: a pool file by path; a pool shipped in ``data/`` by name (``sample``: the authored sample pool)
 load_pool_file = POOLS.load_file
 load_pool = POOLS.load
+
+
+def card_info(card: Card) -> dict[str, object]:
+    """What a viewer or ``pool show`` tells of ``card``: id, name, text and short facts."""
+    facts = [card.klass, f"attack {card.attack}", f"defense {card.defense}", f"speed {card.speed}"]
+    if card.has_combo:
+        facts.append("combo " + "/".join(card.combo))
+    facts += [f"{which} {fx.label()}" for which in ("left", "right") if (fx := card.field(which)) is not None]
+    return {"id": card.id, "name": card.name, "text": card.text, "facts": facts}

@@ -31,7 +31,7 @@ def _card(pool: Pool, cid: str, card_id: str | None = None, extra: list[str] | N
     tags = [c.klass, f"attack {c.attack:,}", f"defense {c.defense:,}", f"speed {c.speed}"]
     if c.has_combo:
         tags.append("combo " + "/".join(c.combo))
-    return Card(id=card_id or cid, name=c.name, colour=COLOUR_OF.get(c.klass), tags=tags + (extra or []))
+    return Card(id=card_id or cid, name=c.name, colour=COLOUR_OF.get(c.klass), tags=tags + (extra or []), card=cid)
 
 
 def _battle(s: State, pool: Pool, p: Player, cid: str, extra: list[str]) -> Card:
@@ -43,7 +43,7 @@ def _battle(s: State, pool: Pool, p: Player, cid: str, extra: list[str]) -> Card
     tags = [k, f"attack {a:,}", f"defense {d:,}", f"speed {sp}"] + [f"effect {m}" for m in p.mods]
     if p.double_combo:
         tags.append("double combo")
-    return Card(id=cid, name=c.name, colour=COLOUR_OF.get(k), tags=tags + extra)
+    return Card(id=cid, name=c.name, colour=COLOUR_OF.get(k), tags=tags + extra, card=cid)
 
 
 def _panels(panels: tuple[str | None, ...]) -> list[Card]:

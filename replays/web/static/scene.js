@@ -328,6 +328,13 @@
     const tip = [card.name || (faceDown ? "(hidden card)" : card.id || "(no card)")];
     if (faceDown) tip.push("face down");
     (card.tags || []).forEach(t => tip.push(t));
+    // the card's text from the match's pool (only for a card this view may know: Card.card)
+    const known = card.card ? cardTexts[card.card] : null;
+    if (known) {
+      cg.setAttribute("data-pool-card", card.card);
+      cg.classList.add("has-text");
+      if (known.text) tip.push("", known.text);
+    }
     title(cg, tip.join("\n"));
     if (!card.name && faceDown) { // a card this viewer cannot see
       cardBack(cg, x, y, CW, CH);
@@ -415,8 +422,12 @@
   }
 
   /** Render a whole scene into `root` (a div): status, players, board, counters, zones, notes. */
+  //: the texts of the cards of the position being drawn (Position.cards), by card id
+  let cardTexts = {};
+
   function render(root, scene, opts) {
     opts = opts || {};
+    cardTexts = opts.cards || {};
     root.textContent = "";
     const colours = playerColours(scene);
     const width = Math.max(360, root.clientWidth || 800);

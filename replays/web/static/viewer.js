@@ -9,6 +9,7 @@
   const state = {
     id: null, match: null, events: [], violations: [], players: [], labels: {},
     at: 1, view: null, playing: false, timer: null, token: 0, cache: new Map(), lastSearch: "",
+    cards: {}, card: null,
   };
 
   function api(path) {
@@ -183,7 +184,9 @@
     setUrl();
     return fetchPosition(n, state.view).then(p => {
       if (token !== state.token) return;
-      SceneView.render($("scene"), p.scene, {});
+      SceneView.render($("scene"), p.scene, { cards: p.cards || {} });
+      state.cards = p.cards || {};
+      showCard(state.card && state.cards[state.card] ? state.card : null);
       markTouched(p.touched || [], p.mark);
       const ch = $("changes");
       ch.textContent = "";
@@ -203,6 +206,26 @@
       document.body.dataset.ready = "1";
       stop();
     });
+  }
+
+  // -- card text: hover a card for its text (its title), select it for the card panel ------------
+  function showCard(id) {
+    const info = id ? state.cards[id] : null;
+    state.card = info ? id : null;
+    const box = $("card-panel");
+    box.hidden = !info;
+    document.querySelectorAll("#scene .card.selected").forEach(c => c.classList.remove("selected"));
+    if (!info) return;
+    document.querySelectorAll('#scene [data-pool-card="' + CSS.escape(id) + '"]').forEach(c => c.classList.add("selected"));
+    $("card-name").textContent = info.name;
+    $("card-facts").textContent = (info.facts || []).join(" \u00b7 ");
+    $("card-text").textContent = info.text || "(no text)";
+    $("card-id").textContent = info.id;
+  }
+
+  function onSceneClick(ev) {
+    const g = ev.target.closest ? ev.target.closest("[data-pool-card]") : null;
+    if (g) showCard(g.getAttribute("data-pool-card"));
   }
 
   function fillLegal(l) {
@@ -470,6 +493,8 @@
     $("speed").addEventListener("change", () => { if (state.playing) schedule(); $("speed").blur(); });
     $("at-form").addEventListener("submit", ev => { ev.preventDefault(); stop(); go(parseInt($("at-input").value, 10) || 1); $("at-input").blur(); });
     $("help-button").addEventListener("click", () => { $("help").hidden = !$("help").hidden; });
+    $("scene").addEventListener("click", onSceneClick);
+    $("card-close").addEventListener("click", () => showCard(null));
     $("variation-undo").addEventListener("click", () => {
       const evs = (state.variation || []).slice(0, -1);
       if (evs.length) showVariation(evs); else leaveVariation(true);
