@@ -18,7 +18,7 @@ and field); an illegal event is never an exception but a :class:`Ruling`, except
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -153,8 +153,8 @@ class Position:
         """The ruling on ``ev`` and, when legal, what follows from it (the position is unchanged)."""
         e = ev if isinstance(ev, Event) else event(self.game, ev)
         ruling, derived, new = propose(self.game, self.state, e)
-        at = None if self.at is None else self.at + (1 if ruling.legal else 0)
-        return Proposal(ruling, derived, Position(self.game, new, at) if ruling.legal else self)
+        at = None if self.at is None else self.at + (1 if ruling.allowed else 0)
+        return Proposal(ruling, derived, Position(self.game, new, at) if ruling.allowed else self)
 
     def after(self, ev: Event | str | dict[str, Any]) -> "Position":
         """The settled position after ``ev``; raises :class:`IllegalEvent` when it is illegal."""
@@ -189,7 +189,8 @@ def load_position(path: str | Path) -> Position:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The verdict on a whole log: ``legal`` or ``illegal``, with every violation found."""
+    """The verdict on a whole log: ``legal``, ``illegal`` or ``undetermined``, with every violation
+    found and every event legal only under a condition on unknown cards."""
 
     verdict: str
     #: events verified (up to the first violation unless ``keep_going``)
@@ -200,6 +201,8 @@ class Verdict:
     outcome: Outcome | None
     #: the settled position where verification stopped
     position: Position
+    #: events legal only if cards the log leaves unknown are what each one's ``condition`` says
+    undetermined: list[Violation] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:
@@ -244,7 +247,7 @@ class Match:
         res: Result = run(self._log, keep_going=keep_going)
         return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked),
                        None if res.state is None else res.game.outcome(res.state),
-                       Position(self.game, res.state, res.events))
+                       Position(self.game, res.state, res.events), list(res.undetermined))
 
     def position(self, at: int | None = None) -> Position:
         """The settled position after event ``at`` (1 = MatchStarted; None = the end).

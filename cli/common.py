@@ -21,6 +21,10 @@ EXIT_LEGAL = 0
 EXIT_ILLEGAL = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
+#: no rule broken, but some event is legal only under a condition on cards the log leaves unknown
+EXIT_UNDETERMINED = 4
+#: the exit code of a batch is its worst verdict's, in this order (least severe first)
+EXIT_SEVERITY = (EXIT_LEGAL, EXIT_UNDETERMINED, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
 
 BUG_REPORT = "this is a defect of the adjudicator, not of the input: please report it with the input"
 

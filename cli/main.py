@@ -21,7 +21,7 @@ from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, run
 
 from .common import (
-    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, Main, as_option, at_option,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option,
     emit_json, fail, internal_error_line, json_option, position_option,
 )
 
@@ -31,7 +31,7 @@ from .common import (
 def main() -> None:
     """Rules adjudicator for Colossus Order, LOGOS, Kolossus and Colossi match logs.
 
-    Exit codes: 0 legal, 1 illegal, 2 unreadable input or wrong usage, 3 internal error.
+    Exit codes: 0 legal, 1 illegal, 2 unreadable input or wrong usage, 3 internal error, 4 undetermined (legal only if cards the log leaves unknown are what a condition says).
     """
 
 
@@ -73,6 +73,9 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     }
     if res.unchecked:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
+    if res.undetermined:
+        doc["undetermined"] = [v.as_dict() for v in res.undetermined[:MAX_CONDITIONS]]
+        doc["undetermined_events"] = len(res.undetermined)
     head = log.events.chain_head  # type: ignore[attr-defined]
     if head is not None:
         doc["chain_head"] = head
@@ -82,6 +85,10 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         doc["error"] = (f"internal error on {path}:{failed.line}: {failed.message} "
                         f"({BUG_REPORT})")
     return doc
+
+
+#: at most this many undetermined events are listed per log (their count is always given)
+MAX_CONDITIONS = 1000
 
 
 def _verify_path(path: str, keep_going: bool) -> dict[str, Any]:
@@ -113,7 +120,7 @@ class _Summary:
     """Counts per verdict and per rule broken (the first violation of each illegal log)."""
 
     def __init__(self) -> None:
-        self.verdicts: dict[str, int] = {"legal": 0, "illegal": 0, "unreadable": 0, "error": 0}
+        self.verdicts: dict[str, int] = {"legal": 0, "undetermined": 0, "illegal": 0, "unreadable": 0, "error": 0}
         self.rules: dict[str, int] = {}
         self.worst = EXIT_LEGAL
 
@@ -122,9 +129,9 @@ class _Summary:
         self.verdicts[v] = self.verdicts.get(v, 0) + 1
         for viol in doc["violations"][:1]:
             self.rules[viol["rule"]] = self.rules.get(viol["rule"], 0) + 1
-        code = {"error": EXIT_INTERNAL, "unreadable": EXIT_BAD_INPUT, "illegal": EXIT_ILLEGAL}.get(v, EXIT_LEGAL)
-        order = (EXIT_LEGAL, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
-        self.worst = max(self.worst, code, key=order.index)
+        code = {"error": EXIT_INTERNAL, "unreadable": EXIT_BAD_INPUT, "illegal": EXIT_ILLEGAL,
+                "undetermined": EXIT_UNDETERMINED}.get(v, EXIT_LEGAL)
+        self.worst = max(self.worst, code, key=EXIT_SEVERITY.index)
 
     def as_dict(self, logs: int) -> dict[str, Any]:
         return {"summary": {"logs": logs, "verdicts": self.verdicts,
@@ -133,7 +140,9 @@ class _Summary:
     def text(self, logs: int) -> str:
         c = self.verdicts
         errors = f", {c['error']} internal errors" if c["error"] else ""
-        line = f"{logs} logs: {c['legal']} legal, {c['illegal']} illegal, {c['unreadable']} unreadable{errors}"
+        undetermined = f", {c['undetermined']} undetermined" if c["undetermined"] else ""
+        line = (f"{logs} logs: {c['legal']} legal{undetermined}, {c['illegal']} illegal, "
+                f"{c['unreadable']} unreadable{errors}")
         if self.rules:
             line += "\nrules broken (first violation of each illegal log): " + ", ".join(
                 f"{r} {n}" for r, n in sorted(self.rules.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -156,6 +165,13 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
                        f"{v['waiting_for']})")
     if doc.get("chain_head"):
         click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
+    undetermined = doc.get("undetermined", [])
+    for v in undetermined[:20]:
+        click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] undetermined: "
+                   f"{v['message']}; legal if {v['condition']}")
+    more = doc.get("undetermined_events", 0) - min(20, len(undetermined))
+    if more > 0:
+        click.echo(f"  ... and {more} more undetermined events (--json lists up to {MAX_CONDITIONS})")
     unchecked = doc.get("not_engine_checked", [])
     if unchecked:  # one line, not one per event: declared effects are the players' word
         lines = ", ".join(str(v["line"]) for v in unchecked[:8]) + (", ..." if len(unchecked) > 8 else "")
@@ -313,15 +329,20 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
         if game.redact(ev, viewer) != ev:
             message = f"(this ruling concerns what {viewer} cannot see)"
     if as_json:
-        emit_json({"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": message,
-                   "engine_checked": ruling.engine_checked, "derived": [to_builtins(d) for d in derived]})
+        doc = {"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": message,
+               "engine_checked": ruling.engine_checked, "derived": [to_builtins(d) for d in derived]}
+        if ruling.condition is not None:
+            doc["condition"] = ruling.condition
+        emit_json(doc)
     else:
         click.echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {message}")
+        if ruling.condition is not None:
+            click.echo(f"  legal if {ruling.condition}")
         if not ruling.engine_checked:
             click.echo("  (not engine-checked: the engine cannot model this effect)")
         for d in derived:
             click.echo(f"  then: {game.describe_event(d)}")
-    sys.exit(EXIT_LEGAL if ruling.legal else EXIT_ILLEGAL)
+    sys.exit(EXIT_LEGAL if ruling.legal else EXIT_UNDETERMINED if ruling.allowed else EXIT_ILLEGAL)
 
 
 def _grouped(game: Game, events: list[Any]) -> list[tuple[Any, int]]:

@@ -176,7 +176,7 @@ def test_verify_directory_mixed_verdicts_exit_codes(tmp_path, match):
     docs = [json.loads(line) for line in r.output.splitlines()]
     verdicts = [d["verdict"] for d in docs[:-1]]
     assert sorted(verdicts) == ["illegal", "legal", "unreadable"]
-    assert docs[-1]["summary"]["verdicts"] == {"legal": 1, "illegal": 1, "unreadable": 1, "error": 0}
+    assert docs[-1]["summary"]["verdicts"] == {"legal": 1, "undetermined": 0, "illegal": 1, "unreadable": 1, "error": 0}
 
 
 def test_keep_going_reports_every_violation(tmp_path, match):

@@ -35,7 +35,7 @@ from .events import Event
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
 from .refs import UNSEEN, BoundRefs, Names, PerSetup, Refs
-from .rulings import Illegal, Ruling, legal
+from .rulings import Illegal, Ruling, Undetermined, legal
 
 __all__ = [
     "RulesBase", "checks", "applies", "derives", "Working", "KitGame", "MatchStartedBase", "GameEndedBase",
@@ -203,7 +203,7 @@ def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
             if pre is not None:
                 pre(self, s, e)
             return fn(self, s, e) or accepted[type(e)]
-        except Illegal as x:
+        except (Illegal, Undetermined) as x:
             return x.ruling()
         except _LOOKUP_ERRORS:
             found = self.lookup_failed(s, e)
@@ -354,7 +354,7 @@ class RulesBase:
     def legal_events(self, s: Any) -> list[Any]:
         """Every candidate ``check`` accepts (so the two never disagree)."""
         check = self.check
-        return [e for e in self.candidates(s) if check(s, e).legal]
+        return [e for e in self.candidates(s) if check(s, e).allowed]
 
     def to_act(self, s: Any) -> list[str]:
         """Who may (or must) act in ``s``."""
@@ -469,12 +469,13 @@ class KitGame(Game[S], Generic[S]):
         :attr:`setup_rule`."""
         try:
             self.check_setup(setup)
-        except Illegal as x:
+        except (Illegal, Undetermined) as x:
             return x.ruling()
         return legal(self.setup_rule, self.rules.namespace + "setup", "the set-up is legal")
 
     def check_setup(self, setup: Any) -> None:
-        """Raise :class:`Illegal` for a set-up the rules forbid (player count, deck construction)."""
+        """Raise :class:`Illegal` for a set-up the rules forbid (player count, deck construction),
+        :class:`Undetermined` for one whose legality turns on cards the record leaves unknown."""
 
     def check_seats(self, setup: Any, low: int, high: int, code: str) -> None:
         """The player count, under :attr:`setup_rule`: ``low`` to ``high`` players."""

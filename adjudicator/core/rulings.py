@@ -12,7 +12,9 @@ from typing import Literal
 
 import msgspec
 
-Verdict = Literal["legal", "illegal"]
+#: ``undetermined``: legal or not depending on what the log leaves unknown (a card recorded as
+#: ``null`` from one seat); ``Ruling.condition`` says what would decide it
+Verdict = Literal["legal", "illegal", "undetermined"]
 
 
 class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -23,10 +25,18 @@ class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
     #: False for events the engine accepted without being able to check their effect
     #: (declared effects of card text the engine does not model).
     engine_checked: bool = True
+    #: ``undetermined``: the condition on the unknown identities that would make the event legal
+    #: ("legal if Locus slot 3 is a Gem"); the event is followed as if it held
+    condition: str | None = None
 
     @property
     def legal(self) -> bool:
         return self.verdict == "legal"
+
+    @property
+    def allowed(self) -> bool:
+        """Legal, or legal under a condition the log cannot decide: the position follows it."""
+        return self.verdict != "illegal"
 
 
 class Illegal(Exception):
@@ -40,6 +50,18 @@ class Illegal(Exception):
 
     def ruling(self) -> Ruling:
         return Ruling("illegal", self.rule, self.code, self.message)
+
+
+class Undetermined(Exception):
+    """Raised by rule helpers when the event is legal only if an unknown identity is what
+    ``condition`` says.  Raise it only after every check that could reject the event outright."""
+
+    def __init__(self, rule: str, code: str, message: str, condition: str) -> None:
+        super().__init__(message)
+        self.rule, self.code, self.message, self.condition = rule, code, message, condition
+
+    def ruling(self) -> Ruling:
+        return Ruling("undetermined", self.rule, self.code, self.message, condition=self.condition)
 
 
 def legal(rule: str, code: str, message: str, *, engine_checked: bool = True) -> Ruling:

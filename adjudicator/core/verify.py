@@ -36,6 +36,8 @@ class Violation:
     followers: int = 0
     #: what the position still waited for while they came (set when ``followers``)
     waiting_for: str | None = None
+    #: an undetermined event: the condition on unknown identities that would make it legal
+    condition: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code,
@@ -43,6 +45,8 @@ class Violation:
         if self.followers:
             d["followers"] = self.followers
             d["waiting_for"] = self.waiting_for
+        if self.condition is not None:
+            d["condition"] = self.condition
         return d
 
 
@@ -73,10 +77,17 @@ class Result:
     violations: list[Violation] = field(default_factory=list)
     unchecked: list[Violation] = field(default_factory=list)
     steps: list[Step] | None = None
+    #: events legal only under a condition on identities the log leaves unknown (followed as if
+    #: the condition held), each with that condition
+    undetermined: list[Violation] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
-        return "illegal" if self.violations else "legal"
+        """``illegal`` (a rule broken), ``undetermined`` (no rule broken, but some event is legal
+        only under a condition the log cannot decide) or ``legal``."""
+        if self.violations:
+            return "illegal"
+        return "undetermined" if self.undetermined else "legal"
 
     @property
     def outcome(self) -> Outcome | None:
@@ -131,9 +142,12 @@ def _begin(log: MatchLog, keep_going: bool, record_steps: bool,
     steps = on_step if on_step is not None else (None if result.steps is None else result.steps.append)
     if steps is not None:
         steps(Step(1, line0, setup, ruling, True, derived, state))
-    if not ruling.legal:
+    if not ruling.allowed:
         result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
-    return result, state, derived, steps, ruling.legal or keep_going
+    elif ruling.condition is not None:  # a set-up that names unknown cards (a seat's record)
+        result.undetermined.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message,
+                                             condition=ruling.condition))
+    return result, state, derived, steps, ruling.allowed or keep_going
 
 
 def _stated_consequence(game: Game, state: Any, ev: Event, unconfirmed: deque[Event]) -> Ruling:
@@ -217,7 +231,7 @@ def run(
                 ruling = check(state, ev)
             except Exception as exc:
                 ruling = _engine_failure(game, ev, exc)
-            if ruling.verdict == "legal":
+            if ruling.verdict != "illegal":
                 try:
                     state_after, derived = settle(game, apply(state, ev))
                 except Exception as exc:  # the position stays where it was before the event; stop
@@ -231,6 +245,9 @@ def run(
                 unconfirmed.extend(derived)
                 if not ruling.engine_checked:
                     result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+                if ruling.condition is not None:
+                    result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
+                                                         condition=ruling.condition))
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
@@ -263,7 +280,7 @@ def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], 
         ruling = game.check(state, event)
     except Exception as exc:
         return _engine_failure(game, event, exc), [], state
-    if not ruling.legal:
+    if not ruling.allowed:
         return ruling, [], state
     new = game.apply(state, event)
     new, derived = settle(game, new)
