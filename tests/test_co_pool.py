@@ -29,6 +29,7 @@ from adjudicator.games.colossus_order.cards import (
     Damage,
     Destroy,
     Effect,
+    LocusTarget,
     Pool,
     Target,
     load_pool,
@@ -37,7 +38,7 @@ from adjudicator.games.colossus_order.cards import (
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ALL_TYPES = set(typing.get_args(typing.get_type_hints(Card)["type"]))
-ALL_TARGETS = set(typing.get_args(Target))
+ALL_TARGETS = set(typing.get_args(Target)) | set(typing.get_args(LocusTarget))
 ALL_TIMINGS = set(typing.get_args(typing.get_type_hints(Ability)["timing"]))
 ALL_DO_TAGS = {cls.__struct_config__.tag for cls in typing.get_args(Effect)}
 

@@ -195,7 +195,7 @@ def test_opening_exchange() -> None:
     # the first player returns at most 2
     rejects(s.check(E.CardsReturned(player=A, cards=hands[A])), "CO-2.4", "too-many-returned", "3", "at most 2", "CO-1")
     accepts(s.add(E.CardsReturned(player=A, cards=["heroic-knight", "ash"])), "CO-2.4")
-    assert s.player(A).deck_bottom == ("heroic-knight", "ash")  # in the order chosen
+    assert s.player(A).deck_bottom == ("ash", "heroic-knight")  # CO-35: a set, its order unknown
     assert isinstance(s.head(), Draw) and s.head().count == 2
     s.draw("white-gem")
     s.draw("white-gem")
@@ -224,9 +224,10 @@ def test_drawn_card_must_be_in_the_deck() -> None:
 
 def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
     # a 9-card deck (deck validation off): 7 drawn, 2 returned to the bottom, 2 drawn from the top;
-    # afterwards only the known bottom is left and its order is binding
+    # afterwards only the known bottom is left and, with returned_order "as-listed" (CO-35), its
+    # order is binding
     small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off"})
+    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off", "returned_order": "as-listed"})
     for p in (A, B):
         s.add(E.DeckShuffled(player=p))
     s.add(E.FirstPlayerDecided(player=B))
@@ -245,9 +246,10 @@ def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
     assert s.log[-1][0] == E.CardDrawn(player=A, card="bastion-squire")
 
 
+@covers("CO-35")
 def test_wrong_next_card_from_known_bottom() -> None:
     small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off"})
+    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off", "returned_order": "as-listed"})
     for p in (A, B):
         s.add(E.DeckShuffled(player=p))
     s.add(E.FirstPlayerDecided(player=B))
@@ -260,7 +262,7 @@ def test_wrong_next_card_from_known_bottom() -> None:
     s.draw("ash")
     s.draw("ash")
     s.end_main()
-    rejects(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.5", "not-next-card", "bastion-squire")
+    rejects(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.6", "not-next-card", "bastion-squire")
 
 
 # ==================================================================================================

@@ -15,8 +15,8 @@ from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import Pool, load_pool
 from .state import (
-    Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, Follower, Mulligan, Player, ReplaceLocus, Reveal,
-    Shuffle, State, Window,
+    Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, Follower, Mill, Mulligan, Player, ReplaceLocus, Reveal,
+    RevealTop, Shuffle, State, Window,
 )
 
 #: players are drawn in their Colossus's colour; in these (seat order) when the two Colossi share one
@@ -59,7 +59,8 @@ def _follower(game: Any, s: State, pool: Pool, owner: Player, f: Follower) -> Ca
 
 _STEPS = {Shuffle: "shuffle", ChooseFirst: "first player", Draw: "draw", Mulligan: "opening exchange",
           Block: "block or not", Window: "X-play window", Reveal: "reveal from the deck", Capture: "capture gems",
-          ReplaceLocus: "replace a Locus card", DiscardDeclared: "discard declared cards", Declare: "declare an effect"}
+          ReplaceLocus: "replace a Locus card", DiscardDeclared: "discard declared cards", Declare: "declare an effect",
+          RevealTop: "reveal the top of the deck", Mill: "put the top of the deck into the discard pile"}
 
 
 def _step(s: State) -> str:
