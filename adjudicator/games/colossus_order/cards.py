@@ -157,6 +157,15 @@ class SetStats(_Effect, tag="set-stats"):
     only: Only | None = None
 
 
+class ToDeck(_Effect, tag="to-deck"):
+    """Put the target follower(s) on top of (or at the bottom of) its owner's deck, known to both
+    players there (CO-36)."""
+
+    where: Literal["top", "bottom"] = "bottom"
+    target: Target = "chosen-opponent-follower"
+    only: Only | None = None
+
+
 class FlipLocus(_Effect, tag="flip-locus"):
     """Turn the chosen Locus card face up or face down; it stays so (CO-8.7, CO-38)."""
 
@@ -165,7 +174,7 @@ class FlipLocus(_Effect, tag="flip-locus"):
 
 
 Effect = Union[Draw, Damage, Destroy, Switch, Boost, ReturnToHand, RecoverLocus, CostChange, Aura,
-               RevealTop, Mill, SetStats, FlipLocus]
+               RevealTop, Mill, SetStats, FlipLocus, ToDeck]
 CONTINUOUS_EFFECTS = (CostChange, Aura)
 
 

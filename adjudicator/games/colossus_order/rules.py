@@ -24,7 +24,7 @@ from . import events as E
 from .cards import (
     ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
     FlipLocus, LOCUS_TARGETS, Mill as MillFx, Only, Pool, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx,
-    SetStats, Switch, load_pool,
+    SetStats, Switch, ToDeck, load_pool,
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
@@ -976,6 +976,8 @@ class Rules(RulesBase):
                     s = without_follower(s, h, "hand")
                 elif t is SetStats:
                     s = with_follower(s, h, **self.set_stats(s, f, fx))
+                elif t is ToDeck:
+                    s = self.to_deck(s, h, fx.where, source_card)
         return s, tasks
 
     def set_stats(self, s: State, f: Follower, fx: SetStats) -> dict[str, Any]:
@@ -991,6 +993,16 @@ class Rules(RulesBase):
             b[1] = 0 if latest else b[1]
         out["boost"] = tuple(b)
         return out
+
+    def to_deck(self, s: State, handle: str, where: str, source_card: str) -> State:
+        """CO-36: a follower put on top of its owner's deck is known there; one put on the bottom
+        goes under everything else, known too."""
+        p, i, f = find_follower(s, handle)  # type: ignore[misc]
+        field = p.field[:i] + p.field[i + 1:]
+        if where == "top":
+            why = f"put on top by {source_card} on turn {s.turn}"
+            return with_player(s, p.id, field=field, deck_known=(f.card,) + p.deck_known, known_why=(why,) + p.known_why)
+        return with_player(s, p.id, field=field, deck_under=p.deck_under + (f.card,))
 
     def flip(self, s: State, controller: str, fx: FlipLocus, target: str | None) -> State:
         """CO-8.7/CO-38: turn a Locus card face up or down; one turned down stays known to the opponent."""
