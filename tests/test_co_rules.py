@@ -81,6 +81,11 @@ NEVER_REJECTS: dict[str, str] = {
     "CO-31": "FirstPlayerDecided is checked under CO-2.2",
     "CO-32": "a permission (a not-ready attacker is CO-7.3)",
     "CO-33": "a permission",
+    "CO-8.9": "the stats a set-stats effect gives are derived (a stated battle that ignores them: LOG-2); "
+              "its targets are checked under CO-6.3 / CO-6.5",
+    "CO-36": "what is known of a deck's order is enforced under CO-2.6",
+    "CO-37": "the order of set values and boosts feeds the derived stats (LOG-2 otherwise)",
+    "CO-38": "enforced under CO-3.2 / CO-22 (face-down slots only) and CO-8.7",
 }
 
 
@@ -223,12 +228,11 @@ def test_drawn_card_must_be_in_the_deck() -> None:
     rejects(s.check(E.CardDrawn(player=A, card="ash")), "CO-2.5", "not-in-deck", "no ash is left")
 
 
-def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
-    # a 9-card deck (deck validation off): 7 drawn, 2 returned to the bottom, 2 drawn from the top;
-    # afterwards only the known bottom is left and, with returned_order "as-listed" (CO-35), its
-    # order is binding
+def nine_card_exchange(returned: list[str], **options: Any) -> Script:
+    """Alice's 9-card deck (deck validation off): bob goes first; alice draws 7 (5 White Gems, 2
+    Bastion Squires) and returns ``returned``; her 2 Ash are the unknown part above them."""
     small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off", "returned_order": "as-listed"})
+    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off", **options})
     for p in (A, B):
         s.add(E.DeckShuffled(player=p))
     s.add(E.FirstPlayerDecided(player=B))
@@ -237,7 +241,15 @@ def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
     for c in ["white-gem"] * 5 + ["bastion-squire", "bastion-squire"]:
         s.draw(c, A)
     s.add(E.CardsReturned(player=B, cards=[]))
-    s.add(E.CardsReturned(player=A, cards=["bastion-squire", "white-gem"]))
+    s.add(E.CardsReturned(player=A, cards=returned))
+    return s
+
+
+def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
+    # a 9-card deck (deck validation off): 7 drawn, 2 returned to the bottom, 2 drawn from the top;
+    # afterwards only the known bottom is left and, with returned_order "as-listed" (CO-35), its
+    # order is binding
+    s = nine_card_exchange(["bastion-squire", "white-gem"], returned_order="as-listed")
     s.draw("ash")
     s.draw("ash")
     assert s.player(A).deck_top == () and s.player(A).deck_bottom == ("bastion-squire", "white-gem")
@@ -249,17 +261,7 @@ def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
 
 @covers("CO-35")
 def test_wrong_next_card_from_known_bottom() -> None:
-    small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off", "returned_order": "as-listed"})
-    for p in (A, B):
-        s.add(E.DeckShuffled(player=p))
-    s.add(E.FirstPlayerDecided(player=B))
-    for _ in range(7):
-        s.draw(player=B)
-    for c in ["white-gem"] * 5 + ["bastion-squire", "bastion-squire"]:
-        s.draw(c, A)
-    s.add(E.CardsReturned(player=B, cards=[]))
-    s.add(E.CardsReturned(player=A, cards=["bastion-squire", "white-gem"]))
+    s = nine_card_exchange(["bastion-squire", "white-gem"], returned_order="as-listed")
     s.draw("ash")
     s.draw("ash")
     s.end_main()
@@ -1694,17 +1696,7 @@ def test_reveal_top_stays_on_top_known_to_both_and_binds_the_next_draw() -> None
 def test_returned_cards_are_a_set_below_the_unknown_part() -> None:
     # a 9-card deck: 7 drawn, 2 returned; the returned cards come only after the 2 unknown cards,
     # and then in either order (CO-35: the log's order is not binding)
-    small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off"})
-    for p in (A, B):
-        s.add(E.DeckShuffled(player=p))
-    s.add(E.FirstPlayerDecided(player=B))
-    for _ in range(7):
-        s.draw(player=B)
-    for c in ["white-gem"] * 5 + ["bastion-squire", "bastion-squire"]:
-        s.draw(c, A)
-    s.add(E.CardsReturned(player=B, cards=[]))
-    s.add(E.CardsReturned(player=A, cards=["white-gem", "bastion-squire"]))
+    s = nine_card_exchange(["white-gem", "bastion-squire"])
     assert s.player(A).deck_bottom == ("bastion-squire", "white-gem")
     rejects(s.check(E.CardDrawn(player=A, card="bastion-squire")), "CO-2.6", "below-unknown",
             "bastion-squire", "returned to the bottom", "2 cards of unknown order are still above it")
@@ -1740,6 +1732,7 @@ def test_mill_puts_the_named_top_cards_into_the_discard_pile() -> None:
 
 
 @covers("CO-8.9", "CO-37", legal=True, illegal=False)
+@documents("CO-8.9", "CO-37")
 def test_set_stats_replace_the_printed_value_until_end_of_turn() -> None:
     s = red_black(["molten-shackles", "flame-salamander"])
     # only an opponent's follower
@@ -1754,7 +1747,7 @@ def test_set_stats_replace_the_printed_value_until_end_of_turn() -> None:
     accepts(s.check(E.MainPhaseEnded(player=A)))
 
 
-@covers("CO-37", legal=True, illegal=False)
+@documents("CO-37")
 def test_set_stats_order_against_boosts_by_option() -> None:
     from adjudicator.games.colossus_order.cards import SetStats
     from adjudicator.games.colossus_order.state import Follower
@@ -1891,3 +1884,22 @@ def test_a_deck_hit_reveals_the_known_top_card() -> None:
     left = D.take_top(p, ["ash", "white-gem"], False)
     assert left.deck_known == () and left.known_why == () and left.deck_top == ("bastion-squire", "white-gem")
     assert D.top_options(p, 2, False) == [("ash", "bastion-squire"), ("ash", "white-gem")]
+
+
+@documents("CO-8.9")
+def test_a_battle_stated_with_the_attack_a_set_stats_replaced_is_a_mismatch() -> None:
+    s = red_black(["molten-shackles"])
+    s.end_turn()  # bob's turn 6: Bone Sentry (F1, 2/2) attacks, alice blocks with the Berserker (F2)
+    s.attack("F1")
+    s.block("F2")
+    s.pass_()
+    accepts(s.play("molten-shackles", "F1"), "CO-8.2")
+    s.pass_window()
+    battle = next(e for e in s.last_derived() if type(e) is E.BattleResolved)
+    assert (battle.follower, battle.damage) == ("F2", 0) and s.follower("F2").damage == 0
+    full = s.lines(with_derived=True)
+    assert run(parse_log(full)).verdict == "legal"
+    wrong = full.replace(b'"result":"follower-damaged","follower":"F2"}', b'"result":"follower-damaged","follower":"F2","damage":2}')
+    assert wrong != full
+    v = run(parse_log(wrong)).violations[0]
+    assert (v.rule, v.code) == ("LOG-2", "core/derived-mismatch") and "damage=2" in v.message
