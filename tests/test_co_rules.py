@@ -1903,3 +1903,20 @@ def test_a_battle_stated_with_the_attack_a_set_stats_replaced_is_a_mismatch() ->
     assert wrong != full
     v = run(parse_log(wrong)).violations[0]
     assert (v.rule, v.code) == ("LOG-2", "core/derived-mismatch") and "damage=2" in v.message
+
+
+def test_generated_matches_exercise_the_new_effect_kinds() -> None:
+    # random playouts (legal_events filtered by check) reach every new effect kind and the events
+    # they owe; a dozen short matches suffice with the sample pool's decks
+    from adjudicator.core.playout import playout
+
+    resolved: set[str] = set()
+    owed: set[str] = set()
+    for seed in range(12):
+        events, _ = playout(GAME, seed, with_derived=True)
+        resolved |= {e.card for e in events if type(e) is E.XPlayResolved}
+        owed |= {type(e).__name__ for e in events if type(e) in (E.TopCardRevealed, E.CardMilled)}
+        assert run(parse_log(encode(events))).verdict == "legal"
+    kinds = {type(fx).__struct_config__.tag for c in resolved for fx in POOL[c].effects + [f for a in POOL[c].abilities for f in a.effects]}
+    assert {"reveal-top", "mill", "set-stats", "flip-locus", "to-deck"} <= kinds
+    assert owed == {"TopCardRevealed", "CardMilled"}

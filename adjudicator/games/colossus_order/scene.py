@@ -119,7 +119,7 @@ def _info(pool: Pool, s: State, p: Player, colour: str | None) -> PlayerInfo:
 
 def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
     """One player's zones: the Colossus (with the abilities used this turn), hand, field, Locus,
-    set and captured gems, discard, deck and the cards revealed from it."""
+    set and captured gems, discard, deck, the cards known on top of it and the cards revealed from it."""
     o = p.id
     ctags = [f"ability {i + 1} used" for i in p.colossus_used]
     locus = []
@@ -140,6 +140,7 @@ def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
         Zone(id=f"{o}.captured", label="Captured gems", owner=o, cards=[_card(pool, c) for c in p.captured]),
         Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]),
         Zone(id=f"{o}.deck", label="Deck", owner=o, count=p.deck_count),
+        Zone(id=f"{o}.deck-known", label="Known on top of the deck", owner=o, cards=[_card(pool, c) for c in p.deck_known]),
         Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o, cards=[_card(pool, c) for c in p.revealed]),
     ]
 
