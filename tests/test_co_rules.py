@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from adjudicator.core.log import parse_log
 from adjudicator.core.rulings import Ruling
@@ -1920,3 +1921,55 @@ def test_generated_matches_exercise_the_new_effect_kinds() -> None:
     kinds = {type(fx).__struct_config__.tag for c in resolved for fx in POOL[c].effects + [f for a in POOL[c].abilities for f in a.effects]}
     assert {"reveal-top", "mill", "set-stats", "flip-locus", "to-deck"} <= kinds
     assert owed == {"TopCardRevealed", "CardMilled"}
+
+
+@documents("CO-38")
+def test_a_face_up_gem_in_the_locus_is_no_part_of_a_complete_declaration() -> None:
+    s = Script(hands={A: ["unveiling-dawn"]}, decks={A: deck(WHITE, ["unveiling-dawn"])})
+    s.develop(7)  # each sets a Gem on the Colossus and one as a Locus card every turn: bob has 7 Locus Gems
+    assert s.tp == A and [sl.face_up for sl in s.player(B).locus] == [False] * 7
+    s.play("unveiling-dawn", "L1")
+    s.pass_window()
+    assert s.player(B).locus[0].face_up and s.player(B).locus[0].card == "black-gem"
+    s.end_main()
+    rejects(s.check(E.CompleteDeclared(player=B, slots=[1, 2, 3, 4, 5, 6])), "CO-3.2", "not-face-down", "slot 1")
+    accepts(s.check(E.CompleteDeclared(player=B, slots=[2, 3, 4, 5, 6, 7])), "CO-3.2")
+    assert not any(type(e) is E.CompleteDeclared and 1 in e.slots for e in GAME.legal_events(s.state()))
+
+
+_CARDS = ["ash", "bastion-squire", "white-gem"]
+
+
+@documents("CO-36")
+@given(known=st.lists(st.sampled_from(_CARDS), max_size=2), unknown=st.lists(st.sampled_from(_CARDS), max_size=4),
+       returned=st.lists(st.sampled_from(_CARDS), max_size=3), under=st.lists(st.sampled_from(_CARDS), max_size=2),
+       as_listed=st.booleans(), picks=st.lists(st.integers(0, 5), max_size=12))
+@settings(max_examples=150, deadline=None)
+def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under, as_listed, picks) -> None:
+    """Whatever is known of a deck, the cards the engine lets come next are exactly those it does
+    not refuse, taking one keeps the rest of the deck, and the top-k multisets it offers are
+    exactly those it accepts for a deck hit."""
+    from collections import Counter
+    from itertools import combinations_with_replacement
+
+    from adjudicator.games.colossus_order import deck as D
+    from adjudicator.games.colossus_order.state import Player
+
+    p = Player(A, WHITE, deck_known=tuple(known), known_why=tuple("why" for _ in known), deck_top=tuple(sorted(unknown)),
+               deck_bottom=tuple(returned if as_listed else sorted(returned)), deck_under=tuple(under))
+    for k in range(0, p.deck_count + 1):
+        offered = set(D.top_options(p, k, as_listed))
+        for multiset in combinations_with_replacement(_CARDS, k):
+            assert (D.top_fits(p, list(multiset), as_listed) is None) == (multiset in offered), (k, multiset)
+    for pick in picks:
+        if not p.deck_count:
+            break
+        options = D.next_options(p, as_listed)
+        assert [c for c in _CARDS if D.next_problem(p, c, as_listed, "draws") is None] == sorted(options)
+        card = options[pick % len(options)]
+        rest = D.take(p, card, as_listed)
+        whole = Counter(p.deck_known + p.deck_top + p.deck_bottom + p.deck_under)
+        whole[card] -= 1
+        assert Counter(rest.deck_known + rest.deck_top + rest.deck_bottom + rest.deck_under) == +whole
+        assert len(rest.known_why) == len(rest.deck_known)
+        p = rest
