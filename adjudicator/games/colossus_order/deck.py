@@ -116,7 +116,7 @@ def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | 
 def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
     """``p`` with the multiset ``cards`` taken from the top of the deck (checked by :func:`top_fits`)."""
     cards = list(cards)
-    fixed, partial, ordered, n = _split(p, len(cards), as_listed)
+    fixed = _split(p, len(cards), as_listed)[0]
     left = Counter(cards)
     left.subtract(Counter(fixed))
     changes: dict[str, Any] = {}

@@ -51,7 +51,8 @@ class CardDrawn(Event):
 
 
 class CardsReturned(Event):
-    """The opening-hand exchange: cards put on the bottom of the deck, in this order."""
+    """The opening-hand exchange: cards put on the bottom of the deck (known as a set, CO-35; in
+    this order under ``returned_order = "as-listed"``)."""
 
     player: str
     cards: list[str]
