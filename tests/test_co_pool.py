@@ -463,6 +463,28 @@ BAD_POOLS = {
         'id = "good-card"\nname = "Other"\ntype = "follower"\ncolour = "white"\n',
         ["good-card", "duplicate", "id"],
     ),
+    "set-stats-sets-nothing": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\neffects = [{ do = "set-stats" }]\n',
+        ["bad-card", "effects[0]", "set-stats sets attack, defence or both"],
+    ),
+    "set-stats-negative": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\neffects = [{ do = "set-stats", defence = -1 }]\n',
+        ["bad-card", "effects[0]", "negative"],
+    ),
+    "flip-locus-on-a-follower": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\n'
+        'effects = [{ do = "flip-locus", to = "up", target = "chosen-opponent-follower" }]\n',
+        ["bad-card", "target"],
+    ),
+    "unknown-condition": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\n'
+        'effects = [{ do = "destroy", target = "attacker", only = { colour = "red" } }]\n',
+        ["bad-card", "only", "colour"],
+    ),
+    "negative-mill": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\neffects = [{ do = "mill", count = -2 }]\n',
+        ["bad-card", "count", "negative"],
+    ),
 }
 
 
