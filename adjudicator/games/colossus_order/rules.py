@@ -342,10 +342,8 @@ class Rules(RulesBase):
                 raise bad("CO-6.5", "condition-unmet", f"{what}: {why}")
 
     def chosen_effects(self, effects: list[Any]) -> list[Any]:
-        return [fx for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS or getattr(fx, "target", None) in LOCUS_TARGETS]
-
-    def chosen_kinds(self, effects: list[Any]) -> list[str]:
-        return [fx.target for fx in self.chosen_effects(effects)]
+        """The effects that take the next entry of an event's ``targets`` (a follower or a Locus slot)."""
+        return [fx for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS + LOCUS_TARGETS]
 
     def target_combos(self, s: State, controller: str, effects: list[Any]) -> list[list[str]]:
         pools = [self.target_candidates(s, controller, fx) for fx in self.chosen_effects(effects)]
@@ -712,8 +710,7 @@ class Rules(RulesBase):
     # -- apply (the kit's RulesBase.apply dispatches to the @applies handlers) ----------------------
     @applies(E.DeckShuffled)
     def a_shuffle(self, s: State, e: E.DeckShuffled) -> State:
-        p = deck.shuffled(s.player(e.player))
-        s = with_player(s, e.player, deck_top=p.deck_top, deck_known=(), known_why=(), deck_bottom=(), deck_under=(), shuffled=True)
+        s = self.with_seat(s, replace(deck.shuffled(s.player(e.player)), shuffled=True))  # CO-36: the order is forgotten
         return push(s, drop=1) if type(head(s)) is Shuffle else s
 
     @applies(E.FirstPlayerDecided)
