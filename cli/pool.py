@@ -79,6 +79,15 @@ def check(path: str, game_id: str | None, as_json: bool) -> None:
         click.get_current_context().exit(EXIT_BAD_INPUT)
 
 
+def _unset_dropped(value: Any) -> Any:
+    """``value`` without the fields left unset (``None``) in its tables, as a pool file writes it."""
+    if isinstance(value, dict):
+        return {k: _unset_dropped(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_unset_dropped(v) for v in value]
+    return value
+
+
 @pool.command()
 @click.argument("path", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--card", "card_id", default=None, metavar="ID", help="Show this card's full data and text.")
@@ -111,7 +120,7 @@ def show(path: str, card_id: str | None, game_id: str | None, as_json: bool) -> 
         click.echo("")
         for key, value in data.items():
             if key != "text":
-                click.echo(f"{key} = {msgspec.json.encode(value).decode()}")
+                click.echo(f"{key} = {msgspec.json.encode(_unset_dropped(value)).decode()}")
         return
     infos = [card_info(game, c) for c in report.cards]
     if as_json:

@@ -24,6 +24,7 @@ from adjudicator.core.rulings import Ruling
 from adjudicator.core.verify import propose, run, start
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.cards import load_pool
+from adjudicator.games.colossus_order.deck import next_options
 from adjudicator.games.colossus_order.state import Draw, State, Window
 
 GAME = registry.get("colossus-order")
@@ -205,10 +206,11 @@ class Script:
         return self._state.todo[0] if self._state.todo else None
 
     def filler(self, pid: str) -> str:
-        """The commonest card left in the unknown part of ``pid``'s deck (ties: by id)."""
+        """The card known to come next from ``pid``'s deck, else the commonest card left in the
+        unknown part (ties: by id)."""
         p = self.player(pid)
-        if not p.deck_top:
-            return p.deck_bottom[0]
+        if p.deck_known or not p.deck_top:  # the next card is known, or the unknown part is used up
+            return next_options(p, self._state.options.returned_order == "as-listed")[0]
         counts = Counter(p.deck_top)
         return sorted(counts, key=lambda c: (-counts[c], c))[0]
 

@@ -343,7 +343,11 @@ def illegal_examples() -> dict[str, Callable[[], Script]]:
         return bad(s, E.CardSet(player=A, card="heart-of-piadin", zone="gem"), "a second ★Heart of Piadin★ among alice's set gems")
 
     def deck_size() -> Script:
-        match = msgspec.structs.replace(setup({A: deck(WHITE, size=49)}),
+        # the cards spelt out (not the filler of deck()), so cards added to the pool leave this file alone
+        short = {"white-gem": 20, "ash": 3, "bastion-squire": 3, "blinding-radiance": 3, "cloudmane-pegasus": 3,
+                 "dawn-sparrowhawk": 3, "frostwing-paladin": 3, "guardians-intervention": 3, "herald-of-the-dawn": 3,
+                 "heroic-knight": 3, "oath-of-renewal": 2}
+        match = msgspec.structs.replace(setup({A: deck(WHITE, short, size=49)}),
                                         note="alice's deck holds 49 cards besides the Colossus: one short")
         return Script(match=match, opening=False)
 
@@ -375,6 +379,31 @@ def illegal_examples() -> dict[str, Callable[[], Script]]:
         s.end_main()
         return bad(s, E.CardDrawn(player=B, card="ash"), "bob's deck holds no Ash")
 
+    def draw_against_known_top() -> Script:
+        blue = deck("tidal-spire-colossus", ["tideglass-augur", "reef-guard"])
+        s = Script(hands={A: ["tideglass-augur"]}, decks={A: blue})
+        s.set_gem("blue-gem")
+        s.set_locus("blue-gem")
+        s.play("tideglass-augur")
+        s.pass_window()
+        s.end_turn()
+        s.end_turn()
+        s.ability(s.handle("tideglass-augur"))
+        s.pass_window()
+        s.add(E.TopCardRevealed(player=A, card="reef-guard"), "Tideglass Augur reveals alice's top card: it stays on top")
+        s.end_turn()
+        s.end_main()
+        return bad(s, E.CardDrawn(player=A, card="blue-gem"),
+                   "alice draws a Blue Gem, but Reef Guard was revealed on top of her deck on turn 3")
+
+    def returned_card_drawn_early() -> Script:
+        one_knight = deck(WHITE, {"heroic-knight": 1, "bastion-squire": 3, "dawn-sparrowhawk": 3, "guardians-intervention": 3})
+        s = opening(decks={A: one_knight}, returns={A: (["heroic-knight"], [])})
+        s.end_turn()
+        s.end_main()
+        return bad(s, E.CardDrawn(player=A, card="heroic-knight"),
+                   "alice draws the only Heroic Knight, which she returned to the bottom of her deck; the cards above it are not used up")
+
     def derived_mismatch() -> Script:
         s = through_turn_3()
         s.attack("F1", "deck")
@@ -399,6 +428,8 @@ def illegal_examples() -> dict[str, Callable[[], Script]]:
         "illegal-CO-3.4-first-player-draws-on-turn-1.jsonl": first_turn_draw,
         "illegal-CO-8.4-colossus-in-xplay.jsonl": colossus_in_xplay,
         "illegal-CO-2.5-card-not-in-deck.jsonl": not_in_deck,
+        "illegal-CO-2.6-draw-against-known-top.jsonl": draw_against_known_top,
+        "illegal-CO-2.6-returned-card-drawn-early.jsonl": returned_card_drawn_early,
         "illegal-LOG-2-derived-mismatch.jsonl": derived_mismatch,
     }
 

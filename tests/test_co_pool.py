@@ -29,6 +29,7 @@ from adjudicator.games.colossus_order.cards import (
     Damage,
     Destroy,
     Effect,
+    LocusTarget,
     Pool,
     Target,
     load_pool,
@@ -37,7 +38,7 @@ from adjudicator.games.colossus_order.cards import (
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ALL_TYPES = set(typing.get_args(typing.get_type_hints(Card)["type"]))
-ALL_TARGETS = set(typing.get_args(Target))
+ALL_TARGETS = set(typing.get_args(Target)) | set(typing.get_args(LocusTarget))
 ALL_TIMINGS = set(typing.get_args(typing.get_type_hints(Ability)["timing"]))
 ALL_DO_TAGS = {cls.__struct_config__.tag for cls in typing.get_args(Effect)}
 
@@ -461,6 +462,28 @@ BAD_POOLS = {
     "duplicate-id": (
         'id = "good-card"\nname = "Other"\ntype = "follower"\ncolour = "white"\n',
         ["good-card", "duplicate", "id"],
+    ),
+    "set-stats-sets-nothing": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\neffects = [{ do = "set-stats" }]\n',
+        ["bad-card", "effects[0]", "set-stats sets attack, defence or both"],
+    ),
+    "set-stats-negative": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\neffects = [{ do = "set-stats", defence = -1 }]\n',
+        ["bad-card", "effects[0]", "negative"],
+    ),
+    "flip-locus-on-a-follower": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\n'
+        'effects = [{ do = "flip-locus", to = "up", target = "chosen-opponent-follower" }]\n',
+        ["bad-card", "target"],
+    ),
+    "unknown-condition": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\n'
+        'effects = [{ do = "destroy", target = "attacker", only = { colour = "red" } }]\n',
+        ["bad-card", "only", "colour"],
+    ),
+    "negative-mill": (
+        'id = "bad-card"\nname = "Bad"\ntype = "action"\ncolour = "white"\neffects = [{ do = "mill", count = -2 }]\n',
+        ["bad-card", "count", "negative"],
     ),
 }
 

@@ -14,7 +14,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from adjudicator.core.log import parse_log
 from adjudicator.core.rulings import Ruling
@@ -23,7 +25,7 @@ from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.rulebook import RULES
 from tests.rulecov import RuleCoverage
 from adjudicator.games.colossus_order.rules import available_locus
-from adjudicator.games.colossus_order.state import Block, Capture, Draw, ReplaceLocus, Reveal, Window
+from adjudicator.games.colossus_order.state import Block, Capture, Draw, Mill, ReplaceLocus, Reveal, RevealTop, State, Window
 
 from .co_scenarios import (
     A, B, BLACK, BLUE, GAME, POOL, RED, WHITE, Script, deck, encode, setup, verify_events,
@@ -80,6 +82,11 @@ NEVER_REJECTS: dict[str, str] = {
     "CO-31": "FirstPlayerDecided is checked under CO-2.2",
     "CO-32": "a permission (a not-ready attacker is CO-7.3)",
     "CO-33": "a permission",
+    "CO-8.9": "the stats a set-stats effect gives are derived (a stated battle that ignores them: LOG-2); "
+              "its targets are checked under CO-6.3 / CO-6.5",
+    "CO-36": "what is known of a deck's order is enforced under CO-2.6",
+    "CO-37": "the order of set values and boosts feeds the derived stats (LOG-2 otherwise)",
+    "CO-38": "enforced under CO-3.2 / CO-22 (face-down slots only) and CO-8.7",
 }
 
 
@@ -195,7 +202,7 @@ def test_opening_exchange() -> None:
     # the first player returns at most 2
     rejects(s.check(E.CardsReturned(player=A, cards=hands[A])), "CO-2.4", "too-many-returned", "3", "at most 2", "CO-1")
     accepts(s.add(E.CardsReturned(player=A, cards=["heroic-knight", "ash"])), "CO-2.4")
-    assert s.player(A).deck_bottom == ("heroic-knight", "ash")  # in the order chosen
+    assert s.player(A).deck_bottom == ("ash", "heroic-knight")  # CO-35: a set, its order unknown
     assert isinstance(s.head(), Draw) and s.head().count == 2
     s.draw("white-gem")
     s.draw("white-gem")
@@ -222,11 +229,11 @@ def test_drawn_card_must_be_in_the_deck() -> None:
     rejects(s.check(E.CardDrawn(player=A, card="ash")), "CO-2.5", "not-in-deck", "no ash is left")
 
 
-def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
-    # a 9-card deck (deck validation off): 7 drawn, 2 returned to the bottom, 2 drawn from the top;
-    # afterwards only the known bottom is left and its order is binding
+def nine_card_exchange(returned: list[str], **options: Any) -> Script:
+    """Alice's 9-card deck (deck validation off): bob goes first; alice draws 7 (5 White Gems, 2
+    Bastion Squires) and returns ``returned``; her 2 Ash are the unknown part above them."""
     small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off"})
+    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off", **options})
     for p in (A, B):
         s.add(E.DeckShuffled(player=p))
     s.add(E.FirstPlayerDecided(player=B))
@@ -235,7 +242,15 @@ def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
     for c in ["white-gem"] * 5 + ["bastion-squire", "bastion-squire"]:
         s.draw(c, A)
     s.add(E.CardsReturned(player=B, cards=[]))
-    s.add(E.CardsReturned(player=A, cards=["bastion-squire", "white-gem"]))
+    s.add(E.CardsReturned(player=A, cards=returned))
+    return s
+
+
+def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
+    # a 9-card deck (deck validation off): 7 drawn, 2 returned to the bottom, 2 drawn from the top;
+    # afterwards only the known bottom is left and, with returned_order "as-listed" (CO-35), its
+    # order is binding
+    s = nine_card_exchange(["bastion-squire", "white-gem"], returned_order="as-listed")
     s.draw("ash")
     s.draw("ash")
     assert s.player(A).deck_top == () and s.player(A).deck_bottom == ("bastion-squire", "white-gem")
@@ -245,22 +260,13 @@ def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
     assert s.log[-1][0] == E.CardDrawn(player=A, card="bastion-squire")
 
 
+@covers("CO-35")
 def test_wrong_next_card_from_known_bottom() -> None:
-    small = E.DeckList(colossus=WHITE, cards={"white-gem": 5, "bastion-squire": 2, "ash": 2})
-    s = Script(opening=False, decks={A: small}, options={"deck_validation": "off"})
-    for p in (A, B):
-        s.add(E.DeckShuffled(player=p))
-    s.add(E.FirstPlayerDecided(player=B))
-    for _ in range(7):
-        s.draw(player=B)
-    for c in ["white-gem"] * 5 + ["bastion-squire", "bastion-squire"]:
-        s.draw(c, A)
-    s.add(E.CardsReturned(player=B, cards=[]))
-    s.add(E.CardsReturned(player=A, cards=["bastion-squire", "white-gem"]))
+    s = nine_card_exchange(["bastion-squire", "white-gem"], returned_order="as-listed")
     s.draw("ash")
     s.draw("ash")
     s.end_main()
-    rejects(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.5", "not-next-card", "bastion-squire")
+    rejects(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.6", "not-next-card", "bastion-squire")
 
 
 # ==================================================================================================
@@ -1611,3 +1617,359 @@ def test_setup_context_follows_each_new_match() -> None:
     GAME.validate_refs(second, E.DeckShuffled(player=player))
     with pytest.raises(RefError):
         GAME.validate_refs(second, E.DeckShuffled(player="p1"))
+
+
+# ==================================================================================================
+# the extended vocabulary (reveal-top, mill, set-stats, flip-locus, to-deck, target conditions)
+# and what is known of a deck's order
+# ==================================================================================================
+
+def red_black(a_cards: list[str], b_cards: list[str] = (), **kw: Any) -> Script:
+    """Alice plays red (Ember Forge), bob black.  Turn 2: bob's Bone Sentry (F1, 2/2); turn 3:
+    alice's Caoren Berserker (F2, 3/2).  Ends at alice's open timing on turn 5 with 3 Locus
+    points and 3 red gems; bob has 2 of each."""
+    a_list = deck(RED, ["caoren-berserker", *a_cards])
+    b_list = deck(BLACK, ["bone-sentry", *b_cards])
+    s = Script(hands={A: ["caoren-berserker", *a_cards], B: ["bone-sentry", *b_cards]}, decks={A: a_list, B: b_list}, **kw)
+    s.set_gem("red-gem")
+    s.set_locus("red-gem")
+    s.end_turn()
+    s.set_gem("black-gem")
+    s.set_locus("black-gem")
+    assert s.summon("bone-sentry") == "F1"
+    s.end_turn()
+    s.set_gem("red-gem")
+    s.set_locus("red-gem")
+    assert s.summon("caoren-berserker") == "F2"
+    s.end_turn()
+    s.set_gem("black-gem")
+    s.set_locus("black-gem")
+    s.end_turn()
+    s.set_gem("red-gem")
+    s.set_locus("red-gem")
+    return s
+
+
+def view_of(s: Script, seat: str) -> State:
+    """The position as ``seat`` sees it (observe.py: what the viewers and ``state --as`` show)."""
+    from adjudicator.games.colossus_order.observe import observe
+
+    return observe(s.state(), seat)
+
+
+@covers("CO-8.6", "CO-2.6")
+@documents("CO-36")
+def test_reveal_top_stays_on_top_known_to_both_and_binds_the_next_draw() -> None:
+    blue = deck(BLUE, ["tideglass-augur", "reef-guard"])
+    s = Script(hands={A: ["tideglass-augur"]}, decks={A: blue})
+    s.set_gem("blue-gem")
+    s.set_locus("blue-gem")
+    augur = s.summon("tideglass-augur")
+    s.end_turn()
+    s.end_turn()  # bob's turn 2; alice draws on turn 3
+    size = s.player(A).deck_count
+    accepts(s.ability(augur), "CO-8.3")
+    s.pass_window()
+    assert isinstance(s.head(), RevealTop) and s.head().count == 1
+    # the revealed card is the deck owner's to name, now and only now
+    rejects(s.check(E.CardDrawn(player=A, card="reef-guard")), "CO-8.6", "out-of-step", "TopCardRevealed by alice")
+    rejects(s.check(E.TopCardRevealed(player=A, card="ash")), "CO-2.5", "not-in-deck", "ash")
+    rejects(s.check(E.TopCardRevealed(player=A, card=None)), "CO-2.5", "unknown-identity")
+    accepts(s.add(E.TopCardRevealed(player=A, card="reef-guard")), "CO-8.6")
+    p = s.player(A)
+    assert p.deck_known == ("reef-guard",) and p.deck_count == size  # still part of the deck (FAQ)
+    assert p.known_why == ("revealed by tideglass-augur on turn 3",)
+    # known to both players: bob's view shows it, the unknown part stays hidden
+    seen = view_of(s, B).player(A)
+    assert seen.deck_known == ("reef-guard",) and set(seen.deck_top) == {"?"}
+    # outside its step the event is refused, citing the rule that owes it
+    s.end_turn()
+    rejects(s.check(E.TopCardRevealed(player=A, card="reef-guard")), "CO-3.1", "out-of-step")
+    s.end_main()
+    # alice's draw step: the known card comes first
+    rejects(s.check(E.CardDrawn(player=A, card="blue-gem")), "CO-2.6", "known-top",
+            "alice draws blue-gem", "reef-guard is known to be on top", "revealed by tideglass-augur on turn 3")
+    accepts(s.draw("reef-guard"), "CO-2.5")
+    assert s.player(A).deck_known == ()
+
+
+@covers("CO-35", "CO-2.6")
+def test_returned_cards_are_a_set_below_the_unknown_part() -> None:
+    # a 9-card deck: 7 drawn, 2 returned; the returned cards come only after the 2 unknown cards,
+    # and then in either order (CO-35: the log's order is not binding)
+    s = nine_card_exchange(["white-gem", "bastion-squire"])
+    assert s.player(A).deck_bottom == ("bastion-squire", "white-gem")
+    rejects(s.check(E.CardDrawn(player=A, card="bastion-squire")), "CO-2.6", "below-unknown",
+            "bastion-squire", "returned to the bottom", "2 cards of unknown order are still above it")
+    s.draw("ash")
+    s.draw("ash")
+    s.end_main()
+    # either returned card may come first
+    accepts(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.5")
+    accepts(s.check(E.CardDrawn(player=A, card="bastion-squire")), "CO-2.5")
+    # the owner sees the returned set, the opponent only its size
+    assert view_of(s, A).player(A).deck_bottom == ("bastion-squire", "white-gem")
+    assert view_of(s, B).player(A).deck_bottom == ("?", "?")
+
+
+@covers("CO-8.8")
+def test_mill_puts_the_named_top_cards_into_the_discard_pile() -> None:
+    s = red_black([], ["grave-tithe"])
+    s.end_turn()  # bob's turn 6: 3 Locus points
+    s.set_gem("black-gem")
+    s.set_locus("black-gem")
+    size, discard = s.player(A).deck_count, s.player(A).discard
+    accepts(s.play("grave-tithe"), "CO-8.1")
+    s.pass_window()
+    assert isinstance(s.head(), Mill) and s.head().player == A and s.head().count == 2
+    rejects(s.check(E.CardMilled(player=B, card="black-gem")), "CO-3.1", "out-of-step", "CardMilled by alice")
+    rejects(s.check(E.CardDrawn(player=A, card="red-gem")), "CO-8.8", "out-of-step", "CardMilled by alice")
+    rejects(s.check(E.CardMilled(player=A, card="black-gem")), "CO-2.5", "not-in-deck", "alice mills black-gem")
+    accepts(s.add(E.CardMilled(player=A, card="red-gem")), "CO-8.8")
+    accepts(s.add(E.CardMilled(player=A, card="red-gem")), "CO-8.8")
+    assert s.head() is None and s.player(A).deck_count == size - 2
+    assert s.player(A).discard == discard + ("red-gem", "red-gem")
+    rejects(s.check(E.CardMilled(player=A, card="red-gem")), "CO-3.1", "out-of-step")
+
+
+@covers("CO-8.9", "CO-37", legal=True, illegal=False)
+@documents("CO-8.9", "CO-37")
+def test_set_stats_replace_the_printed_value_until_end_of_turn() -> None:
+    s = red_black(["molten-shackles", "flame-salamander"])
+    # only an opponent's follower
+    rejects(s.check(E.ActionPlayed(player=A, card="molten-shackles", targets=["F2"])), "CO-6.3", "bad-target", "'F2'")
+    accepts(s.play("molten-shackles", "F1"), "CO-8.1")
+    s.pass_window()
+    assert s.stats("F1")[:2] == (0, 1)
+    # damage is compared with the set Defence: 1 damage now destroys the 2/2 Bone Sentry
+    s.play("flame-salamander", "F1")
+    s.pass_window()
+    assert s.follower("F1") is None and "bone-sentry" in s.player(B).discard
+    accepts(s.check(E.MainPhaseEnded(player=A)))
+
+
+@documents("CO-37")
+def test_set_stats_order_against_boosts_by_option() -> None:
+    from adjudicator.games.colossus_order.cards import SetStats
+    from adjudicator.games.colossus_order.state import Follower
+
+    fx = SetStats(attack=1)
+    for option, expected in (("set-then-modify", 3), ("latest-wins", 1)):
+        s = red_black([], options={"stat_setting": option})
+        boosted = Follower("F2", "caoren-berserker", boost=(2, 0, 1, 0))  # +2 attack, +1 crush before the set
+        after = msgspec.structs.replace(boosted, **GAME.rules.set_stats(s.state(), boosted, fx))
+        assert GAME.rules.stats(s.state(), s.player(A), after)[0] == expected, option
+        assert GAME.rules.stats(s.state(), s.player(A), after)[2] == 3  # crush is untouched either way
+    # a boost after the set adds to the set value in both readings
+    s = red_black([])
+    later = Follower("F2", "caoren-berserker", set_attack=1, boost=(2, 0, 0, 0))
+    assert GAME.rules.stats(s.state(), s.player(A), later)[0] == 3
+
+
+@covers("CO-6.5")
+def test_a_response_to_the_opponents_attacker_with_a_condition() -> None:
+    s = red_black([], ["valdens-judgement"])
+    base = s.copy()
+    # the attacker's Attack is 3: Valden's Judgement destroys it in response
+    s.attack("F2")
+    s.no_block()
+    s.pass_()
+    accepts(s.play("valdens-judgement"), "CO-8.2")
+    s.pass_window()
+    assert s.follower("F2") is None and s.last_derived()[-1].result == "fizzled"
+    # with +2 Attack (the Berserker's ability) it is out of reach
+    s = base.copy()
+    s.ability("F2")
+    s.pass_window()
+    s.attack("F2")
+    s.no_block()
+    s.pass_()
+    rejects(s.check(E.ActionPlayed(player=B, card="valdens-judgement")), "CO-6.5", "condition-unmet",
+            "F2 (caoren-berserker) has attack 5", "attack 4 or less")
+    # checked again on resolution: a boost answered after it makes it fizzle
+    s = base.copy()
+    s.attack("F2")
+    s.no_block()
+    s.pass_()
+    s.play("valdens-judgement")
+    s.ability("F2")
+    s.pass_window()
+    assert s.follower("F2") is not None
+
+
+@covers("CO-6.5", legal=False)
+def test_an_opponent_attacker_effect_is_no_answer_to_ones_own_attack() -> None:
+    s = duel(a=["dawns-rebuke"], decks={A: deck(WHITE, ["bastion-squire", "dawns-rebuke"])})
+    s.attack("F1")
+    s.no_block()
+    rejects(s.check(E.ActionPlayed(player=A, card="dawns-rebuke")), "CO-6.5", "own-attacker", "F1", "alice's own")
+
+
+@covers("CO-2.6")
+@documents("CO-36")
+def test_a_follower_put_on_top_is_the_next_draw() -> None:
+    s = duel(a=["dawns-rebuke"], decks={A: deck(WHITE, ["bastion-squire", "dawns-rebuke"])})
+    s.end_turn()  # bob's turn 4
+    s.attack("F2")
+    s.no_block()
+    s.pass_()
+    accepts(s.play("dawns-rebuke"), "CO-8.2")
+    s.pass_window()
+    assert s.follower("F2") is None and s.last_derived()[-1].result == "fizzled"
+    assert s.player(B).deck_known == ("bone-sentry",)
+    assert view_of(s, A).player(B).deck_known == ("bone-sentry",)  # public
+    s.end_turn()  # alice's turn 5
+    s.end_main()
+    rejects(s.check(E.CardDrawn(player=B, card="black-gem")), "CO-2.6", "known-top",
+            "bone-sentry is known to be on top of bob's deck", "put on top by dawns-rebuke on turn 4")
+    accepts(s.draw("bone-sentry"), "CO-2.5")
+
+
+@covers("CO-8.7")
+@documents("CO-38")
+def test_turning_locus_cards_face_up_and_face_down() -> None:
+    a_list = deck(WHITE, {"bastion-squire": 1, "unveiling-dawn": 2})
+    b_list = deck(BLUE, ["mistveil-keeper", "return-to-the-depths"])
+    s = Script(hands={A: ["bastion-squire", "unveiling-dawn", "unveiling-dawn"], B: ["mistveil-keeper", "return-to-the-depths"]},
+               decks={A: a_list, B: b_list})
+    s.set_gem("white-gem")
+    s.set_locus("white-gem")
+    s.end_turn()
+    s.set_gem("blue-gem")
+    s.set_locus("blue-gem")
+    s.end_turn()
+    s.set_gem("white-gem")
+    s.set_locus("white-gem")
+    assert view_of(s, A).player(B).locus[0].card == "?"
+    rejects(s.check(E.ActionPlayed(player=A, card="unveiling-dawn", targets=["L9"])), "CO-6.3", "bad-target", "'L9'")
+    rejects(s.check(E.ActionPlayed(player=A, card="unveiling-dawn", targets=["F1"])), "CO-6.3", "bad-target")
+    accepts(s.play("unveiling-dawn", "L1"), "CO-8.1")
+    s.pass_window()
+    assert s.player(B).locus[0].face_up and view_of(s, A).player(B).locus[0].card == "blue-gem"
+    rejects(s.check(E.ActionPlayed(player=A, card="unveiling-dawn", targets=["L1"])), "CO-8.7", "already-face-up", "L1")
+    squire = s.summon("bastion-squire")
+    s.end_turn()
+    s.set_gem("blue-gem")
+    s.set_locus("blue-gem")
+    rejects(s.check(E.FollowerPlayed(player=B, card="mistveil-keeper", targets=["L2"])), "CO-8.7", "already-face-down", "L2")
+    accepts(s.play("mistveil-keeper", "L1"), "CO-6.1")
+    s.pass_window()
+    slot = s.player(B).locus[0]
+    assert not slot.face_up and slot.known  # face down again, still known to alice
+    assert view_of(s, A).player(B).locus[0].card == "blue-gem"
+    # a face-down card again counts as a face-down Locus card (CO-3.2, CO-22)
+    s.end_turn()
+    s.end_turn()  # bob's turn 6: 3 Locus points, 3 blue gems
+    s.set_gem("blue-gem")
+    s.set_locus("blue-gem")
+    # to-deck (bottom): alice's only Bastion Squire goes under everything
+    accepts(s.play("return-to-the-depths", squire), "CO-8.1")
+    s.pass_window()
+    assert s.player(A).deck_under == ("bastion-squire",)
+    s.end_main()
+    rejects(s.check(E.CardDrawn(player=A, card="bastion-squire")), "CO-2.6", "below-unknown",
+            "put on the bottom of the deck by an effect")
+
+
+@covers("CO-2.6", legal=False)
+def test_a_deck_hit_reveals_the_known_top_card() -> None:
+    from adjudicator.games.colossus_order import deck as D
+    from adjudicator.games.colossus_order.state import Player
+
+    p = Player("alice", WHITE, deck_known=("ash",), known_why=("revealed by x on turn 3",),
+               deck_top=("bastion-squire", "white-gem", "white-gem"), deck_bottom=("heroic-knight",))
+    assert D.top_fits(p, ["white-gem", "white-gem"], False) == ("known-top", "ash is known to be on top (revealed by x on turn 3)")
+    assert D.top_fits(p, ["ash", "bastion-squire"], False) is None
+    assert D.top_fits(p, ["ash", "heroic-knight"], False)[0] == "not-in-deck"
+    assert D.top_fits(p, ["ash", "bastion-squire", "heroic-knight", "white-gem", "white-gem"], False) is None
+    left = D.take_top(p, ["ash", "white-gem"], False)
+    assert left.deck_known == () and left.known_why == () and left.deck_top == ("bastion-squire", "white-gem")
+    assert D.top_options(p, 2, False) == [("ash", "bastion-squire"), ("ash", "white-gem")]
+
+
+@documents("CO-8.9")
+def test_a_battle_stated_with_the_attack_a_set_stats_replaced_is_a_mismatch() -> None:
+    s = red_black(["molten-shackles"])
+    s.end_turn()  # bob's turn 6: Bone Sentry (F1, 2/2) attacks, alice blocks with the Berserker (F2)
+    s.attack("F1")
+    s.block("F2")
+    s.pass_()
+    accepts(s.play("molten-shackles", "F1"), "CO-8.2")
+    s.pass_window()
+    battle = next(e for e in s.last_derived() if type(e) is E.BattleResolved)
+    assert (battle.follower, battle.damage) == ("F2", 0) and s.follower("F2").damage == 0
+    full = s.lines(with_derived=True)
+    assert run(parse_log(full)).verdict == "legal"
+    wrong = full.replace(b'"result":"follower-damaged","follower":"F2"}', b'"result":"follower-damaged","follower":"F2","damage":2}')
+    assert wrong != full
+    v = run(parse_log(wrong)).violations[0]
+    assert (v.rule, v.code) == ("LOG-2", "core/derived-mismatch") and "damage=2" in v.message
+
+
+def test_generated_matches_exercise_the_new_effect_kinds() -> None:
+    # random playouts (legal_events filtered by check) reach every new effect kind and the events
+    # they owe; a dozen short matches suffice with the sample pool's decks
+    from adjudicator.core.playout import playout
+
+    resolved: set[str] = set()
+    owed: set[str] = set()
+    for seed in range(12):
+        events, _ = playout(GAME, seed, with_derived=True)
+        resolved |= {e.card for e in events if type(e) is E.XPlayResolved}
+        owed |= {type(e).__name__ for e in events if type(e) in (E.TopCardRevealed, E.CardMilled)}
+        assert run(parse_log(encode(events))).verdict == "legal"
+    kinds = {type(fx).__struct_config__.tag for c in resolved for fx in POOL[c].effects + [f for a in POOL[c].abilities for f in a.effects]}
+    assert {"reveal-top", "mill", "set-stats", "flip-locus", "to-deck"} <= kinds
+    assert owed == {"TopCardRevealed", "CardMilled"}
+
+
+@documents("CO-38")
+def test_a_face_up_gem_in_the_locus_is_no_part_of_a_complete_declaration() -> None:
+    s = Script(hands={A: ["unveiling-dawn"]}, decks={A: deck(WHITE, ["unveiling-dawn"])})
+    s.develop(7)  # each sets a Gem on the Colossus and one as a Locus card every turn: bob has 7 Locus Gems
+    assert s.tp == A and [sl.face_up for sl in s.player(B).locus] == [False] * 7
+    s.play("unveiling-dawn", "L1")
+    s.pass_window()
+    assert s.player(B).locus[0].face_up and s.player(B).locus[0].card == "black-gem"
+    s.end_main()
+    rejects(s.check(E.CompleteDeclared(player=B, slots=[1, 2, 3, 4, 5, 6])), "CO-3.2", "not-face-down", "slot 1")
+    accepts(s.check(E.CompleteDeclared(player=B, slots=[2, 3, 4, 5, 6, 7])), "CO-3.2")
+    assert not any(type(e) is E.CompleteDeclared and 1 in e.slots for e in GAME.legal_events(s.state()))
+
+
+_CARDS = ["ash", "bastion-squire", "white-gem"]
+
+
+@documents("CO-36")
+@given(known=st.lists(st.sampled_from(_CARDS), max_size=2), unknown=st.lists(st.sampled_from(_CARDS), max_size=4),
+       returned=st.lists(st.sampled_from(_CARDS), max_size=3), under=st.lists(st.sampled_from(_CARDS), max_size=2),
+       as_listed=st.booleans(), picks=st.lists(st.integers(0, 5), max_size=12))
+@settings(max_examples=150, deadline=None)
+def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under, as_listed, picks) -> None:
+    """Whatever is known of a deck, the cards the engine lets come next are exactly those it does
+    not refuse, taking one keeps the rest of the deck, and the top-k multisets it offers are
+    exactly those it accepts for a deck hit."""
+    from collections import Counter
+    from itertools import combinations_with_replacement
+
+    from adjudicator.games.colossus_order import deck as D
+    from adjudicator.games.colossus_order.state import Player
+
+    p = Player(A, WHITE, deck_known=tuple(known), known_why=tuple("why" for _ in known), deck_top=tuple(sorted(unknown)),
+               deck_bottom=tuple(returned if as_listed else sorted(returned)), deck_under=tuple(under))
+    for k in range(0, p.deck_count + 1):
+        offered = set(D.top_options(p, k, as_listed))
+        for multiset in combinations_with_replacement(_CARDS, k):
+            assert (D.top_fits(p, list(multiset), as_listed) is None) == (multiset in offered), (k, multiset)
+    for pick in picks:
+        if not p.deck_count:
+            break
+        options = D.next_options(p, as_listed)
+        assert [c for c in _CARDS if D.next_problem(p, c, as_listed, "draws") is None] == sorted(options)
+        card = options[pick % len(options)]
+        rest = D.take(p, card, as_listed)
+        whole = Counter(p.deck_known + p.deck_top + p.deck_bottom + p.deck_under)
+        whole[card] -= 1
+        assert Counter(rest.deck_known + rest.deck_top + rest.deck_bottom + rest.deck_under) == +whole
+        assert len(rest.known_why) == len(rest.deck_known)
+        p = rest

@@ -214,7 +214,7 @@ def co_hides(g: Game, state: Any, player: str) -> None:
                 assert hidden(c) and c.colour is None
             elif sl["card"] is not None:
                 assert c.name == pool[sl["card"]].name
-        assert zone(sc, f"{o}.deck").count == len(state.player(o).deck_top) + len(state.player(o).deck_bottom)
+        assert zone(sc, f"{o}.deck").count == state.player(o).deck_count  # every part of the deck (CO-36)
         assert not zone(sc, f"{o}.deck").cards
 
 

@@ -31,10 +31,29 @@ Target = Literal[
     "chosen-opponent-follower",
     "chosen-own-follower",
     "attacker",                # the attacking follower of the pending attack
+    "opponent-attacker",       # the attacking follower, only when it is the opponent's (a response)
     "all-opponent-followers",
     "all-own-followers",
 ]
 CHOSEN_TARGETS = ("chosen-follower", "chosen-opponent-follower", "chosen-own-follower")
+ATTACKER_TARGETS = ("attacker", "opponent-attacker")
+#: which Locus slots a ``flip-locus`` effect may choose (the next entry of ``targets``: ``L<slot id>``;
+#: slot ids are per player, so the kind says whose)
+LocusTarget = Literal["chosen-own-locus", "chosen-opponent-locus"]
+LOCUS_TARGETS = ("chosen-own-locus", "chosen-opponent-locus")
+
+
+class Only(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Conditions a targeted follower must meet (CO-6.5): checked when the card or ability is
+    played and again when it resolves (a target that no longer meets them is skipped)."""
+
+    #: current Attack / Defence at most this
+    max_attack: int | None = None
+    max_defence: int | None = None
+    #: printed Locus cost at most this
+    max_locus_cost: int | None = None
+    #: has this race
+    race: str | None = None
 
 
 class _Effect(msgspec.Struct, tag_field="do", frozen=True, forbid_unknown_fields=True):
@@ -53,12 +72,14 @@ class Damage(_Effect, tag="damage"):
 
     amount: int
     target: Target = "chosen-opponent-follower"
+    only: Only | None = None
 
 
 class Destroy(_Effect, tag="destroy"):
     """Send the target follower(s) to their owner's discard pile."""
 
     target: Target = "chosen-opponent-follower"
+    only: Only | None = None
 
 
 class Switch(_Effect, tag="switch"):
@@ -66,6 +87,7 @@ class Switch(_Effect, tag="switch"):
 
     to: Literal["on", "off"]
     target: Target = "chosen-follower"
+    only: Only | None = None
 
 
 class Boost(_Effect, tag="boost"):
@@ -76,12 +98,14 @@ class Boost(_Effect, tag="boost"):
     crush: int = 0
     capture: int = 0
     target: Target = "self"
+    only: Only | None = None
 
 
 class ReturnToHand(_Effect, tag="return-to-hand"):
     """Return the target follower(s) to their owner's hand."""
 
     target: Target = "chosen-opponent-follower"
+    only: Only | None = None
 
 
 class RecoverLocus(_Effect, tag="recover-locus"):
@@ -107,7 +131,50 @@ class Aura(_Effect, tag="aura"):
     race: str | None = None
 
 
-Effect = Union[Draw, Damage, Destroy, Switch, Boost, ReturnToHand, RecoverLocus, CostChange, Aura]
+class RevealTop(_Effect, tag="reveal-top"):
+    """Reveal the top ``count`` cards of the controller's (or the opponent's) deck: they stay on
+    top, in order, known to both players (CO-8.6, CO-36)."""
+
+    count: int = 1
+    who: Literal["self", "opponent"] = "self"
+
+
+class Mill(_Effect, tag="mill"):
+    """Put the top ``count`` cards of the controller's (or the opponent's) deck into its owner's
+    discard pile (CO-8.8)."""
+
+    count: int = 1
+    who: Literal["self", "opponent"] = "opponent"
+
+
+class SetStats(_Effect, tag="set-stats"):
+    """Set the target follower's Attack and/or Defence to a value until end of turn (CO-8.9,
+    CO-37 for the order against boosts, auras and damage)."""
+
+    attack: int | None = None
+    defence: int | None = None
+    target: Target = "chosen-opponent-follower"
+    only: Only | None = None
+
+
+class ToDeck(_Effect, tag="to-deck"):
+    """Put the target follower(s) on top of (or at the bottom of) its owner's deck, known to both
+    players there (CO-36)."""
+
+    where: Literal["top", "bottom"] = "bottom"
+    target: Target = "chosen-opponent-follower"
+    only: Only | None = None
+
+
+class FlipLocus(_Effect, tag="flip-locus"):
+    """Turn the chosen Locus card face up or face down; it stays so (CO-8.7, CO-38)."""
+
+    to: Literal["up", "down"]
+    target: LocusTarget = "chosen-opponent-locus"
+
+
+Effect = Union[Draw, Damage, Destroy, Switch, Boost, ReturnToHand, RecoverLocus, CostChange, Aura,
+               RevealTop, Mill, SetStats, FlipLocus, ToDeck]
 CONTINUOUS_EFFECTS = (CostChange, Aura)
 
 
@@ -176,7 +243,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return self.type == "gem"
 
     def needs_targets(self) -> int:
-        return sum(1 for e in self.effects if getattr(e, "target", None) in CHOSEN_TARGETS)
+        return sum(1 for e in self.effects if getattr(e, "target", None) in CHOSEN_TARGETS + LOCUS_TARGETS)
 
 
 def pool_problems(cards: list[Card]) -> Iterator[tuple[str, str, str]]:
@@ -238,6 +305,11 @@ def _effect_problems(where: str, effects: list[Any], *, continuous: bool, nested
         for n in ("amount", "count"):
             if getattr(fx, n, 0) < 0:
                 yield f"{base}[{j}].{n}", "must not be negative"
+        if isinstance(fx, SetStats):
+            if fx.attack is None and fx.defence is None:
+                yield f"{base}[{j}]", "set-stats sets attack, defence or both"
+            if (fx.attack or 0) < 0 or (fx.defence or 0) < 0:
+                yield f"{base}[{j}]", "set-stats values must not be negative"
 
 
 POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)

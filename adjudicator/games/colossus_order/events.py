@@ -51,7 +51,8 @@ class CardDrawn(Event):
 
 
 class CardsReturned(Event):
-    """The opening-hand exchange: cards put on the bottom of the deck, in this order."""
+    """The opening-hand exchange: cards put on the bottom of the deck (known as a set, CO-35; in
+    this order under ``returned_order = "as-listed"``)."""
 
     player: str
     cards: list[str]
@@ -191,6 +192,24 @@ class CardsRevealed(Event):
     cards: list[str | None]
 
 
+class TopCardRevealed(Event):
+    """One card revealed from the top of a deck by an effect (``reveal-top``): it stays on top,
+    known to both players (CO-8.6).  One event per card, top card first."""
+
+    kind: ClassVar[str] = "R"
+    player: str
+    card: str | None
+
+
+class CardMilled(Event):
+    """The top card of a deck put into its owner's discard pile by an effect (``mill``, CO-8.8).
+    One event per card, top card first."""
+
+    kind: ClassVar[str] = "R"
+    player: str
+    card: str | None
+
+
 class GemsCaptured(Event):
     """The attacker's choice of revealed Gem cards to capture (up to its Capture)."""
 
@@ -236,4 +255,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FollowerAbilityActivated, ColossusAbilityActivated, EffectDeclared, AttackDeclared,
     BlockDeclared, BlockDeclined, XPlayPassed, XPlayResolved, BattleResolved, CardsRevealed,
     GemsCaptured, LocusReplaced, FollowerDestroyed, MainPhaseEnded, TurnEnded, Conceded, GameEnded,
+    TopCardRevealed, CardMilled,
 )

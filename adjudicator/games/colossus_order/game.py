@@ -85,7 +85,7 @@ class ColossusOrder(KitGame[State]):
     def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool)
         for p in state.players:
-            for zone in ("deck_top", "deck_bottom", "hand", "discard", "set_gems", "captured", "revealed"):
+            for zone in ("deck_known", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
                     if c not in pool:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")

@@ -10,12 +10,13 @@ from .state import Battle, Block, Capture, DiscardDeclared, ReplaceLocus, Reveal
 SPEC = Spec(
     players=frozenset({"player", "turn_player", "first", "chooser", "owner", "priority", "winner", "id"}),
     cards=frozenset({"colossus", "deck_top", "deck_bottom", "hand", "discard", "set_gems", "captured",
-                     "revealed", "card"}),
+                     "revealed", "card", "deck_known", "deck_under"}),
     ints={"count": (0, 1_000), "limit": (0, 1_000), "passes": (0, 2), "turn": (0, 1_000_000),
           "next_slot": (1, 100_000), "next_handle": (1, 1_000_000), "locus_used": (0, 100_000),
           "damage": (0, 1_000_000), "slot": (0, 100_000), "slots": (0, 100_000), "index": (0, 100_000),
           "ability": (0, 100), "colossus_used": (0, 100), "id": (0, 100_000), "played_turn": (0, 1_000_000),
-          "max_locus": (0, 100_000), "mulligan_first": (0, 1_000), "mulligan_second": (0, 1_000)},
+          "max_locus": (0, 100_000), "mulligan_first": (0, 1_000), "mulligan_second": (0, 1_000),
+          "done": (0, 1_000), "set_attack": (0, 1_000_000), "set_defence": (0, 1_000_000)},
 )
 
 
@@ -30,6 +31,8 @@ def invariants(s: State) -> list[tuple[str, str]]:
         b.check(len(set(slot_ids)) == len(slot_ids), f"players[{i}].locus", "Locus slot ids repeat")
         b.check(all(x < p.next_slot for x in slot_ids), f"players[{i}].next_slot",
                 f"{p.next_slot} is not past every Locus slot id ({slot_ids})")
+        b.check(len(p.known_why) == len(p.deck_known), f"players[{i}].known_why",
+                "one reason per card known on top of the deck")
         for j, f in enumerate(p.field):
             b.check(f.handle not in handles, f"players[{i}].field[{j}].handle", f"{f.handle!r} is used twice")
             handles.add(f.handle)

@@ -4,8 +4,9 @@
 passed here.  ``view``, ``scene``, the text render and the viewers' event lists all go through
 these two (via :class:`~adjudicator.core.kit.KitGame`), so what a seat cannot see is decided once:
 
-- nobody sees the order of a deck: every card on top of a deck is hidden, the deck keeps its size;
-  the cards a player put on the bottom (in the order they chose) stay known to that player only;
+- nobody sees the unknown part of a deck (it keeps its size); the cards a player returned to the
+  bottom in the opening exchange stay known to that player only; the cards known on top of a deck
+  (revealed and left there) and those put on its bottom by an effect are known to both (CO-36);
 - the opponent's hand, and the opponent's Locus cards that are face down and not known (a failed
   Complete Declaration makes them known);
 - the opponent's deck list (the Colossus is public);

@@ -29,8 +29,13 @@ def describe(game: Any, s: State, player: str | None) -> str:
             lines.append(f"  hand: {', '.join(p.hand)}")
         elif not p.hand and player in (None, p.id):
             lines.append("  hand: -")
+        if p.deck_known:
+            lines.append(f"  deck top (known to both, top first): {', '.join(p.deck_known)}")
         if any(c != HIDDEN for c in p.deck_bottom):
-            lines.append(f"  deck bottom (known order): {', '.join(p.deck_bottom)}")
+            order = "order unknown" if s.options.returned_order == "unknown" else "in this order"
+            lines.append(f"  deck bottom (returned, {order}): {', '.join(p.deck_bottom)}")
+        if p.deck_under:
+            lines.append(f"  deck bottom (put there by effects, known to both): {', '.join(p.deck_under)}")
         lines.append(f"  set gems: {', '.join(p.set_gems) or '-'} | captured: {', '.join(p.captured) or '-'}")
         slots = []
         for sl in p.locus:

@@ -17,8 +17,9 @@ RULES: dict[str, str] = {
     "CO-2.1": "Both decks are shuffled before the first player is decided (first-listed player first)",
     "CO-2.2": "The first player is decided once, and is a player of the match",
     "CO-2.3": "Each player draws 7 opening cards, the first player first",
-    "CO-2.4": "Opening exchange: the first player returns up to 2 cards, the second up to 4, to the bottom in the order chosen, then draws as many",
+    "CO-2.4": "Opening exchange: the first player returns up to 2 cards, the second up to 4, to the bottom of the deck, then draws as many",
     "CO-2.5": "A drawn or revealed card must be one the deck can yield at that point",
+    "CO-2.6": "Draws, reveals and mills follow what is known of the deck's order: a card known on top comes first, returned cards come after the unknown part",
     # 3 turn structure
     "CO-3.1": "Only the player whose decision it is may act, and only with an event the current step allows",
     "CO-3.2": "Complete Declaration: in the start phase before the draw, naming 6 of one's own face-down Locus slots",
@@ -38,6 +39,7 @@ RULES: dict[str, str] = {
     "CO-6.2": "Only one Follower Unique of a name on a player's field",
     "CO-6.3": "Targets: one valid follower per effect that chooses a target",
     "CO-6.4": "CIP abilities are mandatory and resolve as the follower enters",
+    "CO-6.5": "Target conditions: an effect on an opponent's attacker needs the attacker to be the opponent's; attack, defence, cost or race limits must be met",
     # 7 attacks
     "CO-7.1": "Attacks are declared by the turn player at open timing of the main phase",
     "CO-7.2": "The attacker is one of the turn player's followers on the field",
@@ -54,6 +56,10 @@ RULES: dict[str, str] = {
     "CO-8.3": "A follower's activated ability: its controller's follower, costs paid; an OFF cost needs it ON and not played this turn",
     "CO-8.4": "Each Colossus ability: once per turn, own main phase at open timing, its gem requirement met",
     "CO-8.5": "A declared effect is accepted only for card text the engine does not model, and is not engine-checked",
+    "CO-8.6": "Revealing the top of a deck: each revealed card is named in turn, stays on top and is known to both players",
+    "CO-8.7": "Turning a Locus card face up or face down: the chosen slot must show the other face, and stays turned",
+    "CO-8.8": "Milling: the top cards of a deck go one by one, each named, to its owner's discard pile",
+    "CO-8.9": "An Attack or Defence set to a value lasts until end of turn",
     # 9 X-play
     "CO-9.1": "An X-play window opens after a follower, an Action or a follower ability is played, after an attack's block decision, and at the end of the main phase",
     "CO-9.2": "In a window the turn player acts first, then the players alternate; two passes in a row close it",
@@ -98,6 +104,10 @@ RULES: dict[str, str] = {
     "CO-32": "Attacks are allowed on the first turn when a follower is ready",
     "CO-33": "Attack targets are checked when declared only",
     "CO-34": "No maximum number of Locus cards by default (option max_locus)",
+    "CO-35": "Cards returned in the opening exchange are known as a set at the bottom, their order unknown (option returned_order)",
+    "CO-36": "What is known of a deck's order: cards known on top, the unknown part, the returned set, cards put under; a shuffle forgets it",
+    "CO-37": "A set Attack or Defence replaces the printed value; boosts and auras add to it; damage is compared with the result (option stat_setting)",
+    "CO-38": "Face-up Locus cards: still Locus points and attack targets, never part of a Complete Declaration, public; one turned face down stays known",
 }
 
 RULEBOOK = Rulebook("CO", RULES)

@@ -19,15 +19,17 @@ from msgspec.structs import replace
 from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
+from . import deck
 from . import events as E
 from .cards import (
-    Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
-    Pool, RecoverLocus, ReturnToHand, Switch, load_pool,
+    ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
+    FlipLocus, LOCUS_TARGETS, Mill as MillFx, Only, Pool, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx,
+    SetStats, Switch, ToDeck, load_pool,
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
-    EndTurn, Follower, LocusSlot, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
-    RevealLocus, Shuffle, StartTurn, State, Window,
+    EndTurn, Follower, LocusSlot, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
+    RevealLocus, RevealTop, Shuffle, StartTurn, State, Window,
 )
 
 NS = "colossus-order/"
@@ -117,7 +119,9 @@ class Rules(RulesBase):
         """Current attack, defence, crush, capture: printed + until-end-of-turn + auras."""
         pool = pool_of(s)
         c = pool[f.card]
-        a, d, cr, ca = c.attack + f.boost[0], c.defence + f.boost[1], c.crush + f.boost[2], c.capture + f.boost[3]
+        a = (c.attack if f.set_attack is None else f.set_attack) + f.boost[0]  # CO-37: set, then modify
+        d = (c.defence if f.set_defence is None else f.set_defence) + f.boost[1]
+        cr, ca = c.crush + f.boost[2], c.capture + f.boost[3]
         for g in owner.field:
             if g.handle == f.handle:
                 continue
@@ -198,6 +202,10 @@ class Rules(RulesBase):
                                            f"that Locus slot: its owner puts a card from hand face down there)"),
         DiscardDeclared: ("CO-3.3", lambda h: f"DeclarationDiscarded by {h.chooser} (the Complete Declaration failed: "
                                               f"2 of its 6 revealed Locus cards are discarded)"),
+        RevealTop: ("CO-8.6", lambda h: f"TopCardRevealed by {h.player} ({h.count - h.done} more to reveal: "
+                                        f"{h.source} reveals the top of {h.player}'s deck)"),
+        Mill: ("CO-8.8", lambda h: f"CardMilled by {h.player} ({h.count} more: {h.source} puts the top of "
+                                   f"{h.player}'s deck into the discard pile)"),
     }
     #: why a Draw is owed, by its reason
     _DRAWS: dict[str, tuple[str | None, str]] = {
@@ -254,7 +262,8 @@ class Rules(RulesBase):
         return False
 
     # -- targets ---------------------------------------------------------------------------------
-    def target_candidates(self, s: State, controller: str, kind: str) -> list[str]:
+    def kind_candidates(self, s: State, controller: str, kind: str) -> list[str]:
+        """The followers (handles) or Locus slots (``L<id>``) of a target kind, unfiltered."""
         me, opp = s.player(controller), s.opponent(controller)
         if kind == "chosen-follower":
             return [f.handle for f in s.players[0].field] + [f.handle for f in s.players[1].field]
@@ -262,25 +271,82 @@ class Rules(RulesBase):
             return [f.handle for f in opp.field]
         if kind == "chosen-own-follower":
             return [f.handle for f in me.field]
+        if kind in LOCUS_TARGETS:
+            return [f"L{sl.id}" for sl in (me if kind == "chosen-own-locus" else opp).locus]
         return []
 
-    def check_targets(self, s: State, controller: str, effects: list[Any], targets: list[str], what: str) -> None:
-        kinds = [fx.target for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS]
-        if len(targets) != len(kinds):
-            raise bad("CO-6.3", "target-count", f"{what} needs {len(kinds)} target(s) ({', '.join(kinds) or 'none'}), the event names {len(targets)}")
-        for kind, t in zip(kinds, targets):
-            if t not in self.target_candidates(s, controller, kind):
-                raise bad("CO-6.3", "bad-target", f"{what}: target {t!r} is not a {kind.removeprefix('chosen-').replace('-', ' ')} on the field")
-        for fx in effects:
-            if getattr(fx, "target", None) == "attacker" and s.attack is None:
-                raise bad("CO-6.3", "no-attacker", f"{what} targets the attacking follower, but no attack is pending")
+    def target_candidates(self, s: State, controller: str, fx: Any) -> list[str]:
+        """The targets ``fx`` may choose now: of its kind, meeting its conditions (CO-6.5) or, for
+        a Locus slot, with the other face up (CO-8.7)."""
+        out = self.kind_candidates(s, controller, fx.target)
+        if type(fx) is FlipLocus:
+            owner = s.player(controller) if fx.target == "chosen-own-locus" else s.opponent(controller)
+            up = {f"L{sl.id}": sl.face_up for sl in owner.locus}
+            return [t for t in out if up[t] == (fx.to == "down")]
+        only = getattr(fx, "only", None)
+        if only is not None:
+            return [h for h in out if self.unmet(s, h, only) is None]
+        return out
 
-    def chosen_kinds(self, effects: list[Any]) -> list[str]:
-        return [fx.target for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS]
+    def unmet(self, s: State, handle: str, only: Only) -> str | None:
+        """Why the follower ``handle`` does not meet ``only`` (CO-6.5), or None."""
+        found = find_follower(s, handle)
+        if found is None:
+            return None
+        p, _, f = found
+        card = pool_of(s)[f.card]
+        a, d, _, _ = self.stats(s, p, f)
+        if only.max_attack is not None and a > only.max_attack:
+            return f"{handle} ({f.card}) has attack {a}; the effect needs attack {only.max_attack} or less"
+        if only.max_defence is not None and d > only.max_defence:
+            return f"{handle} ({f.card}) has defence {d}; the effect needs defence {only.max_defence} or less"
+        if only.max_locus_cost is not None and card.locus_cost > only.max_locus_cost:
+            return f"{handle} ({f.card}) has locus cost {card.locus_cost}; the effect needs {only.max_locus_cost} or less"
+        if only.race is not None and only.race not in card.races:
+            return f"{handle} ({f.card}) is not a {only.race}"
+        return None
+
+    def bad_target(self, s: State, controller: str, fx: Any, t: str, what: str) -> Illegal:
+        kind = fx.target
+        if t in self.kind_candidates(s, controller, kind):
+            if type(fx) is FlipLocus:
+                face = "down" if fx.to == "up" else "up"
+                return bad("CO-8.7", f"already-face-{fx.to}", f"{what}: Locus slot {t} is already face {fx.to}; "
+                                                              f"the effect turns a face-{face} Locus card face {fx.to}")
+            return bad("CO-6.5", "condition-unmet", f"{what}: {self.unmet(s, t, fx.only)}")
+        if kind in LOCUS_TARGETS:
+            whose = "own" if kind == "chosen-own-locus" else "opponent's"
+            return bad("CO-6.3", "bad-target", f"{what}: target {t!r} is not one of the {whose} Locus slots "
+                                               f"{self.kind_candidates(s, controller, kind)}")
+        return bad("CO-6.3", "bad-target", f"{what}: target {t!r} is not a {kind.removeprefix('chosen-').replace('-', ' ')} on the field")
+
+    def check_targets(self, s: State, controller: str, effects: list[Any], targets: list[str], what: str) -> None:
+        picks = self.chosen_effects(effects)
+        if len(targets) != len(picks):
+            kinds = [fx.target for fx in picks]
+            raise bad("CO-6.3", "target-count", f"{what} needs {len(kinds)} target(s) ({', '.join(kinds) or 'none'}), the event names {len(targets)}")
+        for fx, t in zip(picks, targets):
+            if t not in self.target_candidates(s, controller, fx):
+                raise self.bad_target(s, controller, fx, t, what)
+        for fx in effects:
+            kind = getattr(fx, "target", None)
+            if kind not in ATTACKER_TARGETS:
+                continue
+            if s.attack is None:
+                raise bad("CO-6.3", "no-attacker", f"{what} targets the attacking follower, but no attack is pending")
+            if kind == "opponent-attacker" and s.attack.player == controller:
+                raise bad("CO-6.5", "own-attacker", f"{what} targets an opponent's attacking follower, but the attacker "
+                                                    f"{s.attack.attacker} is {controller}'s own")
+            why = self.unmet(s, s.attack.attacker, fx.only) if fx.only is not None else None
+            if why is not None:
+                raise bad("CO-6.5", "condition-unmet", f"{what}: {why}")
+
+    def chosen_effects(self, effects: list[Any]) -> list[Any]:
+        """The effects that take the next entry of an event's ``targets`` (a follower or a Locus slot)."""
+        return [fx for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS + LOCUS_TARGETS]
 
     def target_combos(self, s: State, controller: str, effects: list[Any]) -> list[list[str]]:
-        kinds = self.chosen_kinds(effects)
-        pools = [self.target_candidates(s, controller, k) for k in kinds]
+        pools = [self.target_candidates(s, controller, fx) for fx in self.chosen_effects(effects)]
         return [list(c) for c in product(*pools)]
 
     # -- the check (the kit's wrapper: RulesBase.check) -------------------------------------------
@@ -331,13 +397,16 @@ class Rules(RulesBase):
             raise bad(rule, "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
         if e.card is None:
             raise bad("CO-2.5", "unknown-identity", "CardDrawn without a card: this version needs every drawn card named")
-        p = s.player(e.player)
-        if p.deck_top:
-            if e.card not in p.deck_top:
-                raise bad("CO-2.5", "not-in-deck", f"{e.player} draws {e.card}, but no {e.card} is left in the unknown part of the deck ({len(p.deck_top)} cards)")
-        elif not p.deck_bottom or p.deck_bottom[0] != e.card:
-            nxt = p.deck_bottom[0] if p.deck_bottom else "nothing"
-            raise bad("CO-2.5", "not-next-card", f"{e.player} draws {e.card}, but the next card of the deck is known to be {nxt}")
+        self.check_next(s, e.player, e.card, "draws")
+
+    def as_listed(self, s: State) -> bool:
+        return s.options.returned_order == "as-listed"
+
+    def check_next(self, s: State, player: str, card: str, verb: str) -> None:
+        """CO-2.5/CO-2.6: ``card`` must be the card the deck can give next, given what is known."""
+        problem = deck.next_problem(s.player(player), card, self.as_listed(s), verb)
+        if problem is not None:
+            raise bad(*problem)
 
     @checks(E.CardsReturned, rule="CO-2.4")
     def c_returned(self, s: State, e: E.CardsReturned) -> None:
@@ -570,14 +639,38 @@ class Rules(RulesBase):
             raise bad("CO-7.7", "reveal-count", f"{h.count} cards are revealed from {e.player}'s deck, the event names {len(e.cards)}")
         if any(c is None for c in e.cards):
             raise bad("CO-2.5", "unknown-identity", "CardsRevealed must name every revealed card in this version")
+        problem = deck.top_fits(s.player(e.player), list(e.cards), self.as_listed(s))  # type: ignore[arg-type]
+        if problem is not None:
+            code, why = problem
+            raise bad("CO-2.6" if code == "known-top" else "CO-2.5", code,
+                      f"{e.cards} cannot be the top {h.count} cards of {e.player}'s deck: {why}")
+
+    def card_step(self, s: State, e: Any, task: type) -> Any:
+        """The head task of type ``task`` a one-card event by its player answers (a card named)."""
+        h = head(s)
+        if type(h) is not task or h.player != e.player:
+            raise self.out_of_step(s, e)
+        if e.card is None:
+            raise bad("CO-2.5", "unknown-identity", f"{type(e).__name__} must name the card in this version")
+        return h
+
+    @checks(E.TopCardRevealed, rule="CO-8.6")
+    def c_top_revealed(self, s: State, e: E.TopCardRevealed) -> None:
+        h = self.card_step(s, e, RevealTop)
         p = s.player(e.player)
-        top = p.deck_top
-        if len(top) >= h.count:
-            ok = contains_multiset(top, e.cards)
-        else:
-            ok = Counter(e.cards) == Counter(top + p.deck_bottom[: h.count - len(top)])
-        if not ok:
-            raise bad("CO-2.5", "not-in-deck", f"{e.cards} cannot be the top {h.count} cards of {e.player}'s deck")
+        if h.done < len(p.deck_known):
+            if e.card != p.deck_known[h.done]:
+                raise bad("CO-2.6", "known-top", f"{e.player} reveals {e.card} as card {h.done + 1} from the top, but that card "
+                                                 f"is known to be {p.deck_known[h.done]} ({p.known_why[h.done]})")
+            return
+        problem = deck.next_problem(replace(p, deck_known=(), known_why=()), e.card, self.as_listed(s), "reveals")  # type: ignore[arg-type]
+        if problem is not None:
+            raise bad(*problem)
+
+    @checks(E.CardMilled, rule="CO-8.8")
+    def c_milled(self, s: State, e: E.CardMilled) -> None:
+        self.card_step(s, e, Mill)
+        self.check_next(s, e.player, e.card, "mills")  # type: ignore[arg-type]
 
     @checks(E.GemsCaptured, rule="CO-7.7")
     def c_captured(self, s: State, e: E.GemsCaptured) -> None:
@@ -617,8 +710,7 @@ class Rules(RulesBase):
     # -- apply (the kit's RulesBase.apply dispatches to the @applies handlers) ----------------------
     @applies(E.DeckShuffled)
     def a_shuffle(self, s: State, e: E.DeckShuffled) -> State:
-        p = s.player(e.player)
-        s = with_player(s, e.player, deck_top=tuple(sorted(p.deck_top + p.deck_bottom)), deck_bottom=(), shuffled=True)
+        s = self.with_seat(s, replace(deck.shuffled(s.player(e.player)), shuffled=True))  # CO-36: the order is forgotten
         return push(s, drop=1) if type(head(s)) is Shuffle else s
 
     @applies(E.FirstPlayerDecided)
@@ -629,11 +721,8 @@ class Rules(RulesBase):
 
     @applies(E.CardDrawn)
     def a_draw(self, s: State, e: E.CardDrawn) -> State:
-        p = s.player(e.player)
-        if p.deck_top:
-            s = with_player(s, e.player, deck_top=remove_one(p.deck_top, e.card), hand=p.hand + (e.card,))
-        else:
-            s = with_player(s, e.player, deck_bottom=p.deck_bottom[1:], hand=p.hand + (e.card,))
+        p = deck.take(s.player(e.player), e.card, self.as_listed(s))  # type: ignore[arg-type]
+        s = self.with_seat(s, replace(p, hand=p.hand + (e.card,)))
         h = s.todo[0]
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
@@ -645,7 +734,10 @@ class Rules(RulesBase):
     @applies(E.CardsReturned)
     def a_returned(self, s: State, e: E.CardsReturned) -> State:
         p = s.player(e.player)
-        s = with_player(s, e.player, hand=remove_many(p.hand, e.cards), deck_bottom=p.deck_bottom + tuple(e.cards))
+        bottom = p.deck_bottom + tuple(e.cards)
+        if not self.as_listed(s):  # CO-35: known as a set, order unknown
+            bottom = tuple(sorted(bottom))
+        s = with_player(s, e.player, hand=remove_many(p.hand, e.cards), deck_bottom=bottom)
         if e.cards:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
@@ -734,7 +826,7 @@ class Rules(RulesBase):
         p = s.player(e.player)
         ab = pool_of(s)[p.colossus].colossus_abilities[e.ability]
         s = with_player(s, e.player, colossus_used=p.colossus_used + (e.ability,), locus_used=p.locus_used + ab.cost.locus)
-        s, tasks = self.resolve_effects(s, e.player, None, ab.effects, list(e.targets))
+        s, tasks = self.resolve_effects(s, e.player, None, ab.effects, list(e.targets), p.colossus)
         return push(s, *tasks)
 
     @applies(E.EffectDeclared)
@@ -802,25 +894,27 @@ class Rules(RulesBase):
             s = replace(s, next_handle=s.next_handle + 1)
             if c.modelled:
                 effects = [fx for ab in c.abilities if ab.timing == "cip" for fx in ab.effects]
-                s, tasks = self.resolve_effects(s, item.player, handle, effects, list(item.targets))
+                s, tasks = self.resolve_effects(s, item.player, handle, effects, list(item.targets), item.card)
             elif any(ab.timing == "cip" for ab in c.abilities):
                 tasks = [Declare(item.player, item.card)]
         elif item.kind == "action":
             if c.modelled:
-                s, tasks = self.resolve_effects(s, item.player, None, c.effects, list(item.targets))
+                s, tasks = self.resolve_effects(s, item.player, None, c.effects, list(item.targets), item.card)
             else:
                 tasks = [Declare(item.player, item.card)]
             p = s.player(item.player)
             s = with_player(s, item.player, discard=p.discard + (item.card,))
         elif c.modelled:
             ab = c.abilities[item.ability]
-            s, tasks = self.resolve_effects(s, item.player, item.source, ab.effects, list(item.targets))
+            s, tasks = self.resolve_effects(s, item.player, item.source, ab.effects, list(item.targets), item.card)
         else:
             tasks = [Declare(item.player, item.card)]
         return replace(s, todo=tuple(tasks) + ((Resolve(),) if s.chain else ()) + rest)
 
-    def resolve_effects(self, s: State, controller: str, source: str | None, effects: list[Any], targets: list[str]) -> tuple[State, list[Any]]:
-        """Apply a list of effects in order; return the new state and the draws they owe."""
+    def resolve_effects(self, s: State, controller: str, source: str | None, effects: list[Any], targets: list[str],
+                        source_card: str = "") -> tuple[State, list[Any]]:
+        """Apply a list of effects in order; return the new state and the steps they owe (draws,
+        reveals and mills: the log names the cards)."""
         tasks: list[Any] = []
         chosen = iter(targets)
         for fx in effects:
@@ -834,6 +928,15 @@ class Rules(RulesBase):
                 p = s.player(controller)
                 s = with_player(s, controller, locus_used=max(0, p.locus_used - fx.amount))
                 continue
+            if t is RevealTopFx or t is MillFx:
+                who = controller if fx.who == "self" else s.other(controller)
+                n = min(fx.count, s.player(who).deck_count)  # never more than the deck holds
+                if n > 0:
+                    tasks.append(RevealTop(who, n, source_card) if t is RevealTopFx else Mill(who, n, source_card))
+                continue
+            if t is FlipLocus:
+                s = self.flip(s, controller, fx, next(chosen, None))
+                continue
             if t in (CostChange, Aura):
                 continue
             kind = fx.target
@@ -843,6 +946,8 @@ class Rules(RulesBase):
                 handles = [source]
             elif kind == "attacker":
                 handles = [s.attack.attacker if s.attack else None]
+            elif kind == "opponent-attacker":
+                handles = [s.attack.attacker if s.attack and s.attack.player != controller else None]
             elif kind == "all-opponent-followers":
                 handles = [f.handle for f in s.opponent(controller).field]
             else:
@@ -852,6 +957,9 @@ class Rules(RulesBase):
                 if found is None:
                     continue  # the target left the field: this part fizzles (CO-20)
                 f = found[2]
+                only = getattr(fx, "only", None)
+                if only is not None and self.unmet(s, h, only) is not None:
+                    continue  # CO-6.5: a target that no longer meets the conditions is skipped
                 if t is Damage:
                     s = with_follower(s, h, damage=f.damage + fx.amount)
                 elif t is Destroy:
@@ -863,7 +971,42 @@ class Rules(RulesBase):
                     s = with_follower(s, h, boost=(b[0] + fx.attack, b[1] + fx.defence, b[2] + fx.crush, b[3] + fx.capture))
                 elif t is ReturnToHand:
                     s = without_follower(s, h, "hand")
+                elif t is SetStats:
+                    s = with_follower(s, h, **self.set_stats(s, f, fx))
+                elif t is ToDeck:
+                    s = self.to_deck(s, h, fx.where, source_card)
         return s, tasks
+
+    def set_stats(self, s: State, f: Follower, fx: SetStats) -> dict[str, Any]:
+        """CO-37: the new values; with ``latest-wins`` the boosts received so far are dropped."""
+        latest = s.options.stat_setting == "latest-wins"
+        b = list(f.boost)
+        out: dict[str, Any] = {}
+        if fx.attack is not None:
+            out["set_attack"] = fx.attack
+            b[0] = 0 if latest else b[0]
+        if fx.defence is not None:
+            out["set_defence"] = fx.defence
+            b[1] = 0 if latest else b[1]
+        out["boost"] = tuple(b)
+        return out
+
+    def to_deck(self, s: State, handle: str, where: str, source_card: str) -> State:
+        """CO-36: a follower put on top of its owner's deck is known there; one put on the bottom
+        goes under everything else, known too."""
+        p, i, f = find_follower(s, handle)  # type: ignore[misc]
+        field = p.field[:i] + p.field[i + 1:]
+        if where == "top":
+            why = f"put on top by {source_card} on turn {s.turn}"
+            return with_player(s, p.id, field=field, deck_known=(f.card,) + p.deck_known, known_why=(why,) + p.known_why)
+        return with_player(s, p.id, field=field, deck_under=p.deck_under + (f.card,))
+
+    def flip(self, s: State, controller: str, fx: FlipLocus, target: str | None) -> State:
+        """CO-8.7/CO-38: turn a Locus card face up or down; one turned down stays known to the opponent."""
+        owner = s.player(controller) if fx.target == "chosen-own-locus" else s.opponent(controller)
+        up = fx.to == "up"
+        locus = tuple(replace(sl, face_up=up, known=sl.known or not up) if f"L{sl.id}" == target else sl for sl in owner.locus)
+        return with_player(s, owner.id, locus=locus)
 
     @applies(E.BattleResolved)
     def a_battle(self, s: State, e: E.BattleResolved) -> State:
@@ -902,16 +1045,36 @@ class Rules(RulesBase):
         h = s.todo[0]
         owner = s.player(h.owner)
         revealed = owner.revealed
-        top, bottom = owner.deck_top, owner.deck_bottom
-        if len(top) >= len(revealed):
-            top = remove_many(top, revealed)
-        else:
-            k = len(revealed) - len(top)
-            top, bottom = (), bottom[k:]
+        left = deck.take_top(owner, revealed, self.as_listed(s))
         rest = remove_many(revealed, e.cards)
-        s = with_player(s, h.owner, deck_top=top, deck_bottom=bottom, revealed=(), discard=owner.discard + rest)
+        s = self.with_seat(s, replace(left, revealed=(), discard=owner.discard + rest))
         a = s.player(e.player)
         s = with_player(s, e.player, captured=a.captured + tuple(e.cards))
+        return push(s, drop=1)
+
+    def with_seat(self, s: State, p: Player) -> State:
+        a, b = s.players
+        return replace(s, players=(p, b) if a.id == p.id else (a, p))
+
+    @applies(E.TopCardRevealed)
+    def a_top_revealed(self, s: State, e: E.TopCardRevealed) -> State:
+        h = s.todo[0]
+        p = s.player(e.player)
+        if h.done >= len(p.deck_known):
+            below = deck.take(replace(p, deck_known=(), known_why=()), e.card, self.as_listed(s))  # type: ignore[arg-type]
+            why = f"revealed by {h.source} on turn {s.turn}"
+            s = self.with_seat(s, replace(below, deck_known=p.deck_known + (e.card,), known_why=p.known_why + (why,)))
+        if h.done + 1 < h.count:
+            return push(s, replace(h, done=h.done + 1), drop=1)
+        return push(s, drop=1)
+
+    @applies(E.CardMilled)
+    def a_milled(self, s: State, e: E.CardMilled) -> State:
+        h = s.todo[0]
+        p = deck.take(s.player(e.player), e.card, self.as_listed(s))  # type: ignore[arg-type]
+        s = self.with_seat(s, replace(p, discard=p.discard + (e.card,)))
+        if h.count > 1:
+            return push(s, replace(h, count=h.count - 1), drop=1)
         return push(s, drop=1)
 
     @applies(E.LocusReplaced)
@@ -934,8 +1097,9 @@ class Rules(RulesBase):
     @applies(E.TurnEnded)
     def a_turn_ended(self, s: State, e: E.TurnEnded) -> State:
         for p in s.players:
-            if any(f.damage or f.boost != (0, 0, 0, 0) for f in p.field):
-                s = with_player(s, p.id, field=tuple(replace(f, damage=0, boost=(0, 0, 0, 0)) for f in p.field))
+            if any(f.damage or f.boost != (0, 0, 0, 0) or f.set_attack is not None or f.set_defence is not None for f in p.field):
+                s = with_player(s, p.id, field=tuple(replace(f, damage=0, boost=(0, 0, 0, 0), set_attack=None, set_defence=None)
+                                                     for f in p.field))
         return replace(push(s, StartTurn(), drop=1), phase="end")
 
     @applies(E.Conceded)
@@ -955,7 +1119,7 @@ class Rules(RulesBase):
             r = s.pending_ends[0]
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
         a, b = s.players
-        if not (a.deck_top or a.deck_bottom) or not (b.deck_top or b.deck_bottom):
+        if not a.deck_count or not b.deck_count:
             if a.deck_count == 0 and b.deck_count == 0:
                 if s.options.simultaneous_deckout == "draw" or s.turn_player is None:
                     return E.GameEnded(result="draw", winner=None, reason="deck-out")
@@ -968,7 +1132,7 @@ class Rules(RulesBase):
         for p in s.players:
             for f in p.field:
                 # only damage or a lowered Defence can destroy a follower: skip the rest fast
-                if (f.damage or f.boost[1] < 0 or weakening) and self.destroyed(s, p, f):
+                if (f.damage or f.boost[1] < 0 or weakening or f.set_defence is not None) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
         if not s.todo:
             return None
@@ -1051,8 +1215,7 @@ class Rules(RulesBase):
         elif t is ChooseFirst:
             out += [E.FirstPlayerDecided(player=p.id) for p in s.players]
         elif t is Draw:
-            p = s.player(h.player)
-            options = sorted(set(p.deck_top)) if p.deck_top else list(p.deck_bottom[:1])
+            options = deck.next_options(s.player(h.player), self.as_listed(s))
             out += [E.CardDrawn(player=h.player, card=c) for c in options]
             if s.declaration_open and h.reason == "draw-step":
                 down = [sl.id for sl in s.player(s.turn_player).locus if not sl.face_up]
@@ -1073,12 +1236,17 @@ class Rules(RulesBase):
             out.append(E.XPlayPassed(player=h.priority))
             out += self.play_candidates(s, h.priority, pool)
         elif t is Reveal:
-            p = s.player(h.player)
-            if len(p.deck_top) >= h.count:  # the deck is a multiset: each distinct hand of cards once
-                combos = list(multiset_combinations(p.deck_top, h.count))
-            else:
-                combos = [tuple(sorted(p.deck_top + p.deck_bottom[: h.count - len(p.deck_top)]))]
+            combos = deck.top_options(s.player(h.player), h.count, self.as_listed(s))  # each distinct multiset once
             out += [E.CardsRevealed(player=h.player, cards=list(c)) for c in combos]
+        elif t is RevealTop:
+            p = s.player(h.player)
+            if h.done < len(p.deck_known):
+                options = [p.deck_known[h.done]]
+            else:
+                options = deck.next_options(replace(p, deck_known=(), known_why=()), self.as_listed(s))
+            out += [E.TopCardRevealed(player=h.player, card=c) for c in options]
+        elif t is Mill:
+            out += [E.CardMilled(player=h.player, card=c) for c in deck.next_options(s.player(h.player), self.as_listed(s))]
         elif t is Capture:
             gems = sorted(c for c in s.player(h.owner).revealed if pool[c].is_gem)
             for n in range(0, min(h.limit, len(gems)) + 1):

@@ -15,8 +15,8 @@ from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import Pool, load_pool
 from .state import (
-    Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, Follower, Mulligan, Player, ReplaceLocus, Reveal,
-    Shuffle, State, Window,
+    Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, Follower, Mill, Mulligan, Player, ReplaceLocus, Reveal,
+    RevealTop, Shuffle, State, Window,
 )
 
 #: players are drawn in their Colossus's colour; in these (seat order) when the two Colossi share one
@@ -60,7 +60,8 @@ def _follower(game: Any, s: State, pool: Pool, owner: Player, f: Follower) -> Ca
 
 _STEPS = {Shuffle: "shuffle", ChooseFirst: "first player", Draw: "draw", Mulligan: "opening exchange",
           Block: "block or not", Window: "X-play window", Reveal: "reveal from the deck", Capture: "capture gems",
-          ReplaceLocus: "replace a Locus card", DiscardDeclared: "discard declared cards", Declare: "declare an effect"}
+          ReplaceLocus: "replace a Locus card", DiscardDeclared: "discard declared cards", Declare: "declare an effect",
+          RevealTop: "reveal the top of the deck", Mill: "put the top of the deck into the discard pile"}
 
 
 def _step(s: State) -> str:
@@ -119,7 +120,7 @@ def _info(pool: Pool, s: State, p: Player, colour: str | None) -> PlayerInfo:
 
 def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
     """One player's zones: the Colossus (with the abilities used this turn), hand, field, Locus,
-    set and captured gems, discard, deck and the cards revealed from it."""
+    set and captured gems, discard, deck, the cards known on top of it and the cards revealed from it."""
     o = p.id
     ctags = [f"ability {i + 1} used" for i in p.colossus_used]
     locus = []
@@ -140,6 +141,7 @@ def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
         Zone(id=f"{o}.captured", label="Captured gems", owner=o, cards=[_card(pool, c) for c in p.captured]),
         Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]),
         Zone(id=f"{o}.deck", label="Deck", owner=o, count=p.deck_count),
+        Zone(id=f"{o}.deck-known", label="Known on top of the deck", owner=o, cards=[_card(pool, c) for c in p.deck_known]),
         Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o, cards=[_card(pool, c) for c in p.revealed]),
     ]
 

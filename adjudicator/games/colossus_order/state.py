@@ -43,6 +43,12 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     simultaneous_deckout: Literal["draw", "turn-player-loses"] = "draw"
     #: CO-34: most Locus cards a player may have (None: no limit)
     max_locus: int | None = None
+    #: CO-35: the cards returned in the opening exchange are known as a set at the bottom of the
+    #: deck (their order unknown), or in the order the log lists them
+    returned_order: Literal["unknown", "as-listed"] = "unknown"
+    #: CO-37: an Attack or Defence set to a value is the base that boosts and auras add to
+    #: (``set-then-modify``), or it also cancels the boosts received before it (``latest-wins``)
+    stat_setting: Literal["set-then-modify", "latest-wins"] = "set-then-modify"
 
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -60,6 +66,9 @@ class Follower(msgspec.Struct, frozen=True, gc=False):
     attacked: bool = False
     #: until end of turn: attack, defence, crush, capture
     boost: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: until end of turn: Attack / Defence set to a value (CO-37), None: not set
+    set_attack: int | None = None
+    set_defence: int | None = None
 
 
 class LocusSlot(msgspec.Struct, frozen=True, gc=False):
@@ -71,11 +80,17 @@ class LocusSlot(msgspec.Struct, frozen=True, gc=False):
 
 
 class Player(msgspec.Struct, frozen=True, gc=False):
+    """One seat.  The deck, from the top (CO-36): ``deck_known`` (cards known to both players, in
+    order), ``deck_top`` (the part whose order nobody knows), ``deck_bottom`` (the cards returned
+    in the opening exchange, known to their owner: a sorted set, or in the listed order with
+    ``returned_order = "as-listed"``), ``deck_under`` (cards put on the bottom by effects, known
+    to both, in order)."""
+
     id: str
     colossus: str
     #: the part of the deck whose order nobody knows (a sorted multiset)
     deck_top: tuple[str, ...] = ()
-    #: cards put on the bottom in a known order (first = nearest the top)
+    #: the cards returned to the bottom in the opening exchange (first = nearest the top)
     deck_bottom: tuple[str, ...] = ()
     hand: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
@@ -91,10 +106,16 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     #: cards revealed from the top of the deck by a deck hit, still counted in the deck
     revealed: tuple[str, ...] = ()
     shuffled: bool = False
+    #: the cards known to be on top of the deck, top first (revealed and left there, put there)
+    deck_known: tuple[str, ...] = ()
+    #: for each card of ``deck_known``: how it became known ("revealed by X on turn 5")
+    known_why: tuple[str, ...] = ()
+    #: cards put on the bottom by effects, below everything else, top first (known to both)
+    deck_under: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
-        return len(self.deck_top) + len(self.deck_bottom)
+        return len(self.deck_known) + len(self.deck_top) + len(self.deck_bottom) + len(self.deck_under)
 
 
 # -- tasks: what must happen next ---------------------------------------------------------------
@@ -160,6 +181,23 @@ class ReplaceLocus(Task, tag="replace-locus"):
     index: int = 0
 
 
+class RevealTop(Task, tag="reveal-top"):
+    """An effect reveals the top ``count`` cards of ``player``'s deck; ``done`` are revealed."""
+
+    player: str
+    count: int
+    source: str = ""
+    done: int = 0
+
+
+class Mill(Task, tag="mill"):
+    """An effect puts the top ``count`` cards of ``player``'s deck into the discard pile."""
+
+    player: str
+    count: int
+    source: str = ""
+
+
 class Declare(Task, tag="declare"):
     """A card with text the engine does not model resolved: its effect must be declared."""
 
@@ -167,7 +205,7 @@ class Declare(Task, tag="declare"):
     card: str
 
 
-AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | Declare | EndTurn
+AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):

@@ -1,0 +1,163 @@
+"""What is known of a Colossus Order deck's order (CO-36), as pure functions of a :class:`Player`.
+
+A deck is four layers, from the top: ``deck_known`` (cards known to both players, in order:
+revealed and left on top, or put there), ``deck_top`` (the part whose order nobody knows, kept
+sorted), ``deck_bottom`` (the cards returned in the opening exchange: a set whose order is
+unknown, or in the listed order under ``returned_order = "as-listed"``, CO-35) and ``deck_under``
+(cards put on the bottom by effects, in order).  A card taken from the top comes from the first
+non-empty layer: the one known card, any card of an unknown part, or the next card of an ordered
+one.  :func:`next_problem` says why a named card cannot be the next one (the check), :func:`take`
+removes it (the apply), :func:`next_options` lists the cards that can be next (the candidates).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from msgspec.structs import replace
+
+from .state import Player
+
+def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
+    """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
+    out = [("deck_known", p.deck_known, True), ("deck_top", p.deck_top, False),
+           ("deck_bottom", p.deck_bottom, as_listed), ("deck_under", p.deck_under, True)]
+    return [x for x in out if x[1]]
+
+
+def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str, str, str] | None:
+    """Why ``card`` cannot be the top card of ``p``'s deck now: (rule, code, message), or None.
+
+    ``verb`` names what happens to it ("draws", "reveals", "mills")."""
+    ls = layers(p, as_listed)
+    if not ls:
+        return ("CO-2.5", "not-in-deck", f"{p.id} {verb} {card}, but the deck is empty")
+    field, cards, ordered = ls[0]
+    if field == "deck_known":
+        if card != cards[0]:
+            return ("CO-2.6", "known-top", f"{p.id} {verb} {card}, but {cards[0]} is known to be on top of "
+                                          f"{p.id}'s deck ({p.known_why[0] if p.known_why else 'known'})")
+        return None
+    if ordered:
+        if card != cards[0]:
+            what = "put on the bottom by an effect" if field == "deck_under" else "returned in the opening exchange"
+            return ("CO-2.6", "not-next-card", f"{p.id} {verb} {card}, but the next card of the deck is known to be "
+                                              f"{cards[0]} ({what})")
+        return None
+    if card in cards:
+        return None
+    below = [(f, c) for f, c, _ in ls[1:] if card in c]
+    if below:
+        where = "returned to the bottom of the deck in the opening exchange" if below[0][0] == "deck_bottom" \
+            else "put on the bottom of the deck by an effect"
+        above = "cards of unknown order" if field == "deck_top" else "cards returned in the opening exchange"
+        return ("CO-2.6", "below-unknown", f"{p.id} {verb} {card}, but that card was {where}, and {len(cards)} "
+                                          f"{above} are still above it")
+    if field == "deck_top":
+        return ("CO-2.5", "not-in-deck", f"{p.id} {verb} {card}, but no {card} is left in the unknown part of the deck ({len(cards)} cards)")
+    return ("CO-2.5", "not-in-deck", f"{p.id} {verb} {card}, but no {card} is left in the deck")
+
+
+def take(p: Player, card: str, as_listed: bool) -> Player:
+    """``p`` with ``card`` taken from the top of the deck (checked by :func:`next_problem`)."""
+    ls = layers(p, as_listed)
+    if not ls:
+        return p
+    field, cards, ordered = ls[0]
+    if field == "deck_known":
+        return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
+    if ordered or card not in cards:
+        return replace(p, **{field: cards[1:]})
+    i = cards.index(card)
+    return replace(p, **{field: cards[:i] + cards[i + 1:]})
+
+
+def next_options(p: Player, as_listed: bool) -> list[str]:
+    """Every card that can be the top card of ``p``'s deck, in sorted order."""
+    ls = layers(p, as_listed)
+    if not ls:
+        return []
+    _, cards, ordered = ls[0]
+    return [cards[0]] if ordered else sorted(set(cards))
+
+
+def _split(p: Player, k: int, as_listed: bool) -> tuple[list[str], tuple[str, ...], bool, int]:
+    """The top ``k`` cards: the ones fixed by fully taken layers, and the last, partly taken layer
+    (its cards, whether ordered, how many of it are taken)."""
+    fixed: list[str] = []
+    for _, cards, ordered in layers(p, as_listed):
+        if k >= len(cards):
+            fixed += cards
+            k -= len(cards)
+            continue
+        return fixed, cards, ordered, k
+    return fixed, (), True, 0
+
+
+def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | None:
+    """Why the multiset ``cards`` cannot be the top ``len(cards)`` cards of ``p``'s deck:
+    (code, reason), or None."""
+    k = len(cards)
+    known = p.deck_known[:k]
+    if not _contains(cards, known):
+        return ("known-top", f"{', '.join(known)} {'is' if len(known) == 1 else 'are'} known to be on top "
+                             f"({p.known_why[0] if p.known_why else 'known'})")
+    fixed, partial, ordered, n = _split(p, k, as_listed)
+    rest = Counter(cards)
+    rest.subtract(Counter(fixed))
+    if any(v < 0 for v in rest.values()):
+        return ("not-in-deck", "the deck cannot yield them")
+    left = sorted(rest.elements())
+    ok = Counter(left) == Counter(partial[:n]) if ordered else _contains(partial, left)
+    return None if ok else ("not-in-deck", "the deck cannot yield them")
+
+
+def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
+    """``p`` with the multiset ``cards`` taken from the top of the deck (checked by :func:`top_fits`)."""
+    cards = list(cards)
+    fixed = _split(p, len(cards), as_listed)[0]
+    left = Counter(cards)
+    left.subtract(Counter(fixed))
+    changes: dict[str, Any] = {}
+    k = len(cards)
+    for field, layer, lo in layers(p, as_listed):
+        if k <= 0:
+            break
+        if k >= len(layer):
+            changes[field] = ()
+            k -= len(layer)
+            continue
+        if lo:
+            changes[field] = layer[k:]
+        else:
+            rest = list(layer)
+            for c in sorted(left.elements()):
+                rest.remove(c)
+            changes[field] = tuple(rest)
+        k = 0
+    if "deck_known" in changes:
+        changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
+    return replace(p, **changes)
+
+
+def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
+    """Every distinct sorted multiset the top ``k`` cards of ``p``'s deck can be."""
+    from .rules import multiset_combinations
+
+    fixed, partial, ordered, n = _split(p, k, as_listed)
+    if n == 0:
+        return [tuple(sorted(fixed))]
+    tails = [tuple(partial[:n])] if ordered else list(multiset_combinations(partial, n))
+    return [tuple(sorted(fixed + list(t))) for t in tails]
+
+
+def shuffled(p: Player) -> Player:
+    """``p`` with the whole deck shuffled: nothing of its order is known any more."""
+    everything = p.deck_known + p.deck_top + p.deck_bottom + p.deck_under
+    return replace(p, deck_top=tuple(sorted(everything)), deck_known=(), known_why=(), deck_bottom=(), deck_under=())
+
+
+def _contains(items: Iterable[str], wanted: Iterable[str]) -> bool:
+    have = Counter(items)
+    return all(have[k] >= v for k, v in Counter(wanted).items())
