@@ -18,7 +18,7 @@ from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import to_builtins
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log, stream_log
 from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, run
+from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, Main, as_option, at_option,
@@ -37,8 +37,8 @@ def main() -> None:
 
 # -- verify --------------------------------------------------------------------------------------
 
-def _outcome_dict(game: Game, state: Any) -> dict[str, Any] | None:
-    out = game.outcome(state) if state is not None else None
+def _outcome_dict(res: Any) -> dict[str, Any] | None:
+    out = res.outcome  # a judge's result ruling, else the position's own
     return None if out is None else {"result": out.result, "winner": out.winner, "reason": out.reason}
 
 
@@ -69,8 +69,11 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         "verdict": res.verdict,
         "events": len(log.events),
         "violations": [v.as_dict() for v in res.violations],
-        "outcome": _outcome_dict(log.game, res.state),
+        "outcome": _outcome_dict(res),
     }
+    if res.warnings or res.rulings:  # judges' rulings (docs/log-format.md, "Judges' rulings")
+        doc["warnings"] = [w.as_dict() for w in res.warnings]
+        doc["rulings"] = [ruling_dict(seq, line, r) for seq, line, r in res.rulings]
     if res.unchecked:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
     head = log.events.chain_head  # type: ignore[attr-defined]
@@ -154,6 +157,12 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
         if v.get("followers"):
             click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
                        f"{v['waiting_for']})")
+    for w in doc.get("warnings", []):
+        r = w["ruling"]
+        click.echo(f"  warning: {doc['path']}:{w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+                   f"({w['decision']} by the judge's ruling at line {r['line']})")
+    for r in doc.get("rulings", []):
+        click.echo(f"  ruling: {doc['path']}:{r['line']}: event {r['seq']}: {r['text']}")
     if doc.get("chain_head"):
         click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
     unchecked = doc.get("not_engine_checked", [])

@@ -21,8 +21,8 @@ import msgspec
 
 from . import registry
 from .errors import LogError, UnknownGame
-from .events import Event
-from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, depth_error
+from .events import Event, JudgeRuling
+from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
@@ -244,9 +244,15 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
     def __init__(self, path: str) -> None:
         self.path = path
         count, last, tail = 0, 0, b"\n"
+        #: (event number, line, bytes) of the lines that may be judges' rulings (see judge_rulings)
+        self._maybe_rulings: list[tuple[int, int, bytes]] = []
         with _open(path) as f:
-            for line_no, _raw in _raw_lines(f, path):
+            for line_no, raw in _raw_lines(f, path):
                 count, last = count + 1, line_no
+                if b"JudgeRuling" in raw or b"\\u" in raw:  # a type may be written with escapes
+                    self._maybe_rulings.append((count, line_no, raw))
+                    if len(self._maybe_rulings) > MAX_RULINGS:
+                        raise LogError(path, line_no, f"more than {MAX_RULINGS} lines that may be judges' rulings")
             f.seek(0, 2)
             if f.tell():
                 f.seek(-1, 2)
@@ -291,6 +297,31 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
 
     def close(self) -> None:
         self._file.close()
+
+    def judge_rulings(self) -> list[tuple[int, int, JudgeRuling]]:
+        """The judges' rulings of the log, found by the first pass (a line that does not decode is
+        left to the reading pass, which reports it where it is)."""
+        out = []
+        for number, line_no, raw in self._maybe_rulings:
+            try:
+                ev = self.game.decoder.decode(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError):
+                continue
+            if type(ev) is JudgeRuling:
+                out.append((number, line_no, ev))
+        return out
+
+
+def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int, JudgeRuling]]:
+    """(event number, line, ruling) of every judge's ruling of ``log`` up to event ``upto``, in
+    order: the verifier reads them before it starts (a ruling decides how an earlier event is
+    followed).  A streamed log found them in its first pass; a log in memory is scanned here."""
+    events = log.events
+    found = (events.judge_rulings() if isinstance(events, StreamedEvents)
+             else [(i, line, e) for i, (line, e) in enumerate(events, start=1) if type(e) is JudgeRuling])
+    if len(found) > MAX_RULINGS:
+        raise LogError(log.path, found[MAX_RULINGS][1], f"more than {MAX_RULINGS} judges' rulings in one log")
+    return found if upto is None else [r for r in found if r[0] <= upto]
 
 
 def stream_log(path: str | Path) -> MatchLog:

@@ -78,5 +78,6 @@ CORE_RULES = Rulebook(
         "LOG-2": "An event the engine derives must match the engine's own derivation",
         "LOG-3": "No event may follow the end of the match",
         "LOG-4": "The engine failed on this event (an engine defect, reported, never hidden)",
+        "LOG-5": "A judge's ruling names an earlier event of the log and says what can follow from it",
     },
 )
