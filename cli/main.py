@@ -15,7 +15,7 @@ import msgspec
 from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.events import to_builtins
+from adjudicator.core.events import JudgeRuling, to_builtins
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log, stream_log
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
@@ -312,9 +312,11 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     With --as PLAYER, what follows is shown as PLAYER would see it, and a ruling about what
     PLAYER cannot see says so instead of naming it.
     """
-    game, state, _log, _n = load_position(log_path, position, at)
+    game, state, log, _n = load_position(log_path, position, at)
     viewer = _viewer(game, state, as_player)
     ev = _read_event(game, state, event_json, event_file)
+    if isinstance(ev, JudgeRuling):  # a judge's ruling is about the log, not one position
+        sys.exit(_records.check_ruling(log, at, ev, as_json))
     ruling, derived, _new = propose(game, state, ev)
     message = ruling.message
     if viewer is not None:

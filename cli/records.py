@@ -18,9 +18,11 @@ import click
 import msgspec
 
 from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import line_hash, read_log
+from adjudicator.core.events import JudgeRuling, to_builtins
+from adjudicator.core.log import MatchLog, line_hash, read_log
+from adjudicator.core.verify import run
 
-from .common import BadInput, fail
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail
 
 
 def _lines(path: str) -> list[bytes]:
@@ -91,3 +93,34 @@ def redact(log_path: str, as_player: str, output: str | None) -> None:
     game = log.game
     _write((enc.encode(msgspec.structs.replace(game.redact(e, as_player), prev=None)) for _line, e in log.events),
            output)
+
+
+def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool) -> int:
+    """``check LOG --event '{"type":"JudgeRuling",...}'``: what follows if the judge's ruling were
+    written after event ``at`` (the end): whether it can be followed (LOG-5), the warning it
+    leaves, and who acts then.  Returns the exit code."""
+    if log is None:
+        raise BadInput("a JudgeRuling rules on an event of a log: give the LOG (not --position)")
+    n = at or len(log.events)
+    line = log.events[n - 1][0] + 1
+    trial = MatchLog(log.path, log.game, [*log.events[:n], (line, ruling)])
+    res = run(trial, keep_going=True, record_steps=True)
+    step = res.steps[-1]
+    game, verdict = log.game, step.ruling
+    warnings = [w.as_dict() for w in res.warnings if w.ruling_seq == n + 1]
+    out = res.outcome
+    to_act = [] if out is not None else game.to_act(res.state)
+    if as_json:
+        emit_json({"verdict": verdict.verdict, "rule": verdict.rule, "code": verdict.code, "message": verdict.message,
+                   "warnings": warnings, "to_act": to_act,
+                   "outcome": None if out is None else to_builtins(out)})
+    else:
+        click.echo(f"{verdict.verdict}: {verdict.rule} [{verdict.code}] {verdict.message}")
+        for w in warnings:
+            click.echo(f"  warning: line {w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+                       f"({w['decision']})")
+        if out is not None:
+            click.echo(f"  then: the match is over ({out.result} {out.winner or ''}, {out.reason})".replace(" ,", ","))
+        elif verdict.legal:
+            click.echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
+    return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL

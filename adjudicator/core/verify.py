@@ -22,6 +22,8 @@ from .rulings import Ruling
 
 #: the rule an engine defect is reported under (a crash of the engine, not a verdict on the log)
 ENGINE_FAILURE = "LOG-4"
+#: the rule a judge's ruling that cannot be followed is reported under
+BAD_RULING = "LOG-5"
 
 #: an engine that derives more than this many events in a row without a decision is looping
 MAX_DERIVED_RUN = 100_000
@@ -75,8 +77,9 @@ class Irregularity:
 
 
 def _is_follow_on(ruling: Ruling) -> bool:
-    """A rejection that can follow from a stuck position (an engine failure never is one)."""
-    return ruling.rule != ENGINE_FAILURE
+    """A rejection that can follow from a stuck position (an engine failure or a judge's ruling
+    that cannot be followed never is one)."""
+    return ruling.rule != ENGINE_FAILURE and ruling.rule != BAD_RULING
 
 
 @dataclass

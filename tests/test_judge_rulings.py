@@ -1,0 +1,189 @@
+"""Judges' rulings (``JudgeRuling``, LOG-5; docs/log-format.md, "Judges' rulings").
+
+The examples ``legal-judge-stands.jsonl`` / ``legal-judge-taken-back.jsonl`` of every game with
+hidden information verify to the end with the irregularity as a warning; a ruling that cannot be
+followed is reported under LOG-5; ``check --event`` answers for a proposed ruling.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.core.events import JudgeRuling, encode_line
+from adjudicator.core.log import parse_log, read_log, stream_log
+from adjudicator.core.verify import run
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"colossus-order": "legal-gem-complete.jsonl", "logos": "legal-hidden-picks.jsonl",
+         "colossi": "legal-2p-to-50-gold.jsonl"}
+
+
+def ex(gid: str, name: str) -> Path:
+    return ROOT / "examples" / gid / name
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return [ln for ln in path.read_bytes().split(b"\n") if ln.strip()]
+
+
+def verify(lines: list[bytes], **kw):
+    return run(parse_log(b"".join(ln + b"\n" for ln in lines), "t.jsonl"), **kw)
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def ruling(**fields) -> bytes:
+    return json.dumps({"type": "JudgeRuling", **fields}).encode()
+
+
+def inserted(gid: str) -> tuple[list[bytes], int]:
+    """The taken-back example's lines and the number of the event it takes back."""
+    lines = lines_of(ex(gid, "legal-judge-taken-back.jsonl"))
+    n = next(i for i, ln in enumerate(lines, start=1) if b'"JudgeRuling"' in ln) - 1
+    return lines, n
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_an_illegal_event_that_stands_verifies_to_the_end_with_the_warning(gid: str) -> None:
+    path = ex(gid, "legal-judge-stands.jsonl")
+    res = run(read_log(path))
+    assert res.verdict == "legal" and res.events == len(lines_of(path)), [v.as_dict() for v in res.violations]
+    [w] = res.warnings
+    assert w.decision == "stands" and w.rule.split("-")[0] in ("CO", "LG", "CL")
+    assert [r.decision for _s, _l, r in res.rulings] == ["stands", "penalty", "result"]
+    assert res.outcome is not None and res.outcome.reason.startswith("judge's ruling on event")
+    # without the ruling the same log is illegal at that event, under the rule the warning names
+    plain = [ln for ln in lines_of(path) if b'"JudgeRuling"' not in ln]
+    bad = verify(plain)
+    assert bad.verdict == "illegal" and bad.violations[0].seq == w.seq and bad.violations[0].rule == w.rule
+    # the CLI (streamed) says the same, the warning beside the verdict
+    r = invoke("verify", path)
+    assert r.exit_code == 0, r.output
+    assert f"{path}: legal (" in r.output and f"  warning: {path}:{w.line}: event {w.seq}: {w.rule} [" in r.output
+    doc = json.loads(invoke("verify", "--json", path).output)
+    assert doc["verdict"] == "legal" and doc["warnings"][0]["decision"] == "stands"
+    assert [x["ruling"]["decision"] for x in doc["rulings"]] == ["stands", "penalty", "result"]
+    assert doc["outcome"]["winner"] == res.outcome.winner
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_taken_back_event_continues_from_the_earlier_position(gid: str) -> None:
+    lines, n = inserted(gid)
+    res = run(read_log(ex(gid, "legal-judge-taken-back.jsonl")))
+    assert res.verdict == "legal", [v.as_dict() for v in res.violations]
+    [w] = res.warnings
+    assert (w.seq, w.decision, w.ruling_seq) == (n, "taken-back", n + 1)
+    original = run(read_log(ex(gid, GAMES[gid])))
+    assert res.state == original.state and res.outcome == original.outcome  # as if it was never played
+    streamed = run(stream_log(ex(gid, "legal-judge-taken-back.jsonl")))
+    assert streamed.state == res.state and streamed.warnings == res.warnings
+
+
+def test_events_after_a_taken_back_one_are_taken_back_with_it() -> None:
+    gid = "colossus-order"
+    lines = lines_of(ex(gid, GAMES[gid]))
+    original = run(read_log(ex(gid, GAMES[gid])), record_steps=True)
+    k = 40  # take back event 41 (legal) and the three after it, then replay them from there
+    log = lines[:44] + [ruling(event=41, decision="taken-back", reason="agreed")] + lines[40:]
+    res = verify(log, record_steps=True)
+    assert res.verdict == "legal", [v.as_dict() for v in res.violations]
+    assert res.state == original.state
+    assert [s.judged for s in res.steps[k:45]] == ["taken-back", "void", "void", "void", "ruling"]
+    assert res.steps[44].state == original.steps[k - 1].state  # the ruling leaves the position before event 41
+    [w] = res.warnings
+    assert w.rule != "LOG-5" and w.taken_back_with == 3
+
+
+BAD = [
+    (dict(event=99_999, decision="taken-back"), "but the log has"),
+    (dict(event=0, decision="penalty", penalty="x"), "numbered from 1"),
+    (dict(event=1, decision="stands"), "MatchStarted"),
+    (dict(event=10, decision="stands"), "is legal"),
+    (dict(event=10, line=9, decision="taken-back"), "is on line 10"),
+    (dict(event=10, decision="result", result="win"), "names its `winner`"),
+    (dict(event=10, decision="result", result="draw", winner="alice"), "names its `winner`"),
+    (dict(event=10, decision="penalty"), "what the penalty is"),
+    (dict(event=10, decision="stands", result="draw"), "belong to a result ruling"),
+]
+
+
+@pytest.mark.parametrize(("fields", "why"), BAD, ids=[w for _f, w in BAD])
+def test_a_ruling_that_cannot_be_followed_is_reported(fields: dict, why: str) -> None:
+    lines = lines_of(ex("colossus-order", "legal-gem-complete.jsonl"))[:30]
+    res = verify(lines + [ruling(**fields)])
+    [v] = res.violations
+    assert (v.seq, v.line, v.rule, v.code) == (31, 31, "LOG-5", "core/bad-ruling"), v
+    assert why in v.message, v.message
+
+
+def test_a_ruling_on_a_later_event_or_twice_on_one_is_reported() -> None:
+    lines = lines_of(ex("colossus-order", "legal-gem-complete.jsonl"))
+    future = verify(lines[:30] + [ruling(event=33, decision="taken-back")] + lines[30:40])
+    assert future.violations[0].seq == 31 and "comes after it" in future.violations[0].message
+    twice = verify(lines[:30] + [ruling(event=30, decision="taken-back"), ruling(event=30, decision="taken-back")],
+                   keep_going=True)
+    assert [v.seq for v in twice.violations] == [32] and "already ruled on" in twice.violations[0].message
+    within = verify(lines[:30] + [ruling(event=28, decision="taken-back"), ruling(event=29, decision="taken-back")])
+    assert [v.seq for v in within.violations] == [32] and "was taken back" in within.violations[0].message
+
+
+def test_after_a_result_ruling_the_match_is_over() -> None:
+    lines = lines_of(ex("colossus-order", "legal-gem-complete.jsonl"))
+    res = verify(lines[:30] + [ruling(event=30, decision="result", result="draw", reason="agreed")] + lines[30:32])
+    [v] = res.violations
+    assert (v.seq, v.rule, v.code) == (32, "LOG-3", "core/after-end")
+    assert res.outcome.result == "draw" and "agreed" in res.outcome.reason
+
+
+def test_an_event_the_engine_cannot_apply_unchecked_cannot_stand(monkeypatch) -> None:
+    path = ex("colossus-order", "legal-judge-stands.jsonl")
+    log = read_log(path)
+    [w] = run(log).warnings
+    irregular = log.events[w.seq - 1][1]
+    apply = log.game.apply
+
+    def fails(state, event):  # apply is total on checked events only: this engine's is not on this one
+        if event is irregular:
+            raise KeyError("not applicable")
+        return apply(state, event)
+
+    monkeypatch.setattr(log.game, "apply", fails)
+    res = run(log, keep_going=True)
+    assert res.verdict == "illegal" and not res.warnings
+    assert [(v.seq, v.rule) for v in res.violations[:2]] == [(w.seq, w.rule), (w.ruling_seq, "LOG-5")]
+    assert "cannot apply event" in res.violations[1].message
+
+
+def test_check_answers_what_follows_from_a_proposed_ruling() -> None:
+    gid = "colossus-order"
+    lines, n = inserted(gid)
+    prefix = Path(ex(gid, "legal-judge-taken-back.jsonl"))
+    r = invoke("check", prefix, "--at", n, "--event", json.dumps({"type": "JudgeRuling", "event": n, "decision": "stands"}))
+    assert r.exit_code == 0 and r.output.startswith("legal: LOG-5 [core/ruling] event"), r.output
+    assert "  warning: line" in r.output and "then: to act:" in r.output
+    r = invoke("check", prefix, "--at", n, "--json", "--event",
+               json.dumps({"type": "JudgeRuling", "event": n, "decision": "taken-back"}))
+    doc = json.loads(r.output)
+    assert r.exit_code == 0 and doc["warnings"][0]["decision"] == "taken-back" and doc["to_act"]
+    r = invoke("check", prefix, "--at", n, "--event", json.dumps({"type": "JudgeRuling", "event": n - 1, "decision": "stands"}))
+    assert r.exit_code == 1 and "LOG-5 [core/bad-ruling]" in r.output
+    r = invoke("check", "--position", "x.json", "--event", json.dumps({"type": "JudgeRuling", "event": 2, "decision": "stands"}))
+    assert r.exit_code == 2
+
+
+def test_the_ruling_event_is_in_every_game_schema_and_not_a_game_event() -> None:
+    from adjudicator.core import registry
+
+    for g in registry.games():
+        assert JudgeRuling not in g.event_types
+        assert g.event_class("JudgeRuling") is JudgeRuling
+        assert "JudgeRuling" in json.dumps(g.schema())
+        ev = g.decoder.decode(encode_line(JudgeRuling(event=2, decision="penalty", penalty="x")))
+        assert type(ev) is JudgeRuling
