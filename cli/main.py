@@ -445,3 +445,4 @@ from . import records as _records  # noqa: E402  (seal and redact: new records m
 
 main.add_command(_records.seal)
 main.add_command(_records.redact)
+main.add_command(_records.reconcile)

@@ -19,10 +19,10 @@ import msgspec
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.events import JudgeRuling, to_builtins
-from adjudicator.core.log import MatchLog, line_hash, read_log
+from adjudicator.core.log import MatchLog, read_log, seal_lines
 from adjudicator.core.verify import run
 
-from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, json_option
 
 
 def _lines(path: str) -> list[bytes]:
@@ -52,19 +52,6 @@ def _checked(path: str) -> Any:
         raise fail(exc) from None
 
 
-def sealed(lines: list[bytes]) -> list[bytes]:
-    """``lines`` with the hash chain: MatchStarted as it is (no prev), each later line with the
-    prev of the line before it as written here."""
-    out: list[bytes] = []
-    for i, raw in enumerate(lines):
-        doc = msgspec.json.decode(raw)
-        doc.pop("prev", None)
-        if i:
-            doc["prev"] = line_hash(out[-1])
-        out.append(msgspec.json.encode(doc))
-    return out
-
-
 @click.command()
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -74,7 +61,7 @@ def seal(log_path: str, output: str | None) -> None:
     line before it as written.  `verify` then names the first line changed since.  A log that does
     not read (or whose chain is already broken) is refused (exit 2)."""
     _checked(log_path)
-    _write(sealed(_lines(log_path)), output)
+    _write(seal_lines(_lines(log_path)), output)
 
 
 @click.command()
@@ -124,3 +111,50 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
         elif verdict.legal:
             click.echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
     return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
+
+
+@click.command()
+@click.argument("a_path", metavar="A", type=click.Path(dir_okay=False))
+@click.argument("b_path", metavar="B", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the merged log here (only when the records do not contradict each other).")
+@json_option
+def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> None:
+    """Make one log of two records of the same match (e.g. two seats' `redact --as` records):
+    each one's masked values filled from the other, every contradiction named with both files'
+    lines.  Exit 0: no contradiction (the merged log written with -o); 1: contradictions (nothing
+    written); 2: a record unreadable (or its hash chain broken)."""
+    from adjudicator.core.reconcile import read_record
+    from adjudicator.core.reconcile import reconcile as merge
+
+    try:
+        a, b = read_record(a_path), read_record(b_path)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    res = merge(a, b)
+    if output is not None and not res.contradictions:
+        _write(res.lines, output)
+    if as_json:
+        emit_json({**res.as_dict(), "output": output if output is not None and not res.contradictions else None})
+    else:
+        _echo_reconciled(res, output)
+    sys.exit(EXIT_ILLEGAL if res.contradictions else EXIT_LEGAL)
+
+
+def _echo_reconciled(res: Any, output: str | None) -> None:
+    a, b = res.a.path, res.b.path
+    verdict = f"{len(res.contradictions)} contradictions" if res.contradictions else "no contradiction"
+    click.echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
+               f"{a}, {res.filled_b} in {b}; {res.unknown} unknown to both)")
+    for c in res.contradictions:
+        click.echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}")
+    for path, seat in ((a, res.seat_a), (b, res.seat_b)):
+        if seat is not None:
+            click.echo(f"  {path} is {seat}'s record")
+    for path, only in ((a, res.only_a), (b, res.only_b)):
+        if only:
+            shown = ", ".join(map(str, only[:8])) + (", ..." if len(only) > 8 else "")
+            click.echo(f"  only in {path}: lines {shown} (taken into the merged log)")
+    if output is not None:
+        sealed = " (sealed: both records were)" if res.sealed else ""
+        click.echo(f"  not written: {output}" if res.contradictions else f"  merged log written to {output}{sealed}")

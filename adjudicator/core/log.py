@@ -102,17 +102,23 @@ def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
-def game_of(first: bytes, path: str, line: int) -> Game:
-    """The registered game a MatchStarted line names (LOG-1)."""
-    _check_size(first, path, line)
+def json_object(raw: bytes, path: str, line: int) -> dict[str, Any]:
+    """One line as a JSON object, its size and depth bounded (any game's line, or none's)."""
+    _check_size(raw, path, line)
     try:
-        obj = _generic.decode(first)
+        obj = _generic.decode(raw)
     except msgspec.DecodeError as exc:
         raise LogError(path, line, f"not valid JSON ({exc})") from None
     except UnicodeDecodeError as exc:
         raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
     if not isinstance(obj, dict):
         raise LogError(path, line, "an event must be a JSON object")
+    return obj
+
+
+def game_of(first: bytes, path: str, line: int) -> Game:
+    """The registered game a MatchStarted line names (LOG-1)."""
+    obj = json_object(first, path, line)
     if obj.get("type") != "MatchStarted":
         raise LogError(path, line, f"the first event must be MatchStarted, got {obj.get('type')!r} (LOG-1)", "type")
     gid = obj.get("game")
@@ -124,6 +130,46 @@ def game_of(first: bytes, path: str, line: int) -> Game:
         raise LogError(path, line, str(exc), "game") from None
 
 
+class Chain:
+    """The hash chain of one log, checked line by line as the log is read (``prev``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        #: the previous line as written, and its number
+        self.prev_raw, self.prev_line = b"", 0
+        #: does the log carry the hash chain (``prev`` from line 2 on)?
+        self.chained = False
+
+    def link(self, number: int, line_no: int, raw: bytes, prev: str | None) -> None:
+        """Line ``line_no`` (event ``number``, its bytes ``raw``, its ``prev``) is next: raise
+        :class:`LogError` where the chain breaks."""
+        if prev is not None or self.chained:
+            why = _chain_error(self, number, line_no, prev)
+            if why is not None:  # a line that does not hash to the next prev is named itself
+                broken = self.prev_line if why.startswith("the hash chain is broken") else line_no
+                raise LogError(self.path, broken, why, "prev")
+            self.chained = True
+        self.prev_raw, self.prev_line = raw, line_no
+
+    @property
+    def head(self) -> str | None:
+        """The hash of the last line read when the log carries the chain, else None."""
+        return line_hash(self.prev_raw) if self.chained else None
+
+
+def seal_lines(lines: list[bytes]) -> list[bytes]:
+    """``lines`` (JSON objects) with the hash chain: MatchStarted as it is (no prev), each later
+    line re-encoded with the prev of the line before it as written here."""
+    out: list[bytes] = []
+    for i, raw in enumerate(lines):
+        doc = msgspec.json.decode(raw)
+        doc.pop("prev", None)
+        if i:
+            doc["prev"] = line_hash(out[-1])
+        out.append(msgspec.json.encode(doc))
+    return out
+
+
 class _LineReader:
     """Turns the lines of one log into events: decoding, ``seq``, one MatchStarted, references."""
 
@@ -131,17 +177,7 @@ class _LineReader:
         self.path, self.game = path, game
         self.last_line_no, self.truncated = last_line_no, truncated
         self.setup: Event | None = None
-        #: the previous line as written, and its number (for the hash chain)
-        self.prev_raw, self.prev_line = b"", 0
-        #: does the log carry the hash chain (``prev`` from line 2 on)?
-        self.chained = False
-
-    def _check_chain(self, number: int, line_no: int, prev: str | None) -> None:
-        why = _chain_error(self, number, line_no, prev)
-        if why is not None:  # a line that does not hash to the next prev is named itself
-            broken = self.prev_line if why.startswith("the hash chain is broken") else line_no
-            raise LogError(self.path, broken, why, "prev")
-        self.chained = True
+        self.chain = Chain(path)
 
     def read(self, number: int, line_no: int, raw: bytes) -> Event:
         path, game = self.path, self.game
@@ -151,9 +187,7 @@ class _LineReader:
             if self.truncated and line_no == self.last_line_no and exc.reason.startswith("not valid JSON"):
                 raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
             raise
-        if event.prev is not None or self.chained:
-            self._check_chain(number, line_no, event.prev)
-        self.prev_raw, self.prev_line = raw, line_no
+        self.chain.link(number, line_no, raw, event.prev)
         if event.seq is not None and event.seq != number:
             raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
         if self.setup is None:
@@ -173,7 +207,7 @@ def line_hash(raw: bytes) -> str:
     return hashlib.sha256(raw.strip()).hexdigest()
 
 
-def _chain_error(reader: _LineReader, number: int, line_no: int, prev: str | None) -> str | None:
+def _chain_error(reader: Chain, number: int, line_no: int, prev: str | None) -> str | None:
     """Why line ``number`` breaks the hash chain, or None."""
     if number == 1:
         return "MatchStarted opens the hash chain: it has no prev"
@@ -214,13 +248,17 @@ def _open(path: str | Path) -> Any:
         raise LogError(str(path), None, f"cannot read ({exc.strerror})") from None
 
 
-def read_log(path: str | Path) -> MatchLog:
+def log_bytes(path: str | Path) -> bytes:
+    """The bytes of a log file (LogError naming the file when it cannot be read)."""
     with _open(path) as f:
         try:
-            data = f.read()
+            return f.read()
         except OSError as exc:
             raise LogError(str(path), None, f"cannot read ({exc.strerror})") from None
-    return parse_log(data, str(path))
+
+
+def read_log(path: str | Path) -> MatchLog:
+    return parse_log(log_bytes(path), str(path))
 
 
 def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
@@ -292,8 +330,7 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
     def chain_head(self) -> str | None:
         """After :meth:`drain`: the hash of the last line when the log carries the hash chain
         (``prev``), to keep beside the log (a change to the last line shows against it); else None."""
-        r = self._reader
-        return line_hash(r.prev_raw) if r.chained else None
+        return self._reader.chain.head
 
     def close(self) -> None:
         self._file.close()
