@@ -37,6 +37,15 @@ class MatchLog:
     game: Game
     #: (line number, event); index 0 is MatchStarted
     events: list[tuple[int, Event]] = field(default_factory=list)
+    #: the hash of the last line of a sealed log read whole (None: not sealed; see chain_head)
+    sealed_head: str | None = None
+
+    @property
+    def chain_head(self) -> str | None:
+        """The hash of the last line when the log carries the hash chain (``prev``), else None
+        (a streamed log: once it has been read to the end)."""
+        events = self.events
+        return events.chain_head if isinstance(events, StreamedEvents) else self.sealed_head
 
     @property
     def setup(self) -> Event:
@@ -234,6 +243,7 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     reader = _LineReader(path, game, lines[-1][0], truncated)
     for number, (line_no, raw) in enumerate(lines, start=1):
         log.events.append((line_no, reader.read(number, line_no, raw)))
+    log.sealed_head = reader.chain.head
     return log
 
 

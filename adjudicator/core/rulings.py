@@ -23,6 +23,10 @@ class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
     #: False for events the engine accepted without being able to check their effect
     #: (declared effects of card text the engine does not model).
     engine_checked: bool = True
+    #: what a judge's ruling made of this event (docs/log-format.md, "Judges' rulings"): ``stands``
+    #: (an illegal event applied by a ruling), ``taken-back`` (the event a ruling took back),
+    #: ``void`` (taken back with it), ``ruling`` (a JudgeRuling itself); None: no ruling concerns it
+    judged: str | None = None
 
     @property
     def legal(self) -> bool:

@@ -94,9 +94,11 @@ class Step:
     derived: list[Event] = field(default_factory=list)
     #: the settled position after this step (after its derived events); None if unknown
     state: Any = None
-    #: what a judge's ruling made of this event: ``stands``, ``taken-back`` (the event ruled on),
-    #: ``void`` (taken back with it), ``ruling`` (the JudgeRuling itself); None: nothing
-    judged: str | None = None
+
+    @property
+    def judged(self) -> str | None:
+        """What a judge's ruling made of this event (``Ruling.judged``)."""
+        return self.ruling.judged
 
 
 @dataclass
@@ -256,7 +258,7 @@ def run(
             if ruling is not None:  # a ruling that cannot be followed, or an event after its result
                 violations.add(number, line, ruling, state)
                 if steps is not None:
-                    steps(Step(number, line, ev, ruling, False, state=state, judged="ruling" if type(ev) is JudgeRuling else None))
+                    steps(Step(number, line, ev, ruling, False, state=state))
                 if not keep_going:
                     break
                 continue
@@ -348,11 +350,16 @@ def _ruling_error(r: JudgeRuling, seq: int, total: int, players: list[str]) -> s
     return None
 
 
+def _judged_as(ruling: Ruling, judged: str) -> Ruling:
+    """``ruling`` marked with what a judge's ruling made of its event (``Ruling.judged``)."""
+    return msgspec.structs.replace(ruling, judged=judged)
+
+
 #: the ruling of an event taken back with an earlier one (not checked: it never counted)
 def _void(by: _Ruled) -> Ruling:
     return Ruling("legal", "LOG-5", "core/taken-back",
                   f"taken back with event {by.ruling.event} by the judge's ruling at event {by.seq} "
-                  f"(line {by.line}); not checked")
+                  f"(line {by.line}); not checked", judged="void")
 
 
 class _Judge:
@@ -445,7 +452,7 @@ class _Judge:
             move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "taken-back",
                                         move.seq, move.line, move.seq - number - 1)
             result.warnings.append(move.warning)
-            return state, Step(number, line, ev, ruling, False, state=state, judged="taken-back")
+            return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state)
         if ruling.legal:
             move.bad = f"event {number} is legal ({ruling.rule}): there is no irregularity to let stand"
             return state, None
@@ -460,14 +467,17 @@ class _Judge:
         move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "stands",
                                     move.seq, move.line)
         result.warnings.append(move.warning)
-        return state, Step(number, line, ev, ruling, True, derived, state, judged="stands")
+        return state, Step(number, line, ev, _judged_as(ruling, "stands"), True, derived, state)
 
     def void(self, number: int, line: int, ev: Event, state: Any) -> Step:
         """An event between one taken back and the ruling that takes it back."""
-        return Step(number, line, ev, _void(self.taking_back), False, state=state, judged="void")
+        return Step(number, line, ev, _void(self.taking_back), False, state=state)
 
     def ruling(self, number: int, ev: Event, state: Any, unconfirmed: deque[Event], result: Result) -> Ruling:
         """The JudgeRuling at ``number`` is reached: follow it (or say why it cannot be)."""
+        return _judged_as(self._follow(number, unconfirmed, result), "ruling")
+
+    def _follow(self, number: int, unconfirmed: deque[Event], result: Result) -> Ruling:
         ruled = self.by_seq[number]
         if self.taking_back is ruled:
             self.taking_back = None
@@ -531,7 +541,7 @@ def _judged(judge: _Judge, number: int, line: int, ev: Event, state: Any, unconf
         ruling = judge.ruling(number, ev, state, unconfirmed, result)
         if not ruling.legal:
             return None, ruling, state
-        return Step(number, line, ev, ruling, True, state=state, judged="ruling"), None, state
+        return Step(number, line, ev, ruling, True, state=state), None, state
     if judge.ended is not None:
         return None, judge.after_end(ev), state
     state, step = judge.target(number, line, ev, state, unconfirmed, result)
