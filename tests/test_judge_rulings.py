@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from adjudicator.core.events import JudgeRuling, encode_line
 from adjudicator.core.log import parse_log, read_log, stream_log
 from adjudicator.core.verify import run
-from cli.main import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"colossus-order": "legal-gem-complete.jsonl", "logos": "legal-hidden-picks.jsonl",

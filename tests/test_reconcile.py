@@ -24,7 +24,7 @@ from adjudicator.core.log import line_hash, read_log, seal_lines
 from adjudicator.core.playout import playout
 from adjudicator.core.reconcile import read_record, reconcile
 from adjudicator.core.verify import run
-from cli.main import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,8 +12,8 @@ from litestar.testing import TestClient
 
 from adjudicator.core.log import line_hash, read_log, seal_lines
 from adjudicator.core.store import MatchStore
-from cli.main import main
-from replays.web.app import create_app
+from adjudicator.cli.main import main
+from adjudicator.replays.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "examples" / "logos" / "legal-hidden-picks.jsonl"

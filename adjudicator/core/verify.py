@@ -541,7 +541,8 @@ def _judged(judge: _Judge, number: int, line: int, ev: Event, state: Any, unconf
         ruling = judge.ruling(number, ev, state, unconfirmed, result)
         if not ruling.legal:
             return None, ruling, state
-        return Step(number, line, ev, ruling, True, state=state), None, state
+        # not applied: a ruling is no game event (the store refolds applied events with apply)
+        return Step(number, line, ev, ruling, False, state=state), None, state
     if judge.ended is not None:
         return None, judge.after_end(ev), state
     state, step = judge.target(number, line, ev, state, unconfirmed, result)

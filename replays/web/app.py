@@ -137,7 +137,8 @@ class EventInfo(msgspec.Struct):
     #: the event kind (``D`` decision, ``R`` random outcome, ``X`` derived, ...)
     kind: str
     text: str
-    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked) or ``derived``
+    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked) or ``derived``; or what
+    #: a judge's ruling made of it: ``stands``, ``taken-back``, ``ruling`` (the JudgeRuling itself)
     mark: str
     verdict: str
     rule: str
