@@ -187,3 +187,16 @@ def test_the_ruling_event_is_in_every_game_schema_and_not_a_game_event() -> None
         assert "JudgeRuling" in json.dumps(g.schema())
         ev = g.decoder.decode(encode_line(JudgeRuling(event=2, decision="penalty", penalty="x")))
         assert type(ev) is JudgeRuling
+
+
+def test_the_python_api_gives_warnings_rulings_and_the_judges_result(tmp_path: Path) -> None:
+    import adjudicator
+    from adjudicator.core.log import seal_lines
+
+    v = adjudicator.read_log(ex("logos", "legal-judge-stands.jsonl")).verify()
+    assert v.legal and [w.decision for w in v.warnings] == ["stands"]
+    assert [r.decision for _s, _l, r in v.rulings] == ["stands", "penalty", "result"]
+    assert v.outcome.reason.startswith("judge's ruling") and v.chain_head is None
+    sealed = tmp_path / "s.jsonl"
+    sealed.write_bytes(b"".join(ln + b"\n" for ln in seal_lines(lines_of(ex("logos", "legal-judge-stands.jsonl")))))
+    assert adjudicator.read_log(sealed).verify().chain_head is not None
