@@ -200,3 +200,16 @@ def test_the_python_api_gives_warnings_rulings_and_the_judges_result(tmp_path: P
     sealed = tmp_path / "s.jsonl"
     sealed.write_bytes(b"".join(ln + b"\n" for ln in seal_lines(lines_of(ex("logos", "legal-judge-stands.jsonl")))))
     assert adjudicator.read_log(sealed).verify().chain_head is not None
+
+
+def test_the_number_of_rulings_is_bounded(tmp_path: Path, monkeypatch) -> None:
+    import adjudicator.core.log as log_module
+
+    monkeypatch.setattr(log_module, "MAX_RULINGS", 2)
+    lines = lines_of(ex("colossus-order", "legal-gem-complete.jsonl"))[:20]
+    p = tmp_path / "many.jsonl"
+    p.write_bytes(b"\n".join(lines + [ruling(event=5, decision="penalty", penalty="x")] * 3) + b"\n")
+    r = invoke("verify", p)
+    assert r.exit_code == 2 and f"{p}:23: more than 2 lines that may be judges' rulings" in r.output, r.output
+    with pytest.raises(Exception, match="more than 2 judges' rulings"):
+        run(read_log(p))
