@@ -316,7 +316,7 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     viewer = _viewer(game, state, as_player)
     ev = _read_event(game, state, event_json, event_file)
     if isinstance(ev, JudgeRuling):  # a judge's ruling is about the log, not one position
-        sys.exit(_records.check_ruling(log, at, ev, as_json))
+        sys.exit(_records.check_ruling(log, at, ev, as_json, viewer))
     ruling, derived, _new = propose(game, state, ev)
     message = ruling.message
     if viewer is not None:

@@ -82,10 +82,12 @@ def redact(log_path: str, as_player: str, output: str | None) -> None:
            output)
 
 
-def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool) -> int:
+def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool,
+                 viewer: str | None = None) -> int:
     """``check LOG --event '{"type":"JudgeRuling",...}'``: what follows if the judge's ruling were
     written after event ``at`` (the end): whether it can be followed (LOG-5), the warning it
-    leaves, and who acts then.  Returns the exit code."""
+    leaves, and who acts then; with ``viewer``, a warning about what that seat cannot see says so
+    instead of naming it.  Returns the exit code."""
     if log is None:
         raise BadInput("a JudgeRuling rules on an event of a log: give the LOG (not --position)")
     n = at or len(log.events)
@@ -93,8 +95,14 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
     trial = MatchLog(log.path, log.game, [*log.events[:n], (line, ruling)])
     res = run(trial, keep_going=True, record_steps=True)
     step = res.steps[-1]
+    if step.seq != n + 1:  # the engine failed on an earlier event (LOG-4): a defect, exit 3
+        raise RuntimeError(f"the verification stopped at event {step.seq}: {step.ruling.message}")
     game, verdict = log.game, step.ruling
     warnings = [w.as_dict() for w in res.warnings if w.ruling_seq == n + 1]
+    for w in warnings:
+        target = log.events[w["seq"] - 1][1]
+        if viewer is not None and game.redact(target, viewer) != target:
+            w["message"] = f"(this ruling concerns what {viewer} cannot see)"
     out = res.outcome
     to_act = [] if out is not None else game.to_act(res.state)
     if as_json:

@@ -213,3 +213,15 @@ def test_the_number_of_rulings_is_bounded(tmp_path: Path, monkeypatch) -> None:
     assert r.exit_code == 2 and f"{p}:23: more than 2 lines that may be judges' rulings" in r.output, r.output
     with pytest.raises(Exception, match="more than 2 judges' rulings"):
         run(read_log(p))
+
+
+def test_check_as_a_player_does_not_name_what_that_seat_cannot_see() -> None:
+    path = ROOT / "examples" / "colossus-order" / "illegal-CO-2.5-card-not-in-deck.jsonl"
+    n = len(lines_of(path))
+    proposed = json.dumps({"type": "JudgeRuling", "event": n, "decision": "taken-back"})
+    judge = json.loads(invoke("check", path, "--json", "--event", proposed).output)
+    assert "ash" in judge["warnings"][0]["message"]
+    alice = json.loads(invoke("check", path, "--json", "--as", "alice", "--event", proposed).output)
+    assert alice["warnings"][0]["message"] == "(this ruling concerns what alice cannot see)"
+    bob = json.loads(invoke("check", path, "--json", "--as", "bob", "--event", proposed).output)
+    assert "ash" in bob["warnings"][0]["message"]
