@@ -225,3 +225,12 @@ def test_check_as_a_player_does_not_name_what_that_seat_cannot_see() -> None:
     assert alice["warnings"][0]["message"] == "(this ruling concerns what alice cannot see)"
     bob = json.loads(invoke("check", path, "--json", "--as", "bob", "--event", proposed).output)
     assert "ash" in bob["warnings"][0]["message"]
+
+
+def test_a_ruling_proposed_on_a_position_alone_is_refused_under_log_5() -> None:
+    from adjudicator.core.verify import propose
+
+    log = read_log(ex("colossus-order", "legal-gem-complete.jsonl"))
+    state = run(log, upto=10).state
+    ruling, derived, after = propose(log.game, state, JudgeRuling(event=5, decision="taken-back"))
+    assert (ruling.verdict, ruling.rule, derived, after) == ("illegal", "LOG-5", [], state)

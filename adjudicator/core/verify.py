@@ -556,6 +556,9 @@ def position_at(log: MatchLog, at: int | None) -> Result:
 
 def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], Any]:
     """Rule on a proposed event in ``state``; when legal, also return what follows from it."""
+    if type(event) is JudgeRuling:  # about an event of a log, not about a position alone
+        return Ruling("illegal", BAD_RULING, "core/bad-ruling", "a judge's ruling is about an event of a log: "
+                      "propose it with the log (check LOG --event ...)", judged="ruling"), [], state
     if game.outcome(state) is not None:
         return Ruling("illegal", "LOG-3", "core/after-end", f"the match is over ({game.outcome(state).reason})"), [], state
     if event.kind == "X":
