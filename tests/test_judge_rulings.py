@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.core.events import JudgeRuling, encode_line
 from adjudicator.core.log import parse_log, read_log, stream_log
@@ -234,3 +236,26 @@ def test_a_ruling_proposed_on_a_position_alone_is_refused_under_log_5() -> None:
     state = run(log, upto=10).state
     ruling, derived, after = propose(log.game, state, JudgeRuling(event=5, decision="taken-back"))
     assert (ruling.verdict, ruling.rule, derived, after) == ("illegal", "LOG-5", [], state)
+
+
+@settings(max_examples=8, deadline=None)
+@given(gid=st.sampled_from(["colossus-order", "logos", "kolossus", "colossi"]), seed=st.integers(0, 5_000),
+       where=st.floats(0.1, 0.9))
+def test_an_inserted_event_taken_back_leaves_the_generated_match_as_it_was(gid: str, seed: int, where: float) -> None:
+    """Property: insert into a generated match an event illegal where it stands, with a ruling
+    taking it back: the log verifies legal, to the same final position, with one warning."""
+    from adjudicator.core import registry
+    from adjudicator.core.playout import playout
+
+    game = registry.get(gid)
+    events, final = playout(game, seed, max_events=250)
+    lines = [encode_line(e) for e in events]
+    res = run(parse_log(b"".join(ln + b"\n" for ln in lines), "g.jsonl"), record_steps=True)
+    k = max(1, int(len(events) * where))
+    state = res.steps[k - 1].state
+    bad = next((e for e in events[k:] if e.kind in ("D", "R") and not game.check(state, e).legal), None)
+    assume(bad is not None)
+    log = lines[:k] + [encode_line(bad), ruling(event=k + 1, decision="taken-back")] + lines[k:]
+    out = verify(log)
+    assert out.verdict == "legal" and out.state == final, [v.as_dict() for v in out.violations]
+    assert [(w.seq, w.decision) for w in out.warnings] == [(k + 1, "taken-back")]
