@@ -212,9 +212,14 @@ def test_the_number_of_rulings_is_bounded(tmp_path: Path, monkeypatch) -> None:
     p = tmp_path / "many.jsonl"
     p.write_bytes(b"\n".join(lines + [ruling(event=5, decision="penalty", penalty="x")] * 3) + b"\n")
     r = invoke("verify", p)
-    assert r.exit_code == 2 and f"{p}:23: more than 2 lines that may be judges' rulings" in r.output, r.output
+    assert r.exit_code == 2 and f"{p}:23: more than 2 judges' rulings in one log" in r.output, r.output
     with pytest.raises(Exception, match="more than 2 judges' rulings"):
         run(read_log(p))
+    # a note that names the type, or text with escapes, is no ruling
+    q = tmp_path / "notes.jsonl"
+    noted = [ln[:-1] + b',"note":"JudgeRuling \\u00e9"}' for ln in lines[1:]]
+    q.write_bytes(b"\n".join(lines[:1] + noted) + b"\n")
+    assert invoke("verify", q).exit_code == 0
 
 
 def test_check_as_a_player_does_not_name_what_that_seat_cannot_see() -> None:

@@ -281,6 +281,24 @@ def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
             yield line_no, raw
 
 
+class _Typed(msgspec.Struct):
+    type: Any = None
+
+
+_type_decoder = msgspec.json.Decoder(_Typed)
+
+
+def _type_of(raw: bytes) -> Any:
+    """The ``type`` of one line that may be a judge's ruling (None when it does not decode: the
+    reading pass reports that line where it is)."""
+    if len(raw) > MAX_LINE_BYTES or depth_error(raw) is not None:
+        return None
+    try:
+        return _type_decoder.decode(raw).type
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+
+
 class StreamedEvents(Sequence[tuple[int, Event]]):
     """The events of a log file decoded one at a time, front to back (memory: one line).
 
@@ -297,10 +315,10 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
         with _open(path) as f:
             for line_no, raw in _raw_lines(f, path):
                 count, last = count + 1, line_no
-                if b"JudgeRuling" in raw or b"\\u" in raw:  # a type may be written with escapes
-                    self._maybe_rulings.append((count, line_no, raw))
+                if (b"JudgeRuling" in raw or b"\\u" in raw) and _type_of(raw) == "JudgeRuling":
+                    self._maybe_rulings.append((count, line_no, raw))  # (a type may be written with escapes)
                     if len(self._maybe_rulings) > MAX_RULINGS:
-                        raise LogError(path, line_no, f"more than {MAX_RULINGS} lines that may be judges' rulings")
+                        raise LogError(path, line_no, f"more than {MAX_RULINGS} judges' rulings in one log")
             f.seek(0, 2)
             if f.tell():
                 f.seek(-1, 2)
