@@ -27,12 +27,12 @@ import msgspec
 from .core import position as _positions
 from .core import registry
 from .core.errors import AdjudicatorError, LogError
-from .core.events import Event
+from .core.events import Event, JudgeRuling
 from .core.log import MatchLog, decode_event, parse_log
 from .core.log import read_log as _read_log
 from .core.protocol import Game, Outcome, RefError
 from .core.rulings import Ruling
-from .core.verify import Result, Violation, position_at, propose, run, start
+from .core.verify import Irregularity, Result, Violation, position_at, propose, run, start
 
 __all__ = [
     "IllegalEvent", "Match", "Position", "Proposal", "Verdict", "event", "game", "game_ids",
@@ -201,6 +201,12 @@ class Verdict:
     outcome: Outcome | None
     #: the settled position where verification stopped
     position: Position
+    #: the events judges' rulings let stand or took back (warnings beside the verdict), and the
+    #: rulings followed as (event number, line, ruling): docs/log-format.md, "Judges' rulings"
+    warnings: list[Irregularity] = field(default_factory=list)
+    rulings: list[tuple[int, int, JudgeRuling]] = field(default_factory=list)
+    #: the hash of the last line of a sealed log (the hash chain's head), else None
+    chain_head: str | None = None
     #: events legal only if cards the log leaves unknown are what each one's ``condition`` says
     undetermined: list[Violation] = field(default_factory=list)
 
@@ -245,9 +251,9 @@ class Match:
     def verify(self, *, keep_going: bool = False) -> Verdict:
         """Check every event in the position where it happened (see ``adjudicator verify``)."""
         res: Result = run(self._log, keep_going=keep_going)
-        return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked),
-                       None if res.state is None else res.game.outcome(res.state),
-                       Position(self.game, res.state, res.events), list(res.undetermined))
+        return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked), res.outcome,
+                       Position(self.game, res.state, res.events), list(res.warnings), list(res.rulings),
+                       self._log.chain_head, list(res.undetermined))
 
     def position(self, at: int | None = None) -> Position:
         """The settled position after event ``at`` (1 = MatchStarted; None = the end).

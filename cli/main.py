@@ -15,10 +15,10 @@ import msgspec
 from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.events import to_builtins
+from adjudicator.core.events import JudgeRuling, to_builtins
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log, stream_log
 from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, run
+from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option,
@@ -37,8 +37,8 @@ def main() -> None:
 
 # -- verify --------------------------------------------------------------------------------------
 
-def _outcome_dict(game: Game, state: Any) -> dict[str, Any] | None:
-    out = game.outcome(state) if state is not None else None
+def _outcome_dict(res: Any) -> dict[str, Any] | None:
+    out = res.outcome  # a judge's result ruling, else the position's own
     return None if out is None else {"result": out.result, "winner": out.winner, "reason": out.reason}
 
 
@@ -69,8 +69,11 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         "verdict": res.verdict,
         "events": len(log.events),
         "violations": [v.as_dict() for v in res.violations],
-        "outcome": _outcome_dict(log.game, res.state),
+        "outcome": _outcome_dict(res),
     }
+    if res.warnings or res.rulings:  # judges' rulings (docs/log-format.md, "Judges' rulings")
+        doc["warnings"] = [w.as_dict() for w in res.warnings]
+        doc["rulings"] = [ruling_dict(seq, line, r) for seq, line, r in res.rulings]
     if res.unchecked:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
     if res.undetermined:
@@ -163,6 +166,12 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
         if v.get("followers"):
             click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
                        f"{v['waiting_for']})")
+    for w in doc.get("warnings", []):
+        r = w["ruling"]
+        click.echo(f"  warning: {doc['path']}:{w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+                   f"({w['decision']} by the judge's ruling at line {r['line']})")
+    for r in doc.get("rulings", []):
+        click.echo(f"  ruling: {doc['path']}:{r['line']}: event {r['seq']}: {r['text']}")
     if doc.get("chain_head"):
         click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
     undetermined = doc.get("undetermined", [])
@@ -319,9 +328,11 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     With --as PLAYER, what follows is shown as PLAYER would see it, and a ruling about what
     PLAYER cannot see says so instead of naming it.
     """
-    game, state, _log, _n = load_position(log_path, position, at)
+    game, state, log, _n = load_position(log_path, position, at)
     viewer = _viewer(game, state, as_player)
     ev = _read_event(game, state, event_json, event_file)
+    if isinstance(ev, JudgeRuling):  # a judge's ruling is about the log, not one position
+        sys.exit(_records.check_ruling(log, at, ev, as_json, viewer))
     ruling, derived, _new = propose(game, state, ev)
     message = ruling.message
     if viewer is not None:
@@ -464,6 +475,7 @@ from . import records as _records  # noqa: E402  (seal and redact: new records m
 
 main.add_command(_records.seal)
 main.add_command(_records.redact)
+main.add_command(_records.reconcile)
 
 from . import pool as _pool  # noqa: E402  (card-pool files: check, show)
 

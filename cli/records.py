@@ -18,9 +18,11 @@ import click
 import msgspec
 
 from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import line_hash, read_log
+from adjudicator.core.events import JudgeRuling, to_builtins
+from adjudicator.core.log import MatchLog, read_log, seal_lines
+from adjudicator.core.verify import run
 
-from .common import BadInput, fail
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, json_option
 
 
 def _lines(path: str) -> list[bytes]:
@@ -50,19 +52,6 @@ def _checked(path: str) -> Any:
         raise fail(exc) from None
 
 
-def sealed(lines: list[bytes]) -> list[bytes]:
-    """``lines`` with the hash chain: MatchStarted as it is (no prev), each later line with the
-    prev of the line before it as written here."""
-    out: list[bytes] = []
-    for i, raw in enumerate(lines):
-        doc = msgspec.json.decode(raw)
-        doc.pop("prev", None)
-        if i:
-            doc["prev"] = line_hash(out[-1])
-        out.append(msgspec.json.encode(doc))
-    return out
-
-
 @click.command()
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -72,7 +61,7 @@ def seal(log_path: str, output: str | None) -> None:
     line before it as written.  `verify` then names the first line changed since.  A log that does
     not read (or whose chain is already broken) is refused (exit 2)."""
     _checked(log_path)
-    _write(sealed(_lines(log_path)), output)
+    _write(seal_lines(_lines(log_path)), output)
 
 
 @click.command()
@@ -91,3 +80,89 @@ def redact(log_path: str, as_player: str, output: str | None) -> None:
     game = log.game
     _write((enc.encode(msgspec.structs.replace(game.redact(e, as_player), prev=None)) for _line, e in log.events),
            output)
+
+
+def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool,
+                 viewer: str | None = None) -> int:
+    """``check LOG --event '{"type":"JudgeRuling",...}'``: what follows if the judge's ruling were
+    written after event ``at`` (the end): whether it can be followed (LOG-5), the warning it
+    leaves, and who acts then; with ``viewer``, a warning about what that seat cannot see says so
+    instead of naming it.  Returns the exit code."""
+    if log is None:
+        raise BadInput("a JudgeRuling rules on an event of a log: give the LOG (not --position)")
+    n = at or len(log.events)
+    line = log.events[n - 1][0] + 1
+    trial = MatchLog(log.path, log.game, [*log.events[:n], (line, ruling)])
+    res = run(trial, keep_going=True, record_steps=True)
+    step = res.steps[-1]
+    if step.seq != n + 1:  # the engine failed on an earlier event (LOG-4): a defect, exit 3
+        raise RuntimeError(f"the verification stopped at event {step.seq}: {step.ruling.message}")
+    game, verdict = log.game, step.ruling
+    warnings = [w.as_dict() for w in res.warnings if w.ruling_seq == n + 1]
+    for w in warnings:
+        target = log.events[w["seq"] - 1][1]
+        if viewer is not None and game.redact(target, viewer) != target:
+            w["message"] = f"(this ruling concerns what {viewer} cannot see)"
+    out = res.outcome
+    to_act = [] if out is not None else game.to_act(res.state)
+    if as_json:
+        emit_json({"verdict": verdict.verdict, "rule": verdict.rule, "code": verdict.code, "message": verdict.message,
+                   "warnings": warnings, "to_act": to_act,
+                   "outcome": None if out is None else to_builtins(out)})
+    else:
+        click.echo(f"{verdict.verdict}: {verdict.rule} [{verdict.code}] {verdict.message}")
+        for w in warnings:
+            click.echo(f"  warning: line {w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+                       f"({w['decision']})")
+        if out is not None:
+            click.echo(f"  then: the match is over ({out.result} {out.winner or ''}, {out.reason})".replace(" ,", ","))
+        elif verdict.legal:
+            click.echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
+    return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
+
+
+@click.command()
+@click.argument("a_path", metavar="A", type=click.Path(dir_okay=False))
+@click.argument("b_path", metavar="B", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the merged log here (only when the records do not contradict each other).")
+@json_option
+def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> None:
+    """Make one log of two records of the same match (e.g. two seats' `redact --as` records):
+    each one's masked values filled from the other, every contradiction named with both files'
+    lines.  Exit 0: no contradiction (the merged log written with -o); 1: contradictions (nothing
+    written); 2: a record unreadable (or its hash chain broken)."""
+    from adjudicator.core.reconcile import read_record
+    from adjudicator.core.reconcile import reconcile as merge
+
+    try:
+        a, b = read_record(a_path), read_record(b_path)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    res = merge(a, b)
+    if output is not None and not res.contradictions:
+        _write(res.lines, output)
+    if as_json:
+        emit_json({**res.as_dict(), "output": output if output is not None and not res.contradictions else None})
+    else:
+        _echo_reconciled(res, output)
+    sys.exit(EXIT_ILLEGAL if res.contradictions else EXIT_LEGAL)
+
+
+def _echo_reconciled(res: Any, output: str | None) -> None:
+    a, b = res.a.path, res.b.path
+    verdict = f"{len(res.contradictions)} contradictions" if res.contradictions else "no contradiction"
+    click.echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
+               f"{a}, {res.filled_b} in {b}; {res.unknown} unknown to both)")
+    for c in res.contradictions:
+        click.echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}")
+    for path, seat in ((a, res.seat_a), (b, res.seat_b)):
+        if seat is not None:
+            click.echo(f"  {path} is {seat}'s record")
+    for path, only in ((a, res.only_a), (b, res.only_b)):
+        if only:
+            shown = ", ".join(map(str, only[:8])) + (", ..." if len(only) > 8 else "")
+            click.echo(f"  only in {path}: lines {shown} (taken into the merged log)")
+    if output is not None:
+        sealed = " (sealed: both records were)" if res.sealed else ""
+        click.echo(f"  not written: {output}" if res.contradictions else f"  merged log written to {output}{sealed}")

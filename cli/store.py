@@ -218,11 +218,13 @@ def list_(db: str | None, as_json: bool, game: str | None) -> None:
 @json_option
 @db_option
 def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, db: str | None) -> None:
-    """The position of a stored MATCH (its id or a unique prefix) after event N."""
+    """The position of a stored MATCH (its id or a unique prefix) after event N.  For a sealed
+    log, the hash of its last line (the chain head) follows (`chain_head` with --json)."""
     with open_store(db) as st:
         match_id = st.resolve(match_ref)
         game, state = st.state_at(match_id, at)
         n = at or st.length(match_id)
+        head = st.summary(match_id).chain_head
     if state is None:
         raise BadInput(f"match {match_id}: no position (the engine failed on MatchStarted)")
     if as_player is not None and as_player not in game.players(state):
@@ -230,9 +232,13 @@ def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, d
     if as_json:
         doc = positions.document(game, state, player=as_player, at=n)
         doc["match"] = match_id
+        if head is not None:
+            doc["chain_head"] = head
         emit_json(doc)
     else:
         click.echo(game.describe(state, as_player))
+        if head is not None:  # the log was sealed: its last line's hash, to check a copy against
+            click.echo(f"sealed: the stored log's last line hashes to {head}")
 
 
 __all__ = ["store", "open_store"]

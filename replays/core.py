@@ -24,6 +24,12 @@ from adjudicator.core.verify import run
 
 #: marks of a frame, as the viewers show them
 LEGAL, ILLEGAL, UNCHECKED, DERIVED = "legal", "illegal", "unchecked", "derived"
+#: ... and what judges' rulings made of events (docs/log-format.md, "Judges' rulings"): an illegal
+#: event that stands (applied: its irregularity a warning), an event taken back (with those taken
+#: back with it), a JudgeRuling followed
+STANDS, TAKEN_BACK, RULING = "stands", "taken-back", "ruling"
+#: Ruling.judged -> mark
+_JUDGED = {"stands": STANDS, "taken-back": TAKEN_BACK, "void": TAKEN_BACK, "ruling": RULING}
 
 
 @dataclass(frozen=True)
@@ -52,9 +58,12 @@ class Frame:
 
 
 def mark_of(event: Event, ruling: Ruling | None, applied: bool) -> str:
-    """How the viewers mark an event: derived (a stated consequence), illegal, unchecked, legal."""
+    """How the viewers mark an event: what a judge's ruling made of it, derived (a stated
+    consequence), illegal, unchecked, legal."""
     if ruling is None:
         return UNCHECKED
+    if ruling.judged is not None and (ruling.judged != "ruling" or ruling.legal):
+        return _JUDGED.get(ruling.judged, ILLEGAL)
     if event.kind == "X" and ruling.verdict == "legal" and not applied:
         return DERIVED
     if ruling.verdict == "illegal":
@@ -92,7 +101,8 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None) -> F
     return Frame(
         number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
         text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
-        message=f"(this ruling concerns what {player} cannot see)" if hidden and f.verdict == "illegal" else
+        message=f"(this ruling concerns what {player} cannot see)" if hidden and (
+            f.verdict == "illegal" or f.mark in (STANDS, TAKEN_BACK)) else
         (f.message if not hidden else f"{f.type} is legal here"),
         derived=[game.describe_event(d) for d in shown], turn=f.turn,
     )

@@ -43,7 +43,17 @@ CARD_TINTS = ("sky_blue1", "light_salmon1", "pale_green1", "khaki1", "plum1", "a
 #: text styles for piece kinds, in the order of the kinds' names
 KIND_STYLES = ("", "bold", "underline", "italic", "bold underline", "reverse", "bold italic", "strike")
 #: the marks of the event list (shared with the web viewer's vocabulary in replays.core)
-MARKS = {"legal": ("✓", "green"), "illegal": ("✗", "bold red"), "unchecked": ("?", "yellow"), "derived": ("·", "cyan")}
+MARKS = {"legal": ("✓", "green"), "illegal": ("✗", "bold red"), "unchecked": ("?", "yellow"), "derived": ("·", "cyan"),
+         # judges' rulings: an illegal event that stands, an event taken back, a ruling followed
+         "stands": ("!", "bold magenta"), "taken-back": ("↶", "magenta"), "ruling": ("§", "bold blue")}
+#: what a mark means, in words (the viewers' ruling panels)
+MARK_HINTS = {
+    "unchecked": "not engine-checked",
+    "derived": "derived by the engine",
+    "stands": "illegal, but it stands by a judge's ruling: the position continued from it (a warning)",
+    "taken-back": "taken back by a judge's ruling: the position is the one before it",
+    "ruling": "a judge's ruling, followed",
+}
 HIDDEN = "▒"
 
 
@@ -456,5 +466,5 @@ def mark_text(mark: str) -> Text:
     return Text(sym, style=style)
 
 
-__all__ = ["MARKS", "HIDDEN", "Palette", "board_lines", "board_legend", "card_text", "mark_text",
+__all__ = ["MARKS", "MARK_HINTS", "HIDDEN", "Palette", "board_lines", "board_legend", "card_text", "mark_text",
            "scene_lines", "scene_text", "usable_colour", "zone_lines"]

@@ -2,7 +2,8 @@
 
 ``adjudicator replay LOG|MATCH_ID [--at N] [--as PLAYER]`` opens it (see ``cli/replay.py``).
 The screen shows the position drawn from the game's scene (:mod:`replays.terminal`), the event
-list with a mark on each event (legal ✓, illegal ✗, not engine-checked ?, derived ·), the
+list with a mark on each event (legal ✓, illegal ✗, not engine-checked ?, derived ·; judges'
+rulings: stands !, taken back ↶, the ruling §), the
 selected event's ruling and consequences, and what the event changed.  Generic over every
 registered game: nothing here names one.
 
@@ -27,7 +28,7 @@ from textual.widgets import Footer, Input, Label, Static
 from adjudicator.core.rulings import CORE_RULES
 
 from .core import ILLEGAL, Replay
-from .terminal import MARKS, mark_text, scene_text
+from .terminal import MARK_HINTS, MARKS, mark_text, scene_text
 
 KINDS = {"D": "decision", "R": "random outcome", "X": "derived by the engine"}
 
@@ -48,6 +49,8 @@ HELP = """\
 
 Marks: [green]✓[/green] legal  [bold red]✗[/bold red] illegal (skipped; the position stays as before it)  \
 [yellow]?[/yellow] not engine-checked  [cyan]·[/cyan] derived by the engine
+Judges' rulings: [bold magenta]![/bold magenta] illegal but stands (a warning)  [magenta]↶[/magenta] taken back  \
+[bold blue]§[/bold blue] the ruling
 
 Press any key to close."""
 
@@ -281,10 +284,8 @@ class ReplayApp(App[None]):
         t.append(f.text + "\n")
         sym, style = MARKS.get(f.mark, ("?", "yellow"))
         t.append(f"{sym} {f.verdict}", style=style)
-        if f.mark == "unchecked":
-            t.append(" (not engine-checked)", style="yellow")
-        elif f.mark == "derived":
-            t.append(" (derived by the engine)", style="cyan")
+        if f.mark in MARK_HINTS:
+            t.append(f" ({MARK_HINTS[f.mark]})", style=style)
         t.append("  ")
         t.append(f.rule, style="bold")
         title = _rule_title(r, f.rule)

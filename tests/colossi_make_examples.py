@@ -27,6 +27,8 @@ from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.rules import spawn_spaces
 from adjudicator.games.colossi.state import Actions, Deploy, Draw, MoveBeast, PlaceStart, Rest
 
+from .ruling_examples import ruling_examples
+
 GAME = registry.get("colossi")
 OUT = Path(__file__).resolve().parent.parent / "examples" / "colossi"
 TWO = ["ann", "bob"]
@@ -252,6 +254,7 @@ def generate() -> dict[str, bytes]:
     legal = legal_examples()
     out = {name: encode(events) for name, (events, _) in legal.items()}
     out.update(illegal_examples(legal))
+    out.update(ruling_examples("colossi", out["legal-2p-to-50-gold.jsonl"]))  # judges' rulings
     return out
 
 

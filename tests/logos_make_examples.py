@@ -24,6 +24,8 @@ from adjudicator.games.logos import events as E
 from adjudicator.games.logos.rules import beats, card_stats, commitment_of
 
 from .logos_scenarios import A, B, GAME, POOL, Script, salt
+from .ruling_examples import TEXT as RULING_TEXT
+from .ruling_examples import ruling_examples
 
 OUT = Path(__file__).resolve().parent.parent / "examples" / "logos"
 
@@ -339,6 +341,7 @@ def generate() -> dict[str, bytes]:
         made[name] = make().lines()
     for name, (s, _rule, _text) in illegal_examples().items():
         made[name] = s.lines()
+    made.update(ruling_examples("logos", made["legal-hidden-picks.jsonl"]))  # judges' rulings
     return dict(sorted(made.items()))
 
 
@@ -366,6 +369,8 @@ def readme() -> str:
     ]
     for name in legal_examples():
         lines.append(f"- `{name}`: {LEGAL_TEXT[name]}")
+    for name, text in RULING_TEXT.items():
+        lines.append(f"- `{name}`: {text}")
     for name, (_s, _rule, text) in sorted(illegal_examples().items()):
         lines.append(f"- `{name}`: {text}.")
     return "\n".join(lines) + "\n"

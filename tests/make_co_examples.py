@@ -26,6 +26,7 @@ from adjudicator.games.colossus_order.state import (
 )
 
 from .co_scenarios import A, B, BLACK, GAME, POOL, WHITE, Script, deck, setup
+from .ruling_examples import ruling_examples
 
 OUT = Path(__file__).resolve().parent.parent / "examples" / "colossus-order"
 
@@ -455,6 +456,7 @@ def render(s: Script) -> bytes:
 
 def generate() -> dict[str, bytes]:
     out = {name: render(make()) for name, make in {**legal_examples(), **illegal_examples()}.items()}
+    out.update(ruling_examples("colossus-order", out["legal-gem-complete.jsonl"]))  # judges' rulings
     return out
 
 

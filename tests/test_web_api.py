@@ -173,7 +173,8 @@ def test_events_carry_rulings_and_marks(client: TestClient, store: MatchStore, g
         n = len(read_log(path).events)
         assert doc["match"]["match_id"] == mid and doc["match"]["events"] == n
         assert [e["number"] for e in events] == list(range(1, n + 1))
-        assert {e["mark"] for e in events} <= {"legal", "illegal", "unchecked", "derived"}
+        assert {e["mark"] for e in events} <= {"legal", "illegal", "unchecked", "derived",
+                                               "stands", "taken-back", "ruling"}  # the last: judges' rulings
         illegal = [e for e in events if e["mark"] == "illegal"]
         assert doc["violations"] == [e["number"] for e in illegal]
         if path.name.startswith("legal-"):

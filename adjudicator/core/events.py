@@ -19,7 +19,7 @@ a shuffle, a reveal, a die roll), ``X`` a consequence the engine derives itself.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -96,3 +96,34 @@ def masked(event: Event, *fields: str) -> Event:
         else:
             changes[f] = HIDDEN
     return msgspec.structs.replace(event, **changes) if changes else event
+
+
+class JudgeRuling(Event):
+    """A judge's decision about an earlier event of the match (any game; docs/log-format.md,
+    "Judges' rulings", LOG-5).  The verifier follows it; it never changes what the log said.
+
+    ``decision``: ``stands`` (an illegal event stands: the position continues from it, the
+    irregularity kept as a warning), ``taken-back`` (the position returns to before the event; the
+    events between it and the ruling are taken back with it), ``penalty`` (recorded and shown) or
+    ``result`` (the match ends with ``result``/``winner``).
+    """
+
+    kind: ClassVar[str] = "J"
+    #: the number of the event ruled on (1 = MatchStarted), and optionally its line in the log
+    event: int
+    decision: Literal["stands", "taken-back", "penalty", "result"]
+    line: int | None = None
+    #: who ruled, and why (free text)
+    judge: str | None = None
+    reason: str | None = None
+    #: the player a penalty or a result concerns
+    player: str | None = None
+    #: the penalty, in words (``decision: penalty``)
+    penalty: str | None = None
+    #: the result a ``result`` ruling imposes: ``win`` (of ``winner``) or ``draw``
+    result: Literal["win", "draw"] | None = None
+    winner: str | None = None
+
+
+#: events every game's log may carry besides its own (added to each game's decoder)
+CORE_EVENTS: tuple[type[Event], ...] = (JudgeRuling,)

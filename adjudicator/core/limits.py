@@ -13,6 +13,8 @@ MAX_DEPTH = 64
 MAX_LINE_BYTES = 1_000_000
 #: the most events in one log
 MAX_EVENTS = 10_000_000
+#: judges' rulings (JudgeRuling lines) in one log
+MAX_RULINGS = 10_000
 #: the most players a match may name (every game seats far fewer; the rules judge the real count)
 MAX_PLAYERS = 64
 #: the longest name of a card pool, board, island or other data file a log may name

@@ -21,8 +21,8 @@ import msgspec
 
 from . import registry
 from .errors import LogError, UnknownGame
-from .events import Event
-from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, depth_error
+from .events import Event, JudgeRuling
+from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
@@ -37,6 +37,15 @@ class MatchLog:
     game: Game
     #: (line number, event); index 0 is MatchStarted
     events: list[tuple[int, Event]] = field(default_factory=list)
+    #: the hash of the last line of a sealed log read whole (None: not sealed; see chain_head)
+    sealed_head: str | None = None
+
+    @property
+    def chain_head(self) -> str | None:
+        """The hash of the last line when the log carries the hash chain (``prev``), else None
+        (a streamed log: once it has been read to the end)."""
+        events = self.events
+        return events.chain_head if isinstance(events, StreamedEvents) else self.sealed_head
 
     @property
     def setup(self) -> Event:
@@ -102,17 +111,23 @@ def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
-def game_of(first: bytes, path: str, line: int) -> Game:
-    """The registered game a MatchStarted line names (LOG-1)."""
-    _check_size(first, path, line)
+def json_object(raw: bytes, path: str, line: int) -> dict[str, Any]:
+    """One line as a JSON object, its size and depth bounded (any game's line, or none's)."""
+    _check_size(raw, path, line)
     try:
-        obj = _generic.decode(first)
+        obj = _generic.decode(raw)
     except msgspec.DecodeError as exc:
         raise LogError(path, line, f"not valid JSON ({exc})") from None
     except UnicodeDecodeError as exc:
         raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
     if not isinstance(obj, dict):
         raise LogError(path, line, "an event must be a JSON object")
+    return obj
+
+
+def game_of(first: bytes, path: str, line: int) -> Game:
+    """The registered game a MatchStarted line names (LOG-1)."""
+    obj = json_object(first, path, line)
     if obj.get("type") != "MatchStarted":
         raise LogError(path, line, f"the first event must be MatchStarted, got {obj.get('type')!r} (LOG-1)", "type")
     gid = obj.get("game")
@@ -124,6 +139,46 @@ def game_of(first: bytes, path: str, line: int) -> Game:
         raise LogError(path, line, str(exc), "game") from None
 
 
+class Chain:
+    """The hash chain of one log, checked line by line as the log is read (``prev``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        #: the previous line as written, and its number
+        self.prev_raw, self.prev_line = b"", 0
+        #: does the log carry the hash chain (``prev`` from line 2 on)?
+        self.chained = False
+
+    def link(self, number: int, line_no: int, raw: bytes, prev: str | None) -> None:
+        """Line ``line_no`` (event ``number``, its bytes ``raw``, its ``prev``) is next: raise
+        :class:`LogError` where the chain breaks."""
+        if prev is not None or self.chained:
+            why = _chain_error(self, number, line_no, prev)
+            if why is not None:  # a line that does not hash to the next prev is named itself
+                broken = self.prev_line if why.startswith("the hash chain is broken") else line_no
+                raise LogError(self.path, broken, why, "prev")
+            self.chained = True
+        self.prev_raw, self.prev_line = raw, line_no
+
+    @property
+    def head(self) -> str | None:
+        """The hash of the last line read when the log carries the chain, else None."""
+        return line_hash(self.prev_raw) if self.chained else None
+
+
+def seal_lines(lines: list[bytes]) -> list[bytes]:
+    """``lines`` (JSON objects) with the hash chain: MatchStarted as it is (no prev), each later
+    line re-encoded with the prev of the line before it as written here."""
+    out: list[bytes] = []
+    for i, raw in enumerate(lines):
+        doc = msgspec.json.decode(raw)
+        doc.pop("prev", None)
+        if i:
+            doc["prev"] = line_hash(out[-1])
+        out.append(msgspec.json.encode(doc))
+    return out
+
+
 class _LineReader:
     """Turns the lines of one log into events: decoding, ``seq``, one MatchStarted, references."""
 
@@ -131,17 +186,7 @@ class _LineReader:
         self.path, self.game = path, game
         self.last_line_no, self.truncated = last_line_no, truncated
         self.setup: Event | None = None
-        #: the previous line as written, and its number (for the hash chain)
-        self.prev_raw, self.prev_line = b"", 0
-        #: does the log carry the hash chain (``prev`` from line 2 on)?
-        self.chained = False
-
-    def _check_chain(self, number: int, line_no: int, prev: str | None) -> None:
-        why = _chain_error(self, number, line_no, prev)
-        if why is not None:  # a line that does not hash to the next prev is named itself
-            broken = self.prev_line if why.startswith("the hash chain is broken") else line_no
-            raise LogError(self.path, broken, why, "prev")
-        self.chained = True
+        self.chain = Chain(path)
 
     def read(self, number: int, line_no: int, raw: bytes) -> Event:
         path, game = self.path, self.game
@@ -151,9 +196,7 @@ class _LineReader:
             if self.truncated and line_no == self.last_line_no and exc.reason.startswith("not valid JSON"):
                 raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
             raise
-        if event.prev is not None or self.chained:
-            self._check_chain(number, line_no, event.prev)
-        self.prev_raw, self.prev_line = raw, line_no
+        self.chain.link(number, line_no, raw, event.prev)
         if event.seq is not None and event.seq != number:
             raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
         if self.setup is None:
@@ -173,7 +216,7 @@ def line_hash(raw: bytes) -> str:
     return hashlib.sha256(raw.strip()).hexdigest()
 
 
-def _chain_error(reader: _LineReader, number: int, line_no: int, prev: str | None) -> str | None:
+def _chain_error(reader: Chain, number: int, line_no: int, prev: str | None) -> str | None:
     """Why line ``number`` breaks the hash chain, or None."""
     if number == 1:
         return "MatchStarted opens the hash chain: it has no prev"
@@ -200,6 +243,7 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     reader = _LineReader(path, game, lines[-1][0], truncated)
     for number, (line_no, raw) in enumerate(lines, start=1):
         log.events.append((line_no, reader.read(number, line_no, raw)))
+    log.sealed_head = reader.chain.head
     return log
 
 
@@ -214,13 +258,17 @@ def _open(path: str | Path) -> Any:
         raise LogError(str(path), None, f"cannot read ({exc.strerror})") from None
 
 
-def read_log(path: str | Path) -> MatchLog:
+def log_bytes(path: str | Path) -> bytes:
+    """The bytes of a log file (LogError naming the file when it cannot be read)."""
     with _open(path) as f:
         try:
-            data = f.read()
+            return f.read()
         except OSError as exc:
             raise LogError(str(path), None, f"cannot read ({exc.strerror})") from None
-    return parse_log(data, str(path))
+
+
+def read_log(path: str | Path) -> MatchLog:
+    return parse_log(log_bytes(path), str(path))
 
 
 def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
@@ -231,6 +279,24 @@ def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
         raw = raw.strip()
         if raw:
             yield line_no, raw
+
+
+class _Typed(msgspec.Struct):
+    type: Any = None
+
+
+_type_decoder = msgspec.json.Decoder(_Typed)
+
+
+def _type_of(raw: bytes) -> Any:
+    """The ``type`` of one line that may be a judge's ruling (None when it does not decode: the
+    reading pass reports that line where it is)."""
+    if len(raw) > MAX_LINE_BYTES or depth_error(raw) is not None:
+        return None
+    try:
+        return _type_decoder.decode(raw).type
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
 
 
 class StreamedEvents(Sequence[tuple[int, Event]]):
@@ -244,9 +310,15 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
     def __init__(self, path: str) -> None:
         self.path = path
         count, last, tail = 0, 0, b"\n"
+        #: (event number, line, bytes) of the lines that may be judges' rulings (see judge_rulings)
+        self._maybe_rulings: list[tuple[int, int, bytes]] = []
         with _open(path) as f:
-            for line_no, _raw in _raw_lines(f, path):
+            for line_no, raw in _raw_lines(f, path):
                 count, last = count + 1, line_no
+                if (b"JudgeRuling" in raw or b"\\u" in raw) and _type_of(raw) == "JudgeRuling":
+                    self._maybe_rulings.append((count, line_no, raw))  # (a type may be written with escapes)
+                    if len(self._maybe_rulings) > MAX_RULINGS:
+                        raise LogError(path, line_no, f"more than {MAX_RULINGS} judges' rulings in one log")
             f.seek(0, 2)
             if f.tell():
                 f.seek(-1, 2)
@@ -286,11 +358,35 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
     def chain_head(self) -> str | None:
         """After :meth:`drain`: the hash of the last line when the log carries the hash chain
         (``prev``), to keep beside the log (a change to the last line shows against it); else None."""
-        r = self._reader
-        return line_hash(r.prev_raw) if r.chained else None
+        return self._reader.chain.head
 
     def close(self) -> None:
         self._file.close()
+
+    def judge_rulings(self) -> list[tuple[int, int, JudgeRuling]]:
+        """The judges' rulings of the log, found by the first pass (a line that does not decode is
+        left to the reading pass, which reports it where it is)."""
+        out = []
+        for number, line_no, raw in self._maybe_rulings:
+            try:
+                ev = self.game.decoder.decode(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError):
+                continue
+            if type(ev) is JudgeRuling:
+                out.append((number, line_no, ev))
+        return out
+
+
+def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int, JudgeRuling]]:
+    """(event number, line, ruling) of every judge's ruling of ``log`` up to event ``upto``, in
+    order: the verifier reads them before it starts (a ruling decides how an earlier event is
+    followed).  A streamed log found them in its first pass; a log in memory is scanned here."""
+    events = log.events
+    found = (events.judge_rulings() if isinstance(events, StreamedEvents)
+             else [(i, line, e) for i, (line, e) in enumerate(events, start=1) if type(e) is JudgeRuling])
+    if len(found) > MAX_RULINGS:
+        raise LogError(log.path, found[MAX_RULINGS][1], f"more than {MAX_RULINGS} judges' rulings in one log")
+    return found if upto is None else [r for r in found if r[0] <= upto]
 
 
 def stream_log(path: str | Path) -> MatchLog:

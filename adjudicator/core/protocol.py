@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
-from .events import Event
+from .events import CORE_EVENTS, Event
 from .rulings import Rulebook, Ruling
 
 if TYPE_CHECKING:
@@ -53,10 +53,11 @@ class Game(ABC, Generic[S]):
     state_type: ClassVar[type]
 
     def __init__(self) -> None:
-        union = Union[tuple(self.event_types)]  # type: ignore[valid-type]
+        # the game's events and the core's (a judge's ruling), which every log may carry
+        union = Union[tuple(self.event_types) + CORE_EVENTS]  # type: ignore[valid-type]
         self._union = union
         self.decoder = msgspec.json.Decoder(union)
-        self._by_name = {cls.__name__: cls for cls in self.event_types}
+        self._by_name = {cls.__name__: cls for cls in self.event_types + CORE_EVENTS}
 
     # -- events -----------------------------------------------------------------------------
     def event_class(self, name: str) -> type[Event] | None:

@@ -25,6 +25,10 @@ class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
     #: False for events the engine accepted without being able to check their effect
     #: (declared effects of card text the engine does not model).
     engine_checked: bool = True
+    #: what a judge's ruling made of this event (docs/log-format.md, "Judges' rulings"): ``stands``
+    #: (an illegal event applied by a ruling), ``taken-back`` (the event a ruling took back),
+    #: ``void`` (taken back with it), ``ruling`` (a JudgeRuling itself); None: no ruling concerns it
+    judged: str | None = None
     #: ``undetermined``: the condition on the unknown identities that would make the event legal
     #: ("legal if Locus slot 3 is a Gem"); the event is followed as if it held
     condition: str | None = None
@@ -100,5 +104,6 @@ CORE_RULES = Rulebook(
         "LOG-2": "An event the engine derives must match the engine's own derivation",
         "LOG-3": "No event may follow the end of the match",
         "LOG-4": "The engine failed on this event (an engine defect, reported, never hidden)",
+        "LOG-5": "A judge's ruling names an earlier event of the log and says what can follow from it",
     },
 )

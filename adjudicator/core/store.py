@@ -281,6 +281,9 @@ class Match(Aggregate):
         stored_events: int
         players: list[str]
         outcome: dict[str, Any] | None
+        #: the hash of the log's last line when it was sealed (``prev``); None otherwise, and in
+        #: streams stored before it was kept
+        chain_head: str | None = None
 
         def apply(self, aggregate: Any) -> None:
             aggregate.verdict = self.verdict
@@ -332,6 +335,8 @@ class IndexEntry(DomainEvent):
     events: int
     stored_events: int
     outcome: dict[str, Any] | None
+    #: as ``Match.Closed.chain_head``
+    chain_head: str | None = None
 
 
 # Explicit topics of classes the aggregate machinery does not register itself.
@@ -435,11 +440,16 @@ class MatchSummary:
     outcome: dict[str, Any] | None
     source: str
     digest: str = ""
+    #: the hash of the last line of a sealed log (the hash chain's head), else None
+    chain_head: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"match_id": self.match_id, "game": self.game, "players": self.players,
-                "verdict": self.verdict, "violations": self.violations, "events": self.events,
-                "stored_events": self.stored_events, "outcome": self.outcome, "source": self.source}
+        d = {"match_id": self.match_id, "game": self.game, "players": self.players,
+             "verdict": self.verdict, "violations": self.violations, "events": self.events,
+             "stored_events": self.stored_events, "outcome": self.outcome, "source": self.source}
+        if self.chain_head is not None:
+            d["chain_head"] = self.chain_head
+        return d
 
 
 class StoredStep(NamedTuple):
@@ -555,7 +565,7 @@ class _BatchWriter:
 
     def __init__(self, app: MatchApplication, cursor: Any, match_id: uuid.UUID, log: MatchLog, digest: str,
                  snapshot_every: int) -> None:
-        self.app, self.cursor, self.match_id = app, cursor, match_id
+        self.app, self.cursor, self.match_id, self.log = app, cursor, match_id, log
         self.game, self.digest, self.source = log.game, digest, log.path
         self.snapshot_every = snapshot_every
         self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
@@ -622,20 +632,21 @@ class _BatchWriter:
         """The Closed event and the index entry, then the last batch."""
         state = self.state if self.state is not None else result.state
         self.stored_events = self.version - 1
-        outcome = self.game.outcome(state) if state is not None else None
+        outcome = _outcome(self.game, state, result)
         self.version += 1
         closed = Match.Closed(
             originator_id=self.match_id, originator_version=self.version, timestamp=self.ts,
             verdict=result.verdict, violations=[v.as_dict() for v in result.violations],
             unchecked=[v.as_dict() for v in result.unchecked], versions=self.versions, events=count,
             stored_events=self.stored_events, players=self.game.players(state) if state is not None else [],
-            outcome=None if outcome is None else msgspec.to_builtins(outcome))
+            outcome=None if outcome is None else msgspec.to_builtins(outcome), chain_head=self.log.chain_head)
         self.rows.append(closed)
         self.rows.append(IndexEntry(
             originator_id=INDEX_ID, originator_version=index_version, timestamp=self.ts,
             match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
             players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
-            events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome))
+            events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
+            chain_head=closed.chain_head))
         self.flush()
 
 
@@ -703,7 +714,7 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
             last_snapshot = version
         versions.append(version)
     out.stored_events = version - 1
-    outcome = game.outcome(state) if state is not None else None
+    outcome = _outcome(game, state, result)
     version += 1
     pending.append(Match.Closed(
         originator_id=match_id, originator_version=version, timestamp=ts,
@@ -711,10 +722,17 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
         unchecked=[v.as_dict() for v in result.unchecked], versions=versions,
         events=len(log.events), stored_events=out.stored_events,
         players=game.players(state) if state is not None else [],
-        outcome=None if outcome is None else msgspec.to_builtins(outcome)))
+        outcome=None if outcome is None else msgspec.to_builtins(outcome), chain_head=log.chain_head))
     match.state, match.verdict = state, result.verdict
     _set_position(match, version, ts)
     return out
+
+
+def _outcome(game: Game, state: Any, result: Result) -> Any:
+    """How the stored match ended: a judge's result ruling, else the position's own outcome."""
+    if result.ruled is not None:
+        return result.ruled
+    return game.outcome(state) if state is not None else None
 
 
 def _index_entry(stream: _Stream, version: int) -> IndexEntry:
@@ -723,7 +741,8 @@ def _index_entry(stream: _Stream, version: int) -> IndexEntry:
     return IndexEntry(originator_id=INDEX_ID, originator_version=version, timestamp=closed.timestamp,
                       match_id=str(m.id), game=m.game_id, source=m.source, digest=m.digest,
                       players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
-                      events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome)
+                      events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
+                      chain_head=closed.chain_head)
 
 
 # -- parallel import: workers prepare a match's rows, one writer writes them --------------------
@@ -1027,7 +1046,7 @@ class MatchStore:
             if game is not None and e.game != game:
                 continue
             out.append(MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
-                                    e.events, e.stored_events, e.outcome, e.source, e.digest))
+                                    e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head))
         return out
 
     def resolve(self, ref: str) -> str:
@@ -1062,7 +1081,7 @@ class MatchStore:
         if e is None:
             raise UnknownMatch(match_id)
         return MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
-                            e.events, e.stored_events, e.outcome, e.source, e.digest)
+                            e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head)
 
     def get_log(self, match_id: str) -> list[LoggedEvent]:
         """The stored log events (not the derived ones) with their rulings, in log order."""

@@ -13,13 +13,17 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from .events import Event, bare
-from .log import MatchLog
+import msgspec
+
+from .events import Event, JudgeRuling, bare
+from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
 from .rulings import Ruling
 
 #: the rule an engine defect is reported under (a crash of the engine, not a verdict on the log)
 ENGINE_FAILURE = "LOG-4"
+#: the rule a judge's ruling that cannot be followed is reported under
+BAD_RULING = "LOG-5"
 
 #: an engine that derives more than this many events in a row without a decision is looping
 MAX_DERIVED_RUN = 100_000
@@ -50,9 +54,36 @@ class Violation:
         return d
 
 
+@dataclass(frozen=True)
+class Irregularity:
+    """An event a judge's ruling decided (``decision``: ``stands`` or ``taken-back``), with the
+    engine's own ruling on it: a warning beside the verdict, the log left as it was written."""
+
+    seq: int
+    line: int
+    rule: str
+    code: str
+    message: str
+    decision: str
+    #: the JudgeRuling's event number and line
+    ruling_seq: int
+    ruling_line: int
+    #: events taken back with it (``taken-back``: those between it and the ruling)
+    taken_back_with: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code,
+                             "message": self.message, "decision": self.decision,
+                             "ruling": {"seq": self.ruling_seq, "line": self.ruling_line}}
+        if self.taken_back_with:
+            d["taken_back_with"] = self.taken_back_with
+        return d
+
+
 def _is_follow_on(ruling: Ruling) -> bool:
-    """A rejection that can follow from a stuck position (an engine failure never is one)."""
-    return ruling.rule != ENGINE_FAILURE
+    """A rejection that can follow from a stuck position (an engine failure or a judge's ruling
+    that cannot be followed never is one)."""
+    return ruling.rule != ENGINE_FAILURE and ruling.rule != BAD_RULING
 
 
 @dataclass
@@ -68,6 +99,11 @@ class Step:
     #: the settled position after this step (after its derived events); None if unknown
     state: Any = None
 
+    @property
+    def judged(self) -> str | None:
+        """What a judge's ruling made of this event (``Ruling.judged``)."""
+        return self.ruling.judged
+
 
 @dataclass
 class Result:
@@ -77,6 +113,12 @@ class Result:
     violations: list[Violation] = field(default_factory=list)
     unchecked: list[Violation] = field(default_factory=list)
     steps: list[Step] | None = None
+    #: the events judges' rulings let stand or took back, with the engine's ruling on each
+    warnings: list[Irregularity] = field(default_factory=list)
+    #: the judges' rulings followed: (event number, line, ruling)
+    rulings: list[tuple[int, int, JudgeRuling]] = field(default_factory=list)
+    #: the outcome a judge's ``result`` ruling imposed
+    ruled: Outcome | None = None
     #: events legal only under a condition on identities the log leaves unknown (followed as if
     #: the condition held), each with that condition
     undetermined: list[Violation] = field(default_factory=list)
@@ -91,7 +133,9 @@ class Result:
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state)
+        if self.ruled is not None:
+            return self.ruled
+        return None if self.state is None else self.game.outcome(self.state)
 
 
 class EngineLoop(Exception):
@@ -211,9 +255,27 @@ def run(
     events = log.events
     n = len(events) if upto is None else min(upto, len(events))
     violations = _Violations(game, result.violations)
+    found = judge_rulings(log, n)
+    judge = _Judge(game, found, len(events), game.players(state)) if found else None
+    mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
     for number in range(2, n + 1):
         line, ev = events[number - 1]
         result.events = number
+        if number == mark:  # a judge's ruling, or an event one names: follow the ruling
+            judged, ruling, state = _judged(judge, number, line, ev, state, unconfirmed, result)
+            mark = judge.next_mark(number)
+            if judged is not None:
+                violations.root = None
+                if steps is not None:
+                    steps(judged)
+                continue
+            if ruling is not None:  # a ruling that cannot be followed, or an event after its result
+                violations.add(number, line, ruling, state)
+                if steps is not None:
+                    steps(Step(number, line, ev, ruling, False, state=state))
+                if not keep_going:
+                    break
+                continue
         if ev.kind == "X" and unconfirmed and bare(unconfirmed[0]) == bare(ev):
             unconfirmed.popleft()  # the log states a consequence the engine already derived and applied
             if steps is not None:
@@ -260,6 +322,250 @@ def run(
     return result
 
 
+# -- judges' rulings (docs/log-format.md, "Judges' rulings", LOG-5) ---------------------------------
+
+@dataclass
+class _Ruled:
+    """One JudgeRuling of the log, as the verifier follows it."""
+
+    seq: int
+    line: int
+    ruling: JudgeRuling
+    #: why the ruling cannot be followed (a LOG-5 violation at the ruling), or None
+    bad: str | None = None
+    #: taken back with an event another ruling took back: not followed, not judged
+    void: bool = False
+    #: the warning left on the event it let stand or took back
+    warning: Irregularity | None = None
+
+
+def _ruling_error(r: JudgeRuling, seq: int, total: int, players: list[str]) -> str | None:
+    """What is wrong with a ruling on its own (before the events it names are reached)."""
+    n = r.event
+    if n < 1:
+        return f"names event {n}; events are numbered from 1 (MatchStarted)"
+    if n == seq:
+        return "names itself; a ruling is about an earlier event"
+    if n > total:
+        return f"names event {n}, but the log has {total} events"
+    if n > seq:
+        return f"names event {n}, which comes after it; a ruling is about an earlier event"
+    if r.decision in ("stands", "taken-back") and n == 1:
+        return "MatchStarted can neither stand nor be taken back"
+    for who, name in (("player", r.player), ("winner", r.winner)):
+        if name is not None and name not in players:
+            return f"{who}: unknown player {name!r} (players: {', '.join(players)})"
+    if r.decision == "penalty" and not r.penalty:
+        return "a penalty ruling says what the penalty is (`penalty`)"
+    if r.decision == "result":
+        if r.result is None:
+            return "a result ruling gives the `result` (win or draw)"
+        if (r.result == "win") != (r.winner is not None):
+            return "a win names its `winner`; a draw names none"
+    elif r.result is not None or r.winner is not None:
+        return f"`result` and `winner` belong to a result ruling, not to {r.decision!r}"
+    return None
+
+
+def _judged_as(ruling: Ruling, judged: str) -> Ruling:
+    """``ruling`` marked with what a judge's ruling made of its event (``Ruling.judged``)."""
+    return msgspec.structs.replace(ruling, judged=judged)
+
+
+#: the ruling of an event taken back with an earlier one (not checked: it never counted)
+def _void(by: _Ruled) -> Ruling:
+    return Ruling("legal", "LOG-5", "core/taken-back",
+                  f"taken back with event {by.ruling.event} by the judge's ruling at event {by.seq} "
+                  f"(line {by.line}); not checked", judged="void")
+
+
+class _Judge:
+    """The judges' rulings of one log, read before the verification starts: where the verify
+    loop must do something else than check and apply (``mark``: the next such event number)."""
+
+    def __init__(self, game: Game, found: list[tuple[int, int, JudgeRuling]], total: int, players: list[str]) -> None:
+        self.game = game
+        self.by_seq: dict[int, _Ruled] = {}
+        #: event number -> the stands/taken-back ruling on it, and every ruling naming its line
+        self.on: dict[int, list[_Ruled]] = {}
+        moves: dict[int, _Ruled] = {}  # the followed stands/taken-back rulings by their target
+        for seq, line, r in found:
+            ruled = self.by_seq[seq] = _Ruled(seq, line, r, _ruling_error(r, seq, total, players))
+            if ruled.bad is None:
+                ruled.bad = self._overlap(ruled, moves)
+            if ruled.bad is None:
+                if r.decision in ("stands", "taken-back"):
+                    moves[r.event] = ruled
+                if r.decision in ("stands", "taken-back") or r.line is not None:
+                    self.on.setdefault(r.event, []).append(ruled)
+        #: the events the loop stops at, ascending
+        self.marks = sorted(set(self.by_seq) | set(self.on))
+        self._next = 0
+        #: while events are being taken back: the ruling that takes them back
+        self.taking_back: _Ruled | None = None
+        #: the judge's ruling that ended the match
+        self.ended: _Ruled | None = None
+
+    def _overlap(self, ruled: _Ruled, moves: dict[int, _Ruled]) -> str | None:
+        """A ruling on an event already ruled on or taken back; a taking back that takes back
+        earlier rulings with it (they are void)."""
+        r = ruled.ruling
+        for target, other in moves.items():
+            if other.void:
+                continue
+            if r.decision in ("stands", "taken-back") and target == r.event:
+                return f"event {r.event} was already ruled on (\"{other.ruling.decision}\") at event {other.seq}"
+            if other.ruling.decision == "taken-back" and target <= r.event < other.seq:
+                return f"event {r.event} was taken back by the judge's ruling at event {other.seq}"
+        if r.decision == "taken-back":
+            for other in self.by_seq.values():
+                if r.event < other.seq < ruled.seq and other.bad is None:
+                    other.void = True
+        return None
+
+    def first_mark(self) -> int:
+        return self.next_mark(1)
+
+    def next_mark(self, number: int) -> int:
+        """The next event number after ``number`` the loop must stop at (0: none)."""
+        if self.ended is not None:
+            return number + 1
+        if self.taking_back is not None:
+            return number + 1 if number + 1 < self.taking_back.seq else self.taking_back.seq
+        marks = self.marks
+        i = self._next
+        while i < len(marks) and marks[i] <= number:
+            i += 1
+        self._next = i
+        return marks[i] if i < len(marks) else 0
+
+    # -- the events the loop stops at ---------------------------------------------------------------
+    def target(self, number: int, line: int, ev: Event, state: Any, unconfirmed: deque[Event],
+               result: Result) -> tuple[Any, Step | None]:
+        """Event ``number`` is named by rulings: check the lines they name; follow a ``stands``
+        or ``taken-back``.  Returns the position and the step made (None: check it as usual)."""
+        move = None
+        for ruled in self.on.get(number, ()):
+            if ruled.void or ruled.bad is not None:
+                continue
+            if ruled.ruling.line is not None and ruled.ruling.line != line:
+                ruled.bad = f"names event {number} on line {ruled.ruling.line}, but event {number} is on line {line}"
+            elif ruled.ruling.decision in ("stands", "taken-back"):
+                move = ruled
+        if move is None:
+            return state, None
+        game = self.game
+        if ev.kind != "D" and ev.kind != "R":
+            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}); only a decision or a random " \
+                       "outcome can stand or be taken back"
+            return state, None
+        try:
+            ruling = game.check(state, ev)
+        except Exception as exc:  # an engine failure: the ruling cannot be followed
+            move.bad = f"the engine failed on event {number}; the ruling cannot be followed"
+            return state, None
+        if move.ruling.decision == "taken-back":  # the position stays (consequences still owed too)
+            self.taking_back = move
+            move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "taken-back",
+                                        move.seq, move.line, move.seq - number - 1)
+            result.warnings.append(move.warning)
+            return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state)
+        if ruling.allowed:
+            move.bad = f"event {number} is {ruling.verdict} ({ruling.rule}): there is no irregularity to let stand"
+            return state, None
+        try:  # apply is total on checked events only: an engine that cannot apply this one says so
+            state, derived = settle(game, game.apply(state, ev))
+        except Exception as exc:  # noqa: BLE001 - reported as the reason the ruling cannot be followed
+            move.bad = (f"the {game.id} engine cannot apply event {number} unchecked ({type(exc).__name__}), "
+                        "so it cannot stand; the irregularity stays a violation")
+            return state, None
+        unconfirmed.clear()
+        unconfirmed.extend(derived)
+        move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "stands",
+                                    move.seq, move.line)
+        result.warnings.append(move.warning)
+        return state, Step(number, line, ev, _judged_as(ruling, "stands"), True, derived, state)
+
+    def void(self, number: int, line: int, ev: Event, state: Any) -> Step:
+        """An event between one taken back and the ruling that takes it back."""
+        return Step(number, line, ev, _void(self.taking_back), False, state=state)
+
+    def ruling(self, number: int, ev: Event, state: Any, unconfirmed: deque[Event], result: Result) -> Ruling:
+        """The JudgeRuling at ``number`` is reached: follow it (or say why it cannot be)."""
+        return _judged_as(self._follow(number, unconfirmed, result), "ruling")
+
+    def _follow(self, number: int, unconfirmed: deque[Event], result: Result) -> Ruling:
+        ruled = self.by_seq[number]
+        if self.taking_back is ruled:
+            self.taking_back = None
+        r = ruled.ruling
+        if ruled.bad is not None:
+            return Ruling("illegal", "LOG-5", "core/bad-ruling", f"the judge's ruling on event {r.event} "
+                          f"({r.decision}) cannot be followed: {ruled.bad}")
+        result.rulings.append((number, ruled.line, r))
+        why = f" ({r.reason})" if r.reason else ""
+        if r.decision == "result":
+            unconfirmed.clear()
+            self.ended = ruled
+            result.ruled = Outcome(r.result or "draw", r.winner, f"judge's ruling on event {r.event}{why}")
+            what = f"{r.winner} wins" if r.winner else "a draw"
+            return Ruling("legal", "LOG-5", "core/ruling", f"the match ends by the judge's ruling: {what}{why}")
+        if r.decision == "penalty":
+            who = f" on {r.player}" if r.player else ""
+            return Ruling("legal", "LOG-5", "core/ruling", f"penalty{who} for event {r.event}: {r.penalty}{why}")
+        w = ruled.warning
+        if r.decision == "stands":
+            return Ruling("legal", "LOG-5", "core/ruling",
+                          f"event {r.event} stands{why}: the position continued from it")
+        more = f" with the {w.taken_back_with} events after it" if w is not None and w.taken_back_with else ""
+        return Ruling("legal", "LOG-5", "core/ruling",
+                      f"event {r.event} is taken back{more}{why}: the position is the one before it")
+
+    def after_end(self, ev: Event) -> Ruling:
+        r = self.ended
+        return Ruling("illegal", "LOG-3", "core/after-end",
+                      f"{type(ev).__name__} comes after the match ended (the judge's ruling at event {r.seq}, "
+                      f"line {r.line})")
+
+
+def describe_ruling(r: JudgeRuling) -> str:
+    """A judge's ruling in words (verdicts, viewers)."""
+    by = f" ({r.judge})" if r.judge else ""
+    why = f": {r.reason}" if r.reason else ""
+    if r.decision == "result":
+        what = f"the match ends: {r.winner} wins" if r.winner else "the match ends in a draw"
+    elif r.decision == "penalty":
+        what = f"penalty{' on ' + r.player if r.player else ''} for event {r.event}: {r.penalty}"
+    else:
+        what = f"event {r.event} {'stands' if r.decision == 'stands' else 'is taken back'}"
+    return f"judge's ruling{by}: {what}{why}"
+
+
+def ruling_dict(seq: int, line: int, r: JudgeRuling) -> dict[str, Any]:
+    """A followed ruling as JSON: where it is (``seq``, ``line``), the event as the log wrote it
+    (``ruling``), and in words (``text``)."""
+    return {"seq": seq, "line": line, "ruling": msgspec.to_builtins(r), "text": describe_ruling(r)}
+
+
+def _judged(judge: _Judge, number: int, line: int, ev: Event, state: Any, unconfirmed: deque[Event],
+            result: Result) -> tuple[Step | None, Ruling | None, Any]:
+    """The verify loop at an event a judge's ruling concerns: the step made (None: none), else
+    the violation to report (None: check the event as usual), and the position."""
+    tb = judge.taking_back
+    if tb is not None and number < tb.seq:
+        return judge.void(number, line, ev, state), None, state
+    if type(ev) is JudgeRuling and number in judge.by_seq:
+        ruling = judge.ruling(number, ev, state, unconfirmed, result)
+        if not ruling.legal:
+            return None, ruling, state
+        # not applied: a ruling is no game event (the store refolds applied events with apply)
+        return Step(number, line, ev, ruling, False, state=state), None, state
+    if judge.ended is not None:
+        return None, judge.after_end(ev), state
+    state, step = judge.target(number, line, ev, state, unconfirmed, result)
+    return step, None, state
+
+
 def position_at(log: MatchLog, at: int | None) -> Result:
     """The settled position after event ``at`` (1-based; None = the end), illegal events skipped."""
     return run(log, keep_going=True, upto=at)
@@ -267,6 +573,9 @@ def position_at(log: MatchLog, at: int | None) -> Result:
 
 def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], Any]:
     """Rule on a proposed event in ``state``; when legal, also return what follows from it."""
+    if type(event) is JudgeRuling:  # about an event of a log, not about a position alone
+        return Ruling("illegal", BAD_RULING, "core/bad-ruling", "a judge's ruling is about an event of a log: "
+                      "propose it with the log (check LOG --event ...)", judged="ruling"), [], state
     if game.outcome(state) is not None:
         return Ruling("illegal", "LOG-3", "core/after-end", f"the match is over ({game.outcome(state).reason})"), [], state
     if event.kind == "X":

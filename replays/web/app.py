@@ -124,6 +124,8 @@ class MatchInfo(msgspec.Struct):
     result: str
     outcome: dict[str, Any] | None
     source: str
+    #: the hash of the last line of a sealed log (the hash chain's head); None: not sealed
+    chain_head: str | None = None
 
 
 class EventInfo(msgspec.Struct):
@@ -135,7 +137,8 @@ class EventInfo(msgspec.Struct):
     #: the event kind (``D`` decision, ``R`` random outcome, ``X`` derived, ...)
     kind: str
     text: str
-    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked) or ``derived``
+    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked) or ``derived``; or what
+    #: a judge's ruling made of it: ``stands``, ``taken-back``, ``ruling`` (the JudgeRuling itself)
     mark: str
     verdict: str
     rule: str
@@ -348,7 +351,7 @@ class WebService:
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
-                         m.events, _result_text(m.outcome), m.outcome, m.source)
+                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head)
 
     def summary(self, ref: str) -> MatchInfo:
         mid = self.resolve(ref)

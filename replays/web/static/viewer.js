@@ -39,7 +39,13 @@
   }
 
   // -- the event list --------------------------------------------------------------------------
-  const MARKS = { legal: "\u2713", illegal: "\u2717", unchecked: "?", derived: "\u00b7" };
+  const MARKS = { legal: "\u2713", illegal: "\u2717", unchecked: "?", derived: "\u00b7",
+    stands: "!", "taken-back": "\u21b6", ruling: "\u00a7" };  // the last three: judges' rulings
+  const JUDGED = {
+    stands: "Illegal, but it stands by a judge's ruling: the position continued from it (kept as a warning).",
+    "taken-back": "Taken back by a judge's ruling: the position is the one before it.",
+    ruling: "A judge's ruling, followed by the verifier.",
+  };
   function esc(s) { return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
 
   // The list is virtual: only the rows in view (and a margin) exist, so a match of 10,000 events
@@ -114,6 +120,7 @@
     msg.textContent = e.message;
     r.appendChild(msg);
     if (e.mark === "unchecked") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "Accepted without an engine check: the engine cannot model this effect." }));
+    if (JUDGED[e.mark]) r.appendChild(Object.assign(document.createElement("p"), { className: "hint judged", textContent: JUDGED[e.mark] }));
     if (e.mark === "derived") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "A consequence the rules force, stated in the log and confirmed by the engine." }));
     if (e.derived && e.derived.length) {
       const ul = document.createElement("ul");
@@ -261,7 +268,7 @@
       const sel = ["data-cell", "data-card", "data-piece"].map(a => "[" + a + '="' + CSS.escape(id) + '"]').join(",");
       scene.querySelectorAll(sel).forEach(node => {
         node.classList.add("touched");
-        if (mark === "illegal") node.classList.add("touched-illegal");
+        if (mark === "illegal" || mark === "stands") node.classList.add("touched-illegal");
         found++;
       });
     });

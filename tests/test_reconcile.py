@@ -1,0 +1,194 @@
+"""``adjudicator reconcile``: two records of one match made one (docs/log-format.md, "Reconciling
+two records").
+
+Every complete example of a game with hidden information is rebuilt byte for byte from its seats'
+``redact --as`` records (what no seat saw stays masked: only Colossi's tiles set aside); so is
+every generated match (hypothesis over seeds); a planted contradiction is named at both lines.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import reduce
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.core import registry
+from adjudicator.core.events import encode_line
+from adjudicator.core.log import line_hash, read_log, seal_lines
+from adjudicator.core.playout import playout
+from adjudicator.core.reconcile import read_record, reconcile
+from adjudicator.core.verify import run
+from adjudicator.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def hides(game, events) -> bool:
+    players = list(events[0].players)
+    return any(game.redact(e, p) != e for e in events for p in players)
+
+
+COMPLETE = [p for p in sorted(ROOT.glob("examples/*/legal-*.jsonl"))
+            if hides((log := read_log(p)).game, [e for _l, e in log.events])]
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def seat_record(game, events, player: str) -> bytes:
+    """What ``redact --as player`` writes."""
+    return b"".join(encode_line(msgspec.structs.replace(game.redact(e, player), prev=None)) + b"\n" for e in events)
+
+
+def expected(game, events) -> bytes:
+    """The match as the seats together saw it: each event as written, or, when every seat saw
+    it masked alike (no one saw it), as they saw it."""
+    players = list(events[0].players)
+    out = []
+    for e in events:
+        seen = {encode_line(game.redact(e, p)) for p in players}
+        out.append(encode_line(e) if encode_line(e) in seen or len(seen) > 1 else seen.pop())
+    return b"".join(ln + b"\n" for ln in out)
+
+
+def merged_from_seats(tmp_path: Path, game, events) -> tuple[bytes, list]:
+    """Reconcile the seats' records one after the other (two seats: once)."""
+    paths = []
+    for p in events[0].players:
+        path = tmp_path / f"{p}.jsonl"
+        path.write_bytes(seat_record(game, events, p))
+        paths.append(path)
+    results = []
+
+    def step(acc: Path, nxt: Path) -> Path:
+        res = reconcile(read_record(acc), read_record(nxt))
+        results.append(res)
+        assert not res.contradictions, res.contradictions[:3]
+        out = tmp_path / f"m{len(results)}.jsonl"
+        out.write_bytes(b"".join(ln + b"\n" for ln in res.lines))
+        return out
+
+    return reduce(step, paths).read_bytes(), results
+
+
+@pytest.mark.parametrize("path", COMPLETE, ids=[f"{p.parent.name}/{p.name}" for p in COMPLETE])
+def test_every_complete_example_is_rebuilt_from_its_seats_records(tmp_path: Path, path: Path) -> None:
+    log = read_log(path)
+    events = [e for _l, e in log.events]
+    merged, results = merged_from_seats(tmp_path, log.game, events)
+    want = expected(log.game, events)
+    assert merged == want
+    if log.game.id != "colossi":  # every hidden value was seen by a seat: the very file back
+        assert merged == path.read_bytes()
+    else:  # only the tiles set aside, hidden from every seat, stay masked
+        differ = {ln.split(b'"type":"')[1].split(b'"')[0] for ln, orig in
+                  zip(merged.splitlines(), path.read_bytes().splitlines()) if ln != orig}
+        assert differ <= {b"TileSetAside"}
+    if len(events[0].players) == 2:
+        [res] = results
+        assert (res.seat_a, res.seat_b) == tuple(events[0].players)
+        assert res.filled_a and res.filled_b
+
+
+HIDDEN_GAMES = [g.id for g in registry.games() if g.id in ("colossus-order", "logos", "colossi")]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(gid=st.sampled_from(HIDDEN_GAMES), seed=st.integers(0, 10_000))
+def test_generated_matches_are_rebuilt_from_their_seats_records(tmp_path_factory, gid: str, seed: int) -> None:
+    game = registry.get(gid)
+    events, _state = playout(game, seed, max_events=300)
+    tmp = tmp_path_factory.mktemp("gen")
+    merged, _results = merged_from_seats(tmp, game, events)
+    assert merged == expected(game, events)
+
+
+def two_records(tmp_path: Path, name: str = "examples/colossus-order/legal-gem-complete.jsonl"):
+    log = read_log(ROOT / name)
+    events = [e for _l, e in log.events]
+    a, b = (tmp_path / "a.jsonl", tmp_path / "b.jsonl")
+    a.write_bytes(seat_record(log.game, events, events[0].players[0]))
+    b.write_bytes(seat_record(log.game, events, events[0].players[1]))
+    return a, b
+
+
+def test_a_planted_contradiction_is_named_at_both_lines(tmp_path: Path) -> None:
+    a, b = two_records(tmp_path)
+    lines = b.read_bytes().splitlines()
+    k = next(i for i, ln in enumerate(lines) if b'"FollowerPlayed"' in ln)
+    doc = json.loads(lines[k])
+    doc["card"] = "ash"
+    lines[k] = json.dumps(doc, separators=(",", ":")).encode()
+    # and one more line in B's record before it (a gap the line numbers must show)
+    b.write_bytes(b"\n".join(lines[:5] + [b""] + lines[5:]) + b"\n")
+    out = tmp_path / "m.jsonl"
+    r = invoke("reconcile", a, b, "-o", out)
+    assert r.exit_code == 1, r.output
+    assert f"{a}:{k + 1} / {b}:{k + 2}: FollowerPlayed: card is" in r.output
+    assert f"in {a}:{k + 1}" in r.output and f'"ash" in {b}:{k + 2}' in r.output
+    assert not out.exists()
+    doc = json.loads(invoke("reconcile", a, b, "--json").output)
+    assert [(c["line_a"], c["line_b"], c["field"]) for c in doc["contradictions"]] == [(k + 1, k + 2, "card")]
+
+
+def test_a_different_event_and_a_derived_event_one_record_leaves_out(tmp_path: Path) -> None:
+    game = registry.get("logos")
+    events, _ = playout(game, 3, max_events=120, with_derived=True)
+    derived = [i for i, e in enumerate(events) if e.kind == "X"]
+    assert derived
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    one, two = events[0].players
+    a.write_bytes(seat_record(game, events, one))
+    b.write_bytes(seat_record(game, [e for e in events if e.kind != "X"], two))  # B states no derived event
+    res = reconcile(read_record(a), read_record(b))
+    assert not res.contradictions and res.only_a == [i + 1 for i in derived]
+    assert b"".join(ln + b"\n" for ln in res.lines) == expected(game, events)
+    public = [i for i, e in enumerate(events[:-1]) if i and all(game.redact(x, p) == x for x in events[i:i + 2]
+                                                                for p in (one, two)) and e != events[i + 1]]
+    k = public[0]  # two events both seats saw, swapped in B's record
+    swapped = [*events[:k], events[k + 1], events[k], *events[k + 2:]]
+    b.write_bytes(seat_record(game, swapped, two))
+    res = reconcile(read_record(a), read_record(b))
+    assert res.contradictions and res.contradictions[0].line_a == res.contradictions[0].line_b == k + 1
+
+
+def test_sealed_records_give_a_sealed_merged_log(tmp_path: Path) -> None:
+    a, b = two_records(tmp_path, "examples/logos/legal-hidden-picks.jsonl")
+    for p in (a, b):
+        p.write_bytes(b"".join(ln + b"\n" for ln in seal_lines(p.read_bytes().splitlines())))
+    out = tmp_path / "m.jsonl"
+    r = invoke("reconcile", a, b, "-o", out)
+    assert r.exit_code == 0 and "sealed: both records were" in r.output, r.output
+    assert out.read_bytes() == b"".join(ln + b"\n" for ln in seal_lines((ROOT / "examples/logos/legal-hidden-picks.jsonl").read_bytes().splitlines()))
+    assert run(read_log(out)).verdict == "legal"
+    plain = tmp_path / "plain.jsonl"
+    plain.write_bytes(seat_record(read_log(out).game, [e for _l, e in read_log(out).events], "ben"))
+    r = invoke("reconcile", a, plain, "-o", out)
+    assert r.exit_code == 0 and b'"prev"' not in out.read_bytes()
+    # a record whose chain is broken is unreadable (exit 2), named at the changed line
+    lines = a.read_bytes().splitlines()
+    lines[3] = lines[3].replace(b'"ann"', b'"ben"', 1)
+    a.write_bytes(b"\n".join(lines) + b"\n")
+    r = invoke("reconcile", a, b)
+    assert r.exit_code == 2 and f"{a}:4: prev: the hash chain is broken" in r.output, r.output
+    assert line_hash(lines[3])
+
+
+def test_unreadable_records_exit_2(tmp_path: Path) -> None:
+    a, _b = two_records(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"type":"MatchStarted","game":"colossus-order"}\n{"type":"NoSuch"}\n')
+    r = invoke("reconcile", a, bad)
+    assert r.exit_code == 2 and f"{bad}:2: type: unknown event type 'NoSuch'" in r.output
+    assert invoke("reconcile", a, tmp_path / "none.jsonl").exit_code == 2
+    other = tmp_path / "other.jsonl"
+    other.write_bytes((ROOT / "examples/logos/legal-open-picks.jsonl").read_bytes())
+    r = invoke("reconcile", a, other)
+    assert r.exit_code == 1 and "different games" in r.output
