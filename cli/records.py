@@ -20,7 +20,7 @@ import msgspec
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.log import line_hash, read_log
 
-from .common import BadInput, fail
+from .common import BadInput, fail, pools_option
 
 
 def _lines(path: str) -> list[bytes]:
@@ -64,6 +64,7 @@ def sealed(lines: list[bytes]) -> list[bytes]:
 
 
 @click.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the sealed log here (default: standard output).")
@@ -76,6 +77,7 @@ def seal(log_path: str, output: str | None) -> None:
 
 
 @click.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("--as", "as_player", required=True, metavar="PLAYER", help="The seat whose record to write.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,

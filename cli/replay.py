@@ -18,7 +18,7 @@ from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore, store_env
 from adjudicator.replays.core import Replay
 
-from .common import BadInput, as_option, fail
+from .common import BadInput, as_option, fail, pools_option
 from .store import db_option
 
 
@@ -68,6 +68,7 @@ def build_app(source: str, at: int | None = None, as_player: str | None = None, 
 
 
 @click.command()
+@pools_option
 @click.argument("source", metavar="LOG|MATCH_ID")
 @click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
               help="Open at event N (1 = MatchStarted); default: the first event.")

@@ -20,11 +20,12 @@ from adjudicator.core import position as positions
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.log import find_logs
 from adjudicator.core.verify import ENGINE_FAILURE
+from adjudicator.core import sources
 from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
-    internal_error_line, json_option,
+    internal_error_line, json_option, pools_option,
 )
 
 db_option = click.option(
@@ -69,7 +70,11 @@ def _echo_import(res: ImportResult) -> None:
         click.echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
 
 
-def _prepare(path: str, allow_illegal: bool, snapshot_every: int) -> tuple[str, Any]:
+def _prepare(path: str, allow_illegal: bool, snapshot_every: int, config: tuple[Any, ...] = ()) -> tuple[str, Any]:
+    """A worker's job: one log verified and encoded, its data resolved as in the parent (``config``)."""
+    if config:
+        with sources.using(sources.for_worker(config)):
+            return _prepare(path, allow_illegal, snapshot_every)
     """A worker process's job: ("ok", Prepared), ("unreadable", message) or ("error", line)."""
     try:
         return "ok", prepare_log(path, allow_illegal, snapshot_every)
@@ -116,6 +121,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
             return f, "error", internal_error_line(exc, str(f))
 
     window: deque[tuple[Path, Any]] = deque()
+    config = sources.worker_config()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         for f in files:
             if f.stat().st_size > PREPARE_MAX_BYTES:
@@ -123,7 +129,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
                     yield written(*window.popleft())
                 yield (f, *_one(st, f, allow_illegal))
                 continue
-            window.append((f, pool.submit(_prepare, str(f), allow_illegal, st.snapshot_every)))
+            window.append((f, pool.submit(_prepare, str(f), allow_illegal, st.snapshot_every, config)))
             if len(window) >= 2 * jobs:
                 yield written(*window.popleft())
         while window:
@@ -131,6 +137,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
 
 
 @store.command("import")
+@pools_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--allow-illegal", is_flag=True, help="Store an illegal log too, with its verdict.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
@@ -211,6 +218,7 @@ def list_(db: str | None, as_json: bool, game: str | None) -> None:
 # -- show ----------------------------------------------------------------------------------------
 
 @store.command("show")
+@pools_option
 @click.argument("match_ref", metavar="MATCH")
 @click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
               help="The position after log event N (1 = MatchStarted); default: the end.")
