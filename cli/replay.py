@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from adjudicator.core import registry
+from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore, store_env
 from adjudicator.replays.core import Replay
@@ -43,6 +43,7 @@ def load_replay(source: str, db: str | None = None) -> Replay:
         with MatchStore(db) as store:
             match_id = store.resolve(source)
             summary = store.summary(match_id)
+            sources.install(store.data_sources(match_id))  # the match's own pool/board, kept by the store
             game = registry.get(summary.game)
             events = [e.event for e in store.get_log(match_id)]
     except AdjudicatorError as exc:

@@ -229,6 +229,7 @@ def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, d
     """The position of a stored MATCH (its id or a unique prefix) after event N."""
     with open_store(db) as st:
         match_id = st.resolve(match_ref)
+        sources.install(st.data_sources(match_id))  # the match's own pool/board, for the rest of the command
         game, state = st.state_at(match_id, at)
         n = at or st.length(match_id)
     if state is None:

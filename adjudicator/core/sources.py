@@ -68,23 +68,32 @@ def sha256_of(doc: Any) -> str:
 
 def read_document(path: str | Path) -> Any:
     """A data file's document: JSON for ``.json``, TOML otherwise (bounded in size)."""
-    from .data import read_toml
-
     p = Path(path)
     try:
         size = p.stat().st_size
+        if size > MAX_DATA_BYTES:
+            raise DataError(str(path), f"{size} bytes; a data file holds at most {MAX_DATA_BYTES}")
+        raw = p.read_bytes()
     except OSError as exc:
         raise DataError(str(path), f"cannot read ({exc.strerror})") from None
-    if size > MAX_DATA_BYTES:
-        raise DataError(str(path), f"{size} bytes; a data file holds at most {MAX_DATA_BYTES}")
-    if p.suffix != ".json":
-        return read_toml(p)
+    return decode_document(raw, str(path))
+
+
+def decode_document(raw: bytes, name: str) -> Any:
+    """A data file's bytes decoded: JSON when ``name`` ends in ``.json``, TOML otherwise."""
+    import tomllib
+
+    if len(raw) > MAX_DATA_BYTES:
+        raise DataError(name, f"{len(raw)} bytes; a data file holds at most {MAX_DATA_BYTES}")
+    if name.endswith(".json"):
+        try:
+            return msgspec.json.decode(raw)
+        except msgspec.DecodeError as exc:
+            raise DataError(name, f"not valid JSON ({exc})") from None
     try:
-        return msgspec.json.decode(p.read_bytes())
-    except OSError as exc:
-        raise DataError(str(path), f"cannot read ({exc.strerror})") from None
-    except msgspec.DecodeError as exc:
-        raise DataError(str(path), f"not valid JSON ({exc})") from None
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(name, f"not valid TOML ({exc})") from None
 
 
 def check_id(noun: str, value: object) -> str:
@@ -187,12 +196,18 @@ class Sources:
     """
 
     def __init__(self, dirs: Iterable[str | Path] = (), supplier: Supplier | None = None,
-                 pins: Mapping[tuple[str, str, str], str] | None = None) -> None:
+                 pins: Mapping[tuple[str, str, str], str] | None = None,
+                 files: Iterable[tuple[str, Any]] = ()) -> None:
         self.dirs: tuple[Path, ...] = tuple(Path(d) for d in dirs)
+        #: (file name, decoded document) given with a request (an upload): searched like the
+        #: files of a directory, after the --pools directories
+        self.files: tuple[tuple[str, Any], ...] = tuple(files)
         self.supplier = supplier
         #: (game, kind, id) -> sha256: the content an unpinned id means here (a stored match's)
         self.pins: dict[tuple[str, str, str], str] = dict(pins or {})
         self._found: dict[tuple[str, str, str, str | None], tuple[Any, DataRef]] = {}
+        #: (game, kind, sha256) -> the document found (what the store keeps)
+        self._docs: dict[tuple[str, str, str], Any] = {}
         self._lock = threading.Lock()
         self.serial = next(_serials)
 
@@ -202,10 +217,14 @@ class Sources:
         env = [d for d in os.environ.get(ENV, "").split(os.pathsep) if d]
         return cls([*dirs, *env])
 
-    def derive(self, supplier: Supplier | None = None, pins: Mapping[tuple[str, str, str], str] | None = None) -> Sources:
-        """The same directories with another supplier and pins (a stored match, an upload)."""
-        return Sources(self.dirs, supplier if supplier is not None else self.supplier,
-                       {**self.pins, **(pins or {})})
+    def derive(self, supplier: Supplier | None = None, pins: Mapping[tuple[str, str, str], str] | None = None,
+               files: Iterable[tuple[str, Any]] = ()) -> Sources:
+        """The same directories and files with more: a supplier after this one's (the store), pins
+        (a stored match's), files given with a request (an upload's)."""
+        first = self.supplier
+        both = supplier if first is None else first if supplier is None else (
+            lambda kind, i: [*first(kind, i), *supplier(kind, i)])
+        return Sources(self.dirs, both, {**self.pins, **(pins or {})}, (*self.files, *files))
 
     def find(self, kind: DataKind[T], id: str, sha256: str | None = None) -> tuple[T, DataRef]:
         key = (kind.game, kind.kind, id, sha256)
@@ -220,11 +239,13 @@ class Sources:
         places = ["the shipped data"] + [f"{d}" for d in self.dirs]
         if not self.dirs:
             places.append(f"no --pools directory (nor {ENV})")
+        if self.files:
+            places.append("the files uploaded: " + ", ".join(n for n, _ in self.files))
         if self.supplier is not None:
             places.append("the event store / upload")
         return "; ".join(places)
 
-    def files(self, kind: DataKind[Any], id: str) -> Iterator[tuple[Path, str]]:
+    def paths(self, kind: DataKind[Any], id: str) -> Iterator[tuple[Path, str]]:
         """The files that may hold ``id``, in search order, with how a verdict names them."""
         names = list(kind.file_names(id))
         for n in names:
@@ -235,8 +256,9 @@ class Sources:
                     yield folder / n, str(folder / n)
 
     def candidates(self, kind: DataKind[Any], id: str) -> list[Candidate]:
+        names = set(kind.file_names(id))
         out = []
-        for path, label in self.files(kind, id):
+        for path, label in self.paths(kind, id):
             try:
                 found = path.is_file()
             except OSError:
@@ -244,6 +266,9 @@ class Sources:
             if found:
                 doc = read_document(path)
                 out.append(Candidate(doc, sha256_of(doc), label, path.name if label == "shipped" else label))
+        for name, doc in self.files:
+            if name in names:
+                out.append(Candidate(doc, sha256_of(doc), f"upload {name}"))
         return out
 
     def _resolve(self, kind: DataKind[T], id: str, sha256: str | None) -> tuple[T, DataRef]:
@@ -274,7 +299,13 @@ class Sources:
             known = ", ".join(kind.shipped_ids())
             raise DataError(what, f"no {kind.noun} {id!r} (searched: {self.searched()}; shipped: {known})")
         obj = kind.built(chosen, id)
+        with self._lock:
+            self._docs[(kind.game, kind.kind, chosen.sha256)] = chosen.doc
         return obj, DataRef(kind.game, kind.kind, id, chosen.sha256, chosen.source)
+
+    def content(self, ref: DataRef) -> bytes:
+        """The canonical content of data this found (what the store keeps, by hash)."""
+        return canonical(self._docs[(ref.game, ref.kind, ref.sha256)])
 
 
 @dataclass(frozen=True)
