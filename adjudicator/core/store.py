@@ -1117,12 +1117,7 @@ class MatchStore:
         return hit
 
     def _make_data_sources(self, match_id: str) -> sources.Sources:
-        e = self._index_by_id.get(match_id)
-        if e is None:
-            self._index_entries()
-            e = self._index_by_id.get(match_id)
-        if e is None:
-            raise UnknownMatch(match_id)
+        e = self._entry(match_id)
         kept: dict[tuple[str, str], list[sources.Candidate]] = {}
         pins = {}
         for d in e.data or []:
@@ -1185,6 +1180,10 @@ class MatchStore:
         return found[0]
 
     def summary(self, match_id: str) -> MatchSummary:
+        return _summary(self._entry(match_id))
+
+    def _entry(self, match_id: str) -> IndexEntry:
+        """A stored match's index entry (the index read on since last time if not known yet)."""
         mid = str(self._uuid(match_id))
         e = self._index_by_id.get(mid)
         if e is None:
@@ -1192,7 +1191,7 @@ class MatchStore:
             e = self._index_by_id.get(mid)
         if e is None:
             raise UnknownMatch(match_id)
-        return _summary(e)
+        return e
 
     def get_log(self, match_id: str) -> list[LoggedEvent]:
         """The stored log events (not the derived ones) with their rulings, in log order."""
