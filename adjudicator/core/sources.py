@@ -339,19 +339,18 @@ class DataField:
 
 _serials = itertools.count(1)
 _CURRENT: contextvars.ContextVar[Sources | None] = contextvars.ContextVar("adjudicator_sources", default=None)
-_default: tuple[str, Sources] | None = None
+_default: list[Sources] = []
 
 
 def current() -> Sources:
-    """The sources in effect: the innermost :func:`using`, else ``ADJUDICATOR_POOLS`` alone."""
+    """The sources in effect: the innermost :func:`using`, else ``ADJUDICATOR_POOLS`` alone (as
+    it was when first needed: the engine asks on every event, the environment is read once)."""
     s = _CURRENT.get()
     if s is not None:
         return s
-    global _default
-    env = os.environ.get(ENV, "")
-    if _default is None or _default[0] != env:
-        _default = (env, Sources.from_env())
-    return _default[1]
+    if not _default:
+        _default.append(Sources.from_env())
+    return _default[0]
 
 
 @contextmanager
