@@ -20,7 +20,7 @@ from adjudicator.core import position as positions
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.log import find_logs
 from adjudicator.core.verify import ENGINE_FAILURE
-from adjudicator.core import sources
+from adjudicator.core import registry, sources
 from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
 
 from .common import (
@@ -71,17 +71,23 @@ def _echo_import(res: ImportResult) -> None:
 
 
 def _prepare(path: str, allow_illegal: bool, snapshot_every: int, config: tuple[Any, ...] = ()) -> tuple[str, Any]:
-    """A worker's job: one log verified and encoded, its data resolved as in the parent (``config``)."""
+    """A worker process's job: ("ok", Prepared), ("unreadable", message), ("data", message) or
+    ("error", line).  Its data is resolved as in the parent (``config``); data the worker cannot
+    find ("data") may be in the store, which only the parent reads: the parent imports that log."""
     if config:
         with sources.using(sources.for_worker(config)):
             return _prepare(path, allow_illegal, snapshot_every)
-    """A worker process's job: ("ok", Prepared), ("unreadable", message) or ("error", line)."""
     try:
         return "ok", prepare_log(path, allow_illegal, snapshot_every)
     except LogError as exc:
-        return "unreadable", exc.render()
+        return ("data" if exc.line == 1 and exc.field in _data_fields() else "unreadable"), exc.render()
     except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
         return "error", internal_error_line(exc, path)
+
+
+def _data_fields() -> set[str]:
+    """The MatchStarted fields that name or pin data (a pool, a board) in any game."""
+    return {name for g in registry.games() for f in getattr(g, "data_fields", ()) for name in (f.field, f.pin)}
 
 
 def _one(st: MatchStore, f: Path, allow_illegal: bool) -> tuple[str, Any]:
@@ -111,6 +117,8 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
 
     def written(f: Path, fut: Any) -> tuple[Path, str, Any]:
         kind, value = fut.result()
+        if kind == "data":  # perhaps kept by the store: resolved here, as a serial import would
+            return (f, *_one(st, f, allow_illegal))
         if kind != "ok":
             return f, kind, value
         try:

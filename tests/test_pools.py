@@ -319,6 +319,16 @@ def test_store_import_jobs_resolve_as_the_parent(tmp_path: Path) -> None:
     with MatchStore(db) as st:
         assert data_streams(st) == 1
         assert {m.data[0]["sha256"] for m in st.matches()} == {sha_of(f)}
+    # logs whose pool only the store keeps: the workers cannot see it, the writer imports them
+    shutil.rmtree(d)
+    more = [copy_log(log, tmp_path / f"more{i}.jsonl", note=f"more {i}", pool_sha256=sha_of_kept(db)) for i in range(2)]
+    r = cli("store", "import", "--db", db, "--jobs", "2", *map(str, more))
+    assert r.exit_code == 0 and r.output.count("stored") == 2, r.output
+
+
+def sha_of_kept(db: str) -> str:
+    with MatchStore(db) as st:
+        return st.matches()[0].data[0]["sha256"]
 
 
 # -- the web upload -----------------------------------------------------------------------------------
