@@ -342,7 +342,7 @@ def upload(c: TestClient, log: Path, *data: Path) -> Any:
     return c.post("/api/matches", files=files, headers={"authorization": f"Bearer {TOKEN}"})
 
 
-@pytest.mark.parametrize("gid", ["colossus-order", "kolossus"])
+@pytest.mark.parametrize("gid", list(CASES))
 def test_web_upload_with_its_data(tmp_path: Path, gid: str) -> None:
     from adjudicator.replays.web.app import create_app
 
