@@ -382,7 +382,7 @@ def test_board_error_names_document_and_field(tmp_path: Path) -> None:
     r = cli("legal", "--position", str(write_doc(tmp_path / "b.json", doc)))
     assert r.exit_code == 2, r.output
     assert r.output.startswith("error: ") and "b.json: state." in r.output
-    assert "no board 'no-such-board'" in r.output
+    assert "no board named 'no-such-board'" in r.output or "no such board" in r.output
     assert "/adjudicator/games/" not in r.output and "site-packages" not in r.output
     doc = judge_doc(EX / "colossi" / "legal-2p-to-50-gold.jsonl", 5)
     doc["state"]["options"]["board"] = "atlantis"

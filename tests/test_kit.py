@@ -361,7 +361,7 @@ def test_pool_loader_loads_shipped_pools_and_names_file_and_entry_in_errors(tmp_
         with pytest.raises(DataError) as exc:
             loader.load_file(path)
         assert str(path) in str(exc.value) and why in str(exc.value), exc.value
-    with pytest.raises(DataError, match="no card pool 'absent'"):
+    with pytest.raises(DataError, match="no card pool named 'absent'"):
         loader.load("absent")
     with pytest.raises(RefError) as exc:
         loader.names("absent")

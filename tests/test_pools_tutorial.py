@@ -37,7 +37,7 @@ def test_the_tutorial_runs_as_written(tmp_path: Path) -> None:
     assert "Colossus Order" in out and "ann" in out
     # step 5: after the edit, the pinned match is unreadable (exit code 2), naming id, hash and where
     sha = re.search(r'"pool_sha256":"([0-9a-f]{64})"', script).group(1)
-    assert f"card pool 'club-cards': no card pool 'club-cards' with sha256 {sha}" in out
+    assert f"card pool 'club-cards': no card pool named 'club-cards' with sha256 {sha}" in out
     assert f"{pool} has sha256 " in out and out.rstrip().endswith("exit code 2")
     assert r.returncode == 0, r.stderr
 

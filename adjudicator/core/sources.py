@@ -281,7 +281,7 @@ class Sources:
             chosen = next((c for c in [*files, *supplied] if c.sha256 == pinned), None)
             if chosen is None:
                 seen = "; ".join(f"{c.source} has sha256 {c.sha256}" for c in [*files, *supplied])
-                raise DataError(what, f"no {kind.noun} {id!r} with sha256 {pinned} (searched: {self.searched()})"
+                raise DataError(what, f"no {kind.noun} named {id!r} with sha256 {pinned} (searched: {self.searched()})"
                                       + (f"; found another content: {seen}" if seen else ""))
         elif files:
             chosen = files[0]
@@ -297,7 +297,7 @@ class Sources:
                                   f"the match must pin one by its sha256")
         else:
             known = ", ".join(kind.shipped_ids())
-            raise DataError(what, f"no {kind.noun} {id!r} (searched: {self.searched()}; shipped: {known})")
+            raise DataError(what, f"no {kind.noun} named {id!r} (searched: {self.searched()}; shipped: {known})")
         obj = kind.built(chosen, id)
         with self._lock:
             self._docs[(kind.game, kind.kind, chosen.sha256)] = chosen.doc
