@@ -241,6 +241,13 @@ def test_every_command_that_reads_logs_takes_pools(tmp_path: Path, args: list[st
     assert "unreadable" not in r.output and "card pool" not in r.output
 
 
+@pytest.mark.parametrize("command", [["verify"], ["check"], ["legal"], ["state"], ["seal"], ["redact"], ["replay"],
+                                     ["serve"], ["store", "import"], ["store", "show"]])
+def test_the_commands_that_read_logs_offer_pools(command: list[str]) -> None:
+    r = cli(*command, "--help")
+    assert r.exit_code == 0 and "--pools DIR" in r.output, r.output
+
+
 def test_pools_must_be_a_directory(tmp_path: Path) -> None:
     r = cli("verify", "--pools", str(tmp_path / "nowhere"), str(EX / "colossus-order" / "legal-gem-complete.jsonl"))
     assert r.exit_code == 2 and "--pools" in r.output
