@@ -26,6 +26,12 @@ Choices forced by measured eventsourcing 9.5.6 costs (see the design's performan
   for the entries after the last one (``events.get(INDEX_ID, gt=...)``): a request on a large store
   reads nothing twice, and sees what another process stored meanwhile.
 
+The card pool, board or island a match was checked against (:mod:`adjudicator.core.sources`) is
+kept once per content, in a stream of its own named by its hash (:class:`DataStored`); the index
+entry of each match names the data it used (kind, id, sha256), so the matches that use a content
+are found from the index, and a stored match is shown and replayed with exactly its own content
+(:meth:`MatchStore.data_sources`) without the directory it came from.
+
 This is the only module that touches eventsourcing.  It uses the library's public API, except the
 few internals listed in :data:`INTERNALS`, each reached through one helper and checked against
 the installed library by ``tests/test_store_upgrade.py``.
