@@ -101,6 +101,11 @@ CASES = {
 }
 
 
+def kind_of(gid: str) -> str:
+    """The kind of data a game's matches name: a card pool, or a board (Kolossus board, Colossi island)."""
+    return "pool" if "pool" in CASES[gid][2] else "board"
+
+
 def case(tmp_path: Path, gid: str, pin: bool = False) -> tuple[Path, Path, Path]:
     """(the data directory, the data file, the log naming it) for one game."""
     write, example, fields, pin_field = CASES[gid]
@@ -124,11 +129,11 @@ def test_a_complete_match_verifies_with_its_data_given_by_directory(tmp_path: Pa
     r = cli("verify", "--pools", str(d), str(log))
     assert r.exit_code == 0, r.output
     assert ": legal (" in r.output
-    assert f"checked against {'pool' if 'pool' in CASES[gid][2] else 'board'} '{data_id}' sha256 {sha_of(f)} from {f}" in r.output
+    assert f"checked against {kind_of(gid)} '{data_id}' sha256 {sha_of(f)} from {f}" in r.output
     r = cli("verify", "--json", "--pools", str(d), str(log))
     doc = json.loads(r.output)
     assert doc["verdict"] == "legal" and doc["data"] == [
-        {"kind": "pool" if "pool" in CASES[gid][2] else "board", "id": data_id, "sha256": sha_of(f), "source": str(f)}]
+        {"kind": kind_of(gid), "id": data_id, "sha256": sha_of(f), "source": str(f)}]
 
 
 @pytest.mark.parametrize("gid", list(CASES))
@@ -365,7 +370,9 @@ def test_web_upload_with_its_data(tmp_path: Path, gid: str) -> None:
         assert r.status_code == 200, r.text
         r = c.get(f"/api/matches/{mid}/legal", params={"at": 3})
         assert r.status_code == 200, r.text
-        assert c.get(f"/api/matches/{mid}").json()["verdict"] == "legal"
+        info = c.get(f"/api/matches/{mid}").json()
+        assert info["verdict"] == "legal" and info["data"][0] == {"kind": kind_of(gid), "id": data_id,
+                                                                  "sha256": sha_of(f)}
         # an edited file with the pinned log: refused, naming the id and the hash
         (tmp_path / "edited").mkdir()
         g = edit_description(f, tmp_path / "edited" / f.name)

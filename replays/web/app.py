@@ -127,6 +127,8 @@ class MatchInfo(msgspec.Struct):
     result: str
     outcome: dict[str, Any] | None
     source: str
+    #: the card pool, board or island the match was checked against: ``kind``, ``id``, ``sha256``
+    data: list[dict[str, str]] = []
 
 
 class EventInfo(msgspec.Struct):
@@ -343,7 +345,7 @@ class WebService:
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
-                         m.events, _result_text(m.outcome), m.outcome, m.source)
+                         m.events, _result_text(m.outcome), m.outcome, m.source, list(m.data))
 
     def summary(self, ref: str) -> MatchInfo:
         mid = self.resolve(ref)
