@@ -40,8 +40,10 @@ def _lost(path: str, exc: BaseException) -> dict[str, Any]:
 
 
 def cluster_verdicts(address: str, paths: list[str], keep_going: bool,
-                     verify_path: Callable[[str, bool], dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Each path's verdict document, in input order, computed by the cluster's workers."""
+                     verify_path: Callable[..., dict[str, Any]], config: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:
+    """Each path's verdict document, in input order, computed by the cluster's workers; ``config``
+    tells them where data ids are found (the same ``--pools`` directories: they must be readable
+    on the workers, like the logs)."""
     client = _client(address)
     try:
         threads = sum(client.nthreads().values()) or 1
@@ -49,7 +51,7 @@ def cluster_verdicts(address: str, paths: list[str], keep_going: bool,
         pending: deque[tuple[str, Any]] = deque()
         todo = iter(paths)
         for path in todo:
-            pending.append((path, client.submit(verify_path, path, keep_going, pure=False)))
+            pending.append((path, client.submit(verify_path, path, keep_going, config, pure=False)))
             if len(pending) >= window:
                 yield _result(*pending.popleft())
         while pending:

@@ -10,11 +10,13 @@ Exit codes (documented in README.md):
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 import msgspec
 
+from adjudicator.core import sources
 from adjudicator.core.errors import AdjudicatorError, LogError
 
 EXIT_LEGAL = 0
@@ -81,6 +83,22 @@ as_option = click.option(
 position_option = click.option(
     "--position", "position", type=click.Path(dir_okay=False), default=None,
     help="Read the position from a position document (state --json) instead of a log.",
+)
+
+
+
+def _install_pools(ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]) -> None:
+    """Every command that reads logs resolves data ids through ``--pools`` then
+    ``ADJUDICATOR_POOLS`` (a fresh :class:`Sources` per command: edited files are seen)."""
+    dirs = [str(Path(d).resolve()) for d in value]
+    ctx.with_resource(sources.using(sources.Sources.from_env(dirs)))
+
+
+pools_option = click.option(
+    "--pools", multiple=True, metavar="DIR", expose_value=False, callback=_install_pools,
+    type=click.Path(exists=True, file_okay=False),
+    help="A directory of card pools, boards and islands the logs may name by id (repeatable; "
+         "after the shipped data, before ADJUDICATOR_POOLS). See docs/own-cards.md.",
 )
 
 _enc = msgspec.json.Encoder()

@@ -13,6 +13,7 @@ import click
 import msgspec
 
 from adjudicator.core import position as positions
+from adjudicator.core import sources
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import JudgeRuling, to_builtins
@@ -21,8 +22,8 @@ from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
 
 from .common import (
-    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option,
-    emit_json, fail, internal_error_line, json_option, position_option,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput,
+    Main, as_option, at_option, emit_json, fail, internal_error_line, json_option, pools_option, position_option,
 )
 
 
@@ -55,6 +56,7 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     log = None
     try:  # streamed: memory bounded by the position and one line, not by the log
         log = stream_log(path)
+        data = [r.as_dict() for r in log.game.data_used(log.events[0][1])]
         res = run(log, keep_going=keep_going)
         log.events.drain()  # type: ignore[attr-defined]
     except LogError as exc:
@@ -71,6 +73,8 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         "violations": [v.as_dict() for v in res.violations],
         "outcome": _outcome_dict(res),
     }
+    if data:  # which content the match was checked against (id and sha256): reproducible
+        doc["data"] = data
     if res.warnings or res.rulings:  # judges' rulings (docs/log-format.md, "Judges' rulings")
         doc["warnings"] = [w.as_dict() for w in res.warnings]
         doc["rulings"] = [ruling_dict(seq, line, r) for seq, line, r in res.rulings]
@@ -94,8 +98,12 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
 MAX_CONDITIONS = 1000
 
 
-def _verify_path(path: str, keep_going: bool) -> dict[str, Any]:
-    """One log's verdict document (a worker process's job)."""
+def _verify_path(path: str, keep_going: bool, config: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """One log's verdict document (a worker process's job), its data resolved as in the parent
+    (``config``: :func:`adjudicator.core.sources.worker_config`)."""
+    if config:
+        with sources.using(sources.for_worker(config)):
+            return verify_one(Path(path), keep_going)
     return verify_one(Path(path), keep_going)
 
 
@@ -105,7 +113,7 @@ def _verdicts(files: list[Path], keep_going: bool, jobs: int, cluster: str | Non
     if cluster is not None:
         from .cluster import cluster_verdicts
 
-        yield from cluster_verdicts(cluster, [str(f) for f in files], keep_going, _verify_path)
+        yield from cluster_verdicts(cluster, [str(f) for f in files], keep_going, _verify_path, sources.worker_config())
         return
     if jobs <= 1:
         for f in files:
@@ -116,7 +124,9 @@ def _verdicts(files: list[Path], keep_going: bool, jobs: int, cluster: str | Non
 
     chunk = max(1, min(32, len(files) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(_verify_path, [str(f) for f in files], [keep_going] * len(files), chunksize=chunk)
+        config = sources.worker_config()
+        yield from pool.map(_verify_path, [str(f) for f in files], [keep_going] * len(files), [config] * len(files),
+                            chunksize=chunk)
 
 
 class _Summary:
@@ -166,6 +176,9 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
         if v.get("followers"):
             click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
                        f"{v['waiting_for']})")
+    for d in doc.get("data", []):
+        where = "" if d["source"] == "shipped" else f" from {d['source']}"
+        click.echo(f"  checked against {d['kind']} {d['id']!r} sha256 {d['sha256']}{where}")
     for w in doc.get("warnings", []):
         r = w["ruling"]
         click.echo(f"  warning: {doc['path']}:{w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
@@ -223,6 +236,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
 
 
 @main.command()
+@pools_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @json_option
 @click.option("--keep-going", is_flag=True, help="Skip an illegal event and go on checking the rest of the log.")
@@ -314,6 +328,7 @@ def _viewer(game: Game, st: Any, as_player: str | None) -> str | None:
 
 
 @main.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
@@ -374,6 +389,7 @@ def _grouped(game: Game, events: list[Any]) -> list[tuple[Any, int]]:
 
 
 @main.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
@@ -416,6 +432,7 @@ def legal(log_path: str | None, at: int | None, position: str | None, paths: boo
 
 
 @main.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option

@@ -22,7 +22,7 @@ from adjudicator.core.events import JudgeRuling, to_builtins
 from adjudicator.core.log import MatchLog, read_log, seal_lines
 from adjudicator.core.verify import run
 
-from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, json_option
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, json_option, pools_option
 
 
 def _lines(path: str) -> list[bytes]:
@@ -53,6 +53,7 @@ def _checked(path: str) -> Any:
 
 
 @click.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the sealed log here (default: standard output).")
@@ -65,6 +66,7 @@ def seal(log_path: str, output: str | None) -> None:
 
 
 @click.command()
+@pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("--as", "as_player", required=True, metavar="PLAYER", help="The seat whose record to write.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -122,6 +124,7 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
 
 
 @click.command()
+@pools_option
 @click.argument("a_path", metavar="A", type=click.Path(dir_okay=False))
 @click.argument("b_path", metavar="B", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import click
 
-from adjudicator.core import registry
+from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore, store_env
 from adjudicator.replays.core import Replay
 
-from .common import BadInput, as_option, fail
+from .common import BadInput, as_option, fail, pools_option
 from .store import db_option
 
 
@@ -43,6 +43,7 @@ def load_replay(source: str, db: str | None = None) -> Replay:
         with MatchStore(db) as store:
             match_id = store.resolve(source)
             summary = store.summary(match_id)
+            sources.install(store.data_sources(match_id))  # the match's own pool/board, kept by the store
             game = registry.get(summary.game)
             events = [e.event for e in store.get_log(match_id)]
     except AdjudicatorError as exc:
@@ -68,6 +69,7 @@ def build_app(source: str, at: int | None = None, as_player: str | None = None, 
 
 
 @click.command()
+@pools_option
 @click.argument("source", metavar="LOG|MATCH_ID")
 @click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
               help="Open at event N (1 = MatchStarted); default: the first event.")

@@ -13,7 +13,7 @@ import click
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore
 
-from .common import BadInput, fail
+from .common import BadInput, fail, pools_option
 from .store import db_option
 
 
@@ -38,6 +38,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 @click.command()
+@pools_option
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),

@@ -20,11 +20,12 @@ from adjudicator.core import position as positions
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.log import find_logs
 from adjudicator.core.verify import ENGINE_FAILURE
+from adjudicator.core import registry, sources
 from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
-    internal_error_line, json_option,
+    internal_error_line, json_option, pools_option,
 )
 
 db_option = click.option(
@@ -69,14 +70,24 @@ def _echo_import(res: ImportResult) -> None:
         click.echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
 
 
-def _prepare(path: str, allow_illegal: bool, snapshot_every: int) -> tuple[str, Any]:
-    """A worker process's job: ("ok", Prepared), ("unreadable", message) or ("error", line)."""
+def _prepare(path: str, allow_illegal: bool, snapshot_every: int, config: tuple[Any, ...] = ()) -> tuple[str, Any]:
+    """A worker process's job: ("ok", Prepared), ("unreadable", message), ("data", message) or
+    ("error", line).  Its data is resolved as in the parent (``config``); data the worker cannot
+    find ("data") may be in the store, which only the parent reads: the parent imports that log."""
+    if config:
+        with sources.using(sources.for_worker(config)):
+            return _prepare(path, allow_illegal, snapshot_every)
     try:
         return "ok", prepare_log(path, allow_illegal, snapshot_every)
     except LogError as exc:
-        return "unreadable", exc.render()
+        return ("data" if exc.line == 1 and exc.field in _data_fields() else "unreadable"), exc.render()
     except Exception as exc:  # noqa: BLE001 - this log's verdict; the batch goes on
         return "error", internal_error_line(exc, path)
+
+
+def _data_fields() -> set[str]:
+    """The MatchStarted fields that name or pin data (a pool, a board) in any game."""
+    return {name for g in registry.games() for f in getattr(g, "data_fields", ()) for name in (f.field, f.pin)}
 
 
 def _one(st: MatchStore, f: Path, allow_illegal: bool) -> tuple[str, Any]:
@@ -106,6 +117,8 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
 
     def written(f: Path, fut: Any) -> tuple[Path, str, Any]:
         kind, value = fut.result()
+        if kind == "data":  # perhaps kept by the store: resolved here, as a serial import would
+            return (f, *_one(st, f, allow_illegal))
         if kind != "ok":
             return f, kind, value
         try:
@@ -116,6 +129,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
             return f, "error", internal_error_line(exc, str(f))
 
     window: deque[tuple[Path, Any]] = deque()
+    config = sources.worker_config()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         for f in files:
             if f.stat().st_size > PREPARE_MAX_BYTES:
@@ -123,7 +137,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
                     yield written(*window.popleft())
                 yield (f, *_one(st, f, allow_illegal))
                 continue
-            window.append((f, pool.submit(_prepare, str(f), allow_illegal, st.snapshot_every)))
+            window.append((f, pool.submit(_prepare, str(f), allow_illegal, st.snapshot_every, config)))
             if len(window) >= 2 * jobs:
                 yield written(*window.popleft())
         while window:
@@ -131,6 +145,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
 
 
 @store.command("import")
+@pools_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--allow-illegal", is_flag=True, help="Store an illegal log too, with its verdict.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
@@ -211,6 +226,7 @@ def list_(db: str | None, as_json: bool, game: str | None) -> None:
 # -- show ----------------------------------------------------------------------------------------
 
 @store.command("show")
+@pools_option
 @click.argument("match_ref", metavar="MATCH")
 @click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
               help="The position after log event N (1 = MatchStarted); default: the end.")
@@ -222,6 +238,7 @@ def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, d
     log, the hash of its last line (the chain head) follows (`chain_head` with --json)."""
     with open_store(db) as st:
         match_id = st.resolve(match_ref)
+        sources.install(st.data_sources(match_id))  # the match's own pool/board, for the rest of the command
         game, state = st.state_at(match_id, at)
         n = at or st.length(match_id)
         head = st.summary(match_id).chain_head

@@ -21,7 +21,7 @@ import msgspec
 
 from adjudicator.core.events import Event
 from adjudicator.games.logos import events as E
-from adjudicator.games.logos.rules import beats, card_stats, commitment_of
+from adjudicator.games.logos.rules import beats, card_stats, commitment_of, pool_of
 
 from .logos_scenarios import A, B, GAME, POOL, Script, salt
 from .ruling_examples import TEXT as RULING_TEXT
@@ -99,7 +99,7 @@ class Bot:
             s.pass_(pid)
             return
         theirs = GAME.rules.stats(st, opp)[0]
-        mine = card_stats(st.setup.pool, me.backup, ())[0]
+        mine = card_stats(pool_of(st), me.backup, ())[0]
         if d.defender == pid and beats(mine, theirs):
             self.add(E.BackupCalled(player=pid), f"{me.backup} ({mine}) beats {opp.battle} ({theirs}): the Defender turns Attacker")
         else:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.core import sources
 from adjudicator.core.errors import DataError
 from adjudicator.games.colossi import data as D
 
@@ -34,11 +35,11 @@ def data_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for f in D.DATA.iterdir():
         shutil.copy(f, tmp_path / f.name)
     monkeypatch.setattr(D, "DATA", tmp_path)
+    monkeypatch.setattr(D.ISLANDS, "shipped", tmp_path)
     D.content.cache_clear()
-    D.board.cache_clear()
-    yield tmp_path
+    with sources.using(sources.Sources()):  # a fresh search: nothing found before this test is kept
+        yield tmp_path
     D.content.cache_clear()
-    D.board.cache_clear()
 
 
 def test_a_bad_card_names_the_file_and_entry(data_copy: Path) -> None:

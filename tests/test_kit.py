@@ -372,10 +372,11 @@ def test_pool_loader_loads_shipped_pools_and_names_file_and_entry_in_errors(tmp_
 
 def test_match_started_and_game_ended_keep_their_json() -> None:
     expected = {
-        "colossus-order": ("game", "players", "decks", "ruleset", "options", "pool"),
-        "logos": ("game", "players", "decks", "ruleset", "options", "pool"),
-        "kolossus": ("game", "players", "seats", "ruleset", "options", "seed", "rng"),
-        "colossi": ("game", "players", "ruleset", "options"),
+        # new fields go last, with a default (docs/log-format.md, "Data by id and hash")
+        "colossus-order": ("game", "players", "decks", "ruleset", "options", "pool", "pool_sha256"),
+        "logos": ("game", "players", "decks", "ruleset", "options", "pool", "pool_sha256"),
+        "kolossus": ("game", "players", "seats", "ruleset", "options", "seed", "rng", "board_sha256"),
+        "colossi": ("game", "players", "ruleset", "options", "board_sha256"),
     }
     ended = {"colossus-order": (), "logos": (), "kolossus": ("alliance",), "colossi": ("gold",)}
     for gid, fields in expected.items():

@@ -144,7 +144,7 @@ def test_the_board_examples_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     with pytest.raises(DataError, match=re.escape("corner[3] ('SW'): squares[0]: 'h1' is not a square of this 7x7 board")):
         load_board_file(tmp_path / f"{name}.toml")
     island = json.loads(blocks(BOARD_PAGES["colossi"].read_text(), "json")[0])
-    (tmp_path / f"board-{island['name']}.json").write_text(json.dumps(island))
-    monkeypatch.setattr(colossi_data, "DATA", tmp_path)
-    loaded = colossi_data.board.__wrapped__(island["name"])
+    path = tmp_path / f"board-{island['name']}.json"
+    path.write_text(json.dumps(island))
+    loaded = colossi_data.island_from_document(json.loads(path.read_text()), str(path), island["name"])
     assert len(loaded.adj) == len(island["spaces"]) and loaded.adj[1] == (2, 0)

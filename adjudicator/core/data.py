@@ -2,44 +2,26 @@
 
 A game ships its data as TOML files in its package's ``data/`` folder, each decoded into msgspec
 Structs; a card pool may also be a JSON file of the same structure (chosen by the file extension:
-``.json`` is JSON, anything else TOML).  A malformed file raises :class:`DataError` naming the file and, for a list of entries
+``.json`` is JSON, anything else TOML).  Which file an id names (shipped, in a ``--pools``
+directory, in the store) is :mod:`adjudicator.core.sources`.  A malformed file raises
+:class:`DataError` naming the file and, for a list of entries
 (``[[card]]``), the entry at fault by its ``id``.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import tomllib
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import msgspec
 
 from .errors import DataError
-from .limits import MAX_DATA_BYTES, MAX_NAME, depth_error
+from .limits import MAX_DATA_BYTES, depth_error
 
 T = TypeVar("T")
-_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
-
-
-def shipped_file(directory: Path, name: object, what: str, ext: str = "toml") -> Path:
-    """The data file ``name`` shipped in ``directory`` (a slug, so never outside it)."""
-    if not isinstance(name, str) or not _SLUG.fullmatch(name) or len(name) > MAX_NAME:
-        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
-        raise DataError(f"{what} {shown}", f"a {what} name is a lowercase slug (letters, digits, '-') "
-                                           f"of at most {MAX_NAME} characters")
-    path = directory / f"{name}.{ext}"
-    try:
-        found = path.is_file()
-    except OSError:
-        found = False
-    if not found:
-        known = sorted(f.stem for f in directory.glob(f"*.{ext}"))
-        raise DataError(f"{what} {name!r}", f"no {what} named {name!r} (shipped: {', '.join(known)})")
-    return path
 
 
 def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
@@ -128,13 +110,6 @@ def decode(data: Any, type_: type[T], path: str | Path, *, entries: str | None =
         raise DataError(str(path), text) from None
 
 
-def check_named_after_file(path: str | Path, field: str, value: str) -> None:
-    """A data file names itself (``pool = "sample"``); it must match its file name."""
-    stem = Path(path).stem
-    if value != stem:
-        raise DataError(str(path), f"{field}: the file names its {field} {value!r}; it must match the file name {stem!r}")
-
-
 C = TypeVar("C")
 
 
@@ -169,17 +144,22 @@ Problems = Callable[[list[Any]], Iterable[tuple[str, str, str]]]
 class PoolLoader(Generic[C]):
     """Card pools of one game: TOML or JSON files ``pool = "<name>"``, ``description``, ``[[card]]``.
 
-    ``load(name)`` reads a pool shipped in ``directory`` (cached); ``load_file(path)`` any pool
-    file (``.json``: JSON, else TOML; the same structure).  A malformed file raises
-    :class:`DataError` naming the file and the card (by id, or by position) and the field; the
-    game's own checks of card fields are ``problems(cards)`` (every problem, see
-    :data:`Problems`; loading refuses the first, ``adjudicator pool check`` reports them all) or
-    the older ``validate(path, cards)`` that raises.  Card ids must be unique within a pool.
+    ``load(id, sha256=None)`` finds a pool by id (pinned by the sha256 of its canonical content
+    when given) among the shipped pools, the ``--pools`` directories and the store
+    (:mod:`adjudicator.core.sources`); ``load_file(path)`` reads any pool file (``.json``: JSON,
+    else TOML; the same structure).  A malformed file raises :class:`DataError` naming the file
+    and the card (by id, or by position) and the field; the game's own checks of card fields are
+    ``problems(cards)`` (every problem, see :data:`Problems`; loading refuses the first,
+    ``adjudicator pool check`` reports them all) or the older ``validate(path, cards)`` that
+    raises.  Card ids must be unique within a pool.  ``game`` is the game's id (default: from the
+    package holding ``directory``).
     """
 
     def __init__(self, directory: Path, card_type: type[C],
                  validate: Callable[[str, list[C]], None] | None = None, *,
-                 problems: Problems | None = None) -> None:
+                 problems: Problems | None = None, game: str | None = None) -> None:
+        from .sources import DataKind
+
         self.directory = directory
         self.card_type = card_type
         self.validate = validate
@@ -187,10 +167,17 @@ class PoolLoader(Generic[C]):
         self.file_type = msgspec.defstruct(
             "PoolFile", [("pool", str), ("description", str, ""), ("card", list[card_type], [])],  # type: ignore[valid-type]
             forbid_unknown_fields=True)
-        self.load = lru_cache(maxsize=None)(self._load)
+        self.kind: DataKind[Pool[C]] = DataKind(
+            game or directory.parent.name.replace("_", "-"), "pool", directory,
+            lambda i: (f"{i}.toml", f"{i}.json"), self.from_document, noun="card pool")
 
     def load_file(self, path: str | Path) -> Pool[C]:
-        pf: Any = decode(read_data(path), self.file_type, path, entries="card")
+        return self.from_document(read_data(path), str(path), Path(path).stem)
+
+    def from_document(self, doc: Any, path: str, name: str) -> Pool[C]:
+        """A pool from its decoded document; ``path`` names it in errors, ``name`` is the id it
+        must give itself (``pool = "<name>"``)."""
+        pf: Any = decode(doc, self.file_type, path, entries="card")
         seen: set[str] = set()
         for c in pf.card:
             if c.id in seen:
@@ -201,21 +188,27 @@ class PoolLoader(Generic[C]):
                 raise DataError(str(path), f"card {cid!r}: {field + ': ' if field else ''}{message}")
         if self.validate is not None:
             self.validate(str(path), pf.card)
-        check_named_after_file(path, "pool", pf.pool)
+        if pf.pool != name:
+            raise DataError(str(path), f"pool: the file names its pool {pf.pool!r}; it must match the file name {name!r}")
         return Pool(pf.pool, pf.description, pf.card)
 
-    def names(self, name: str) -> Any:
-        """The card ids of the shipped pool ``name``, for reference checks (:class:`Names`); a
-        pool that cannot be loaded makes the log unreadable (``RefError`` on ``pool``)."""
+    def load(self, name: str, sha256: str | None = None) -> Pool[C]:
+        """The pool ``name`` (pinned to ``sha256`` when given) in the sources in effect."""
+        return self.kind.load(name, sha256)
+
+    def names(self, name: str, sha256: str | None = None) -> Any:
+        """The card ids of the pool ``name``, for reference checks (:class:`Names`); a pool that
+        cannot be found or read makes the log unreadable (``RefError`` on ``pool``)."""
         from .protocol import RefError
         from .refs import Names
+        from .sources import check_sha256
 
         try:
-            pool = self.load(name)
+            check_sha256("pool_sha256", sha256)
+        except DataError as exc:
+            raise RefError("pool_sha256", exc.reason) from None
+        try:
+            pool = self.load(name, sha256)
         except DataError as exc:
             raise RefError("pool", str(exc)) from None
         return Names(pool.cards, "unknown card {value!r} in pool " + repr(name))
-
-    def _load(self, name: str) -> Pool[C]:
-        """A pool shipped in the game's data folder, by name."""
-        return self.load_file(shipped_file(self.directory, name, "card pool"))

@@ -40,4 +40,5 @@ class DataError(AdjudicatorError):
 
     def __init__(self, path: str, message: str):
         self.path = path
+        self.reason = message
         super().__init__(f"{path}: {message}")

@@ -31,6 +31,7 @@ import msgspec
 from msgspec.structs import replace
 
 from .data import Pool, PoolLoader
+from .sources import DataField, DataRef
 from .events import Event
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
@@ -40,7 +41,7 @@ from .rulings import Illegal, Ruling, Undetermined, legal
 __all__ = [
     "RulesBase", "checks", "applies", "derives", "Working", "KitGame", "MatchStartedBase", "GameEndedBase",
     "Result", "Task", "ChooseFirst", "StartTurn", "EndTurn", "head", "push", "TwoSeats", "Refs", "Names",
-    "PerSetup", "Pool", "PoolLoader", "check_player_ids",
+    "PerSetup", "Pool", "PoolLoader", "DataField", "DataRef", "check_player_ids",
 ]
 
 S = TypeVar("S")
@@ -501,6 +502,18 @@ class KitGame(Game[S], Generic[S]):
         Computed once per set-up (see :class:`PerSetup`); the default knows the players."""
         return {"player": Names(frozenset(setup.players), "unknown player {value!r} (players: " + ", ".join(setup.players) + ")")}
 
+    #: the data files a set-up names by id and may pin by hash (:mod:`adjudicator.core.sources`)
+    data_fields: ClassVar[tuple[DataField, ...]] = ()
+
+    def check_data(self, setup: Any) -> None:
+        """Raise RefError naming the field when a data file the set-up names cannot be found
+        (or differs from its pin); ``validate_setup`` calls it."""
+        for f in self.data_fields:
+            f.find(self, setup)
+
+    def data_used(self, setup: Any) -> list[DataRef]:
+        return [f.find(self, setup)[1] for f in self.data_fields]
+
     def _bind_setup(self, setup: Any) -> tuple[dict[str, Names], BoundRefs]:
         ctx = self.setup_context(setup)
         return ctx, self.refs.bind(ctx)
@@ -525,6 +538,7 @@ class KitGame(Game[S], Generic[S]):
         """References within MatchStarted itself; the default checks the player ids and options."""
         check_player_ids(setup.players)
         self.options_of(setup)
+        self.check_data(setup)
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         """References :attr:`refs` cannot express (fields of one event type, composite names)."""

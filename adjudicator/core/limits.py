@@ -19,6 +19,10 @@ MAX_RULINGS = 10_000
 MAX_PLAYERS = 64
 #: the longest name of a card pool, board, island or other data file a log may name
 MAX_NAME = 64
+#: the largest data file (card pool, board, island) read from a ``--pools`` directory or an upload (bytes)
+MAX_DATA_BYTES = 4_000_000
+#: the most data files (pools, boards, islands) one upload may carry
+MAX_DATA_FILES = 16
 #: the most copies of one card in a deck list, and the most cards a deck list may hold
 MAX_COPIES = 10_000
 MAX_DECK = 100_000

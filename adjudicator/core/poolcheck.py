@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from .data import PoolLoader, check_named_after_file, is_json, parse_text, read_text
+from .data import PoolLoader, is_json, parse_text, read_text
 from .errors import DataError
 
 
@@ -258,10 +258,10 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
                                 "missing (the pool's name)" if name is None else "a pool name is a string"))
     else:
         report.pool = name
-        try:
-            check_named_after_file(path, "pool", name)
-        except DataError as exc:
-            problems.append(Problem(lines.header.get("pool"), None, "pool", str(exc).split(": pool: ", 1)[-1]))
+        stem = Path(path).stem
+        if name != stem:  # as PoolLoader.from_document: a pool is found by its file's name
+            problems.append(Problem(lines.header.get("pool"), None, "pool",
+                                    f"the file names its pool {name!r}; it must match the file name {stem!r}"))
     if not isinstance(data.get("description", ""), str):
         problems.append(Problem(lines.header.get("description"), None, "description", "a description is a string"))
     entries = data.get("card", [])

@@ -75,6 +75,11 @@ class Game(ABC, Generic[S]):
         ``setup`` is the match's MatchStarted event.  Called for MatchStarted itself too.
         """
 
+    def data_used(self, setup: Event) -> list[Any]:
+        """The data files (card pool, board) the set-up names, as the :class:`~adjudicator.core.sources.DataRef`
+        each resolved to (id and sha256): what a verdict reports.  Default: none."""
+        return []
+
     @abstractmethod
     def setup_of(self, state: S) -> Event:
         """The MatchStarted event a position descends from (to validate references)."""

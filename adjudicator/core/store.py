@@ -26,6 +26,12 @@ Choices forced by measured eventsourcing 9.5.6 costs (see the design's performan
   for the entries after the last one (``events.get(INDEX_ID, gt=...)``): a request on a large store
   reads nothing twice, and sees what another process stored meanwhile.
 
+The card pool, board or island a match was checked against (:mod:`adjudicator.core.sources`) is
+kept once per content, in a stream of its own named by its hash (:class:`DataStored`); the index
+entry of each match names the data it used (kind, id, sha256), so the matches that use a content
+are found from the index, and a stored match is shown and replayed with exactly its own content
+(:meth:`MatchStore.data_sources`) without the directory it came from.
+
 This is the only module that touches eventsourcing.  It uses the library's public API, except the
 few internals listed in :data:`INTERNALS`, each reached through one helper and checked against
 the installed library by ``tests/test_store_upgrade.py``.
@@ -58,7 +64,7 @@ from eventsourcing.persistence import (
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import register_topic
 
-from . import registry
+from . import registry, sources
 from .errors import AdjudicatorError
 from .events import Event
 from .log import MatchLog, read_log, stream_log
@@ -337,11 +343,34 @@ class IndexEntry(DomainEvent):
     outcome: dict[str, Any] | None
     #: as ``Match.Closed.chain_head``
     chain_head: str | None = None
+    #: the data the match was checked against: ``{"kind", "id", "sha256"}`` each (kept in a
+    #: :class:`DataStored` stream, once by hash); None in entries written before data was kept
+    data: list[dict[str, str]] | None = None
+
+
+class DataStored(DomainEvent):
+    """A card pool, board or island, kept once by the sha256 of its canonical content
+    (:mod:`adjudicator.core.sources`) in a stream of its own; the index entries of the matches
+    that use it name it by game, kind, id and hash."""
+
+    TOPIC = "adjudicator/data.stored/1"
+    game: str
+    kind: str
+    data_id: str
+    sha256: str
+    #: the canonical content (msgspec JSON, sorted keys): its sha256 is ``sha256``
+    content: bytes
+
+
+def data_stream_id(game: str, kind: str, sha256: str) -> uuid.UUID:
+    """The stream that keeps one content of one kind of data of one game."""
+    return uuid.uuid5(MATCH_NAMESPACE, f"adjudicator.store/data/{game}/{kind}/{sha256}")
 
 
 # Explicit topics of classes the aggregate machinery does not register itself.
 register_topic(Match.Snapshot.TOPIC, Match.Snapshot)
 register_topic(IndexEntry.TOPIC, IndexEntry)
+register_topic(DataStored.TOPIC, DataStored)
 
 
 def _project(aggregate: Match | None, events: Iterable[Any]) -> Match | None:
@@ -442,11 +471,14 @@ class MatchSummary:
     digest: str = ""
     #: the hash of the last line of a sealed log (the hash chain's head), else None
     chain_head: str | None = None
+    #: the pool, board or island the match was checked against (kind, id, sha256)
+    data: list[dict[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         d = {"match_id": self.match_id, "game": self.game, "players": self.players,
              "verdict": self.verdict, "violations": self.violations, "events": self.events,
-             "stored_events": self.stored_events, "outcome": self.outcome, "source": self.source}
+             "stored_events": self.stored_events, "outcome": self.outcome, "source": self.source,
+             "data": self.data}
         if self.chain_head is not None:
             d["chain_head"] = self.chain_head
         return d
@@ -485,7 +517,25 @@ class _Closing:
     stored_events: int
 
 
+def _summary(e: IndexEntry) -> MatchSummary:
+    return MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
+                        e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head, list(e.data or []))
+
+
 # -- building a match stream ------------------------------------------------------------------
+
+#: a match's data as the store keeps it: (index entry form, canonical content)
+MatchData = list[tuple[dict[str, str], bytes]]
+
+
+def data_of(log: MatchLog) -> MatchData:
+    """The pool, board or island ``log``'s set-up names, resolved in the sources in effect."""
+    src = sources.current()
+    out = []
+    for ref in log.game.data_used(log.setup):
+        out.append(({"kind": ref.kind, "id": ref.id, "sha256": ref.sha256}, src.content(ref)))
+    return out
+
 
 _json = msgspec.json.Encoder()
 
@@ -628,7 +678,7 @@ class _BatchWriter:
             self.cursor.executemany(sql, [_row(to_stored(e)) for e in self.snaps])
             self.snaps.clear()
 
-    def close(self, result: Result, count: int, index_version: int) -> None:
+    def close(self, result: Result, count: int, index_version: int, data: MatchData) -> None:
         """The Closed event and the index entry, then the last batch."""
         state = self.state if self.state is not None else result.state
         self.stored_events = self.version - 1
@@ -646,7 +696,7 @@ class _BatchWriter:
             match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
             players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
             events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-            chain_head=closed.chain_head))
+            chain_head=closed.chain_head, data=[d for d, _ in data]))
         self.flush()
 
 
@@ -665,17 +715,18 @@ class _Stream:
     snapshots: list[Match.Snapshot] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     stored_events: int = 0
+    data: MatchData = field(default_factory=list)
 
 
 def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: str,
-                  snapshot_every: int) -> _Stream:
+                  snapshot_every: int, data: MatchData) -> _Stream:
     """Fold the verified steps into the pending events of a new ``Match`` (no I/O)."""
     game = log.game
     ts0 = _timestamp(log.setup.at, EPOCH)
     created = Match.Created(originator_id=match_id, originator_version=1, timestamp=ts0,
                             originator_topic=Match.TOPIC, game=game.id, digest=digest, source=log.path)
     match = created.mutate(None)
-    out = _Stream(match, [created])
+    out = _Stream(match, [created], data=data)
     pending = out.events
     snaps, versions = out.snapshots, out.versions
     recorded_cls = Match.Recorded
@@ -742,7 +793,7 @@ def _index_entry(stream: _Stream, version: int) -> IndexEntry:
                       match_id=str(m.id), game=m.game_id, source=m.source, digest=m.digest,
                       players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
                       events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-                      chain_head=closed.chain_head)
+                      chain_head=closed.chain_head, data=[d for d, _ in stream.data])
 
 
 # -- parallel import: workers prepare a match's rows, one writer writes them --------------------
@@ -766,6 +817,8 @@ class Prepared:
     snapshots: list[StoredEvent]
     #: its index entry; the writer gives it the index version when it writes
     entry: IndexEntry | None
+    #: the pool, board or island it names, with its canonical content (kept once by hash)
+    data: MatchData = field(default_factory=list)
 
 
 _WORKER_APPS: list[MatchApplication] = []
@@ -787,17 +840,18 @@ def prepare_log(path: str, allow_illegal: bool, snapshot_every: int = SNAPSHOT_E
     log = read_log(path)
     digest = digest_of(log)
     match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
+    data = data_of(log)
     result = run(log, keep_going=True, record_steps=True)
     if result.violations and not allow_illegal:
         return Prepared(match_id, log.path, result.verdict, list(result.violations), len(log.events), 0,
                         REFUSED, [], [], None)
-    stream = _build_stream(log, result, match_id, digest, snapshot_every)
+    stream = _build_stream(log, result, match_id, digest, snapshot_every, data)
     app = _encoder_app()
     to_stored = app.events.mapper.to_stored_event
     snaps = app.snapshots.mapper.to_stored_event if app.snapshots is not None else None
     return Prepared(match_id, log.path, result.verdict, list(result.violations), len(log.events),
                     stream.stored_events, None, [to_stored(e) for e in stream.events],
-                    [snaps(e) for e in stream.snapshots] if snaps is not None else [], _index_entry(stream, 0))
+                    [snaps(e) for e in stream.snapshots] if snaps is not None else [], _index_entry(stream, 0), data)
 
 
 #: logs larger than this are imported by the writer itself, streamed, not prepared by a worker
@@ -887,6 +941,7 @@ class MatchStore:
         self._index_by_id: dict[str, IndexEntry] = {}
         self._index_version = 0
         self._index_lock = threading.Lock()
+        self._data_sources: dict[tuple[uuid.UUID, int], sources.Sources] = {}
         with _db_errors(self.location):
             self.app = MatchApplication(env=env)
 
@@ -916,6 +971,12 @@ class MatchStore:
 
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                 proceed: Callable[[], bool] | None) -> ImportResult:
+        # the data a log names is looked for in the store too (after the shipped data and --pools)
+        with sources.using(sources.current().derive(supplier=self._supply)):
+            return self._import_in(open_log, allow_illegal, proceed)
+
+    def _import_in(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
+                   proceed: Callable[[], bool] | None) -> ImportResult:
         first = open_log()
         try:
             digest, count, path = digest_of(first), len(first.events), first.path
@@ -934,6 +995,7 @@ class MatchStore:
 
     def _import_whole(self, log: MatchLog, match_id: uuid.UUID, digest: str, allow_illegal: bool,
                       proceed: Callable[[], bool] | None) -> ImportResult:
+        data = data_of(log)
         result = run(log, keep_going=True, record_steps=True)
         if result.violations and not allow_illegal:
             return ImportResult(str(match_id), False, result.verdict, list(result.violations),
@@ -941,7 +1003,8 @@ class MatchStore:
         if proceed is not None and not proceed():
             return ImportResult(str(match_id), False, result.verdict, list(result.violations),
                                 len(log.events), 0, ABORTED, log.path)
-        stream = _build_stream(log, result, match_id, digest, self.snapshot_every)
+        stream = _build_stream(log, result, match_id, digest, self.snapshot_every, data)
+        self._keep_data(log.game.id, data)
         if not self._save(stream):
             return self._already(match_id, log.path)
         if stream.snapshots:
@@ -958,6 +1021,7 @@ class MatchStore:
             index_version = 1 if last is None else last.originator_version + 1
             log = open_log()
             try:
+                data = data_of(log)
                 with recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
                     writer = _BatchWriter(self.app, cursor, match_id, log, digest, self.snapshot_every)
                     result = run(log, keep_going=True, on_step=writer.step)
@@ -966,7 +1030,8 @@ class MatchStore:
                         ABORTED if proceed is not None and not proceed() else STORED)
                     if status != STORED:
                         raise _Withdrawn(status, result)
-                    writer.close(result, count, index_version)
+                    writer.close(result, count, index_version, data)
+                self._keep_data(log.game.id, data)  # after the match's transaction (its own)
                 return ImportResult(str(match_id), True, result.verdict, list(result.violations),
                                     count, writer.stored_events, STORED, log.path)
             except _Withdrawn as w:
@@ -1003,6 +1068,7 @@ class MatchStore:
             return ImportResult(str(p.match_id), False, p.verdict, p.violations, p.events, 0, p.status, p.path)
         assert p.entry is not None
         with _db_errors(self.location):
+            self._keep_data(p.entry.game, p.data)
             for _ in range(_SAVE_RETRIES):
                 if self._exists(p.match_id):
                     return self._already(p.match_id, p.path)
@@ -1018,6 +1084,71 @@ class MatchStore:
             if p.snapshots and self.app.snapshots is not None:
                 self.app.snapshots.recorder.insert_events(p.snapshots)
         return ImportResult(str(p.match_id), True, p.verdict, p.violations, p.events, p.stored_events, STORED, p.path)
+
+    # -- data (pools, boards, islands) kept once by hash ------------------------------------------
+    def _keep_data(self, game: str, data: MatchData) -> None:
+        """Keep each content ``data`` names in its own stream, unless it is kept already."""
+        to_stored = self.app.events.mapper.to_stored_event
+        for d, content in data:
+            sid = data_stream_id(game, d["kind"], d["sha256"])
+            if self._exists(sid):
+                continue
+            ev = DataStored(originator_id=sid, originator_version=1, timestamp=EPOCH, game=game,
+                            kind=d["kind"], data_id=d["id"], sha256=d["sha256"], content=content)
+            try:
+                self.app.recorder.insert_events([to_stored(ev)])
+            except IntegrityError:
+                pass  # another writer kept the same content meanwhile
+
+    def _content(self, game: str, kind: str, sha256: str) -> sources.Candidate | None:
+        """A kept content as a candidate for the sources (checked against its hash)."""
+        with _db_errors(self.location):
+            ev = next(iter(self.app.events.get(data_stream_id(game, kind, sha256), limit=1)), None)
+        if ev is None:
+            return None
+        doc = msgspec.json.decode(ev.content)
+        if sources.sha256_of(doc) != sha256:
+            raise StoreError(f"{self.location}: the kept {kind} {ev.data_id!r} does not hash to {sha256}")
+        return sources.Candidate(doc, sha256, "store")
+
+    def _kept(self, game: str, kind: str, data_id: str) -> list[str]:
+        """The hashes of the contents kept for (game, kind, id), in the order matches first used them."""
+        out: list[str] = []
+        for e in self._index_entries():
+            if e.game == game:
+                out += [d["sha256"] for d in e.data or [] if d["kind"] == kind and d["id"] == data_id
+                        and d["sha256"] not in out]
+        return out
+
+    def _supply(self, kind: sources.DataKind[Any], data_id: str) -> list[sources.Candidate]:
+        """The sources' supplier: every content kept for ``data_id`` (read when asked)."""
+        found = (self._content(kind.game, kind.kind, sha) for sha in self._kept(kind.game, kind.kind, data_id))
+        return [c for c in found if c is not None]
+
+    def data_sources(self, match_id: str | uuid.UUID) -> sources.Sources:
+        """The sources a stored match resolves its data in: the ones in effect, then the store,
+        with each id bound to the content the match was checked against (read now: the result
+        works after the store is closed, as the terminal replay needs).  Kept per match and
+        sources in effect (a service's requests)."""
+        mid = self._uuid(match_id)
+        key = (mid, sources.current().serial)
+        hit = self._data_sources.get(key)
+        if hit is None:
+            if len(self._data_sources) > 256:
+                self._data_sources.clear()
+            hit = self._data_sources[key] = self._make_data_sources(str(mid))
+        return hit
+
+    def _make_data_sources(self, match_id: str) -> sources.Sources:
+        e = self._entry(match_id)
+        kept: dict[tuple[str, str], list[sources.Candidate]] = {}
+        pins = {}
+        for d in e.data or []:
+            c = self._content(e.game, d["kind"], d["sha256"])
+            if c is not None:
+                kept.setdefault((d["kind"], d["id"]), []).append(c)
+            pins[(e.game, d["kind"], d["id"])] = d["sha256"]
+        return sources.current().derive(supplier=lambda kind, i: kept.get((kind.kind, i), []), pins=pins)
 
     def _exists(self, match_id: uuid.UUID) -> bool:
         return bool(self.app.recorder.select_events(match_id, limit=1))
@@ -1045,8 +1176,7 @@ class MatchStore:
         for e in self._index_entries():
             if game is not None and e.game != game:
                 continue
-            out.append(MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
-                                    e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head))
+            out.append(_summary(e))
         return out
 
     def resolve(self, ref: str) -> str:
@@ -1073,6 +1203,10 @@ class MatchStore:
         return found[0]
 
     def summary(self, match_id: str) -> MatchSummary:
+        return _summary(self._entry(match_id))
+
+    def _entry(self, match_id: str) -> IndexEntry:
+        """A stored match's index entry (the index read on since last time if not known yet)."""
         mid = str(self._uuid(match_id))
         e = self._index_by_id.get(mid)
         if e is None:
@@ -1080,8 +1214,7 @@ class MatchStore:
             e = self._index_by_id.get(mid)
         if e is None:
             raise UnknownMatch(match_id)
-        return MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
-                            e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head)
+        return e
 
     def get_log(self, match_id: str) -> list[LoggedEvent]:
         """The stored log events (not the derived ones) with their rulings, in log order."""
@@ -1115,6 +1248,7 @@ class MatchStore:
             records = [e for e in self.app.events.get(mid, gt=before, lte=c.versions[last - 1])
                        if type(e) is Match.Recorded]
         pending: StoredStep | None = None
+        src = self.data_sources(mid)
         for e in records:
             ev = decode(e.event)
             if e.seq is not None:
@@ -1125,7 +1259,8 @@ class MatchStore:
             elif pending is not None:
                 pending.derived.append(ev)
             if e.applied:
-                state = _fold(game, state, ev, e.seq)
+                with sources.using(src):  # per event: a generator must not hold a context across yields
+                    state = _fold(game, state, ev, e.seq)
         if pending is not None:
             yield pending._replace(state=state)
 
@@ -1150,7 +1285,7 @@ class MatchStore:
         """The settled position after log event ``at``, from the nearest snapshot on."""
         mid = self._uuid(match_id)
         version = self.version_at(match_id, at)
-        with _db_errors(self.location):
+        with _db_errors(self.location), sources.using(self.data_sources(mid)):
             agg: Match = self.app.repository.get(mid, version=version, projector_func=_project)
         return agg.game, agg.state
 
@@ -1158,7 +1293,7 @@ class MatchStore:
         """The same position replayed from the first event, ignoring snapshots (benchmarks)."""
         mid = self._uuid(match_id)
         version = self.version_at(match_id, at)
-        with _db_errors(self.location):
+        with _db_errors(self.location), sources.using(self.data_sources(mid)):
             agg = _project(None, self.app.events.get(mid, lte=version))
         if agg is None:
             raise UnknownMatch(match_id)

@@ -5,7 +5,9 @@ JSON API (every answer a msgspec Struct; errors are ``{"status_code": ..., "deta
 * ``GET  /api/info``: the registered games, the upload size limit, whether illegal logs are stored.
 * ``GET  /api/games``: the registered games.
 * ``GET  /api/matches?game=&player=&verdict=``: the stored matches, filtered.
-* ``POST /api/matches?name=FILE``: upload a log (the body is the JSON Lines log).  It is read,
+* ``POST /api/matches?name=FILE``: upload a log (the body is the JSON Lines log; or multipart
+  with a ``log`` file and the card pool, board or island files it names as ``pool`` files: see
+  docs/replay.md).  It is read,
   verified and stored, and the answer gives the verdict and the violations.  An illegal log is
   stored with its verdict (201), because a judge uploads a disputed match to look at the
   position where the dispute arose; a service started with ``allow_illegal=False``
@@ -50,8 +52,9 @@ from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.static_files import create_static_files_router
 
 from adjudicator.core import position as positions
-from adjudicator.core import registry
+from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
+from adjudicator.core.limits import MAX_DATA_FILES
 from adjudicator.core.log import decode_event, parse_log
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
@@ -126,6 +129,8 @@ class MatchInfo(msgspec.Struct):
     source: str
     #: the hash of the last line of a sealed log (the hash chain's head); None: not sealed
     chain_head: str | None = None
+    #: the card pool, board or island the match was checked against: ``kind``, ``id``, ``sha256``
+    data: list[dict[str, str]] = []
 
 
 class EventInfo(msgspec.Struct):
@@ -341,9 +346,14 @@ class WebService:
 
     # -- matches -----------------------------------------------------------------------------
     def resolve(self, ref: str) -> str:
+        """The stored match ``ref`` names; every request about one match starts here, so the
+        match's own pool, board or island (kept by the store) is installed for the rest of the
+        request (each request runs in a context of its own: nothing leaks to the next)."""
         try:
             with self.lock:
-                return self.store.resolve(ref)
+                mid = self.store.resolve(ref)
+                sources.install(self.store.data_sources(mid))
+                return mid
         except UnknownMatch:
             raise NotFoundException(detail=f"no stored match {ref!r}") from None
         except AmbiguousMatch as exc:
@@ -351,7 +361,7 @@ class WebService:
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
-                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head)
+                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head, list(m.data))
 
     def summary(self, ref: str) -> MatchInfo:
         mid = self.resolve(ref)
@@ -536,11 +546,24 @@ class WebService:
         return f"{mid[:8]}-at-{n}-variation.jsonl", b"".join(enc.encode(e) + b"\n" for e in logged + kept)
 
     # -- upload ------------------------------------------------------------------------------
-    def upload(self, data: bytes, name: str, cancelled: threading.Event | None = None) -> tuple[UploadResult, int]:
+    def upload(self, data: bytes, name: str, cancelled: threading.Event | None = None,
+               files: list[tuple[str, bytes]] | None = None) -> tuple[UploadResult, int]:
         """Read, verify and store one log; the answer and its HTTP status.
 
         ``cancelled`` is set when the request ran out of time: the log is then not stored.
+        ``files`` are the data files sent with it (file name, bytes): its card pool, board or
+        island, found by id like the files of a ``--pools`` directory (and kept by the store).
         """
+        docs = []
+        for fn, raw in files or []:
+            try:
+                docs.append((fn, sources.decode_document(raw, fn)))
+            except AdjudicatorError as exc:
+                raise _bad(f"{name}: {exc}") from None
+        with sources.using(sources.current().derive(files=docs)):
+            return self._upload(data, name, cancelled)
+
+    def _upload(self, data: bytes, name: str, cancelled: threading.Event | None) -> tuple[UploadResult, int]:
         if data.count(b"\n") > MAX_UPLOAD_EVENTS:
             raise HTTPException(status_code=413, detail=f"{name}: more than {MAX_UPLOAD_EVENTS} events in one "
                                                         "upload; import it with `adjudicator store import`")
@@ -778,8 +801,13 @@ async def _read_body(request: Request, limit: int, too_big: HTTPException) -> by
     return b"".join(chunks)
 
 
-def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, str]:
-    """The ``log`` file of a multipart upload (the body is already read and bounded)."""
+#: multipart fields that carry a data file (a card pool, a board, an island) with the log
+DATA_FIELDS = ("pool", "board", "island")
+
+
+def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, str, list[tuple[str, bytes]]]:
+    """The ``log`` file of a multipart upload (the body is already read and bounded), and the
+    data files sent with it (fields ``pool``, ``board``, ``island``: file name and bytes)."""
     import email.parser
     import email.policy
 
@@ -788,11 +816,23 @@ def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, st
         b"Content-Type: " + ctype.encode("latin-1", "replace") + b"\r\n\r\n" + body)
     if not msg.is_multipart():
         raise _bad(f"{fname}: not a multipart body (no boundary in its content type?)")
+    log: tuple[bytes, str] | None = None
+    files: list[tuple[str, bytes]] = []
     for part in msg.iter_parts():
-        if part.get_param("name", header="content-disposition") in ("log", "file"):
-            data = part.get_payload(decode=True) or b""
-            return data, _upload_name(part.get_filename() or fname)
-    raise _bad(f"{fname}: a multipart upload carries the log as a file field named `log`")
+        field_name = part.get_param("name", header="content-disposition")
+        if field_name in ("log", "file") and log is None:
+            log = (part.get_payload(decode=True) or b"", _upload_name(part.get_filename() or fname))
+        elif field_name in DATA_FIELDS:
+            given = part.get_filename()
+            if not given:
+                raise _bad(f"{fname}: the `{field_name}` field carries a file with its name (<id>.toml, "
+                           f"<id>.json, board-<id>.json): the name says which id it holds")
+            if len(files) >= MAX_DATA_FILES:
+                raise _bad(f"{fname}: more than {MAX_DATA_FILES} data files in one upload")
+            files.append((PurePath(given.replace("\\", "/")).name, part.get_payload(decode=True) or b""))
+    if log is None:
+        raise _bad(f"{fname}: a multipart upload carries the log as a file field named `log`")
+    return log[0], log[1], files
 
 
 @post("/api/matches", request_max_body_size=None, tags=["matches"],
@@ -819,12 +859,13 @@ async def upload_match(
     too_big = HTTPException(status_code=413, detail=f"{fname}: the upload is larger than the limit of "
                                                     f"{limit} bytes ({limit / 1_000_000:g} MB); nothing stored")
     data = await _read_body(request, limit, too_big)
+    files: list[tuple[str, bytes]] = []
     if media == "multipart/form-data":
-        data, fname = _multipart_log(request, data, fname)
+        data, fname, files = _multipart_log(request, data, fname)
     cancelled = threading.Event()
     try:
         with anyio.fail_after(web.upload_seconds):
-            result, status = await anyio.to_thread.run_sync(web.upload, data, fname, cancelled,
+            result, status = await anyio.to_thread.run_sync(web.upload, data, fname, cancelled, files,
                                                             abandon_on_cancel=True)
     except TimeoutError:
         cancelled.set()

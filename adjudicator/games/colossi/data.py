@@ -9,7 +9,8 @@ version), never the published wording.
 
 ``board-<name>.json`` is an island layout: spaces with coordinates and their neighbours by
 direction.  ``hex27`` (the default, assumed: CL-1) and ``square27`` ship with the package; another
-layout is one more file, selected by the ruleset option ``board``.
+layout is one more file, selected by the ruleset option ``board`` and pinned by
+``MatchStarted.board_sha256``: shipped, or in a ``--pools`` directory (:mod:`adjudicator.core.sources`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Literal
 import msgspec
 
 from adjudicator.core.errors import DataError
-from adjudicator.core.limits import MAX_NAME
+from adjudicator.core.sources import DataKind
 
 DATA = Path(__file__).parent / "data"
 
@@ -244,18 +245,15 @@ def content() -> Content:
     return Content(tiles, cards, traits)
 
 
-@lru_cache(maxsize=None)
-def board(name: str) -> Board:
-    if not name or len(name) > MAX_NAME or not all(ch.isalnum() or ch in "-_" for ch in name):
-        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
-        raise DataError(f"board {shown}", f"a board name is letters, digits, '-' and '_', at most {MAX_NAME} characters")
-    path = DATA / f"board-{name}.json"
-    if not path.is_file():
-        known = sorted(p.stem.removeprefix("board-") for p in DATA.glob("board-*.json"))
-        raise DataError(f"board {name!r}", f"no such board (known: {', '.join(known)})")
-    f = _decode(path.name, BoardFile)
-    assert isinstance(f, BoardFile)
-    p = str(path)
+def island_from_document(doc: object, p: str, name: str) -> Board:
+    """An island from its decoded document; ``p`` names it in errors, ``name`` is its id (the
+    document's ``name``)."""
+    try:
+        f = msgspec.convert(doc, BoardFile)
+    except msgspec.ValidationError as exc:
+        raise DataError(p, str(exc)) from None
+    if f.name != name:
+        raise DataError(p, f"name: the file names its island {f.name!r}; it must match the file name board-{name}")
     for i, s in enumerate(f.spaces):
         if s.id != i:
             raise DataError(p, f"space {s.id}: spaces must be numbered 0, 1, 2 ... in order (found {s.id} at {i})")
@@ -269,6 +267,18 @@ def board(name: str) -> Board:
             if back is None or f.spaces[n].neighbours.get(back) != s.id:
                 raise DataError(p, f"space {s.id}: neighbour {n} in direction {d} does not lead back ({back})")
     return Board(f)
+
+
+#: islands by id: ``board-<id>.json`` (or ``.toml``) shipped in ``data/``, in a ``--pools``
+#: directory, in the store (:mod:`adjudicator.core.sources`)
+ISLANDS: DataKind[Board] = DataKind("colossi", "board", DATA, lambda i: (f"board-{i}.json", f"board-{i}.toml"),
+                                    island_from_document, noun="island board")
+
+
+def board(name: str, sha256: str | None = None) -> Board:
+    """The island ``name`` (``options.board``), pinned to ``sha256`` (``MatchStarted.board_sha256``)
+    when given, from the sources in effect."""
+    return ISLANDS.load(name, sha256)
 
 
 def boards() -> list[str]:

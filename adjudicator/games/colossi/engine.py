@@ -39,7 +39,7 @@ def C() -> Content:
 
 
 def B(x: Any) -> Board:
-    return board(x.options.board)
+    return board(x.options.board, x.setup.board_sha256)
 
 
 def seats(x: Any) -> tuple[str, ...]:
@@ -306,7 +306,7 @@ class W:
     def __init__(self, s: State) -> None:
         self.s0 = s
         self.options = s.options
-        self.B = board(s.options.board)
+        self.B = board(s.options.board, s.setup.board_sha256)
         self.C = content()
         self.setup = s.setup
         #: tuples until the first write (then lists)

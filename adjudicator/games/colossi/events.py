@@ -26,6 +26,9 @@ class MatchStarted(MatchStartedBase):
 
     ruleset: str = "standard"
     options: dict[str, Any] = {}
+    #: the sha256 of the canonical content of the board ``options.board`` names (docs/log-format.md,
+    #: "Data by id and hash"); None: the board found by id (reported)
+    board_sha256: str | None = None
 
 
 # -- set-up ---------------------------------------------------------------------------------------

@@ -6,13 +6,12 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event
-from adjudicator.core.kit import KitGame, Names, Refs
+from adjudicator.core.kit import DataField, KitGame, Names, Refs
 from adjudicator.core.protocol import RefError
 
 from . import events as E
-from .data import board, content
+from .data import ISLANDS, board, content
 from .rules import canonical
 from .state import ChooseFirst, Options, Player, Space, State
 
@@ -21,10 +20,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 def option_limits(opts: Options) -> None:
     """Option values the game cannot play make the log unreadable."""
-    try:
-        board(opts.board)
-    except DataError as exc:
-        raise RefError("options.board", str(exc)) from None
     if opts.gold_target < 1:
         raise RefError("options.gold_target", f"the Gold target must be at least 1, got {opts.gold_target}")
 
@@ -41,6 +36,8 @@ class Colossi(KitGame[State]):
     refs = Refs(player="player", target="player", victim="player", winner="player", to="player", targets=["player"],
                 card="card", discard="card", cards=["card"], trait="trait", tile="tile", beast="beast",
                 direction="direction")
+    #: the island: ``options.board`` names it, ``board_sha256`` pins it (docs/log-format.md)
+    data_fields = (DataField(ISLANDS, "options.board", "board_sha256"),)
 
     def check_options(self, opts: Options) -> None:
         option_limits(opts)
@@ -48,7 +45,7 @@ class Colossi(KitGame[State]):
     # -- references ---------------------------------------------------------------------------------
     def setup_context(self, setup: E.MatchStarted) -> dict[str, Names]:
         C = content()
-        b = board(self.options_of(setup).board)
+        b = board(self.options_of(setup).board, setup.board_sha256)
         directions = b.directions
         return {
             "space": Names(range(b.size), "no space {value} on the island (spaces 0 to " + str(b.size - 1) + ")"),
@@ -96,7 +93,7 @@ class Colossi(KitGame[State]):
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
         C = content()
-        b = board(opts.board)
+        b = board(opts.board, setup.board_sha256)
         n = len(setup.players)
         players = tuple(Player(p) for p in setup.players)
         spaces = tuple(Space(acolytes=(0,) * n) for _ in range(b.size))
@@ -123,7 +120,7 @@ class Colossi(KitGame[State]):
         return out
 
     def check_position(self, state: State) -> None:
-        b = board(state.options.board)
+        b = board(state.options.board, state.setup.board_sha256)
         if len(state.spaces) != b.size:
             raise msgspec.ValidationError(f"the island has {b.size} spaces, the position {len(state.spaces)} - at `$.spaces`")
         C = content()

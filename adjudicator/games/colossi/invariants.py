@@ -28,7 +28,7 @@ def invariants(s: State) -> list[tuple[str, str]]:
         return b.items
     c = content()
     try:
-        spaces = board(s.options.board).size
+        spaces = board(s.options.board, s.setup.board_sha256).size
     except Exception as exc:  # noqa: BLE001 - named as the field at fault
         return [("options.board", str(exc).split(": ", 1)[-1])]
     scan(s, SPEC, set(ids), c.cards, b, tiles=c.tiles, traits=c.traits, beasts=c.beasts, **{"card ids": c.cards})

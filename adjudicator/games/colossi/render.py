@@ -22,7 +22,7 @@ def cell(s: State, i: int) -> str:
 
 
 def island(s: State) -> list[str]:
-    b = board(s.options.board)
+    b = board(s.options.board, s.setup.board_sha256)
     xs = [x for x, _ in b.xy]
     ys = [y for _, y in b.xy]
     width = (max(xs) + 2) * 3

@@ -79,7 +79,7 @@ def beast_label(beast: str) -> str:
 
 
 def build_board(s: State) -> Board:
-    b = board(s.options.board)
+    b = board(s.options.board, s.setup.board_sha256)
     ids = Q.seats(s)
     hexes = len(b.directions) == 6
     cells: list[Cell] = []

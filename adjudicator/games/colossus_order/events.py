@@ -30,6 +30,9 @@ class MatchStarted(MatchStartedBase):
     ruleset: str = "2013"
     options: dict[str, Any] = {}
     pool: str = "sample"
+    #: the sha256 of the pool's canonical content (docs/log-format.md, "Data by id and hash"): the
+    #: match verifies only against exactly that pool; None: the pool found by id (reported)
+    pool_sha256: str | None = None
 
 
 # -- start of game -----------------------------------------------------------------------------

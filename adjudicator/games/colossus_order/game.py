@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.events import Event
-from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids, sorted_fields
+from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.refs import check_deck_lists
 
 from . import events as E
@@ -22,10 +22,11 @@ class ColossusOrder(KitGame[State]):
     name: ClassVar[str] = "Colossus Order"
     setup_rule = "CO-1.1"
     refs = Refs(player="player", winner="player", card="card", cards=["card"])
+    data_fields = (DataField(POOLS.kind, "pool", "pool_sha256"),)
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
-        return {**super().setup_context(setup), "card": POOLS.names(setup.pool)}
+        return {**super().setup_context(setup), "card": POOLS.names(setup.pool, setup.pool_sha256)}
 
     def validate_setup(self, setup: E.MatchStarted) -> None:
         check_player_ids(setup.players)
@@ -41,7 +42,7 @@ class ColossusOrder(KitGame[State]):
         self.check_seats(setup, 2, 2, "two-players")
         opts = self.options_of(setup)
         if opts.deck_validation == "strict":
-            pool = load_pool(setup.pool)
+            pool = load_pool(setup.pool, setup.pool_sha256)
             for p in setup.players:
                 deck = setup.decks[p]
                 if pool[deck.colossus].type != "colossus":
@@ -83,7 +84,7 @@ class ColossusOrder(KitGame[State]):
     # what a player sees: observe.py (view, redact, scene and describe go through it)
 
     def check_position(self, state: State) -> None:
-        pool = load_pool(state.setup.pool)
+        pool = load_pool(state.setup.pool, state.setup.pool_sha256)
         for p in state.players:
             for zone in ("deck_known", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):

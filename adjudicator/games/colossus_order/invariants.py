@@ -22,7 +22,7 @@ SPEC = Spec(
 
 def invariants(s: State) -> list[tuple[str, str]]:
     ids = list(s.setup.players[:2])
-    b = seated_scan(s, SPEC, [p.id for p in s.players], ids, lambda: load_pool(s.setup.pool))
+    b = seated_scan(s, SPEC, [p.id for p in s.players], ids, lambda: load_pool(s.setup.pool, s.setup.pool_sha256))
     if b:
         return b.items
     handles: set[str] = set()

@@ -11,7 +11,7 @@ from .state import State
 
 
 def describe(game: Any, s: State, player: str | None) -> str:
-    pool = load_pool(s.setup.pool)
+    pool = load_pool(s.setup.pool, s.setup.pool_sha256)
     rules = game.rules
     lines = []
     view = "judge (everything)" if player is None else f"{player} (hidden information masked)"

@@ -42,7 +42,7 @@ def bad(rule: str, code: str, message: str) -> Illegal:
 # -- small pure helpers -------------------------------------------------------------------------
 
 def pool_of(s: State) -> Pool:
-    return load_pool(s.setup.pool)
+    return load_pool(s.setup.pool, s.setup.pool_sha256)
 
 
 def remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -160,20 +160,20 @@ class Rules(RulesBase):
             spare -= n
         return spare >= req.get("any", 0)
 
-    _weakening: dict[str, bool] = {}
+    #: per pool object (one per content), never per pool id
+    _weakening: dict[Any, bool] = {}
 
     def weakening(self, s: State) -> bool:
         """Does the pool have a card whose aura lowers Defence, or a follower without Defence?"""
-        name = s.setup.pool
-        w = self._weakening.get(name)
+        pool = pool_of(s)
+        w = self._weakening.get(pool)
         if w is None:
-            pool = pool_of(s)
             w = any(
                 (c.is_follower and c.defence <= 0)
                 or any(type(fx) is Aura and fx.defence < 0 for ab in c.abilities for fx in ab.effects)
                 for c in pool.cards.values()
             )
-            self._weakening[name] = w
+            self._weakening[pool] = w
         return w
 
     def destroyed(self, s: State, owner: Player, f: Follower) -> bool:
@@ -1126,7 +1126,7 @@ class Rules(RulesBase):
                 return E.GameEnded(result="win", winner=s.other(s.turn_player), reason="deck-out")
             loser = a if a.deck_count == 0 else b
             return E.GameEnded(result="win", winner=s.other(loser.id), reason="deck-out")
-        weakening = self._weakening.get(s.setup.pool)
+        weakening = self._weakening.get(pool_of(s))
         if weakening is None:
             weakening = self.weakening(s)
         for p in s.players:

@@ -78,7 +78,7 @@ def _name(pool: Pool, cid: str | None) -> str:
 
 
 def scene(game: Any, s: State, player: str | None) -> Scene:
-    pool = load_pool(s.setup.pool)
+    pool = load_pool(s.setup.pool, s.setup.pool_sha256)
     zones: list[Zone] = []
     counters: list[Counter] = []
     infos: list[PlayerInfo] = []

@@ -13,13 +13,13 @@ index ``(row - 1) * size + column``.  Regions are whole rows (``row-6``) and col
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import msgspec
 
-from adjudicator.core.data import decode, read_toml, shipped_file
+from adjudicator.core.data import decode, read_toml
 from adjudicator.core.errors import DataError
+from adjudicator.core.sources import DataKind
 
 DATA = Path(__file__).parent / "data"
 
@@ -124,10 +124,15 @@ def _fail(path: str, msg: str) -> DataError:
 
 
 def load_board_file(path: str | Path) -> Board:
-    p = str(path)
-    bf = decode(read_toml(path), _BoardFile, path)
-    if bf.board != Path(path).stem:
-        raise _fail(p, f"board: the file names its board {bf.board!r}; it must match the file name {Path(path).stem!r}")
+    """A board file by path (its ``board`` must be its file name)."""
+    return board_from_document(read_toml(path), str(path), Path(path).stem)
+
+
+def board_from_document(doc: object, p: str, name: str) -> Board:
+    """A board from its decoded document; ``p`` names it in errors, ``name`` is its id."""
+    bf = decode(doc, _BoardFile, p)
+    if bf.board != name:
+        raise _fail(p, f"board: the file names its board {bf.board!r}; it must match the file name {name!r}")
     size = len(bf.levels)
     if not 3 <= size <= 26:
         raise _fail(p, f"levels: {size} rows; a board has 3 to 26 rows")
@@ -170,11 +175,14 @@ def load_board_file(path: str | Path) -> Board:
     return Board(bf.board, bf.description, tuple(levels), size, corners, tuple(bf.central_regions))
 
 
-@lru_cache(maxsize=None)
-def load_board(name: str) -> Board:
-    """A board shipped in ``data/`` by name (``zikkurat-11`` is the default reading)."""
-    path = shipped_file(DATA, name, "board")
-    return load_board_file(path)
+#: boards by id: ``<id>.toml`` (or ``.json``) shipped in ``data/``, in a ``--pools`` directory, in the store
+BOARDS: DataKind[Board] = DataKind("kolossus", "board", DATA, lambda i: (f"{i}.toml", f"{i}.json"), board_from_document)
+
+
+def load_board(name: str, sha256: str | None = None) -> Board:
+    """The board ``name`` (``zikkurat-11`` is the default reading), pinned to ``sha256`` when given
+    (``MatchStarted.board_sha256``), from the sources in effect (:mod:`adjudicator.core.sources`)."""
+    return BOARDS.load(name, sha256)
 
 
 def valid_region(name: object) -> bool:

@@ -42,6 +42,9 @@ class MatchStarted(MatchStartedBase):
     seed: int | None = None
     #: a named die generator (``python-random``: ``random.Random(seed).randint(1, 4)`` per die)
     rng: str | None = None
+    #: the sha256 of the canonical content of the board ``options.board`` names (docs/log-format.md,
+    #: "Data by id and hash"); None: the board found by id (reported)
+    board_sha256: str | None = None
 
 
 # -- set-up ----------------------------------------------------------------------------------------

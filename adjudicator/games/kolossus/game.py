@@ -6,13 +6,12 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event
-from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
+from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
 
 from . import events as E
-from .board import Board, load_board, square_key, step_name
+from .board import BOARDS, Board, load_board, square_key, step_name
 from .rules import CI, RNGS, bad
 from .state import CHARACTERS, MANA, WARBANDS, Options, State, Warband
 
@@ -30,10 +29,6 @@ def option_limits(opts: Options) -> None:
     for k in opts.weapons:
         if k not in WARBANDS:
             raise RefError(f"options.weapons.{k}", f"unknown warband {k!r} (warbands: {', '.join(WARBANDS)})")
-    try:
-        load_board(opts.board)
-    except DataError as exc:
-        raise RefError("options.board", str(exc)) from None
 
 
 class Kolossus(KitGame[State]):
@@ -43,13 +38,15 @@ class Kolossus(KitGame[State]):
     refs = Refs(warband="warband", square="square", start="square", colossus="square", path=["square"],
                 guardians=["square"], warriors=["square"], targets=["square"], region="region", first="warband",
                 alliance=["warband"])
+    #: the board: ``options.board`` names it, ``board_sha256`` pins it (docs/log-format.md)
+    data_fields = (DataField(BOARDS, "options.board", "board_sha256"),)
 
     def check_options(self, opts: Options) -> None:
         option_limits(opts)
 
     # -- references ----------------------------------------------------------------------------------
     def setup_context(self, setup: E.MatchStarted) -> dict[str, Names]:
-        board: Board = load_board(self.options_of(setup).board)
+        board: Board = load_board(self.options_of(setup).board, setup.board_sha256)
         where = f"{board.size}x{board.size} board {board.name!r}"
         regions = f"row-1 .. row-{board.size}, column-a .. column-{board.names[board.size - 1][0]}"
         warbands = [s.warband for s in setup.seats]
@@ -71,8 +68,8 @@ class Kolossus(KitGame[State]):
 
     def validate_setup(self, setup: E.MatchStarted) -> None:
         check_player_ids(setup.players)
-        opts = self.options_of(setup)
-        board = load_board(opts.board)
+        self.options_of(setup)
+        board: Board = self.data_fields[0].find(self, setup)[0]
         for i, seat in enumerate(setup.seats):
             if seat.warband not in WARBANDS:
                 raise RefError(f"seats[{i}].warband", f"unknown warband {seat.warband!r} (warbands: {', '.join(WARBANDS)})")
@@ -98,7 +95,7 @@ class Kolossus(KitGame[State]):
         corners = [s.corner for s in seats]
         if len(set(corners)) != 4:
             raise bad("KO-1.1", "corner-twice", f"each seat has its own corner; the seats take {corners}")
-        order = load_board(self.options_of(setup).board).corner_order
+        order = load_board(self.options_of(setup).board, setup.board_sha256).corner_order
         for i in range(4):
             want = order[(order.index(corners[i]) + 1) % 4]
             if corners[(i + 1) % 4] != want:
@@ -119,7 +116,7 @@ class Kolossus(KitGame[State]):
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
-        board = load_board(opts.board)
+        board = load_board(opts.board, setup.board_sha256)
         wbs = []
         for s in setup.seats[:4]:
             supply = MANA if opts.chapter >= 2 else 0
@@ -179,7 +176,7 @@ class Kolossus(KitGame[State]):
     # what a player sees: everything (no observe.py: Kolossus has no hidden information)
 
     def check_position(self, state: State) -> None:
-        board = load_board(state.options.board)
+        board = load_board(state.options.board, state.setup.board_sha256)
         if len(state.levels) != board.size * board.size:
             raise msgspec.ValidationError(f"{len(state.levels)} levels for a {board.size}x{board.size} board - at `$.levels`")
         if len(state.warbands) != 4:

@@ -24,7 +24,7 @@ SPEC = Spec(
 def invariants(s: State) -> list[tuple[str, str]]:
     b = Broken()
     try:
-        board = load_board(s.options.board)
+        board = load_board(s.options.board, s.setup.board_sha256)
     except Exception as exc:  # noqa: BLE001 - named as the field at fault
         return [("options.board", str(exc).split(": ", 1)[-1])]
     names = set(s.setup.players) | {x.warband for x in s.setup.seats}

@@ -51,7 +51,7 @@ def wname(w: str) -> str:
 
 
 def board_of(s: State) -> Board:
-    return load_board(s.options.board)
+    return load_board(s.options.board, s.setup.board_sha256)
 
 
 class Walk:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from adjudicator.core.events import Event
-from adjudicator.core.kit import KitGame, Names, Refs, check_player_ids
+from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
 
@@ -47,13 +47,14 @@ class Logos(KitGame[State]):
     setup_rule = "LG-1.1"
     refs = Refs(player="player", winner="player", striker="player", target="player", attacker="player",
                 defender="player", card="card", cards=["card"])
+    data_fields = (DataField(POOLS.kind, "pool", "pool_sha256"),)
 
     def check_options(self, opts: Options) -> None:
         option_limits(opts)
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
-        return {**super().setup_context(setup), "card": POOLS.names(setup.pool)}
+        return {**super().setup_context(setup), "card": POOLS.names(setup.pool, setup.pool_sha256)}
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         if type(event) is E.RoundEnded:
@@ -106,7 +107,7 @@ class Logos(KitGame[State]):
     # what a player sees: observe.py (view, redact, scene and describe go through it)
 
     def check_position(self, state: State) -> None:
-        pool = load_pool(state.setup.pool)
+        pool = load_pool(state.setup.pool, state.setup.pool_sha256)
         ids = [p.id for p in state.players]
         if ids != list(state.setup.players[:2]):
             raise msgspec.ValidationError(f"players {ids} differ from the set-up's {state.setup.players} - at `$.players`")

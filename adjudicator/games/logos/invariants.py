@@ -24,7 +24,7 @@ def invariants(s: State) -> list[tuple[str, str]]:
     ids = list(s.setup.players)
     seated = [p.id for p in s.players]
     # a set-up of more than two players is judged by LG-1.1; the engine seats the first two
-    b = seated_scan(s, SPEC, seated, ids[: len(seated)] if len(seated) <= 2 else ids, lambda: load_pool(s.setup.pool))
+    b = seated_scan(s, SPEC, seated, ids[: len(seated)] if len(seated) <= 2 else ids, lambda: load_pool(s.setup.pool, s.setup.pool_sha256))
     if b:
         return b.items
     o = s.options

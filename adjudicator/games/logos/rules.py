@@ -67,10 +67,16 @@ def beats(x: str, y: str) -> bool:
     return (x, y) in _BEATS
 
 
+def pool_of(s: State) -> Pool:
+    """The match's pool (by id, pinned by hash when the set-up pins it)."""
+    return load_pool(s.setup.pool, s.setup.pool_sha256)
+
+
 @lru_cache(maxsize=8192)
-def card_stats(pool: str, card: str, mods: tuple[str, ...]) -> tuple[str, int, int, int]:
-    """Class, Attack, Defense, Speed of ``card`` after the temporary effects ``mods`` (LG-25)."""
-    c = load_pool(pool)[card]
+def card_stats(pool: Pool, card: str, mods: tuple[str, ...]) -> tuple[str, int, int, int]:
+    """Class, Attack, Defense, Speed of ``card`` of ``pool`` after the temporary effects ``mods``
+    (LG-25); cached per pool object (one per content), never per pool id."""
+    c = pool[card]
     k, a, d = c.klass, c.attack, c.defense
     for m in mods:
         if m == "maximize":
@@ -95,8 +101,8 @@ def matches(card: Card, counter: tuple[str | None, ...]) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def playable_card(pool: str, card: str, counter: tuple[str | None, ...]) -> bool:
-    c = load_pool(pool)[card]
+def playable_card(pool: Pool, card: str, counter: tuple[str | None, ...]) -> bool:
+    c = pool[card]
     return not c.has_combo or matches(c, counter)
 
 
@@ -144,12 +150,12 @@ class Rules(RulesBase):
     # -- reading the position ------------------------------------------------------------------
     @staticmethod
     def pool(s: State) -> Pool:
-        return load_pool(s.setup.pool)
+        return pool_of(s)
 
     @staticmethod
     def stats(s: State, p: Player) -> tuple[str, int, int, int]:
         assert p.battle is not None
-        return card_stats(s.setup.pool, p.battle, p.mods)
+        return card_stats(pool_of(s), p.battle, p.mods)
 
     @staticmethod
     def counter(s: State, p: Player) -> tuple[str | None, ...]:
@@ -157,13 +163,13 @@ class Rules(RulesBase):
 
     def playable(self, s: State, p: Player, slots: tuple[str | None, ...] | None = None) -> list[str]:
         """The distinct cards of ``p``'s slots (or of ``slots``) that could be sent now, by id."""
-        name = s.setup.pool
+        name = pool_of(s)
         counter = self.counter(s, p)
         return sorted({c for c in (p.slots if slots is None else slots) if c is not None and playable_card(name, c, counter)})
 
     def armed(self, s: State, p: Player) -> bool:
         """Does ``p`` hold a playable card (LG-2.4)?"""
-        name = s.setup.pool
+        name = pool_of(s)
         counter = self.counter(s, p)
         for c in p.slots:
             if c is not None and playable_card(name, c, counter):
@@ -740,7 +746,7 @@ def _remove_card_slot(r: Rules, s: State, target: Player, owner: Player, item: E
 @_fires("regeneration")
 def _regeneration(r: Rules, s: State, target: Player, owner: Player, item: EffectItem, fx: Any) -> Fired:
     opts = s.options
-    _, a, d, _ = r.stats(s, owner) if owner.battle == item.card else card_stats(s.setup.pool, item.card, ())
+    _, a, d, _ = r.stats(s, owner) if owner.battle == item.card else card_stats(pool_of(s), item.card, ())
     cap = opts.start_hp if opts.hp_cap == "start-hp" else None
     hp = target.hp + max(0, a + d)
     if cap is not None:

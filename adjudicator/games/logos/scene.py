@@ -17,7 +17,7 @@ from adjudicator.core.events import HIDDEN
 from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import COLOUR_OF, Pool, load_pool
-from .rules import card_stats
+from .rules import card_stats, pool_of
 from .state import Player, State
 
 #: players have no colour of their own: seat colours for the viewers
@@ -39,7 +39,7 @@ def _battle(s: State, pool: Pool, p: Player, cid: str, extra: list[str]) -> Card
     c = pool.get(cid)
     if c is None:
         return Card(id=cid, name=cid, tags=extra)
-    k, a, d, sp = card_stats(s.setup.pool, cid, p.mods)
+    k, a, d, sp = card_stats(pool_of(s), cid, p.mods)
     tags = [k, f"attack {a:,}", f"defense {d:,}", f"speed {sp}"] + [f"effect {m}" for m in p.mods]
     if p.double_combo:
         tags.append("double combo")
@@ -53,7 +53,7 @@ def _panels(panels: tuple[str | None, ...]) -> list[Card]:
 
 
 def scene(game: Any, s: State, player: str | None) -> Scene:
-    pool = load_pool(s.setup.pool)
+    pool = load_pool(s.setup.pool, s.setup.pool_sha256)
     opts = s.options
     zones: list[Zone] = []
     counters: list[Counter] = [Counter(id="round", label="Round", value=s.round, max=opts.max_rounds)]
