@@ -72,6 +72,10 @@ class Card(msgspec.Struct, frozen=True, omit_defaults=True):
     #: the card's id in the match's pool, when the viewer may know which card it is (the viewers
     #: show its text, ``Game.card_info``); None for a hidden card or a card with no pool entry
     card: str | None = None
+    #: a card whose identity the record leaves unknown (``null`` or ``"?"`` in the log): the card
+    #: ids it can still be, each once, in the pool's order (the viewers show them on hover or
+    #: select); None when the identity is known or the game does not say
+    possible: list[str] | None = None
 
 
 class Zone(msgspec.Struct, frozen=True, omit_defaults=True):
