@@ -215,9 +215,9 @@ class Script:
 
 
 def clear_pool_caches() -> None:
-    """Empty every cache keyed by a pool name (after a test has pointed a name at other cards)."""
-    from adjudicator.games.logos import cards, rules
+    """Empty the rules' caches of pool lookups (they key by the loaded pool object, never by a
+    pool's id, so this only frees memory between tests that load many pools)."""
+    from adjudicator.games.logos import rules
 
-    cards.POOLS.load.cache_clear()
     rules.card_stats.cache_clear()
     rules.playable_card.cache_clear()

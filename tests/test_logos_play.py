@@ -319,7 +319,7 @@ def test_a_pool_of_any_cards_the_game_allows_plays_out(cards: list[Any], seed: i
     import tempfile
     from pathlib import Path
 
-    from adjudicator.games.logos import cards as cards_module
+    from adjudicator.core import sources
     from adjudicator.games.logos.invariants import invariants
 
     from .logos_scenarios import clear_pool_caches
@@ -329,20 +329,19 @@ def test_a_pool_of_any_cards_the_game_allows_plays_out(cards: list[Any], seed: i
         text += (f'\n[[card]]\nid = "c{i}"\nname = "C{i}"\nclass = "{klass}"\nattack = {a}\ndefense = {d}\nspeed = {sp}\n'
                  f'combo = ["{combo[0]}", "{combo[1]}", "{combo[2]}"]\n')
         text += "".join(f"{side} = {_effect_toml(fx)}\n" for side, fx in (("left", left), ("right", right)) if fx is not None)
-    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+    with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "any-cards.toml").write_text(text)
-        mp.setattr(cards_module.POOLS, "directory", Path(tmp))
-        clear_pool_caches()
-        try:
-            decks = {p: {f"c{i}": 3 for i in range(len(cards))} for p in ("p1", "p2")}
-            setup = E.MatchStarted(game="logos", pool="any-cards", players=["p1", "p2"], decks=decks,
-                                   options={"picks": "open", "max_rounds": 40})
-            events, final = play(setup, seed, max_events=800, with_derived=True)
-            res = run(parse_log(to_jsonl(events), "any"))
-            assert res.violations == [], res.violations[:3]
-            assert msgspec.to_builtins(res.state) == msgspec.to_builtins(final)
-            plain = run(parse_log(to_jsonl([e for e in events if e.kind != "X"]), "any-plain"))
-            assert plain.violations == [] and msgspec.to_builtins(plain.state) == msgspec.to_builtins(final)
-            assert invariants(final) == []
-        finally:
-            clear_pool_caches()
+        with sources.using(sources.Sources([tmp])):
+            try:
+                decks = {p: {f"c{i}": 3 for i in range(len(cards))} for p in ("p1", "p2")}
+                setup = E.MatchStarted(game="logos", pool="any-cards", players=["p1", "p2"], decks=decks,
+                                       options={"picks": "open", "max_rounds": 40})
+                events, final = play(setup, seed, max_events=800, with_derived=True)
+                res = run(parse_log(to_jsonl(events), "any"))
+                assert res.violations == [], res.violations[:3]
+                assert msgspec.to_builtins(res.state) == msgspec.to_builtins(final)
+                plain = run(parse_log(to_jsonl([e for e in events if e.kind != "X"]), "any-plain"))
+                assert plain.violations == [] and msgspec.to_builtins(plain.state) == msgspec.to_builtins(final)
+                assert invariants(final) == []
+            finally:
+                clear_pool_caches()

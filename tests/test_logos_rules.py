@@ -1028,20 +1028,19 @@ def test_every_effect_kind_fires_through_one_handler() -> None:
 # ==================================================================================================
 
 @pytest.fixture
-def own_pool(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
-    """``own_pool(name, cards_toml)``: a pool the set-up can name, for one test (the shipped-pool
-    folder points at a temporary one; the caches keyed by pool names are emptied around it)."""
-    from adjudicator.games.logos import cards
+def own_pool(tmp_path: Path) -> Any:
+    """``own_pool(name, cards_toml)``: a pool the set-up can name, for one test (written to a
+    temporary directory searched like ``--pools DIR``; each call resolves ids afresh)."""
+    import contextlib
 
-    from .logos_scenarios import clear_pool_caches
+    from adjudicator.core import sources
 
-    def make(name: str, cards_toml: str) -> None:
-        (tmp_path / f"{name}.toml").write_text(f'pool = "{name}"\n\n{cards_toml}')
-        monkeypatch.setattr(cards.POOLS, "directory", tmp_path)
-        clear_pool_caches()
+    with contextlib.ExitStack() as stack:
+        def make(name: str, cards_toml: str) -> None:
+            (tmp_path / f"{name}.toml").write_text(f'pool = "{name}"\n\n{cards_toml}')
+            stack.enter_context(sources.using(sources.Sources([tmp_path])))
 
-    yield make
-    clear_pool_caches()
+        yield make
 
 
 def card_toml(cid: str, klass: str, attack: int = 10_000, defense: int = 10_000, speed: int = 50, **more: str) -> str:
