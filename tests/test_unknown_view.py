@@ -215,10 +215,17 @@ def test_the_json_api_carries_marks_conditions_and_possible_cards(unknown_toy, t
         assert "undetermined" in client.get("/").text  # the match list's verdict filter
 
 
-def test_store_list_shows_the_undetermined_verdict(unknown_toy, tmp_path: Path) -> None:
+def test_store_list_shows_and_filters_the_undetermined_verdict(unknown_toy, tmp_path: Path) -> None:
     unsure = write_log(tmp_path / "unsure.jsonl", [("a", 2)])
     db = str(tmp_path / "cli.db")
     r = CliRunner().invoke(main, ["store", "import", "--db", db, str(unsure)])
     assert r.exit_code == 0, r.output
+    plain = write_log(tmp_path / "plain.jsonl", [("a", 1)])
+    assert CliRunner().invoke(main, ["store", "import", "--db", db, str(plain)]).exit_code == 0
     r = CliRunner().invoke(main, ["store", "list", "--db", db, "--json"])
-    assert json.loads(r.output.splitlines()[0])["verdict"] == "undetermined"
+    assert sorted(json.loads(ln)["verdict"] for ln in r.output.splitlines()) == ["legal", "undetermined"]
+    r = CliRunner().invoke(main, ["store", "list", "--db", db, "--verdict", "undetermined"])
+    assert r.exit_code == 0 and len(r.output.splitlines()) == 1 and "  undetermined  " in r.output, r.output
+    assert "unsure.jsonl" in r.output
+    r = CliRunner().invoke(main, ["store", "list", "--db", db, "--verdict", "maybe"])
+    assert r.exit_code == 2
