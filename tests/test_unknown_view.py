@@ -210,6 +210,12 @@ def test_the_json_api_carries_marks_conditions_and_possible_cards(unknown_toy, t
         assert [m["match_id"] for m in listed] == [mid]
         assert [m["match_id"] for m in client.get("/api/matches", params={"verdict": "legal"}).json()] == [pid]
         assert client.get("/api/matches", params={"verdict": "maybe"}).status_code == 400
+        var = json.dumps([{"type": "Added", "player": "b", "n": 2}, {"type": "Added", "player": "a", "n": 9},
+                          {"type": "Added", "player": "a", "n": 1}])
+        v = client.get(f"/api/matches/{mid}/variation", params={"at": 2, "var": var}).json()
+        # the undetermined step is followed (as verify follows it); the illegal one ends the variation
+        assert [(s["verdict"], s["condition"]) for s in v["steps"]] == [("undetermined", CONDITION), ("illegal", None)]
+        assert v["applied"] == 1
         page = client.get(f"/matches/{mid}").text + client.get("/static/viewer.js").text
         assert "mark-undetermined" in page and "legal if " in page and "card-possible" in page
         assert "undetermined" in client.get("/").text  # the match list's verdict filter

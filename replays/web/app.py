@@ -237,6 +237,8 @@ class VariationStep(msgspec.Struct):
     message: str
     derived: list[str]
     event: dict[str, Any]
+    #: an undetermined step's condition (the step is followed as if it holds); None otherwise
+    condition: str | None = None
 
 
 class Variation(msgspec.Struct):
@@ -247,7 +249,7 @@ class Variation(msgspec.Struct):
     at: int
     view: str | None
     steps: list[VariationStep]
-    #: how many of the steps were legal (and applied)
+    #: how many of the steps were legal or undetermined (and applied)
     applied: int
     scene: Scene
     legal: LegalEvents
@@ -529,8 +531,9 @@ class WebService:
             shown = game.redact(ev, view or None)
             steps.append(VariationStep(type(ev).__name__, game.describe_event(shown), ruling.verdict, ruling.rule,
                                        ruling.code, ruling.message, [game.describe_event(game.redact(d, view or None))
-                                                                     for d in derived], msgspec.to_builtins(ev)))
-            if not ruling.legal:
+                                                                     for d in derived], msgspec.to_builtins(ev),
+                                       ruling.condition))
+            if not ruling.allowed:  # an undetermined event is followed, as verify follows it
                 break
             state, applied = new, applied + 1
         legal = _legal_events(game, state, mid, n, limit, view or None)
@@ -544,7 +547,7 @@ class WebService:
         kept = []
         for ev in self._variation_events(game, state, raw):
             ruling, _derived, new = propose(game, state, ev)
-            if not ruling.legal:
+            if not ruling.allowed:
                 break
             kept.append(ev)
             state = new

@@ -343,8 +343,9 @@
       ol.textContent = "";
       v.steps.forEach(st => {
         const li = document.createElement("li");
-        li.className = "mark-" + (st.verdict === "legal" ? "legal" : "illegal");
+        li.className = "mark-" + (st.verdict === "legal" || st.verdict === "undetermined" ? st.verdict : "illegal");
         li.textContent = st.text + " \u2014 " + st.verdict + " " + st.rule + (st.verdict === "legal" ? "" : ": " + st.message) +
+          (st.condition ? " (legal if " + st.condition + ")" : "") +
           (st.derived.length ? " (then: " + st.derived.join("; ") + ")" : "");
         ol.appendChild(li);
       });
