@@ -55,7 +55,7 @@ MARK_HINTS = {
     "stands": "illegal, but it stands by a judge's ruling: the position continued from it (a warning)",
     "taken-back": "taken back by a judge's ruling: the position is the one before it",
     "ruling": "a judge's ruling, followed",
-    "undetermined": "legal only if what the record leaves unknown is as the condition says; followed as if it is",
+    "undetermined": "legal only if the condition below holds; followed as if it does",
 }
 HIDDEN = "▒"
 #: an unknown card (its identity left unknown by the record: ``Card.possible``)
