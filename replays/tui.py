@@ -225,6 +225,9 @@ class ReplayApp(App[None]):
         title.append(who, style="bold")
         title.append(f"  {violations} violation{'s' if violations != 1 else ''}",
                      style="bold red" if violations else "green")
+        unsure = sum(1 for f in r.frames if f.mark == UNDETERMINED)
+        if unsure:
+            title.append(f"  {unsure} undetermined", style=MARKS[UNDETERMINED][1])
         title.append("  ? help  ", style="dim")
         title.append(f"{game.name} ({game.id})", style="bold")
         title.append(f"  {r.title}")

@@ -155,6 +155,7 @@ async def test_the_tui_marks_stops_at_and_explains_undetermined_rulings(log: Pat
         await pilot.pause()
         assert app.cursor == UNDETERMINED_AT[1]
         assert f"{UNKNOWN}?2" in panel(app, "#position-box")
+        assert f"1 violation {len(UNDETERMINED_AT)} undetermined" in panel(app, "#title")
 
 
 @pytest.mark.anyio
