@@ -213,10 +213,14 @@ def _echo_summary(m: MatchSummary) -> None:
 @db_option
 @json_option
 @click.option("--game", "game", default=None, metavar="GAME", help="Only matches of this game.")
-def list_(db: str | None, as_json: bool, game: str | None) -> None:
+@click.option("--verdict", "verdict", type=click.Choice(["legal", "illegal", "undetermined"]), default=None,
+              help="Only matches with this verdict.")
+def list_(db: str | None, as_json: bool, game: str | None, verdict: str | None) -> None:
     """One line per stored match: id, game, players, verdict, events, outcome, source."""
     with open_store(db) as st:
         for m in st.matches(game):
+            if verdict is not None and m.verdict != verdict:
+                continue
             if as_json:
                 emit_json(m.as_dict())
             else:

@@ -28,6 +28,12 @@ LEGAL, ILLEGAL, UNCHECKED, DERIVED = "legal", "illegal", "unchecked", "derived"
 #: event that stands (applied: its irregularity a warning), an event taken back (with those taken
 #: back with it), a JudgeRuling followed
 STANDS, TAKEN_BACK, RULING = "stands", "taken-back", "ruling"
+#: ... and an event legal only if an identity the record leaves unknown is what the ruling's
+#: condition says (docs/log-format.md, "Unknown identities"): followed as if it held
+UNDETERMINED = "undetermined"
+#: the marks ``n``/``p`` stop at in both viewers: violations, undetermined rulings and the
+#: irregularities judges' rulings let stand or took back (warnings)
+STOPS = frozenset({ILLEGAL, UNDETERMINED, STANDS, TAKEN_BACK})
 #: Ruling.judged -> mark
 _JUDGED = {"stands": STANDS, "taken-back": TAKEN_BACK, "void": TAKEN_BACK, "ruling": RULING}
 
@@ -47,23 +53,28 @@ class Frame:
     message: str
     derived: list[str] = field(default_factory=list)
     turn: int = 0
+    #: an undetermined ruling's condition ("legal if that card is red-gem"); None otherwise
+    condition: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "number": self.number, "line": self.line, "type": self.type, "kind": self.kind,
             "text": self.text, "mark": self.mark, "verdict": self.verdict, "rule": self.rule,
             "code": self.code, "message": self.message, "derived": self.derived, "turn": self.turn,
-            "event": msgspec.to_builtins(self.event),
+            "condition": self.condition, "event": msgspec.to_builtins(self.event),
         }
 
 
 def mark_of(event: Event, ruling: Ruling | None, applied: bool) -> str:
-    """How the viewers mark an event: what a judge's ruling made of it, derived (a stated
-    consequence), illegal, unchecked, legal."""
+    """How the viewers mark an event: what a judge's ruling made of it, undetermined (legal only
+    under a condition on unknown identities), derived (a stated consequence), illegal, unchecked,
+    legal."""
     if ruling is None:
         return UNCHECKED
     if ruling.judged is not None and (ruling.judged != "ruling" or ruling.legal):
         return _JUDGED.get(ruling.judged, ILLEGAL)
+    if ruling.verdict == UNDETERMINED:
+        return UNDETERMINED
     if event.kind == "X" and ruling.verdict == "legal" and not applied:
         return DERIVED
     if ruling.verdict == "illegal":
@@ -87,6 +98,7 @@ def make_frame(game: Game, number: int, line: int, event: Event, ruling: Ruling 
         verdict="unchecked" if ruling is None else r.verdict, rule=r.rule, code=r.code, message=r.message,
         derived=[game.describe_event(d) for d in derived],
         turn=game.turn_number(state) if state is not None else 0,
+        condition=r.condition if r.verdict == UNDETERMINED else None,
     )
 
 
@@ -102,27 +114,63 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None) -> F
         number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
         text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
         message=f"(this ruling concerns what {player} cannot see)" if hidden and (
-            f.verdict == "illegal" or f.mark in (STANDS, TAKEN_BACK)) else
+            f.verdict in ("illegal", UNDETERMINED) or f.mark in (STANDS, TAKEN_BACK)) else
         (f.message if not hidden else f"{f.type} is legal here"),
         derived=[game.describe_event(d) for d in shown], turn=f.turn,
+        condition=None if hidden else f.condition,
     )
 
 
 def card_texts(game: Game, state: Any, scene: Scene) -> dict[str, dict[str, Any]]:
-    """The text of every card ``scene`` shows by identity (``Card.card``), from the match's own
-    pool (``game.card_info``), by card id in the order the scene shows them.  The scene is
-    already a seat's view, so a seat gets no text of a card it cannot see."""
+    """The text of every card ``scene`` shows by identity (``Card.card``), then of every card an
+    unknown card can still be (``Card.possible``), from the match's own pool
+    (``game.card_info``), by card id in the order the scene shows them.  The scene is already a
+    seat's view, so a seat gets no text of a card it cannot see (what an unknown card can still
+    be comes from the deck list or the pool, which every seat may read)."""
     if state is None:
         return {}
     setup = game.setup_of(state)
     out: dict[str, dict[str, Any]] = {}
+    missing: set[str] = set()
+
+    def add(cid: str) -> None:
+        if cid not in out and cid not in missing:
+            info = game.card_info(setup, cid)
+            if info is None:
+                missing.add(cid)
+            else:
+                out[cid] = info
+
     for zone in scene.zones:
         for c in zone.cards:
-            if c.card is not None and c.card not in out:
-                info = game.card_info(setup, c.card)
-                if info is not None:
-                    out[c.card] = info
+            if c.card is not None:
+                add(c.card)
+    for zone in scene.zones:
+        for c in zone.cards:
+            for cid in c.possible or ():
+                add(cid)
     return out
+
+
+class UnknownCard(msgspec.Struct, frozen=True):
+    """A card of a scene whose identity the record leaves unknown (``Card.possible`` set): where
+    it lies and what it can still be (the viewers' card panes)."""
+
+    zone: str
+    zone_label: str
+    index: int
+    possible: list[str]
+
+    @property
+    def key(self) -> str:
+        """A handle for selecting it: ``zone#index``."""
+        return f"{self.zone}#{self.index}"
+
+
+def unknown_cards(scene: Scene) -> list[UnknownCard]:
+    """Every unknown card of ``scene`` (a card with ``possible`` set), in the scene's order."""
+    return [UnknownCard(z.id, z.label, i, list(c.possible))
+            for z in scene.zones for i, c in enumerate(z.cards) if c.possible is not None]
 
 
 class Replay:
@@ -237,11 +285,17 @@ class Replay:
     def violations(self) -> list[int]:
         return [f.number for f in self.frames if f.mark == ILLEGAL]
 
+    def stops(self) -> list[int]:
+        """The events ``n``/``p`` stop at: violations, undetermined rulings and the events judges'
+        rulings let stand or took back (:data:`STOPS`)."""
+        return [f.number for f in self.frames if f.mark in STOPS]
+
     def next_violation(self, n: int) -> int | None:
-        return next((v for v in self.violations() if v > n), None)
+        """The next stop (:meth:`stops`) after event ``n``."""
+        return next((v for v in self.stops() if v > n), None)
 
     def previous_violation(self, n: int) -> int | None:
-        return next((v for v in reversed(self.violations()) if v < n), None)
+        return next((v for v in reversed(self.stops()) if v < n), None)
 
     def search(self, text: str, n: int, *, backwards: bool = False) -> int | None:
         """The next (or previous) frame whose event type starts with ``text`` (case-insensitive)."""

@@ -45,7 +45,9 @@ KIND_STYLES = ("", "bold", "underline", "italic", "bold underline", "reverse", "
 #: the marks of the event list (shared with the web viewer's vocabulary in replays.core)
 MARKS = {"legal": ("✓", "green"), "illegal": ("✗", "bold red"), "unchecked": ("?", "yellow"), "derived": ("·", "cyan"),
          # judges' rulings: an illegal event that stands, an event taken back, a ruling followed
-         "stands": ("!", "bold magenta"), "taken-back": ("↶", "magenta"), "ruling": ("§", "bold blue")}
+         "stands": ("!", "bold magenta"), "taken-back": ("↶", "magenta"), "ruling": ("§", "bold blue"),
+         # legal only if an identity the record leaves unknown is what the condition says
+         "undetermined": ("◇", "bold dark_orange")}
 #: what a mark means, in words (the viewers' ruling panels)
 MARK_HINTS = {
     "unchecked": "not engine-checked",
@@ -53,8 +55,11 @@ MARK_HINTS = {
     "stands": "illegal, but it stands by a judge's ruling: the position continued from it (a warning)",
     "taken-back": "taken back by a judge's ruling: the position is the one before it",
     "ruling": "a judge's ruling, followed",
+    "undetermined": "legal only if the condition below holds; followed as if it does",
 }
 HIDDEN = "▒"
+#: an unknown card (its identity left unknown by the record: ``Card.possible``)
+UNKNOWN = "◇"
 
 
 def _hash_pick(name: str, options: tuple[str, ...]) -> str:
@@ -304,6 +309,9 @@ def board_legend(board: Board, palette: Palette, scene: Scene) -> list[tuple[str
 # -- cards, zones, counters -----------------------------------------------------------------------
 
 def card_text(card: Card, palette: Palette) -> Text:
+    if card.possible is not None and not card.name:
+        # an unknown card: how many identities it can still have (the card pane lists them)
+        return Text(f"{UNKNOWN}?{len(card.possible)}", style="bold dark_orange")
     if not card.face_up and not card.name:
         return Text(HIDDEN * 2, style="grey50")
     t = Text()
@@ -466,5 +474,5 @@ def mark_text(mark: str) -> Text:
     return Text(sym, style=style)
 
 
-__all__ = ["MARKS", "MARK_HINTS", "HIDDEN", "Palette", "board_lines", "board_legend", "card_text", "mark_text",
+__all__ = ["MARKS", "MARK_HINTS", "HIDDEN", "UNKNOWN", "Palette", "board_lines", "board_legend", "card_text", "mark_text",
            "scene_lines", "scene_text", "usable_colour", "zone_lines"]

@@ -2,15 +2,16 @@
 
 ``adjudicator replay LOG|MATCH_ID [--at N] [--as PLAYER]`` opens it (see ``cli/replay.py``).
 The screen shows the position drawn from the game's scene (:mod:`replays.terminal`), the event
-list with a mark on each event (legal ✓, illegal ✗, not engine-checked ?, derived ·; judges'
-rulings: stands !, taken back ↶, the ruling §), the
-selected event's ruling and consequences, and what the event changed.  Generic over every
+list with a mark on each event (legal ✓, illegal ✗, not engine-checked ?, derived ·, undetermined ◇;
+judges' rulings: stands !, taken back ↶, the ruling §), the selected event's ruling (an
+undetermined one with its condition) and consequences, and what the event changed.  Generic over every
 registered game: nothing here names one.
 
 Keys: right/left one event, up/down one turn, Home/End, ``g`` go to event N, ``v`` cycle the
-viewpoint (judge, then each player), ``n``/``p`` next/previous violation, ``/`` search event
-types, ``c`` select the next card of the position (its text from the match's pool in the card
-pane; Escape closes it), ``?`` help, ``q`` quit.
+viewpoint (judge, then each player), ``n``/``p`` next/previous violation, undetermined ruling
+or judge's warning (an event that stands or was taken back), ``/`` search event types, ``c``
+select the next card of the position (its text from the match's pool in the card pane; an
+unknown card ◇ shows what it can still be; Escape closes it), ``?`` help, ``q`` quit.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from textual.widgets import Footer, Input, Label, Static
 
 from adjudicator.core.rulings import CORE_RULES
 
-from .core import ILLEGAL, Replay
-from .terminal import MARK_HINTS, MARKS, mark_text, scene_text
+from .core import ILLEGAL, UNDETERMINED, Replay, UnknownCard, unknown_cards
+from .terminal import MARK_HINTS, MARKS, UNKNOWN, mark_text, scene_text
 
 KINDS = {"D": "decision", "R": "random outcome", "X": "derived by the engine"}
 
@@ -40,15 +41,18 @@ HELP = """\
   [b]Home[/b] / [b]End[/b]       the first / last event
   [b]g[/b]                go to event N (type the number, Enter)
   [b]v[/b]                change the viewpoint: the judge (everything), then each player
-  [b]n[/b] / [b]p[/b]            the next / previous violation (an illegal event)
+  [b]n[/b] / [b]p[/b]            the next / previous violation (an illegal event), undetermined
+                   ruling or judge's warning (an event that stands or was taken back)
   [b]/[/b]                search event types (Enter with nothing repeats the last search)
-  [b]c[/b]                the next card of the position: its text from the match's pool
+  [b]c[/b]                the next card of the position: its text from the match's pool;
+                   an unknown card [bold dark_orange]◇?N[/bold dark_orange]: the N cards it can still be
                    (Escape closes the card pane)
   [b]?[/b]                this help
   [b]q[/b]                quit
 
 Marks: [green]✓[/green] legal  [bold red]✗[/bold red] illegal (skipped; the position stays as before it)  \
 [yellow]?[/yellow] not engine-checked  [cyan]·[/cyan] derived by the engine
+[bold dark_orange]◇[/bold dark_orange] undetermined: legal only if a card the record leaves unknown is what the condition says
 Judges' rulings: [bold magenta]![/bold magenta] illegal but stands (a warning)  [magenta]↶[/magenta] taken back  \
 [bold blue]§[/bold blue] the ruling
 
@@ -161,7 +165,8 @@ class ReplayApp(App[None]):
         #: what the position panel shows (plain text) and the width it was drawn for
         self.position_plain = ""
         self.position_width = 0
-        #: the pool card id whose text the card pane shows (None: the pane is closed)
+        #: what the card pane shows: a pool card id, or an unknown card's ``zone#index``
+        #: (:class:`~replays.core.UnknownCard`); None: the pane is closed
         self.card: str | None = None
 
     # -- layout ------------------------------------------------------------------------------
@@ -220,6 +225,9 @@ class ReplayApp(App[None]):
         title.append(who, style="bold")
         title.append(f"  {violations} violation{'s' if violations != 1 else ''}",
                      style="bold red" if violations else "green")
+        unsure = sum(1 for f in r.frames if f.mark == UNDETERMINED)
+        if unsure:
+            title.append(f"  {unsure} undetermined", style=MARKS[UNDETERMINED][1])
         title.append("  ? help  ", style="dim")
         title.append(f"{game.name} ({game.id})", style="bold")
         title.append(f"  {r.title}")
@@ -273,6 +281,8 @@ class ReplayApp(App[None]):
         t.append(f"{sym} {f.verdict} ", style=style)
         t.append(f"{f.rule} ", style="bold")
         t.append(f.message, style="red" if f.mark == ILLEGAL else "")
+        if f.condition:
+            t.append(f" (legal if {f.condition})", style=MARKS[UNDETERMINED][1])
         return t
 
     def _ruling(self) -> Text:
@@ -294,6 +304,9 @@ class ReplayApp(App[None]):
         t.append(f"\n[{f.code}]", style="dim")
         if f.message:
             t.append("\n" + f.message, style="bold red" if f.mark == ILLEGAL else "")
+        if f.condition:
+            t.append("\nlegal if ", style=MARKS[UNDETERMINED][1])
+            t.append(f.condition, style="bold")
         if f.derived:
             t.append("\nthen:", style="dim")
             for d in f.derived:
@@ -301,26 +314,46 @@ class ReplayApp(App[None]):
                 t.append(d)
         return t
 
+    def _selectable(self) -> tuple[dict[str, dict], list[str], dict[str, UnknownCard]]:
+        """The texts of this position's cards, what ``c`` cycles through (the cards shown by
+        identity, then the unknown cards by ``zone#index``) and the unknown cards by key."""
+        r = self.replay
+        texts = r.cards(self.cursor, self.view)
+        shown = {c.card for z in r.scene(self.cursor, self.view).zones for c in z.cards if c.card}
+        unknown = {u.key: u for u in unknown_cards(r.scene(self.cursor, self.view))}
+        return texts, [cid for cid in texts if cid in shown] + list(unknown), unknown
+
     def _card_pane(self) -> None:
-        """The selected card's name, facts and text (the pane closes when the card is gone from
-        this position or this view)."""
-        cards = self.replay.cards(self.cursor, self.view)
-        if self.card not in cards:
+        """The selected card's name, facts and text, or what an unknown card can still be (the
+        pane closes when the card is gone from this position or this view)."""
+        texts, order, unknown = self._selectable()
+        if self.card not in order:
             self.card = None
         pane = self.query_one("#card", Static)
         pane.set_class(self.card is not None, "shown")
         if self.card is None:
             return
-        info = cards[self.card]
         t = Text()
-        t.append(info["name"], style="bold")
-        t.append(f"  {info['id']}\n", style="dim")
-        if info.get("facts"):
-            t.append(" · ".join(info["facts"]) + "\n", style="italic")
-        t.append(info.get("text") or "(no text)")
+        u = unknown.get(self.card)
+        if u is not None:
+            t.append(f"{UNKNOWN} unknown card", style=MARKS[UNDETERMINED][1])
+            t.append(f"  {u.zone_label}, card {u.index + 1}\n", style="dim")
+            t.append(f"can still be {len(u.possible)}:" if u.possible else "can be no card of the pool", style="italic")
+            for cid in u.possible:
+                info = texts.get(cid)
+                t.append("\n  · ")
+                t.append(info["name"] if info else cid, style="bold")
+                if info:
+                    t.append(f"  {cid}", style="dim")
+        else:
+            info = texts[self.card]
+            t.append(info["name"], style="bold")
+            t.append(f"  {info['id']}\n", style="dim")
+            if info.get("facts"):
+                t.append(" · ".join(info["facts"]) + "\n", style="italic")
+            t.append(info.get("text") or "(no text)")
         pane.update(t)
-        ids = list(cards)
-        pane.border_subtitle = f"{ids.index(self.card) + 1}/{len(ids)} · c next · Esc close"
+        pane.border_subtitle = f"{order.index(self.card) + 1}/{len(order)} · c next · Esc close"
 
     def _changes(self) -> Text:
         lines = self.replay.changes(self.cursor, self.view)
@@ -403,8 +436,9 @@ class ReplayApp(App[None]):
         self.push_screen(PromptScreen("Search event types:", hint), answer)
 
     def action_card(self) -> None:
-        """Select the next card of the position whose text this view may read (wrapping)."""
-        ids = list(self.replay.cards(self.cursor, self.view))
+        """Select the next card of the position whose text this view may read, or the next
+        unknown card (wrapping)."""
+        ids = self._selectable()[1]
         if not ids:
             self.say("no card of this position has a text to show")
             return

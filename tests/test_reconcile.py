@@ -192,3 +192,57 @@ def test_unreadable_records_exit_2(tmp_path: Path) -> None:
     other.write_bytes((ROOT / "examples/logos/legal-open-picks.jsonl").read_bytes())
     r = invoke("reconcile", a, other)
     assert r.exit_code == 1 and "different games" in r.output
+
+
+def _nulled(v):
+    """``v`` with every ``"?"`` written ``null`` (how other recording software may mask a card)."""
+    if v == "?":
+        return None
+    if isinstance(v, list):
+        return [_nulled(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _nulled(x) for k, x in v.items()}
+    return v
+
+
+def _null_record(path: Path) -> int:
+    """Rewrite a seat's record with ``null`` for every ``"?"``; how many lines changed."""
+    lines = path.read_bytes().splitlines()
+    out = [json.dumps(_nulled(json.loads(ln)), separators=(",", ":")).encode() for ln in lines]
+    path.write_bytes(b"\n".join(out) + b"\n")
+    return sum(x != y for x, y in zip(lines, out))
+
+
+@pytest.mark.parametrize("name", ["examples/colossus-order/legal-gem-complete.jsonl",
+                                  "examples/colossi/legal-2p-to-50-gold.jsonl"])
+def test_null_is_read_as_unknown_like_a_question_mark(tmp_path: Path, name: str) -> None:
+    a, b = two_records(tmp_path, name)
+    want = reconcile(read_record(a), read_record(b))
+    assert not want.contradictions
+    assert _null_record(a) > 0
+    got = reconcile(read_record(a), read_record(b))
+    assert not got.contradictions, got.contradictions[:3]
+    assert got.lines == want.lines  # what no seat saw stays "?" in the merged log
+    assert (got.filled_a, got.filled_b, got.unknown) == (want.filled_a, want.filled_b, want.unknown)
+    out = tmp_path / "m.jsonl"
+    r = invoke("reconcile", b, a, "-o", out)  # and the other way round, through the CLI
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes() == b"".join(ln + b"\n" for ln in want.lines)
+
+
+def test_a_null_against_a_known_value_is_filled_not_a_contradiction(tmp_path: Path) -> None:
+    a, b = two_records(tmp_path)
+    lines = b.read_bytes().splitlines()
+    k = next(i for i, ln in enumerate(lines) if b'"FollowerPlayed"' in ln)
+    doc = json.loads(lines[k])
+    known = doc["card"]
+    doc["card"] = None  # B's record leaves a card it saw unknown
+    lines[k] = json.dumps(doc, separators=(",", ":")).encode()
+    b.write_bytes(b"\n".join(lines) + b"\n")
+    res = reconcile(read_record(a), read_record(b))
+    assert not res.contradictions
+    assert json.loads(res.lines[k])["card"] == known
+    doc["card"] = "ash"  # a known value that differs still contradicts
+    lines[k] = json.dumps(doc, separators=(",", ":")).encode()
+    b.write_bytes(b"\n".join(lines) + b"\n")
+    assert [c.field for c in reconcile(read_record(a), read_record(b)).contradictions] == ["card"]

@@ -2,7 +2,9 @@
 
 Two seats keep two records of one match (``adjudicator redact --as PLAYER`` writes one): each
 masks what its seat could not see (``"?"``, a list of ``"?"``, an empty object: see
-:func:`adjudicator.core.events.masked`, which every game's ``observe.redact`` uses).  Reconciling
+:func:`adjudicator.core.events.masked`, which every game's ``observe.redact`` uses; a record
+kept by other software may write ``null`` instead of ``"?"``, and ``null`` is read as unknown
+alike: docs/log-format.md, "Unknown identities").  Reconciling
 aligns the two records event by event, fills each one's masked values from the other, and reports
 every *contradiction*: two values that are both known and differ, two events that are not the same
 event, with both files' line numbers.  Nothing here names a game: the records are read as JSON
@@ -125,10 +127,14 @@ class _Merge:
         if a == b:
             self.unknown += _hidden_count(a)
             return a
-        if a == HIDDEN:
+        ua, ub = _unknown(a), _unknown(b)
+        if ua and ub:  # "?" in one record, null in the other: still unknown, written "?"
+            self.unknown += 1
+            return HIDDEN
+        if ua:
             self.filled_a += 1
             return b
-        if b == HIDDEN:
+        if ub:
             self.filled_b += 1
             return a
         if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
@@ -158,11 +164,18 @@ class _Merge:
         return out
 
 
+def _unknown(v: Any) -> bool:
+    """A value the record leaves unknown: ``"?"`` or ``null``."""
+    return v is None or v == HIDDEN
+
+
 def _hidden_count(v: Any) -> int:
+    """How many unknown values ``v`` holds (a ``null`` counts inside a list, where it stands for
+    a card; a ``null`` field alone may be an optional field left empty, and is not counted)."""
     if v == HIDDEN:
         return 1
     if isinstance(v, list):
-        return sum(_hidden_count(x) for x in v)
+        return sum(1 if x is None else _hidden_count(x) for x in v)
     if isinstance(v, dict):
         return sum(_hidden_count(x) for x in v.values())
     return 0

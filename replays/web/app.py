@@ -16,7 +16,8 @@ JSON API (every answer a msgspec Struct; errors are ``{"status_code": ..., "deta
   ``file:line: field: what``) or one over the size limit (413) stores nothing.
 * ``GET  /api/matches/{id}``: one match's summary (``id`` may be a unique prefix).
 * ``GET  /api/matches/{id}/events``: every log event with its ruling and mark (legal, illegal,
-  unchecked, derived), the consequences it forced and its turn number.
+  unchecked, derived, undetermined with its ``condition``; stands, taken-back, ruling), the
+  consequences it forced and its turn number.
 * ``GET  /api/matches/{id}/position?at=N&as=PLAYER``: the position after event N as a scene from
   the judge's view (no ``as``) or one player's, and what event N changed.  The state comes from
   the store's snapshots (``MatchStore.state_at``), so a late seek does not replay the match.
@@ -142,8 +143,9 @@ class EventInfo(msgspec.Struct):
     #: the event kind (``D`` decision, ``R`` random outcome, ``X`` derived, ...)
     kind: str
     text: str
-    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked) or ``derived``; or what
-    #: a judge's ruling made of it: ``stands``, ``taken-back``, ``ruling`` (the JudgeRuling itself)
+    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked), ``derived`` or
+    #: ``undetermined`` (legal only if what the record leaves unknown is as ``condition`` says);
+    #: or what a judge's ruling made of it: ``stands``, ``taken-back``, ``ruling`` (the JudgeRuling)
     mark: str
     verdict: str
     rule: str
@@ -153,6 +155,9 @@ class EventInfo(msgspec.Struct):
     derived: list[str]
     turn: int
     event: dict[str, Any]
+    #: an undetermined ruling's condition on the unknown identities ("bob's hidden card is
+    #: iron-wolf"): the event is legal if it holds, and followed as if it does; None otherwise
+    condition: str | None = None
 
 
 class MatchEvents(msgspec.Struct):
@@ -196,8 +201,9 @@ class Position(msgspec.Struct):
     touched: list[str] = []
     #: how the event is marked (``legal``, ``illegal``, ...): an illegal one is drawn in red
     mark: str = ""
-    #: the text of each card the scene shows by identity (``scene`` cards' ``card``), by card id,
-    #: from the match's own pool: name, text and short facts; none of a card this view cannot see
+    #: the text of each card the scene shows by identity (``scene`` cards' ``card``), then of each
+    #: card an unknown card (``possible``) can still be, by card id, from the match's own pool:
+    #: name, text and short facts; none of a card this view cannot see
     cards: dict[str, CardText] = {}
 
 
@@ -231,6 +237,8 @@ class VariationStep(msgspec.Struct):
     message: str
     derived: list[str]
     event: dict[str, Any]
+    #: an undetermined step's condition (the step is followed as if it holds); None otherwise
+    condition: str | None = None
 
 
 class Variation(msgspec.Struct):
@@ -241,7 +249,7 @@ class Variation(msgspec.Struct):
     at: int
     view: str | None
     steps: list[VariationStep]
-    #: how many of the steps were legal (and applied)
+    #: how many of the steps were legal or undetermined (and applied)
     applied: int
     scene: Scene
     legal: LegalEvents
@@ -406,7 +414,7 @@ class WebService:
                 last_turn = f.turn if step.state is not None else last_turn
                 out.append(EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
                                      f.message, list(f.derived), f.turn if step.state is not None else last_turn,
-                                     msgspec.to_builtins(f.event)))
+                                     msgspec.to_builtins(f.event), f.condition))
         if view is not None and players is None:
             raise _bad(f"as: unknown player {view!r} (no position: the engine failed on MatchStarted)")
         end = first + len(out)
@@ -523,8 +531,9 @@ class WebService:
             shown = game.redact(ev, view or None)
             steps.append(VariationStep(type(ev).__name__, game.describe_event(shown), ruling.verdict, ruling.rule,
                                        ruling.code, ruling.message, [game.describe_event(game.redact(d, view or None))
-                                                                     for d in derived], msgspec.to_builtins(ev)))
-            if not ruling.legal:
+                                                                     for d in derived], msgspec.to_builtins(ev),
+                                       ruling.condition))
+            if not ruling.allowed:  # an undetermined event is followed, as verify follows it
                 break
             state, applied = new, applied + 1
         legal = _legal_events(game, state, mid, n, limit, view or None)
@@ -538,7 +547,7 @@ class WebService:
         kept = []
         for ev in self._variation_events(game, state, raw):
             ruling, _derived, new = propose(game, state, ev)
-            if not ruling.legal:
+            if not ruling.allowed:
                 break
             kept.append(ev)
             state = new
@@ -639,7 +648,7 @@ def list_games() -> list[GameInfo]:
 
 @get("/api/matches", sync_to_thread=True, tags=["matches"], responses=_errors(400, 503))
 def list_matches(state: State, game: FromQuery[str | None] = None, player: FromQuery[str | None] = None,
-                 verdict: FromQuery[Literal["legal", "illegal"] | None] = None) -> list[MatchInfo]:
+                 verdict: FromQuery[Literal["legal", "illegal", "undetermined"] | None] = None) -> list[MatchInfo]:
     """The stored matches, in import order: only one game's, one player's, or legal/illegal ones."""
     return _web(state).matches(game, player, verdict)
 

@@ -322,6 +322,7 @@
   }
 
   function drawCard(g, card, x, y, colours) {
+    if (card.possible && !card.name) { drawUnknown(g, card, x, y); return; }
     const faceDown = card.face_up === false;
     const kind = card.name ? "" : faceDown ? " hidden" : " blank";
     const cg = el("g", { class: "card" + (faceDown ? " face-down" : "") + kind, "data-card": card.id || "" }, g);
@@ -366,6 +367,18 @@
       text(cg, x + CW - 12.5, y + CH - 6.5, "\u25bc", { class: "face-down-mark", "text-anchor": "middle" });
     }
     void colours;
+  }
+
+  // a card whose identity the record leaves unknown: a back marked "?" and how many cards it can
+  // still be; hover: their names (title), click: the list in the card panel (viewer.js)
+  function drawUnknown(g, card, x, y) {
+    const ids = card.possible;
+    const cg = el("g", { class: "card unknown", "data-card": card.id || "", "data-possible": ids.join(" ") }, g);
+    const names = ids.map(id => (cardTexts[id] ? cardTexts[id].name + " (" + id + ")" : id));
+    title(cg, "unknown card: " + (ids.length ? "can still be " + ids.length + "\n" + names.join("\n") : "can be no card of the pool"));
+    cardBack(cg, x, y, CW, CH);
+    text(cg, x + CW / 2, y + CH / 2, "?", { class: "card-back-mark", "text-anchor": "middle" });
+    text(cg, x + CW / 2, y + CH / 2 + 16, ids.length + " possible", { class: "unknown-count", "text-anchor": "middle" });
   }
 
   function drawZone(zone, colours, maxWidth) {

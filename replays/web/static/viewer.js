@@ -40,7 +40,10 @@
 
   // -- the event list --------------------------------------------------------------------------
   const MARKS = { legal: "\u2713", illegal: "\u2717", unchecked: "?", derived: "\u00b7",
-    stands: "!", "taken-back": "\u21b6", ruling: "\u00a7" };  // the last three: judges' rulings
+    stands: "!", "taken-back": "\u21b6", ruling: "\u00a7",  // these three: judges' rulings
+    undetermined: "\u25c7" };  // legal only if what the record leaves unknown is as the condition says
+  // where n/p stop: violations, undetermined rulings, judges' warnings (replays.core.STOPS)
+  const STOPS = new Set(["illegal", "undetermined", "stands", "taken-back"]);
   const JUDGED = {
     stands: "Illegal, but it stands by a judge's ruling: the position continued from it (kept as a warning).",
     "taken-back": "Taken back by a judge's ruling: the position is the one before it.",
@@ -119,6 +122,8 @@
     msg.className = "message";
     msg.textContent = e.message;
     r.appendChild(msg);
+    if (e.condition) r.appendChild(Object.assign(document.createElement("p"), { className: "condition", textContent: "legal if " + e.condition }));
+    if (e.mark === "undetermined") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "Undetermined: legal only if what the record leaves unknown is as the condition says; the position follows it as if it is." }));
     if (e.mark === "unchecked") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "Accepted without an engine check: the engine cannot model this effect." }));
     if (JUDGED[e.mark]) r.appendChild(Object.assign(document.createElement("p"), { className: "hint judged", textContent: JUDGED[e.mark] }));
     if (e.mark === "derived") r.appendChild(Object.assign(document.createElement("p"), { className: "hint", textContent: "A consequence the rules force, stated in the log and confirmed by the engine." }));
@@ -221,6 +226,7 @@
     state.card = info ? id : null;
     const box = $("card-panel");
     box.hidden = !info;
+    $("card-possible").hidden = true;
     document.querySelectorAll("#scene .card.selected").forEach(c => c.classList.remove("selected"));
     if (!info) return;
     document.querySelectorAll('#scene [data-pool-card="' + CSS.escape(id) + '"]').forEach(c => c.classList.add("selected"));
@@ -230,7 +236,30 @@
     $("card-id").textContent = info.id;
   }
 
+  // an unknown card selected: what it can still be (names from the position's card texts)
+  function showUnknown(g) {
+    showCard(null);
+    const ids = (g.getAttribute("data-possible") || "").split(" ").filter(Boolean);
+    g.classList.add("selected");
+    $("card-panel").hidden = false;
+    $("card-name").textContent = "Unknown card";
+    $("card-id").textContent = "";
+    $("card-facts").textContent = ids.length ? "can still be " + ids.length + ":" : "can be no card of the pool";
+    $("card-text").textContent = "";
+    const ul = $("card-possible");
+    ul.textContent = "";
+    ids.forEach(id => {
+      const li = document.createElement("li");
+      li.appendChild(document.createTextNode((state.cards[id] ? state.cards[id].name : id) + " "));
+      li.appendChild(Object.assign(document.createElement("code"), { textContent: id }));
+      ul.appendChild(li);
+    });
+    ul.hidden = false;
+  }
+
   function onSceneClick(ev) {
+    const u = ev.target.closest ? ev.target.closest("[data-possible]") : null;
+    if (u) { showUnknown(u); return; }
     const g = ev.target.closest ? ev.target.closest("[data-pool-card]") : null;
     if (g) showCard(g.getAttribute("data-pool-card"));
   }
@@ -314,8 +343,9 @@
       ol.textContent = "";
       v.steps.forEach(st => {
         const li = document.createElement("li");
-        li.className = "mark-" + (st.verdict === "legal" ? "legal" : "illegal");
+        li.className = "mark-" + (st.verdict === "legal" || st.verdict === "undetermined" ? st.verdict : "illegal");
         li.textContent = st.text + " \u2014 " + st.verdict + " " + st.rule + (st.verdict === "legal" ? "" : ": " + st.message) +
+          (st.condition ? " (legal if " + st.condition + ")" : "") +
           (st.derived.length ? " (then: " + st.derived.join("; ") + ")" : "");
         ol.appendChild(li);
       });
@@ -396,7 +426,7 @@
     return j + 1;
   }
   function violation(forward) {
-    const v = state.violations;
+    const v = state.events.filter(e => STOPS.has(e.mark)).map(e => e.number);
     const hit = forward ? v.find(x => x > state.at) : [...v].reverse().find(x => x < state.at);
     if (hit === undefined) { flash(v.length ? "no " + (forward ? "later" : "earlier") + " violation" : "this match has no violations"); return; }
     go(hit);
