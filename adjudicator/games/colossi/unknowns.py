@@ -229,8 +229,10 @@ def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
     n = _copies(tiles, x)
     seen = where(s, x, tiles)
     places = ", ".join(f"{k} in {v}" for v, k in seen.items()) or "none seen"
-    return (f"{head} {frm}, but all {n} cop{'y' if n == 1 else 'ies'} of it are already accounted for: {places}"
-            if n else f"{head} {frm}, but the game has no such item")
+    if not n:
+        return f"{head} {frm}, but the game has no such item"
+    copies = "its only copy is" if n == 1 else f"all {n} copies are"
+    return f"{head} {frm}, but {copies} already accounted for: {places}"
 
 
 # == decisions that turn on an unknown identity ================================================================
