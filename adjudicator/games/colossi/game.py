@@ -127,7 +127,7 @@ class Colossi(KitGame[State]):
         C = content()
         for p in state.players:
             for c in p.hand:
-                if c not in C.cards:
+                if c not in C.cards and c != HIDDEN:  # "?": unknown in a seat's record (CL-40)
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.hand`")
 
     # describe (render.py), scene and turn_number (scene.py): the kit's defaults
