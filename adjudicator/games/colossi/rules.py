@@ -1693,7 +1693,7 @@ class Rules(RulesBase):
             if acol(sp, k):
                 out += [E.Moved(player=p, piece="acolyte", space=i, to=a) for a in Q.move_adjacent(s, p, i, own=True)]
         out += [E.AcolyteSpawned(player=p, space=i) for i in spawn_spaces(s, p)]
-        for c in sorted(set(me.hand)):
+        for c in U.hand_ids(s, me.hand):
             for prm in card_params(s, p, c):
                 out.append(E.CardPlayed(player=p, card=c, **prm))
         if Q.has(s, p, "beast-whisperer"):
@@ -1703,7 +1703,7 @@ class Rules(RulesBase):
         if Q.has(s, p, "mercantile"):
             out.append(E.CardBought(player=p))
         if Q.has(s, p, "alchemist"):
-            out += [E.Alchemized(player=p, what="card", item=c) for c in sorted(set(me.hand))]
+            out += [E.Alchemized(player=p, what="card", item=c) for c in U.hand_ids(s, me.hand)]
             out += [E.Alchemized(player=p, what="trait", item=tr) for tr in me.traits]
             out += [E.Alchemized(player=p, what="banner", space=i) for i, sp in enumerate(s.spaces) if p in sp.banners]
             out += [E.Alchemized(player=p, what="acolyte", space=i) for i, sp in enumerate(s.spaces) if acol(sp, k)]

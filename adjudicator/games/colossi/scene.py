@@ -122,10 +122,12 @@ def _card(cid: str, tags: list[str] | None = None) -> Card:
 
 def _cards(s: State, cids: tuple[str, ...]) -> list[Card]:
     """Cards of a zone; a hidden one face down, and in a seat's record (CL-40) with what it can
-    still be (``Card.possible``: the identities not yet accounted for, each once, deck order)."""
+    still be (``Card.possible``: the cards no zone shows, each once, deck order)."""
     if HIDDEN not in cids:
         return [_card(c) for c in cids]
-    possible = possible_cards(s) or None if s.unseen is not None else None
+    # only a record with unknown identities says what they can be: in a seat's view of a full
+    # record the list would name the very cards that view hides (tests/test_hiding.py)
+    possible = (possible_cards(s) or None) if s.unseen is not None else None
     return [Card(face_up=False, possible=possible) if c == HIDDEN else _card(c) for c in cids]
 
 

@@ -59,7 +59,15 @@ def involved(s: Any, e: Any) -> bool:
     """Does ``e`` in ``s`` need the unknown-identity work (the position or the event has unknowns)?"""
     if s.unseen is not None:
         return True
-    return type(e) in FIELDS and any(unknown(x) for x in _names(e))
+    f = FIELDS.get(type(e))
+    if f is None:
+        return False
+    v = getattr(e, f)
+    if v.__class__ is str:  # the hot path of a full-information log: one comparison
+        return v == HIDDEN
+    if v is None:
+        return type(e) is not E.Alchemized or e.what == "card"
+    return HIDDEN in v or None in v
 
 
 def normal(e: Any) -> Any:
@@ -249,16 +257,29 @@ def beast_lair_condition(s: Any, e: Any) -> None:
                            "not in the game", f"the Lair {lairs[0]} is not among the face-down tiles")
 
 
+def hand_ids(s: Any, hand: tuple[str, ...]) -> list[str]:
+    """The card ids a hand may play (legal events): its known cards and, for its unknown ones,
+    every identity still possible (check then decides each)."""
+    ids = set(hand)
+    if HIDDEN in ids:
+        ids.discard(HIDDEN)
+        ids.update(s.unseen.cards if s.unseen is not None else ())
+    return sorted(ids)
+
+
 def possible_cards(s: Any) -> list[str]:
-    """What a ``"?"`` card can still be: each identity once, in the deck's order (the scene)."""
-    if s.unseen is None:
-        return []
-    left = set(s.unseen.cards)
-    seen: set[str] = set()
+    """What a ``"?"`` card can still be, each identity once in the deck's order (the scene): the
+    deck's cards minus every card the position shows (in a seat's record, the ids of ``unseen``)."""
+    left = Counter(content().deck)
+    for p in s.players:
+        left.subtract(p.hand)
+        left.subtract(p.curses)
+    for zone in (s.discard, s.card_top, s.card_deck, s.pile):
+        left.subtract(zone)
     out = []
     for c in content().deck:
-        if c in left and c not in seen:
-            seen.add(c)
+        if left[c] > 0:
+            left[c] = 0
             out.append(c)
     return out
 
