@@ -496,6 +496,10 @@ class Unseen(msgspec.Struct, frozen=True, gc=False):
 
     cards: tuple[str, ...] = ()
     tiles: tuple[str, ...] = ()
+    #: the unknown tiles of the tile deck (and its top) set aside as Lairs, as Environments (the
+    #: other unknown ones there are Grass)
+    lairs: int = 0
+    environments: int = 0
 
 
 class State(msgspec.Struct, frozen=True, gc=False):

@@ -162,6 +162,13 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
         if HIDDEN not in slots:
             continue  # not there at all: the ordinary rules say why
         if x in pool:
+            if tiles and zone != "tile_box":
+                why = _kinds_left(s, un, x)
+                if why:
+                    if strict:
+                        raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
+                    continue
+                un = _kind_taken(un, x)
             pool.remove(x)
             i = items.index(HIDDEN)
             items[i] = x
@@ -181,10 +188,42 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     return replace(s, unseen=un)
 
 
+def _kind(tile: str) -> str:
+    t = content().tiles.get(tile)
+    return t.kind if t is not None else ""
+
+
+def _kinds_left(s: Any, un: Any, x: str) -> str:
+    """Why no unknown tile of the tile deck can be ``x`` by its kind ("" if one can)."""
+    kind = _kind(x)
+    hidden = s.tile_deck.count(HIDDEN) + s.tile_top.count(HIDDEN)
+    left = {"lair": un.lairs, "environment": un.environments}.get(kind, hidden - un.lairs - un.environments)
+    if left > 0:
+        return ""
+    return f"the tile deck's unknown tiles hold no {kind} any more ({un.lairs} Lairs and {un.environments} " \
+           "Environments set aside face down are still unrevealed)"
+
+
+def _kind_taken(un: Any, x: str) -> Any:
+    kind = _kind(x)
+    if kind == "lair":
+        return replace(un, lairs=un.lairs - 1)
+    if kind == "environment":
+        return replace(un, environments=un.environments - 1)
+    return un
+
+
 def prepare(s: Any, e: Any) -> tuple[Any, Any]:
-    """For apply: the resolved position (never raises) and the event with ``null`` as ``"?"``."""
+    """For apply: the resolved position (never raises) and the event with ``null`` as ``"?"``;
+    an unknown tile set aside counts as a Lair or an Environment as the set-up step says."""
     if s.unseen is None:
         s = replace(s, unseen=Unseen())
+    if type(e) is E.TileSetAside and unknown(e.tile) and s.todo:
+        kind = getattr(s.todo[0], "kind", None)
+        if kind == "lair":
+            s = replace(s, unseen=replace(s.unseen, lairs=s.unseen.lairs + 1))
+        elif kind == "environment":
+            s = replace(s, unseen=replace(s.unseen, environments=s.unseen.environments + 1))
     return resolve(s, e, strict=False), normal(e)
 
 
@@ -225,7 +264,8 @@ def where(s: Any, x: str, tiles: bool) -> Counter[str]:
     return +out
 
 
-def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
+def said(s: Any, e: Any, x: str) -> str:
+    """What ``e`` claims, in words: ``bob plays iron-wolf from hand``."""
     t = type(e)
     what = {E.CardPlayed: "plays", E.CardDiscarded: "discards", E.CardGiven: "gives", E.CardDrawn: "draws",
             E.CardsContributed: "contributes", E.CardTaken: "discards", E.CardDealt: "is dealt",
@@ -234,13 +274,18 @@ def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
     head = f"{who} {what} {x}" if who and what else f"{t.__name__} names {x}"
     src = _source(s, e)
     frm = "from hand" if src.startswith("hand:") else "from " + src.replace("_", " ")
+    return f"{head} {frm}"
+
+
+def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
+    head = said(s, e, x)
     n = _copies(tiles, x)
     seen = where(s, x, tiles)
     places = ", ".join(f"{k} in {v}" for v, k in seen.items()) or "none seen"
     if not n:
-        return f"{head} {frm}, but the game has no such item"
+        return f"{head}, but the game has no such item"
     copies = "its only copy is" if n == 1 else f"all {n} copies are"
-    return f"{head} {frm}, but {copies} already accounted for: {places}"
+    return f"{head}, but {copies} already accounted for: {places}"
 
 
 # == decisions that turn on an unknown identity ================================================================
@@ -252,7 +297,7 @@ def beast_lair_condition(s: Any, e: Any) -> None:
         return
     C = content()
     lairs = [t for t in s.unseen.tiles if C.tiles[t].beast is not None and C.tiles[t].beast.id == e.beast]
-    if lairs and (HIDDEN in s.tile_deck or HIDDEN in s.tile_top):
+    if lairs and s.unseen.lairs > 0:
         raise Undetermined("CL-40", NS + "unknown-lair", f"{e.player} draws the {e.beast} (Animalistic), a Beast "
                            "not in the game", f"the Lair {lairs[0]} is not among the face-down tiles")
 
