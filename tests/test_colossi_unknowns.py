@@ -168,3 +168,22 @@ def test_a_third_lair_explored_from_the_unknown_tile_deck_is_illegal() -> None:
     assert bad.verdict == "illegal" and bad.rule == "CL-2.7", bad
     assert "hold no lair any more" in bad.message
     assert GAME.check(s, E.TileExplored(space=space, tile=env)).verdict == "legal"
+
+
+def test_a_seat_records_position_document_loads(tmp_path: Path) -> None:
+    """``state --json`` of a seat's record keeps its placeholders and ``unseen``; ``legal
+    --position`` reads it back; a name ``unseen`` cannot hold is refused with its field."""
+    rec = tmp_path / "bob.jsonl"
+    rec.write_bytes(record(events_of(EXAMPLES / "legal-2p-to-50-gold.jsonl"), "bob"))
+    r = CliRunner().invoke(main, ["state", str(rec), "--at", "300", "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["state"]["unseen"]["cards"] and "?" in doc["state"]["card_deck"]
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(doc))
+    r = CliRunner().invoke(main, ["legal", "--position", str(pos)])
+    assert r.exit_code == 0, r.output
+    doc["state"]["unseen"]["cards"][0] = "zzz"
+    pos.write_text(json.dumps(doc))
+    r = CliRunner().invoke(main, ["legal", "--position", str(pos)])
+    assert r.exit_code == 2 and "state.unseen.cards[0]: 'zzz' is not one of the cards" in r.output, r.output
