@@ -123,11 +123,6 @@ def _ordered(zone: str, items: list[str]) -> tuple[str, ...]:
     return tuple(items) if zone.endswith("_top") else tuple(sorted(items))
 
 
-def _remove(items: tuple[str, ...], x: str) -> tuple[str, ...]:
-    i = items.index(x)
-    return items[:i] + items[i + 1:]
-
-
 def resolve(s: Any, e: Any, strict: bool) -> Any:
     """The position ``e`` is checked and applied in (see the module text).  ``strict``: raise
     Illegal (CL-2.7) when a named identity is impossible; else leave the position as it is."""
@@ -150,6 +145,9 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
             if known:
                 # the record does not say which item left: the zone (its top) becomes unknown
                 pool += known
+                if tiles and zone != "tile_box":
+                    for k in known:
+                        un = _kind_changed(un, k, +1)
                 items = [HIDDEN] * len(slots) + items[len(slots):]
                 changed = True
             if not top:
@@ -161,23 +159,20 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
             continue
         if HIDDEN not in slots:
             continue  # not there at all: the ordinary rules say why
-        if x in pool:
-            if tiles and zone != "tile_box":
-                why = _kinds_left(s, un, x)
-                if why:
-                    if strict:
-                        raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
-                    continue
-                un = _kind_taken(un, x)
-            pool.remove(x)
-            i = items.index(HIDDEN)
-            items[i] = x
-            if not top:
-                items.remove(x)
-            changed = True
-            continue
-        if strict:
+        if strict and x not in pool:
             raise Illegal("CL-2.7", NS + "impossible-identity", impossible(s, e, x, tiles))
+        if tiles and zone != "tile_box":
+            why = _kinds_left(s, un, x)
+            if why and strict:
+                raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
+            un = _kind_changed(un, x, -1)
+        # (apply is total: an impossible name a judge let stand still takes one placeholder)
+        if pool:
+            pool.remove(x if x in pool else pool[0])
+        items[items.index(HIDDEN)] = x
+        if not top:
+            items.remove(x)
+        changed = True
     if not changed:
         return s
     # put back what this event takes (the ordinary apply removes it)
@@ -204,12 +199,14 @@ def _kinds_left(s: Any, un: Any, x: str) -> str:
            "Environments set aside face down are still unrevealed)"
 
 
-def _kind_taken(un: Any, x: str) -> Any:
+def _kind_changed(un: Any, x: str, by: int) -> Any:
+    """``un`` with one more (``by`` 1) or one fewer (-1, never below 0) unknown tile of ``x``'s
+    kind in the tile deck (Grass is what the other unknown tiles there are)."""
     kind = _kind(x)
     if kind == "lair":
-        return replace(un, lairs=un.lairs - 1)
+        return replace(un, lairs=max(0, un.lairs + by))
     if kind == "environment":
-        return replace(un, environments=un.environments - 1)
+        return replace(un, environments=max(0, un.environments + by))
     return un
 
 
