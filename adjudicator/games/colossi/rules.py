@@ -798,8 +798,8 @@ class Rules(RulesBase):
     def check(self, s: State, e: Any) -> Ruling:
         """:meth:`_check_known`; a record with unknown identities first goes through unknowns.py
         (an impossible name is illegal, CL-2.7; a decision turning on an unknown, undetermined)."""
-        if not U.involved(s, e):
-            return self._check_known(s, e)
+        if s.unseen is None and (type(e) not in U.FIELDS or not U.involved(s, e)):
+            return self._check_known(s, e)  # a full-information log: nothing more to do
         try:
             s, e = U.check(s, e)
             U.trade_back_condition(s, e)
@@ -814,9 +814,11 @@ class Rules(RulesBase):
         return r
 
     def apply(self, s: State, e: Any) -> State:
-        if U.involved(s, e):
+        if s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e)):
             s, e = U.prepare(s, e)
-        return RulesBase._apply_working(self, s, e)
+        w = W(s)  # the kit's RulesBase._apply_working, inlined (the hot path)
+        self._applies[type(e)](self, w, e)
+        return self.finish(w)
 
     def rule_of(self, e: Any) -> str:
         return {E.Moved: "CL-3.1", E.AcolyteSpawned: "CL-3.4", E.CardPlayed: "CL-6.1", E.BeastMoved: "CL-7.2",
