@@ -250,10 +250,51 @@ def illegal_examples(legal: dict[str, tuple[list[Event], list[Any]]]) -> dict[st
     return out
 
 
+# == a seat's record (issue 11, CL-40 / CL-2.7) ==============================================================
+
+#: the seat's record of a complete match that verifies legal (ann's and bob's records of this match
+#: are undetermined: a Trade's card given back that neither saw, CL-6.4)
+SEAT = ("legal-4p-to-50-gold.jsonl", "cid")
+
+
+def seat_record(events: list[Event], player: str) -> list[Event]:
+    """The record ``player`` kept (what ``adjudicator redact --as`` writes)."""
+    return [GAME.redact(e, player) for e in events]
+
+
+def impossible_reveal(events: list[Event], player: str) -> list[Event]:
+    """``player``'s record up to an opponent's card played from a hand of unknown cards, that card
+    replaced by one every copy of which the record shows elsewhere (CL-2.7)."""
+    from adjudicator.games.colossi.unknowns import where
+
+    record = seat_record(events, player)
+    state, _ = settle(GAME, GAME.initial_state(record[0]))
+    for n, e in enumerate(record[1:], start=1):
+        if type(e) is E.CardPlayed and e.player != player and "?" in state.player(e.player).hand:
+            gone = sorted(c for c in set(state.discard) if c not in state.unseen.cards
+                          and sum(where(state, c, False).values()) == sum(1 for d in Q.C().deck if d == c))
+            if gone:
+                bad = E.CardPlayed(player=e.player, card=gone[0],
+                                   note=f"every copy of {gone[0]} is already in the discard pile")
+                if GAME.check(state, bad).verdict == "illegal":
+                    return record[:n] + [bad]
+        state, _ = settle(GAME, GAME.apply(state, e))
+    raise AssertionError("no card played from an unknown hand")  # pragma: no cover
+
+
+def seat_examples(legal: dict[str, tuple[list[Event], list[Any]]]) -> dict[str, bytes]:
+    source, who = SEAT
+    return {
+        f"legal-seat-{who}-4p-to-50-gold.jsonl": encode(seat_record(legal[source][0], who)),
+        "illegal-CL-2.7-seat-impossible-card.jsonl": encode(impossible_reveal(legal["legal-2p-to-50-gold.jsonl"][0], "bob")),
+    }
+
+
 def generate() -> dict[str, bytes]:
     legal = legal_examples()
     out = {name: encode(events) for name, (events, _) in legal.items()}
     out.update(illegal_examples(legal))
+    out.update(seat_examples(legal))
     out.update(ruling_examples("colossi", out["legal-2p-to-50-gold.jsonl"]))  # judges' rulings
     return out
 

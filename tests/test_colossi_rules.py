@@ -28,6 +28,8 @@ covers, documents = _COVERAGE.covers, _COVERAGE.documents
 rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 
 NEVER_REJECTS: dict[str, str] = {
+    "CL-40": "unknown identities never reject: a name is checked under CL-2.7, a decision turning on one is "
+             "undetermined (tests/test_colossi_unknowns.py)",
     "CL-3.5": "deaths are consequences of moves and effects, applied by the engine",
     "CL-3.6": "guarded Acolytes are simply not killed or moved by effects; a choice naming one is refused "
               "under CL-6.4, a guarded Banner under CL-4.3",
@@ -223,6 +225,43 @@ def test_drawn_things_come_from_their_deck() -> None:
     pos2.play("ritual-sacrifice")
     rejects(pos2.check(E.DieRolled(player=A, value=0)), "CL-2.6", "die")
     accepts(pos2.add(E.DieRolled(player=A, value=6)))
+
+
+@covers("CL-2.7")
+def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
+    """bob's record (examples/colossi/illegal-CL-2.7-...): ann's hand is unknown to him; the card she
+    really played is accepted there, one whose only copy is in the discard pile is not."""
+    from pathlib import Path
+
+    from adjudicator.core.verify import settle
+
+    root = Path(__file__).resolve().parent.parent / "examples" / "colossi"
+    planted = parse_log((root / "illegal-CL-2.7-seat-impossible-card.jsonl").read_bytes()).events
+    played = [e for _, e in parse_log((root / "legal-2p-to-50-gold.jsonl").read_bytes()).events][len(planted) - 1]
+    s, _ = settle(GAME, GAME.initial_state(planted[0][1]))
+    for _, e in planted[1:-1]:
+        s, _ = settle(GAME, GAME.apply(s, e))
+    assert "?" in s.player(A).hand and s.unseen is not None
+    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "abundance", "1 in the discard pile")
+    assert type(played) is E.CardPlayed and played.player == A
+    accepts(GAME.check(s, played))
+
+
+@documents("CL-40")
+def test_a_seat_record_keeps_unknown_cards_and_tiles_as_placeholders() -> None:
+    from pathlib import Path
+
+    from adjudicator.core.verify import run
+
+    root = Path(__file__).resolve().parent.parent / "examples" / "colossi"
+    events = [e for _, e in parse_log((root / "legal-2p-to-50-gold.jsonl").read_bytes()).events][:40]
+    data = encode([GAME.redact(e, B) for e in events])
+    assert b'{"type":"TileSetAside","tile":"?"}' in data and b'"player":"ann","card":"?"' in data
+    res = run(parse_log(data, "bob.jsonl"))
+    assert res.verdict == "legal", res.violations
+    s = res.state
+    assert set(s.player(A).hand) == {"?"} and "?" in s.tile_deck
+    assert len(s.unseen.cards) == len(s.player(A).hand) + s.card_deck.count("?")
 
 
 # == 3 movement =========================================================================================

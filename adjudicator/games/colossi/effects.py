@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
+
 from . import engine as Q
 from .engine import W, acol, seats
 from .state import (
@@ -910,7 +912,9 @@ def _settle_give_from_hand(w: W, h: Any) -> bool:
 
 @_settles(TradeBack)
 def _settle_trade_back(w: W, h: Any) -> bool:
-    if not [c for c in w.P(h.player).hand if c != h.card]:
+    hand = w.P(h.player).hand
+    # in a seat's record (CL-40) a second unknown card may be a different one
+    if not [c for c in hand if c != h.card] and not (h.card == HIDDEN and hand.count(HIDDEN) > 1):
         w.transfer(h.player, h.to, h.gold)
         return _drop(w)
     return False

@@ -42,7 +42,8 @@ class TileSetAside(Event):
     """A Lair (the first two) or an Environment (the next eight) goes into the face-down tile deck."""
 
     kind: ClassVar[str] = "R"
-    tile: str
+    #: None or "?": unknown (a seat's record, CL-40)
+    tile: str | None
 
 
 class TraitRevealed(Event):
@@ -63,7 +64,8 @@ class TraitTaken(Event):
 class CardDrawn(Event):
     kind: ClassVar[str] = "R"
     player: str
-    card: str
+    #: None or "?": unknown (a seat's record, CL-40)
+    card: str | None
 
 
 class StartPlaced(Event):
@@ -108,7 +110,8 @@ class TopRevealed(Event):
     kind: ClassVar[str] = "R"
     player: str
     deck: Literal["tiles", "cards"]
-    item: str
+    #: None or "?": unknown (a seat's record, CL-40)
+    item: str | None
 
 
 class LootReplenished(Event):
@@ -271,7 +274,8 @@ class Reacted(Event):
 class CardGiven(Event):
     player: str
     to: str
-    card: str
+    #: None or "?": unknown (a seat's record, CL-40)
+    card: str | None
 
 
 class GoldPaid(Event):
@@ -284,7 +288,8 @@ class CardsContributed(Event):
     """Exchange: the cards a player puts on the pile (possibly none)."""
 
     player: str
-    cards: list[str]
+    #: an entry None or "?": unknown (a seat's record, CL-40)
+    cards: list[str | None]
 
 
 class CardDealt(Event):
@@ -292,7 +297,8 @@ class CardDealt(Event):
 
     kind: ClassVar[str] = "R"
     player: str
-    card: str
+    #: None or "?": unknown (a seat's record, CL-40)
+    card: str | None
 
 
 class TraitDrawn(Event):

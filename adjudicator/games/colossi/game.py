@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import Event
+from adjudicator.core.events import HIDDEN, Event
 from adjudicator.core.kit import DataField, KitGame, Names, Refs
 from adjudicator.core.protocol import RefError
 
@@ -50,9 +50,10 @@ class Colossi(KitGame[State]):
         return {
             "space": Names(range(b.size), "no space {value} on the island (spaces 0 to " + str(b.size - 1) + ")"),
             **super().setup_context(setup),
-            "card": Names(C.cards, "unknown card {value!r}"),
+            # "?": an unknown card or tile in a seat's record (unknowns.py, CL-40)
+            "card": Names(frozenset(C.cards) | {HIDDEN}, "unknown card {value!r}"),
             "trait": Names(C.traits, "unknown Trait {value!r}"),
-            "tile": Names(C.tiles, "unknown tile {value!r}"),
+            "tile": Names(frozenset(C.tiles) | {HIDDEN}, "unknown tile {value!r}"),
             "beast": Names(C.beasts, "unknown Beast {value!r} (Beasts: " + ", ".join(sorted(C.beasts)) + ")"),
             "direction": Names(frozenset(directions), "unknown direction {value!r} (this island: " + ", ".join(directions) + ")"),
         }
@@ -83,7 +84,7 @@ class Colossi(KitGame[State]):
                 pool = C.cards if event.what == "card" else C.traits if event.what == "trait" else {}
                 if event.item not in pool:
                     raise RefError("item", f"unknown {event.what} {event.item!r}")
-        elif event.item not in (C.tiles if event.deck == "tiles" else C.cards):
+        elif event.item not in (C.tiles if event.deck == "tiles" else C.cards) and event.item not in (None, HIDDEN):
             raise RefError("item", f"unknown {'tile' if event.deck == 'tiles' else 'card'} {event.item!r}")
 
     # -- start ----------------------------------------------------------------------------------------
@@ -126,7 +127,7 @@ class Colossi(KitGame[State]):
         C = content()
         for p in state.players:
             for c in p.hand:
-                if c not in C.cards:
+                if c not in C.cards and c != HIDDEN:  # "?": unknown in a seat's record (CL-40)
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.hand`")
 
     # describe (render.py), scene and turn_number (scene.py): the kit's defaults

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.invariants import Broken, Spec, scan
 
 from .data import board, content
@@ -31,7 +32,13 @@ def invariants(s: State) -> list[tuple[str, str]]:
         spaces = board(s.options.board, s.setup.board_sha256).size
     except Exception as exc:  # noqa: BLE001 - named as the field at fault
         return [("options.board", str(exc).split(": ", 1)[-1])]
-    scan(s, SPEC, set(ids), c.cards, b, tiles=c.tiles, traits=c.traits, beasts=c.beasts, **{"card ids": c.cards})
+    cards, tiles = c.cards, c.tiles
+    if s.unseen is not None:  # a seat's record: "?" placeholders, and what they can be (unknowns.py, CL-40)
+        cards, tiles = {**cards, HIDDEN: None}, {**tiles, HIDDEN: None}
+        for f, pool in (("cards", c.cards), ("tiles", c.tiles)):
+            for j, x in enumerate(getattr(s.unseen, f)):
+                b.check(x in pool, f"unseen.{f}[{j}]", f"{x!r} is not one of the {f}")
+    scan(s, SPEC, set(ids), cards, b, tiles=tiles, traits=c.traits, beasts=c.beasts, **{"card ids": c.cards})
     if b:
         return b.items
     b.check(len(s.spaces) in (0, spaces), "spaces", f"{len(s.spaces)} spaces; the board has {spaces}")

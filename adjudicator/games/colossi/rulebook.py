@@ -22,6 +22,7 @@ RULES: dict[str, str] = {
     "CL-2.4": "Move Beast: after the Actions, one Beast may move one space to a neighbouring explored space",
     "CL-2.5": "Banner phase: Deploy or Rest, not both (Dominate: both; Haste: none)",
     "CL-2.6": "A card, tile, Trait or Beast drawn must be one the deck holds; a die shows 1 to 6",
+    "CL-2.7": "A card or tile named where the record held an unknown one must be one it can still be",
     # 3 movement
     "CL-3.1": "A move takes one of one's own pieces one space, to a neighbouring space",
     "CL-3.2": "Entering an unexplored space reveals the top tile of the tile deck; a Lair brings its Beast; the move ends",
@@ -95,6 +96,7 @@ RULES: dict[str, str] = {
     "CL-37": "Influence and Domineering: who moves what, and whose roads count",
     "CL-38": "Fixed orders where the text leaves one open (Convert, Ritual Sacrifice, Launchpad)",
     "CL-39": "Decks are unordered until looked at; a look fixes the top (Soothsayer)",
+    "CL-40": "A seat's record: unknown cards and tiles are placeholders; what they can be is the data minus what was seen",
 }
 
 RULEBOOK = Rulebook("CL", RULES)

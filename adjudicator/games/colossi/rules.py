@@ -17,12 +17,13 @@ from typing import Any, Callable
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import bare
+from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.kit import Owed, RulesBase, applies, head
-from adjudicator.core.rulings import Illegal, Ruling, legal
+from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
 from . import engine as Q
 from . import events as E
+from . import unknowns as U
 from .data import content
 from .effects import land, play_card, swap_spaces, wind
 from .engine import W, acol
@@ -64,11 +65,15 @@ def card_fields(e: Any) -> dict[str, Any]:
 def canonical(e: Any) -> Any:
     """``e`` with its order-insensitive lists sorted (the cards contributed, the Colossi swapped)."""
     t = type(e)
-    if t is E.CardsContributed and e.cards != sorted(e.cards):
-        return replace(e, cards=sorted(e.cards))
+    if t is E.CardsContributed and e.cards != sorted(e.cards, key=_name_key):
+        return replace(e, cards=sorted(e.cards, key=_name_key))
     if t is E.CardPlayed and len(e.targets) > 1 and e.targets != sorted(e.targets):
         return replace(e, targets=sorted(e.targets))
     return e
+
+
+def _name_key(c: str | None) -> str:
+    return "?" if c is None else c
 
 
 def canon(e: Any) -> Any:
@@ -81,7 +86,7 @@ def animal_choices(x: Any) -> list[str]:
     C = content()
     in_game = set()
     for t in x.tile_deck + x.tile_top:
-        if C.tiles[t].beast:
+        if t != HIDDEN and C.tiles[t].beast:
             in_game.add(C.tiles[t].beast.id)
     for sp in x.spaces:
         if sp.tile and C.tiles[sp.tile].beast:
@@ -233,7 +238,7 @@ def _options_choose_first(x: Any, h: Any) -> list[Any]:
 def _options_set_aside(x: Any, h: Any) -> list[Any]:
     kind = "lair" if h.kind == "lair" else "environment"
     C = content()
-    return [E.TileSetAside(tile=tl) for tl in sorted(set(x.tile_box)) if C.tiles[tl].kind == kind]
+    return [E.TileSetAside(tile=tl) for tl in sorted(set(x.tile_box)) if tl == HIDDEN or C.tiles[tl].kind == kind]
 
 
 @_options_for(RevealTrait)
@@ -787,6 +792,33 @@ class Rules(RulesBase):
             return self.c_choice(s, e, h)
         except Illegal as x:
             return x.ruling()
+
+    _check_known = check
+
+    def check(self, s: State, e: Any) -> Ruling:
+        """:meth:`_check_known`; a record with unknown identities first goes through unknowns.py
+        (an impossible name is illegal, CL-2.7; a decision turning on an unknown, undetermined)."""
+        if s.unseen is None and (type(e) not in U.FIELDS or not U.involved(s, e)):
+            return self._check_known(s, e)  # a full-information log: nothing more to do
+        try:
+            s, e = U.check(s, e)
+            U.trade_back_condition(s, e)
+        except (Illegal, Undetermined) as x:
+            return x.ruling()
+        r = self._check_known(s, e)
+        if r.verdict == "legal":
+            try:
+                U.beast_lair_condition(s, e)
+            except Undetermined as x:
+                return x.ruling()
+        return r
+
+    def apply(self, s: State, e: Any) -> State:
+        if s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e)):
+            s, e = U.prepare(s, e)
+        w = W(s)  # the kit's RulesBase._apply_working, inlined (the hot path)
+        self._applies[type(e)](self, w, e)
+        return self.finish(w)
 
     def rule_of(self, e: Any) -> str:
         return {E.Moved: "CL-3.1", E.AcolyteSpawned: "CL-3.4", E.CardPlayed: "CL-6.1", E.BeastMoved: "CL-7.2",
@@ -1663,7 +1695,7 @@ class Rules(RulesBase):
             if acol(sp, k):
                 out += [E.Moved(player=p, piece="acolyte", space=i, to=a) for a in Q.move_adjacent(s, p, i, own=True)]
         out += [E.AcolyteSpawned(player=p, space=i) for i in spawn_spaces(s, p)]
-        for c in sorted(set(me.hand)):
+        for c in U.hand_ids(s, me.hand):
             for prm in card_params(s, p, c):
                 out.append(E.CardPlayed(player=p, card=c, **prm))
         if Q.has(s, p, "beast-whisperer"):
@@ -1673,7 +1705,7 @@ class Rules(RulesBase):
         if Q.has(s, p, "mercantile"):
             out.append(E.CardBought(player=p))
         if Q.has(s, p, "alchemist"):
-            out += [E.Alchemized(player=p, what="card", item=c) for c in sorted(set(me.hand))]
+            out += [E.Alchemized(player=p, what="card", item=c) for c in U.hand_ids(s, me.hand)]
             out += [E.Alchemized(player=p, what="trait", item=tr) for tr in me.traits]
             out += [E.Alchemized(player=p, what="banner", space=i) for i, sp in enumerate(s.spaces) if p in sp.banners]
             out += [E.Alchemized(player=p, what="acolyte", space=i) for i, sp in enumerate(s.spaces) if acol(sp, k)]

@@ -33,6 +33,7 @@ from adjudicator.core.scene import Board, Card, Cell, Counter, Piece, PlayerInfo
 from . import engine as Q
 from .data import board, content
 from .state import OPS, Actions, BannerChoice, Deploy, EndTurn, Replenish, Rest, StartTurn, State
+from .unknowns import possible_cards
 
 #: players' colours, by seat
 COLOURS = ("blue", "red", "green", "yellow")
@@ -119,6 +120,17 @@ def _card(cid: str, tags: list[str] | None = None) -> Card:
     return Card(id=cid, name=c.name, colour=c.type, tags=[c.type] + (tags or []), card=cid)
 
 
+def _cards(s: State, cids: tuple[str, ...]) -> list[Card]:
+    """Cards of a zone; a hidden one face down, and in a seat's record (CL-40) with what it can
+    still be (``Card.possible``: the cards no zone shows, each once, deck order)."""
+    if HIDDEN not in cids:
+        return [_card(c) for c in cids]
+    # only a record with unknown identities says what they can be: in a seat's view of a full
+    # record the list would name the very cards that view hides (tests/test_hiding.py)
+    possible = (possible_cards(s) or None) if s.unseen is not None else None
+    return [Card(face_up=False, possible=possible) if c == HIDDEN else _card(c) for c in cids]
+
+
 def _trait(tid: str, tags: list[str] | None = None) -> Card:
     t = content().traits.get(tid)
     return Card(id=tid, name=t.name if t is not None else tid, colour="trait", tags=tags or [])
@@ -203,7 +215,7 @@ def _info(s: State, seat: int, p: Any) -> PlayerInfo:
 
 def _seat_zones(s: State, p: Any) -> list[Zone]:
     """One player's hand (a hidden card face down), Traits (a lent one tagged) and Curses."""
-    hand = [Card(face_up=False) if c == HIDDEN else _card(c) for c in p.hand]
+    hand = _cards(s, p.hand)
     traits = [_trait(t, ["lent"] if s.info.lender == p.id and s.info.borrowed == t else None) for t in p.traits]
     return [Zone(id=f"{p.id}.hand", label="Hand", owner=p.id, cards=hand),
             Zone(id=f"{p.id}.traits", label="Traits", owner=p.id, cards=traits),
@@ -218,14 +230,14 @@ def _shared_zones(s: State) -> list[Zone]:
         Zone(id="trait-deck", label="Trait deck", count=len(s.trait_deck)),
         Zone(id="trait-discard", label="Trait discard", cards=[_trait(t) for t in s.trait_discard]),
         Zone(id="card-deck", label="Colossus deck", count=len(s.card_deck) + len(s.card_top)),
-        Zone(id="discard", label="Colossus discard", cards=[_card(c) for c in s.discard]),
+        Zone(id="discard", label="Colossus discard", cards=_cards(s, s.discard)),
         Zone(id="tile-deck", label="Tile deck", count=len(s.tile_deck) + len(s.tile_top)),
         Zone(id="tile-box", label="Tiles out of the game", count=len(s.tile_box)),
     ]
     if s.growth:
         zones.append(Zone(id="growth", label="Growth pool", cards=[_trait(t) for t in s.growth]))
     if s.pile:
-        zones.append(Zone(id="pile", label="Exchange pile", cards=[_card(c) for c in s.pile]))
+        zones.append(Zone(id="pile", label="Exchange pile", cards=_cards(s, s.pile)))
     return zones
 
 

@@ -490,6 +490,18 @@ AnyTask = (ChooseFirst | SetAside | RevealTrait | Draft | Draw | PlaceStart | St
 OPS = (ScoreOp, LootOp, EnvOp, MinesOp, MonoOp, RampageOp, DealOp, AfterCard, WalkOp)
 
 
+class Unseen(msgspec.Struct, frozen=True, gc=False):
+    """A seat's record: the identities of the ``"?"`` cards and tiles in the zones, not yet seen
+    (sorted multisets, one per placeholder; unknowns.py, CL-40)."""
+
+    cards: tuple[str, ...] = ()
+    tiles: tuple[str, ...] = ()
+    #: the unknown tiles of the tile deck (and its top) set aside as Lairs, as Environments (the
+    #: other unknown ones there are Grass)
+    lairs: int = 0
+    environments: int = 0
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     setup: MatchStarted
     options: Options
@@ -518,6 +530,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     #: players who reached the Gold target, in order (CL-3)
     reached: tuple[str, ...] = ()
     result: Result | None = None
+    #: a record with unknown identities (``"?"`` in the log): what the placeholders can be; None
+    #: for a full-information log (unknowns.py)
+    unseen: Unseen | None = None
 
     def player(self, pid: str) -> Player:
         for p in self.players:

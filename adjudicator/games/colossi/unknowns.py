@@ -1,0 +1,345 @@
+"""Unknown identities in a seat's record of a Colossi match (CL-2.7, CL-40, CL-41).
+
+A seat's record (``adjudicator redact``) names ``"?"`` (or ``null``) for what that seat could not
+see: another player's draws and dealt cards, the cards they contributed or gave, a top item another
+player looked at, and every tile set aside.  The engine keeps such a card in its zone as the
+placeholder ``"?"`` and remembers, in :class:`~.state.Unseen`, the multiset of identities not yet
+accounted for (one per placeholder, cards and tiles apart): the deck composition is fixed by the
+game's data, so "what is still possible" is that data minus everything seen since.
+
+Nothing here runs for a full-information log: :func:`involved` is False until the first unknown
+field, and only then does a position carry ``unseen``.  Before an event is checked (and again,
+totally, before it is applied) :func:`resolve` makes the position ready for the ordinary rules:
+
+- a card or tile the event names, taken from a zone that holds placeholders but no such known item,
+  becomes known there (one ``"?"`` replaced, the identity taken out of ``unseen``); when the
+  identity is not possible (every copy already seen elsewhere) the event is illegal, CL-2.7;
+- an unknown item taken from a zone that still holds known items makes that zone unknown (its known
+  items join ``unseen``): the record does not say which of them left.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from msgspec.structs import replace
+
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.rulings import Illegal, Undetermined
+
+from . import events as E
+from .data import content
+from .state import Unseen
+
+NS = "colossi/"
+
+#: event type -> the field naming a card or tile (one name or a list of names)
+FIELDS: dict[type, str] = {
+    E.CardDrawn: "card", E.CardDealt: "card", E.CardGiven: "card", E.CardPlayed: "card",
+    E.CardDiscarded: "card", E.CardsContributed: "cards", E.CardTaken: "discard", E.TopRevealed: "item",
+    E.TileSetAside: "tile", E.TileExplored: "tile", E.TileReplaced: "tile", E.Alchemized: "item",
+}
+TILE_EVENTS = (E.TileSetAside, E.TileExplored, E.TileReplaced)
+
+
+def unknown(v: Any) -> bool:
+    return v is None or v == HIDDEN
+
+
+def _names(e: Any) -> list[Any]:
+    f = FIELDS.get(type(e))
+    if f is None or (type(e) is E.Alchemized and e.what != "card"):
+        return []
+    v = getattr(e, f)
+    return list(v) if isinstance(v, list) else [v]
+
+
+def involved(s: Any, e: Any) -> bool:
+    """Does ``e`` in ``s`` need the unknown-identity work (the position or the event has unknowns)?"""
+    if s.unseen is not None:
+        return True
+    f = FIELDS.get(type(e))
+    if f is None:
+        return False
+    v = getattr(e, f)
+    if v.__class__ is str:  # the hot path of a full-information log: one comparison
+        return v == HIDDEN
+    if v is None:
+        return type(e) is not E.Alchemized or e.what == "card"
+    return HIDDEN in v or None in v
+
+
+def normal(e: Any) -> Any:
+    """``e`` with ``null`` names written ``"?"`` (the ordinary rules see one placeholder)."""
+    f = FIELDS.get(type(e))
+    if f is None:
+        return e
+    v = getattr(e, f)
+    if isinstance(v, list):
+        return replace(e, **{f: [HIDDEN if x is None else x for x in v]}) if None in v else e
+    return replace(e, **{f: HIDDEN}) if v is None and not (type(e) is E.Alchemized and e.what != "card") else e
+
+
+def _is_tile(e: Any) -> bool:
+    return type(e) in TILE_EVENTS or (type(e) is E.TopRevealed and e.deck == "tiles")
+
+
+def _source(s: Any, e: Any) -> str | None:
+    """The zone an event's named item comes from: a State field name or ``hand:<player>``."""
+    t = type(e)
+    if t is E.CardDrawn:
+        return "card_top" if s.card_top else "card_deck"
+    if t is E.TopRevealed:
+        return "tile_deck" if e.deck == "tiles" else "card_deck"
+    if t is E.CardDealt:
+        return "pile"
+    if t is E.TileSetAside:
+        return "tile_box"
+    if t in (E.TileExplored, E.TileReplaced):
+        return "tile_top" if s.tile_top else "tile_deck" if s.tile_deck else "tile_box"
+    return "hand:" + e.player
+
+
+def _get(s: Any, zone: str) -> tuple[str, ...]:
+    if zone.startswith("hand:"):
+        pid = zone[5:]
+        for p in s.players:
+            if p.id == pid:
+                return p.hand
+        return ()
+    return getattr(s, zone)
+
+
+def _put(s: Any, zone: str, items: tuple[str, ...]) -> Any:
+    if zone.startswith("hand:"):
+        pid = zone[5:]
+        return replace(s, players=tuple(replace(p, hand=items) if p.id == pid else p for p in s.players))
+    return replace(s, **{zone: items})
+
+
+def _ordered(zone: str, items: list[str]) -> tuple[str, ...]:
+    """Tops keep their order; every other zone is a sorted multiset."""
+    return tuple(items) if zone.endswith("_top") else tuple(sorted(items))
+
+
+def resolve(s: Any, e: Any, strict: bool) -> Any:
+    """The position ``e`` is checked and applied in (see the module text).  ``strict``: raise
+    Illegal (CL-2.7) when a named identity is impossible; else leave the position as it is."""
+    names = _names(e)
+    if not names:
+        return s
+    tiles = _is_tile(e)
+    zone = _source(s, e)
+    items = list(_get(s, zone))
+    top = zone.endswith("_top")
+    un = s.unseen or Unseen()
+    pool = list(un.tiles if tiles else un.cards)
+    changed = False
+    for x in names:
+        slots = items[:1] if top else items
+        if unknown(x):
+            if not slots:
+                continue  # the ordinary rules reject taking from an empty zone
+            known = [c for c in slots if c != HIDDEN]
+            if known:
+                # the record does not say which item left: the zone (its top) becomes unknown
+                pool += known
+                if tiles and zone != "tile_box":
+                    for k in known:
+                        un = _kind_changed(un, k, +1)
+                items = [HIDDEN] * len(slots) + items[len(slots):]
+                changed = True
+            if not top:
+                items.remove(HIDDEN)  # this placeholder is spoken for by this event
+            continue
+        if x in slots:
+            if not top:
+                items.remove(x)
+            continue
+        if HIDDEN not in slots:
+            continue  # not there at all: the ordinary rules say why
+        if strict and x not in pool:
+            raise Illegal("CL-2.7", NS + "impossible-identity", impossible(s, e, x, tiles))
+        if tiles and zone != "tile_box":
+            why = _kinds_left(s, un, x)
+            if why and strict:
+                raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
+            un = _kind_changed(un, x, -1)
+        # (apply is total: an impossible name a judge let stand still takes one placeholder)
+        if pool:
+            pool.remove(x if x in pool else pool[0])
+        items[items.index(HIDDEN)] = x
+        if not top:
+            items.remove(x)
+        changed = True
+    if not changed:
+        return s
+    # put back what this event takes (the ordinary apply removes it)
+    taken = [HIDDEN if unknown(x) else x for x in names]
+    full = items if top else items + taken
+    s = _put(s, zone, _ordered(zone, full))
+    un = replace(un, tiles=tuple(sorted(pool))) if tiles else replace(un, cards=tuple(sorted(pool)))
+    return replace(s, unseen=un)
+
+
+def _kind(tile: str) -> str:
+    t = content().tiles.get(tile)
+    return t.kind if t is not None else ""
+
+
+def _kinds_left(s: Any, un: Any, x: str) -> str:
+    """Why no unknown tile of the tile deck can be ``x`` by its kind ("" if one can)."""
+    kind = _kind(x)
+    hidden = s.tile_deck.count(HIDDEN) + s.tile_top.count(HIDDEN)
+    left = {"lair": un.lairs, "environment": un.environments}.get(kind, hidden - un.lairs - un.environments)
+    if left > 0:
+        return ""
+    return f"the tile deck's unknown tiles hold no {kind} any more ({un.lairs} Lairs and {un.environments} " \
+           "Environments set aside face down are still unrevealed)"
+
+
+def _kind_changed(un: Any, x: str, by: int) -> Any:
+    """``un`` with one more (``by`` 1) or one fewer (-1, never below 0) unknown tile of ``x``'s
+    kind in the tile deck (Grass is what the other unknown tiles there are)."""
+    kind = _kind(x)
+    if kind == "lair":
+        return replace(un, lairs=max(0, un.lairs + by))
+    if kind == "environment":
+        return replace(un, environments=max(0, un.environments + by))
+    return un
+
+
+def prepare(s: Any, e: Any) -> tuple[Any, Any]:
+    """For apply: the resolved position (never raises) and the event with ``null`` as ``"?"``;
+    an unknown tile set aside counts as a Lair or an Environment as the set-up step says."""
+    if s.unseen is None:
+        s = replace(s, unseen=Unseen())
+    if type(e) is E.TileSetAside and unknown(e.tile) and s.todo:
+        kind = getattr(s.todo[0], "kind", None)
+        if kind == "lair":
+            s = replace(s, unseen=replace(s.unseen, lairs=s.unseen.lairs + 1))
+        elif kind == "environment":
+            s = replace(s, unseen=replace(s.unseen, environments=s.unseen.environments + 1))
+    return resolve(s, e, strict=False), normal(e)
+
+
+def check(s: Any, e: Any) -> tuple[Any, Any]:
+    """For check: the resolved position and event; raises Illegal (CL-2.7) for an impossible name."""
+    if s.unseen is None:
+        s = replace(s, unseen=Unseen())
+    return resolve(s, e, strict=True), normal(e)
+
+
+# == why a name is impossible =================================================================================
+
+def _copies(tiles: bool, x: str) -> int:
+    C = content()
+    if tiles:
+        t = C.tiles.get(x)
+        if t is None:
+            return 0
+        return t.copies if x in C.grass else 1
+    return sum(1 for c in C.deck if c == x)
+
+
+def where(s: Any, x: str, tiles: bool) -> Counter[str]:
+    """Where the known copies of ``x`` are, in words: ``{"ann's hand": 1, "the discard pile": 2}``."""
+    out: Counter[str] = Counter()
+    if tiles:
+        out["the island"] += sum(1 for sp in s.spaces if sp.tile == x)
+        for zone, label in (("tile_top", "the top of the tile deck"), ("tile_deck", "the tile deck"),
+                            ("tile_box", "the tiles out of the game")):
+            out[label] += getattr(s, zone).count(x)
+    else:
+        for p in s.players:
+            out[f"{p.id}'s hand"] += p.hand.count(x)
+            out[f"{p.id}'s Curses"] += p.curses.count(x)
+        for zone, label in (("discard", "the discard pile"), ("card_top", "the top of the Colossus deck"),
+                            ("card_deck", "the Colossus deck"), ("pile", "the Exchange pile")):
+            out[label] += getattr(s, zone).count(x)
+    return +out
+
+
+def said(s: Any, e: Any, x: str) -> str:
+    """What ``e`` claims, in words: ``bob plays iron-wolf from hand``."""
+    t = type(e)
+    what = {E.CardPlayed: "plays", E.CardDiscarded: "discards", E.CardGiven: "gives", E.CardDrawn: "draws",
+            E.CardsContributed: "contributes", E.CardTaken: "discards", E.CardDealt: "is dealt",
+            E.Alchemized: "turns into Gold", E.TopRevealed: "sees on top of the deck"}.get(t)
+    who = getattr(e, "player", None)
+    head = f"{who} {what} {x}" if who and what else f"{t.__name__} names {x}"
+    src = _source(s, e)
+    frm = "from hand" if src.startswith("hand:") else "from " + src.replace("_", " ")
+    return f"{head} {frm}"
+
+
+def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
+    head = said(s, e, x)
+    n = _copies(tiles, x)
+    seen = where(s, x, tiles)
+    places = ", ".join(f"{k} in {v}" for v, k in seen.items()) or "none seen"
+    if not n:
+        return f"{head}, but the game has no such item"
+    copies = "its only copy is" if n == 1 else f"all {n} copies are"
+    return f"{head}, but {copies} already accounted for: {places}"
+
+
+# == decisions that turn on an unknown identity ================================================================
+
+def beast_lair_condition(s: Any, e: Any) -> None:
+    """Animalistic draws a Beast not in the game: when its Lair may be among the face-down tiles
+    (an unknown tile set aside), the draw is legal only if it is not (CL-40)."""
+    if type(e) is not E.BeastDrawn or s.unseen is None:
+        return
+    C = content()
+    lairs = [t for t in s.unseen.tiles if C.tiles[t].beast is not None and C.tiles[t].beast.id == e.beast]
+    if lairs and s.unseen.lairs > 0:
+        raise Undetermined("CL-40", NS + "unknown-lair", f"{e.player} draws the {e.beast} (Animalistic), a Beast "
+                           "not in the game", f"the Lair {lairs[0]} is not among the face-down tiles")
+
+
+def hand_ids(s: Any, hand: tuple[str, ...]) -> list[str]:
+    """The card ids a hand may play (legal events): its known cards and, for its unknown ones,
+    every identity still possible (check then decides each)."""
+    ids = set(hand)
+    if HIDDEN in ids:
+        ids.discard(HIDDEN)
+        ids.update(s.unseen.cards if s.unseen is not None else ())
+    return sorted(ids)
+
+
+def possible_cards(s: Any) -> list[str]:
+    """What a ``"?"`` card can still be, each identity once in the deck's order (the scene): the
+    deck's cards minus every card the position shows (in a seat's record, the ids of ``unseen``)."""
+    left = Counter(content().deck)
+    for p in s.players:
+        left.subtract(p.hand)
+        left.subtract(p.curses)
+    for zone in (s.discard, s.card_top, s.card_deck, s.pile):
+        left.subtract(zone)
+    out = []
+    for c in content().deck:
+        if left[c] > 0:
+            left[c] = 0
+            out.append(c)
+    return out
+
+
+def trade_back_condition(s: Any, e: Any) -> None:
+    """Trade (CL-6.4): the card given back must differ from the card received; when either is
+    unknown (and the giver does hold another card that could be it), that is the condition."""
+    if type(e) is not E.CardGiven or not s.todo:
+        return
+    h = s.todo[0]
+    if type(h).__name__ != "TradeBack" or e.player != h.player or e.to != h.to:
+        return
+    if not (unknown(e.card) or h.card == HIDDEN):
+        return
+    hand = next((p.hand for p in s.players if p.id == e.player), ())
+    if len(hand) < 2:
+        return  # the ordinary rules decide (nothing else to give back)
+    got = "the card received" if h.card == HIDDEN else h.card
+    back = "the card given back" if unknown(e.card) else e.card
+    raise Undetermined("CL-6.4", NS + "unknown-trade", f"{e.player} gives {e.to} a card back (Trade)",
+                       f"{back} is not {got}")
