@@ -3,18 +3,50 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import msgspec
 
 from adjudicator.core.events import Event
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
+from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
+from adjudicator.core.rulings import Undetermined
 
 from . import events as E
 from .cards import POOLS, load_pool
 from .rules import bad
 from .state import ChooseFirst, Player, Shuffle, State
+from .unknowns import UNKNOWN_DECK_SIZE, open_unseen
+
+#: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
+#: (CardDrawn.card is unknown-capable since version 1; reveals and plays must be named)
+_MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.LocusReplaced: "card",
+                                    E.CardsReturned: "cards", E.TopCardRevealed: "card", E.CardMilled: "card",
+                                    E.CardsRevealed: "cards", E.LocusRevealed: "cards"}
+
+
+class _WithHidden(Mapping):
+    """The pool's cards by id; ``"?"`` is in it too (a card the record does not name: CO-39)."""
+
+    __slots__ = ("known",)
+
+    def __init__(self, known: Any) -> None:
+        self.known = known
+
+    def __contains__(self, value: object) -> bool:
+        return value == HIDDEN or value in self.known
+
+    def __getitem__(self, key: str) -> Any:
+        return self.known[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.known)
+
+    def __len__(self) -> int:
+        return len(self.known)
 
 
 class ColossusOrder(KitGame[State]):
@@ -26,7 +58,19 @@ class ColossusOrder(KitGame[State]):
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
-        return {**super().setup_context(setup), "card": POOLS.names(setup.pool, setup.pool_sha256)}
+        names = POOLS.names(setup.pool, setup.pool_sha256)
+        return {**super().setup_context(setup), "card": Names(_WithHidden(names.known), names.unknown)}
+
+    def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
+        """CO-39: ``"?"`` names no card: only a field a seat's record may leave unknown holds it."""
+        card, cards = getattr(event, "card", None), getattr(event, "cards", None)
+        if card != HIDDEN and (cards is None or HIDDEN not in cards):
+            return
+        allowed = _MAY_BE_UNKNOWN.get(type(event))
+        f = "card" if card == HIDDEN else "cards"
+        if f != allowed:
+            fields = ", ".join(sorted(f"{k.__name__}.{x}" for k, x in _MAY_BE_UNKNOWN.items()))
+            raise RefError(f, f"{type(event).__name__}.{f} must name the card (only {fields} may be unknown)")
 
     def validate_setup(self, setup: E.MatchStarted) -> None:
         check_player_ids(setup.players)
@@ -43,8 +87,14 @@ class ColossusOrder(KitGame[State]):
         opts = self.options_of(setup)
         if opts.deck_validation == "strict":
             pool = load_pool(setup.pool, setup.pool_sha256)
+            unseen = []
             for p in setup.players:
                 deck = setup.decks[p]
+                if not deck.cards:  # CO-39.1: a deck list the record leaves unknown
+                    if pool[deck.colossus].type != "colossus":
+                        raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
+                    unseen.append(p)
+                    continue
                 if pool[deck.colossus].type != "colossus":
                     raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
                 total = sum(deck.cards.values())
@@ -63,12 +113,21 @@ class ColossusOrder(KitGame[State]):
                 for name, n in names.items():
                     if n > 3:
                         raise bad("CO-1.4", "too-many-copies", f"{p}'s deck holds {n} cards named {name!r}; at most 3")
+            if unseen:
+                raise Undetermined("CO-39.1", "colossus-order/deck-list-unknown",
+                                   f"the record leaves {' and '.join(unseen)}'s deck list unknown ({{}})",
+                                   f"{' and '.join(unseen)}'s unseen deck meets CO-1.2 to CO-1.5 "
+                                   f"({UNKNOWN_DECK_SIZE} cards, at most 20 Gems, at most 3 of a name, no Colossus)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
         players = []
         for p in setup.players[:2]:
             deck = setup.decks[p]
+            if not deck.cards and opts.deck_validation == "strict":  # CO-39.1: the deck list is unknown
+                pool = load_pool(setup.pool, setup.pool_sha256)
+                players.append(Player(p, deck.colossus, deck_top=(HIDDEN,) * UNKNOWN_DECK_SIZE, unseen=open_unseen(pool)))
+                continue
             cards = tuple(sorted(c for c, n in deck.cards.items() for _ in range(max(0, n))))
             players.append(Player(p, deck.colossus, deck_top=cards))
         todo = tuple(Shuffle(p.id) for p in players) + (ChooseFirst(),)
@@ -88,7 +147,7 @@ class ColossusOrder(KitGame[State]):
         for p in state.players:
             for zone in ("deck_known", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
-                    if c not in pool:
+                    if c not in pool and c != HIDDEN:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
 
     # describe (render.py), scene (scene.py), turn_number (state.turn): the kit's defaults

@@ -17,9 +17,10 @@ from typing import Any, Iterable
 from msgspec.structs import replace
 
 from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
-from adjudicator.core.rulings import Illegal, Ruling, legal
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
-from . import deck
+from . import deck, unknowns
 from . import events as E
 from .cards import (
     ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
@@ -99,6 +100,10 @@ def without_follower(s: State, handle: str, to: str) -> State:
     if to == "hand":
         return with_player(s, p.id, field=field, hand=p.hand + (f.card,))
     return with_player(s, p.id, field=field, discard=p.discard + (f.card,))
+
+
+def _is_gem(card: Card) -> bool:
+    return card.is_gem
 
 
 def available_locus(p: Player) -> int:
@@ -395,8 +400,10 @@ class Rules(RulesBase):
         if h.player != e.player:
             rule = {"opening": "CO-2.3", "draw-step": "CO-3.4"}.get(h.reason, "CO-3.1")
             raise bad(rule, "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
-        if e.card is None:
-            raise bad("CO-2.5", "unknown-identity", "CardDrawn without a card: this version needs every drawn card named")
+        if unknowns.unknown(e.card):  # CO-39: a draw the record does not name
+            if not s.player(e.player).deck_count:
+                raise bad("CO-2.5", "not-in-deck", f"{e.player} draws a card, but the deck is empty")
+            return
         self.check_next(s, e.player, e.card, "draws")
 
     def as_listed(self, s: State) -> bool:
@@ -405,6 +412,21 @@ class Rules(RulesBase):
     def check_next(self, s: State, player: str, card: str, verb: str) -> None:
         """CO-2.5/CO-2.6: ``card`` must be the card the deck can give next, given what is known."""
         problem = deck.next_problem(s.player(player), card, self.as_listed(s), verb)
+        if problem is not None:
+            if problem[1] == "impossible-identity":
+                raise bad(problem[0], problem[1], f"{player} {verb} {card} from the deck, but {unknowns.where(s, s.player(player), card)}")
+            raise bad(*problem)
+
+    def from_hand(self, s: State, player: str, card: str | None, what: str) -> None:
+        """CO-4.4/CO-39.2: ``card`` must be in ``player``'s hand, or be what an unknown card there can be."""
+        p = s.player(player)
+        if unknowns.unknown(card):
+            if not p.hand:
+                raise bad("CO-4.4", "not-in-hand", f"{what}, but {player}'s hand is empty")
+            return
+        if card in p.hand:
+            return
+        problem = unknowns.problem(s, p, p.hand, card, what)  # type: ignore[arg-type]
         if problem is not None:
             raise bad(*problem)
 
@@ -418,8 +440,24 @@ class Rules(RulesBase):
         limit = s.options.mulligan_first if e.player == s.first else s.options.mulligan_second
         if len(e.cards) > limit:
             raise bad("CO-2.4", "too-many-returned", f"{e.player} returns {len(e.cards)} cards; the {'first' if e.player == s.first else 'second'} player may return at most {limit} (CO-1)")
-        if not contains_multiset(s.player(e.player).hand, e.cards):
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {e.cards}, which are not all in hand")
+        hand = s.player(e.player).hand
+        if not contains_multiset(hand, e.cards):
+            if HIDDEN not in hand and not any(unknowns.unknown(c) for c in e.cards):
+                raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {e.cards}, which are not all in hand")
+            self.check_returned_unknown(s, e)
+
+    def check_returned_unknown(self, s: State, e: E.CardsReturned) -> None:
+        """CO-39.2: returned cards where the hand or the event holds unknown cards."""
+        p = s.player(e.player)
+        if len(e.cards) > len(p.hand):
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {len(e.cards)} cards, but holds {len(p.hand)}")
+        hand, unseen = p.hand, p.unseen
+        for c in sorted(c for c in e.cards if not unknowns.unknown(c)):
+            if c not in hand:
+                problem = unknowns.problem(s, replace(p, hand=hand, unseen=unseen), hand, c, f"{e.player} returns {c}")
+                if problem is not None:
+                    raise bad(*problem)
+            hand, unseen = unknowns.take_named(hand, unseen, c)
 
     @checks(E.CompleteDeclared, rule="CO-3.2")
     def c_declared(self, s: State, e: E.CompleteDeclared) -> None:
@@ -437,6 +475,12 @@ class Rules(RulesBase):
         for sl in e.slots:
             if sl not in down:
                 raise bad("CO-3.2", "not-face-down", f"Locus slot {sl} is not one of {e.player}'s face-down Locus slots {down}")
+        hidden = [sl.id for sl in p.locus if sl.id in e.slots and sl.card == HIDDEN]
+        if hidden:  # CO-39.4: the outcome turns on Locus cards the record does not name
+            raise Undetermined("CO-39.4", NS + "declaration-unknown",
+                               f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record",
+                               f"a win if Locus slots {hidden} are all Gems (and the others are); otherwise the declaration "
+                               f"fails and is followed as failed")
 
     @checks(E.DeclarationDiscarded, rule="CO-3.3")
     def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
@@ -453,7 +497,9 @@ class Rules(RulesBase):
         self.open_timing(s, e)
         p = s.player(e.player)
         if e.card not in p.hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} sets {e.card}, which is not in hand")
+            if unknowns.unknown(e.card) and e.zone == "gem":
+                raise bad("CO-39.3", "unknown-gem", f"{e.player} sets a Gem on the Colossus face up: the record must name it")
+            self.from_hand(s, e.player, e.card, f"{e.player} sets {e.card}, which is not in hand")
         pool = pool_of(s)
         if e.zone == "gem":
             c = pool[e.card]
@@ -487,7 +533,7 @@ class Rules(RulesBase):
         if not c.is_follower:
             raise bad("CO-6.1", "not-a-follower", f"{e.card} is a {c.type}, not a follower")
         if e.card not in p.hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
+            self.from_hand(s, e.player, e.card, f"{e.player} plays {e.card}, which is not in hand")
         if c.type == "follower-unique":
             names = [pool[f.card].name for f in p.field] + [pool[i.card].name for i in s.chain if i.player == e.player and i.kind == "follower"]
             if c.name in names:
@@ -508,7 +554,7 @@ class Rules(RulesBase):
         if windowed and c.type != "action-snap":
             raise bad("CO-9.3", "not-snap", f"{e.card} is not an Action.Snap: only Action.Snap cards can be played in X-play")
         if e.card not in p.hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
+            self.from_hand(s, e.player, e.card, f"{e.player} plays {e.card}, which is not in hand")
         self.pay_check(s, p, c, e.card)
         self.check_targets(s, e.player, c.effects if c.modelled else [], e.targets, e.card)
         if windowed:
@@ -696,7 +742,7 @@ class Rules(RulesBase):
                           f"of a Locus slot whose Gem was just captured (now: {self.expected(s)})")
             raise self.out_of_step(s, e)
         if e.card not in s.player(e.player).hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
+            self.from_hand(s, e.player, e.card, f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
 
     @checks(E.MainPhaseEnded, rule="CO-10.1")
     def c_main_end(self, s: State, e: E.MainPhaseEnded) -> None:
@@ -721,8 +767,11 @@ class Rules(RulesBase):
 
     @applies(E.CardDrawn)
     def a_draw(self, s: State, e: E.CardDrawn) -> State:
-        p = deck.take(s.player(e.player), e.card, self.as_listed(s))  # type: ignore[arg-type]
-        s = self.with_seat(s, replace(p, hand=p.hand + (e.card,)))
+        if unknowns.unknown(e.card):  # CO-39
+            p, card = deck.take_unknown_top(s.player(e.player), self.as_listed(s))
+        else:
+            p, card = deck.take(s.player(e.player), e.card, self.as_listed(s)), e.card  # type: ignore[arg-type]
+        s = self.with_seat(s, replace(p, hand=p.hand + (card,)))
         h = s.todo[0]
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
@@ -734,10 +783,20 @@ class Rules(RulesBase):
     @applies(E.CardsReturned)
     def a_returned(self, s: State, e: E.CardsReturned) -> State:
         p = s.player(e.player)
-        bottom = p.deck_bottom + tuple(e.cards)
+        hand, unseen, cards = p.hand, p.unseen, list(e.cards)
+        if HIDDEN in hand or any(unknowns.unknown(c) for c in cards):  # CO-39
+            named = [c for c in cards if not unknowns.unknown(c)]
+            for c in named:
+                hand, unseen = unknowns.take_named(hand, unseen, c)
+            for i, c in enumerate(cards):
+                if unknowns.unknown(c):
+                    hand, unseen, cards[i] = unknowns.take_unknown(hand, unseen)
+        else:
+            hand = remove_many(hand, cards)  # type: ignore[arg-type]
+        bottom = p.deck_bottom + tuple(cards)  # type: ignore[arg-type]
         if not self.as_listed(s):  # CO-35: known as a set, order unknown
             bottom = tuple(sorted(bottom))
-        s = with_player(s, e.player, hand=remove_many(p.hand, e.cards), deck_bottom=bottom)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, deck_bottom=bottom)
         if e.cards:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
@@ -763,7 +822,7 @@ class Rules(RulesBase):
     def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
         pool = pool_of(s)
         s = push(s, drop=1)
-        if all(c is not None and pool[c].is_gem for c in e.cards):
+        if all(c is not None and c != HIDDEN and pool[c].is_gem for c in e.cards):
             return replace(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
         p = s.player(e.player)
         locus = tuple(replace(sl, face_up=True, known=True) if sl.id in e.slots else sl for sl in p.locus)
@@ -777,18 +836,26 @@ class Rules(RulesBase):
         p = s.player(h.owner)
         gone = [sl.card for sl in p.locus if sl.id in e.slots]
         locus = tuple(replace(sl, face_up=False) if sl.id in h.slots else sl for sl in p.locus if sl.id not in e.slots)
-        s = with_player(s, h.owner, locus=locus, discard=p.discard + tuple(c for c in gone if c is not None),
+        s = with_player(s, h.owner, locus=locus, discard=p.discard + tuple(c for c in gone if c is not None and c != HIDDEN),
                         locus_used=min(p.locus_used, len(locus)))
         return push(s, drop=1)
 
     @applies(E.CardSet)
     def a_set(self, s: State, e: E.CardSet) -> State:
         p = s.player(e.player)
-        hand = remove_one(p.hand, e.card)
+        hand, unseen, card = self.off_hand(p, e.card)
         if e.zone == "gem":
-            return with_player(s, e.player, hand=hand, set_gems=p.set_gems + (e.card,), gem_set=True)
-        slot = LocusSlot(p.next_slot, e.card)
-        return with_player(s, e.player, hand=hand, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+            return with_player(s, e.player, hand=hand, unseen=unseen, set_gems=p.set_gems + (card,), gem_set=True)
+        slot = LocusSlot(p.next_slot, card)
+        return with_player(s, e.player, hand=hand, unseen=unseen, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+
+    def off_hand(self, p: Player, card: str | None) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        """``p``'s hand without ``card``, the new ``unseen`` and the card's identity (CO-39)."""
+        if card is not None and card in p.hand:
+            return remove_one(p.hand, card), p.unseen, card
+        if unknowns.unknown(card):
+            return unknowns.take_unknown(p.hand, p.unseen)
+        return (*unknowns.take_named(p.hand, p.unseen, card), card)  # type: ignore[arg-type]
 
     def _add_to_chain(self, s: State, item: ChainItem) -> State:
         s = replace(s, chain=s.chain + (item,))
@@ -801,14 +868,16 @@ class Rules(RulesBase):
     def a_follower(self, s: State, e: E.FollowerPlayed) -> State:
         p = s.player(e.player)
         c = pool_of(s)[e.card]
-        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
+        hand, unseen, _ = self.off_hand(p, e.card)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
 
     @applies(E.ActionPlayed)
     def a_action(self, s: State, e: E.ActionPlayed) -> State:
         p = s.player(e.player)
         c = pool_of(s)[e.card]
-        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
+        hand, unseen, _ = self.off_hand(p, e.card)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
 
     @applies(E.FollowerAbilityActivated)
@@ -1026,7 +1095,7 @@ class Rules(RulesBase):
         elif e.result == "locus-hit":
             p = s.player(defender)
             idx = next(i for i, sl in enumerate(p.locus) if sl.id == e.slot)
-            if e.card is not None and pool_of(s)[e.card].is_gem:
+            if e.card is not None and (pool_of(s)[e.card].is_gem if e.card != HIDDEN else unknowns.could_be(p, pool_of(s), _is_gem)):  # CO-39.5
                 a = s.player(e.player)
                 s = with_player(s, defender, locus=p.locus[:idx] + p.locus[idx + 1:])
                 s = with_player(s, e.player, captured=a.captured + (e.card,))
@@ -1082,8 +1151,9 @@ class Rules(RulesBase):
         h = s.todo[0]
         p = s.player(e.player)
         idx = min(h.index, len(p.locus))
-        locus = p.locus[:idx] + (LocusSlot(h.slot, e.card),) + p.locus[idx:]
-        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus=locus)
+        hand, unseen, card = self.off_hand(p, e.card)
+        locus = p.locus[:idx] + (LocusSlot(h.slot, card),) + p.locus[idx:]
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus=locus)
         return push(s, drop=1)
 
     @applies(E.FollowerDestroyed)

@@ -112,6 +112,9 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     known_why: tuple[str, ...] = ()
     #: cards put on the bottom by effects, below everything else, top first (known to both)
     deck_under: tuple[str, ...] = ()
+    #: CO-39: the identities the player's unknown cards (``"?"`` in deck, hand, Locus) can still be,
+    #: a sorted multiset (empty while every card is known: the full-information path never reads it)
+    unseen: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
