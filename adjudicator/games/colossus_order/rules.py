@@ -29,7 +29,7 @@ from .cards import (
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
-    EndTurn, Follower, LocusSlot, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
+    EndTurn, Follower, LocusSlot, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
     RevealLocus, RevealTop, Shuffle, StartTurn, State, Window,
 )
 
@@ -104,6 +104,10 @@ def without_follower(s: State, handle: str, to: str) -> State:
 
 def _is_gem(card: Card) -> bool:
     return card.is_gem
+
+
+def _not_gem(card: Card) -> bool:
+    return not card.is_gem
 
 
 def available_locus(p: Player) -> int:
@@ -479,8 +483,8 @@ class Rules(RulesBase):
         if hidden:  # CO-39.4: the outcome turns on Locus cards the record does not name
             raise Undetermined("CO-39.4", NS + "declaration-unknown",
                                f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record",
-                               f"a win if Locus slots {hidden} are all Gems (and the others are); otherwise the declaration "
-                               f"fails and is followed as failed")
+                               f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
+                               f"(if they are, with the others, {e.player} won by Complete Declaration here)")
 
     @checks(E.DeclarationDiscarded, rule="CO-3.3")
     def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
@@ -1093,16 +1097,45 @@ class Rules(RulesBase):
         elif e.result == "deck-hit" and e.damage > 0:
             s = push(s, Reveal(defender, e.damage), Capture(e.player, defender, e.capture))
         elif e.result == "locus-hit":
-            p = s.player(defender)
-            idx = next(i for i, sl in enumerate(p.locus) if sl.id == e.slot)
-            if e.card is not None and (pool_of(s)[e.card].is_gem if e.card != HIDDEN else unknowns.could_be(p, pool_of(s), _is_gem)):  # CO-39.5
-                a = s.player(e.player)
-                s = with_player(s, defender, locus=p.locus[:idx] + p.locus[idx + 1:])
-                s = with_player(s, e.player, captured=a.captured + (e.card,))
-                s = push(s, Draw(defender, 1, "locus-hit"), ReplaceLocus(defender, e.slot, idx))
-            else:
-                s = with_player(s, defender, locus=p.locus[:idx] + (replace(p.locus[idx], face_up=True),) + p.locus[idx + 1:])
+            if e.card == HIDDEN:  # CO-39.5: the record's next event says whether it was a Gem
+                return push(s, UnknownLocusHit(defender, e.player, e.slot))  # type: ignore[arg-type]
+            s = self.locus_hit(s, e.player, defender, e.slot, e.card, e.card is not None and pool_of(s)[e.card].is_gem)  # type: ignore[arg-type]
         return s
+
+    def locus_hit(self, s: State, attacker: str, defender: str, slot: int, card: str | None, gem: bool) -> State:
+        """CO-7.8/CO-17: a Gem hit in the Locus is captured (its owner draws 1 and puts a card back
+        there); another card is turned face up."""
+        p = s.player(defender)
+        idx = next(i for i, sl in enumerate(p.locus) if sl.id == slot)
+        if gem:
+            a = s.player(attacker)
+            s = with_player(s, defender, locus=p.locus[:idx] + p.locus[idx + 1:])
+            s = with_player(s, attacker, captured=a.captured + (card,))  # type: ignore[operator]
+            return push(s, Draw(defender, 1, "locus-hit"), ReplaceLocus(defender, slot, idx))
+        return with_player(s, defender, locus=p.locus[:idx] + (replace(p.locus[idx], face_up=True),) + p.locus[idx + 1:])
+
+    def after_unknown_hit(self, s: State, e: Any) -> tuple[State, bool]:
+        """CO-39.5: the position once the record's next event ``e`` has said whether the unknown
+        Locus card hit was a Gem (the owner's CardDrawn: it was), and which it said."""
+        h = s.todo[0]
+        gem = type(e) is E.CardDrawn and e.player == h.player
+        return self.locus_hit(push(s, drop=1), h.attacker, h.player, h.slot, HIDDEN, gem), gem
+
+    def check_after_unknown_hit(self, s: State, e: Any) -> Ruling:
+        h = s.todo[0]
+        after, gem = self.after_unknown_hit(s, e)
+        ruling = _kit_check(self, after, e)
+        if ruling.verdict == "illegal":
+            return ruling
+        owner = s.player(h.player)
+        pool = pool_of(s)
+        if not unknowns.could_be(owner, pool, _is_gem if gem else _not_gem):
+            what = "a Gem" if gem else "not a Gem"
+            return bad("CO-39.5", "impossible-identity",
+                       f"{type(e).__name__} after {h.attacker}'s attack on {h.player}'s unknown Locus slot {h.slot} "
+                       f"means that card was {what}, but {h.player}'s unknown cards can only be {', '.join(unknowns.possible(owner)) or 'nothing'}").ruling()
+        cond = f"{h.player}'s Locus card in slot {h.slot}, hit by {h.attacker}'s attack, was {'a Gem (captured)' if gem else 'not a Gem (turned face up)'}"
+        return Ruling("undetermined", "CO-39.5", NS + "locus-hit-unknown", ruling.message, ruling.engine_checked, condition=cond)
 
     @applies(E.CardsRevealed)
     def a_revealed(self, s: State, e: E.CardsRevealed) -> State:
@@ -1390,6 +1423,31 @@ class Rules(RulesBase):
             if v is not None:
                 return [v]
         return []
+
+
+#: the kit's compiled check and its apply dispatch; Rules.check/apply add one step before them:
+#: a position waiting for the record to say what an unknown Locus card hit was (CO-39.5)
+_kit_check = Rules.check
+_kit_apply = Rules.apply
+
+
+def _check(self: Rules, s: State, e: Any) -> Ruling:
+    todo = s.todo
+    if todo and todo[0].__class__ is UnknownLocusHit:
+        return self.check_after_unknown_hit(s, e)
+    return _kit_check(self, s, e)
+
+
+def _apply(self: Rules, s: State, e: Any) -> State:
+    todo = s.todo
+    if todo and todo[0].__class__ is UnknownLocusHit:
+        s = self.after_unknown_hit(s, e)[0]
+    return _kit_apply(self, s, e)
+
+
+_check.__doc__, _apply.__doc__ = _kit_check.__doc__, _kit_apply.__doc__
+Rules.check = _check  # type: ignore[method-assign]
+Rules.apply = _apply  # type: ignore[method-assign]
 
 
 def multiset_combinations(cards: Iterable[str], k: int) -> Iterable[tuple[str, ...]]:

@@ -201,6 +201,15 @@ class Mill(Task, tag="mill"):
     source: str = ""
 
 
+class UnknownLocusHit(Task, tag="unknown-locus-hit"):
+    """CO-39.5: an attack hit a Locus card the record does not name.  The record's next event
+    decides: the owner's CardDrawn (a Gem was captured: CO-7.8) or anything else (not a Gem)."""
+
+    player: str
+    attacker: str
+    slot: int
+
+
 class Declare(Task, tag="declare"):
     """A card with text the engine does not model resolved: its effect must be declared."""
 
@@ -208,7 +217,7 @@ class Declare(Task, tag="declare"):
     card: str
 
 
-AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn
+AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):
