@@ -158,7 +158,7 @@ class Rules(RulesBase):
     def gem_counts(self, s: State, p: Player, scope: str) -> Counter[str]:
         pool = pool_of(s)
         gems = p.set_gems + (p.captured if scope == "colossus-gems" else ())
-        return Counter(pool[g].colour for g in gems)
+        return Counter(pool[g].colour for g in gems if g != HIDDEN)  # CO-39.6: unknown gems counted apart
 
     def meets(self, counts: Counter[str], req: dict[str, int]) -> bool:
         spare = sum(counts.values())
@@ -526,6 +526,14 @@ class Rules(RulesBase):
             raise bad("CO-5.1", "locus-short", f"{what} costs {cost} Locus, {p.id} has {avail} unused ({len(p.locus)} Locus cards, {p.locus_used} used this turn)")
         if c.gem_level and not self.meets(self.gem_counts(s, p, s.options.gem_level_scope), c.gem_level):
             have = dict(self.gem_counts(s, p, s.options.gem_level_scope))
+            unknown = sum(1 for g in p.captured if g == HIDDEN) if s.options.gem_level_scope == "colossus-gems" else 0
+            missing = {k: n - have.get(k, 0) for k, n in c.gem_level.items() if k != "any" and n > have.get(k, 0)}
+            short = sum(missing.values())
+            if unknown and short <= unknown and sum(have.values()) + unknown >= sum(c.gem_level.values()):
+                raise Undetermined("CO-39.6", NS + "gem-level-unknown",
+                                   f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} and "
+                                   f"{unknown} captured Gem(s) the record does not name",
+                                   f"{p.id}'s unnamed captured Gems include {describe_gems(missing) if missing else 'enough of any colour'}")
             raise bad("CO-5.2", "gem-level", f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} ({s.options.gem_level_scope}, CO-6)")
 
     @checks(E.FollowerPlayed, rule="CO-6.1")
@@ -855,10 +863,10 @@ class Rules(RulesBase):
 
     def off_hand(self, p: Player, card: str | None) -> tuple[tuple[str, ...], tuple[str, ...], str]:
         """``p``'s hand without ``card``, the new ``unseen`` and the card's identity (CO-39)."""
-        if card is not None and card in p.hand:
-            return remove_one(p.hand, card), p.unseen, card
-        if unknowns.unknown(card):
+        if unknowns.unknown(card):  # any card of the hand: a hand of known cards becomes unknown
             return unknowns.take_unknown(p.hand, p.unseen)
+        if card in p.hand:
+            return remove_one(p.hand, card), p.unseen, card  # type: ignore[arg-type]
         return (*unknowns.take_named(p.hand, p.unseen, card), card)  # type: ignore[arg-type]
 
     def _add_to_chain(self, s: State, item: ChainItem) -> State:
