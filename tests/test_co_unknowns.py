@@ -22,6 +22,7 @@ from adjudicator.core.playout import playout
 from adjudicator.core.protocol import RefError
 from adjudicator.core.verify import run
 from adjudicator.games.colossus_order import events as E
+from adjudicator.games.colossus_order.state import LocusSlot
 from adjudicator.games.colossus_order.unknowns import open_unseen
 
 from .co_scenarios import A, B, GAME, POOL, Script, encode, verify_events
@@ -167,3 +168,34 @@ def test_an_impossible_locus_hit_branch_is_illegal() -> None:
 def test_full_information_examples_verify_as_before() -> None:
     for path in COMPLETE:
         assert run(parse_log(path.read_bytes())).verdict == "legal"
+
+
+def test_the_scene_says_what_an_unknown_card_can_still_be() -> None:
+    s = Script()
+    v = verify_events(seat_record(s.events(), A))
+    scene = GAME.scene(v.state, None)
+    hand = next(z for z in scene.zones if z.id == f"{B}.hand")
+    assert hand.cards and all(c.name is None and c.possible for c in hand.cards)
+    possible = hand.cards[0].possible
+    assert len(possible) == len(set(possible)) <= len(POOL.cards)
+    assert possible == [c for c in POOL.cards if c in set(possible)]  # the pool's order
+    full = GAME.scene(s.state(), A)  # a full-information match observed by a seat: nothing to list
+    assert all(c.possible is None for z in full.zones for c in z.cards)
+
+
+@covers("CO-39.6")
+def test_a_gem_level_met_only_by_unnamed_captured_gems_is_undetermined() -> None:
+    s = Script(hands={A: ["white-gem", "white-gem"]})
+    state = s.state()
+    alice = state.player(A)
+    card = next(c for c in sorted(POOL.cards) if POOL[c].is_follower and sum(POOL[c].gem_level.values()) >= 1
+                and set(POOL[c].gem_level) <= {"white", "any"})
+    need = sum(POOL[card].gem_level.values())
+    locus = tuple(LocusSlot(i + 1, "ash") for i in range(POOL[card].locus_cost))
+    bare = msgspec.structs.replace(alice, hand=alice.hand + (card,), set_gems=(), captured=(HIDDEN,) * need, locus=locus)
+    state = msgspec.structs.replace(state, players=(bare, state.players[1]))
+    ruling = GAME.check(state, E.FollowerPlayed(player=A, card=card))
+    assert ruling.verdict == "undetermined" and ruling.rule == "CO-39.6" and "unnamed captured Gems include" in ruling.condition
+    short = msgspec.structs.replace(bare, captured=(HIDDEN,) * (need - 1))
+    rejects(GAME.check(msgspec.structs.replace(state, players=(short, state.players[1])), E.FollowerPlayed(player=A, card=card)),
+            "CO-5.2", "gem-level")

@@ -22,10 +22,9 @@ from .state import ChooseFirst, Player, Shuffle, State
 from .unknowns import UNKNOWN_DECK_SIZE, open_unseen
 
 #: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
-#: (CardDrawn.card is unknown-capable since version 1; reveals and plays must be named)
+#: and the derived events that name such a card (reveals and plays must be named)
 _MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.LocusReplaced: "card",
-                                    E.CardsReturned: "cards", E.TopCardRevealed: "card", E.CardMilled: "card",
-                                    E.CardsRevealed: "cards", E.LocusRevealed: "cards"}
+                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card"}
 
 
 class _WithHidden(Mapping):
