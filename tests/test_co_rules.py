@@ -41,6 +41,9 @@ rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 
 #: ids that can never reject an event, and why (each still has a behaviour test)
 NEVER_REJECTS: dict[str, str] = {
+    "CO-39": "the fields a seat's record may leave unknown; \"?\" anywhere else is unreadable (a RefError)",
+    "CO-39.1": "an unknown deck list makes the set-up undetermined, never illegal",
+    "CO-39.4": "a Complete Declaration of unknown Locus cards is undetermined and followed as failed",
     "CO-6.4": "the engine resolves a CIP itself as the follower enters; no event can decline it "
               "(naming no target when one exists is rejected under CO-6.3)",
     "CO-7.6": "battle damage and destruction are derived; a stated BattleResolved/FollowerDestroyed "

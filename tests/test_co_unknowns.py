@@ -41,7 +41,7 @@ def events_of(path: Path) -> list:
     return [e for _, e in parse_log(path.read_bytes()).events]
 
 
-@covers("CO-39", "CO-39.1", legal=True, illegal=False)
+@covers("CO-39", "CO-39.1", illegal=False, behaviour=True)
 @pytest.mark.parametrize("path", COMPLETE, ids=lambda p: p.name)
 def test_each_seat_record_of_every_complete_example_is_never_illegal(path: Path) -> None:
     events = events_of(path)
@@ -141,7 +141,7 @@ def test_a_question_mark_outside_the_fields_that_may_be_unknown_is_unreadable() 
     GAME.validate_refs(setup, E.CardsReturned(player=A, cards=[HIDDEN, "ash"]))
 
 
-@covers("CO-39.4", "CO-39.5", legal=True, illegal=False)
+@covers("CO-39.4", "CO-39.5", illegal=False, behaviour=True)
 def test_undetermined_decisions_carry_their_condition() -> None:
     events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
     res = verify_events(seat_record(events, B))
@@ -151,6 +151,7 @@ def test_undetermined_decisions_carry_their_condition() -> None:
     assert any(r == "CO-39.5" and "was not a Gem (turned face up)" in c for r, c in conditions)
 
 
+@covers("CO-39.5")
 def test_an_impossible_locus_hit_branch_is_illegal() -> None:
     """Alice's record of bob: bob's Locus card hit, bob draws (it was a Gem) though no Gem is left."""
     events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
