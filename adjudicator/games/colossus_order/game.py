@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
 from adjudicator.core.events import Event
+from adjudicator.core.commitments import looks_like, well_formed
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.protocol import RefError
@@ -27,25 +28,11 @@ _MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.Lo
                                     E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card"}
 
 
-class _WithHidden(Mapping):
-    """The pool's cards by id; ``"?"`` is in it too (a card the record does not name: CO-39)."""
-
-    __slots__ = ("known",)
-
-    def __init__(self, known: Any) -> None:
-        self.known = known
-
-    def __contains__(self, value: object) -> bool:
-        return value == HIDDEN or value in self.known
-
-    def __getitem__(self, key: str) -> Any:
-        return self.known[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.known)
-
-    def __len__(self) -> int:
-        return len(self.known)
+def _hidden_name(value: Any) -> bool:
+    """``"?"`` or a commitment, in a card field or among a list's entries."""
+    if isinstance(value, list):
+        return any(_hidden_name(v) for v in value)
+    return value == HIDDEN or looks_like(value)
 
 
 class ColossusOrder(KitGame[State]):
@@ -57,19 +44,27 @@ class ColossusOrder(KitGame[State]):
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
-        names = POOLS.names(setup.pool, setup.pool_sha256)
-        return {**super().setup_context(setup), "card": Names(_WithHidden(names.known), names.unknown)}
+        return {**super().setup_context(setup), "card": POOLS.names(setup.pool, setup.pool_sha256)}
 
-    def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
-        """CO-39: ``"?"`` names no card: only a field a seat's record may leave unknown holds it."""
-        card, cards = getattr(event, "card", None), getattr(event, "cards", None)
-        if card != HIDDEN and (cards is None or HIDDEN not in cards):
-            return
-        allowed = _MAY_BE_UNKNOWN.get(type(event))
-        f = "card" if card == HIDDEN else "cards"
-        if f != allowed:
-            fields = ", ".join(sorted(f"{k.__name__}.{x}" for k, x in _MAY_BE_UNKNOWN.items()))
-            raise RefError(f, f"{type(event).__name__}.{f} must name the card (only {fields} may be unknown)")
+    def validate_refs(self, setup: Any, event: Event) -> None:
+        """The kit's reference check; a card field a seat's record may leave unknown (CO-39) may
+        hold ``"?"`` or a commitment (CO-40) instead of a card id: checked again without them."""
+        try:
+            KitGame.validate_refs(self, setup, event)
+        except RefError as x:
+            name = x.field.partition("[")[0]
+            value = getattr(event, name, None) if name in ("card", "cards") else None
+            if value is None or not _hidden_name(value):
+                raise
+            if _MAY_BE_UNKNOWN.get(type(event)) != name:
+                fields = ", ".join(sorted(f"{k.__name__}.{f}" for k, f in _MAY_BE_UNKNOWN.items()))
+                raise RefError(x.field, f"{type(event).__name__}.{name} must name the card "
+                                        f"(only {fields} may be unknown or committed)") from None
+            bad = next((v for v in (value if isinstance(value, list) else [value]) if looks_like(v) and not well_formed(v)), None)
+            if bad is not None:
+                raise RefError(x.field, f"malformed commitment {bad!r}: sha256: and 64 lowercase hex digits (CO-40.1)") from None
+            blank = [None if _hidden_name(v) else v for v in value] if isinstance(value, list) else None
+            KitGame.validate_refs(self, setup, replace(event, **{name: blank}))
 
     def validate_setup(self, setup: E.MatchStarted) -> None:
         check_player_ids(setup.players)
