@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli.main import main
+from adjudicator.core.commitments import commitment_of
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.log import parse_log
 from adjudicator.core.playout import playout
@@ -200,3 +201,75 @@ def test_a_gem_level_met_only_by_unnamed_captured_gems_is_undetermined() -> None
     short = msgspec.structs.replace(bare, captured=(HIDDEN,) * (need - 1))
     rejects(GAME.check(msgspec.structs.replace(state, players=(short, state.players[1])), E.FollowerPlayed(player=A, card=card)),
             "CO-5.2", "gem-level")
+
+
+# ==================================================================================================
+# commitments (CO-40): a hidden card field holds sha256 of card and salt, opened later
+# ==================================================================================================
+
+def committed_match(salt: str = "s3cret") -> tuple[list, int, str, str]:
+    """A short match whose bob's first draw is recorded as a commitment: (events, its index, card, commitment)."""
+    events = list(Script().events())
+    i = next(i for i, e in enumerate(events) if type(e) is E.CardDrawn and e.player == B)
+    card = events[i].card
+    c = commitment_of(card, salt)
+    events[i] = msgspec.structs.replace(events[i], card=c)
+    return events, i, card, c
+
+
+@covers("CO-40", "CO-40.2", "CO-40.3")
+def test_a_committed_draw_opened_later_verifies_and_a_bad_opening_is_illegal() -> None:
+    events, i, card, c = committed_match()
+    opened = verify_events(events + [E.CommitmentOpened(player=B, commitment=c, card=card, salt="s3cret")])
+    assert opened.verdict == "legal" and not opened.unopened, opened.violations
+    state = verify_events(events).state
+    accepts(GAME.check(state, E.CommitmentOpened(player=B, commitment=c, card=card, salt="s3cret")), "CO-40.2")
+    rejects(GAME.check(state, E.CommitmentOpened(player=B, commitment=c, card=card, salt="wrong")),
+            "CO-40.3", "bad-opening", f'"{card}:wrong"')
+    rejects(GAME.check(state, E.CommitmentOpened(player=A, commitment=c, card=card, salt="s3cret")),
+            "CO-40.2", "not-own-commitment", "only bob can open it")
+    other = commitment_of(card, "other")
+    rejects(GAME.check(state, E.CommitmentOpened(player=B, commitment=other, card=card, salt="other")),
+            "CO-40.2", "no-such-commitment", other)
+    after = opened.state
+    rejects(GAME.check(after, E.CommitmentOpened(player=B, commitment=c, card=card, salt="s3cret")),
+            "CO-40.2", "no-such-commitment", "opened already")
+
+
+@covers("CO-40.4")
+def test_an_opening_must_name_a_card_the_hidden_one_could_be() -> None:
+    foreign = next(c for c in sorted(POOL.cards) if c not in Script().events()[0].decks[B].cards and POOL[c].type != "colossus")
+    events = list(Script().events())
+    i = next(i for i, e in enumerate(events) if type(e) is E.CardDrawn and e.player == B)
+    c = commitment_of(foreign, "x")
+    events[i] = msgspec.structs.replace(events[i], card=c)
+    state = verify_events(events).state
+    rejects(GAME.check(state, E.CommitmentOpened(player=B, commitment=c, card=foreign, salt="x")),
+            "CO-40.4", "impossible-identity", f"as {foreign}")
+    ok, _, card, good = committed_match()
+    accepts(GAME.check(verify_events(ok).state, E.CommitmentOpened(player=B, commitment=good, card=card, salt="s3cret")), "CO-40.2")
+
+
+@covers("CO-40.1", legal=True, illegal=False, behaviour=True)
+def test_a_commitment_never_opened_is_a_warning_beside_the_verdict(tmp_path: Path) -> None:
+    events, i, card, c = committed_match()
+    res = verify_events(events)
+    assert res.verdict == "legal"
+    (u,) = res.unopened
+    assert (u.seq, u.line, u.player, u.commitment) == (i + 1, i + 1, B, c) and "bob's draw" in u.what
+    path = tmp_path / "committed.jsonl"
+    path.write_bytes(encode(events))
+    r = CliRunner().invoke(main, ["verify", "--jobs", "1", str(path)])
+    assert r.exit_code == 0, r.output
+    assert f"committed.jsonl:{i + 1}: event {i + 1}: commitment never opened: bob's draw" in r.output
+    r = CliRunner().invoke(main, ["verify", "--jobs", "1", "--json", str(path)])
+    doc = msgspec.json.decode(r.output.splitlines()[0].encode())
+    assert doc["unopened"][0]["commitment"] == c and doc["verdict"] == "legal"
+    # the commitment is public: a seat's record keeps it (redact masks only the card)
+    assert GAME.redact(events[i], A).card == c
+    # a malformed commitment is unreadable (exit code 2), naming the line and the field
+    bad = list(events)
+    bad[i] = msgspec.structs.replace(events[i], card="sha256:xyz")
+    path.write_bytes(encode(bad))
+    r = CliRunner().invoke(main, ["verify", "--jobs", "1", str(path)])
+    assert r.exit_code == 2 and f"committed.jsonl:{i + 1}: card: malformed commitment 'sha256:xyz'" in r.output, r.output

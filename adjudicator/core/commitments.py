@@ -6,7 +6,9 @@ A commitment to ``value`` with ``salt`` is the lowercase hex sha256 of the UTF-8
 written ``sha256:<64 hex digits>`` so that it cannot be mistaken for a card id.  A game keeps the
 commitments made in its position (:class:`Committed`), checks each opening with :func:`opens`,
 and says which were never opened (``Game.unopened(state)``); ``verify`` lists those beside the
-verdict, with the line that made each (:func:`locate`): a warning, not a violation.
+verdict, with the line that made each (the game names the event types that can hold one,
+``Game.committing``, and the commitments an event holds, ``Game.commitments_in``): a warning, not a
+violation.
 """
 
 from __future__ import annotations
@@ -70,19 +72,7 @@ class Unopened(msgspec.Struct, frozen=True):
         return msgspec.to_builtins(self)
 
 
-def locate(events: Iterable[tuple[int, Any]], commitments: Iterable[Committed]) -> list[Unopened]:
-    """Each commitment with the first log line that names it (event number and line)."""
-    wanted = {c.commitment: c for c in commitments}
-    out: list[Unopened] = []
-    if not wanted:
-        return out
-    encode = msgspec.json.encode
-    for number, (line, event) in enumerate(events, 1):
-        text = encode(event)
-        for key in [k for k in wanted if k.encode() in text]:
-            c = wanted.pop(key)
-            out.append(Unopened(number, line, c.player, c.commitment, c.what))
-        if not wanted:
-            break
-    out += [Unopened(0, 0, c.player, c.commitment, c.what) for c in wanted.values()]
-    return out
+def report(made: dict[str, tuple[int, int]], pending: Iterable[Committed]) -> list[Unopened]:
+    """The commitments never opened, each with the event number and line that made it (``made``:
+    commitment -> (event number, line), as the verifier saw them; (0, 0) if it did not)."""
+    return [Unopened(*made.get(c.commitment, (0, 0)), c.player, c.commitment, c.what) for c in pending]

@@ -252,6 +252,17 @@ class Conceded(Event):
     player: str
 
 
+class CommitmentOpened(Event):
+    """Opens a commitment a hidden card field held (CO-40): the card and the salt whose
+    ``sha256("<card>:<salt>")`` it is.  Any time before the match ends, by the player who made it."""
+
+    player: str
+    #: ``sha256:`` and 64 hex digits, exactly as the hidden field held it
+    commitment: str
+    card: str
+    salt: str
+
+
 class GameEnded(GameEndedBase):
     """Derived: the match is over (the result, the winner, why)."""
 
@@ -262,5 +273,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FollowerAbilityActivated, ColossusAbilityActivated, EffectDeclared, AttackDeclared,
     BlockDeclared, BlockDeclined, XPlayPassed, XPlayResolved, BattleResolved, CardsRevealed,
     GemsCaptured, LocusReplaced, FollowerDestroyed, MainPhaseEnded, TurnEnded, Conceded, GameEnded,
-    TopCardRevealed, CardMilled,
+    TopCardRevealed, CardMilled, CommitmentOpened,
 )

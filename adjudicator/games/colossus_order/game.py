@@ -66,6 +66,18 @@ class ColossusOrder(KitGame[State]):
             blank = [None if _hidden_name(v) else v for v in value] if isinstance(value, list) else None
             KitGame.validate_refs(self, setup, replace(event, **{name: blank}))
 
+    #: CO-40: the events whose hidden card field may hold a commitment
+    committing: ClassVar[frozenset[type]] = frozenset({E.CardDrawn, E.CardSet, E.LocusReplaced, E.CardsReturned})
+
+    def commitments_in(self, event: Any) -> list[str]:
+        """The commitments ``event`` (one of :attr:`committing`) holds."""
+        values = event.cards if type(event) is E.CardsReturned else [event.card]
+        return [v for v in values if v is not None and looks_like(v)]
+
+    def unopened(self, state: State) -> list[Any]:
+        """CO-40: the commitments of the match never opened (verify lists them beside the verdict)."""
+        return list(state.commitments)
+
     def validate_setup(self, setup: E.MatchStarted) -> None:
         check_player_ids(setup.players)
         cards = self.context(setup)["card"]

@@ -115,6 +115,11 @@ RULES: dict[str, str] = {
     "CO-39.4": "A Complete Declaration of unknown Locus cards is followed as failed, undetermined",
     "CO-39.5": "An attack on an unknown Locus card: the record's next event says whether it was a Gem, undetermined",
     "CO-39.6": "A gem level met only if unnamed captured Gems have the colours it lacks is undetermined",
+    "CO-40": "A hidden card field may hold a commitment (sha256: of card and salt), opened later; never opened: a warning",
+    "CO-40.1": "A commitment is written sha256: and 64 lowercase hex digits",
+    "CO-40.2": "An opening names a commitment of its player not opened yet, before the match ends",
+    "CO-40.3": "An opening's card and salt must hash to the commitment",
+    "CO-40.4": "The opened card must be one the hidden card could be when it was committed",
 }
 
 RULEBOOK = Rulebook("CO", RULES)

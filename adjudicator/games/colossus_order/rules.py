@@ -17,6 +17,7 @@ from typing import Any, Iterable
 from msgspec.structs import replace
 
 from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
+from adjudicator.core.commitments import Committed, looks_like, opens, well_formed
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
@@ -756,6 +757,29 @@ class Rules(RulesBase):
         if e.card not in s.player(e.player).hand:
             self.from_hand(s, e.player, e.card, f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
 
+    @checks(E.CommitmentOpened, rule="CO-40.2")
+    def c_opened(self, s: State, e: E.CommitmentOpened) -> None:
+        if s.result is not None or s.pending_ends:
+            raise bad("CO-40.2", "match-over", f"{e.player} opens a commitment after the match ended")
+        c = next((c for c in s.commitments if c.commitment == e.commitment), None)
+        if c is None:
+            shown = e.commitment if well_formed(e.commitment) else repr(e.commitment)
+            raise bad("CO-40.2", "no-such-commitment", f"{e.player} opens {shown}, which no hidden card field of this "
+                                                       f"match holds (or it was opened already)")
+        if c.player != e.player:
+            raise bad("CO-40.2", "not-own-commitment", f"{e.player} opens {c.what}: only {c.player} can open it")
+        if not opens(e.commitment, e.card, e.salt):
+            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {e.card}, but sha256 of "
+                                                f"\"{e.card}:{e.salt}\" is not the commitment {e.commitment}")
+        if c.possible and e.card not in c.possible:
+            raise bad("CO-40.4", "impossible-identity", f"{e.player} opens {c.what} as {e.card}, but that card could "
+                                                        f"only be one of {', '.join(c.possible)} when it was committed")
+
+    @applies(E.CommitmentOpened)
+    def a_opened(self, s: State, e: E.CommitmentOpened) -> State:
+        i = next(i for i, c in enumerate(s.commitments) if c.commitment == e.commitment)
+        return replace(s, commitments=s.commitments[:i] + s.commitments[i + 1:])
+
     @checks(E.MainPhaseEnded, rule="CO-10.1")
     def c_main_end(self, s: State, e: E.MainPhaseEnded) -> None:
         self.open_timing(s, e, "CO-10.1")
@@ -784,6 +808,8 @@ class Rules(RulesBase):
         else:
             p, card = deck.take(s.player(e.player), e.card, self.as_listed(s)), e.card  # type: ignore[arg-type]
         s = self.with_seat(s, replace(p, hand=p.hand + (card,)))
+        if e.card is not None and looks_like(e.card):
+            s = self.committed(s, e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
         h = s.todo[0]
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
@@ -809,6 +835,9 @@ class Rules(RulesBase):
         if not self.as_listed(s):  # CO-35: known as a set, order unknown
             bottom = tuple(sorted(bottom))
         s = with_player(s, e.player, hand=hand, unseen=unseen, deck_bottom=bottom)
+        for c, known in zip(e.cards, cards):
+            if c is not None and looks_like(c):
+                s = self.committed(s, e.player, c, f"a card {e.player} returned in the opening exchange", known)  # type: ignore[arg-type]
         if e.cards:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
@@ -859,7 +888,15 @@ class Rules(RulesBase):
         if e.zone == "gem":
             return with_player(s, e.player, hand=hand, unseen=unseen, set_gems=p.set_gems + (card,), gem_set=True)
         slot = LocusSlot(p.next_slot, card)
-        return with_player(s, e.player, hand=hand, unseen=unseen, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+        if e.card is not None and looks_like(e.card):
+            s = self.committed(s, e.player, e.card, f"{e.player}'s Locus card in slot {slot.id}", card)
+        return s
+
+    def committed(self, s: State, player: str, commitment: str, what: str, card: str) -> State:
+        """CO-40: ``s`` remembering a commitment a hidden field held, with what it can open to."""
+        possible = (card,) if card != HIDDEN else tuple(sorted(set(s.player(player).unseen)))
+        return replace(s, commitments=s.commitments + (Committed(player, commitment, what, possible),))
 
     def off_hand(self, p: Player, card: str | None) -> tuple[tuple[str, ...], tuple[str, ...], str]:
         """``p``'s hand without ``card``, the new ``unseen`` and the card's identity (CO-39)."""
@@ -1195,6 +1232,8 @@ class Rules(RulesBase):
         hand, unseen, card = self.off_hand(p, e.card)
         locus = p.locus[:idx] + (LocusSlot(h.slot, card),) + p.locus[idx:]
         s = with_player(s, e.player, hand=hand, unseen=unseen, locus=locus)
+        if e.card is not None and looks_like(e.card):
+            s = self.committed(s, e.player, e.card, f"{e.player}'s Locus card put back in slot {h.slot}", card)
         return push(s, drop=1)
 
     @applies(E.FollowerDestroyed)

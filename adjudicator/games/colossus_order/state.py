@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from adjudicator.core.commitments import Committed
 from adjudicator.core.kit import ChooseFirst, EndTurn, Result, StartTurn, Task, TwoSeats  # noqa: F401 (the kit's, this game's)
 
 from .events import MatchStarted
@@ -257,3 +258,5 @@ class State(TwoSeats, frozen=True, gc=False):
     #: Complete Declaration is still possible this turn (start phase, before the draw)
     declaration_open: bool = False
     pending_ends: tuple[Result, ...] = ()
+    #: CO-40: commitments held by hidden card fields and not opened yet, oldest first
+    commitments: tuple[Committed, ...] = ()

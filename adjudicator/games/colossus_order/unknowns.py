@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from adjudicator.core.commitments import PREFIX
 from adjudicator.core.events import HIDDEN
 
 from .cards import Pool
@@ -24,8 +25,8 @@ UNKNOWN_DECK_SIZE = 50
 
 
 def unknown(card: Any) -> bool:
-    """``card`` names no identity (``null`` or ``"?"``)."""
-    return card is None or card == HIDDEN
+    """``card`` names no identity (``null``, ``"?"`` or a commitment, CO-40)."""
+    return card is None or card == HIDDEN or card.startswith(PREFIX)
 
 
 def open_unseen(pool: Pool) -> tuple[str, ...]:
