@@ -1416,7 +1416,7 @@ class Rules(RulesBase):
         """What the turn player could do at open timing of the main phase (before filtering)."""
         out: list[Any] = []
         me = s.player(s.turn_player)
-        hand = sorted(set(me.hand))
+        hand = sorted(set(me.hand) - {HIDDEN})  # an unknown card (CO-39) is named when played
         out += [E.CardSet(player=me.id, card=c, zone="gem") for c in hand]
         out += [E.CardSet(player=me.id, card=c, zone="locus") for c in hand]
         for c in hand:
@@ -1443,7 +1443,7 @@ class Rules(RulesBase):
         """Actions from hand and follower abilities ``pid`` could play now (before filtering)."""
         out: list[Any] = []
         me = s.player(pid)
-        for c in sorted(set(me.hand)):
+        for c in sorted(set(me.hand) - {HIDDEN}):
             card = pool[c]
             if card.is_action:
                 effects = card.effects if card.modelled else []
