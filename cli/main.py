@@ -80,6 +80,8 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         doc["rulings"] = [ruling_dict(seq, line, r) for seq, line, r in res.rulings]
     if res.unchecked:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
+    if res.unopened:  # commitments never opened (docs/log-format.md, "Commitments"): warnings
+        doc["unopened"] = [u.as_dict() for u in res.unopened]
     if res.undetermined:
         doc["undetermined"] = [v.as_dict() for v in res.undetermined[:MAX_CONDITIONS]]
         doc["undetermined_events"] = len(res.undetermined)
@@ -185,6 +187,9 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
                    f"({w['decision']} by the judge's ruling at line {r['line']})")
     for r in doc.get("rulings", []):
         click.echo(f"  ruling: {doc['path']}:{r['line']}: event {r['seq']}: {r['text']}")
+    for u in doc.get("unopened", []):
+        click.echo(f"  warning: {doc['path']}:{u['line']}: event {u['seq']}: commitment never opened: {u['what']} "
+                   f"({u['commitment'][:19]}...)")
     if doc.get("chain_head"):
         click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
     undetermined = doc.get("undetermined", [])

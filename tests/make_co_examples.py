@@ -454,9 +454,42 @@ def render(s: Script) -> bytes:
     return s.lines()
 
 
+def seat_examples(complete: bytes, long: bytes) -> dict[str, bytes]:
+    """A seat's record of the complete match (CO-39: alice's, as ``adjudicator redact --as alice``
+    writes it: bob's draws, returned and face-down Locus cards unknown, his deck list ``{}``), and
+    alice's record of the ``long`` match that keeps bob's registered deck list, with a planted
+    impossible reveal: at bob's first face-down Locus card after every copy of some card of his
+    list is seen, the record names it."""
+    from adjudicator.core.events import encode_line
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.verify import settle, start
+    from adjudicator.games.colossus_order.unknowns import unknown
+
+    record = [GAME.redact(e, A) for _, e in parse_log(complete).events]
+    out = {"undetermined-seat-alice-gem-complete.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
+    played = [e for _, e in parse_log(long).events]
+    record = played[:1] + [GAME.redact(e, A) for e in played[1:]]  # bob's registered deck list kept
+    state = start(GAME, record[0])[0]
+    for i, e in enumerate(record[1:], 1):
+        if type(e) is E.CardSet and e.player == B and unknown(e.card):
+            bob = state.player(B)
+            gone = [c for c in sorted(POOL.cards) if POOL[c].type not in ("colossus", "gem") and c not in bob.unseen
+                    and any(c == x for x in bob.discard + tuple(f.card for f in bob.field))]
+            if gone:
+                planted = msgspec.structs.replace(e, card=gone[0], note=f"alice's record (bob's registered deck list): bob sets "
+                                                  f"{gone[0]} face down, but every copy of his list is already seen (CO-39.2)")
+                lines = record[:i] + [planted]
+                out["illegal-CO-39.2-impossible-identity.jsonl"] = b"".join(encode_line(x) + b"\n" for x in lines)
+                return out
+        if e.kind != "X":
+            state = settle(GAME, GAME.apply(state, e))[0]
+    raise AssertionError("no card of bob's is fully accounted for in alice's record")
+
+
 def generate() -> dict[str, bytes]:
     out = {name: render(make()) for name, make in {**legal_examples(), **illegal_examples()}.items()}
     out.update(ruling_examples("colossus-order", out["legal-gem-complete.jsonl"]))  # judges' rulings
+    out.update(seat_examples(out["legal-gem-complete.jsonl"], out["legal-deck-out.jsonl"]))  # a seat's record (issue 11, CO-39)
     return out
 
 

@@ -175,7 +175,7 @@ EXAMPLES = [(gid, p) for gid in GAMES for p in example_files(gid)]
 
 
 def parts(gid: str, path: Path) -> dict[str, str | None]:
-    name = re.compile(rf"^(?P<verdict>legal|illegal)-(?:(?P<rule>(?:{prefix(gid)}|LOG)-\d+(?:\.\d+)?)-)?"
+    name = re.compile(rf"^(?P<verdict>legal|illegal|undetermined)-(?:(?P<rule>(?:{prefix(gid)}|LOG)-\d+(?:\.\d+)?)-)?"
                       r"(?P<what>[a-z0-9.-]+)\.jsonl$")
     m = name.match(path.name)
     assert m, f"example file name {path.name!r} does not say its verdict (legal-... / illegal-RULE-...)"

@@ -26,7 +26,7 @@ from .make_co_examples import features, legal_examples
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "colossus-order"
 FILES = sorted(EXAMPLES.glob("*.jsonl"))
-NAME = re.compile(r"^(?P<verdict>legal|illegal)-(?:(?P<rule>(?:CO|LOG)-\d+(?:\.\d+)?)-)?(?P<what>[a-z0-9.-]+)\.jsonl$")
+NAME = re.compile(r"^(?P<verdict>legal|illegal|undetermined)-(?:(?P<rule>(?:CO|LOG)-\d+(?:\.\d+)?)-)?(?P<what>[a-z0-9.-]+)\.jsonl$")
 
 
 def invoke(*args: object):

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import msgspec
 
+from .commitments import Unopened, report
 from .events import Event, JudgeRuling, bare
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
@@ -122,6 +123,8 @@ class Result:
     #: events legal only under a condition on identities the log leaves unknown (followed as if
     #: the condition held), each with that condition
     undetermined: list[Violation] = field(default_factory=list)
+    #: commitments the log made and never opened (docs/log-format.md, "Commitments"): warnings
+    unopened: list[Unopened] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -258,6 +261,10 @@ def run(
     found = judge_rulings(log, n)
     judge = _Judge(game, found, len(events), game.players(state)) if found else None
     mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
+    #: commitments (docs/log-format.md, "Commitments"): the event types that can hold one, and
+    #: where each was made (commitment -> event number, line)
+    committing = getattr(game, "committing", None)
+    made: dict[str, tuple[int, int]] = {}
     for number in range(2, n + 1):
         line, ev = events[number - 1]
         result.events = number
@@ -305,6 +312,9 @@ def run(
                 state = state_after
                 violations.root = None
                 unconfirmed.extend(derived)
+                if committing is not None and ev.__class__ in committing:
+                    for c in game.commitments_in(ev):  # type: ignore[attr-defined]
+                        made.setdefault(c, (number, line))
                 if not ruling.engine_checked:
                     result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
                 if ruling.condition is not None:
@@ -319,6 +329,11 @@ def run(
         if not keep_going:
             break
     result.state = state
+    pending = getattr(game, "unopened", None)  # commitments never opened (a game that makes them says)
+    if pending is not None and state is not None:
+        never = pending(state)
+        if never:
+            result.unopened = report(made, never)
     return result
 
 

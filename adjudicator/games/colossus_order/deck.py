@@ -17,7 +17,10 @@ from typing import Any, Iterable
 
 from msgspec.structs import replace
 
+from adjudicator.core.events import HIDDEN
+
 from .state import Player
+from .unknowns import remove_one, take_unknown
 
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
     """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
@@ -40,6 +43,8 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
                                           f"{p.id}'s deck ({p.known_why[0] if p.known_why else 'known'})")
         return None
     if ordered:
+        if card != cards[0] and cards[0] == HIDDEN:  # CO-39.2: the next card is unknown
+            return None if card in p.unseen else _impossible(p, card, verb)
         if card != cards[0]:
             what = "put on the bottom by an effect" if field == "deck_under" else "returned in the opening exchange"
             return ("CO-2.6", "not-next-card", f"{p.id} {verb} {card}, but the next card of the deck is known to be "
@@ -47,6 +52,8 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
         return None
     if card in cards:
         return None
+    if HIDDEN in cards:  # CO-39.2: one of the unknown cards
+        return None if card in p.unseen else _impossible(p, card, verb)
     below = [(f, c) for f, c, _ in ls[1:] if card in c]
     if below:
         where = "returned to the bottom of the deck in the opening exchange" if below[0][0] == "deck_bottom" \
@@ -59,6 +66,10 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
     return ("CO-2.5", "not-in-deck", f"{p.id} {verb} {card}, but no {card} is left in the deck")
 
 
+def _impossible(p: Player, card: str, verb: str) -> tuple[str, str, str]:
+    return ("CO-39.2", "impossible-identity", f"{p.id} {verb} {card}, but no {card} is left unaccounted for")
+
+
 def take(p: Player, card: str, as_listed: bool) -> Player:
     """``p`` with ``card`` taken from the top of the deck (checked by :func:`next_problem`)."""
     ls = layers(p, as_listed)
@@ -67,10 +78,28 @@ def take(p: Player, card: str, as_listed: bool) -> Player:
     field, cards, ordered = ls[0]
     if field == "deck_known":
         return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
-    if ordered or card not in cards:
-        return replace(p, **{field: cards[1:]})
-    i = cards.index(card)
-    return replace(p, **{field: cards[:i] + cards[i + 1:]})
+    if card in cards and not ordered:
+        i = cards.index(card)
+        return replace(p, **{field: cards[:i] + cards[i + 1:]})
+    if (cards[0] == HIDDEN or (not ordered and HIDDEN in cards)) and card != cards[0]:  # CO-39.2
+        rest = cards[1:] if ordered else remove_one(cards, HIDDEN)
+        return replace(p, unseen=remove_one(p.unseen, card) if card in p.unseen else p.unseen, **{field: rest})
+    return replace(p, **{field: cards[1:]})
+
+
+def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
+    """CO-39: ``p`` with the top card taken where the record does not name it, and that card's
+    identity as far as it is known (``"?"``: one of ``p.unseen``)."""
+    ls = layers(p, as_listed)
+    if not ls:
+        return p, HIDDEN
+    field, cards, ordered = ls[0]
+    if field == "deck_known":
+        return replace(p, deck_known=cards[1:], known_why=p.known_why[1:]), cards[0]
+    if ordered:
+        return replace(p, **{field: cards[1:]}), cards[0]
+    rest, unseen, card = take_unknown(cards, p.unseen)
+    return replace(p, unseen=unseen, **{field: rest}), card
 
 
 def next_options(p: Player, as_listed: bool) -> list[str]:
@@ -99,6 +128,8 @@ def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | 
     """Why the multiset ``cards`` cannot be the top ``len(cards)`` cards of ``p``'s deck:
     (code, reason), or None."""
     k = len(cards)
+    if p.unseen:
+        return _top_fits_unknown(p, cards, as_listed)
     known = p.deck_known[:k]
     if not _contains(cards, known):
         return ("known-top", f"{', '.join(known)} {'is' if len(known) == 1 else 'are'} known to be on top "
@@ -113,9 +144,71 @@ def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | 
     return None if ok else ("not-in-deck", "the deck cannot yield them")
 
 
+def _touched(p: Player, k: int, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool, int]]:
+    """The layers the top ``k`` cards come from: (field, cards, ordered, how many taken)."""
+    out = []
+    for field, layer, ordered in layers(p, as_listed):
+        if k <= 0:
+            break
+        t = min(k, len(layer))
+        out.append((field, layer, ordered, t))
+        k -= t
+    return out
+
+
+def _top_fits_unknown(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | None:
+    """:func:`top_fits` when the deck holds unknown cards (CO-39.2): the named cards not known to be
+    among the layers they come from must be identities still unaccounted for."""
+    touched = _touched(p, len(cards), as_listed)
+    real: Counter[str] = Counter()
+    hidden = 0
+    for _, layer, ordered, t in touched:
+        part = layer[:t] if ordered else layer
+        real.update(c for c in part if c != HIDDEN)
+        hidden += sum(1 for c in part if c == HIDDEN)
+    missing = Counter(cards)
+    missing.subtract(real)
+    need = Counter({c: n for c, n in missing.items() if n > 0})
+    if sum(need.values()) > hidden or not _contains(p.unseen, need.elements()):
+        return ("impossible-identity", f"{', '.join(sorted(need.elements()))} cannot all be among {p.id}'s unknown cards "
+                                       f"(still unaccounted for: {', '.join(sorted(set(p.unseen))) or 'nothing'})")
+    return None
+
+
+def _take_top_unknown(p: Player, cards: list[str], as_listed: bool) -> Player:
+    left = Counter(cards)
+    changes: dict[str, Any] = {}
+    unseen = p.unseen
+    for field, layer, ordered, t in _touched(p, len(cards), as_listed):
+        if ordered:
+            taken, rest = list(layer[:t]), layer[t:]
+        else:
+            rest_l, taken = list(layer), []
+            for c in sorted(left.elements()):
+                if len(taken) < t and c in rest_l:
+                    rest_l.remove(c)
+                    taken.append(c)
+            while len(taken) < t:
+                rest_l.remove(HIDDEN if HIDDEN in rest_l else rest_l[0])
+                taken.append(HIDDEN)
+            rest = tuple(rest_l)
+        for c in taken:
+            if c != HIDDEN and left[c] > 0:
+                left[c] -= 1
+        changes[field] = rest
+    for c in sorted(left.elements()):  # named cards that were unknown ones
+        if c in unseen:
+            unseen = remove_one(unseen, c)
+    if "deck_known" in changes:
+        changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
+    return replace(p, unseen=unseen, **changes)
+
+
 def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
     """``p`` with the multiset ``cards`` taken from the top of the deck (checked by :func:`top_fits`)."""
     cards = list(cards)
+    if p.unseen:
+        return _take_top_unknown(p, cards, as_listed)
     fixed = _split(p, len(cards), as_listed)[0]
     left = Counter(cards)
     left.subtract(Counter(fixed))

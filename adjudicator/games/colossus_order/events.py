@@ -3,7 +3,8 @@
 Kinds: D = a player's decision, R = a random outcome the log records, X = a consequence the
 engine derives (a log may state it; the engine then checks it against its own derivation).
 Cards are named by their pool id (``heroic-knight``); ``card: null`` stands for an identity the
-log did not record (reserved for a later version; every shipped rule needs it named).  Followers
+log did not record, as ``"?"`` does (a seat's record, CO-39: draws, returned cards, Locus cards
+set face down).  Followers
 on the field are named by the handle the engine gives them when they enter (``F1``, ``F2`` ...,
 shown by ``state`` and by the derived ``XPlayResolved``).  Locus slots are named by a stable slot
 id (``1``, ``2`` ...): a new Locus card takes the next id, a replacement keeps its slot's id.
@@ -58,7 +59,8 @@ class CardsReturned(Event):
     this order under ``returned_order = "as-listed"``)."""
 
     player: str
-    cards: list[str]
+    #: ``"?"``/null: a card the record does not name (CO-39)
+    cards: list[str | None]
 
 
 # -- turn structure ----------------------------------------------------------------------------
@@ -92,7 +94,8 @@ class CardSet(Event):
     """Set a card from hand as a Gem on the Colossus (``zone=gem``) or as a Locus (``zone=locus``)."""
 
     player: str
-    card: str
+    #: ``"?"``/null for a Locus card set face down that the record does not name (CO-39)
+    card: str | None
     zone: Literal["gem", "locus"]
 
 
@@ -224,7 +227,8 @@ class LocusReplaced(Event):
     """After a Locus Gem is captured, its owner puts a card from hand face down in that slot."""
 
     player: str
-    card: str
+    #: ``"?"``/null: a card the record does not name (CO-39)
+    card: str | None
 
 
 class FollowerDestroyed(Event):
@@ -248,6 +252,17 @@ class Conceded(Event):
     player: str
 
 
+class CommitmentOpened(Event):
+    """Opens a commitment a hidden card field held (CO-40): the card and the salt whose
+    ``sha256("<card>:<salt>")`` it is.  Any time before the match ends, by the player who made it."""
+
+    player: str
+    #: ``sha256:`` and 64 hex digits, exactly as the hidden field held it
+    commitment: str
+    card: str
+    salt: str
+
+
 class GameEnded(GameEndedBase):
     """Derived: the match is over (the result, the winner, why)."""
 
@@ -258,5 +273,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FollowerAbilityActivated, ColossusAbilityActivated, EffectDeclared, AttackDeclared,
     BlockDeclared, BlockDeclined, XPlayPassed, XPlayResolved, BattleResolved, CardsRevealed,
     GemsCaptured, LocusReplaced, FollowerDestroyed, MainPhaseEnded, TurnEnded, Conceded, GameEnded,
-    TopCardRevealed, CardMilled,
+    TopCardRevealed, CardMilled, CommitmentOpened,
 )

@@ -6,15 +6,33 @@ from collections import Counter
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec.structs import replace
 
 from adjudicator.core.events import Event
+from adjudicator.core.commitments import looks_like, well_formed
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
+from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
+from adjudicator.core.rulings import Undetermined
 
 from . import events as E
 from .cards import POOLS, load_pool
 from .rules import bad
 from .state import ChooseFirst, Player, Shuffle, State
+from .unknowns import UNKNOWN_DECK_SIZE, open_unseen
+
+#: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
+#: and the derived events that name such a card (reveals and plays must be named)
+_MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.LocusReplaced: "card",
+                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card"}
+
+
+def _hidden_name(value: Any) -> bool:
+    """``"?"`` or a commitment, in a card field or among a list's entries."""
+    if isinstance(value, list):
+        return any(_hidden_name(v) for v in value)
+    return value == HIDDEN or looks_like(value)
 
 
 class ColossusOrder(KitGame[State]):
@@ -27,6 +45,38 @@ class ColossusOrder(KitGame[State]):
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
         return {**super().setup_context(setup), "card": POOLS.names(setup.pool, setup.pool_sha256)}
+
+    def validate_refs(self, setup: Any, event: Event) -> None:
+        """The kit's reference check; a card field a seat's record may leave unknown (CO-39) may
+        hold ``"?"`` or a commitment (CO-40) instead of a card id: checked again without them."""
+        try:
+            KitGame.validate_refs(self, setup, event)
+        except RefError as x:
+            name = x.field.partition("[")[0]
+            value = getattr(event, name, None) if name in ("card", "cards") else None
+            if value is None or not _hidden_name(value):
+                raise
+            if _MAY_BE_UNKNOWN.get(type(event)) != name:
+                fields = ", ".join(sorted(f"{k.__name__}.{f}" for k, f in _MAY_BE_UNKNOWN.items()))
+                raise RefError(x.field, f"{type(event).__name__}.{name} must name the card "
+                                        f"(only {fields} may be unknown or committed)") from None
+            bad = next((v for v in (value if isinstance(value, list) else [value]) if looks_like(v) and not well_formed(v)), None)
+            if bad is not None:
+                raise RefError(x.field, f"malformed commitment {bad!r}: sha256: and 64 lowercase hex digits (CO-40.1)") from None
+            blank = [None if _hidden_name(v) else v for v in value] if isinstance(value, list) else None
+            KitGame.validate_refs(self, setup, replace(event, **{name: blank}))
+
+    #: CO-40: the events whose hidden card field may hold a commitment
+    committing: ClassVar[frozenset[type]] = frozenset({E.CardDrawn, E.CardSet, E.LocusReplaced, E.CardsReturned})
+
+    def commitments_in(self, event: Any) -> list[str]:
+        """The commitments ``event`` (one of :attr:`committing`) holds."""
+        values = event.cards if type(event) is E.CardsReturned else [event.card]
+        return [v for v in values if v is not None and looks_like(v)]
+
+    def unopened(self, state: State) -> list[Any]:
+        """CO-40: the commitments of the match never opened (verify lists them beside the verdict)."""
+        return list(state.commitments)
 
     def validate_setup(self, setup: E.MatchStarted) -> None:
         check_player_ids(setup.players)
@@ -43,8 +93,14 @@ class ColossusOrder(KitGame[State]):
         opts = self.options_of(setup)
         if opts.deck_validation == "strict":
             pool = load_pool(setup.pool, setup.pool_sha256)
+            unseen = []
             for p in setup.players:
                 deck = setup.decks[p]
+                if not deck.cards:  # CO-39.1: a deck list the record leaves unknown
+                    if pool[deck.colossus].type != "colossus":
+                        raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
+                    unseen.append(p)
+                    continue
                 if pool[deck.colossus].type != "colossus":
                     raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
                 total = sum(deck.cards.values())
@@ -63,12 +119,21 @@ class ColossusOrder(KitGame[State]):
                 for name, n in names.items():
                     if n > 3:
                         raise bad("CO-1.4", "too-many-copies", f"{p}'s deck holds {n} cards named {name!r}; at most 3")
+            if unseen:
+                raise Undetermined("CO-39.1", "colossus-order/deck-list-unknown",
+                                   f"the record leaves {' and '.join(unseen)}'s deck list unknown ({{}})",
+                                   f"{' and '.join(unseen)}'s unseen deck meets CO-1.2 to CO-1.5 "
+                                   f"({UNKNOWN_DECK_SIZE} cards, at most 20 Gems, at most 3 of a name, no Colossus)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
         players = []
         for p in setup.players[:2]:
             deck = setup.decks[p]
+            if not deck.cards and opts.deck_validation == "strict":  # CO-39.1: the deck list is unknown
+                pool = load_pool(setup.pool, setup.pool_sha256)
+                players.append(Player(p, deck.colossus, deck_top=(HIDDEN,) * UNKNOWN_DECK_SIZE, unseen=open_unseen(pool)))
+                continue
             cards = tuple(sorted(c for c, n in deck.cards.items() for _ in range(max(0, n))))
             players.append(Player(p, deck.colossus, deck_top=cards))
         todo = tuple(Shuffle(p.id) for p in players) + (ChooseFirst(),)
@@ -88,7 +153,7 @@ class ColossusOrder(KitGame[State]):
         for p in state.players:
             for zone in ("deck_known", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
-                    if c not in pool:
+                    if c not in pool and c != HIDDEN:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
 
     # describe (render.py), scene (scene.py), turn_number (state.turn): the kit's defaults

@@ -10,13 +10,15 @@ these two (via :class:`~adjudicator.core.kit.KitGame`), so what a seat cannot se
 - the opponent's hand, and the opponent's Locus cards that are face down and not known (a failed
   Complete Declaration makes them known);
 - the opponent's deck list (the Colossus is public);
-- and, in events, the opponent's draws, returned cards, Locus cards set or replaced face down.
+- and, in events, the opponent's draws, returned cards, Locus cards set or replaced face down
+  (a commitment held there instead of the card is public: it stays, CO-40).
 """
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
+from adjudicator.core.commitments import looks_like
 from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
@@ -49,7 +51,7 @@ def redact(event: Event, player: str) -> Event:
     if getattr(event, "player", player) == player:
         return event
     if t is E.CardDrawn or t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
-        return masked(event, "card")
+        return event if looks_like(event.card) else masked(event, "card")  # a commitment is public (CO-40)
     if t is E.CardsReturned:
-        return masked(event, "cards")
+        return replace(event, cards=[c if looks_like(c) else HIDDEN for c in event.cards])
     return event

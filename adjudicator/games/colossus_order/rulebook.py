@@ -108,6 +108,18 @@ RULES: dict[str, str] = {
     "CO-36": "What is known of a deck's order: cards known on top, the unknown part, the returned set, cards put under; a shuffle forgets it",
     "CO-37": "A set Attack or Defence replaces the printed value; boosts and auras add to it; damage is compared with the result (option stat_setting)",
     "CO-38": "Face-up Locus cards: still Locus points and attack targets, never part of a Complete Declaration, public; one turned face down stays known",
+    "CO-39": "A seat's record may leave hidden cards unknown (\"?\" or null): draws, returned cards, Locus cards set face down",
+    "CO-39.1": "A deck list left unknown ({}) is taken as 50 cards under the construction limits; the set-up is undetermined",
+    "CO-39.2": "A card named later that can only be one of the unknown cards must be an identity still unaccounted for",
+    "CO-39.3": "A Gem set on the Colossus is face up: it must be named",
+    "CO-39.4": "A Complete Declaration of unknown Locus cards is followed as failed, undetermined",
+    "CO-39.5": "An attack on an unknown Locus card: the record's next event says whether it was a Gem, undetermined",
+    "CO-39.6": "A gem level met only if unnamed captured Gems have the colours it lacks is undetermined",
+    "CO-40": "A hidden card field may hold a commitment (sha256: of card and salt), opened later; never opened: a warning",
+    "CO-40.1": "A commitment is written sha256: and 64 lowercase hex digits",
+    "CO-40.2": "An opening names a commitment of its player not opened yet, before the match ends",
+    "CO-40.3": "An opening's card and salt must hash to the commitment",
+    "CO-40.4": "The opened card must be one the hidden card could be when it was committed",
 }
 
 RULEBOOK = Rulebook("CO", RULES)

@@ -17,9 +17,11 @@ from typing import Any, Iterable
 from msgspec.structs import replace
 
 from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
-from adjudicator.core.rulings import Illegal, Ruling, legal
+from adjudicator.core.commitments import Committed, looks_like, opens, well_formed
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
-from . import deck
+from . import deck, unknowns
 from . import events as E
 from .cards import (
     ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
@@ -28,7 +30,7 @@ from .cards import (
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
-    EndTurn, Follower, LocusSlot, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
+    EndTurn, Follower, LocusSlot, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
     RevealLocus, RevealTop, Shuffle, StartTurn, State, Window,
 )
 
@@ -101,6 +103,14 @@ def without_follower(s: State, handle: str, to: str) -> State:
     return with_player(s, p.id, field=field, discard=p.discard + (f.card,))
 
 
+def _is_gem(card: Card) -> bool:
+    return card.is_gem
+
+
+def _not_gem(card: Card) -> bool:
+    return not card.is_gem
+
+
 def available_locus(p: Player) -> int:
     return max(0, len(p.locus) - p.locus_used)
 
@@ -149,7 +159,7 @@ class Rules(RulesBase):
     def gem_counts(self, s: State, p: Player, scope: str) -> Counter[str]:
         pool = pool_of(s)
         gems = p.set_gems + (p.captured if scope == "colossus-gems" else ())
-        return Counter(pool[g].colour for g in gems)
+        return Counter(pool[g].colour for g in gems if g != HIDDEN)  # CO-39.6: unknown gems counted apart
 
     def meets(self, counts: Counter[str], req: dict[str, int]) -> bool:
         spare = sum(counts.values())
@@ -395,8 +405,10 @@ class Rules(RulesBase):
         if h.player != e.player:
             rule = {"opening": "CO-2.3", "draw-step": "CO-3.4"}.get(h.reason, "CO-3.1")
             raise bad(rule, "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
-        if e.card is None:
-            raise bad("CO-2.5", "unknown-identity", "CardDrawn without a card: this version needs every drawn card named")
+        if unknowns.unknown(e.card):  # CO-39: a draw the record does not name
+            if not s.player(e.player).deck_count:
+                raise bad("CO-2.5", "not-in-deck", f"{e.player} draws a card, but the deck is empty")
+            return
         self.check_next(s, e.player, e.card, "draws")
 
     def as_listed(self, s: State) -> bool:
@@ -405,6 +417,21 @@ class Rules(RulesBase):
     def check_next(self, s: State, player: str, card: str, verb: str) -> None:
         """CO-2.5/CO-2.6: ``card`` must be the card the deck can give next, given what is known."""
         problem = deck.next_problem(s.player(player), card, self.as_listed(s), verb)
+        if problem is not None:
+            if problem[1] == "impossible-identity":
+                raise bad(problem[0], problem[1], f"{player} {verb} {card} from the deck, but {unknowns.where(s, s.player(player), card)}")
+            raise bad(*problem)
+
+    def from_hand(self, s: State, player: str, card: str | None, what: str) -> None:
+        """CO-4.4/CO-39.2: ``card`` must be in ``player``'s hand, or be what an unknown card there can be."""
+        p = s.player(player)
+        if unknowns.unknown(card):
+            if not p.hand:
+                raise bad("CO-4.4", "not-in-hand", f"{what}, but {player}'s hand is empty")
+            return
+        if card in p.hand:
+            return
+        problem = unknowns.problem(s, p, p.hand, card, what)  # type: ignore[arg-type]
         if problem is not None:
             raise bad(*problem)
 
@@ -418,8 +445,24 @@ class Rules(RulesBase):
         limit = s.options.mulligan_first if e.player == s.first else s.options.mulligan_second
         if len(e.cards) > limit:
             raise bad("CO-2.4", "too-many-returned", f"{e.player} returns {len(e.cards)} cards; the {'first' if e.player == s.first else 'second'} player may return at most {limit} (CO-1)")
-        if not contains_multiset(s.player(e.player).hand, e.cards):
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {e.cards}, which are not all in hand")
+        hand = s.player(e.player).hand
+        if not contains_multiset(hand, e.cards):
+            if HIDDEN not in hand and not any(unknowns.unknown(c) for c in e.cards):
+                raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {e.cards}, which are not all in hand")
+            self.check_returned_unknown(s, e)
+
+    def check_returned_unknown(self, s: State, e: E.CardsReturned) -> None:
+        """CO-39.2: returned cards where the hand or the event holds unknown cards."""
+        p = s.player(e.player)
+        if len(e.cards) > len(p.hand):
+            raise bad("CO-4.4", "not-in-hand", f"{e.player} returns {len(e.cards)} cards, but holds {len(p.hand)}")
+        hand, unseen = p.hand, p.unseen
+        for c in sorted(c for c in e.cards if not unknowns.unknown(c)):
+            if c not in hand:
+                problem = unknowns.problem(s, replace(p, hand=hand, unseen=unseen), hand, c, f"{e.player} returns {c}")
+                if problem is not None:
+                    raise bad(*problem)
+            hand, unseen = unknowns.take_named(hand, unseen, c)
 
     @checks(E.CompleteDeclared, rule="CO-3.2")
     def c_declared(self, s: State, e: E.CompleteDeclared) -> None:
@@ -437,6 +480,12 @@ class Rules(RulesBase):
         for sl in e.slots:
             if sl not in down:
                 raise bad("CO-3.2", "not-face-down", f"Locus slot {sl} is not one of {e.player}'s face-down Locus slots {down}")
+        hidden = [sl.id for sl in p.locus if sl.id in e.slots and sl.card == HIDDEN]
+        if hidden:  # CO-39.4: the outcome turns on Locus cards the record does not name
+            raise Undetermined("CO-39.4", NS + "declaration-unknown",
+                               f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record",
+                               f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
+                               f"(if they are, with the others, {e.player} won by Complete Declaration here)")
 
     @checks(E.DeclarationDiscarded, rule="CO-3.3")
     def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
@@ -453,7 +502,9 @@ class Rules(RulesBase):
         self.open_timing(s, e)
         p = s.player(e.player)
         if e.card not in p.hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} sets {e.card}, which is not in hand")
+            if unknowns.unknown(e.card) and e.zone == "gem":
+                raise bad("CO-39.3", "unknown-gem", f"{e.player} sets a Gem on the Colossus face up: the record must name it")
+            self.from_hand(s, e.player, e.card, f"{e.player} sets {e.card}, which is not in hand")
         pool = pool_of(s)
         if e.zone == "gem":
             c = pool[e.card]
@@ -476,6 +527,14 @@ class Rules(RulesBase):
             raise bad("CO-5.1", "locus-short", f"{what} costs {cost} Locus, {p.id} has {avail} unused ({len(p.locus)} Locus cards, {p.locus_used} used this turn)")
         if c.gem_level and not self.meets(self.gem_counts(s, p, s.options.gem_level_scope), c.gem_level):
             have = dict(self.gem_counts(s, p, s.options.gem_level_scope))
+            unknown = sum(1 for g in p.captured if g == HIDDEN) if s.options.gem_level_scope == "colossus-gems" else 0
+            missing = {k: n - have.get(k, 0) for k, n in c.gem_level.items() if k != "any" and n > have.get(k, 0)}
+            short = sum(missing.values())
+            if unknown and short <= unknown and sum(have.values()) + unknown >= sum(c.gem_level.values()):
+                raise Undetermined("CO-39.6", NS + "gem-level-unknown",
+                                   f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} and "
+                                   f"{unknown} captured Gem(s) the record does not name",
+                                   f"{p.id}'s unnamed captured Gems include {describe_gems(missing) if missing else 'enough of any colour'}")
             raise bad("CO-5.2", "gem-level", f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} ({s.options.gem_level_scope}, CO-6)")
 
     @checks(E.FollowerPlayed, rule="CO-6.1")
@@ -487,7 +546,7 @@ class Rules(RulesBase):
         if not c.is_follower:
             raise bad("CO-6.1", "not-a-follower", f"{e.card} is a {c.type}, not a follower")
         if e.card not in p.hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
+            self.from_hand(s, e.player, e.card, f"{e.player} plays {e.card}, which is not in hand")
         if c.type == "follower-unique":
             names = [pool[f.card].name for f in p.field] + [pool[i.card].name for i in s.chain if i.player == e.player and i.kind == "follower"]
             if c.name in names:
@@ -508,7 +567,7 @@ class Rules(RulesBase):
         if windowed and c.type != "action-snap":
             raise bad("CO-9.3", "not-snap", f"{e.card} is not an Action.Snap: only Action.Snap cards can be played in X-play")
         if e.card not in p.hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} plays {e.card}, which is not in hand")
+            self.from_hand(s, e.player, e.card, f"{e.player} plays {e.card}, which is not in hand")
         self.pay_check(s, p, c, e.card)
         self.check_targets(s, e.player, c.effects if c.modelled else [], e.targets, e.card)
         if windowed:
@@ -696,7 +755,30 @@ class Rules(RulesBase):
                           f"of a Locus slot whose Gem was just captured (now: {self.expected(s)})")
             raise self.out_of_step(s, e)
         if e.card not in s.player(e.player).hand:
-            raise bad("CO-4.4", "not-in-hand", f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
+            self.from_hand(s, e.player, e.card, f"{e.player} places {e.card} in Locus slot {h.slot}, but it is not in hand")
+
+    @checks(E.CommitmentOpened, rule="CO-40.2")
+    def c_opened(self, s: State, e: E.CommitmentOpened) -> None:
+        if s.result is not None or s.pending_ends:
+            raise bad("CO-40.2", "match-over", f"{e.player} opens a commitment after the match ended")
+        c = next((c for c in s.commitments if c.commitment == e.commitment), None)
+        if c is None:
+            shown = e.commitment if well_formed(e.commitment) else repr(e.commitment)
+            raise bad("CO-40.2", "no-such-commitment", f"{e.player} opens {shown}, which no hidden card field of this "
+                                                       f"match holds (or it was opened already)")
+        if c.player != e.player:
+            raise bad("CO-40.2", "not-own-commitment", f"{e.player} opens {c.what}: only {c.player} can open it")
+        if not opens(e.commitment, e.card, e.salt):
+            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {e.card}, but sha256 of "
+                                                f"\"{e.card}:{e.salt}\" is not the commitment {e.commitment}")
+        if c.possible and e.card not in c.possible:
+            raise bad("CO-40.4", "impossible-identity", f"{e.player} opens {c.what} as {e.card}, but that card could "
+                                                        f"only be one of {', '.join(c.possible)} when it was committed")
+
+    @applies(E.CommitmentOpened)
+    def a_opened(self, s: State, e: E.CommitmentOpened) -> State:
+        i = next(i for i, c in enumerate(s.commitments) if c.commitment == e.commitment)
+        return replace(s, commitments=s.commitments[:i] + s.commitments[i + 1:])
 
     @checks(E.MainPhaseEnded, rule="CO-10.1")
     def c_main_end(self, s: State, e: E.MainPhaseEnded) -> None:
@@ -721,8 +803,13 @@ class Rules(RulesBase):
 
     @applies(E.CardDrawn)
     def a_draw(self, s: State, e: E.CardDrawn) -> State:
-        p = deck.take(s.player(e.player), e.card, self.as_listed(s))  # type: ignore[arg-type]
-        s = self.with_seat(s, replace(p, hand=p.hand + (e.card,)))
+        if unknowns.unknown(e.card):  # CO-39
+            p, card = deck.take_unknown_top(s.player(e.player), self.as_listed(s))
+        else:
+            p, card = deck.take(s.player(e.player), e.card, self.as_listed(s)), e.card  # type: ignore[arg-type]
+        s = self.with_seat(s, replace(p, hand=p.hand + (card,)))
+        if e.card is not None and looks_like(e.card):
+            s = self.committed(s, e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
         h = s.todo[0]
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
@@ -734,10 +821,23 @@ class Rules(RulesBase):
     @applies(E.CardsReturned)
     def a_returned(self, s: State, e: E.CardsReturned) -> State:
         p = s.player(e.player)
-        bottom = p.deck_bottom + tuple(e.cards)
+        hand, unseen, cards = p.hand, p.unseen, list(e.cards)
+        if HIDDEN in hand or any(unknowns.unknown(c) for c in cards):  # CO-39
+            named = [c for c in cards if not unknowns.unknown(c)]
+            for c in named:
+                hand, unseen = unknowns.take_named(hand, unseen, c)
+            for i, c in enumerate(cards):
+                if unknowns.unknown(c):
+                    hand, unseen, cards[i] = unknowns.take_unknown(hand, unseen)
+        else:
+            hand = remove_many(hand, cards)  # type: ignore[arg-type]
+        bottom = p.deck_bottom + tuple(cards)  # type: ignore[arg-type]
         if not self.as_listed(s):  # CO-35: known as a set, order unknown
             bottom = tuple(sorted(bottom))
-        s = with_player(s, e.player, hand=remove_many(p.hand, e.cards), deck_bottom=bottom)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, deck_bottom=bottom)
+        for c, known in zip(e.cards, cards):
+            if c is not None and looks_like(c):
+                s = self.committed(s, e.player, c, f"a card {e.player} returned in the opening exchange", known)  # type: ignore[arg-type]
         if e.cards:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
@@ -763,7 +863,7 @@ class Rules(RulesBase):
     def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
         pool = pool_of(s)
         s = push(s, drop=1)
-        if all(c is not None and pool[c].is_gem for c in e.cards):
+        if all(c is not None and c != HIDDEN and pool[c].is_gem for c in e.cards):
             return replace(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
         p = s.player(e.player)
         locus = tuple(replace(sl, face_up=True, known=True) if sl.id in e.slots else sl for sl in p.locus)
@@ -777,18 +877,34 @@ class Rules(RulesBase):
         p = s.player(h.owner)
         gone = [sl.card for sl in p.locus if sl.id in e.slots]
         locus = tuple(replace(sl, face_up=False) if sl.id in h.slots else sl for sl in p.locus if sl.id not in e.slots)
-        s = with_player(s, h.owner, locus=locus, discard=p.discard + tuple(c for c in gone if c is not None),
+        s = with_player(s, h.owner, locus=locus, discard=p.discard + tuple(c for c in gone if c is not None and c != HIDDEN),
                         locus_used=min(p.locus_used, len(locus)))
         return push(s, drop=1)
 
     @applies(E.CardSet)
     def a_set(self, s: State, e: E.CardSet) -> State:
         p = s.player(e.player)
-        hand = remove_one(p.hand, e.card)
+        hand, unseen, card = self.off_hand(p, e.card)
         if e.zone == "gem":
-            return with_player(s, e.player, hand=hand, set_gems=p.set_gems + (e.card,), gem_set=True)
-        slot = LocusSlot(p.next_slot, e.card)
-        return with_player(s, e.player, hand=hand, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+            return with_player(s, e.player, hand=hand, unseen=unseen, set_gems=p.set_gems + (card,), gem_set=True)
+        slot = LocusSlot(p.next_slot, card)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus=p.locus + (slot,), next_slot=p.next_slot + 1, locus_set=True)
+        if e.card is not None and looks_like(e.card):
+            s = self.committed(s, e.player, e.card, f"{e.player}'s Locus card in slot {slot.id}", card)
+        return s
+
+    def committed(self, s: State, player: str, commitment: str, what: str, card: str) -> State:
+        """CO-40: ``s`` remembering a commitment a hidden field held, with what it can open to."""
+        possible = (card,) if card != HIDDEN else tuple(sorted(set(s.player(player).unseen)))
+        return replace(s, commitments=s.commitments + (Committed(player, commitment, what, possible),))
+
+    def off_hand(self, p: Player, card: str | None) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        """``p``'s hand without ``card``, the new ``unseen`` and the card's identity (CO-39)."""
+        if unknowns.unknown(card):  # any card of the hand: a hand of known cards becomes unknown
+            return unknowns.take_unknown(p.hand, p.unseen)
+        if card in p.hand:
+            return remove_one(p.hand, card), p.unseen, card  # type: ignore[arg-type]
+        return (*unknowns.take_named(p.hand, p.unseen, card), card)  # type: ignore[arg-type]
 
     def _add_to_chain(self, s: State, item: ChainItem) -> State:
         s = replace(s, chain=s.chain + (item,))
@@ -801,14 +917,16 @@ class Rules(RulesBase):
     def a_follower(self, s: State, e: E.FollowerPlayed) -> State:
         p = s.player(e.player)
         c = pool_of(s)[e.card]
-        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
+        hand, unseen, _ = self.off_hand(p, e.card)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
 
     @applies(E.ActionPlayed)
     def a_action(self, s: State, e: E.ActionPlayed) -> State:
         p = s.player(e.player)
         c = pool_of(s)[e.card]
-        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus_used=p.locus_used + self.locus_cost(s, p, c))
+        hand, unseen, _ = self.off_hand(p, e.card)
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
 
     @applies(E.FollowerAbilityActivated)
@@ -1024,16 +1142,45 @@ class Rules(RulesBase):
         elif e.result == "deck-hit" and e.damage > 0:
             s = push(s, Reveal(defender, e.damage), Capture(e.player, defender, e.capture))
         elif e.result == "locus-hit":
-            p = s.player(defender)
-            idx = next(i for i, sl in enumerate(p.locus) if sl.id == e.slot)
-            if e.card is not None and pool_of(s)[e.card].is_gem:
-                a = s.player(e.player)
-                s = with_player(s, defender, locus=p.locus[:idx] + p.locus[idx + 1:])
-                s = with_player(s, e.player, captured=a.captured + (e.card,))
-                s = push(s, Draw(defender, 1, "locus-hit"), ReplaceLocus(defender, e.slot, idx))
-            else:
-                s = with_player(s, defender, locus=p.locus[:idx] + (replace(p.locus[idx], face_up=True),) + p.locus[idx + 1:])
+            if e.card == HIDDEN:  # CO-39.5: the record's next event says whether it was a Gem
+                return push(s, UnknownLocusHit(defender, e.player, e.slot))  # type: ignore[arg-type]
+            s = self.locus_hit(s, e.player, defender, e.slot, e.card, e.card is not None and pool_of(s)[e.card].is_gem)  # type: ignore[arg-type]
         return s
+
+    def locus_hit(self, s: State, attacker: str, defender: str, slot: int, card: str | None, gem: bool) -> State:
+        """CO-7.8/CO-17: a Gem hit in the Locus is captured (its owner draws 1 and puts a card back
+        there); another card is turned face up."""
+        p = s.player(defender)
+        idx = next(i for i, sl in enumerate(p.locus) if sl.id == slot)
+        if gem:
+            a = s.player(attacker)
+            s = with_player(s, defender, locus=p.locus[:idx] + p.locus[idx + 1:])
+            s = with_player(s, attacker, captured=a.captured + (card,))  # type: ignore[operator]
+            return push(s, Draw(defender, 1, "locus-hit"), ReplaceLocus(defender, slot, idx))
+        return with_player(s, defender, locus=p.locus[:idx] + (replace(p.locus[idx], face_up=True),) + p.locus[idx + 1:])
+
+    def after_unknown_hit(self, s: State, e: Any) -> tuple[State, bool]:
+        """CO-39.5: the position once the record's next event ``e`` has said whether the unknown
+        Locus card hit was a Gem (the owner's CardDrawn: it was), and which it said."""
+        h = s.todo[0]
+        gem = type(e) is E.CardDrawn and e.player == h.player
+        return self.locus_hit(push(s, drop=1), h.attacker, h.player, h.slot, HIDDEN, gem), gem
+
+    def check_after_unknown_hit(self, s: State, e: Any) -> Ruling:
+        h = s.todo[0]
+        after, gem = self.after_unknown_hit(s, e)
+        ruling = _kit_check(self, after, e)
+        if ruling.verdict == "illegal":
+            return ruling
+        owner = s.player(h.player)
+        pool = pool_of(s)
+        if not unknowns.could_be(owner, pool, _is_gem if gem else _not_gem):
+            what = "a Gem" if gem else "not a Gem"
+            return bad("CO-39.5", "impossible-identity",
+                       f"{type(e).__name__} after {h.attacker}'s attack on {h.player}'s unknown Locus slot {h.slot} "
+                       f"means that card was {what}, but {h.player}'s unknown cards can only be {', '.join(unknowns.possible(owner)) or 'nothing'}").ruling()
+        cond = f"{h.player}'s Locus card in slot {h.slot}, hit by {h.attacker}'s attack, was {'a Gem (captured)' if gem else 'not a Gem (turned face up)'}"
+        return Ruling("undetermined", "CO-39.5", NS + "locus-hit-unknown", ruling.message, ruling.engine_checked, condition=cond)
 
     @applies(E.CardsRevealed)
     def a_revealed(self, s: State, e: E.CardsRevealed) -> State:
@@ -1082,8 +1229,11 @@ class Rules(RulesBase):
         h = s.todo[0]
         p = s.player(e.player)
         idx = min(h.index, len(p.locus))
-        locus = p.locus[:idx] + (LocusSlot(h.slot, e.card),) + p.locus[idx:]
-        s = with_player(s, e.player, hand=remove_one(p.hand, e.card), locus=locus)
+        hand, unseen, card = self.off_hand(p, e.card)
+        locus = p.locus[:idx] + (LocusSlot(h.slot, card),) + p.locus[idx:]
+        s = with_player(s, e.player, hand=hand, unseen=unseen, locus=locus)
+        if e.card is not None and looks_like(e.card):
+            s = self.committed(s, e.player, e.card, f"{e.player}'s Locus card put back in slot {h.slot}", card)
         return push(s, drop=1)
 
     @applies(E.FollowerDestroyed)
@@ -1266,7 +1416,7 @@ class Rules(RulesBase):
         """What the turn player could do at open timing of the main phase (before filtering)."""
         out: list[Any] = []
         me = s.player(s.turn_player)
-        hand = sorted(set(me.hand))
+        hand = sorted(set(me.hand) - {HIDDEN})  # an unknown card (CO-39) is named when played
         out += [E.CardSet(player=me.id, card=c, zone="gem") for c in hand]
         out += [E.CardSet(player=me.id, card=c, zone="locus") for c in hand]
         for c in hand:
@@ -1293,7 +1443,7 @@ class Rules(RulesBase):
         """Actions from hand and follower abilities ``pid`` could play now (before filtering)."""
         out: list[Any] = []
         me = s.player(pid)
-        for c in sorted(set(me.hand)):
+        for c in sorted(set(me.hand) - {HIDDEN}):
             card = pool[c]
             if card.is_action:
                 effects = card.effects if card.modelled else []
@@ -1320,6 +1470,31 @@ class Rules(RulesBase):
             if v is not None:
                 return [v]
         return []
+
+
+#: the kit's compiled check and its apply dispatch; Rules.check/apply add one step before them:
+#: a position waiting for the record to say what an unknown Locus card hit was (CO-39.5)
+_kit_check = Rules.check
+_kit_apply = Rules.apply
+
+
+def _check(self: Rules, s: State, e: Any) -> Ruling:
+    todo = s.todo
+    if todo and todo[0].__class__ is UnknownLocusHit:
+        return self.check_after_unknown_hit(s, e)
+    return _kit_check(self, s, e)
+
+
+def _apply(self: Rules, s: State, e: Any) -> State:
+    todo = s.todo
+    if todo and todo[0].__class__ is UnknownLocusHit:
+        s = self.after_unknown_hit(s, e)[0]
+    return _kit_apply(self, s, e)
+
+
+_check.__doc__, _apply.__doc__ = _kit_check.__doc__, _kit_apply.__doc__
+Rules.check = _check  # type: ignore[method-assign]
+Rules.apply = _apply  # type: ignore[method-assign]
 
 
 def multiset_combinations(cards: Iterable[str], k: int) -> Iterable[tuple[str, ...]]:

@@ -23,11 +23,12 @@ from .state import (
 _SEAT_COLOURS = ("blue", "red")
 
 
-def _card(pool: Pool, cid: str, *, card_id: str | None = None, face_up: bool = True, tags: list[str] | None = None) -> Card:
+def _card(pool: Pool, cid: str, *, card_id: str | None = None, face_up: bool = True, tags: list[str] | None = None,
+          possible: list[str] | None = None) -> Card:
     """A card as the viewer sees it (``face_up=False``: face down on the table, known to the viewer;
-    a hidden card: face down, no identity)."""
+    a hidden card: face down, no identity, and ``possible``: what the record says it can still be)."""
     if cid == HIDDEN:
-        return Card(id=card_id, face_up=False, tags=tags or [])
+        return Card(id=card_id, face_up=False, tags=tags or [], possible=possible)
     c = pool.get(cid)
     if c is None:
         return Card(id=card_id or cid, name=cid, face_up=face_up, tags=tags or [])
@@ -122,6 +123,9 @@ def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
     """One player's zones: the Colossus (with the abilities used this turn), hand, field, Locus,
     set and captured gems, discard, deck, the cards known on top of it and the cards revealed from it."""
     o = p.id
+    # CO-39: what an unknown card of the record can still be (empty in a full-information match)
+    unseen = set(p.unseen)
+    possible = [c for c in pool.cards if c in unseen] if unseen else None
     ctags = [f"ability {i + 1} used" for i in p.colossus_used]
     locus = []
     for sl in p.locus:
@@ -129,12 +133,12 @@ def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
         if sl.known and not sl.face_up:
             tags.append("known")
         if sl.card is not None:
-            locus.append(_card(pool, sl.card, card_id=f"slot {sl.id}", face_up=sl.face_up, tags=tags))
+            locus.append(_card(pool, sl.card, card_id=f"slot {sl.id}", face_up=sl.face_up, tags=tags, possible=possible))
         else:
             locus.append(Card(id=f"slot {sl.id}", face_up=False, tags=tags))
     return [
         Zone(id=f"{o}.colossus", label="Colossus", owner=o, cards=[_card(pool, p.colossus, tags=ctags or ["colossus"])]),
-        Zone(id=f"{o}.hand", label="Hand", owner=o, cards=[_card(pool, c) for c in p.hand]),
+        Zone(id=f"{o}.hand", label="Hand", owner=o, cards=[_card(pool, c, possible=possible) for c in p.hand]),
         Zone(id=f"{o}.field", label="Field", owner=o, cards=[_follower(game, s, pool, p, f) for f in p.field]),
         Zone(id=f"{o}.locus", label="Locus", owner=o, cards=locus),
         Zone(id=f"{o}.gems", label="Set gems", owner=o, cards=[_card(pool, c) for c in p.set_gems]),

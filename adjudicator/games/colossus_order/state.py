@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from adjudicator.core.commitments import Committed
 from adjudicator.core.kit import ChooseFirst, EndTurn, Result, StartTurn, Task, TwoSeats  # noqa: F401 (the kit's, this game's)
 
 from .events import MatchStarted
@@ -112,6 +113,9 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     known_why: tuple[str, ...] = ()
     #: cards put on the bottom by effects, below everything else, top first (known to both)
     deck_under: tuple[str, ...] = ()
+    #: CO-39: the identities the player's unknown cards (``"?"`` in deck, hand, Locus) can still be,
+    #: a sorted multiset (empty while every card is known: the full-information path never reads it)
+    unseen: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
@@ -198,6 +202,15 @@ class Mill(Task, tag="mill"):
     source: str = ""
 
 
+class UnknownLocusHit(Task, tag="unknown-locus-hit"):
+    """CO-39.5: an attack hit a Locus card the record does not name.  The record's next event
+    decides: the owner's CardDrawn (a Gem was captured: CO-7.8) or anything else (not a Gem)."""
+
+    player: str
+    attacker: str
+    slot: int
+
+
 class Declare(Task, tag="declare"):
     """A card with text the engine does not model resolved: its effect must be declared."""
 
@@ -205,7 +218,7 @@ class Declare(Task, tag="declare"):
     card: str
 
 
-AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn
+AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):
@@ -245,3 +258,5 @@ class State(TwoSeats, frozen=True, gc=False):
     #: Complete Declaration is still possible this turn (start phase, before the draw)
     declaration_open: bool = False
     pending_ends: tuple[Result, ...] = ()
+    #: CO-40: commitments held by hidden card fields and not opened yet, oldest first
+    commitments: tuple[Committed, ...] = ()

@@ -1,0 +1,119 @@
+"""Unknown identities in a seat's record of a Colossus Order match (CO-39, docs/log-format.md,
+"Unknown identities").
+
+A card the record leaves unknown (``"?"`` or ``null``: the opponent's draws, returned cards, Locus
+cards set face down) is ``"?"`` in the zone it is in; :attr:`Player.unseen` is the multiset of
+identities those unknown cards can still be: the registered deck list minus every card seen since,
+or, for a deck list the record leaves unknown (``{}``), the pool under the construction limits
+(CO-39.1).  A card named later (played, set, revealed, milled) that is not known to be in its zone
+is taken from an unknown card there: it must still be in ``unseen`` (CO-39.2).  Every function here
+is pure; the checks call :func:`problem`, the applies :func:`take_named`/:func:`take_unknown`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from adjudicator.core.commitments import PREFIX
+from adjudicator.core.events import HIDDEN
+
+from .cards import Pool
+
+#: the deck size a deck list left unknown is taken to have (CO-1.2, CO-39.1)
+UNKNOWN_DECK_SIZE = 50
+
+
+def unknown(card: Any) -> bool:
+    """``card`` names no identity (``null``, ``"?"`` or a commitment, CO-40)."""
+    return card is None or card == HIDDEN or card.startswith(PREFIX)
+
+
+def open_unseen(pool: Pool) -> tuple[str, ...]:
+    """CO-39.1: what a deck list left unknown can hold: 20 of each basic Gem (CO-1.3), 3 of every
+    other card (CO-1.4, counted per card id), never a Colossus (CO-1.5)."""
+    out: list[str] = []
+    for cid in sorted(pool.cards):
+        c = pool.cards[cid]
+        if c.type == "colossus":
+            continue
+        out += [cid] * (20 if c.is_gem and not c.unique else 3)
+    return tuple(out)
+
+
+def remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = items.index(card)
+    return items[:i] + items[i + 1:]
+
+
+def where(s: Any, owner: Any, card: str) -> str:
+    """Where the copies of ``card`` of ``owner`` already are (for the reason of an impossible reveal)."""
+    spots: Counter[str] = Counter()
+    for zone, label in (("hand", "in hand"), ("discard", "in the discard pile"), ("set_gems", "set on the Colossus"),
+                        ("deck_known", "known on top of the deck"), ("deck_under", "under the deck"),
+                        ("deck_top", "in the deck"), ("deck_bottom", "returned to the bottom of the deck")):
+        n = sum(1 for c in getattr(owner, zone) if c == card)
+        if n:
+            spots[label] += n
+    n = sum(1 for f in owner.field if f.card == card)
+    if n:
+        spots["on the field"] += n
+    n = sum(1 for sl in owner.locus if sl.card == card)
+    if n:
+        spots["in the Locus"] += n
+    for p in s.players:
+        if p.id != owner.id:
+            n = sum(1 for c in p.captured if c == card)
+            if n:
+                spots[f"captured by {p.id}"] += n
+    n = sum(1 for i in s.chain if i.player == owner.id and i.card == card and i.kind != "ability")
+    if n:
+        spots["on the X-play chain"] += n
+    if not spots:
+        return f"no {card} can be in {owner.id}'s deck"
+    total = sum(spots.values())
+    listed = ", ".join(f"{n} {label}" for label, n in spots.items())
+    return f"all {total} cop{'y' if total == 1 else 'ies'} {owner.id} can have are already accounted for: {listed}"
+
+
+def problem(s: Any, owner: Any, zone: tuple[str, ...], card: str, what: str, rule: str = "CO-39.2") -> tuple[str, str, str] | None:
+    """Why ``card`` cannot come from ``zone`` (a zone of ``owner`` that may hold unknown cards):
+    (rule, code, message), or None.  Only called when ``card`` is not known to be there."""
+    if HIDDEN not in zone:
+        return None if card in zone else ("CO-4.4", "not-in-hand", what)
+    if card in owner.unseen:
+        return None
+    return (rule, "impossible-identity", f"{what}: it can only be one of {owner.id}'s unknown cards, but {where(s, owner, card)}")
+
+
+def take_named(zone: tuple[str, ...], unseen: tuple[str, ...], card: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``zone`` without ``card`` (a known copy, else one unknown card, ``unseen`` losing ``card``)."""
+    if card in zone:
+        return remove_one(zone, card), unseen
+    if HIDDEN in zone:
+        return remove_one(zone, HIDDEN), (remove_one(unseen, card) if card in unseen else unseen)
+    return zone, unseen
+
+
+def take_unknown(zone: tuple[str, ...], unseen: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """``zone`` without one card the record does not name, the new ``unseen`` and that card's
+    identity: ``"?"``, or the card itself when every card of the zone is the same; a zone of
+    known cards becomes unknown (its cards join ``unseen``)."""
+    if not zone:
+        return zone, unseen, HIDDEN
+    if len(set(zone)) == 1:
+        return zone[1:], unseen, zone[0]
+    known = [c for c in zone if c != HIDDEN]
+    if known:
+        unseen = tuple(sorted(unseen + tuple(known)))
+    return (HIDDEN,) * (len(zone) - 1), unseen, HIDDEN
+
+
+def could_be(owner: Any, pool: Pool, test: Any) -> bool:
+    """Some identity in ``owner.unseen`` passes ``test`` (a card -> bool)."""
+    return any(test(pool[c]) for c in set(owner.unseen) if c in pool)
+
+
+def possible(owner: Any) -> list[str]:
+    """The identities an unknown card of ``owner`` can still be, each once, sorted."""
+    return sorted(set(owner.unseen))
