@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, permutations, product
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeVar
 
 from msgspec.structs import replace
 
@@ -31,6 +31,7 @@ from .state import (
 )
 
 NS = "colossus-order/"
+T = TypeVar("T")
 
 
 def bad(rule: str, code: str, message: str) -> Illegal:
@@ -1055,8 +1056,7 @@ class Rules(RulesBase):
             options = sorted(set(p.deck_top)) if p.deck_top else list(p.deck_bottom[:1])
             out += [E.CardDrawn(player=h.player, card=c) for c in options]
             if s.declaration_open and h.reason == "draw-step":
-                down = [sl.id for sl in s.player(s.turn_player).locus if not sl.face_up]
-                out += [E.CompleteDeclared(player=s.turn_player, slots=list(c)) for c in combinations(down, 6)]
+                out += [E.CompleteDeclared(player=s.turn_player, slots=c) for c in declarations(s.player(s.turn_player).locus)]
         elif t is Mulligan:
             p = s.player(h.player)
             limit = s.options.mulligan_first if h.player == s.first else s.options.mulligan_second
@@ -1154,7 +1154,27 @@ class Rules(RulesBase):
         return []
 
 
-def multiset_combinations(cards: Iterable[str], k: int) -> Iterable[tuple[str, ...]]:
+def declarations(locus: Iterable[LocusSlot]) -> list[list[int]]:
+    """The slots of one Complete Declaration per distinct selection of 6 face-down Locus cards.
+
+    Face-down slots holding the same card, equally known or unknown to the opponent, are
+    interchangeable: declaring either leads to the same position up to slot numbers.  So each
+    distinct selection (by card and ``known``) is listed once, naming the lowest-numbered slots
+    that hold it; ``check`` accepts any other 6 face-down slots just the same.  Listing every 6 of
+    the slots instead gives C(30, 6) = 593,775 declarations for a Locus of 30 cards."""
+    groups: dict[tuple[str | None, bool], list[int]] = {}  # in Locus order (no set iteration)
+    for sl in locus:
+        if not sl.face_up:
+            groups.setdefault((sl.card, sl.known), []).append(sl.id)
+    ids = [sorted(g) for g in groups.values()]
+    out = []
+    for pick in multiset_combinations([i for i, g in enumerate(ids) for _ in g], 6):
+        counts = Counter(pick)
+        out.append(sorted(slot for i, n in counts.items() for slot in ids[i][:n]))
+    return out
+
+
+def multiset_combinations(cards: Iterable[T], k: int) -> Iterable[tuple[T, ...]]:
     """Every distinct sorted ``k``-card selection from the multiset ``cards``, in sorted order.
 
     ``sorted(set(combinations(cards, k)))`` gives the same, but walks every combination of the
@@ -1162,7 +1182,7 @@ def multiset_combinations(cards: Iterable[str], k: int) -> Iterable[tuple[str, .
     hundred distinct selections here."""
     counts = sorted(Counter(cards).items())
 
-    def pick(i: int, left: int) -> Iterable[tuple[str, ...]]:
+    def pick(i: int, left: int) -> Iterable[tuple[T, ...]]:
         if left == 0:
             yield ()
             return
