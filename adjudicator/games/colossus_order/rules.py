@@ -56,10 +56,18 @@ def remove_many(items: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]
     return tuple(out)
 
 
-def contains_multiset(items: Iterable[str], wanted: Iterable[str]) -> bool:
-    have = Counter(items)
-    need = Counter(wanted)
-    return all(have[k] >= v for k, v in need.items())
+def contains_multiset(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
+    """``items`` holds every card of ``wanted`` (repeats counted).  Each copy is found by
+    ``index`` from the one before: in a deck of thousands of cards that stops after a few, where
+    counting the whole deck would not."""
+    for k, v in Counter(wanted).items():
+        at = -1
+        for _ in range(v):
+            try:
+                at = items.index(k, at + 1)
+            except ValueError:
+                return False
+    return True
 
 
 def with_player(s: State, pid: str, **changes: Any) -> State:
@@ -1111,10 +1119,13 @@ class Rules(RulesBase):
         for i, ab in enumerate(col.colossus_abilities):
             out += [E.ColossusAbilityActivated(player=me.id, ability=i, targets=tg) for tg in self.target_combos(s, me.id, ab.effects)]
         opp = s.opponent(me.id)
+        off = [g.handle for g in opp.field if not g.on]  # only a follower in OFF can be attacked (CO-7.4)
         for f in me.field:
+            if not f.on or f.attacked or f.played_turn == s.turn:  # not ready: check rejects its attacks (CO-7.3)
+                continue
             out.append(E.AttackDeclared(player=me.id, attacker=f.handle, target="deck"))
             out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
-            out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g.handle) for g in opp.field]
+            out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g) for g in off]
         for c in sorted(set([f.card for f in me.field] + [me.colossus])):
             if not pool[c].modelled and (c == me.colossus or any(ab.timing == "continuous" for ab in pool[c].abilities)):
                 out.append(E.EffectDeclared(player=me.id, card=c))
@@ -1133,7 +1144,7 @@ class Rules(RulesBase):
         for f in me.field:
             card = pool[f.card]
             for i, ab in enumerate(card.abilities):
-                if ab.timing == "activated":
+                if ab.timing == "activated" and not (ab.cost.off and (not f.on or f.played_turn == s.turn)):  # CO-8.3, CO-9
                     out += [E.FollowerAbilityActivated(player=pid, follower=f.handle, ability=i, targets=tg)
                             for tg in self.target_combos(s, pid, ab.effects if card.modelled else [])]
         return out
