@@ -7,15 +7,21 @@ C(30, 6) = 593,775 declarations.  ``legal_events`` lists one per distinct select
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
+from adjudicator.cli.main import main
+from adjudicator.core import position as positions
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.rules import declarations, with_player
 from adjudicator.games.colossus_order.state import LocusSlot, State
 
-from .co_scenarios import A, GAME, Script
+from .co_scenarios import A, B, GAME, Script
 
 
 def declaring(locus: list[LocusSlot]) -> State:
@@ -88,3 +94,22 @@ def test_fewer_than_six_face_down_lists_no_declaration() -> None:
     locus = [LocusSlot(i + 1, "white-gem", face_up=i == 0) for i in range(6)]
     assert declarations(locus) == []
     assert not [e for e in GAME.legal_events(declaring(locus)) if type(e) is E.CompleteDeclared]
+
+
+def test_legal_as_the_opponent_counts_the_declarations_without_listing_them(tmp_path: Path) -> None:
+    """Which declarations are listed tells which face-down slots hold the same card: the
+    opponent (``legal --as``) is told how many there are, never which; the declarer sees them."""
+    locus = long_locus()
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(positions.document(GAME, declaring(locus))))
+    run = CliRunner().invoke
+    judge = json.loads(run(main, ["legal", "--position", str(pos), "--json"]).output)
+    declared = [e for e in judge["events"] if e["type"] == "CompleteDeclared"]
+    assert len(declared) == selections_of_six(locus)
+    mine = json.loads(run(main, ["legal", "--position", str(pos), "--as", A, "--json"]).output)
+    assert mine["events"] == judge["events"] and mine["hidden"] == 0
+    theirs = json.loads(run(main, ["legal", "--position", str(pos), "--as", B, "--json"]).output)
+    assert not [e for e in theirs["events"] if e["type"] == "CompleteDeclared"]
+    assert theirs["hidden"] >= len(declared)
+    text = run(main, ["legal", "--position", str(pos), "--as", B]).output
+    assert "CompleteDeclared" not in text and f"events {B} cannot see" in text

@@ -22,6 +22,8 @@ class ColossusOrder(KitGame[State]):
     name: ClassVar[str] = "Colossus Order"
     setup_rule = "CO-1.1"
     refs = Refs(player="player", winner="player", card="card", cards=["card"])
+    #: one Complete Declaration per distinct selection of face-down cards (rules.declarations)
+    listed_by_hidden = (E.CompleteDeclared,)
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
@@ -95,7 +97,7 @@ class ColossusOrder(KitGame[State]):
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two mono-colour decks of the sample pool; ``long``: :data:`LONG_COPIES` times the cards
-        (24,000 a deck, deck validation off): over a million events before a deck runs out (no
+        (26,000 a deck, deck validation off): over a million events before a deck runs out (no
         concession and no winning Complete Declaration in those matches, see ``playout_weight``)."""
         from .cards import COLOURS
 
@@ -136,7 +138,7 @@ class ColossusOrder(KitGame[State]):
 
 
 #: how many times the cards of a sample deck a long generated match plays with
-LONG_COPIES = 480
+LONG_COPIES = 520
 #: a long generated match sets no more Locus cards once a player has this many
 LONG_LOCUS = 16
 
