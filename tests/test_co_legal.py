@@ -113,3 +113,22 @@ def test_legal_as_the_opponent_counts_the_declarations_without_listing_them(tmp_
     assert theirs["hidden"] >= len(declared)
     text = run(main, ["legal", "--position", str(pos), "--as", B]).output
     assert "CompleteDeclared" not in text and f"events {B} cannot see" in text
+
+
+def test_long_playouts_neither_win_by_declaration_nor_grow_the_locus_without_end() -> None:
+    """The long set-up (deck validation off, the benchmark's million-event matches): a random
+    playout never picks the winning declaration, nor sets a Locus card past LONG_LOCUS."""
+    from msgspec.structs import replace
+
+    from adjudicator.games.colossus_order.game import LONG_LOCUS
+
+    st = declaring([LocusSlot(i + 1, "white-gem") for i in range(6)] + [LocusSlot(7, "ash")])
+    win = E.CompleteDeclared(player=A, slots=[1, 2, 3, 4, 5, 6])
+    fail = E.CompleteDeclared(player=A, slots=[2, 3, 4, 5, 6, 7])
+    assert GAME.playout_weight(st, win) > 0 and GAME.playout_weight(st, fail) > 0
+    long = replace(st, options=replace(st.options, deck_validation="off"))
+    assert GAME.playout_weight(long, win) == 0 and GAME.playout_weight(long, fail) > 0
+    put = E.CardSet(player=A, card="ash", zone="locus")
+    full = with_player(long, A, locus=tuple(LocusSlot(i + 1, "ash") for i in range(LONG_LOCUS)))
+    assert GAME.playout_weight(full, put) == 0 and GAME.playout_weight(long, put) > 0
+    assert GAME.playout_weight(with_player(st, A, locus=full.player(A).locus), put) > 0
