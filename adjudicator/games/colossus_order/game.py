@@ -129,7 +129,6 @@ class ColossusOrder(KitGame[State]):
             return 4.0
         return 1.0
 
-
     def all_gems(self, state: State, event: E.CompleteDeclared) -> bool:
         """The declared slots hold 6 Gems (the declaration would win)."""
         pool = load_pool(state.setup.pool)

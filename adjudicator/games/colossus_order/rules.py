@@ -70,6 +70,26 @@ def contains_multiset(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
     return True
 
 
+def not_ready(s: State, f: Follower) -> Illegal | None:
+    """Why follower ``f`` cannot attack now (CO-7.3), or None (``check`` and the candidates)."""
+    if not f.on:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) is OFF and cannot attack")
+    if f.played_turn == s.turn:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
+    if f.attacked:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) already attacked this turn")
+    return None
+
+
+def cannot_go_off(s: State, f: Follower) -> Illegal | None:
+    """Why follower ``f`` cannot pay an OFF cost now (CO-8.3, CO-9), or None."""
+    if not f.on:
+        return bad("CO-8.3", "already-off", f"{f.handle} ({f.card}) is OFF and cannot pay an OFF cost")
+    if f.played_turn == s.turn:
+        return bad("CO-9", "summoning-sick", f"{f.handle} ({f.card}) was played this turn and cannot pay an OFF cost")
+    return None
+
+
 def with_player(s: State, pid: str, **changes: Any) -> State:
     a, b = s.players
     if a.id == pid:
@@ -468,10 +488,9 @@ class Rules(RulesBase):
             raise bad("CO-8.3", "no-such-ability", f"{f.card} ({e.follower}) has no activated ability #{e.ability}")
         ab = abilities[e.ability]
         if ab.cost.off:
-            if not f.on:
-                raise bad("CO-8.3", "already-off", f"{e.follower} ({f.card}) is OFF and cannot pay an OFF cost")
-            if f.played_turn == s.turn:
-                raise bad("CO-9", "summoning-sick", f"{e.follower} ({f.card}) was played this turn and cannot pay an OFF cost")
+            refused = cannot_go_off(s, f)
+            if refused is not None:
+                raise refused
         if ab.cost.locus > available_locus(p):
             raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
         self.check_targets(s, e.player, ab.effects if c.modelled else [], e.targets, f"{f.card}'s ability #{e.ability}")
@@ -525,12 +544,9 @@ class Rules(RulesBase):
         if found is None or found[0].id != e.player:
             raise bad("CO-7.2", "not-own-follower", f"{e.attacker!r} is not a follower of {e.player} on the field")
         _, _, f = found
-        if not f.on:
-            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) is OFF and cannot attack")
-        if f.played_turn == s.turn:
-            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
-        if f.attacked:
-            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) already attacked this turn")
+        refused = not_ready(s, f)
+        if refused is not None:
+            raise refused
         opp = s.opponent(e.player)
         if e.target == "deck":
             if e.slot is not None or e.follower is not None:
@@ -1121,7 +1137,7 @@ class Rules(RulesBase):
         opp = s.opponent(me.id)
         off = [g.handle for g in opp.field if not g.on]  # only a follower in OFF can be attacked (CO-7.4)
         for f in me.field:
-            if not f.on or f.attacked or f.played_turn == s.turn:  # not ready: check rejects its attacks (CO-7.3)
+            if not_ready(s, f) is not None:  # check rejects its every attack (CO-7.3)
                 continue
             out.append(E.AttackDeclared(player=me.id, attacker=f.handle, target="deck"))
             out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
@@ -1144,7 +1160,7 @@ class Rules(RulesBase):
         for f in me.field:
             card = pool[f.card]
             for i, ab in enumerate(card.abilities):
-                if ab.timing == "activated" and not (ab.cost.off and (not f.on or f.played_turn == s.turn)):  # CO-8.3, CO-9
+                if ab.timing == "activated" and not (ab.cost.off and cannot_go_off(s, f) is not None):
                     out += [E.FollowerAbilityActivated(player=pid, follower=f.handle, ability=i, targets=tg)
                             for tg in self.target_combos(s, pid, ab.effects if card.modelled else [])]
         return out
