@@ -663,6 +663,7 @@ FAST: dict[type, Callable[[Any, Any, Any], bool]] = {
     Discard: lambda s, h, e: e.card in s.player(h.player).hand,
     Market: lambda s, h, e: e.card in s.player(h.player).hand,
     Contribute: lambda s, h, e: _subset(s.player(h.player).hand, e.cards),
+    MoveBeast: lambda s, h, e: e.to in beast_steps(s, e.beast),  # [] for a Beast not on the board
 }
 
 #: who answers a task (R events about the deck have no player field)
