@@ -138,7 +138,8 @@ def seen_legal(game: Game, state: Any, events: list[Any], player: str | None) ->
     The judge (None) is shown every event.  A seat is shown its own events, and another seat's
     only when everything they name is in what that seat observes: the random outcomes naming
     cards hidden from it (an opponent's possible draws name the cards of a deck) and an opponent's
-    possible plays from a hidden hand would tell it what it cannot see, so they are only counted.
+    possible plays from a hidden hand would tell it what it cannot see, so they are only counted;
+    so are another seat's events of the types ``game.listed_by_hidden`` names.
     """
     if player is None:
         return events, 0
@@ -151,6 +152,8 @@ def seen_legal(game: Game, state: Any, events: list[Any], player: str | None) ->
         if game.redact(e, player) != e:
             continue
         if getattr(e, "player", player) != player:
+            if type(e) in game.listed_by_hidden:  # which alternatives are listed would tell hidden cards
+                continue
             if visible is None:
                 visible = strings_in(msgspec.to_builtins(observed))
             if not strings_in(list(msgspec.to_builtins(e).values())) <= visible | {type(e).__name__}:

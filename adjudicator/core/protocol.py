@@ -51,6 +51,9 @@ class Game(ABC, Generic[S]):
     event_types: ClassVar[tuple[type[Event], ...]]
     #: the msgspec Struct type of a position
     state_type: ClassVar[type]
+    #: event types whose ``legal_events`` alternatives are chosen by cards hidden from the other
+    #: seats (one per distinct selection): another seat is shown how many, never which
+    listed_by_hidden: ClassVar[tuple[type[Event], ...]] = ()
 
     def __init__(self) -> None:
         # the game's events and the core's (a judge's ruling), which every log may carry

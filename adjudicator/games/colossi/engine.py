@@ -30,6 +30,8 @@ GOLDEN_DROP = 1
 SCALARS = ("first", "turn", "turn_player", "info", "road", "tile_top", "tile_deck", "tile_box", "card_top",
            "card_deck", "discard", "trait_deck", "trait_row", "trait_discard", "growth", "pile", "reached", "result")
 _SCALARS = frozenset(SCALARS)
+#: the scalars a working copy does not copy when made (read from the State until set)
+_RARE = tuple(f for f in SCALARS if f not in ("first", "turn_player", "info", "road", "result"))
 
 
 # == queries (State or W) ================================================================================
@@ -43,7 +45,7 @@ def B(x: Any) -> Board:
 
 
 def seats(x: Any) -> tuple[str, ...]:
-    return tuple(p.id for p in x.players)
+    return tuple([p.id for p in x.players])  # a list first: cheaper than a generator (a hot path)
 
 
 def seat(x: Any, pid: str) -> int:
@@ -61,7 +63,11 @@ def player(x: Any, pid: str) -> Player:
 
 
 def is_player(x: Any, pid: Any) -> bool:
-    return isinstance(pid, str) and any(p.id == pid for p in x.players)
+    if isinstance(pid, str):
+        for p in x.players:  # a loop, not any(generator): checked once per proposed event
+            if p.id == pid:
+                return True
+    return False
 
 
 def from_seat(x: Any, pid: str) -> list[str]:
@@ -320,6 +326,7 @@ class W:
         self.info = s.info
         self.road = s.road
         self.first = s.first
+        self.result = s.result  # read by every turn of the pump
 
     def __getattr__(self, name: str) -> Any:
         # the other fields of the position are read from the State until they are set here
@@ -328,13 +335,15 @@ class W:
         raise AttributeError(name)
 
     def freeze(self) -> State:
-        self.flush()
+        if self.buf:
+            self.flush()
         d = self.__dict__
-        s0 = self.s0
-        changes = {f: v for f, v in d.items() if f in _SCALARS and v is not getattr(s0, f)}
+        # the copied fields as they are, the others where set (a field set to what it was is harmless)
+        changes = {f: d[f] for f in _RARE if f in d}
         players = self.players if type(self.players) is tuple else tuple(self.players)
         spaces = self.spaces if type(self.spaces) is tuple else tuple(self.spaces)
-        return replace(self.s0, players=players, spaces=spaces, todo=tuple(self.todo), **changes)
+        return replace(self.s0, players=players, spaces=spaces, todo=tuple(self.todo), turn_player=self.turn_player,
+                       info=self.info, road=self.road, first=self.first, result=self.result, **changes)
 
     # -- basics -------------------------------------------------------------------------------------
     def P(self, pid: str) -> Player:
@@ -745,7 +754,8 @@ class W:
         """Run the engine's continuations and drop tasks that have nothing left to ask."""
         settle_task = _SETTLE[0] if _SETTLE else _settle_task()
         for _ in range(100_000):
-            self.flush()
+            if self.buf:
+                self.flush()
             if not self.todo or self.result is not None:
                 return
             h = self.todo[0]

@@ -44,6 +44,22 @@ def bad(rule: str, code: str, message: str) -> Illegal:
     return Illegal(rule, NS + code, message)
 
 
+_OK: dict[tuple[str, str], Ruling] = {}
+#: the rule an action of the Actions step is legal under (CL-2.1: any other)
+_RULE_OF = {E.Moved: "CL-3.1", E.AcolyteSpawned: "CL-3.4", E.CardPlayed: "CL-6.1", E.BeastMoved: "CL-7.2",
+            E.ActionBought: "CL-7.2", E.CardBought: "CL-7.2", E.Alchemized: "CL-7.3",
+            E.TraitDiscarded: "CL-19", E.ActionsEnded: "CL-2.3"}
+
+
+def ok(rule: str, message: str = "legal") -> Ruling:
+    """The legal ruling citing ``rule`` (made once per rule and message: a Ruling is immutable,
+    and the verify loop asks for one per event)."""
+    r = _OK.get((rule, message))
+    if r is None:
+        r = _OK[(rule, message)] = legal(rule, NS + "ok", message)
+    return r
+
+
 def in_board(s: Any, i: Any) -> bool:
     return isinstance(i, int) and 0 <= i < len(s.spaces)
 
@@ -652,6 +668,7 @@ FAST: dict[type, Callable[[Any, Any, Any], bool]] = {
     Discard: lambda s, h, e: e.card in s.player(h.player).hand,
     Market: lambda s, h, e: e.card in s.player(h.player).hand,
     Contribute: lambda s, h, e: _subset(s.player(h.player).hand, e.cards),
+    MoveBeast: lambda s, h, e: e.to in beast_steps(s, e.beast),  # [] for a Beast not on the board
 }
 
 #: who answers a task (R events about the deck have no player field)
@@ -780,15 +797,15 @@ class Rules(RulesBase):
                 raise bad(rule, "not-your-decision", f"{type(e).__name__} by {who}, but {hp} decides now ({self.expected(s)})")
             if t is Actions:
                 self.c_actions(s, e, h)
-                return legal(self.rule_of(e), NS + "ok", "legal")
+                return ok(self.rule_of(e))
             if t is BannerChoice:
                 return legal("CL-2.5", NS + "ok", f"{e.choice} chosen")
             if t is Deploy:
                 self.c_deploy(s, e, h)
-                return legal("CL-4.2", NS + "ok", "legal")
+                return ok("CL-4.2")
             if t is Rest:
                 self.c_rest(s, e, h)
-                return legal("CL-4.6", NS + "ok", "legal")
+                return ok("CL-4.6")
             return self.c_choice(s, e, h)
         except Illegal as x:
             return x.ruling()
@@ -821,9 +838,7 @@ class Rules(RulesBase):
         return self.finish(w)
 
     def rule_of(self, e: Any) -> str:
-        return {E.Moved: "CL-3.1", E.AcolyteSpawned: "CL-3.4", E.CardPlayed: "CL-6.1", E.BeastMoved: "CL-7.2",
-                E.ActionBought: "CL-7.2", E.CardBought: "CL-7.2", E.Alchemized: "CL-7.3",
-                E.TraitDiscarded: "CL-19", E.ActionsEnded: "CL-2.3"}.get(type(e), "CL-2.1")
+        return _RULE_OF.get(type(e), "CL-2.1")
 
     def misplaced(self, s: Any, e: Any, h: Any) -> None:
         """Specific answers for events at the wrong step (set-up, the start of a turn, the Banner phase)."""
@@ -1076,14 +1091,14 @@ class Rules(RulesBase):
         t = type(h)
         rule, code, optional, what = CHOICES[t]
         if type(e) is E.Passed:
-            return legal(rule, NS + "ok", "declined")
+            return ok(rule, "declined")
         fast = FAST.get(t)
         if fast is not None and type(e) in ANSWERS[t] and fast(s, h, e):
-            return legal(rule, NS + "ok", "legal")
+            return ok(rule)
         opts = task_options(s, h)
         ce = canon(e)
         if ce in opts:
-            return legal(rule, NS + "ok", "legal")
+            return ok(rule)
         shown = ", ".join(Q_desc(o) for o in opts[:8]) + (" ..." if len(opts) > 8 else "")
         raise bad(rule, code, f"{type(e).__name__}: {Q_desc(ce)} is not {what} here (allowed: {shown or 'none'})")
 

@@ -41,6 +41,8 @@ class ColossusOrder(KitGame[State]):
     setup_rule = "CO-1.1"
     refs = Refs(player="player", winner="player", card="card", cards=["card"])
     data_fields = (DataField(POOLS.kind, "pool", "pool_sha256"),)
+    #: one Complete Declaration per distinct selection of face-down cards (rules.declarations)
+    listed_by_hidden = (E.CompleteDeclared,)
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
@@ -161,9 +163,8 @@ class ColossusOrder(KitGame[State]):
     # -- generated matches ---------------------------------------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two mono-colour decks of the sample pool; ``long``: :data:`LONG_COPIES` times the cards
-        (600 a deck, deck validation off): about 28,000 events before a deck runs out.  Bigger decks
-        would run longer, but the Complete Declaration candidates (every 6 of the face-down Locus
-        slots) grow combinatorially with a long match's Locus and slow generation to a crawl."""
+        (26,000 a deck, deck validation off): over a million events before a deck runs out (no
+        concession and no winning Complete Declaration in those matches, see ``playout_weight``)."""
         from .cards import COLOURS
 
         pool = load_pool("sample")
@@ -179,8 +180,13 @@ class ColossusOrder(KitGame[State]):
     def playout_weight(self, state: State, event: Event) -> float:
         """Random playouts rarely concede, prefer small opening exchanges, and end turns."""
         t = type(event)
+        long = state.options.deck_validation == "off"
         if t is E.Conceded:  # never in the long set-up (deck validation off): those matches run on
-            return 0.0 if state.options.deck_validation == "off" else 0.00002
+            return 0.0 if long else 0.00002
+        if long and t is E.CompleteDeclared and self.all_gems(state, event):
+            return 0.0  # never the winning declaration in the long set-up
+        if long and t is E.CardSet and event.zone == "locus" and len(state.player(event.player).locus) >= LONG_LOCUS:
+            return 0.0  # face-up Locus cards stay: a Locus that grew all match long would slow every step
         if t is E.CardsReturned:
             return 1.0 / (1 + 10 * len(event.cards) ** 2)
         if t is E.MainPhaseEnded:
@@ -189,9 +195,17 @@ class ColossusOrder(KitGame[State]):
             return 4.0
         return 1.0
 
+    def all_gems(self, state: State, event: E.CompleteDeclared) -> bool:
+        """The declared slots hold 6 Gems (the declaration would win)."""
+        pool = load_pool(state.setup.pool)
+        cards = {sl.id: sl.card for sl in state.player(event.player).locus}
+        return all(cards.get(x) is not None and pool[cards[x]].is_gem for x in event.slots)
+
 
 #: how many times the cards of a sample deck a long generated match plays with
-LONG_COPIES = 12
+LONG_COPIES = 520
+#: a long generated match sets no more Locus cards once a player has this many
+LONG_LOCUS = 16
 
 
 def build_deck(pool: Any, colour: str, seed: int) -> E.DeckList:

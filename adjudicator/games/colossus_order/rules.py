@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, permutations, product
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeVar
 
 from msgspec.structs import replace
 
@@ -35,6 +35,7 @@ from .state import (
 )
 
 NS = "colossus-order/"
+T = TypeVar("T")
 
 
 def bad(rule: str, code: str, message: str) -> Illegal:
@@ -59,10 +60,38 @@ def remove_many(items: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]
     return tuple(out)
 
 
-def contains_multiset(items: Iterable[str], wanted: Iterable[str]) -> bool:
-    have = Counter(items)
-    need = Counter(wanted)
-    return all(have[k] >= v for k, v in need.items())
+def contains_multiset(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
+    """``items`` holds every card of ``wanted`` (repeats counted).  Each copy is found by
+    ``index`` from the one before: in a deck of thousands of cards that stops after a few, where
+    counting the whole deck would not."""
+    for k, v in Counter(wanted).items():
+        at = -1
+        for _ in range(v):
+            try:
+                at = items.index(k, at + 1)
+            except ValueError:
+                return False
+    return True
+
+
+def not_ready(s: State, f: Follower) -> Illegal | None:
+    """Why follower ``f`` cannot attack now (CO-7.3), or None (``check`` and the candidates)."""
+    if not f.on:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) is OFF and cannot attack")
+    if f.played_turn == s.turn:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
+    if f.attacked:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) already attacked this turn")
+    return None
+
+
+def cannot_go_off(s: State, f: Follower) -> Illegal | None:
+    """Why follower ``f`` cannot pay an OFF cost now (CO-8.3, CO-9), or None."""
+    if not f.on:
+        return bad("CO-8.3", "already-off", f"{f.handle} ({f.card}) is OFF and cannot pay an OFF cost")
+    if f.played_turn == s.turn:
+        return bad("CO-9", "summoning-sick", f"{f.handle} ({f.card}) was played this turn and cannot pay an OFF cost")
+    return None
 
 
 def with_player(s: State, pid: str, **changes: Any) -> State:
@@ -587,10 +616,9 @@ class Rules(RulesBase):
             raise bad("CO-8.3", "no-such-ability", f"{f.card} ({e.follower}) has no activated ability #{e.ability}")
         ab = abilities[e.ability]
         if ab.cost.off:
-            if not f.on:
-                raise bad("CO-8.3", "already-off", f"{e.follower} ({f.card}) is OFF and cannot pay an OFF cost")
-            if f.played_turn == s.turn:
-                raise bad("CO-9", "summoning-sick", f"{e.follower} ({f.card}) was played this turn and cannot pay an OFF cost")
+            refused = cannot_go_off(s, f)
+            if refused is not None:
+                raise refused
         if ab.cost.locus > available_locus(p):
             raise bad("CO-5.1", "locus-short", f"the ability costs {ab.cost.locus} Locus, {p.id} has {available_locus(p)} unused")
         self.check_targets(s, e.player, ab.effects if c.modelled else [], e.targets, f"{f.card}'s ability #{e.ability}")
@@ -644,12 +672,9 @@ class Rules(RulesBase):
         if found is None or found[0].id != e.player:
             raise bad("CO-7.2", "not-own-follower", f"{e.attacker!r} is not a follower of {e.player} on the field")
         _, _, f = found
-        if not f.on:
-            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) is OFF and cannot attack")
-        if f.played_turn == s.turn:
-            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
-        if f.attacked:
-            raise bad("CO-7.3", "attacker-not-ready", f"{e.attacker} ({f.card}) already attacked this turn")
+        refused = not_ready(s, f)
+        if refused is not None:
+            raise refused
         opp = s.opponent(e.player)
         if e.target == "deck":
             if e.slot is not None or e.follower is not None:
@@ -1368,8 +1393,7 @@ class Rules(RulesBase):
             options = deck.next_options(s.player(h.player), self.as_listed(s))
             out += [E.CardDrawn(player=h.player, card=c) for c in options]
             if s.declaration_open and h.reason == "draw-step":
-                down = [sl.id for sl in s.player(s.turn_player).locus if not sl.face_up]
-                out += [E.CompleteDeclared(player=s.turn_player, slots=list(c)) for c in combinations(down, 6)]
+                out += [E.CompleteDeclared(player=s.turn_player, slots=c) for c in declarations(s.player(s.turn_player).locus)]
         elif t is Mulligan:
             p = s.player(h.player)
             limit = s.options.mulligan_first if h.player == s.first else s.options.mulligan_second
@@ -1429,10 +1453,13 @@ class Rules(RulesBase):
         for i, ab in enumerate(col.colossus_abilities):
             out += [E.ColossusAbilityActivated(player=me.id, ability=i, targets=tg) for tg in self.target_combos(s, me.id, ab.effects)]
         opp = s.opponent(me.id)
+        off = [g.handle for g in opp.field if not g.on]  # only a follower in OFF can be attacked (CO-7.4)
         for f in me.field:
+            if not_ready(s, f) is not None:  # check rejects its every attack (CO-7.3)
+                continue
             out.append(E.AttackDeclared(player=me.id, attacker=f.handle, target="deck"))
             out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="locus", slot=sl.id) for sl in opp.locus]
-            out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g.handle) for g in opp.field]
+            out += [E.AttackDeclared(player=me.id, attacker=f.handle, target="follower", follower=g) for g in off]
         for c in sorted(set([f.card for f in me.field] + [me.colossus])):
             if not pool[c].modelled and (c == me.colossus or any(ab.timing == "continuous" for ab in pool[c].abilities)):
                 out.append(E.EffectDeclared(player=me.id, card=c))
@@ -1451,7 +1478,7 @@ class Rules(RulesBase):
         for f in me.field:
             card = pool[f.card]
             for i, ab in enumerate(card.abilities):
-                if ab.timing == "activated":
+                if ab.timing == "activated" and not (ab.cost.off and cannot_go_off(s, f) is not None):
                     out += [E.FollowerAbilityActivated(player=pid, follower=f.handle, ability=i, targets=tg)
                             for tg in self.target_combos(s, pid, ab.effects if card.modelled else [])]
         return out
@@ -1497,7 +1524,27 @@ Rules.check = _check  # type: ignore[method-assign]
 Rules.apply = _apply  # type: ignore[method-assign]
 
 
-def multiset_combinations(cards: Iterable[str], k: int) -> Iterable[tuple[str, ...]]:
+def declarations(locus: Iterable[LocusSlot]) -> list[list[int]]:
+    """The slots of one Complete Declaration per distinct selection of 6 face-down Locus cards.
+
+    Face-down slots holding the same card, equally known or unknown to the opponent, are
+    interchangeable: declaring either leads to the same position up to slot numbers.  So each
+    distinct selection (by card and ``known``) is listed once, naming the lowest-numbered slots
+    that hold it; ``check`` accepts any other 6 face-down slots just the same.  Listing every 6 of
+    the slots instead gives C(30, 6) = 593,775 declarations for a Locus of 30 cards."""
+    groups: dict[tuple[str | None, bool], list[int]] = {}  # in Locus order (no set iteration)
+    for sl in locus:
+        if not sl.face_up:
+            groups.setdefault((sl.card, sl.known), []).append(sl.id)
+    ids = [sorted(g) for g in groups.values()]
+    out = []
+    for pick in multiset_combinations([i for i, g in enumerate(ids) for _ in g], 6):
+        counts = Counter(pick)
+        out.append(sorted(slot for i, n in counts.items() for slot in ids[i][:n]))
+    return out
+
+
+def multiset_combinations(cards: Iterable[T], k: int) -> Iterable[tuple[T, ...]]:
     """Every distinct sorted ``k``-card selection from the multiset ``cards``, in sorted order.
 
     ``sorted(set(combinations(cards, k)))`` gives the same, but walks every combination of the
@@ -1505,7 +1552,7 @@ def multiset_combinations(cards: Iterable[str], k: int) -> Iterable[tuple[str, .
     hundred distinct selections here."""
     counts = sorted(Counter(cards).items())
 
-    def pick(i: int, left: int) -> Iterable[tuple[str, ...]]:
+    def pick(i: int, left: int) -> Iterable[tuple[T, ...]]:
         if left == 0:
             yield ()
             return
