@@ -51,7 +51,7 @@ class Colossi(KitGame[State]):
             "space": Names(range(b.size), "no space {value} on the island (spaces 0 to " + str(b.size - 1) + ")"),
             **super().setup_context(setup),
             # "?": an unknown card or tile in a seat's record (unknowns.py, CL-40)
-            "card": Names(frozenset(C.cards) | {HIDDEN}, "unknown card {value!r}"),
+            "card": Names({**C.cards, HIDDEN: None}, "unknown card {value!r}"),  # a mapping: the viewers read card texts from it
             "trait": Names(C.traits, "unknown Trait {value!r}"),
             "tile": Names(frozenset(C.tiles) | {HIDDEN}, "unknown tile {value!r}"),
             "beast": Names(C.beasts, "unknown Beast {value!r} (Beasts: " + ", ".join(sorted(C.beasts)) + ")"),
