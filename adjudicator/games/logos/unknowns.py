@@ -229,6 +229,11 @@ def check_known_from_unknown_slot(s: State, p: Player, card: str, what: str) -> 
 
 # -- stated consequences (the engine cannot derive them: it follows the log) -------------------------
 
+def unsure(s: State) -> bool:
+    """Is a player who may be without a playable card one with unknown slot cards (LG-37)?"""
+    return any(HIDDEN in s.player(d).slots for d in s.due)
+
+
 def follows(r: Rules, s: State) -> bool:
     """Does ``s`` wait on a consequence that turns on an unknown (LG-38)?"""
     if s.result is not None or len(s.players) != 2 or s.pending_end is not None:
@@ -392,7 +397,7 @@ def _blind_choices(r: Rules, s: State, e: Any) -> tuple[list[tuple[tuple[str, ..
 
 
 #: most positions a seat's record keeps open at once (LG-38); beyond, the first are kept
-MAX_ALTS = 64
+MAX_ALTS = 128
 
 
 def _branches(r: Rules, s: State) -> list[State]:
@@ -421,7 +426,7 @@ def _branches(r: Rules, s: State) -> list[State]:
 def _blind_branches(r: Rules, s: State) -> list[State]:
     ok = []
     blind = [p for p in s.players if p.battle == HIDDEN]
-    for ids in product(*(possible(s, p) for p in blind)):
+    for ids in product(*(_battle_can_be(s, p) for p in blind)):
         t = s
         fits = True
         for p, cid in zip(blind, ids):
@@ -432,9 +437,15 @@ def _blind_branches(r: Rules, s: State) -> list[State]:
             t = _with(t, replace(take(t, q, cid), battle=cid))
         if fits:
             label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
-            t = replace(t, assumed=f"{s.assumed}; {label}" if s.assumed else label)
+            t = replace(t, assumed=_assume(s.assumed, label))
             ok.append(_settled(r, _resume(r, t, [p.id for p in blind])))
     return ok
+
+
+def _assume(before: str, label: str, keep: int = 4) -> str:
+    """What a position assumes: its latest ``keep`` assumptions (bounded text)."""
+    parts = [x for x in before.split("; ") if x] + [label]
+    return "; ".join(parts[-keep:])
 
 
 def _due_branches(r: Rules, s: State) -> list[State]:
@@ -453,13 +464,23 @@ def _due_branches(r: Rules, s: State) -> list[State]:
             p = t.player(t.due[0])
             t = r.a_defenseless(t, E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None]))
         label = "; ".join(f"{d} {'was defenseless' if dl else 'held a playable card'} in round {s.round}" for d, dl in zip(unsure, choice))
-        out.append(_settled(r, replace(t, alts=(), assumed=f"{s.assumed}; {label}" if s.assumed else label)))
+        out.append(_settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label))))
     return out
 
 
 def _can_be_defenseless(r: Rules, s: State, p: Player) -> bool:
     can = possible(s, p)
     return len(playable_ids(r, s, p, can)) < len(can)
+
+
+def _battle_can_be(s: State, p: Player) -> list[str]:
+    """What an unknown battle card can be: a called Backup card is one that could go to the Backup
+    Slot (LG-4.1)."""
+    can = possible(s, p)
+    if s.blind_step == "called":
+        pool = pool_of(s)
+        can = [c for c in can if pool[c].backup_eligible]
+    return can
 
 
 def check_branches(r: Rules, s: State, e: Any) -> None:
@@ -490,13 +511,22 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     """Every position in which ``e`` is allowed, after it and what follows; duplicates merged,
     unfinished matches first."""
     outs: list[State] = []
-    for b in _branches(r, s):
-        if r.check(b, e).allowed:
+    branches = _branches(r, s)
+    fits = [b for b in branches if r.check(b, e).allowed]
+    seen: list[State] = []
+    for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
+        try:
             t = _settled(r, r.apply(b, e))
-            if t not in outs:
-                outs.append(t)
-    if not outs:  # never after a check that allowed e
-        return s
+        except Exception:  # noqa: BLE001 - only unchecked (a judge's stands): the position it cannot be
+            if fits:
+                raise
+            continue
+        key = replace(t, assumed="")
+        if key not in seen:  # the same position under another assumption: one is enough
+            seen.append(key)
+            outs.append(t)
+    if not outs:
+        raise ValueError(f"{type(e).__name__} applies in none of the positions the record allows")
     outs.sort(key=lambda t: t.result is not None)
     outs = outs[:MAX_ALTS]
     if len(outs) == 1:  # one position left: what it assumed is settled
