@@ -25,7 +25,7 @@ from .logos_make_examples import features, legal_examples
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "logos"
 FILES = sorted(EXAMPLES.glob("*.jsonl"))
-NAME = re.compile(r"^(?P<verdict>legal|illegal)-(?:(?P<rule>(?:LG|LOG)-\d+(?:\.\d+)?)-)?(?P<what>[a-z0-9.-]+)\.jsonl$")
+NAME = re.compile(r"^(?P<verdict>legal|illegal|undetermined)-(?:(?P<rule>(?:LG|LOG)-\d+(?:\.\d+)?)-)?(?P<what>[a-z0-9.-]+)\.jsonl$")
 
 
 def invoke(*args: object, env: dict[str, str] | None = None):

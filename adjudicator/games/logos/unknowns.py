@@ -156,7 +156,7 @@ def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
         if e.card not in p.deck:
             raise _bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(p.deck)} cards left)")
         return
-    check_reveal(s, p, e.card, f"{e.player} draws {e.card}", "LG-2.3")
+    check_reveal(s, p, e.card, f"{e.player} draws {e.card}")
 
 
 def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
@@ -502,8 +502,9 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
     if len(allowed) == len(branches) and not s.blind_step:
         return
     labels = [b.assumed for b in allowed]
-    raise Undetermined("LG-38", NS + "unknown-battle-card",
-                       f"{type(e).__name__} follows a battle whose outcome the record leaves out and an unknown card decided",
+    battle = any("battle card" in x for x in labels)
+    raise Undetermined("LG-38" if battle else "LG-37", NS + ("unknown-battle-card" if battle else "unknown-playable"),
+                       f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
                        labels[0] if len(labels) == 1 else f"{labels[0]} (or: {'; '.join(labels[1:3])}{' ...' if len(labels) > 3 else ''})")
 
 
