@@ -487,11 +487,13 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
     """A decision where the position is one of several (an unknown battle card whose outcome the
     log leaves out, LG-38): legal in every one, undetermined in some, illegal in none."""
     branches = _branches(r, s)
-    allowed, first = [], None
+    allowed, first, conditional = [], None, None
     for b in branches:
         ruling = r.check(b, e)
         if ruling.allowed:
             allowed.append(b)
+            if ruling.condition is not None and conditional is None:
+                conditional = ruling
         elif first is None:
             first = ruling
     if not allowed:
@@ -502,6 +504,8 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
     if len(allowed) == len(branches) and not s.blind_step:
         return
     labels = [b.assumed for b in allowed]
+    if len(allowed) == 1 and conditional is not None:  # the event's own condition, in that position
+        raise Undetermined(conditional.rule, conditional.code, conditional.message, f"{labels[0]}, and {conditional.condition}")
     battle = any("battle card" in x for x in labels)
     raise Undetermined("LG-38" if battle else "LG-37", NS + ("unknown-battle-card" if battle else "unknown-playable"),
                        f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
@@ -514,6 +518,8 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     outs: list[State] = []
     branches = _branches(r, s)
     fits = [b for b in branches if r.check(b, e).allowed]
+    if len(fits) == 1:  # one position left: the verifier derives (and a record may state) what follows
+        return replace(r.apply(fits[0], e), assumed="")
     seen: list[State] = []
     for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
         try:
