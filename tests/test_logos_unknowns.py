@@ -146,3 +146,18 @@ def test_an_unknown_backup_card_is_undetermined_unless_no_card_could_go_there() 
     last = res.undetermined[-1]
     assert (last.rule, last.code) == ("LG-37", "logos/unknown-backup")
     assert "ben's Backup card has Speed above 99 and no combo requirement (" in last.condition
+
+
+def test_the_scene_says_what_an_unknown_card_can_be() -> None:
+    """Card.possible on ben's unknown cards in ann's record (bounded by the pool); none on the
+    judge's view of the full-information log, where ann's view of ben's slots only hides them."""
+    events = _open_match(max_copies=1) + [E.CardDrawn(player="ben", card="magma-titan"), E.CardDrawn(player="ben", card=HIDDEN)]
+    res = run(parse_log(b"".join(ENC.encode(e) + b"\n" for e in events)))
+    scene = GAME.scene(res.state, None)
+    slots = next(z for z in scene.zones if z.id == "ben.slots").cards
+    assert slots[0].card == "magma-titan" and slots[0].possible is None
+    can = slots[1].possible
+    assert can and "magma-titan" not in can and len(can) == len(set(can)) <= len(GAME.rules.pool(res.state).cards)
+    full = run(read_log(EXAMPLES / "legal-hidden-picks.jsonl"), upto=12).state
+    seen = GAME.scene(full, "ann")
+    assert all(c.possible is None for z in seen.zones for c in z.cards)
