@@ -572,8 +572,9 @@ class Rules(RulesBase):
         p = s.player(e.player)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
-            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if e.card is None else e.card, public=False)))
-        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=False)
+            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if e.card is None else e.card, public=True)))
+        # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
+        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
         return self.after_pick(s)
 
     @applies(E.CardCommitted)
@@ -671,7 +672,7 @@ class Rules(RulesBase):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        if s.result is not None or len(s.players) != 2:
+        if s.result is not None or len(s.players) != 2 or s.alts:  # alternatives: the record says (LG-38)
             return None
         if s.pending_end is not None:
             r = s.pending_end

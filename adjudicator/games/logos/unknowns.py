@@ -238,6 +238,8 @@ def follows(r: Rules, s: State) -> bool:
     """Does ``s`` wait on a consequence that turns on an unknown (LG-38)?"""
     if s.result is not None or len(s.players) != 2 or s.pending_end is not None:
         return False
+    if s.alts:  # several positions: the record says which (LG-38)
+        return True
     if s.phase == "refill":
         p = r.refill_next(s)
         return p is not None and p.deck_open and not p.deck
@@ -247,9 +249,39 @@ def follows(r: Rules, s: State) -> bool:
 
 
 def check_stated(r: Rules, s: State, e: Any) -> None:
-    """A stated derived event where the position waits on an unknown (LG-38)."""
+    """A stated derived event where the position waits on an unknown (LG-38): in one position, or
+    in some of several (undetermined) or none (illegal)."""
     if not follows(r, s):
         raise r.not_proposed(s, e)
+    if not s.alts:
+        return _check_one(r, s, e)
+    branches = [replace(s, alts=()), *s.alts]
+    fits, first = [], None
+    for b in branches:
+        try:
+            _check_stated_in(r, b, e)
+            fits.append(b)
+        except Undetermined:
+            fits.append(b)
+        except Exception as x:  # noqa: BLE001 - an Illegal ruling of that position
+            first = first or x
+    if not fits:
+        raise first if first is not None else _mismatch(r, s, e, "no position this record allows derives it")
+    if len(fits) < len(branches):
+        labels = [b.assumed for b in fits]
+        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {type(e).__name__}, which only some of the positions this record allows derive",
+                           labels[0] if len(labels) == 1 else f"{labels[0]} (or: {'; '.join(labels[1:3])}{' ...' if len(labels) > 3 else ''})")
+
+
+def _check_stated_in(r: Rules, b: State, e: Any) -> None:
+    """``e`` in one position: as a stated consequence there, or as the engine's own derivation."""
+    if follows(r, b):
+        _check_one(r, b, e)
+    elif r.derive(b) != bare(e):
+        raise _mismatch(r, b, e, "the engine derives something else here")
+
+
+def _check_one(r: Rules, s: State, e: Any) -> None:
     t = type(e)
     if s.phase == "refill":
         p = r.refill_next(s)
@@ -314,7 +346,8 @@ def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], S
             continue
         t = _resume(r, t, [p.id for p in blind])
         if r.derive(t) == want:
-            out.append((ids, t))
+            label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
+            out.append((ids, replace(t, assumed=_assume(s.assumed, label))))
     return out
 
 
@@ -332,10 +365,40 @@ def _resume(r: Rules, s: State, pids: list[str]) -> State:
 
 
 def apply_stated(r: Rules, s: State, e: Any) -> State:
+    """The positions after a stated consequence: every one in which it was checked to fit."""
+    outs: list[State] = []
+    for b in [replace(s, alts=()), *s.alts] if s.alts else [s]:
+        try:
+            _check_stated_in(r, b, e)
+        except Undetermined:
+            pass
+        except Exception:  # noqa: BLE001 - a position the statement rules out
+            continue
+        outs += _apply_one(r, b, e) if follows(r, b) else [r.apply(b, e)]
+    return _merged(outs) if outs else s
+
+
+def _merged(outs: list[State]) -> State:
+    """One position standing for ``outs``: duplicates merged, at most :data:`MAX_ALTS`."""
+    keep: list[State] = []
+    seen: list[State] = []
+    for t in outs:
+        key = replace(t, assumed="", alts=())
+        if key not in seen:
+            seen.append(key)
+            keep.append(replace(t, alts=()))
+    keep.sort(key=lambda t: t.result is not None)
+    keep = keep[:MAX_ALTS]
+    if len(keep) == 1:
+        return replace(keep[0], assumed="")
+    return replace(keep[0], alts=tuple(keep[1:]))
+
+
+def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
     t = type(e)
     if s.phase == "refill":
         p = s.player(e.player)
-        return r.a_rebuilt(_with(s, replace(p, deck_open=False)), e)
+        return [r.a_rebuilt(_with(s, replace(p, deck_open=False)), e)]
     if s.phase == "pick":
         s = replace(s, due=s.due[s.due.index(e.player):])
         p = s.player(e.player)
@@ -347,10 +410,9 @@ def apply_stated(r: Rules, s: State, e: Any) -> State:
                 if c == HIDDEN:
                     p = take(s, p, cid)
                     slots[i] = cid
-        return r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)
+        return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
     assert t is not None
-    outcomes = _blind_outcomes(r, s, e)
-    return r.apply(outcomes[0][1], e)
+    return [r.apply(o, e) for _ids, o in _blind_outcomes(r, s, e)]
 
 
 def with_player_struct(s: State, p: Player) -> State:
@@ -370,32 +432,6 @@ def _settled(r: Rules, t: State) -> State:
     return t
 
 
-def _blind_choices(r: Rules, s: State, e: Any) -> tuple[list[tuple[tuple[str, ...], State]], Any]:
-    """The assignments of the unknown battle cards after which ``e`` is allowed (settled position
-    each), and the first rejection met (None: none)."""
-    blind = [p for p in s.players if p.battle == HIDDEN]
-    ok: list[tuple[tuple[str, ...], State]] = []
-    first = None
-    for ids in product(*(possible(s, p) for p in blind)):
-        t = s
-        fits = True
-        for p, cid in zip(blind, ids):
-            q = t.player(p.id)
-            if tracked(t, q) and cid not in q.unseen:
-                fits = False
-                break
-            t = _with(t, replace(take(t, q, cid), battle=cid))
-        if not fits:
-            continue
-        t = _settled(r, _resume(r, t, [p.id for p in blind]))
-        ruling = r.check(t, e)
-        if ruling.allowed:
-            ok.append((ids, t))
-        elif first is None:
-            first = ruling
-    return ok, first
-
-
 #: most positions a seat's record keeps open at once (LG-38); beyond, the first are kept
 MAX_ALTS = 128
 
@@ -404,7 +440,7 @@ def _branches(r: Rules, s: State) -> list[State]:
     """The positions ``s`` stands for: ``s`` and its alternatives, each unknown battle card as every
     card it can be (settled, labelled with the assumption), each player who may be defenseless as
     defenseless and as not."""
-    todo = [replace(s, alts=()), *s.alts]
+    todo = [_settled(r, b) for b in (replace(s, alts=()), *s.alts)]
     out: list[State] = []
     for _ in range(4):  # an expanded position is settled: it may wait on another unknown
         more: list[State] = []
@@ -438,8 +474,21 @@ def _blind_branches(r: Rules, s: State) -> list[State]:
         if fits:
             label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
             t = replace(t, assumed=_assume(s.assumed, label))
-            ok.append(_settled(r, _resume(r, t, [p.id for p in blind])))
+            ok.append(_forget(s, _settled(r, _resume(r, t, [p.id for p in blind])), [p.id for p in blind]))
     return ok
+
+
+def _forget(s: State, t: State, pids: list[str]) -> State:
+    """Once the round of an assumed battle card is over, its identity is not counted (no deck list,
+    no copy limit): it lies in the discard pile as an unknown card again, so that the positions of
+    cards that did the same merge."""
+    if t.round == s.round:
+        return t
+    for pid in pids:
+        q = t.player(pid)
+        if not tracked(t, q) and q.discard and q.discard[-1] != HIDDEN:
+            t = _with(t, replace(q, discard=q.discard[:-1] + (HIDDEN,)))
+    return t
 
 
 def _assume(before: str, label: str, keep: int = 4) -> str:
