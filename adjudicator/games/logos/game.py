@@ -114,7 +114,7 @@ class Logos(KitGame[State]):
                 continue
             cards = tuple(sorted(c for c, n in setup.decks[p].items() for _ in range(max(0, n))))
             players.append(Player(p, hp=opts.start_hp, slots=(None,) * opts.start_slots, deck=cards))
-        s = State(setup=setup, options=opts, players=tuple(players))
+        s = State(setup=setup, options=opts, players=tuple(players), unknowns=any(p.unknown for p in players))
         if len(players) != 2:
             return State(setup=setup, options=opts, players=tuple(players), phase="over")
         return self.rules.after_refill(s)

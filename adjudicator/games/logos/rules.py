@@ -250,7 +250,7 @@ class Rules(RulesBase):
             return
         if who != s.players[0].id and who != s.players[1].id:
             raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
-        if (s.alts or s.step == "blind" or (s.due and U.unsure(s))) and e.kind != "X":  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
+        if s.unknowns and (s.alts or s.step == "blind" or (s.due and U.unsure(s))) and e.kind != "X":  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
             U.check_branches(self, s, e)
 
     @checks(E.CardDrawn, rule="LG-2.2")
@@ -522,7 +522,7 @@ class Rules(RulesBase):
         memo = self._memo
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
-        if s.due or s.blind_step or s.alts or (s.phase == "refill" and type(e) is E.DeckRebuilt):
+        if s.unknowns:  # a seat's record (unknowns.py)
             if e.kind == "X":
                 if U.follows(self, s):
                     return U.apply_stated(self, s, e)

@@ -160,6 +160,8 @@ class State(TwoSeats, frozen=True, gc=False):
     #: step ``blind`` (a battle card is unknown: the log states what follows): the step it stands
     #: for, ``direction`` or ``called`` (a called Backup card's effects still to queue)
     blind_step: str = ""
+    #: some card of the match is unknown (a seat's record): the rules of unknowns.py apply
+    unknowns: bool = False
     #: a seat's record that leaves out what an unknown battle card did: the other positions the
     #: match may be in (LG-38), and what this one assumes
     alts: tuple["State", ...] = ()

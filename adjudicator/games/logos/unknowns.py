@@ -416,8 +416,8 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
 
 
 def with_player_struct(s: State, p: Player) -> State:
-    """``s`` with ``p`` (by id) in its seat."""
-    return _with(s, p)
+    """``s`` with ``p`` (by id) in its seat, now with an unknown card."""
+    return replace(_with(s, p), unknowns=True)
 
 
 # -- a decision where the log leaves out what an unknown battle card did -----------------------------
