@@ -161,3 +161,15 @@ def test_the_scene_says_what_an_unknown_card_can_be() -> None:
     full = run(read_log(EXAMPLES / "legal-hidden-picks.jsonl"), upto=12).state
     seen = GAME.scene(full, "ann")
     assert all(c.possible is None for z in seen.zones for c in z.cards)
+
+
+def test_a_seats_position_document_round_trips_through_check(tmp_path: Path) -> None:
+    path = EXAMPLES / "undetermined-ann-record-of-hidden-picks.jsonl"
+    pos = tmp_path / "pos.json"
+    r = invoke("state", path, "--at", 40, "--json")
+    assert r.exit_code == 0, r.output
+    pos.write_text(r.output)
+    nxt = path.read_bytes().splitlines()[40].decode()
+    c = invoke("check", "--position", pos, "--event", nxt)
+    assert c.exit_code in (0, 4), c.output
+    assert c.output.startswith(("legal: ", "undetermined: ")), c.output
