@@ -21,6 +21,8 @@ from adjudicator.core.playout import playout, to_jsonl
 from adjudicator.core.verify import run
 from adjudicator.games.logos import events as E
 
+from tests.test_logos_rules import covers, documents
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "logos"
 GAME = registry.get("logos")
@@ -73,6 +75,7 @@ def test_the_full_information_examples_still_verify_legal() -> None:
         assert run(read_log(path)).verdict == "legal", path
 
 
+@covers("LG-38", illegal=False)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), with_derived=st.booleans(), seat=st.sampled_from(["p1", "p2"]))
 def test_a_redacted_generated_match_never_verifies_illegal(seed: int, with_derived: bool, seat: str) -> None:
@@ -110,6 +113,7 @@ def _open_match(**options: object) -> list:
     return [setup, *(E.CardDrawn(player="ann", card=c) for c in ANN_DRAWS)]
 
 
+@covers("LG-36")
 def test_an_unknown_deck_under_a_copy_limit_counts_what_it_shows() -> None:
     """ben's deck list is unknown, the ruleset allows one copy of a card: a second magma-titan of
     his is impossible (LG-36), with the reason; an unknown draw is not."""
@@ -126,6 +130,7 @@ def test_an_unknown_deck_under_a_copy_limit_counts_what_it_shows() -> None:
     assert "all 1 copy of magma-titan the ruleset allows (max_copies) are already accounted for (1 in the card slots)" in v.message
 
 
+@documents("LG-35")
 def test_a_null_card_is_unknown_like_a_question_mark() -> None:
     events = _open_match()
     events += [E.CardDrawn(player="ben", card=None), E.CardDrawn(player="ben", card=HIDDEN)]
@@ -137,6 +142,7 @@ def test_a_null_card_is_unknown_like_a_question_mark() -> None:
     assert ben.slots[:2] == (HIDDEN, HIDDEN) and ben.unknown == "open" and ben.deck_open
 
 
+@documents("LG-37")
 def test_an_unknown_backup_card_is_undetermined_unless_no_card_could_go_there() -> None:
     events = _open_match()
     events += [E.CardDrawn(player="ben", card=HIDDEN)] * 3
@@ -173,3 +179,15 @@ def test_a_seats_position_document_round_trips_through_check(tmp_path: Path) -> 
     c = invoke("check", "--position", pos, "--event", nxt)
     assert c.exit_code in (0, 4), c.output
     assert c.output.startswith(("legal: ", "undetermined: ")), c.output
+
+
+@covers("LG-38", legal=False)
+def test_a_stated_rebuild_of_a_deck_of_unknown_size_is_checked() -> None:
+    """ben's deck size is unknown: the record may state that it was rebuilt, with the size of his
+    discard pile (LG-4); another size is not what the engine would derive (LG-38)."""
+    events = _open_match() + [E.DeckRebuilt(player="ben", count=5)]
+    res = run(parse_log(b"".join(ENC.encode(e) + b"\n" for e in events)))
+    assert res.verdict == "illegal"
+    v = res.violations[0]
+    assert (v.rule, v.code) == ("LG-38", "logos/stated-mismatch")
+    assert "ben's deck would be rebuilt from 0 discarded card(s)" in v.message
