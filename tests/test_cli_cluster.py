@@ -38,7 +38,8 @@ def test_cluster_output_is_the_local_output(scheduler: str, tmp_path: Path) -> N
     assert remote.output == local.output
     docs = [json.loads(line) for line in remote.output.splitlines()]
     assert docs[-1]["summary"]["logs"] == len(docs) - 1 > 40
-    assert {d["verdict"] for d in docs[:-1]} == {"legal", "illegal", "unreadable"}
+    # undetermined: a seat's record among the examples (issue 11)
+    assert {d["verdict"] for d in docs[:-1]} - {"undetermined"} == {"legal", "illegal", "unreadable"}
     text_local = invoke("verify", "--quiet", "--jobs", "1", *paths)
     text_remote = invoke("verify", "--quiet", "--cluster", scheduler, *paths)
     assert text_remote.output == text_local.output

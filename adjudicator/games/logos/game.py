@@ -57,8 +57,9 @@ class Logos(KitGame[State]):
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
         cards = POOLS.names(setup.pool, setup.pool_sha256)
-        # a card may be unknown ("?") in a seat's record (LG-35); null is not a name and passes
-        return {**super().setup_context(setup), "card": Names(frozenset(cards.known) | {HIDDEN}, cards.unknown)}
+        # a card may be unknown ("?") in a seat's record (LG-35); null is not a name and passes.
+        # Still a mapping of the pool's cards (card_info reads it); "?" maps to no card
+        return {**super().setup_context(setup), "card": Names({**cards.known, HIDDEN: None}, cards.unknown)}
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         if type(event) is E.RoundEnded:
