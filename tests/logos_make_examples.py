@@ -342,7 +342,52 @@ def generate() -> dict[str, bytes]:
     for name, (s, _rule, _text) in illegal_examples().items():
         made[name] = s.lines()
     made.update(ruling_examples("logos", made["legal-hidden-picks.jsonl"]))  # judges' rulings
+    made.update(seat_examples(made["legal-hidden-picks.jsonl"]))  # unknown identities
     return dict(sorted(made.items()))
+
+
+# ==================================================================================================
+# a seat's record (unknown identities, LG-35 to LG-38)
+# ==================================================================================================
+
+SEAT = "undetermined-ann-record-of-hidden-picks.jsonl"
+PLANTED = "illegal-LG-36-impossible-draw-in-a-seat-record.jsonl"
+SEAT_TEXT = {
+    SEAT: "ann's record of `legal-hidden-picks.jsonl`, as `adjudicator redact --as ann` writes it: ben's deck list `{}`, "
+    "his draws and Backup cards `\"?\"`. It verifies `undetermined` (exit 4): whether ben held a playable card and what his "
+    "called Backup cards did are conditions (LG-37, LG-38), never violations",
+    PLANTED: "ann's record of the same match, keeping ben's registered deck list: one of ben's unknown draws is written as a "
+    "card all of whose copies in his deck list are already accounted for (LG-36, impossible-card)",
+}
+
+
+def seat_examples(full: bytes) -> dict[str, bytes]:
+    """ann's record of a complete match, and the same record with ben's deck list and a planted
+    impossible draw (the first of ben's unknown draws at which a card of his list is used up)."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.verify import run
+    from adjudicator.games.logos.unknowns import tracked
+
+    enc = msgspec.json.Encoder()
+    full_events = [GAME.decoder.decode(ln) for ln in full.splitlines()]
+    seat = [GAME.redact(e, A) for e in full_events]
+    out = {SEAT: b"".join(enc.encode(e) + b"\n" for e in seat)}
+    listed = [msgspec.structs.replace(seat[0], decks=full_events[0].decks), *seat[1:]]
+    lines = [enc.encode(e) for e in listed]
+    log = parse_log(b"\n".join(lines) + b"\n")
+    for i, e in enumerate(listed):
+        if i < 2 or not (type(e) is E.CardDrawn and e.player == B and e.card == "?"):
+            continue
+        st = run(log, upto=i).state  # the position before line i + 1
+        ben = st.player(B)
+        if not tracked(st, ben):
+            continue
+        used = [c for c in sorted(full_events[0].decks[B]) if c not in ben.unseen]
+        if used:
+            bad = E.CardDrawn(player=B, card=used[0], note=f"planted: every copy of {used[0]} in ben's deck list is already accounted for")
+            out[PLANTED] = b"".join(ln + b"\n" for ln in lines[:i]) + enc.encode(bad) + b"\n"
+            break
+    return out
 
 
 LEGAL_TEXT = {
@@ -371,6 +416,8 @@ def readme() -> str:
         lines.append(f"- `{name}`: {LEGAL_TEXT[name]}")
     for name, text in RULING_TEXT.items():
         lines.append(f"- `{name}`: {text}")
+    for name, text in SEAT_TEXT.items():
+        lines.append(f"- `{name}`: {text}.")
     for name, (_s, _rule, text) in sorted(illegal_examples().items()):
         lines.append(f"- `{name}`: {text}.")
     return "\n".join(lines) + "\n"

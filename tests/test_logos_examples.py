@@ -25,7 +25,7 @@ from .logos_make_examples import features, legal_examples
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "logos"
 FILES = sorted(EXAMPLES.glob("*.jsonl"))
-NAME = re.compile(r"^(?P<verdict>legal|illegal)-(?:(?P<rule>(?:LG|LOG)-\d+(?:\.\d+)?)-)?(?P<what>[a-z0-9.-]+)\.jsonl$")
+NAME = re.compile(r"^(?P<verdict>legal|illegal|undetermined)-(?:(?P<rule>(?:LG|LOG)-\d+(?:\.\d+)?)-)?(?P<what>[a-z0-9.-]+)\.jsonl$")
 
 
 def invoke(*args: object, env: dict[str, str] | None = None):
@@ -111,7 +111,9 @@ def test_cli_check_legal_and_state_in_a_battle() -> None:
     assert '{"type":"CardDrawn","player":"ann","card":"ember-convert"}' in r.output
 
 
-def test_cli_state_hides_an_open_pick_until_both_are_in(tmp_path: Path) -> None:
+def test_cli_state_shows_an_open_pick_at_once(tmp_path: Path) -> None:
+    """LG-6: an open pick is named openly, so the other seat sees it at once (and its record names
+    it: docs/games/logos.md, "A seat's record")."""
     path = EXAMPLES / "legal-open-picks.jsonl"
     lines = [json.loads(x) for x in path.read_bytes().splitlines()]
     n = next(i for i, x in enumerate(lines, start=1) if x["type"] == "CardPicked")
@@ -120,7 +122,7 @@ def test_cli_state_hides_an_open_pick_until_both_are_in(tmp_path: Path) -> None:
     r = invoke("state", path, "--at", n, "--as", other, "--json")
     doc = json.loads(r.output)
     seat = 0 if who == "ann" else 1
-    assert doc["state"]["players"][seat]["battle"] == "?"
+    assert doc["state"]["players"][seat]["battle"] == card
     r = invoke("state", path, "--at", n, "--as", who, "--json")
     assert json.loads(r.output)["state"]["players"][seat]["battle"] == card
     # a position document round-trips through check --position

@@ -242,15 +242,15 @@ def test_view_hides_slots_backup_and_unrevealed_pick_open_picks() -> None:
     judge = GAME.view(s.s, None)
     ann_view, ben_view = GAME.view(s.s, A), GAME.view(s.s, B)
     ann_b, ben_a = ben_view["players"][0], ann_view["players"][1]
-    assert list(ann_b["slots"]) == [None, None, "?"] and ann_b["backup"] == "?" and ann_b["battle"] == "?"
+    # an open pick is public at once (LG-6): ben sees ann's battle card, not her slots or Backup card
+    assert list(ann_b["slots"]) == [None, None, "?"] and ann_b["backup"] == "?" and ann_b["battle"] == "iron-golem"
     assert list(ben_a["slots"]) == ["?", "?", "?"]
     assert ann_view["players"][0]["battle"] == "iron-golem" and ann_view["players"][0]["backup"] == "spark-wisp"
     assert judge["players"][0]["battle"] == "iron-golem"
     assert ben_view["setup"]["decks"][A] == {} and ben_view["setup"]["decks"][B] == judge["setup"]["decks"][B] != {}
     assert list(ann_view["players"][0]["deck"]) == ["?"] * 5  # nobody sees a deck's order: its size only
     text = GAME.describe(s.s, B)
-    assert "iron-golem" not in text and "spark-wisp" not in text and "battle card: ? (picked" in text
-    # once both picks are in, they are public
+    assert "spark-wisp" not in text and "battle card: iron-golem" in text
     s.add(E.CardPicked(player=B, card="storm-coil"))
     s.battle()
     assert GAME.view(s.s, B)["players"][0]["backup"] == "?"

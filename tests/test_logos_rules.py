@@ -42,6 +42,8 @@ def derived_rule(*ids: str):
 #: ids that never reject a decision, and why (each has a behaviour test, and where the rule
 #: shapes a derived event, a LOG-2 case for a log that states that event otherwise)
 NEVER_REJECTS: dict[str, str] = {
+    "LG-35": "an unknown card is never illegal in itself: an unknown deck list under limits is a condition (tests/test_logos_unknowns.py)",
+    "LG-37": "a decision that needs an unknown card is undetermined; where no card could do, the rule it needs rejects it (LG-2.4, LG-4.1)",
     "LG-1.3": "the starting position is derived from the set-up",
     "LG-5.1": "the direction is derived (DirectionDetermined; LOG-2 if stated otherwise)",
     "LG-5.2": "the Speed rule and the Deadlock are derived",
@@ -687,9 +689,11 @@ def test_a_stall_ends_the_match() -> None:
     s.refill()
     assert s.s.result is not None and (s.s.result.result, s.s.result.reason) == ("draw", "stall")
     assert s.s.round == 4
-    # with empty decks the rounds are all derived, and still end
+    # an empty deck list is a deck list the record leaves unknown (LG-35): the engine derives no
+    # round from it, it waits for the record's draws
     t = Script({A: {}, B: {}})
-    assert t.s.result is not None and t.s.result.reason == "stall"
+    assert t.s.result is None and t.s.phase == "refill"
+    assert [p.deck_open for p in t.s.players] == [True, True]
 
 
 # ==================================================================================================
@@ -1232,3 +1236,7 @@ def test_a_pool_holds_any_card_the_game_allows(tmp_path: Path) -> None:
     assert not pool["speed-99"].backup_eligible and pool["speed-100"].backup_eligible
     assert not pool["speed-100-combo"].backup_eligible
     # what the game does not allow: tests/test_logos_docs.py, test_a_malformed_pool_names_the_file_card_and_field
+
+
+# the unknown-identity rules (LG-35 to LG-38) are shown in their own file; importing it registers them
+import tests.test_logos_unknowns  # noqa: E402,F401

@@ -131,7 +131,9 @@ def test_list_and_filters(client: TestClient) -> None:
         assert all(m["game_name"] == registry.get(gid).name for m in got)
     illegal = client.get("/api/matches", params={"verdict": "illegal"}).json()
     legal = client.get("/api/matches", params={"verdict": "legal"}).json()
-    assert illegal and legal and len(illegal) + len(legal) == len(everything)
+    undetermined = [m for m in everything if m["verdict"] == "undetermined"]  # seats' records (issue 11)
+    assert illegal and legal and len(illegal) + len(legal) + len(undetermined) == len(everything)
+    assert all(Path(m["source"]).name.startswith("undetermined-") for m in undetermined)
     assert all(Path(m["source"]).name.startswith("illegal-") and m["violations"] >= 1 for m in illegal)
     assert all(Path(m["source"]).name.startswith("legal-") and m["violations"] == 0 for m in legal)
     # a player id used in some matches but not all
@@ -174,10 +176,11 @@ def test_events_carry_rulings_and_marks(client: TestClient, store: MatchStore, g
         assert doc["match"]["match_id"] == mid and doc["match"]["events"] == n
         assert [e["number"] for e in events] == list(range(1, n + 1))
         assert {e["mark"] for e in events} <= {"legal", "illegal", "unchecked", "derived",
-                                               "stands", "taken-back", "ruling"}  # the last: judges' rulings
+                                               "stands", "taken-back", "ruling",  # judges' rulings
+                                               "undetermined"}  # a seat's record (issue 11)
         illegal = [e for e in events if e["mark"] == "illegal"]
         assert doc["violations"] == [e["number"] for e in illegal]
-        if path.name.startswith("legal-"):
+        if path.name.startswith(("legal-", "undetermined-")):  # undetermined: a seat's record (issue 11)
             assert not illegal, path.name
             turns = [e["turn"] for e in events]
             assert turns == sorted(turns), "turn numbers never go back"

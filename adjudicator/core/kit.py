@@ -352,6 +352,10 @@ class RulesBase:
     def candidates(self, s: Any) -> list[Any]:
         raise NotImplementedError
 
+    def follows_stated(self, s: Any) -> bool:
+        """See :meth:`adjudicator.core.protocol.Game.follows_stated` (the default: never)."""
+        return False
+
     def legal_events(self, s: Any) -> list[Any]:
         """Every candidate ``check`` accepts (so the two never disagree)."""
         check = self.check
@@ -457,6 +461,9 @@ class KitGame(Game[S], Generic[S]):
 
     def legal_events(self, state: S) -> list[Event]:
         return self.rules.legal_events(state)
+
+    def follows_stated(self, state: S) -> bool:
+        return self.rules.follows_stated(state)
 
     def to_act(self, state: S) -> list[str]:
         return self.rules.to_act(state)  # type: ignore[attr-defined]

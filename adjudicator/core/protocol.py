@@ -108,6 +108,13 @@ class Game(ABC, Generic[S]):
     def derive(self, state: S) -> Event | None:
         """The next consequence the rules force in ``state``, or None when someone must act."""
 
+    def follows_stated(self, state: S) -> bool:
+        """True when ``state`` waits on a consequence the engine cannot derive because it turns on
+        an unknown identity (a seat's record): a derived event the log states there is then
+        checked and applied like a proposed one (docs/log-format.md, "Unknown identities").
+        The default: never (every consequence is derived)."""
+        return False
+
     @abstractmethod
     def legal_events(self, state: S) -> list[Event]:
         """Every legal event in ``state``; random outcomes as every event that could follow."""

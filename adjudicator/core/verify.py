@@ -288,7 +288,8 @@ def run(
             if steps is not None:
                 steps(Step(number, line, ev, _CONFIRMED, False, state=state))
             continue
-        if ev.kind == "X" and (unconfirmed or outcome(state) is None):
+        if ev.kind == "X" and (unconfirmed or (outcome(state) is None and not game.follows_stated(state))):
+            # (a position that waits on an unknown identity checks a stated consequence instead)
             # consequences still owed come first: LOG-2 before anything is "after the end" (LOG-3)
             ruling = _stated_consequence(game, state, ev, unconfirmed)
         elif outcome(state) is not None:

@@ -38,7 +38,8 @@ class CardDrawn(Event):
 
     kind: ClassVar[str] = "R"
     player: str
-    card: str
+    #: the card; ``"?"`` or null: unknown (a seat's record, docs/games/logos.md)
+    card: str | None
 
 
 class DeckRebuilt(Event):
@@ -61,14 +62,16 @@ class BackupAssigned(Event):
     """Phase 1: a card goes from a card slot to the player's Backup Slot (LG-4.1)."""
 
     player: str
-    card: str
+    #: the card; ``"?"`` or null: unknown (a seat's record, docs/games/logos.md)
+    card: str | None
 
 
 class CardPicked(Event):
     """Open picks (ruleset option ``picks = "open"``): the player's battle card, named at once."""
 
     player: str
-    card: str
+    #: the card; ``"?"`` or null: unknown (a seat's record, docs/games/logos.md)
+    card: str | None
 
 
 class CardCommitted(Event):

@@ -7,15 +7,17 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import Event
-from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids
+from adjudicator.core.events import HIDDEN, Event
+from adjudicator.core.kit import DataField, KitGame, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
-from adjudicator.core.refs import check_deck_lists
+from adjudicator.core.refs import Names, check_deck_lists
+from adjudicator.core.rulings import Undetermined
 
 from . import events as E
 from .cards import CLASSES, POOLS, Pool, load_pool
 from .rules import bad
 from .state import Options, Player, State
+from .unknowns import open_player
 
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
 SHARED = "shared"
@@ -54,7 +56,10 @@ class Logos(KitGame[State]):
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:
-        return {**super().setup_context(setup), "card": POOLS.names(setup.pool, setup.pool_sha256)}
+        cards = POOLS.names(setup.pool, setup.pool_sha256)
+        # a card may be unknown ("?") in a seat's record (LG-35); null is not a name and passes.
+        # Still a mapping of the pool's cards (card_info reads it); "?" maps to no card
+        return {**super().setup_context(setup), "card": Names({**cards.known, HIDDEN: None}, cards.unknown)}
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         if type(event) is E.RoundEnded:
@@ -67,7 +72,7 @@ class Logos(KitGame[State]):
         check_player_ids(setup.players)
         if SHARED in setup.players:
             raise RefError("players", f"{SHARED!r} is reserved (it names the shared combo counter)")
-        check_deck_lists(setup.players, setup.decks, self.context(setup)["card"], counts=lambda d: d,
+        check_deck_lists(setup.players, setup.decks, POOLS.names(setup.pool, setup.pool_sha256), counts=lambda d: d,
                          field=lambda p, cid: f"decks.{p}.{cid}")
         self.options_of(setup)
 
@@ -75,8 +80,12 @@ class Logos(KitGame[State]):
     def check_setup(self, setup: Any) -> None:
         self.check_seats(setup, 2, 2, "two-players")
         opts = self.options_of(setup)
+        unseen = []
         for p in setup.players:
             deck = setup.decks[p]
+            if not deck:  # LG-35: a deck list the record leaves unknown
+                unseen.append(p)
+                continue
             total = sum(deck.values())
             if opts.deck_size is not None and total != opts.deck_size:
                 raise bad("LG-1.2", "deck-size", f"{p}'s deck holds {total} cards; the ruleset ({setup.ruleset}) asks for exactly {opts.deck_size} (LG-3)")
@@ -89,14 +98,24 @@ class Logos(KitGame[State]):
                 life = sum(n for cid, n in deck.items() if pool[cid].klass == "life")
                 if life > opts.max_life:
                     raise bad("LG-1.2", "too-many-life", f"{p}'s deck holds {life} Life cards; the ruleset allows {opts.max_life} (LG-31)")
+        limits = [f"exactly {opts.deck_size} cards"] if opts.deck_size is not None else []
+        limits += [f"at most {opts.max_copies} copies of a card"] if opts.max_copies is not None else []
+        limits += [f"at most {opts.max_life} Life cards"] if opts.max_life is not None else []
+        if unseen and limits:
+            who = " and ".join(unseen)
+            raise Undetermined("LG-35", "logos/unknown-deck", f"the record does not give {who}'s deck list",
+                               f"{who}'s unseen deck meets LG-1.2 ({', '.join(limits)})")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
         players = []
         for p in setup.players[:2]:
+            if not setup.decks[p]:  # LG-35: unknown deck list
+                players.append(open_player(State(setup=setup, options=opts, players=()), p))
+                continue
             cards = tuple(sorted(c for c, n in setup.decks[p].items() for _ in range(max(0, n))))
             players.append(Player(p, hp=opts.start_hp, slots=(None,) * opts.start_slots, deck=cards))
-        s = State(setup=setup, options=opts, players=tuple(players))
+        s = State(setup=setup, options=opts, players=tuple(players), unknowns=any(p.unknown for p in players))
         if len(players) != 2:
             return State(setup=setup, options=opts, players=tuple(players), phase="over")
         return self.rules.after_refill(s)
@@ -115,7 +134,7 @@ class Logos(KitGame[State]):
             named = list(p.deck) + list(p.discard) + [c for c in p.slots if c is not None] + \
                 [c for c in (p.backup, p.battle) if c is not None]
             for c in named:
-                if c not in pool:
+                if c not in pool and c != HIDDEN:
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players[{i}]`")
             for m in p.mods:
                 if m not in ("maximize", "minimize", "swap-values", "berserk") and not (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.invariants import Spec, seated_scan
 
 from .cards import load_pool
@@ -11,7 +12,7 @@ SPEC = Spec(
     players=frozenset({"id", "player", "priority", "passed", "striker", "due", "winner", "attacker",
                        "defender", "counter"}),
     player_extras=frozenset({"shared"}),
-    cards=frozenset({"slots", "deck", "discard", "backup", "battle", "card"}),
+    cards=frozenset({"slots", "deck", "discard", "backup", "battle", "card", "unseen"}),
     ints={"round": (0, 10_000_000), "strikes": (0, 1_000), "stall": (0, 10_000_000),
           # hit points: one event moves them by at most 8 * MAX_STAT (a Regeneration of a card doubled
           # twice), so 10,000,000 events stay far inside this range
@@ -24,7 +25,11 @@ def invariants(s: State) -> list[tuple[str, str]]:
     ids = list(s.setup.players)
     seated = [p.id for p in s.players]
     # a set-up of more than two players is judged by LG-1.1; the engine seats the first two
-    b = seated_scan(s, SPEC, seated, ids[: len(seated)] if len(seated) <= 2 else ids, lambda: load_pool(s.setup.pool, s.setup.pool_sha256))
+    def cards() -> object:  # a seat's record may hold unknown cards ("?", LG-35)
+        pool = load_pool(s.setup.pool, s.setup.pool_sha256)
+        return frozenset(pool.cards) | {HIDDEN} if s.unknowns else pool
+
+    b = seated_scan(s, SPEC, seated, ids[: len(seated)] if len(seated) <= 2 else ids, cards)
     if b:
         return b.items
     o = s.options

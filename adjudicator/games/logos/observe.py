@@ -5,9 +5,10 @@ passed here.  ``view``, ``scene``, the text render and the viewers' event lists 
 these two (via :class:`~adjudicator.core.kit.KitGame`):
 
 - nobody sees a deck (its order is unknown to everybody; the deck keeps its size);
-- the opponent's card slots, Backup card and picked battle card until it is revealed;
+- the opponent's card slots, Backup card and committed battle card until it is revealed;
 - the opponent's deck list;
-- and, in events, the opponent's draws, Backup card and pick.
+- and, in events, the opponent's draws and Backup card (a hidden pick is a commitment; an open
+  pick, option ``picks = "open"``, is public at once: LG-6).
 
 A hidden pick's commitment (a hash) is public; the card behind it is unknown even to the judge
 until ``PickRevealed`` opens it, so the judge's position holds no identity for it to mask.
@@ -44,6 +45,6 @@ def redact(event: Event, player: str) -> Event:
         return replace(event, decks={p: (d if p == player else {}) for p, d in event.decks.items()})
     if getattr(event, "player", player) == player:
         return event
-    if t in (E.CardDrawn, E.BackupAssigned, E.CardPicked):
+    if t is E.CardDrawn or t is E.BackupAssigned:  # an open pick is public (LG-6)
         return masked(event, "card")
     return event

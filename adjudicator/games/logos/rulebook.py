@@ -3,7 +3,7 @@
 Dotted ids (``LG-3.3``) are rules the engine enforces, by section; undotted ids (``LG-11``) are
 the project's interpretations of the gaps of the seed, numbered as in section 3.2 of the design
 analysis (LG-1 to LG-30), then the project's own answers about the cards a pool may hold (LG-31
-to LG-34).
+to LG-34), then how a seat's record with unknown cards is judged (LG-35 to LG-38).
 """
 
 from adjudicator.core.rulings import Rulebook
@@ -78,6 +78,11 @@ RULES: dict[str, str] = {
     "LG-32": "Attack, Defense and Speed are whole numbers from 0 to 1,000,000,000; Speed 99 is ordinary, Speed 100 or more is a Backup Speed",
     "LG-33": "A combo indicator is three panels, each grey or any of the five colours",
     "LG-34": "Any effect may be printed in either field; the field alone decides the target",
+    # a seat's record: unknown identities (docs/rules/logos.md, "Unknown identities")
+    "LG-35": "A seat's record may leave cards unknown: draws and Backup cards as \"?\" or null, a deck list as {}",
+    "LG-36": "A card named where an unknown card was must be one that card can still be (deck list or copy limit, minus every card seen)",
+    "LG-37": "A decision that needs a playable or eligible card among unknown cards is undetermined",
+    "LG-38": "Where a derived step turns on an unknown card, the record's statement is checked against every card it can be",
 }
 
 RULEBOOK = Rulebook("LG", RULES)

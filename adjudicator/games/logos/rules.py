@@ -19,10 +19,12 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import Owed, RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal
 
 from . import events as E
+from . import unknowns as U
 from .cards import BACKUP_SPEED, CARD_EFFECTS, Card, Pool, load_pool
 from .state import Direction, EffectItem, Player, Push, Result, State
 
@@ -165,10 +167,12 @@ class Rules(RulesBase):
         """The distinct cards of ``p``'s slots (or of ``slots``) that could be sent now, by id."""
         name = pool_of(s)
         counter = self.counter(s, p)
-        return sorted({c for c in (p.slots if slots is None else slots) if c is not None and playable_card(name, c, counter)})
+        return sorted({c for c in (p.slots if slots is None else slots) if c is not None and c != HIDDEN and playable_card(name, c, counter)})
 
     def armed(self, s: State, p: Player) -> bool:
         """Does ``p`` hold a playable card (LG-2.4)?"""
+        if p.unknown:
+            return U.armed_unknown(self, s, p)
         name = pool_of(s)
         counter = self.counter(s, p)
         for c in p.slots:
@@ -180,7 +184,7 @@ class Rules(RulesBase):
         """The first player (seat order) with an empty slot that the deck (or discard) can fill."""
         reshuffle = s.options.on_empty_deck == "reshuffle-discard"
         for p in s.players:
-            if None in p.slots and (p.deck or (reshuffle and p.discard)):
+            if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
                 return p
         return None
 
@@ -240,9 +244,14 @@ class Rules(RulesBase):
     def precheck(self, s: State, e: Any) -> None:
         if len(s.players) != 2:
             raise bad("LG-1.1", "no-match", "the match does not have two players, so nothing can be played")
-        who = e.player
+        try:
+            who = e.player
+        except AttributeError:  # a stated consequence (LG-38): check_stated judges it
+            return
         if who != s.players[0].id and who != s.players[1].id:
             raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+        if s.unknowns and (s.alts or s.step == "blind" or (s.due and U.unsure(s))) and e.kind != "X":  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
+            U.check_branches(self, s, e)
 
     @checks(E.CardDrawn, rule="LG-2.2")
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:
@@ -253,6 +262,8 @@ class Rules(RulesBase):
             raise self.out_of_step(s, e)
         if nxt.id != e.player:
             raise bad("LG-2.2", "wrong-drawer", f"CardDrawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
+        if nxt.unknown or e.card is None or e.card == HIDDEN:
+            return U.check_draw(self, s, nxt, e)
         if e.card not in nxt.deck:
             raise bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(nxt.deck)} cards left)")
 
@@ -268,7 +279,7 @@ class Rules(RulesBase):
 
     def slot_checks(self, s: State, p: Player, card: str) -> None:
         """LG-3.2 / LG-3.3: the card is in a slot and its combo requirement is met."""
-        if card not in p.slots:
+        if card not in p.slots and not U.check_known_from_unknown_slot(s, p, card, f"{p.id} sends {card}"):
             held = ", ".join(c for c in p.slots if c) or "nothing"
             raise bad("LG-3.2", "not-in-slots", f"{card} is not in {p.id}'s card slots (they hold {held})")
         c = self.pool(s)[card]
@@ -289,7 +300,9 @@ class Rules(RulesBase):
             raise bad("LG-4.1", "after-pick", f"BackupAssigned by {e.player}: {e.player} already chose the battle card of round {s.round}; the Backup Slot is filled before the pick")
         if p.backup is not None:
             raise bad("LG-4.1", "backup-occupied", f"BackupAssigned by {e.player}: the Backup Slot already holds a card (one Backup Slot, LG-18)")
-        if e.card not in p.slots:
+        if e.card is None or e.card == HIDDEN:
+            return U.check_unknown_backup(self, s, p, e)
+        if e.card not in p.slots and not U.check_known_from_unknown_slot(s, p, e.card, f"BackupAssigned by {e.player}"):
             held = ", ".join(c for c in p.slots if c) or "nothing"
             raise bad("LG-4.1", "not-in-slots", f"{e.card} is not in {e.player}'s card slots (they hold {held})")
         c = self.pool(s)[e.card]
@@ -297,7 +310,10 @@ class Rules(RulesBase):
             raise bad("LG-4.1", "not-eligible", f"{e.card} has Speed {c.speed}; only a card with Speed above 99 may go to the Backup Slot")
         if c.has_combo:
             raise bad("LG-4.1", "not-eligible", f"{e.card} has the combo requirement {show_panels(c.combo)}; only a card without one may go to the Backup Slot")
-        if not self.playable(s, p, empty_slot(p.slots, e.card)):
+        rest = empty_slot(p.slots, e.card if e.card in p.slots else HIDDEN)
+        if not self.playable(s, p, rest):
+            if HIDDEN in rest:
+                return U.armed_condition(self, s, replace(p, slots=rest), f"BackupAssigned by {e.player}")
             raise bad("LG-17", "last-playable", f"{e.card} is {e.player}'s last playable card; it must go into battle, not to the Backup Slot")
 
     @checks(E.CardPicked, rule="LG-3.1")
@@ -306,6 +322,8 @@ class Rules(RulesBase):
             raise bad("LG-6", "commitment-required", f"CardPicked by {e.player}: this match keeps picks hidden (picks = \"commit-reveal\"): log CardCommitted, then PickRevealed")
         p = s.player(e.player)
         self.pick_checks(s, p, "CardPicked")
+        if e.card is None or e.card == HIDDEN:
+            return U.check_unknown_pick(self, s, p, e)
         self.slot_checks(s, p, e.card)
 
     @checks(E.CardCommitted, rule="LG-3.4")
@@ -316,6 +334,8 @@ class Rules(RulesBase):
         self.pick_checks(s, p, "CardCommitted")
         if not _HEX64.fullmatch(e.commitment):
             raise bad("LG-3.4", "bad-commitment", f"a commitment is 64 lowercase hex digits (sha256 of '<card>:<salt>'), got {e.commitment[:80]!r}")
+        if HIDDEN in p.slots:
+            U.armed_condition(self, s, p, f"CardCommitted by {e.player}")
 
     @checks(E.PickRevealed, rule="LG-3.4")
     def c_revealed(self, s: State, e: E.PickRevealed) -> None:
@@ -354,6 +374,15 @@ class Rules(RulesBase):
     def c_passed(self, s: State, e: E.BackupPassed) -> None:
         self.window_checks(s, e)
 
+    @checks(E.DeckRebuilt, E.Defenseless, E.DirectionDetermined, E.EffectResolved, E.StrikeResolved, E.RoundEnded,
+            rule="LG-38")
+    def c_stated(self, s: State, e: Any) -> None:
+        """A consequence the log states where the engine cannot derive it (an unknown card)."""
+        U.check_stated(self, s, e)
+
+    def follows_stated(self, s: State) -> bool:
+        return U.follows(self, s)
+
     @checks(E.Resigned, rule="LG-8.2")
     def c_resigned(self, s: State, e: E.Resigned) -> None:
         return None
@@ -387,6 +416,8 @@ class Rules(RulesBase):
     def enter_battle(self, s: State) -> State:
         if all(p.battle is None for p in s.players):
             return self.start_push(replace(s, phase="battle"), deadlock=False)
+        if s.players[0].battle == HIDDEN or s.players[1].battle == HIDDEN:  # LG-38: the log states what follows
+            return replace(s, phase="battle", step="blind", blind_step="direction")
         return replace(s, phase="battle", step="direction")
 
     def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
@@ -491,18 +522,34 @@ class Rules(RulesBase):
         memo = self._memo
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
+        if s.unknowns:  # a seat's record (unknowns.py)
+            if e.kind == "X":
+                if U.follows(self, s):
+                    return U.apply_stated(self, s, e)
+            elif s.blind_step or s.alts or (s.due and U.unsure(s)):
+                return U.apply_branches(self, s, e)
         return self._applies[type(e)](self, s, e)
 
     @applies(E.CardDrawn)
     def a_drawn(self, s: State, e: E.CardDrawn) -> State:
         p = s.player(e.player)
         i = p.slots.index(None)
+        if p.unknown or e.card is None or e.card == HIDDEN:
+            card = HIDDEN if e.card is None or e.card == HIDDEN else e.card
+            q = U.to_list_mode(p) if card == HIDDEN else p
+            if card != HIDDEN:
+                q = U.take(s, q, card)
+            deck = q.deck[1:] if q.deck else q.deck
+            return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
         s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=remove_first(p.deck, e.card))
         return self.after_refill(s)
 
     @applies(E.DeckRebuilt)
     def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
         p = s.player(e.player)
+        if p.unknown:
+            deck, unseen = U.to_deck(p, p.discard, U.tracked(s, p))
+            return with_player(s, e.player, deck=deck, unseen=unseen, discard=())
         return with_player(s, e.player, deck=sorted_add(p.deck, p.discard), discard=())
 
     @applies(E.Defenseless)
@@ -515,12 +562,19 @@ class Rules(RulesBase):
     @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
         p = s.player(e.player)
+        if e.card is None or e.card == HIDDEN or e.card not in p.slots:
+            q, slots = U.take_slot(s, p, e.card)
+            return U.with_player_struct(s, replace(q, slots=slots, backup=HIDDEN if e.card is None else e.card))
         return with_player(s, e.player, slots=empty_slot(p.slots, e.card), backup=e.card)
 
     @applies(E.CardPicked)
     def a_picked(self, s: State, e: E.CardPicked) -> State:
         p = s.player(e.player)
-        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=False)
+        if e.card is None or e.card == HIDDEN or e.card not in p.slots:
+            q, slots = U.take_slot(s, p, e.card)
+            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if e.card is None else e.card, public=True)))
+        # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
+        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
         return self.after_pick(s)
 
     @applies(E.CardCommitted)
@@ -530,6 +584,9 @@ class Rules(RulesBase):
     @applies(E.PickRevealed)
     def a_revealed(self, s: State, e: E.PickRevealed) -> State:
         p = s.player(e.player)
+        if e.card not in p.slots:
+            q, slots = U.take_slot(s, p, e.card)
+            return self.after_reveal(U.with_player_struct(s, replace(q, slots=slots, battle=e.card, public=True)))
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
         return self.after_reveal(s)
 
@@ -563,6 +620,8 @@ class Rules(RulesBase):
         p = s.player(e.player)
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
+        if p.backup == HIDDEN:  # LG-38: the log states what the called card does
+            return replace(s, priority=None, passed=(), effects=(), step="blind", blind_step="called")
         items = self.queue_effects(s, [e.player])
         return replace(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
 
@@ -613,7 +672,7 @@ class Rules(RulesBase):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        if s.result is not None or len(s.players) != 2:
+        if s.result is not None or len(s.players) != 2 or s.alts:  # alternatives: the record says (LG-38)
             return None
         if s.pending_end is not None:
             r = s.pending_end
@@ -649,11 +708,13 @@ class Rules(RulesBase):
             return None
         if phase == "refill":
             p = self.refill_next(s)
-            if p is not None and not p.deck:
+            if p is not None and not p.deck and not p.deck_open:
                 return E.DeckRebuilt(player=p.id, count=len(p.discard))
             return None
         if phase == "pick" and s.due:
             p = s.player(s.due[0])
+            if HIDDEN in p.slots:  # LG-38: whether p holds a playable card is unknown
+                return None
             return E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None])
         return None
 
@@ -668,12 +729,14 @@ class Rules(RulesBase):
             p = self.refill_next(s)
             if p is not None:
                 out += [E.CardDrawn(player=p.id, card=c) for c in sorted(set(p.deck))]
+                if p.deck_open:
+                    out.append(E.CardDrawn(player=p.id, card=HIDDEN))
         elif s.phase == "pick":
             for p in s.players:
                 if p.defenseless or picked(s, p):
                     continue
                 if p.backup is None:
-                    out += [E.BackupAssigned(player=p.id, card=c) for c in sorted({c for c in p.slots if c is not None})
+                    out += [E.BackupAssigned(player=p.id, card=c) for c in sorted({c for c in p.slots if c is not None and c != HIDDEN})
                             if pool[c].backup_eligible]
                 if s.options.picks == "open":
                     out += [E.CardPicked(player=p.id, card=c) for c in self.playable(s, p)]
@@ -761,6 +824,9 @@ def _shuffle_hand(r: Rules, s: State, target: Player, owner: Player, item: Effec
     if not cards:
         return s, "no-change", 0
     empty = (None,) * len(target.slots)
+    if s.options.shuffle_hand_to == "deck" and target.unknown:
+        deck, unseen = U.to_deck(target, cards, U.tracked(s, target))
+        return with_player(s, target.id, slots=empty, deck=deck, unseen=unseen), "applied", len(cards)
     if s.options.shuffle_hand_to == "deck":
         return with_player(s, target.id, slots=empty, deck=sorted_add(target.deck, cards)), "applied", len(cards)
     return with_player(s, target.id, slots=empty, discard=target.discard + cards), "applied", len(cards)

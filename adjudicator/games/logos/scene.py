@@ -19,6 +19,7 @@ from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 from .cards import COLOUR_OF, Pool, load_pool
 from .rules import card_stats, pool_of
 from .state import Player, State
+from .unknowns import possible
 
 #: players have no colour of their own: seat colours for the viewers
 _SEAT_COLOURS = ("blue", "red")
@@ -80,23 +81,29 @@ def scene(game: Any, s: State, player: str | None) -> Scene:
 def _seat_zones(s: State, pool: Pool, p: Player) -> list[Zone]:
     """One player's zones: card slots, Backup slot, pick, battle card, combo counter, discard, deck."""
     o = p.id
+    # a card the record leaves unknown (LG-35): what it can still be; a card hidden from this
+    # viewer (observe.py) says nothing
+    can = possible(s, p) if p.unknown else None
+    unknown = Card(face_up=False, possible=can)
     slots = []
     for i, c in enumerate(p.slots):
         sid = f"slot {i + 1}"
         if c is None:
             slots.append(Card(id=sid, tags=["empty"]))
         elif c == HIDDEN:
-            slots.append(Card(id=sid, face_up=False))
+            slots.append(Card(id=sid, face_up=False, possible=can))
         else:
             slots.append(_card(pool, c, sid))
     backup = []
     if p.backup is not None:
-        backup.append(Card(id="backup", face_up=False) if p.backup == HIDDEN else _card(pool, p.backup, "backup"))
+        backup.append(Card(id="backup", face_up=False, possible=can) if p.backup == HIDDEN else _card(pool, p.backup, "backup"))
     # the pick: chosen (or committed to) but not revealed yet
     pick: list[Card] = []
     battle: list[Card] = []
     if p.battle is not None and not p.public:
         pick.append(Card(face_up=False, tags=["picked"]) if p.battle == HIDDEN else _battle(s, pool, p, p.battle, ["not revealed yet"]))
+    elif p.battle == HIDDEN:
+        battle.append(unknown)
     elif p.battle is not None:
         battle.append(_battle(s, pool, p, p.battle, []))
     elif p.commitment is not None:
@@ -108,7 +115,7 @@ def _seat_zones(s: State, pool: Pool, p: Player) -> list[Zone]:
              Zone(id=f"{o}.battle", label="Battle card", owner=o, cards=battle)]
     if s.options.combo_counter == "per-player":
         zones.append(Zone(id=f"{o}.combo", label="Combo counter", owner=o, cards=_panels(p.combo)))
-    zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]))
+    zones.append(Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[unknown if c == HIDDEN else _card(pool, c) for c in p.discard]))
     zones.append(Zone(id=f"{o}.deck", label="Deck", owner=o, count=len(p.deck)))
     return zones
 

@@ -99,6 +99,13 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     double_combo: bool = False
     #: Neutralize: shielded for the rest of the round
     shield: bool = False
+    #: unknown identities (a seat's record; unknowns.py): "" all known, "list" the deck list is
+    #: known but some cards are not, "open" the deck list is unknown
+    unknown: Literal["", "list", "open"] = ""
+    #: the identities the player's unknown cards can still be, a sorted multiset (when counted)
+    unseen: tuple[str, ...] = ()
+    #: the deck's size is unknown (an unknown deck list without ``deck_size``)
+    deck_open: bool = False
 
 
 class EffectItem(msgspec.Struct, frozen=True, gc=False):
@@ -121,7 +128,7 @@ class Push(msgspec.Struct, frozen=True, gc=False):
 
 
 Phase = Literal["refill", "pick", "reveal", "battle", "over"]
-Step = Literal["", "direction", "effects", "after-effects", "backup", "strike", "push"]
+Step = Literal["", "direction", "effects", "after-effects", "backup", "strike", "push", "blind"]
 
 
 class State(TwoSeats, frozen=True, gc=False):
@@ -150,3 +157,12 @@ class State(TwoSeats, frozen=True, gc=False):
     stall: int = 0
     result: Result | None = None
     pending_end: Result | None = None
+    #: step ``blind`` (a battle card is unknown: the log states what follows): the step it stands
+    #: for, ``direction`` or ``called`` (a called Backup card's effects still to queue)
+    blind_step: str = ""
+    #: some card of the match is unknown (a seat's record): the rules of unknowns.py apply
+    unknowns: bool = False
+    #: a seat's record that leaves out what an unknown battle card did: the other positions the
+    #: match may be in (LG-38), and what this one assumes
+    alts: tuple["State", ...] = ()
+    assumed: str = ""

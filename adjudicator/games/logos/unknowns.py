@@ -1,0 +1,590 @@
+"""LOGOS unknown identities: a seat's record names some cards as unknown (``"?"`` or null).
+
+Only a record with unknowns reaches this module (a full-information log never does: the rules
+call it when a player's ``unknown`` mode is set or an event names an unknown card).  The model
+(docs/rules/logos.md, LG-35 to LG-38):
+
+- a player whose cards are all known has ``unknown = ""`` (the judge's position, every
+  full-information log);
+- ``unknown = "list"``: the deck list is known but some of the player's cards are not; every card
+  of the deck is then unknown (``"?"``: its order and which card left it are unknown) and
+  ``unseen`` holds, as a sorted multiset, the identities of all the player's unknown cards (in the
+  deck, the card slots, the discard pile, the Backup Slot, the battle);
+- ``unknown = "open"``: the deck list is unknown (``{}`` in a seat's record): the cards can be any
+  card of the pool, at most ``max_copies`` of each when the ruleset sets it (then ``unseen``
+  starts as the pool times ``max_copies`` and every card seen is taken from it; without a limit
+  nothing is counted), and, unless ``deck_size`` gives it, the deck's size is unknown
+  (``deck_open``).
+
+A card named by an event (a draw, a reveal, a Backup card, a defenseless player's cards, the
+card of an effect) is taken from ``unseen``: one that is no longer there is impossible (illegal,
+LG-36).  Where a derived step turns on an unknown card the engine waits for the log to state it
+(``follows_stated``): every card the unknown can be is tried and the stated event must be one
+of the outcomes (LG-38).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
+
+from adjudicator.core.events import HIDDEN, bare
+from adjudicator.core.rulings import Undetermined
+
+from . import events as E
+from .cards import Pool, load_pool
+from .state import Player, State
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+NS = "logos/"
+
+
+def unknown(card: str | None) -> bool:
+    """Does an event field name an unknown card (``"?"`` or null)?"""
+    return card is None or card == HIDDEN
+
+
+def _bad(rule: str, code: str, message: str) -> Any:
+    from .rules import bad
+    return bad(rule, code, message)
+
+
+def pool_of(s: State) -> Pool:
+    return load_pool(s.setup.pool, s.setup.pool_sha256)
+
+
+def tracked(s: State, p: Player) -> bool:
+    """Are ``p``'s unknown identities counted (a deck list, or a copy limit)?"""
+    return p.unknown == "list" or (p.unknown == "open" and s.options.max_copies is not None)
+
+
+def open_player(s: State, pid: str) -> Player:
+    """A player of the set-up whose deck list the record leaves unknown (``{}``)."""
+    o = s.options
+    unseen: tuple[str, ...] = ()
+    if o.max_copies is not None:
+        unseen = tuple(sorted(c for c in pool_of(s).cards for _ in range(o.max_copies)))
+    size = o.deck_size
+    return Player(pid, hp=o.start_hp, slots=(None,) * o.start_slots, deck=(HIDDEN,) * (size or 0),
+                  unknown="open", unseen=unseen, deck_open=size is None)
+
+
+def possible(s: State, p: Player) -> list[str]:
+    """The card ids ``p``'s unknown cards can still be, each once, in pool order."""
+    pool = pool_of(s)
+    if not tracked(s, p):
+        return list(pool.cards)
+    left = set(p.unseen)
+    return [c for c in pool.cards if c in left]
+
+
+def to_list_mode(p: Player) -> Player:
+    """A player whose cards were all known gets an unknown card: the deck's cards become unknown
+    and their identities ``unseen``."""
+    if p.unknown:
+        return p
+    return replace(p, unknown="list", unseen=p.deck, deck=(HIDDEN,) * len(p.deck))
+
+
+def _where(p: Player, card: str) -> str:
+    zones = [("in the discard pile", p.discard.count(card)),
+             ("in the card slots", p.slots.count(card)),
+             ("in the Backup Slot", int(p.backup == card)), ("in battle", int(p.battle == card))]
+    seen = [f"{n} {z}" for z, n in zones if n]
+    return ", ".join(seen) if seen else "none seen"
+
+
+def check_reveal(s: State, p: Player, card: str, what: str, rule: str = "LG-36") -> None:
+    """``card`` comes from one of ``p``'s unknown cards: it must be one it can still be."""
+    if not tracked(s, p) or card in p.unseen:
+        return
+    if p.unknown == "list":
+        total = s.setup.decks.get(p.id, {}).get(card, 0)
+        if total == 0:
+            why = f"{p.id}'s deck list holds no {card}"
+        else:
+            why = f"all {total} {'copy' if total == 1 else 'copies'} of {card} in {p.id}'s deck list are already accounted for ({_where(p, card)})"
+    else:
+        n = s.options.max_copies
+        why = f"all {n} {'copy' if n == 1 else 'copies'} of {card} the ruleset allows (max_copies) are already accounted for ({_where(p, card)})"
+    raise _bad(rule, "impossible-card", f"{what}, but {why}")
+
+
+def take(s: State, p: Player, card: str) -> Player:
+    """``p`` after one of its unknown cards turned out to be ``card`` (checked)."""
+    if not tracked(s, p):
+        return p
+    i = p.unseen.index(card)
+    return replace(p, unseen=p.unseen[:i] + p.unseen[i + 1:])
+
+
+def take_slot(s: State, p: Player, card: str | None) -> tuple[Player, tuple[str | None, ...]]:
+    """The slot a card leaves: the leftmost holding ``card``, else the leftmost unknown card (then
+    taken from ``unseen`` as ``card``); an unknown ``card``: the leftmost unknown card."""
+    slots = p.slots
+    if card is not None and card != HIDDEN and card in slots:
+        i = slots.index(card)
+    elif HIDDEN in slots:
+        i = slots.index(HIDDEN)
+        if card is not None and card != HIDDEN:
+            p = take(s, p, card)
+    else:  # an unknown card named from known slots (not a record redact writes): the leftmost card
+        i = next(k for k, c in enumerate(slots) if c is not None)
+    return p, slots[:i] + (None,) + slots[i + 1:]
+
+
+def to_deck(p: Player, cards: tuple[str, ...], tracked_ids: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The deck and ``unseen`` of an unknown-mode player after ``cards`` go into the deck."""
+    known = tuple(c for c in cards if c != HIDDEN)
+    unseen = tuple(sorted(p.unseen + known)) if tracked_ids else p.unseen
+    return p.deck + (HIDDEN,) * len(cards), unseen
+
+
+# -- checks ------------------------------------------------------------------------------------------
+
+def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
+    if not p.deck and not p.deck_open:
+        raise _bad("LG-2.3", "not-in-deck", f"{e.player} draws a card, but the deck is empty")
+    if unknown(e.card):
+        return
+    assert e.card is not None
+    if p.unknown == "":
+        if e.card not in p.deck:
+            raise _bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(p.deck)} cards left)")
+        return
+    check_reveal(s, p, e.card, f"{e.player} draws {e.card}")
+
+
+def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
+    from .rules import playable_card
+    pool, counter = pool_of(s), r.counter(s, p)
+    return [c for c in ids if playable_card(pool, c, counter)]
+
+
+def armed_unknown(r: Rules, s: State, p: Player) -> bool:
+    """LG-2.4 for a player with unknown cards in the slots: armed for sure when a known card is
+    playable, or when every card the unknown ones can be is playable."""
+    from .rules import playable_card
+    pool, counter = pool_of(s), r.counter(s, p)
+    if any(c is not None and c != HIDDEN and playable_card(pool, c, counter) for c in p.slots):
+        return True
+    if HIDDEN not in p.slots:
+        return False
+    can = possible(s, p)
+    return bool(can) and len(playable_ids(r, s, p, can)) == len(can)
+
+
+def armed_condition(r: Rules, s: State, p: Player, what: str) -> None:
+    """A decision that assumes ``p`` holds a playable card: undetermined when only an unknown
+    slot card can be it (LG-37)."""
+    if r.armed(s, p) or HIDDEN not in p.slots:
+        return
+    can = playable_ids(r, s, p, possible(s, p))
+    if not can:
+        raise _bad("LG-2.4", "defenseless", f"{what}: none of {p.id}'s card slots can hold a playable card (no card its unknown cards can be is playable)")
+    raise Undetermined("LG-37", NS + "unknown-playable", f"{what}: whether {p.id} holds a playable card turns on unknown cards",
+                       f"one of {p.id}'s unknown slot cards is playable now ({_few(can)})")
+
+
+def _few(ids: list[str], n: int = 6) -> str:
+    return ", ".join(ids[:n]) + (f" or {len(ids) - n} more" if len(ids) > n else "")
+
+
+def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> None:
+    """An unknown card goes to the Backup Slot: some card it can be must be eligible (LG-4.1)."""
+    pool = pool_of(s)
+    ids = [c for c in p.slots if c is not None and c != HIDDEN]
+    if HIDDEN in p.slots:
+        ids += possible(s, p)
+    if not ids:
+        held = "nothing"
+        raise _bad("LG-4.1", "not-in-slots", f"BackupAssigned by {e.player}: {e.player}'s card slots hold {held}")
+    ok = sorted({c for c in ids if pool[c].backup_eligible}, key=list(pool.cards).index)
+    if not ok:
+        raise _bad("LG-4.1", "not-eligible", f"BackupAssigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
+    if len(ok) < len(set(ids)):
+        raise Undetermined("LG-37", NS + "unknown-backup", f"BackupAssigned by {e.player} names an unknown card",
+                           f"{e.player}'s Backup card has Speed above 99 and no combo requirement ({_few(ok)}), and is not the last playable card")
+
+
+def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
+    if HIDDEN not in p.slots and not any(p.slots):
+        raise _bad("LG-3.2", "not-in-slots", f"CardPicked by {e.player}: {e.player}'s card slots hold nothing")
+    can = playable_ids(r, s, p, possible(s, p))
+    raise Undetermined("LG-37", NS + "unknown-pick", f"CardPicked by {e.player} names an unknown card",
+                       f"{e.player}'s battle card is playable now ({_few(can)})")
+
+
+def check_known_from_unknown_slot(s: State, p: Player, card: str, what: str) -> bool:
+    """``card`` is not among ``p``'s known slot cards: may an unknown slot card be it?"""
+    if HIDDEN not in p.slots:
+        return False
+    check_reveal(s, p, card, f"{what}: {card} would be one of {p.id}'s unknown slot cards")
+    return True
+
+
+# -- stated consequences (the engine cannot derive them: it follows the log) -------------------------
+
+def unsure(s: State) -> bool:
+    """Is a player who may be without a playable card one with unknown slot cards (LG-37)?"""
+    return any(HIDDEN in s.player(d).slots for d in s.due)
+
+
+def follows(r: Rules, s: State) -> bool:
+    """Does ``s`` wait on a consequence that turns on an unknown (LG-38)?"""
+    if s.result is not None or len(s.players) != 2 or s.pending_end is not None:
+        return False
+    if s.alts:  # several positions: the record says which (LG-38)
+        return True
+    if s.phase == "refill":
+        p = r.refill_next(s)
+        return p is not None and p.deck_open and not p.deck
+    if s.phase == "pick":
+        return bool(s.due) and any(HIDDEN in s.player(d).slots for d in s.due)
+    return s.phase == "battle" and s.step == "blind"
+
+
+def check_stated(r: Rules, s: State, e: Any) -> None:
+    """A stated derived event where the position waits on an unknown (LG-38): in one position, or
+    in some of several (undetermined) or none (illegal)."""
+    if not follows(r, s):
+        raise r.not_proposed(s, e)
+    if not s.alts:
+        return _check_one(r, s, e)
+    branches = [replace(s, alts=()), *s.alts]
+    fits, first = [], None
+    for b in branches:
+        try:
+            _check_stated_in(r, b, e)
+            fits.append(b)
+        except Undetermined:
+            fits.append(b)
+        except Exception as x:  # noqa: BLE001 - an Illegal ruling of that position
+            first = first or x
+    if not fits:
+        raise first if first is not None else _mismatch(r, s, e, "no position this record allows derives it")
+    if len(fits) < len(branches):
+        labels = [b.assumed for b in fits]
+        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {type(e).__name__}, which only some of the positions this record allows derive",
+                           labels[0] if len(labels) == 1 else f"{labels[0]} (or: {'; '.join(labels[1:3])}{' ...' if len(labels) > 3 else ''})")
+
+
+def _check_stated_in(r: Rules, b: State, e: Any) -> None:
+    """``e`` in one position: as a stated consequence there, or as the engine's own derivation."""
+    if follows(r, b):
+        _check_one(r, b, e)
+    elif r.derive(b) != bare(e):
+        raise _mismatch(r, b, e, "the engine derives something else here")
+
+
+def _check_one(r: Rules, s: State, e: Any) -> None:
+    t = type(e)
+    if s.phase == "refill":
+        p = r.refill_next(s)
+        assert p is not None
+        if t is not E.DeckRebuilt or e.player != p.id:
+            raise _mismatch(r, s, e, f"{p.id}'s empty slots wait for a draw, or for the deck to be rebuilt (its size is unknown)")
+        if s.options.on_empty_deck != "reshuffle-discard" or not p.discard or e.count != len(p.discard):
+            raise _mismatch(r, s, e, f"{p.id}'s deck would be rebuilt from {len(p.discard)} discarded card(s) (LG-4)")
+        return
+    if s.phase == "pick":
+        if t is not E.Defenseless or e.player not in s.due:
+            raise _mismatch(r, s, e, f"a player without a playable card is declared defenseless first ({', '.join(s.due)} may be)")
+        for d in s.due[: s.due.index(e.player)]:
+            if HIDDEN not in s.player(d).slots:
+                raise _mismatch(r, s, e, f"{d} is declared defenseless first")
+        p = s.player(e.player)
+        held = [c for c in p.slots if c is not None]
+        if len(e.cards) != len(held):
+            raise _mismatch(r, s, e, f"{p.id}'s card slots hold {len(held)} card(s), {len(e.cards)} named")
+        q = p
+        for have, named in zip(held, e.cards):
+            if have == HIDDEN:
+                check_reveal(s, q, named, f"Defenseless names {named} among {p.id}'s cards")
+                q = take(s, q, named)
+            elif have != named:
+                raise _mismatch(r, s, e, f"{p.id}'s card slots hold {have} where {named} is named")
+        live = playable_ids(r, s, p, [c for c in e.cards if c != HIDDEN])
+        if live:
+            raise _bad("LG-2.4", "not-defenseless", f"Defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
+        return
+    outcomes = _blind_outcomes(r, s, e)
+    if not outcomes:
+        who = " and ".join(f"{p.id}'s ({_few(possible(s, p))})" for p in s.players if p.battle == HIDDEN)
+        raise _mismatch(r, s, e, f"no card the unknown battle card {who} can be gives it")
+    names = sorted({", ".join(ids) for ids, _ in outcomes})
+    if len(names) > 1:
+        blind = [p.id for p in s.players if p.battle == HIDDEN]
+        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {type(e).__name__}; the unknown battle card is not yet named",
+                           f"{' and '.join(blind)}'s battle card is {names[0]} (it can be {_few(names)})")
+
+
+def _mismatch(r: Rules, s: State, e: Any, why: str) -> Any:
+    return _bad("LG-38", "stated-mismatch", f"the log states {type(e).__name__} by the engine's rules, but {why}")
+
+
+def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], State]]:
+    """Every assignment of the unknown battle cards under which the engine derives ``e``: the cards
+    (seat order) and the position with them known, each once, in pool order."""
+    blind = [p for p in s.players if p.battle == HIDDEN]
+    want = bare(e)
+    out = []
+    for ids in product(*(possible(s, p) for p in blind)):
+        t = s
+        ok = True
+        for p, cid in zip(blind, ids):
+            q = t.player(p.id)
+            if tracked(t, q) and cid not in q.unseen:
+                ok = False
+                break
+            t = _with(t, replace(take(t, q, cid), battle=cid))
+        if not ok:
+            continue
+        t = _resume(r, t, [p.id for p in blind])
+        if r.derive(t) == want:
+            label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
+            out.append((ids, replace(t, assumed=_assume(s.assumed, label))))
+    return out
+
+
+def _with(s: State, p: Player) -> State:
+    a, b = s.players
+    return replace(s, players=(p, b) if a.id == p.id else (a, p))
+
+
+def _resume(r: Rules, s: State, pids: list[str]) -> State:
+    """The position the blind step stood for, once the battle cards are known."""
+    if s.blind_step == "called":
+        items = r.queue_effects(s, pids)
+        return replace(s, step="effects" if items else "after-effects", effects=items, blind_step="")
+    return replace(s, step="direction", blind_step="")
+
+
+def apply_stated(r: Rules, s: State, e: Any) -> State:
+    """The positions after a stated consequence: every one in which it was checked to fit."""
+    outs: list[State] = []
+    for b in [replace(s, alts=()), *s.alts] if s.alts else [s]:
+        try:
+            _check_stated_in(r, b, e)
+        except Undetermined:
+            pass
+        except Exception:  # noqa: BLE001 - a position the statement rules out
+            continue
+        outs += _apply_one(r, b, e) if follows(r, b) else [r.apply(b, e)]
+    return _merged(outs) if outs else s
+
+
+def _merged(outs: list[State]) -> State:
+    """One position standing for ``outs``: duplicates merged, at most :data:`MAX_ALTS`."""
+    keep: list[State] = []
+    seen: list[State] = []
+    for t in outs:
+        key = replace(t, assumed="", alts=())
+        if key not in seen:
+            seen.append(key)
+            keep.append(replace(t, alts=()))
+    keep.sort(key=lambda t: t.result is not None)
+    keep = keep[:MAX_ALTS]
+    if len(keep) == 1:
+        return replace(keep[0], assumed="")
+    return replace(keep[0], alts=tuple(keep[1:]))
+
+
+def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
+    t = type(e)
+    if s.phase == "refill":
+        p = s.player(e.player)
+        return [r.a_rebuilt(_with(s, replace(p, deck_open=False)), e)]
+    if s.phase == "pick":
+        s = replace(s, due=s.due[s.due.index(e.player):])
+        p = s.player(e.player)
+        slots = list(p.slots)
+        named = iter(e.cards)
+        for i, c in enumerate(slots):
+            if c is not None:
+                cid = next(named)
+                if c == HIDDEN:
+                    p = take(s, p, cid)
+                    slots[i] = cid
+        return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
+    assert t is not None
+    return [r.apply(o, e) for _ids, o in _blind_outcomes(r, s, e)]
+
+
+def with_player_struct(s: State, p: Player) -> State:
+    """``s`` with ``p`` (by id) in its seat, now with an unknown card."""
+    return replace(_with(s, p), unknowns=True)
+
+
+# -- a decision where the log leaves out what an unknown battle card did -----------------------------
+
+def _settled(r: Rules, t: State) -> State:
+    """``t`` after every consequence the engine derives (bounded like the verifier's settle)."""
+    for _ in range(10_000):
+        d = r.derive(t)
+        if d is None:
+            return t
+        t = r.apply(t, d)
+    return t
+
+
+#: most positions a seat's record keeps open at once (LG-38); beyond, the first are kept
+MAX_ALTS = 128
+
+
+def _branches(r: Rules, s: State) -> list[State]:
+    """The positions ``s`` stands for: ``s`` and its alternatives, each unknown battle card as every
+    card it can be (settled, labelled with the assumption), each player who may be defenseless as
+    defenseless and as not."""
+    todo = [_settled(r, b) for b in (replace(s, alts=()), *s.alts)]
+    out: list[State] = []
+    for _ in range(4):  # an expanded position is settled: it may wait on another unknown
+        more: list[State] = []
+        for b in todo:
+            if b.blind_step:
+                more += _blind_branches(r, b)
+            elif b.due and any(HIDDEN in b.player(d).slots for d in b.due):
+                more += _due_branches(r, b)
+            else:
+                out.append(b)
+        if not more:
+            break
+        todo = more
+    else:
+        out += todo
+    return out
+
+
+def _blind_branches(r: Rules, s: State) -> list[State]:
+    ok = []
+    blind = [p for p in s.players if p.battle == HIDDEN]
+    for ids in product(*(_battle_can_be(s, p) for p in blind)):
+        t = s
+        fits = True
+        for p, cid in zip(blind, ids):
+            q = t.player(p.id)
+            if tracked(t, q) and cid not in q.unseen:
+                fits = False
+                break
+            t = _with(t, replace(take(t, q, cid), battle=cid))
+        if fits:
+            label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
+            t = replace(t, assumed=_assume(s.assumed, label))
+            ok.append(_forget(s, _settled(r, _resume(r, t, [p.id for p in blind])), [p.id for p in blind]))
+    return ok
+
+
+def _forget(s: State, t: State, pids: list[str]) -> State:
+    """Once the round of an assumed battle card is over, its identity is not counted (no deck list,
+    no copy limit): it lies in the discard pile as an unknown card again, so that the positions of
+    cards that did the same merge."""
+    if t.round == s.round:
+        return t
+    for pid in pids:
+        q = t.player(pid)
+        if not tracked(t, q) and q.discard and q.discard[-1] != HIDDEN:
+            t = _with(t, replace(q, discard=q.discard[:-1] + (HIDDEN,)))
+    return t
+
+
+def _assume(before: str, label: str, keep: int = 4) -> str:
+    """What a position assumes: its latest ``keep`` assumptions (bounded text)."""
+    parts = [x for x in before.split("; ") if x] + [label]
+    return "; ".join(parts[-keep:])
+
+
+def _due_branches(r: Rules, s: State) -> list[State]:
+    """Players who may be without a playable card (unknown slot cards) while the log states no
+    Defenseless: each either held a playable card or was defenseless (LG-37)."""
+    unsure = [d for d in s.due if HIDDEN in s.player(d).slots]
+    out = []
+    for choice in product((False, True), repeat=len(unsure)):
+        bare_ = [d for d, dl in zip(unsure, choice) if dl]
+        if any(not _can_be_defenseless(r, s, s.player(d)) for d in bare_):
+            continue
+        if any(not playable_ids(r, s, s.player(d), possible(s, s.player(d))) for d, dl in zip(unsure, choice) if not dl):
+            continue
+        t = replace(s, due=tuple(d for d in s.due if d not in unsure or d in bare_))
+        while t.due and t.phase == "pick":
+            p = t.player(t.due[0])
+            t = r.a_defenseless(t, E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None]))
+        label = "; ".join(f"{d} {'was defenseless' if dl else 'held a playable card'} in round {s.round}" for d, dl in zip(unsure, choice))
+        out.append(_settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label))))
+    return out
+
+
+def _can_be_defenseless(r: Rules, s: State, p: Player) -> bool:
+    can = possible(s, p)
+    return len(playable_ids(r, s, p, can)) < len(can)
+
+
+def _battle_can_be(s: State, p: Player) -> list[str]:
+    """What an unknown battle card can be: a called Backup card is one that could go to the Backup
+    Slot (LG-4.1)."""
+    can = possible(s, p)
+    if s.blind_step == "called":
+        pool = pool_of(s)
+        can = [c for c in can if pool[c].backup_eligible]
+    return can
+
+
+def check_branches(r: Rules, s: State, e: Any) -> None:
+    """A decision where the position is one of several (an unknown battle card whose outcome the
+    log leaves out, LG-38): legal in every one, undetermined in some, illegal in none."""
+    branches = _branches(r, s)
+    allowed, first, conditional = [], None, None
+    for b in branches:
+        ruling = r.check(b, e)
+        if ruling.allowed:
+            allowed.append(b)
+            if ruling.condition is not None and conditional is None:
+                conditional = ruling
+        elif first is None:
+            first = ruling
+    if not allowed:
+        if first is None:
+            raise _bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
+        raise _bad(first.rule or "LG-38", (first.code or "stated-mismatch").removeprefix(NS),
+                   f"{first.message} (whatever the unknown battle card was)")
+    if len(allowed) == len(branches) and not s.blind_step:
+        return
+    labels = [b.assumed for b in allowed]
+    if len(allowed) == 1 and conditional is not None:  # the event's own condition, in that position
+        raise Undetermined(conditional.rule, conditional.code, conditional.message, f"{labels[0]}, and {conditional.condition}")
+    battle = any("battle card" in x for x in labels)
+    raise Undetermined("LG-38" if battle else "LG-37", NS + ("unknown-battle-card" if battle else "unknown-playable"),
+                       f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
+                       labels[0] if len(labels) == 1 else f"{labels[0]} (or: {'; '.join(labels[1:3])}{' ...' if len(labels) > 3 else ''})")
+
+
+def apply_branches(r: Rules, s: State, e: Any) -> State:
+    """Every position in which ``e`` is allowed, after it and what follows; duplicates merged,
+    unfinished matches first."""
+    outs: list[State] = []
+    branches = _branches(r, s)
+    fits = [b for b in branches if r.check(b, e).allowed]
+    if len(fits) == 1:  # one position left: the verifier derives (and a record may state) what follows
+        return replace(r.apply(fits[0], e), assumed="")
+    seen: list[State] = []
+    for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
+        try:
+            t = _settled(r, r.apply(b, e))
+        except Exception:  # noqa: BLE001 - only unchecked (a judge's stands): the position it cannot be
+            if fits:
+                raise
+            continue
+        key = replace(t, assumed="")
+        if key not in seen:  # the same position under another assumption: one is enough
+            seen.append(key)
+            outs.append(t)
+    if not outs:
+        raise ValueError(f"{type(e).__name__} applies in none of the positions the record allows")
+    outs.sort(key=lambda t: t.result is not None)
+    outs = outs[:MAX_ALTS]
+    if len(outs) == 1:  # one position left: what it assumed is settled
+        return replace(outs[0], assumed="")
+    return replace(outs[0], alts=tuple(outs[1:]))
