@@ -334,21 +334,30 @@ def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], S
     want = bare(e)
     out = []
     for ids in product(*(possible(s, p) for p in blind)):
-        t = s
-        ok = True
-        for p, cid in zip(blind, ids):
-            q = t.player(p.id)
-            if tracked(t, q) and cid not in q.unseen:
-                ok = False
-                break
-            t = _with(t, replace(take(t, q, cid), battle=cid))
-        if not ok:
+        t = _battle_cards(s, blind, ids)
+        if t is None:
             continue
         t = _resume(r, t, [p.id for p in blind])
         if r.derive(t) == want:
-            label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
-            out.append((ids, replace(t, assumed=_assume(s.assumed, label))))
+            out.append((ids, replace(t, assumed=_assume(s.assumed, _battle_label(s, blind, ids)))))
     return out
+
+
+def _battle_cards(s: State, blind: list[Player], ids: tuple[str, ...]) -> State | None:
+    """``s`` with the unknown battle cards of ``blind`` known as ``ids`` (seat order), or None when
+    a tracked player can no longer hold one of them."""
+    t = s
+    for p, cid in zip(blind, ids):
+        q = t.player(p.id)
+        if tracked(t, q) and cid not in q.unseen:
+            return None
+        t = _with(t, replace(take(t, q, cid), battle=cid))
+    return t
+
+
+def _battle_label(s: State, blind: list[Player], ids: tuple[str, ...]) -> str:
+    """The assumption an assignment of the unknown battle cards makes, in words."""
+    return " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
 
 
 def _with(s: State, p: Player) -> State:
@@ -463,17 +472,9 @@ def _blind_branches(r: Rules, s: State) -> list[State]:
     ok = []
     blind = [p for p in s.players if p.battle == HIDDEN]
     for ids in product(*(_battle_can_be(s, p) for p in blind)):
-        t = s
-        fits = True
-        for p, cid in zip(blind, ids):
-            q = t.player(p.id)
-            if tracked(t, q) and cid not in q.unseen:
-                fits = False
-                break
-            t = _with(t, replace(take(t, q, cid), battle=cid))
-        if fits:
-            label = " and ".join(f"{p.id}'s battle card of round {s.round} was {cid}" for p, cid in zip(blind, ids))
-            t = replace(t, assumed=_assume(s.assumed, label))
+        t = _battle_cards(s, blind, ids)
+        if t is not None:
+            t = replace(t, assumed=_assume(s.assumed, _battle_label(s, blind, ids)))
             ok.append(_forget(s, _settled(r, _resume(r, t, [p.id for p in blind])), [p.id for p in blind]))
     return ok
 
