@@ -54,8 +54,11 @@ def legal_example(game_id: str) -> Path:
 
 
 def illegal_example(game_id: str) -> Path:
-    """The illegal example with the most events (its violation is past the first event)."""
-    logs = _examples(game_id, "illegal")
+    """The illegal example with the most events (its violation is past the first event) among
+    those whose only stops for ``n``/``p`` are violations (a seat's record stops at its
+    undetermined events too)."""
+    logs = [p for p in _examples(game_id, "illegal")
+            if all(f.mark != "undetermined" for f in replay_of(p).frames)]
     return max(logs, key=lambda p: (len(replay_of(p)), p.name))
 
 
