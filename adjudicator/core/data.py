@@ -158,10 +158,12 @@ class PoolLoader(Generic[C]):
     def __init__(self, directory: Path, card_type: type[C],
                  validate: Callable[[str, list[C]], None] | None = None, *,
                  problems: Problems | None = None, game: str | None = None) -> None:
-        from .sources import DataKind
+        from .sources import DataKind, current
 
         self.directory = directory
         self.card_type = card_type
+        self._last: tuple[Any, Any, Any] = (None, None, None)
+        self._current = current
         self.validate = validate
         self.problems = problems
         self.file_type = msgspec.defstruct(
@@ -195,6 +197,19 @@ class PoolLoader(Generic[C]):
     def load(self, name: str, sha256: str | None = None) -> Pool[C]:
         """The pool ``name`` (pinned to ``sha256`` when given) in the sources in effect."""
         return self.kind.load(name, sha256)
+
+    def of_setup(self, setup: Any) -> Pool[C]:
+        """The pool a set-up names (``pool``, pinned by ``pool_sha256``) in the sources in effect.
+
+        An engine asks on every event: the answer for the last set-up object asked in the same
+        sources is kept (the tuple is swapped whole, so threads never see half of it)."""
+        src = self._current()
+        last = self._last
+        if last[0] is setup and last[1] is src:
+            return last[2]
+        pool = self.kind.load(setup.pool, setup.pool_sha256)
+        self._last = (setup, src, pool)
+        return pool
 
     def names(self, name: str, sha256: str | None = None) -> Any:
         """The card ids of the pool ``name``, for reference checks (:class:`Names`); a pool that

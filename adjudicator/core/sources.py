@@ -151,6 +151,10 @@ class DataKind(Generic[T]):
         self.noun = noun or kind
         self._built: dict[str, T] = {}
         self._lock = threading.Lock()
+        #: the last answer of :meth:`load`: (sources, id, sha256, object).  An engine asks for its
+        #: match's data on every event; a Sources never changes what an id means once found, so
+        #: the same question in the same sources has the same answer (swapped whole: thread-safe)
+        self._last: tuple[Any, str, str | None, T] | None = None
 
     def __repr__(self) -> str:
         return f"DataKind({self.game!r}, {self.kind!r})"
@@ -160,7 +164,13 @@ class DataKind(Generic[T]):
         return current().find(self, id, sha256)
 
     def load(self, id: str, sha256: str | None = None) -> T:
-        return current().find(self, id, sha256)[0]
+        src = current()
+        last = self._last
+        if last is not None and last[0] is src and last[1] == id and last[2] == sha256:
+            return last[3]
+        obj = src.find(self, id, sha256)[0]
+        self._last = (src, id, sha256, obj)
+        return obj
 
     def built(self, c: Candidate, id: str) -> T:
         obj = self._built.get(c.sha256)

@@ -26,7 +26,7 @@ from . import events as E
 from .cards import (
     ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
     FlipLocus, LOCUS_TARGETS, Mill as MillFx, Only, Pool, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx,
-    SetStats, Switch, ToDeck, load_pool,
+    POOLS, SetStats, Switch, ToDeck, load_pool,
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
@@ -45,7 +45,7 @@ def bad(rule: str, code: str, message: str) -> Illegal:
 # -- small pure helpers -------------------------------------------------------------------------
 
 def pool_of(s: State) -> Pool:
-    return load_pool(s.setup.pool, s.setup.pool_sha256)
+    return POOLS.of_setup(s.setup)
 
 
 def remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:

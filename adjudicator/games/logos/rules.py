@@ -25,7 +25,7 @@ from adjudicator.core.rulings import Illegal
 
 from . import events as E
 from . import unknowns as U
-from .cards import BACKUP_SPEED, CARD_EFFECTS, Card, Pool, load_pool
+from .cards import BACKUP_SPEED, CARD_EFFECTS, POOLS, Card, Pool, load_pool
 from .state import Direction, EffectItem, Player, Push, Result, State
 
 NS = "logos/"
@@ -71,7 +71,7 @@ def beats(x: str, y: str) -> bool:
 
 def pool_of(s: State) -> Pool:
     """The match's pool (by id, pinned by hash when the set-up pins it)."""
-    return load_pool(s.setup.pool, s.setup.pool_sha256)
+    return POOLS.of_setup(s.setup)
 
 
 @lru_cache(maxsize=8192)
