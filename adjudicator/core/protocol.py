@@ -184,8 +184,13 @@ class Game(ABC, Generic[S]):
         return Scene(game=self.id, view=player, status=text[0] if text else "", to_act=self.to_act(state),
                      notes=text[1:], outcome=None if out is None else f"{out.result} {out.winner or ''} ({out.reason})")
 
-    def redact(self, event: Event, player: str | None) -> Event:
+    def redact(self, event: Event, player: str | None, state: S | None = None) -> Event:
         """``event`` as ``player`` saw it at the table (None: the judge sees everything).
+
+        ``state``: the full-information position before the event, when the caller has it (what
+        the seat knows then: a card it saw earlier stays named in its record wherever it goes;
+        :func:`adjudicator.core.seats.redact_log` folds a whole log this way).  Without it, the
+        event is redacted by what it shows alone.
 
         A card drawn by the opponent, a card put face down, a hidden pick: the fields ``player``
         cannot see are masked (``adjudicator.core.events.masked``).  The viewers show each
