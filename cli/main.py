@@ -82,6 +82,8 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
     if res.unopened:  # commitments never opened (docs/log-format.md, "Commitments"): warnings
         doc["unopened"] = [u.as_dict() for u in res.unopened]
+    if res.assumptions:  # what a seat's record is verified under (Game.assumptions)
+        doc["assumptions"] = list(res.assumptions)
     if res.undetermined:
         doc["undetermined"] = [v.as_dict() for v in res.undetermined[:MAX_CONDITIONS]]
         doc["undetermined_events"] = len(res.undetermined)
@@ -192,6 +194,8 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
                    f"({u['commitment'][:19]}...)")
     if doc.get("chain_head"):
         click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
+    for a in doc.get("assumptions", []):
+        click.echo(f"  assuming {a}")
     undetermined = doc.get("undetermined", [])
     for v in undetermined[:20]:
         click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] undetermined: "

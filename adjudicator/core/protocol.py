@@ -10,6 +10,7 @@ rules force (a follower destroyed, a turn starting, the match ending).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
@@ -114,6 +115,20 @@ class Game(ABC, Generic[S]):
         checked and applied like a proposed one (docs/log-format.md, "Unknown identities").
         The default: never (every consequence is derived)."""
         return False
+
+    def open_conditions(self, state: S) -> "Collection[str] | None":
+        """The conditions of undetermined events (``Ruling.condition``, as the game wrote them)
+        that ``state`` still leaves open: an event whose condition later events settled (the card
+        was revealed and fits) is legal after all, and the verdict lists only the conditions still
+        open.  A later event that contradicts a condition is rejected with ``Ruling.settles``
+        naming it.  None (the default): the game does not track them, every condition stays."""
+        return None
+
+    def assumptions(self, state: S) -> list[str]:
+        """What a record's verdict rests on without being an undetermined event (the
+        construction rules an unknown deck list is assumed to meet), stated once beside the
+        verdict.  The default: none."""
+        return []
 
     @abstractmethod
     def legal_events(self, state: S) -> list[Event]:

@@ -125,6 +125,9 @@ class Result:
     undetermined: list[Violation] = field(default_factory=list)
     #: commitments the log made and never opened (docs/log-format.md, "Commitments"): warnings
     unopened: list[Unopened] = field(default_factory=list)
+    #: what the verdict of a seat's record rests on without an undetermined event
+    #: (``Game.assumptions``: the construction rules an unknown deck list is taken to meet)
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -324,18 +327,42 @@ def run(
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
+        if ruling.settles is not None:
+            ruling = _settled_against(result, ruling)
         violations.add(number, line, ruling, state)
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
             break
     result.state = state
+    if state is not None:
+        _close_conditions(game, state, result)
     pending = getattr(game, "unopened", None)  # commitments never opened (a game that makes them says)
     if pending is not None and state is not None:
         never = pending(state)
         if never:
             result.unopened = report(made, never)
     return result
+
+
+def _settled_against(result: Result, ruling: Ruling) -> Ruling:
+    """An illegal ruling that contradicts the condition of an earlier undetermined event: that
+    event's line named in the message, and the condition no longer listed as open."""
+    for i, v in enumerate(result.undetermined):
+        if v.condition == ruling.settles:
+            del result.undetermined[i]
+            return msgspec.structs.replace(ruling, message=f"{ruling.message}; it contradicts event {v.seq} (line {v.line}), "
+                                           f"which was legal only if {v.condition}")
+    return ruling
+
+
+def _close_conditions(game: Game, state: Any, result: Result) -> None:
+    """Keep only the conditions the final position leaves open; state the assumptions."""
+    if result.undetermined:
+        still = game.open_conditions(state)
+        if still is not None:
+            result.undetermined = [v for v in result.undetermined if v.condition in still]
+    result.assumptions = game.assumptions(state)
 
 
 # -- judges' rulings (docs/log-format.md, "Judges' rulings", LOG-5) ---------------------------------
