@@ -117,23 +117,30 @@ def _verify_path(path: str, keep_going: bool, config: tuple[Any, ...] = ()) -> d
 def _verdicts(files: list[Path], keep_going: bool, jobs: int, cluster: str | None = None) -> Iterator[dict[str, Any]]:
     """Every log's verdict, in input order, from ``jobs`` worker processes (1: this process) or
     from the workers of a Dask cluster."""
+    return run_jobs([str(f) for f in files], keep_going, jobs, cluster, _verify_path)
+
+
+def run_jobs(items: list[str], keep_going: bool, jobs: int, cluster: str | None,
+             worker: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """``worker(item, keep_going, config)`` for every item, in input order, on ``jobs`` worker
+    processes (1: this process) or on a Dask cluster's workers (``config``: where data ids are
+    found, :func:`adjudicator.core.sources.worker_config`)."""
     if cluster is not None:
         from .cluster import cluster_verdicts
 
-        yield from cluster_verdicts(cluster, [str(f) for f in files], keep_going, _verify_path, sources.worker_config())
+        yield from cluster_verdicts(cluster, items, keep_going, worker, sources.worker_config())
         return
     if jobs <= 1:
-        for f in files:
-            yield verify_one(f, keep_going)
+        for item in items:
+            yield worker(item, keep_going)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    chunk = max(1, min(32, len(files) // (jobs * 8)))
+    chunk = max(1, min(32, len(items) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         config = sources.worker_config()
-        yield from pool.map(_verify_path, [str(f) for f in files], [keep_going] * len(files), [config] * len(files),
-                            chunksize=chunk)
+        yield from pool.map(worker, items, [keep_going] * len(items), [config] * len(items), chunksize=chunk)
 
 
 def unfinished(doc: dict[str, Any]) -> bool:
@@ -540,3 +547,7 @@ main.add_command(_records.reconcile)
 from . import pool as _pool  # noqa: E402  (card-pool files: check, show)
 
 main.add_command(_pool.pool)
+
+from . import tournament as _tournament  # noqa: E402  (a whole event: tournament check)
+
+main.add_command(_tournament.tournament)
