@@ -175,7 +175,8 @@ def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
 def _text(report: dict[str, Any]) -> str:
     t = report["tournament"]
     s = report["summary"]
-    out = [f"{t['name']} ({t['game']}{', ' + ' to '.join(t['dates'][:1] + t['dates'][-1:]) if t['dates'] else ''}): "
+    dates = "" if not t["dates"] else ", " + (t["dates"][0] if len(t["dates"]) == 1 else f"{t['dates'][0]} to {t['dates'][-1]}")
+    out = [f"{t['name']} ({t['game']}{dates}): "
            f"{s['players']} players, {s['rounds']} rounds, {s['tables']} tables"]
     for tab in report["tables"]:
         if not tab["problems"]:
@@ -258,7 +259,7 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, jobs
     except AdjudicatorError as exc:
         raise fail(exc) from None
     if html_out is not None:
-        from .tournament_html import render
+        from adjudicator.replays.web.report import render
 
         try:
             Path(html_out).write_text(render(report), encoding="utf-8")

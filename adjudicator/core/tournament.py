@@ -202,7 +202,7 @@ def load(path: str | Path) -> Tournament:
         game = registry.get(man.game)
     except AdjudicatorError as exc:
         raise _err(p, None, str(exc), "game") from None
-    base = Path(p).resolve().parent
+    base = Path(p).parent  # the logs' paths as the manifest's path was given (relative stays relative)
     logs = base / man.logs if man.logs else base
     known: dict[str, int] = {}
     decks: dict[str, dict[str, int]] = {}
