@@ -551,3 +551,7 @@ main.add_command(_pool.pool)
 from . import tournament as _tournament  # noqa: E402  (a whole event: tournament check)
 
 main.add_command(_tournament.tournament)
+
+from . import export as _export  # noqa: E402  (a self-contained replay file)
+
+main.add_command(_export.export)

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.offline_browser import CHROMIUM, offline_page
 from tests.test_readme import ROOT, block_after
 
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "docs" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -59,50 +57,32 @@ def test_the_readme_excerpt_is_what_the_command_prints(event):
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing")
 def test_the_html_report_opens_from_disk_with_the_network_blocked_and_filters(event):
-    from playwright.sync_api import sync_playwright
-
     d, _r = event
     page_file = d / "event" / "report.html"
     html = page_file.read_text()
     assert "http://" not in html and "https://" not in html and "<link" not in html and " src=" not in html
-    requests: list[str] = []
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        try:
-            pg = b.new_page(viewport={"width": 1100, "height": 700})
-            errors: list[str] = []
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-
-            def route(rt):
-                requests.append(rt.request.url)
-                if rt.request.url.startswith("file://"):
-                    rt.continue_()
-                else:
-                    rt.abort()
-
-            pg.route("**", route)
-            pg.goto(page_file.as_uri())
-            assert pg.locator("#shown").inner_text() == "4 of 4 tables shown"
-            visible = lambda: pg.locator("td.cell:not(.hidden)").count()  # noqa: E731
-            pg.click("button[data-filter=unfinished]")
-            assert visible() == 1 and pg.locator("td.cell:not(.hidden)").get_attribute("data-status") == "unfinished"
-            pg.click("button[data-filter=result]")
-            assert visible() == 1 and "result-mismatch" in pg.locator("td.cell:not(.hidden)").get_attribute("data-kinds")
-            pg.click("button[data-filter=illegal]")
-            assert visible() == 0
-            pg.click("button[data-filter=deck]")
-            assert visible() == 0
+    with offline_page(1100, 700) as off:
+        pg = off.page
+        pg.goto(page_file.as_uri())
+        assert pg.locator("#shown").inner_text() == "4 of 4 tables shown"
+        visible = lambda: pg.locator("td.cell:not(.hidden)").count()  # noqa: E731
+        pg.click("button[data-filter=unfinished]")
+        assert visible() == 1 and pg.locator("td.cell:not(.hidden)").get_attribute("data-status") == "unfinished"
+        pg.click("button[data-filter=result]")
+        assert visible() == 1 and "result-mismatch" in pg.locator("td.cell:not(.hidden)").get_attribute("data-kinds")
+        pg.click("button[data-filter=illegal]")
+        assert visible() == 0
+        pg.click("button[data-filter=deck]")
+        assert visible() == 0
+        pg.click("button[data-filter=problems]")
+        assert visible() == 2
+        pg.click("td.cell[data-status=unfinished]")
+        assert "the log stops at event 60" in pg.locator("#detail").inner_text()
+        pg.click("button[data-filter=all]")
+        assert visible() == 4
+        if os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
             pg.click("button[data-filter=problems]")
-            assert visible() == 2
-            pg.click("td.cell[data-status=unfinished]")
-            assert "the log stops at event 60" in pg.locator("#detail").inner_text()
-            pg.click("button[data-filter=all]")
-            assert visible() == 4
-            if os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
-                pg.click("button[data-filter=problems]")
-                pg.click("td.cell[data-status=legal] >> nth=2")
-                pg.screenshot(path=str(SHOTS / "tournament-report.png"), full_page=True)
-            assert errors == []
-        finally:
-            b.close()
-    assert requests and all(u.startswith("file://") for u in requests)
+            pg.click("td.cell[data-status=legal] >> nth=2")
+            pg.screenshot(path=str(SHOTS / "tournament-report.png"), full_page=True)
+        assert off.errors == []
+    assert off.only_local
