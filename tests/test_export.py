@@ -125,3 +125,30 @@ def test_the_file_opens_from_disk_with_the_network_blocked_steps_and_switches_vi
             pg.screenshot(path=str(SHOTS / "export-colossus-order.png"))
         assert off.errors == []
     assert off.only_local
+
+
+def test_the_service_offers_the_same_file(tmp_path):
+    """``GET /api/matches/{id}/export.html?as=...``: the file ``export`` writes, for a stored match."""
+    from litestar.testing import TestClient
+
+    from adjudicator.core.store import MatchStore
+    from adjudicator.replays.web import create_app
+
+    path = LOGS["colossus-order"]
+    st = MatchStore(str(tmp_path / "s.db"))
+    try:
+        mid = st.import_file(path).match_id
+        with TestClient(create_app(st)) as c:
+            r = c.get(f"/api/matches/{mid}/export.html", params={"as": "bob"})
+            assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+            assert "attachment" in r.headers["content-disposition"]
+            assert invoke("export", path, "-o", tmp_path / "cli.html", "--as", "bob").exit_code == 0
+            served = _data(r.text)
+            written = _data((tmp_path / "cli.html").read_text())
+            assert served["views"] == written["views"] and list(served["views"]) == ["bob"]
+            r = c.get(f"/api/matches/{mid}/export.html")
+            assert list(_data(r.text)["views"]) == ["public"]
+            r = c.get(f"/api/matches/{mid}/export.html", params={"as": "zed"})
+            assert r.status_code == 400 and "unknown player 'zed'" in r.json()["detail"]
+    finally:
+        st.close()

@@ -18,9 +18,13 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from litestar import Response, get
+from litestar.datastructures import State
+from litestar.exceptions import ClientException
+from litestar.params import FromPath, QueryParameter
 
 from adjudicator.core.log import MatchLog
 from adjudicator.core.scene import Scene, diff
@@ -141,7 +145,7 @@ _SHIM = """
 """
 
 #: what the exported page leaves out (each needs the service)
-_HIDE = ("#download-log,#download-position,#legal,#variation,#variations,.home{display:none!important}")
+_HIDE = ("#download-log,#download-position,#download-replay,#legal,#variation,#variations,.home{display:none!important}")
 
 
 def _script(text: str) -> str:
@@ -170,3 +174,35 @@ def render(log: MatchLog, views: list[str], source: str) -> str:
     if "/static/" in page:  # the viewer's page changed its way of loading: say so, never ship a broken file
         raise RuntimeError("static/match.html loads a file the exporter does not inline")
     return page
+
+
+# -- the service's download (the viewer's "replay file" link) ---------------------------------------
+
+def _stored_page(web: Any, match_id: str, views: list[str]) -> tuple[str, str]:
+    """A stored match's replay file and its file name."""
+    from adjudicator.core import registry
+
+    mid = web.resolve(match_id)  # installs the match's own pool, board or island
+    with web.lock:
+        logged = web.store.get_log(mid)
+        info = web.store.summary(mid)
+    log = MatchLog(info.source, registry.get(info.game), [(e.line, e.event) for e in logged])
+    name = (Path(info.source).stem or mid[:8]).replace('"', "") + ".html"
+    return render(log, views, info.source), name
+
+
+@get("/api/matches/{match_id:str}/export.html", sync_to_thread=True, tags=["matches"])
+def match_export(
+    state: State, match_id: FromPath[str],
+    views: Annotated[list[str] | None, QueryParameter(
+        name="as", description="A viewpoint the file holds (repeatable): a player, 'public' (the default) or 'judge'.")] = None,
+) -> Response[str]:
+    """The match as one self-contained HTML replay (no server, no network), holding only the
+    viewpoints asked for (default: the public view, every seat's hidden cards masked)."""
+    from .app import _web
+
+    try:
+        page, name = _stored_page(_web(state), match_id, list(views or [PUBLIC]))
+    except ExportError as exc:
+        raise ClientException(detail=str(exc)) from None
+    return Response(page, media_type="text/html", headers={"Content-Disposition": f'attachment; filename="{name}"'})
