@@ -251,11 +251,15 @@ def tournament() -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="One CSV row per table.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also write the report as one self-contained HTML page (no server, no network).")
+@click.option("--replays", "replays_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="With --html: export each table's match as a replay file (public view) into DIR, "
+                   "linked from the page.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: every core).")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Check the tables on the workers of a Dask distributed cluster (tcp://host:8786).")
-def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, jobs: int, cluster: str | None) -> None:
+def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, replays_dir: str | None, jobs: int,
+          cluster: str | None) -> None:
     """Check every log of a tournament against its tables, results and deck lists.
 
     Exit code: 0 no problem, 1 problems found (each named with its round, table and line), 2 an
@@ -263,6 +267,8 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, jobs
     """
     if as_json and as_csv:
         raise BadInput("give --json or --csv, not both")
+    if replays_dir is not None and html_out is None:
+        raise BadInput("--replays goes with --html FILE (the page links the replays)")
     try:
         report = check_tournament(manifest, jobs, cluster)
     except AdjudicatorError as exc:
@@ -270,8 +276,9 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, jobs
     if html_out is not None:
         from adjudicator.replays.web.report import render
 
+        links = None if replays_dir is None else _replays(report, Path(replays_dir), Path(html_out).parent)
         try:
-            Path(html_out).write_text(render(report), encoding="utf-8")
+            Path(html_out).write_text(render(report, links), encoding="utf-8")
         except OSError as exc:
             raise BadInput(f"{html_out}: cannot write ({exc.strerror})") from None
     if as_json:
@@ -281,6 +288,32 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, jobs
     else:
         click.echo(_text(report))
     sys.exit(EXIT_PROBLEMS if report["summary"]["problems"] else EXIT_LEGAL)
+
+
+def _replays(report: dict[str, Any], directory: Path, page_dir: Path) -> dict[tuple[int, int], str]:
+    """Each readable table's match as a replay file (the public view) in ``directory``: the links
+    (relative to the report page).  A log that cannot be exported (too long) gets no link."""
+    from adjudicator.core.log import read_log
+    from adjudicator.replays.web.export import ExportError, render
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"{directory}: cannot create ({exc.strerror})") from None
+    links = {}
+    for t in report["tables"]:
+        path = t["log"] or next(iter((t["seats"] or {}).values()), None)
+        if path is None or t["verdict"] in (None, "unreadable", "error"):
+            continue
+        out = directory / f"r{t['round']}-t{t['table']}.html"
+        try:
+            out.write_text(render(read_log(path), ["public"], path), encoding="utf-8")
+        except (AdjudicatorError, ExportError):
+            continue
+        except OSError as exc:
+            raise BadInput(f"{out}: cannot write ({exc.strerror})") from None
+        links[(t["round"], t["table"])] = os.path.relpath(out, page_dir)
+    return links
 
 
 @tournament.command("schema")

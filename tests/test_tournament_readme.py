@@ -80,6 +80,14 @@ def test_the_html_report_opens_from_disk_with_the_network_blocked_and_filters(ev
         assert "the log stops at event 60" in pg.locator("#detail").inner_text()
         pg.click("button[data-filter=all]")
         assert visible() == 4
+        # each table links its match's replay file (--replays): it opens, from disk too
+        assert pg.locator("a.replay").count() == 4
+        pg.click("td.cell[data-status=unfinished] a.replay")
+        pg.wait_for_function("document.body.dataset.ready === '1'")
+        assert pg.locator("#pos").inner_text() == "1 / 60"
+        pg.keyboard.press("End")
+        pg.wait_for_function("document.getElementById('pos').textContent === '60 / 60'")
+        pg.go_back()
         if os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
             pg.click("button[data-filter=problems]")
             pg.click("td.cell[data-status=legal] >> nth=2")
