@@ -316,6 +316,45 @@ def _replays(report: dict[str, Any], directory: Path, page_dir: Path) -> dict[tu
     return links
 
 
+@tournament.command("import")
+@pools_option
+@click.argument("manifest", type=click.Path(dir_okay=False))
+@click.option("--db", "db", default=None, metavar="PATH", type=click.Path(dir_okay=False),
+              help="The store (as for store import: default $ADJUDICATOR_DB, else ./adjudicator.db).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes for the check (0: every core).")
+def import_(manifest: str, db: str | None, jobs: int) -> None:
+    """Check a tournament and keep it in the store: every readable log (illegal ones too, with
+    their verdicts) and the report, shown by the service at /tournaments/NAME.
+
+    Exit code 0 when everything readable was stored (the report's problems are in it), 2 for an
+    unreadable manifest or a store that cannot be opened.
+    """
+    from adjudicator.core import tournament_store
+
+    from .store import open_store
+
+    try:
+        report = check_tournament(manifest, jobs, None)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    with open_store(db) as st:
+        stored = 0
+        for t in report["tables"]:
+            files = [t["log"]] if t["log"] else list((t["seats"] or {}).values())
+            t["match_ids"] = {}
+            if t["verdict"] in (None, "unreadable", "error"):
+                continue
+            for f in files:
+                if os.path.isfile(f):
+                    t["match_ids"][f] = st.import_file(f, allow_illegal=True).match_id
+                    stored += 1
+        tid, version = tournament_store.save(st, report)
+    s = report["summary"]
+    click.echo(f"{report['tournament']['name']}: {s['tables']} tables, {stored} logs stored, {s['problems']} problems; "
+               f"tournament {tid} (version {version})")
+
+
 @tournament.command("schema")
 def schema() -> None:
     """Print the JSON Schema of a tournament manifest."""
