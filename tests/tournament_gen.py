@@ -28,7 +28,9 @@ from adjudicator.core.verify import run
 
 #: every kind the Colossus Order tournament plants (one table each), besides a judge's penalty
 ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatch", "missing-log",
-              "duplicate-log", "seated-twice", "seat-conflict", "unreadable")
+              "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
+#: the kind of problem a plant is reported as, where it is not the plant's own name
+REPORTED = {"wrong-game": "table-mismatch"}
 
 _enc = msgspec.json.Encoder()
 
@@ -158,6 +160,19 @@ def _illegal(game: Any, lines: list[bytes]) -> tuple[list[bytes], int]:
     raise AssertionError("no decision whose repetition is illegal")
 
 
+def _lone_record(game: Any, names: list[str], decks: dict[str, Any], seed: int) -> tuple[list[bytes], tuple[int, str]]:
+    """One seat's record of a match between ``names`` that verifies undetermined; the line of its
+    first undetermined event and the match's result."""
+    for s in range(seed, seed + 200, 7):
+        events, outcome = _match(game, names, decks, s)
+        for p in names:
+            rec = [_enc.encode(game.redact(e, p)) + b"\n" for e in events]
+            res = _verdict(game, rec)
+            if res.undetermined and not res.violations:
+                return rec, (res.undetermined[0].line, "draw" if outcome.result == "draw" else outcome.winner)
+    raise AssertionError("no seat's record is undetermined")
+
+
 def _conflict(game: Any, a: list[bytes], b: list[bytes]) -> tuple[list[bytes], int]:
     """Seat B's record with one value both seats saw changed, B's record still not illegal."""
     for k in range(10, len(b)):
@@ -241,7 +256,11 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             opp = seated
             if kind == "table-mismatch":  # the log of a match between two other players
                 opp = [n for n in names if n not in seated][:table_size]
-            events, outcome = _match(game, opp, match_decks, match_seed)
+            if kind == "wrong-game":  # a match of another game between the table's players
+                other = registry.get("logos" if game.id != "logos" else "colossus-order")
+                events, outcome = _match(other, opp, _decks(other, opp, seed), match_seed)
+            else:
+                events, outcome = _match(game, opp, match_decks, match_seed)
             lines = [_enc.encode(e) + b"\n" for e in events]
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
@@ -259,8 +278,12 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 out.planted.append(Planted(kind, r, t, line, str(path), len(lines)))
             elif kind == "deck":
                 out.planted.append(Planted(kind, r, t, line, str(path), _first_use(lines, seated[0], card), seated[0]))
-            elif kind == "table-mismatch":
-                out.planted.append(Planted(kind, r, t, line, str(path), 1))
+            elif kind in ("table-mismatch", "wrong-game"):
+                out.planted.append(Planted(REPORTED.get(kind, kind), r, t, line, str(path), 1))
+            elif kind == "undetermined":  # one seat's record alone, where it leaves an event undetermined
+                lines, at = _lone_record(game, opp, decks, match_seed)
+                result = at[1]
+                out.planted.append(Planted(kind, r, t, line, str(path), at[0]))
             elif kind == "unreadable":
                 k = next(i for i in range(9, len(lines)) if "player" in json.loads(lines[i]))
                 lines[k] = _enc.encode({**json.loads(lines[k]), "player": 7}) + b"\n"
