@@ -7,6 +7,7 @@ import csv
 import io
 import json
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -155,3 +156,55 @@ def test_every_kind_is_documented():
     text = open("docs/tournament.md").read()
     for kind in KINDS:
         assert f"`{kind}`" in text, kind
+
+
+@pytest.fixture
+def example(tmp_path):
+    """The README's example event (examples/tournament/), its logs made from the examples."""
+    import shutil
+
+    from adjudicator.core.log import read_log
+    from tests.test_readme import ROOT
+
+    ev = tmp_path / "event"
+    shutil.copytree(ROOT / "examples" / "tournament", ev)
+    co = ROOT / "examples" / "colossus-order"
+    shutil.copy(co / "legal-gem-complete.jsonl", ev / "r1-t1.jsonl")
+    shutil.copy(co / "legal-judge-stands.jsonl", ev / "r3-t1.jsonl")
+    lines = (co / "legal-gem-complete.jsonl").read_bytes().splitlines(keepends=True)
+    (ev / "r4-t1.jsonl").write_bytes(b"".join(lines[:60]))
+    log = read_log(co / "legal-judge-taken-back.jsonl")
+    for p in ("alice", "bob"):
+        (ev / f"r2-t1-{p}.jsonl").write_bytes(b"".join(
+            msgspec.json.encode(log.game.redact(e, p)) + b"\n" for _l, e in log.events))
+    return ev
+
+
+def test_a_missing_seat_record_is_named_and_the_other_seat_judged_alone(example):
+    (example / "r2-t1-bob.jsonl").unlink()
+    report = json.loads(invoke("tournament", "check", "--json", example / "manifest.toml").output)
+    r2 = report["tables"][1]
+    assert [(p["kind"], p["file"]) for p in r2["problems"]] == [("missing-log", str(example / "r2-t1-bob.jsonl"))]
+    assert r2["seat_verdicts"].keys() == {"alice"} and r2["outcome"]["winner"] == "alice"
+
+
+def test_the_same_seat_records_at_two_tables_are_a_duplicate(example):
+    text = (example / "manifest.toml").read_text()
+    (example / "manifest.toml").write_text(text.replace('log = "r1-t1.jsonl"', 'seats = { alice = "r2-t1-alice.jsonl", bob = "r2-t1-bob.jsonl" }'))
+    report = json.loads(invoke("tournament", "check", "--json", example / "manifest.toml").output)
+    kinds = [(t["round"], [p["kind"] for p in t["problems"]]) for t in report["tables"]]
+    assert kinds == [(1, []), (2, ["duplicate-log"]), (3, ["result-mismatch"]), (4, ["unfinished"])]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--json", "--csv"], "give --json or --csv, not both"),
+    (["--replays", "somewhere"], "--replays goes with --html FILE"),
+])
+def test_usage_errors(example, args, message):
+    r = invoke("tournament", "check", example / "manifest.toml", *args)
+    assert r.exit_code == 2 and message in r.output
+
+
+def test_an_unwritable_html_file_is_a_usage_error(example):
+    r = invoke("tournament", "check", example / "manifest.toml", "--html", example / "no" / "such" / "dir.html")
+    assert r.exit_code == 2 and "cannot write" in r.output and "Traceback" not in r.output
