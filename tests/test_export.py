@@ -110,6 +110,9 @@ def test_the_file_opens_from_disk_with_the_network_blocked_steps_and_switches_vi
         pg.goto(out.as_uri() + "?at=120")
         pg.wait_for_function("document.body.dataset.ready === '1'")
         assert pg.locator("#pos").inner_text() == "120 / 225"
+        # the card texts of the position are answered from the file (each kept once)
+        cards = pg.evaluate("fetch('/api/matches/x/position?at=120').then(r => r.json()).then(p => p.cards)")
+        assert cards and all(c["id"] == k and c["name"] for k, c in cards.items())
         pg.click("#next")
         pg.wait_for_function("document.getElementById('pos').textContent === '121 / 225'")
         pg.keyboard.press("End")

@@ -80,7 +80,10 @@ def frames(log: MatchLog, views: list[str]) -> dict[str, Any]:
 
 
 def _view(game: Any, steps: list[Any], viewer: str | None) -> dict[str, Any]:
+    """One viewpoint's event list and positions; each card text once (``cards``), each position
+    naming the texts it shows (``card_ids``)."""
     events, positions = [], []
+    texts: dict[str, Any] = {}
     before: Scene | None = None
     for step in steps:
         f = make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied, step.derived, step.state)
@@ -91,13 +94,14 @@ def _view(game: Any, steps: list[Any], viewer: str | None) -> dict[str, Any]:
         else:
             scene, turn = game.scene(step.state, viewer), game.turn_number(step.state)
             cards = card_texts(game, step.state, scene)
+        texts.update(cards)
         positions.append({
             "at": step.seq, "turn": turn, "scene": msgspec.to_builtins(scene),
             "changes": ["the match starts"] if before is None else diff(before, scene),
-            "touched": game.touched(seen.event), "mark": f.mark, "cards": cards,
+            "touched": game.touched(seen.event), "mark": f.mark, "card_ids": list(cards),
         })
         before = scene
-    return {"events": events, "positions": positions}
+    return {"events": events, "positions": positions, "cards": texts}
 
 
 _SHIM = """
@@ -127,8 +131,10 @@ _SHIM = """
       const n = parseInt(u.searchParams.get("at"), 10);
       const p = view.positions[n - 1];
       if (!p) return no(400, "at: event " + n + " is outside the match");
+      const cards = {};
+      for (const id of p.card_ids) cards[id] = view.cards[id];
       return ok(Object.assign({match_id: "export", events: view.positions.length, view: v === first ? null : v,
-                               players: DATA.players}, p));
+                               players: DATA.players, cards: cards}, p));
     }
     if (/\\/variations?$|\\/legal$/.test(u.pathname)) return no(400, "not in an exported replay (it needs the service)");
     return no(404, "not in an exported replay");
