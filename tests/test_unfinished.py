@@ -9,7 +9,6 @@ from click.testing import CliRunner
 
 from adjudicator.cli.main import main
 from adjudicator.core import registry
-from adjudicator.core.log import read_log
 from adjudicator.core.verify import run
 
 FULL = "examples/colossus-order/legal-gem-complete.jsonl"

@@ -23,7 +23,7 @@ import msgspec
 
 from adjudicator.core import registry
 from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.playout import playout
 from adjudicator.core.verify import run
 
 #: every kind the Colossus Order tournament plants (one table each), besides a judge's penalty
