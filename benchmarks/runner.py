@@ -532,6 +532,9 @@ def _parser() -> argparse.ArgumentParser:
                         "of these lengths (e.g. 100000,1000000), per game")
     p.add_argument("--no-postgres", action="store_true",
                    help="skip the import and seek figures on PostgreSQL (a throwaway server, tests/pg.py)")
+    p.add_argument("--tournament", type=int, default=None, metavar="N",
+                   help="the time to check a generated tournament of about N matches with --jobs 1 and 2 "
+                        "(default 1000; --quick: 0, none)")
     p.add_argument("--lengths", default=None, metavar="EVENTS,...",
                    help="the log lengths of the scaling table (default 1000,10000,100000,1000000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
@@ -626,6 +629,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_memory(games, args.memory, args.json)
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
+    tour_n = args.tournament if args.tournament is not None else (0 if args.quick else 1000)
+    if tour_n < 0:
+        say("--tournament must be at least 0")
+        return 2
+    tour: dict[str, Any] | None = None
     t0 = perf()
     try:
         from .postgres import server
@@ -639,6 +647,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     say(f"[{game.id}] skipped: {skipped[game.id]}")
                     continue
                 results[game.id] = bench_game(game, sizes, workdir, profile=args.profile, postgres=pg)
+            if tour_n:
+                from . import tournament
+
+                tour = tournament.measure(tour_n, workdir, say)
     except BenchmarkError as exc:
         say(f"error: {exc}")
         if args.json:
@@ -650,6 +662,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc: dict[str, Any] = {"games": results, "environment": environment(), "seconds": total}
         if skipped:
             doc["skipped"] = skipped
+        if tour is not None:
+            doc["tournament"] = tour
         print(json.dumps(doc, indent=2))
     else:
         env = environment()
@@ -660,5 +674,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(render(gid, r))
         for gid, why in skipped.items():
             print(f"\n{gid}: skipped ({why})")
+        if tour is not None:
+            from . import tournament
+
+            print()
+            print(tournament.render(tour))
         print(f"\n(total {total:.0f} s)")
     return 0

@@ -913,10 +913,13 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         ver = "0"
     web = WebService(store, max_upload=max_upload, allow_illegal=allow_illegal, version=ver,
                      upload_token=upload_token or None, upload_seconds=upload_seconds)
+    from .export import match_export  # a match as a self-contained replay file (export.py)
+    from .tournament import HANDLERS as tournaments  # stored tournaments (tournament.py)
+
     return Litestar(
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
-            match_log, match_document, match_variation, match_variation_log,
+            match_log, match_document, match_variation, match_variation_log, match_export, *tournaments,
             index_page, match_page,
             create_static_files_router(path="/static", directories=[STATIC]),
         ],
