@@ -52,8 +52,12 @@ def _listen(host: str, port: int) -> socket.socket:
                    "service is read-only.  Also read from $ADJUDICATOR_UPLOAD_TOKEN.")
 @click.option("--upload-seconds", default=20.0, show_default=True, type=click.FloatRange(min=0.1),
               help="The longest an upload's verification may take (then 503, nothing stored).")
+@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="The longest a request body may take to arrive (then 408 and the connection is closed).")
+@click.option("--max-connections", default=256, show_default=True, type=click.IntRange(min=1), metavar="N",
+              help="The most connections served at once (more: 503 at once).")
 def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal: bool,
-          upload_token: str | None, upload_seconds: float) -> None:
+          upload_token: str | None, upload_seconds: float, body_timeout: float, max_connections: int) -> None:
     """Serve stored matches: the match list at /, the viewer at /matches/ID?at=N&as=PLAYER.
 
     The JSON API is under /api (OpenAPI document at /schema/openapi.json).  Ctrl-C stops it.
@@ -63,6 +67,7 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     import uvicorn
 
     from adjudicator.replays.web import create_app
+    from adjudicator.replays.web.app import MAX_REQUEST_HEAD
 
     try:
         store = MatchStore(db)
@@ -72,13 +77,17 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     try:
         sock = _listen(host, port)
         app = create_app(store, max_upload=max_upload, allow_illegal=not refuse_illegal,
-                         upload_token=upload_token, upload_seconds=upload_seconds)
+                         upload_token=upload_token, upload_seconds=upload_seconds, body_timeout=body_timeout)
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         mode = "uploads with the token" if upload_token else "read-only: no --upload-token"
         click.echo(f"serving {count} stored matches from {store.location} at http://{shown}:{bound}/ "
                    f"({mode}; Ctrl-C stops)", err=True)
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        # h11 (not httptools, whatever is installed): its bound on a request head is ours; a target
+        # under it but over MAX_URL reaches the app, which answers 414 (RequestBounds)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", http="h11",
+                                               h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
+                                               limit_concurrency=max_connections))
         server.run(sockets=[sock])
     finally:
         store.close()

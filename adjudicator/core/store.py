@@ -837,7 +837,13 @@ def prepare_log(path: str, allow_illegal: bool, snapshot_every: int = SNAPSHOT_E
 
     Memory holds the whole match's rows, so the writer imports logs too large for that itself,
     streamed (``cli store import``: over :data:`PREPARE_MAX_BYTES`)."""
-    log = read_log(path)
+    return prepare(read_log(path), allow_illegal, snapshot_every)
+
+
+def prepare(log: MatchLog, allow_illegal: bool, snapshot_every: int = SNAPSHOT_EVERY) -> Prepared:
+    """Verify ``log`` (read whole) and encode its stream for :meth:`MatchStore.write_prepared`,
+    without touching a database: a worker's job, and the web service's, which verifies an upload
+    outside its store's lock and takes the lock only to write."""
     digest = digest_of(log)
     match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
     data = data_of(log)
@@ -972,7 +978,7 @@ class MatchStore:
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                 proceed: Callable[[], bool] | None) -> ImportResult:
         # the data a log names is looked for in the store too (after the shipped data and --pools)
-        with sources.using(sources.current().derive(supplier=self._supply)):
+        with sources.using(sources.current().derive(supplier=self.supply)):
             return self._import_in(open_log, allow_illegal, proceed)
 
     def _import_in(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
@@ -1120,7 +1126,7 @@ class MatchStore:
                         and d["sha256"] not in out]
         return out
 
-    def _supply(self, kind: sources.DataKind[Any], data_id: str) -> list[sources.Candidate]:
+    def supply(self, kind: sources.DataKind[Any], data_id: str) -> list[sources.Candidate]:
         """The sources' supplier: every content kept for ``data_id`` (read when asked)."""
         found = (self._content(kind.game, kind.kind, sha) for sha in self._kept(kind.game, kind.kind, data_id))
         return [c for c in found if c is not None]
