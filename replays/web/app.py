@@ -54,7 +54,6 @@ from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType
 from litestar.openapi.spec import Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, QueryParameter
-from litestar.static_files import create_static_files_router
 
 from adjudicator.core import position as positions
 from adjudicator.core import registry, sources
@@ -951,6 +950,22 @@ def match_page(match_id: FromPath[str]) -> Response[str]:
     return _page("match.html")
 
 
+#: the static files by name, read once: a request names one of them or gets 404 (never a path to
+#: look up: a long or odd name was a 500 from the file system, ENAMETOOLONG)
+_STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".html": "text/html; charset=utf-8"}
+_STATIC_FILES = {p.name: (p.read_bytes(), _STATIC_TYPES.get(p.suffix, "application/octet-stream"))
+                 for p in sorted(STATIC.iterdir()) if p.is_file()}
+
+
+@get("/static/{name:str}", include_in_schema=False, sync_to_thread=False)
+def static_file(name: FromPath[str]) -> Response[bytes]:
+    found = _STATIC_FILES.get(name)
+    if found is None:
+        raise NotFoundException(detail=f"no static file {name[:80]!r}")
+    return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
+
+
 # -- request bounds: the target's length, the body's time ----------------------------------------
 
 class _BodyTimeout(HTTPException):
@@ -1042,8 +1057,7 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
             match_log, match_document, match_variation, match_variation_log,
-            index_page, match_page,
-            create_static_files_router(path="/static", directories=[STATIC]),
+            index_page, match_page, static_file,
         ],
         state=State({"web": web}),
         openapi_config=OpenAPIConfig(
