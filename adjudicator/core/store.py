@@ -837,13 +837,7 @@ def prepare_log(path: str, allow_illegal: bool, snapshot_every: int = SNAPSHOT_E
 
     Memory holds the whole match's rows, so the writer imports logs too large for that itself,
     streamed (``cli store import``: over :data:`PREPARE_MAX_BYTES`)."""
-    return prepare(read_log(path), allow_illegal, snapshot_every)
-
-
-def prepare(log: MatchLog, allow_illegal: bool, snapshot_every: int = SNAPSHOT_EVERY) -> Prepared:
-    """Verify ``log`` (read whole) and encode its stream for :meth:`MatchStore.write_prepared`,
-    without touching a database: a worker's job, and the web service's, which verifies an upload
-    outside its store's lock and takes the lock only to write."""
+    log = read_log(path)
     digest = digest_of(log)
     match_id = uuid.uuid5(MATCH_NAMESPACE, digest)
     data = data_of(log)

@@ -64,8 +64,8 @@ from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.store import (
-    ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
-    UnknownMatch, match_id_of, prepare,
+    ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
+    UnknownMatch,
 )
 from adjudicator.replays.core import card_texts, make_frame, seen_by
 
@@ -363,7 +363,8 @@ class _LRU(OrderedDict):
 class WebService:
     """The store behind the API, with small caches (stored matches never change).
 
-    Store calls are serialised by one lock: handlers run in worker threads.
+    Reads of the store are serialised by ``lock`` (handlers run in worker threads); an upload
+    verifies and writes under ``writing`` alone, so reads answer while it verifies.
     """
 
     store: MatchStore
@@ -375,6 +376,8 @@ class WebService:
     #: the longest an upload's verification may take, in seconds (then 503, nothing stored)
     upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: one upload verifies and writes at a time (the store has one writer)
+    writing: threading.Lock = field(default_factory=threading.Lock)
     _scenes: _LRU = field(default_factory=lambda: _LRU(512))
 
     # -- matches -----------------------------------------------------------------------------
@@ -391,13 +394,6 @@ class WebService:
             raise NotFoundException(detail=f"no stored match {ref!r}") from None
         except AmbiguousMatch as exc:
             raise _bad(str(exc)) from None
-
-    def _stored(self, mid: str) -> bool:
-        try:
-            self.store.resolve(mid)
-        except UnknownMatch:
-            return False
-        return True
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
@@ -617,29 +613,27 @@ class WebService:
             return self.store.supply(kind, data_id)
 
     def _upload(self, data: bytes, name: str, cancelled: threading.Event | None) -> tuple[UploadResult, int]:
-        """Read and verify outside the store's lock (reads go on meanwhile); lock only to write."""
+        """Read, verify and store without the readers' lock: the store streams the log into one
+        transaction of its own (SQLite in WAL mode, a PostgreSQL pool), which reads do not wait
+        for; uploads take turns (``writing``), one writer at a time as the store wants."""
         if data.count(b"\n") > MAX_UPLOAD_EVENTS:
             raise HTTPException(status_code=413, detail=f"{name}: more than {MAX_UPLOAD_EVENTS} events in one "
                                                         "upload; import it with `adjudicator store import`")
         try:
             log = parse_log(data, name)
-            with self.lock:
-                known = self._stored(str(match_id_of(log)))
-            if known:  # answered from the store at once (nothing verified again)
-                with self.lock:
-                    res = self.store.import_log(log, allow_illegal=self.allow_illegal)
-            else:
-                ready = prepare(log, self.allow_illegal, self.store.snapshot_every)
-                with self.lock:
-                    if cancelled is not None and cancelled.is_set():  # out of time: nothing written
-                        raise _too_slow(name, self.upload_seconds)
-                    res = self.store.write_prepared(ready)
+            with self.writing:
+                if cancelled is not None and cancelled.is_set():
+                    raise _too_slow(name, self.upload_seconds)
+                res = self.store.import_log(log, allow_illegal=self.allow_illegal,
+                                            proceed=None if cancelled is None else (lambda: not cancelled.is_set()))
         except LogError as exc:
             raise _bad(exc.render()) from None
         except StoreError:
             raise
         except AdjudicatorError as exc:
             raise _bad(f"{name}: {exc}") from None
+        if res.status == ABORTED:  # out of time: the store withdrew it, nothing written
+            raise _too_slow(name, self.upload_seconds)
         violations = [ViolationInfo(v.seq, v.line, v.rule, v.code, v.message) for v in res.violations]
         status = {STORED: 201, ALREADY_STORED: 200, REFUSED: 422}[res.status]
         url = None if res.status == REFUSED else f"/matches/{res.match_id}"
