@@ -232,7 +232,8 @@ def test_upload_finds_data_already_in_the_store(tmp_path: Path, gid: str) -> Non
 
 @pytest.fixture()
 def served(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iterator[tuple[int, str]]:
-    """``adjudicator serve --body-timeout 1`` on 127.0.0.1 (a free port); its port and one match id."""
+    """``adjudicator serve --body-timeout 1 --max-connections 4`` on 127.0.0.1 (a free port); its
+    port and one match id."""
     db = tmp_path / "served.db"
     with MatchStore(str(db)) as st:
         mid = st.import_log(read_log(LOG)).match_id
@@ -243,7 +244,8 @@ def served(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iter
         env.update(server.settings(server.database_for(os.path.abspath(db))))
         where = []
     proc = subprocess.Popen([sys.executable, "-c", "from adjudicator.cli.main import main; main()", "serve", *where,
-                             "--port", "0", "--body-timeout", "1", "--upload-token", TOKEN], cwd=ROOT, env=env,
+                             "--port", "0", "--body-timeout", "1", "--max-connections", "4",
+                             "--upload-token", TOKEN], cwd=ROOT, env=env,
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
         line = proc.stderr.readline()
@@ -254,6 +256,7 @@ def served(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iter
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                time.sleep(0.3)  # the server sees the probe closed before a test counts connections
                 break
             except OSError:
                 time.sleep(0.1)
@@ -308,6 +311,33 @@ def test_a_target_over_the_bound_is_414_and_the_server_goes_on(served: tuple[int
         assert got.startswith(want), (size, got[:200])
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:  # and it still serves
         s.sendall(f"GET /api/matches/{mid} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        assert _answer(s).startswith(b"HTTP/1.1 200 ")
+
+
+def _slow_upload(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(f"POST /api/matches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+              "Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n{".encode())
+    return s
+
+
+def test_connections_over_the_bound_get_503_until_the_slow_ones_are_cut(served: tuple[int, str]) -> None:
+    port, mid = served
+    get = f"GET /api/matches/{mid} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    slow = [_slow_upload(port) for _ in range(3)]
+    try:
+        time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:  # the fourth at once
+            s.sendall(get)
+            assert _answer(s).startswith(b"HTTP/1.1 503 ")
+        for c in slow:  # each is cut off by the body timeout (1 s)
+            assert _answer(c, 5).startswith(b"HTTP/1.1 408 ")
+    finally:
+        for c in slow:
+            c.close()
+    time.sleep(0.2)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(get)
         assert _answer(s).startswith(b"HTTP/1.1 200 ")
 
 
