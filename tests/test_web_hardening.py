@@ -66,6 +66,15 @@ def test_deeply_nested_variation_is_a_clear_400(client: TestClient) -> None:
     shallow = "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)
     r = client.get(f"/api/matches/{mid}/variation", params={"var": shallow})
     assert r.status_code == 400 and "nested deeper" not in r.json()["detail"], r.text
+    # the size bound: a var longer than the longest target answered (only a caller in process can
+    # send one: over HTTP the target's own bound, 414, comes first)
+    from litestar.exceptions import HTTPException
+
+    web = client.app.state.web
+    with pytest.raises(HTTPException) as exc:
+        web.variation(mid, None, "[" + " " * MAX_URL + "]", None)
+    assert exc.value.status_code == 400 and exc.value.detail == f"var: the JSON text is {MAX_URL + 2} bytes long; " \
+                                                                 f"at most {MAX_URL}"
     # a deep event inside a valid list is refused by the same check, naming its place
     r = client.get(f"/api/matches/{mid}/variation", params={"var": "[" + "{\"a\":" * 100 + "1" + "}" * 100 + "]"})
     assert r.status_code == 400 and "nested deeper" in r.json()["detail"], r.text
