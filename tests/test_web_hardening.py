@@ -323,6 +323,25 @@ def test_a_target_over_the_bound_is_414_and_the_server_goes_on(served: tuple[int
         assert _answer(s).startswith(b"HTTP/1.1 200 ")
 
 
+def test_a_slow_or_missing_request_head_is_cut_off(served: tuple[int, str]) -> None:
+    port, mid = served
+    for sent in (b"", b"GET /api/matches/" + mid.encode() + b" HTTP/1.1\r\nHo"):
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(sent)
+            t0 = time.monotonic()
+            assert _answer(s, 8) == b"", sent  # closed, nothing answered
+            assert time.monotonic() - t0 < 4, sent
+    # a kept-alive connection that starts its next head and stops is closed too
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(f"GET /api/matches/{mid} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        s.settimeout(5)
+        assert s.recv(15).startswith(b"HTTP/1.1 200")
+        s.sendall(b"GET /api/info HTTP/1.1\r\n")
+        t0 = time.monotonic()
+        _answer(s, 8)
+        assert time.monotonic() - t0 < 4
+
+
 def _slow_upload(port: int) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
     s.sendall(f"POST /api/matches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
