@@ -572,7 +572,6 @@ class WebService:
         mid, n, game, state = self.settled(ref, at)
         with self.lock:
             logged = [e.event for e in self.store.get_log(mid) if e.seq <= n]
-        with self.lock:
             sealed = self.store.summary(mid).chain_head is not None
         kept = []
         for ev in self._variation_events(game, state, raw):
@@ -670,9 +669,9 @@ _WHY = {
 
 
 def _errors(*codes: int) -> dict[int, ResponseSpec]:
-    """The error answers a route really gives, for the OpenAPI document."""
+    """The error answers a route really gives, for the OpenAPI document (every route: 414, 500)."""
     return {c: ResponseSpec(data_container=UploadResult if c == 422 else ErrorAnswer, description=_WHY[c],
-                            generate_examples=False) for c in (*codes, 500)}
+                            generate_examples=False) for c in (*codes, 414, 500)}
 
 def _games() -> list[GameInfo]:
     return [GameInfo(g.id, g.name) for g in registry.games()]
@@ -892,7 +891,7 @@ def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, st
 
 @post("/api/matches", request_max_body_size=None, tags=["matches"],
       responses={200: ResponseSpec(data_container=UploadResult, description="already stored (by content)",
-                                   generate_examples=False), **_errors(400, 401, 403, 413, 415, 422, 503)},
+                                   generate_examples=False), **_errors(400, 401, 403, 408, 413, 415, 422, 503)},
       operation_class=_UploadOperation)
 async def upload_match(
     request: Request, state: State,
@@ -904,8 +903,9 @@ async def upload_match(
     as ``application/x-ndjson`` or ``multipart/form-data`` with a ``log`` file (else 415).
     201 stored (an illegal log too, with its verdict, unless the service refuses illegal logs:
     then 422 and nothing stored); 200 already stored; 400 unreadable (``file:line: field: what``);
-    401 no or a wrong token; 413 over the size or event limit; 503 verification over its time
-    budget or the store unavailable.  Nothing is stored on a 4xx or a 503.
+    401 no or a wrong token; 408 a body slower than ``serve --body-timeout``; 413 over the size or
+    event limit; 503 verification over its time budget or the store unavailable.  Nothing is stored
+    on a 4xx or a 503.
     """
     web = _web(state)
     fname = _upload_name(name)
@@ -985,7 +985,8 @@ class RequestBounds:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        target = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string") or b"")
+        target = (len(scope.get("raw_path") or scope["path"].encode("utf-8", "replace"))
+                  + len(scope.get("query_string") or b""))
         if target > MAX_URL:
             await _send_error(send, 414, f"the request target is {target} bytes long; at most {MAX_URL} "
                                          "(a variation that long: download it as a log and upload that)")
