@@ -28,7 +28,9 @@ from __future__ import annotations
 import logging
 import random
 import resource
+import shutil
 import tempfile
+import threading
 import time
 import traceback
 import urllib.parse
@@ -236,8 +238,40 @@ def _crash(status: int, text: str) -> bool:
     return not (status == 503 and "verification took longer" in text)
 
 
+class _Stuck(Exception):
+    """A request still unanswered after the watchdog's limit: the run stops there."""
+
+    def __init__(self, thread: threading.Thread) -> None:
+        super().__init__()
+        self.thread = thread
+
+
+def _answered(client: Any, method: str, path: str, kw: dict[str, Any], limit: float) -> Any:
+    """The client's answer, from a daemon thread given ``limit`` seconds (a stuck request cannot
+    stop the run: it raises :class:`_Stuck`, and the thread is left behind)."""
+    box: dict[str, Any] = {}
+
+    def go() -> None:
+        try:
+            box["answer"] = client.request(method, path, **kw)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box["error"] = exc
+
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    t.join(limit)
+    if t.is_alive():
+        raise _Stuck(t)
+    if "error" in box:
+        raise box["error"]
+    return box["answer"]
+
+
 def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG_SECONDS) -> ServiceReport:
-    """``n`` hostile requests against the app over a seeded store (see the module docstring)."""
+    """``n`` hostile requests against the app over a seeded store (see the module docstring).
+
+    A request over ``hang_seconds`` is a hang; one unanswered after ten times that stops the run
+    (reported as a hang; the client and store are closed if it ever answers)."""
     from litestar.testing import TestClient
 
     from adjudicator.core.store import MatchStore
@@ -246,42 +280,64 @@ def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG
     logging.getLogger("httpx").setLevel(logging.WARNING)
     rng = random.Random(f"service:{seed}")
     rep = ServiceReport(name, statuses={})
-    with tempfile.TemporaryDirectory(prefix="adjudicator-fuzz-") as d, MatchStore(str(Path(d) / "fuzz.db")) as st:
-        app = create_app(st, upload_token=TOKEN, upload_seconds=hang_seconds, body_timeout=hang_seconds)
-        with TestClient(app, raise_server_exceptions=False) as client:
-            matches = _seed_store(st, client)
-            for i in range(n):
-                m = rng.choice(matches)
-                try:
-                    method, path, kw = _request(rng, m, matches)
-                except RecursionError:  # building the input itself (never the system under test)
-                    continue
-                t0 = time.perf_counter()
-                try:
-                    r = client.request(method, path, **kw)
-                except (UnicodeError, ValueError, TypeError, httpx.InvalidURL):
-                    # the client refused to send it (httpx: a header or URL it cannot encode)
-                    rep.by_kind["unsendable"] = rep.by_kind.get("unsendable", 0) + 1
-                    continue
-                except Exception as exc:  # noqa: BLE001 - out of the app: a finding
-                    tb = traceback.extract_tb(exc.__traceback__)
-                    where = next((f"{f.filename.split('adjudicator/')[-1]}:{f.lineno}" for f in reversed(tb)
-                                  if "adjudicator" in f.filename), "?")
-                    rep.inputs += 1
-                    rep.crashes.append(f"{method} {path[:80]} #{i}: {type(exc).__name__}: {str(exc)[:160]} at {where}")
-                    continue
-                dt = time.perf_counter() - t0
+    workdir = tempfile.mkdtemp(prefix="adjudicator-fuzz-")
+    st = MatchStore(str(Path(workdir) / "fuzz.db"))
+    app = create_app(st, upload_token=TOKEN, upload_seconds=hang_seconds, body_timeout=hang_seconds)
+    client = TestClient(app, raise_server_exceptions=False)
+    client.__enter__()
+    stuck: threading.Thread | None = None
+
+    def close() -> None:
+        if stuck is not None:
+            stuck.join()
+        client.__exit__(None, None, None)
+        st.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    try:
+        matches = _seed_store(st, client)
+        for i in range(n):
+            m = rng.choice(matches)
+            try:
+                method, path, kw = _request(rng, m, matches)
+            except RecursionError:  # building the input itself (never the system under test)
+                continue
+            t0 = time.perf_counter()
+            try:
+                r = _answered(client, method, path, kw, 10 * hang_seconds)
+            except _Stuck as exc:
                 rep.inputs += 1
-                assert rep.statuses is not None
-                rep.statuses[r.status_code] = rep.statuses.get(r.status_code, 0) + 1
-                route = path.split("/")[-1] if path.startswith("/api/matches/") else path.split("?")[0][:24]
-                kind = f"{method} {route[:24]}:{r.status_code // 100}xx"
-                rep.by_kind[kind] = rep.by_kind.get(kind, 0) + 1
-                if _crash(r.status_code, r.text):
-                    rep.crashes.append(f"{method} {path[:80]} {str(kw.get('params'))[:120]} #{i}: "
-                                       f"{r.status_code} {r.text[:200]}")
-                if dt > hang_seconds:
-                    rep.hangs.append(f"{method} {path[:80]} #{i}: {dt:.1f} s")
+                rep.hangs.append(f"{method} {path[:80]} #{i}: no answer in {10 * hang_seconds:g} s; the run stops here")
+                stuck = exc.thread
+                break
+            except (UnicodeError, ValueError, TypeError, httpx.InvalidURL):
+                # the client refused to send it (httpx: a header or URL it cannot encode)
+                rep.by_kind["unsendable"] = rep.by_kind.get("unsendable", 0) + 1
+                continue
+            except Exception as exc:  # noqa: BLE001 - out of the app: a finding
+                tb = traceback.extract_tb(exc.__traceback__)
+                where = next((f"{f.filename.split('adjudicator/')[-1]}:{f.lineno}" for f in reversed(tb)
+                              if "adjudicator" in f.filename), "?")
+                rep.inputs += 1
+                rep.crashes.append(f"{method} {path[:80]} #{i}: {type(exc).__name__}: {str(exc)[:160]} at {where}")
+                continue
+            dt = time.perf_counter() - t0
+            rep.inputs += 1
+            assert rep.statuses is not None
+            rep.statuses[r.status_code] = rep.statuses.get(r.status_code, 0) + 1
+            route = path.split("/")[-1] if path.startswith("/api/matches/") else path.split("?")[0][:24]
+            kind = f"{method} {route[:24]}:{r.status_code // 100}xx"
+            rep.by_kind[kind] = rep.by_kind.get(kind, 0) + 1
+            if _crash(r.status_code, r.text):
+                rep.crashes.append(f"{method} {path[:80]} {str(kw.get('params'))[:120]} #{i}: "
+                                   f"{r.status_code} {r.text[:200]}")
+            if dt > hang_seconds:
+                rep.hangs.append(f"{method} {path[:80]} #{i}: {dt:.1f} s")
+    finally:
+        if stuck is None:
+            close()
+        else:  # after the stuck request, if it ever ends (a daemon thread: it never holds the process)
+            threading.Thread(target=close, daemon=True).start()
     rep.peak_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return rep
 

@@ -46,3 +46,17 @@ def test_the_surface_is_registered_and_selectable(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert out.splitlines()[1].split()[:4] == ["service", "30", "0", "0"], out
     assert bench_main(["--fuzz", "1", "--fuzz-surface", "nothing"]) == 2
+
+
+def test_a_stuck_request_is_a_hang_and_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request that does not answer in ten times the hang limit (a planted defect: the position
+    takes 4 s) is reported and ends the run, which never waits for it."""
+    import time
+
+    monkeypatch.setattr(web_app.WebService, "position", lambda *_args: time.sleep(4))
+    t0 = time.monotonic()
+    rep = fuzz_service("service", 300, seed=5, hang_seconds=0.2)
+    assert time.monotonic() - t0 < 30
+    assert len(rep.hangs) == 1 and "no answer in 2 s; the run stops here" in rep.hangs[0], rep.hangs
+    assert "/position" in rep.hangs[0] and rep.inputs < 300
+    time.sleep(2.5)  # the planted request ends; the run's client and store close behind it
