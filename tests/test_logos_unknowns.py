@@ -61,13 +61,15 @@ def test_cli_redact_then_verify_a_seats_record(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert b'"ann":{}' in out.read_bytes() and b'"card":"?"' in out.read_bytes()
     v = invoke("verify", out)
-    assert v.exit_code == 4, v.output
-    assert v.output.startswith(f"{out}: undetermined")
-    # the demo ruleset asks for decks of 25: ann's unseen deck is a condition of the set-up (LG-35)
-    assert "LG-35 [logos/unknown-deck]" in v.output and "ann's unseen deck meets LG-1.2 (exactly 25 cards)" in v.output
+    # every condition of ben's record is settled by later events (ann's reveals, her called Backup
+    # cards named as they turn face up: LG-37, LG-39); ann's unseen deck list is an assumption
+    # stated once (LG-35), not an undetermined event
+    assert v.exit_code == 0, v.output
+    assert v.output.startswith(f"{out}: legal")
+    assert "assuming ann's deck list, unknown to this record, meets the construction limits of LG-1.2 (exactly 25 cards)" in v.output
     j = invoke("verify", out, "--json")
     doc = msgspec.json.decode(j.output.encode())
-    assert doc["verdict"] == "undetermined" and all(u["condition"] for u in doc["undetermined"])
+    assert doc["verdict"] == "legal" and doc["assumptions"] and "undetermined" not in doc
 
 
 def test_the_full_information_examples_still_verify_legal() -> None:
@@ -121,8 +123,8 @@ def test_an_unknown_deck_under_a_copy_limit_counts_what_it_shows() -> None:
     events += [E.CardDrawn(player="ben", card="magma-titan"), E.CardDrawn(player="ben", card=HIDDEN)]
     data = b"".join(ENC.encode(e) + b"\n" for e in events)
     ok = run(parse_log(data))
-    assert ok.verdict == "undetermined" and not ok.violations  # the set-up's condition: ben's deck meets the limit
-    assert ok.undetermined[0].condition == "ben's unseen deck meets LG-1.2 (at most 1 copies of a card)"
+    assert ok.verdict == "legal" and not ok.violations  # ben's deck meets the limit: an assumption, stated once
+    assert ok.assumptions == ["ben's deck list, unknown to this record, meets the construction limits of LG-1.2 (at most 1 copies of a card)"]
     bad = run(parse_log(data + ENC.encode(E.CardDrawn(player="ben", card="magma-titan")) + b"\n"))
     assert bad.verdict == "illegal"
     v = bad.violations[0]
@@ -151,7 +153,7 @@ def test_an_unknown_backup_card_is_undetermined_unless_no_card_could_go_there() 
     assert res.verdict == "undetermined"
     last = res.undetermined[-1]
     assert (last.rule, last.code) == ("LG-37", "logos/unknown-backup")
-    assert "ben's Backup card has Speed above 99 and no combo requirement (" in last.condition
+    assert "ben's Backup card of round 1 has Speed above 99 and no combo requirement (" in last.condition
 
 
 def test_the_scene_says_what_an_unknown_card_can_be() -> None:

@@ -368,7 +368,19 @@ class Rules(RulesBase):
     @checks(E.BackupCalled, rule="LG-4.2")
     def c_called(self, s: State, e: E.BackupCalled) -> None:
         # the window asks only players who hold a Backup card and a battle card
-        self.window_checks(s, e)
+        p = self.window_checks(s, e)
+        if e.card is None or e.card == HIDDEN:
+            return
+        if p.backup != HIDDEN:  # LG-39: the card turned face up is the one in the Backup Slot
+            if e.card != p.backup:
+                raise bad("LG-39", "wrong-backup-card", f"BackupCalled by {e.player} names {e.card}, but {e.player}'s Backup Slot holds {p.backup}")
+            return
+        U.check_reveal(s, p, e.card, f"BackupCalled by {e.player} names {e.card}")
+        c = self.pool(s)[e.card]
+        if not c.backup_eligible:  # LG-4.1, and the condition of the unknown Backup assignment settled against it
+            raise Illegal("LG-4.1", NS + "not-eligible", f"BackupCalled by {e.player} names {e.card}, which could not go to the Backup "
+                          f"Slot (Speed {c.speed}{', a combo requirement' if c.has_combo else ''}; only a card with Speed above 99 and "
+                          "no combo requirement may)", settles=U.waiting(s, f"backup:{e.player}"))
 
     @checks(E.BackupPassed, rule="LG-4.2")
     def c_passed(self, s: State, e: E.BackupPassed) -> None:
@@ -522,6 +534,16 @@ class Rules(RulesBase):
         memo = self._memo
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
+        if s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
+            return U.keep_condition(self, s, e, self.apply_plain(s, e))
+        return self._applies[type(e)](self, s, e)
+
+    def apply_plain(self, s: State, e: Any) -> State:
+        """``apply`` without keeping the event's condition (unknowns.py applies in each of the
+        positions a record allows with this)."""
+        memo = self._memo
+        if memo is not None and memo[0] is s and memo[1] is e:
+            return memo[2]
         if s.unknowns:  # a seat's record (unknowns.py)
             if e.kind == "X":
                 if U.follows(self, s):
@@ -569,6 +591,8 @@ class Rules(RulesBase):
 
     @applies(E.CardPicked)
     def a_picked(self, s: State, e: E.CardPicked) -> State:
+        if s.pending and e.card is not None and e.card != HIDDEN:
+            s = U.settle(s, f"battle:{e.player}:{s.round}")
         p = s.player(e.player)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
@@ -583,6 +607,8 @@ class Rules(RulesBase):
 
     @applies(E.PickRevealed)
     def a_revealed(self, s: State, e: E.PickRevealed) -> State:
+        if s.pending:  # P's battle card of this round named: it was playable (LG-37)
+            s = U.settle(s, f"battle:{e.player}:{s.round}")
         p = s.player(e.player)
         if e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
@@ -618,6 +644,9 @@ class Rules(RulesBase):
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
         p = s.player(e.player)
+        if p.backup == HIDDEN and e.card is not None and e.card != HIDDEN:  # LG-39: named as it turns face up
+            s = U.settle(U.with_player_struct(s, replace(U.take(s, p, e.card), backup=e.card)), f"backup:{e.player}")
+            p = s.player(e.player)
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
         if p.backup == HIDDEN:  # LG-38: the log states what the called card does
@@ -751,7 +780,8 @@ class Rules(RulesBase):
                 out += [E.PickRevealed(player=p.id, card=c, salt=salt) for c in sorted({c for c in p.slots if c is not None})
                         if commitment_of(c, salt) == p.commitment]
         elif s.phase == "battle" and s.step == "backup" and s.priority is not None:
-            out += [E.BackupCalled(player=s.priority), E.BackupPassed(player=s.priority)]
+            backup = s.player(s.priority).backup
+            out += [E.BackupCalled(player=s.priority, card=None if backup == HIDDEN else backup), E.BackupPassed(player=s.priority)]
         out += [E.Resigned(player=p.id) for p in s.players]
         return out
 

@@ -25,6 +25,7 @@ of the outcomes (LG-38).
 
 from __future__ import annotations
 
+import re
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,7 @@ from adjudicator.core.rulings import Undetermined
 
 from . import events as E
 from .cards import Pool, load_pool
-from .state import Player, State
+from .state import Pending, Player, State
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -187,7 +188,7 @@ def armed_condition(r: Rules, s: State, p: Player, what: str) -> None:
     if not can:
         raise _bad("LG-2.4", "defenseless", f"{what}: none of {p.id}'s card slots can hold a playable card (no card its unknown cards can be is playable)")
     raise Undetermined("LG-37", NS + "unknown-playable", f"{what}: whether {p.id} holds a playable card turns on unknown cards",
-                       f"one of {p.id}'s unknown slot cards is playable now ({_few(can)})")
+                       f"one of {p.id}'s unknown slot cards is playable in round {s.round} ({_few(can)})")
 
 
 def _few(ids: list[str], n: int = 6) -> str:
@@ -208,7 +209,8 @@ def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> 
         raise _bad("LG-4.1", "not-eligible", f"BackupAssigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
     if len(ok) < len(set(ids)):
         raise Undetermined("LG-37", NS + "unknown-backup", f"BackupAssigned by {e.player} names an unknown card",
-                           f"{e.player}'s Backup card has Speed above 99 and no combo requirement ({_few(ok)}), and is not the last playable card")
+                           f"{e.player}'s Backup card of round {s.round} has Speed above 99 and no combo requirement ({_few(ok)}), "
+                           f"and {e.player} held another playable card in round {s.round}")
 
 
 def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
@@ -216,7 +218,7 @@ def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
         raise _bad("LG-3.2", "not-in-slots", f"CardPicked by {e.player}: {e.player}'s card slots hold nothing")
     can = playable_ids(r, s, p, possible(s, p))
     raise Undetermined("LG-37", NS + "unknown-pick", f"CardPicked by {e.player} names an unknown card",
-                       f"{e.player}'s battle card is playable now ({_few(can)})")
+                       f"{e.player}'s battle card of round {s.round} is playable ({_few(can)})")
 
 
 def check_known_from_unknown_slot(s: State, p: Player, card: str, what: str) -> bool:
@@ -383,7 +385,7 @@ def apply_stated(r: Rules, s: State, e: Any) -> State:
             pass
         except Exception:  # noqa: BLE001 - a position the statement rules out
             continue
-        outs += _apply_one(r, b, e) if follows(r, b) else [r.apply(b, e)]
+        outs += _apply_one(r, b, e) if follows(r, b) else [r.apply_plain(b, e)]
     return _merged(outs) if outs else s
 
 
@@ -421,7 +423,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
                     slots[i] = cid
         return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
     assert t is not None
-    return [r.apply(o, e) for _ids, o in _blind_outcomes(r, s, e)]
+    return [r.apply_plain(o, e) for _ids, o in _blind_outcomes(r, s, e)]
 
 
 def with_player_struct(s: State, p: Player) -> State:
@@ -437,7 +439,7 @@ def _settled(r: Rules, t: State) -> State:
         d = r.derive(t)
         if d is None:
             return t
-        t = r.apply(t, d)
+        t = r.apply_plain(t, d)
     return t
 
 
@@ -569,11 +571,11 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     branches = _branches(r, s)
     fits = [b for b in branches if r.check(b, e).allowed]
     if len(fits) == 1:  # one position left: the verifier derives (and a record may state) what follows
-        return replace(r.apply(fits[0], e), assumed="")
+        return replace(r.apply_plain(fits[0], e), assumed="")
     seen: list[State] = []
     for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
         try:
-            t = _settled(r, r.apply(b, e))
+            t = _settled(r, r.apply_plain(b, e))
         except Exception:  # noqa: BLE001 - only unchecked (a judge's stands): the position it cannot be
             if fits:
                 raise
@@ -589,3 +591,99 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     if len(outs) == 1:  # one position left: what it assumed is settled
         return replace(outs[0], assumed="")
     return replace(outs[0], alts=tuple(outs[1:]))
+
+
+# -- conditions settled later (LG-37) -----------------------------------------------------------------
+
+#: the parts of a condition a later event of the record can settle, and the key that settles each:
+#: a player's battle card of a round named (it was playable, LG-3.3), a player's Backup card named
+#: (it was eligible, LG-4.1).  A condition with any other part stays open to the end.
+_SETTLED_BY = (
+    (re.compile(r"(.+?) held (?:a|another) playable card in round (\d+)"), "battle"),
+    (re.compile(r"one of (.+?)'s unknown slot cards is playable in round (\d+) \(.*\)"), "battle"),
+    (re.compile(r"(.+?)'s battle card of round (\d+) is playable \(.*\)"), "battle"),
+    (re.compile(r"(.+?)'s Backup card of round (\d+) has Speed above 99 and no combo requirement \(.*\)"), "backup"),
+)
+
+
+def settle_keys(condition: str) -> tuple[str, ...] | None:
+    """What settles ``condition`` (every part's key), or None when some part is nothing a later
+    event of the record can show (a player who was defenseless, an unknown battle card's effect)."""
+    keys: list[str] = []
+    for part in re.split(r"; |, and ", condition):
+        for pattern, kind in _SETTLED_BY:
+            m = pattern.fullmatch(part)
+            if m is not None:
+                keys.append(f"{kind}:{m.group(1)}" + (f":{m.group(2)}" if kind == "battle" else ""))
+                break
+        else:
+            return None
+    return tuple(dict.fromkeys(keys))
+
+
+def keep_condition(r: Rules, s: State, e: Any, new: State) -> State:
+    """``new`` (the position after ``e``) keeping ``e``'s condition, when ``e`` was undetermined,
+    until a later event settles it (the verifier then lists only those still open)."""
+    if e.kind == "X" and not follows(r, s):
+        return new
+    ruling = r.check(s, e)
+    if ruling.condition is None:
+        return new
+    keys = settle_keys(ruling.condition)
+    if keys is not None:
+        done = settled_key(s, e)  # the event may name the very card its condition turns on
+        keys = tuple(k for k in keys if k != done)
+        if not keys:
+            return new
+    item = Pending(ruling.condition, keys or ())
+    return _map_positions(new, lambda t: replace(t, pending=t.pending + (item,)))
+
+
+def _map_positions(s: State, fn: Any) -> State:
+    """``fn`` applied to ``s`` and to every alternative position it carries."""
+    out = fn(s)
+    if s.alts:
+        out = replace(out, alts=tuple(fn(a) for a in s.alts))
+    return out
+
+
+def settle(s: State, key: str) -> State:
+    """``s`` after an event named what ``key`` stands for: conditions waiting on it alone are
+    closed (the event was legal after all)."""
+    keep = []
+    changed = False
+    for x in s.pending:
+        if key in x.needs:
+            changed = True
+            rest = tuple(k for k in x.needs if k != key)
+            if rest:
+                keep.append(replace(x, needs=rest))
+        else:
+            keep.append(x)
+    return replace(s, pending=tuple(keep)) if changed else s
+
+
+def open_conditions(s: State) -> set[str]:
+    """The conditions of ``s`` (and of the positions it stands for) no event has settled."""
+    out = {x.condition for x in s.pending}
+    for a in s.alts:
+        out.update(x.condition for x in a.pending)
+    return out
+
+
+def waiting(s: State, key: str) -> str | None:
+    """The first open condition that ``key`` would settle (None: none)."""
+    for x in s.pending:
+        if key in x.needs:
+            return x.condition
+    return None
+
+
+def settled_key(s: State, e: Any) -> str | None:
+    """The key of what ``e`` names (a battle card of this round, a Backup card), or None."""
+    t = type(e)
+    if t is E.PickRevealed or (t is E.CardPicked and not unknown(e.card)):
+        return f"battle:{e.player}:{s.round}"
+    if t is E.BackupCalled and not unknown(e.card):
+        return f"backup:{e.player}"
+    return None
