@@ -193,3 +193,69 @@ def test_a_stated_rebuild_of_a_deck_of_unknown_size_is_checked() -> None:
     v = res.violations[0]
     assert (v.rule, v.code) == ("LG-38", "logos/stated-mismatch")
     assert "ben's deck would be rebuilt from 0 discarded card(s)" in v.message
+
+
+def _called_in_a_seats_record(seed: int = 0) -> tuple[object, str, list]:
+    """The first Backup call of a generated match, in the other seat's record (``redact --as``),
+    with the called card left out (a hand-kept record): the position after it, the caller, the
+    record."""
+    from adjudicator.core.seats import redact_log
+
+    events, _ = playout(GAME, seed, max_events=300)
+    k = next(i for i, e in enumerate(events) if type(e) is E.BackupCalled)
+    owner = events[k].player
+    seat = next(p for p in events[0].players if p != owner)
+    rec = list(redact_log(parse_log(to_jsonl(events)), seat))[:k + 1]
+    assert rec[k].card == events[k].card or events[k].card is None  # redact names the card turned face up (LG-39)
+    assert rec[k].card is not None and rec[k].card != HIDDEN
+    return owner, seat, rec
+
+
+def test_an_unknown_called_backup_card_is_only_a_card_the_backup_slot_could_hold() -> None:
+    """Issue 20: the record assumed an unknown Backup card to be one its own condition excluded
+    (LG-4.1: Speed above 99, no combo requirement).  A stated consequence that only such a card
+    gives is illegal, not a position the record keeps."""
+    from msgspec.structs import replace
+
+    from adjudicator.games.logos import unknowns as U
+
+    owner, _seat, rec = _called_in_a_seats_record()
+    rec[-1] = replace(rec[-1], card=None)
+    s = run(parse_log(b"".join(ENC.encode(e) + b"\n" for e in rec))).state
+    assert s.step == "blind"
+    p = s.player(owner)
+    rules = GAME.rules
+    wrong = next(c for c in U.possible(s, p) if not rules.pool(s)[c].backup_eligible
+                 and rules.derive(U._resume(rules, U._battle_cards(s, [p], (c,)), [owner])) is not None)
+    stated = rules.derive(U._resume(rules, U._battle_cards(s, [p], (wrong,)), [owner]))
+    ruling = rules.check(s, stated)
+    assert not ruling.allowed or (ruling.condition and f"was {wrong}" not in ruling.condition), ruling
+    assert all(rules.pool(s)[ids[0]].backup_eligible for ids, _t in U._blind_outcomes(rules, s, stated))
+
+
+@covers("LG-39")
+def test_a_called_backup_card_is_named_for_both_seats_and_checked() -> None:
+    """LG-39: BackupCalled names the card turned face up; the other seat's record names it (redact
+    --as), which settles the condition of the unknown Backup assignment; a name that is not the
+    card of the Backup Slot is illegal, and an unknown Backup card named as one that could not go
+    there contradicts the assignment's condition (both events named)."""
+    from msgspec.structs import replace
+
+    owner, _seat, rec = _called_in_a_seats_record()
+    data = b"".join(ENC.encode(e) + b"\n" for e in rec)
+    ok = run(parse_log(data))
+    assert ok.verdict in ("legal", "undetermined") and not ok.violations
+    assert not any("Backup card of round" in u.condition for u in ok.undetermined)  # settled by the named card
+    called = rec[-1].card
+    other = next(c for c in GAME.rules.pool(ok.state).cards if c != called and not GAME.rules.pool(ok.state)[c].backup_eligible)
+    bad = run(parse_log(b"".join(ENC.encode(e) + b"\n" for e in [*rec[:-1], replace(rec[-1], card=other)])))
+    v = bad.violations[0]
+    assert (v.rule, v.code) == ("LG-4.1", "logos/not-eligible"), v
+    assert "which was legal only if" in v.message and "Backup card of round" in v.message
+    assert not any("Backup card of round" in u.condition for u in bad.undetermined)
+    full, _ = playout(GAME, 0, max_events=300)
+    k = next(i for i, e in enumerate(full) if type(e) is E.BackupCalled)
+    wrong = [*full[:k], replace(full[k], card=other)]
+    res = run(parse_log(to_jsonl(wrong)))
+    assert (res.violations[0].rule, res.violations[0].code) == ("LG-39", "logos/wrong-backup-card")
+    assert f"names {other}, but {owner}'s Backup Slot holds {full[k].card}" in res.violations[0].message

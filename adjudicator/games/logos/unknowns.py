@@ -335,7 +335,7 @@ def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], S
     blind = [p for p in s.players if p.battle == HIDDEN]
     want = bare(e)
     out = []
-    for ids in product(*(possible(s, p) for p in blind)):
+    for ids in product(*(_battle_can_be(s, p) for p in blind)):  # a called card: one the Backup Slot could hold
         t = _battle_cards(s, blind, ids)
         if t is None:
             continue
