@@ -259,3 +259,20 @@ def test_a_called_backup_card_is_named_for_both_seats_and_checked() -> None:
     res = run(parse_log(to_jsonl(wrong)))
     assert (res.violations[0].rule, res.violations[0].code) == ("LG-39", "logos/wrong-backup-card")
     assert f"names {other}, but {owner}'s Backup Slot holds {full[k].card}" in res.violations[0].message
+
+
+@pytest.mark.parametrize("line, field", [
+    ('{"type":"Defenseless","player":"ben","cards":["iron-golem","?"]}', "cards[1]"),
+    ('{"type":"PickRevealed","player":"ben","card":"?","salt":"s"}', "card"),
+    ('{"type":"EffectResolved","player":"ben","card":null,"field":"left","effect":"regeneration","target":"ann","result":"applied"}', "card"),
+])
+def test_a_card_both_seats_see_cannot_be_unknown_in_a_record(tmp_path: Path, line: str, field: str) -> None:
+    """LG-35: a field naming a card shown to both players (a defenseless player's discarded cards,
+    a revealed pick, the card of an effect) is never "?" or null in a seat's record: unreadable
+    (exit 2), the message naming file, line and field."""
+    setup = '{"type":"MatchStarted","game":"logos","players":["ann","ben"],"options":{"picks":"open"},"decks":{"ann":{"iron-golem":3},"ben":{}}}'
+    path = tmp_path / "rec.jsonl"
+    path.write_text(setup + "\n" + line + "\n")
+    r = invoke("verify", path)
+    assert r.exit_code == 2, r.output
+    assert f"{path}:2: {field}: " in r.output and "(LG-35)" in r.output and "Traceback" not in r.output

@@ -21,6 +21,14 @@ from .unknowns import open_conditions, open_player
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
 SHARED = "shared"
 
+#: fields naming cards both players see, which no seat's record may leave unknown (LG-35)
+MUST_NAME: dict[type, str] = {E.Defenseless: "cards", E.PickRevealed: "card", E.EffectResolved: "card"}
+MUST_NAME_WHY: dict[type, str] = {
+    E.Defenseless: "a defenseless player's cards are discarded face up in front of both players",
+    E.PickRevealed: "a revealed pick is shown to both players",
+    E.EffectResolved: "the card whose effect fires is a battle card, face up in front of both players",
+}
+
 
 def option_limits(o: Options) -> None:
     """Impossible option values make the log unreadable."""
@@ -61,7 +69,17 @@ class Logos(KitGame[State]):
         return {**super().setup_context(setup), "card": Names({**cards.known, HIDDEN: None}, cards.unknown)}
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
-        if type(event) is E.RoundEnded:
+        t = type(event)
+        if t in MUST_NAME:  # LG-35: cards shown to both players are named in every seat's record
+            field = MUST_NAME[t]
+            value = getattr(event, field)
+            for i, c in enumerate(value if isinstance(value, list) else [value]):
+                if c is None or c == HIDDEN:
+                    where = f"{field}[{i}]" if isinstance(value, list) else field
+                    raise RefError(where, f"{c!r}: {MUST_NAME_WHY[t]}, so every seat's record names it (LG-35); "
+                                   "only a card the seat did not see may be unknown")
+            return
+        if t is E.RoundEnded:
             players = ctx["player"].known
             for i, push in enumerate(event.pushed):
                 if push.counter != SHARED and push.counter not in players:
