@@ -264,7 +264,7 @@ def test_a_called_backup_card_is_named_for_both_seats_and_checked() -> None:
 @pytest.mark.parametrize("line, field", [
     ('{"type":"Defenseless","player":"ben","cards":["iron-golem","?"]}', "cards[1]"),
     ('{"type":"PickRevealed","player":"ben","card":"?","salt":"s"}', "card"),
-    ('{"type":"EffectResolved","player":"ben","card":null,"field":"left","effect":"regeneration","target":"ann","result":"applied"}', "card"),
+    ('{"type":"EffectResolved","player":"ben","card":"?","field":"left","effect":"regeneration","target":"ann","result":"applied"}', "card"),
 ])
 def test_a_card_both_seats_see_cannot_be_unknown_in_a_record(tmp_path: Path, line: str, field: str) -> None:
     """LG-35: a field naming a card shown to both players (a defenseless player's discarded cards,
