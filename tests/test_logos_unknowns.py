@@ -276,3 +276,34 @@ def test_a_card_both_seats_see_cannot_be_unknown_in_a_record(tmp_path: Path, lin
     r = invoke("verify", path)
     assert r.exit_code == 2, r.output
     assert f"{path}:2: {field}: " in r.output and "(LG-35)" in r.output and "Traceback" not in r.output
+
+
+@covers("LG-40", illegal=False)
+@pytest.mark.parametrize("late", [
+    '{"type":"PickRevealed","player":"ann","card":"%s","salt":"late"}',
+    '{"type":"CardPicked","player":"ann","card":"%s"}',
+    '{"type":"BackupCalled","player":"ann"}',
+])
+def test_a_judge_can_let_a_play_after_its_round_resolved_stand(tmp_path: Path, late: str) -> None:
+    """Issue 20: a LOGOS play after its round has resolved could not stand (the engine could not
+    apply it).  Now it is followed (LG-40: the card leaves the slots for the discard pile; a draw
+    with no empty slot is discarded): verify is legal with the warning, and the match goes on."""
+    lines = (EXAMPLES / "legal-hidden-picks.jsonl").read_text().splitlines()
+    events = [GAME.decoder.decode(ln) for ln in lines]
+    k = next(i for i, e in enumerate(events) if type(e) is E.PickRevealed and e.player == "ben" and i > 20) + 1  # the round resolved
+    state = run(parse_log("\n".join(lines[:k]).encode() + b"\n")).state
+    card = next(c for c in state.player("ann").slots if c is not None)
+    bad = late % card if "%s" in late else late
+    log = lines[:k] + [bad, '{"type":"JudgeRuling","event":%d,"decision":"stands","judge":"J"}' % (k + 1)]
+    path = tmp_path / "stands.jsonl"
+    path.write_text("\n".join(log) + "\n")
+    res = run(read_log(path))
+    assert not res.violations, [v.as_dict() for v in res.violations]
+    assert res.verdict == "legal" and [w.seq for w in res.warnings] == [k + 1], res.warnings
+    ann = res.state.player("ann")
+    if "%s" in late:  # the late card left the slots for the discard pile
+        assert ann.discard[-1] == card and ann.slots.count(card) == state.player("ann").slots.count(card) - 1
+    else:
+        assert res.state == state or ann == state.player("ann")  # no window, no battle card: nothing changes
+    r = invoke("verify", path)
+    assert r.exit_code == 0 and "stands" in r.output, r.output

@@ -83,6 +83,7 @@ RULES: dict[str, str] = {
     "LG-36": "A card named where an unknown card was must be one that card can still be (deck list or copy limit, minus every card seen)",
     "LG-37": "A decision that needs a playable or eligible card among unknown cards is undetermined",
     "LG-38": "Where a derived step turns on an unknown card, the record's statement is checked against every card it can be",
+    "LG-40": "An irregular event a judge lets stand has a defined effect: a late play leaves the slots for the discard pile, a draw with no empty slot is discarded, a call outside the window swaps the cards",
     "LG-39": "What each seat is shown: a called Backup card is turned face up for both players (BackupCalled names it); LOGOS has no private look",
 }
 

@@ -555,6 +555,8 @@ class Rules(RulesBase):
     @applies(E.CardDrawn)
     def a_drawn(self, s: State, e: E.CardDrawn) -> State:
         p = s.player(e.player)
+        if None not in p.slots or (e.card not in p.deck and not p.unknown and e.card is not None and e.card != HIDDEN):
+            return self.irregular_draw(s, p, e)  # LG-40: a draw a judge let stand
         i = p.slots.index(None)
         if p.unknown or e.card is None or e.card == HIDDEN:
             card = HIDDEN if e.card is None or e.card == HIDDEN else e.card
@@ -584,6 +586,9 @@ class Rules(RulesBase):
     @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
         p = s.player(e.player)
+        if p.backup is not None:  # LG-40: a second Backup card a judge let stand replaces the first
+            p = replace(p, discard=p.discard + (p.backup,), backup=None)
+            s = U.with_player_struct(s, p) if s.unknowns else with_player(s, p.id, discard=p.discard, backup=None)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
             return U.with_player_struct(s, replace(q, slots=slots, backup=HIDDEN if e.card is None else e.card))
@@ -593,6 +598,8 @@ class Rules(RulesBase):
     def a_picked(self, s: State, e: E.CardPicked) -> State:
         if s.pending and e.card is not None and e.card != HIDDEN:
             s = U.settle(s, f"battle:{e.player}:{s.round}")
+        if s.phase != "pick":  # LG-40: a late play a judge let stand
+            return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
@@ -600,6 +607,36 @@ class Rules(RulesBase):
         # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
         return self.after_pick(s)
+
+    # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
+    def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
+        """A draw with no empty slot to fill goes to the discard pile; a card the deck does not hold
+        is taken from nowhere (the deck keeps its cards)."""
+        card = HIDDEN if e.card is None else e.card
+        deck = remove_first(p.deck, card) if card in p.deck else p.deck
+        if None in p.slots:
+            i = p.slots.index(None)
+            return self.after_refill(with_player(s, p.id, deck=deck, slots=p.slots[:i] + (card,) + p.slots[i + 1:]))
+        return with_player(s, p.id, deck=deck, discard=p.discard + (card,))
+
+    def late_play(self, s: State, pid: str, card: str | None) -> State:
+        """A battle card played when no round takes it (its round resolved, or not begun): it
+        leaves the card slots (when it is there, or an unknown card is) for the discard pile; the
+        round goes on as it was."""
+        p = s.player(pid)
+        shown = HIDDEN if card is None else card
+        if shown in p.slots or HIDDEN in p.slots:
+            q, slots = U.take_slot(s, p, shown)
+            p = replace(q, slots=slots)
+        p = replace(p, discard=p.discard + (shown,))
+        return U.with_player_struct(s, p) if shown == HIDDEN or s.unknowns else with_player(s, pid, slots=p.slots, discard=p.discard)
+
+    def late_call(self, s: State, p: Player) -> State:
+        """A Backup call outside the window: the Backup card replaces the battle card when there
+        are both (no effect fires: the window is where they queue); otherwise nothing changes."""
+        if p.backup is None or p.battle is None:
+            return s
+        return with_player(s, p.id, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
 
     @applies(E.CardCommitted)
     def a_committed(self, s: State, e: E.CardCommitted) -> State:
@@ -609,6 +646,8 @@ class Rules(RulesBase):
     def a_revealed(self, s: State, e: E.PickRevealed) -> State:
         if s.pending:  # P's battle card of this round named: it was playable (LG-37)
             s = U.settle(s, f"battle:{e.player}:{s.round}")
+        if s.phase != "pick" and s.phase != "reveal":  # LG-40: a play after its round resolved, let stand
+            return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
         if e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
@@ -644,6 +683,8 @@ class Rules(RulesBase):
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
         p = s.player(e.player)
+        if s.step != "backup" or p.battle is None or p.backup is None:  # LG-40: a call a judge let stand
+            return self.late_call(s, p)
         if p.backup == HIDDEN and e.card is not None and e.card != HIDDEN:  # LG-39: named as it turns face up
             s = U.settle(U.with_player_struct(s, replace(U.take(s, p, e.card), backup=e.card)), f"backup:{e.player}")
             p = s.player(e.player)
@@ -656,6 +697,8 @@ class Rules(RulesBase):
 
     @applies(E.BackupPassed)
     def a_passed(self, s: State, e: E.BackupPassed) -> State:
+        if s.step != "backup":  # LG-40: a pass outside the window changes nothing
+            return s
         return self.open_window(replace(s, passed=s.passed + (e.player,)))
 
     @applies(E.StrikeResolved)

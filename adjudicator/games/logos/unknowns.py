@@ -134,7 +134,9 @@ def take_slot(s: State, p: Player, card: str | None) -> tuple[Player, tuple[str 
         if card is not None and card != HIDDEN:
             p = take(s, p, card)
     else:  # an unknown card named from known slots (not a record redact writes): the leftmost card
-        i = next(k for k, c in enumerate(slots) if c is not None)
+        i = next((k for k, c in enumerate(slots) if c is not None), -1)
+        if i < 0:  # no card at all (an event a judge let stand, LG-40): nothing leaves the slots
+            return p, slots
     return p, slots[:i] + (None,) + slots[i + 1:]
 
 
