@@ -148,6 +148,12 @@ class Rules(RulesBase):
         #: (state, derived event, next state) of the last derived step computed by ``derive``,
         #: so that ``apply`` of that very event on that very state does not compute it twice
         self._memo: tuple[Any, Any, Any] | None = None
+        #: (state, event, ruling) of the last check in a seat's record (unknowns.keep_condition)
+        self._ruled: tuple[Any, Any, Any] | None = None
+        #: (state, positions) of the last expansion of a seat's record's positions (unknowns._branches)
+        self._expanded: tuple[Any, Any] | None = None
+        #: (state, event, positions that allow it) of the last check in several positions
+        self._fits: tuple[Any, Any, Any] | None = None
 
     # -- reading the position ------------------------------------------------------------------
     @staticmethod
@@ -535,7 +541,8 @@ class Rules(RulesBase):
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
         if s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            return U.keep_condition(self, s, e, self.apply_plain(s, e))
+            ruled = self._ruled  # (applying in several positions checks the event again in each)
+            return U.keep_condition(self, s, e, self.apply_plain(s, e), ruled)
         return self._applies[type(e)](self, s, e)
 
     def apply_plain(self, s: State, e: Any) -> State:
@@ -841,6 +848,21 @@ class Rules(RulesBase):
         if s.phase == "battle" and s.step == "backup" and s.priority is not None:
             return [s.priority]
         return []
+
+
+_kit_check = Rules.check
+
+
+def _check_keeping(self: Rules, s: State, e: Any) -> Any:
+    """The kit's check; in a seat's record the last ruling is kept, so that apply keeps its
+    condition without judging the event again (unknowns.keep_condition)."""
+    ruling = _kit_check(self, s, e)
+    if s.unknowns:
+        self._ruled = (s, e, ruling)
+    return ruling
+
+
+Rules.check = _check_keeping  # type: ignore[method-assign]
 
 
 # -- what each effect kind does when it fires ------------------------------------------------------------

@@ -452,7 +452,16 @@ MAX_ALTS = 128
 def _branches(r: Rules, s: State) -> list[State]:
     """The positions ``s`` stands for: ``s`` and its alternatives, each unknown battle card as every
     card it can be (settled, labelled with the assumption), each player who may be defenseless as
-    defenseless and as not."""
+    defenseless and as not.  The last answer is kept (check and apply of one event ask twice)."""
+    last = r._expanded
+    if last is not None and last[0] is s:
+        return last[1]
+    out = _expand(r, s)
+    r._expanded = (s, out)
+    return out
+
+
+def _expand(r: Rules, s: State) -> list[State]:
     todo = [_settled(r, b) for b in (replace(s, alts=()), *s.alts)]
     out: list[State] = []
     for _ in range(4):  # an expanded position is settled: it may wait on another unknown
@@ -550,6 +559,7 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
                 conditional = ruling
         elif first is None:
             first = ruling
+    r._fits = (s, e, allowed)
     if not allowed:
         if first is None:
             raise _bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
@@ -571,7 +581,8 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     unfinished matches first."""
     outs: list[State] = []
     branches = _branches(r, s)
-    fits = [b for b in branches if r.check(b, e).allowed]
+    known = r._fits
+    fits = known[2] if known is not None and known[0] is s and known[1] is e else [b for b in branches if r.check(b, e).allowed]
     if len(fits) == 1:  # one position left: the verifier derives (and a record may state) what follows
         return replace(r.apply_plain(fits[0], e), assumed="")
     seen: list[State] = []
@@ -623,12 +634,12 @@ def settle_keys(condition: str) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(keys))
 
 
-def keep_condition(r: Rules, s: State, e: Any, new: State) -> State:
+def keep_condition(r: Rules, s: State, e: Any, new: State, last: Any = None) -> State:
     """``new`` (the position after ``e``) keeping ``e``'s condition, when ``e`` was undetermined,
     until a later event settles it (the verifier then lists only those still open)."""
     if e.kind == "X" and not follows(r, s):
         return new
-    ruling = r.check(s, e)
+    ruling = last[2] if last is not None and last[0] is s and last[1] is e else r.check(s, e)
     if ruling.condition is None:
         return new
     keys = settle_keys(ruling.condition)
