@@ -26,6 +26,7 @@ of the outcomes (LG-38).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,7 @@ from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.rulings import Undetermined
 
 from . import events as E
-from .cards import Pool, load_pool
+from .cards import POOLS, Pool
 from .state import Pending, Player, State
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def _bad(rule: str, code: str, message: str) -> Any:
 
 
 def pool_of(s: State) -> Pool:
-    return load_pool(s.setup.pool, s.setup.pool_sha256)
+    return POOLS.of_setup(s.setup)
 
 
 def tracked(s: State, p: Player) -> bool:
@@ -76,11 +77,23 @@ def open_player(s: State, pid: str) -> Player:
 
 def possible(s: State, p: Player) -> list[str]:
     """The card ids ``p``'s unknown cards can still be, each once, in pool order."""
-    pool = pool_of(s)
-    if not tracked(s, p):
-        return list(pool.cards)
-    left = set(p.unseen)
-    return [c for c in pool.cards if c in left]
+    return list(_can_be(pool_of(s), p.unseen if tracked(s, p) else None))
+
+
+@lru_cache(maxsize=4096)
+def _can_be(pool: Pool, unseen: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The cards of ``pool`` in ``unseen`` (None: every card), each once, in pool order (cached:
+    a seat's record asks on every decision of a round, with the same identities)."""
+    if unseen is None:
+        return tuple(pool.cards)
+    left = set(unseen)
+    return tuple(c for c in pool.cards if c in left)
+
+
+@lru_cache(maxsize=8192)
+def _playable_among(pool: Pool, ids: tuple[str, ...], counter: tuple[str | None, ...]) -> tuple[str, ...]:
+    from .rules import playable_card
+    return tuple(c for c in ids if playable_card(pool, c, counter))
 
 
 def to_list_mode(p: Player) -> Player:
@@ -163,9 +176,7 @@ def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
 
 
 def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
-    from .rules import playable_card
-    pool, counter = pool_of(s), r.counter(s, p)
-    return [c for c in ids if playable_card(pool, c, counter)]
+    return list(_playable_among(pool_of(s), tuple(ids), r.counter(s, p)))
 
 
 def armed_unknown(r: Rules, s: State, p: Player) -> bool:
