@@ -88,7 +88,7 @@ def test_every_seat_record_of_the_shipped_legal_examples() -> None:
     only on an unknown Backup card never called (its eligibility turns on a card never shown) or
     on a player the record never shows as defenseless or not."""
     root = Path(__file__).resolve().parent.parent / "examples" / "logos"
-    for path in sorted(root.glob("legal-*.jsonl")):
+    for path in sorted(p for p in root.glob("legal-*.jsonl") if "-seat-" not in p.name):
         full = path.read_bytes()
         players = msgspec.json.decode(full.splitlines()[0])["players"]
         for seat in players:
@@ -96,3 +96,16 @@ def test_every_seat_record_of_the_shipped_legal_examples() -> None:
             assert res.verdict in ("legal", "undetermined") and not res.violations, (path.name, seat)
             for u in res.undetermined:
                 assert "Backup card of round" in u.condition or "was defenseless in round" in u.condition, (path.name, seat, u)
+
+
+def test_the_seat_example_names_what_ann_saw_and_verifies_legal() -> None:
+    """The shipped seat record (``redact --as ann``): ben's called Backup cards named (LG-39), legal."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "logos" / "legal-seat-ann-hidden-picks.jsonl"
+    rec = [GAME.decoder.decode(ln) for ln in path.read_bytes().splitlines()]
+    calls = [e for e in rec if type(e) is E.BackupCalled and e.player == "ben"]
+    assert calls and all(e.card not in (None, HIDDEN) for e in calls)
+    assert rec[0].decks["ben"] == {} and any(type(e) is E.CardDrawn and e.card == HIDDEN for e in rec)
+    res = run(parse_log(path.read_bytes()))
+    assert res.verdict == "legal" and not res.undetermined
