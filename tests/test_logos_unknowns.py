@@ -278,7 +278,7 @@ def test_a_card_both_seats_see_cannot_be_unknown_in_a_record(tmp_path: Path, lin
     assert f"{path}:2: {field}: " in r.output and "(LG-35)" in r.output and "Traceback" not in r.output
 
 
-@covers("LG-40", illegal=False)
+@covers("LG-40", illegal=False, behaviour=True)
 @pytest.mark.parametrize("late", [
     '{"type":"PickRevealed","player":"ann","card":"%s","salt":"late"}',
     '{"type":"CardPicked","player":"ann","card":"%s"}',

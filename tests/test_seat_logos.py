@@ -109,3 +109,18 @@ def test_the_seat_example_names_what_ann_saw_and_verifies_legal() -> None:
     assert rec[0].decks["ben"] == {} and any(type(e) is E.CardDrawn and e.card == HIDDEN for e in rec)
     res = run(parse_log(path.read_bytes()))
     assert res.verdict == "legal" and not res.undetermined
+
+
+def test_logos_refuses_the_private_look_events_it_has_no_rule_for() -> None:
+    """LG-39: LOGOS has no private look; CardsLooked, CardsReordered and CardsMoved are LOG-6."""
+    from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
+
+    events, _ = playout(GAME, 0, max_events=20)
+    head = to_jsonl(events)
+    for ev in (CardsLooked(player="p1", owner="p2", zone="slots", cards=["iron-golem"]),
+               CardsReordered(player="p1", owner="p1", zone="deck-top", cards=["iron-golem"]),
+               CardsMoved(owner="p2", from_zone="slots", to_zone="discard", cards=["iron-golem"], seen_by=["p1", "p2"])):
+        res = run(parse_log(head + ENC.encode(ev) + b"\n"))
+        assert res.verdict == "illegal"
+        v = res.violations[0]
+        assert (v.rule, v.code, v.seq) == ("LOG-6", "core/no-private-event", len(events) + 1), v

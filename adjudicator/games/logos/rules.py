@@ -19,7 +19,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.events import HIDDEN, PRIVATE_EVENTS
 from adjudicator.core.kit import Owed, RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal
 
@@ -245,6 +245,8 @@ class Rules(RulesBase):
     # -- the check ------------------------------------------------------------------------------
     # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
     def not_proposed(self, s: State, e: Any) -> Illegal:
+        if type(e) in PRIVATE_EVENTS:  # LG-39: LOGOS has no private look (LOG-6)
+            return super().not_proposed(s, e)
         return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match")
 
     def precheck(self, s: State, e: Any) -> None:
