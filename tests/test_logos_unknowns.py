@@ -307,3 +307,21 @@ def test_a_judge_can_let_a_play_after_its_round_resolved_stand(tmp_path: Path, l
         assert res.state == state or ann == state.player("ann")  # no window, no battle card: nothing changes
     r = invoke("verify", path)
     assert r.exit_code == 0 and "stands" in r.output, r.output
+
+
+@covers("LG-40", illegal=False, behaviour=True)
+def test_a_wrongly_stated_strike_that_stands_keeps_the_stated_hit_points() -> None:
+    """LG-40: a stated StrikeResolved with the wrong damage, let stand by a judge, leaves the hit
+    points it states (both players then played on them); the engine's own strike otherwise."""
+    from msgspec.structs import replace
+
+    events, _ = playout(GAME, 1, max_events=200, with_derived=True)
+    k = next(i for i, e in enumerate(events) if type(e) is E.StrikeResolved and e.damage > 0)
+    before = GAME.initial_state(events[0])
+    for e in events[1:k]:  # every event in order, the derived ones too (as the log states them)
+        before = GAME.apply(before, e)
+    assert GAME.derive(before) == E.StrikeResolved(**{f: getattr(events[k], f) for f in events[k].__struct_fields__})
+    right = events[k]
+    wrong = replace(right, damage=right.damage - 1, hp=right.hp + 1)
+    assert GAME.apply(before, right).player(right.target).hp == right.hp
+    assert GAME.apply(before, wrong).player(right.target).hp == right.hp + 1

@@ -712,7 +712,12 @@ class Rules(RulesBase):
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
-        return self.strike(s)[1]
+        ev, new = self.strike(s)
+        if e.hp != ev.hp and e.target == ev.target and len(new.players) == 2:
+            # LG-40: a wrongly stated strike a judge lets stand: the stated hit points are what
+            # both players then played on
+            return with_player(new, e.target, hp=e.hp)
+        return new
 
     @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
