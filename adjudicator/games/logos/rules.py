@@ -148,8 +148,6 @@ class Rules(RulesBase):
         #: (state, derived event, next state) of the last derived step computed by ``derive``,
         #: so that ``apply`` of that very event on that very state does not compute it twice
         self._memo: tuple[Any, Any, Any] | None = None
-        #: (state, event, ruling) of the last check in a seat's record (unknowns.keep_condition)
-        self._ruled: tuple[Any, Any, Any] | None = None
         #: (state, positions) of the last expansion of a seat's record's positions (unknowns._branches)
         self._expanded: tuple[Any, Any] | None = None
         #: (state, event, positions that allow it) of the last check in several positions
@@ -543,8 +541,7 @@ class Rules(RulesBase):
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
         if s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            ruled = self._ruled  # (applying in several positions checks the event again in each)
-            return U.keep_condition(self, s, e, self.apply_plain(s, e), ruled)
+            return U.keep_condition(self, s, e, self.apply_plain)
         return self._applies[type(e)](self, s, e)
 
     def apply_plain(self, s: State, e: Any) -> State:
@@ -564,9 +561,10 @@ class Rules(RulesBase):
     @applies(E.CardDrawn)
     def a_drawn(self, s: State, e: E.CardDrawn) -> State:
         p = s.player(e.player)
-        if None not in p.slots or (e.card not in p.deck and not p.unknown and e.card is not None and e.card != HIDDEN):
-            return self.irregular_draw(s, p, e)  # LG-40: a draw a judge let stand
-        i = p.slots.index(None)
+        try:
+            i = p.slots.index(None)
+        except ValueError:  # no empty slot: a draw a judge let stand (LG-40)
+            return self.irregular_draw(s, p, e)
         if p.unknown or e.card is None or e.card == HIDDEN:
             card = HIDDEN if e.card is None or e.card == HIDDEN else e.card
             q = U.to_list_mode(p) if card == HIDDEN else p
@@ -574,7 +572,11 @@ class Rules(RulesBase):
                 q = U.take(s, q, card)
             deck = q.deck[1:] if q.deck else q.deck
             return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
-        s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=remove_first(p.deck, e.card))
+        try:
+            deck = remove_first(p.deck, e.card)
+        except ValueError:  # a card the deck does not hold: a draw a judge let stand (LG-40)
+            return self.irregular_draw(s, p, e)
+        s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
         return self.after_refill(s)
 
     @applies(E.DeckRebuilt)
@@ -758,8 +760,10 @@ class Rules(RulesBase):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        if s.result is not None or len(s.players) != 2 or s.alts:  # alternatives: the record says (LG-38)
+        if s.result is not None or len(s.players) != 2:
             return None
+        if s.alts:  # alternatives: the record says what follows (LG-38), but an end they all reach
+            return U.common_end(self, s)
         if s.pending_end is not None:
             r = s.pending_end
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
@@ -855,21 +859,6 @@ class Rules(RulesBase):
         if s.phase == "battle" and s.step == "backup" and s.priority is not None:
             return [s.priority]
         return []
-
-
-_kit_check = Rules.check
-
-
-def _check_keeping(self: Rules, s: State, e: Any) -> Any:
-    """The kit's check; in a seat's record the last ruling is kept, so that apply keeps its
-    condition without judging the event again (unknowns.keep_condition)."""
-    ruling = _kit_check(self, s, e)
-    if s.unknowns:
-        self._ruled = (s, e, ruling)
-    return ruling
-
-
-Rules.check = _check_keeping  # type: ignore[method-assign]
 
 
 # -- what each effect kind does when it fires ------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.rulings import Undetermined
+from adjudicator.core.rulings import Illegal, Undetermined
 
 from . import events as E
 from .cards import POOLS, Pool
@@ -130,7 +130,7 @@ def check_reveal(s: State, p: Player, card: str, what: str, rule: str = "LG-36")
 
 def take(s: State, p: Player, card: str) -> Player:
     """``p`` after one of its unknown cards turned out to be ``card`` (checked)."""
-    if not tracked(s, p):
+    if not tracked(s, p) or card not in p.unseen:  # (not there: only an event a judge let stand)
         return p
     i = p.unseen.index(card)
     return replace(p, unseen=p.unseen[:i] + p.unseen[i + 1:])
@@ -446,14 +446,27 @@ def with_player_struct(s: State, p: Player) -> State:
 
 # -- a decision where the log leaves out what an unknown battle card did -----------------------------
 
-def _settled(r: Rules, t: State) -> State:
-    """``t`` after every consequence the engine derives (bounded like the verifier's settle)."""
+def _settled(r: Rules, t: State, *, before_end: bool = False) -> State:
+    """``t`` after every consequence the engine derives (bounded like the verifier's settle);
+    ``before_end``: short of the end of the match (every position the record allows derives it
+    alike, so the verifier derives it, and a record may state it: :func:`common_end`)."""
     for _ in range(10_000):
         d = r.derive(t)
-        if d is None:
+        if d is None or (before_end and type(d) is E.GameEnded):
             return t
         t = r.apply_plain(t, d)
     return t
+
+
+def common_end(r: Rules, s: State) -> Any:
+    """The end of the match when every position ``s`` stands for derives the same one, else None."""
+    first = r.derive(replace(s, alts=()))
+    if type(first) is not E.GameEnded:
+        return None
+    for a in s.alts:
+        if r.derive(a) != first:
+            return None
+    return first
 
 
 #: most positions a seat's record keeps open at once (LG-38); beyond, the first are kept
@@ -559,7 +572,21 @@ def _battle_can_be(s: State, p: Player) -> list[str]:
 
 def check_branches(r: Rules, s: State, e: Any) -> None:
     """A decision where the position is one of several (an unknown battle card whose outcome the
-    log leaves out, LG-38): legal in every one, undetermined in some, illegal in none."""
+    log leaves out, LG-38): legal in every one, undetermined in some, illegal in none.  The last
+    answer is kept (the verifier's check and the apply that keeps the condition both ask)."""
+    known = r._fits
+    if known is not None and known[0] is s and known[1] is e:
+        if known[3] is not None:
+            raise known[3]
+        return
+    try:
+        _check_branches(r, s, e)
+    except (Illegal, Undetermined) as x:
+        r._fits = (*r._fits[:3], x)  # type: ignore[index]
+        raise
+
+
+def _check_branches(r: Rules, s: State, e: Any) -> None:
     branches = _branches(r, s)
     allowed, first, conditional = [], None, None
     for b in branches:
@@ -570,7 +597,7 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
                 conditional = ruling
         elif first is None:
             first = ruling
-    r._fits = (s, e, allowed)
+    r._fits = (s, e, allowed, None)
     if not allowed:
         if first is None:
             raise _bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
@@ -599,7 +626,7 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     seen: list[State] = []
     for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
         try:
-            t = _settled(r, r.apply_plain(b, e))
+            t = _settled(r, r.apply_plain(b, e), before_end=True)
         except Exception:  # noqa: BLE001 - only unchecked (a judge's stands): the position it cannot be
             if fits:
                 raise
@@ -645,12 +672,24 @@ def settle_keys(condition: str) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(keys))
 
 
-def keep_condition(r: Rules, s: State, e: Any, new: State, last: Any = None) -> State:
-    """``new`` (the position after ``e``) keeping ``e``'s condition, when ``e`` was undetermined,
-    until a later event settles it (the verifier then lists only those still open)."""
-    if e.kind == "X" and not follows(r, s):
-        return new
-    ruling = last[2] if last is not None and last[0] is s and last[1] is e else r.check(s, e)
+def keep_condition(r: Rules, s: State, e: Any, apply: Any) -> State:
+    """The position after ``e`` (``apply(s, e)``), keeping ``e``'s condition, when ``e`` is
+    undetermined, until a later event settles it (the verifier then lists only those still open).
+
+    Only an event that can be undetermined is judged again: a Backup assignment, a commitment or
+    a pick (LG-37), any decision where the position is one of several, a stated consequence that
+    turns on an unknown card (LG-38).  Judged before applying (the check of several positions
+    is kept for the apply)."""
+    t = type(e)
+    if e.kind == "X":
+        maybe = follows(r, s)
+    else:
+        maybe = t is E.BackupAssigned or t is E.CardCommitted or t is E.CardPicked or bool(s.alts) or \
+            s.step == "blind" or bool(s.due and unsure(s))
+    if not maybe:
+        return apply(s, e)
+    ruling = r.check(s, e)
+    new = apply(s, e)
     if ruling.condition is None:
         return new
     keys = settle_keys(ruling.condition)
