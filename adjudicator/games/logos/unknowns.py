@@ -580,10 +580,53 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
             raise known[3]
         return
     try:
-        _check_branches(r, s, e)
+        own = _own_decision(r, s, e)
+        if own is not None:
+            _check_held(r, s, e, own)
+        else:
+            _check_branches(r, s, e)
     except (Illegal, Undetermined) as x:
         r._fits = (*r._fits[:3], x)  # type: ignore[index]
         raise
+
+
+#: the decisions a defenseless player cannot make (LG-2.4): in the position where the player is
+#: defenseless they are illegal, whatever else is true
+_OWN = (E.BackupAssigned, E.CardPicked, E.CardCommitted, E.PickRevealed)
+
+
+def _own_decision(r: Rules, s: State, e: Any) -> State | None:
+    """The one position a decision of the one player who may be without a playable card leaves
+    (the player held one: as defenseless the decision is illegal, LG-2.4), when the record allows
+    exactly those two positions; None otherwise (every position is expanded).  The same rulings
+    as :func:`_check_branches`, without settling the position the decision rules out."""
+    if s.alts or s.blind_step or type(e) not in _OWN or s.phase != "pick":
+        return None
+    unsure = [d for d in s.due if HIDDEN in s.player(d).slots]
+    if unsure != [e.player]:
+        return None
+    p = s.player(e.player)
+    if not _can_be_defenseless(r, s, p) or not playable_ids(r, s, p, possible(s, p)):
+        return None
+    t = replace(s, due=tuple(d for d in s.due if d != e.player))
+    while t.due and t.phase == "pick":
+        q = t.player(t.due[0])
+        t = r.a_defenseless(t, E.Defenseless(player=q.id, cards=[c for c in q.slots if c is not None]))
+    label = f"{e.player} held a playable card in round {s.round}"
+    return _settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label)))
+
+
+def _check_held(r: Rules, s: State, e: Any, held: State) -> None:
+    ruling = r.check(held, e)
+    r._fits = (s, e, [held] if ruling.allowed else [], None)
+    if not ruling.allowed:
+        raise _bad(ruling.rule or "LG-38", (ruling.code or "stated-mismatch").removeprefix(NS),
+                   f"{ruling.message} (whatever the unknown battle card was)")
+    if ruling.condition is not None:
+        raise Undetermined(ruling.rule, ruling.code, ruling.message, f"{held.assumed}, and {ruling.condition}")
+    raise Undetermined("LG-37", NS + "unknown-playable",
+                       f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
+                       held.assumed)
 
 
 def _check_branches(r: Rules, s: State, e: Any) -> None:
@@ -618,13 +661,15 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     """Every position in which ``e`` is allowed, after it and what follows; duplicates merged,
     unfinished matches first."""
     outs: list[State] = []
-    branches = _branches(r, s)
     known = r._fits
-    fits = known[2] if known is not None and known[0] is s and known[1] is e else [b for b in branches if r.check(b, e).allowed]
+    if known is not None and known[0] is s and known[1] is e:
+        fits = known[2]
+    else:
+        fits = [b for b in _branches(r, s) if r.check(b, e).allowed]
     if len(fits) == 1:  # one position left: the verifier derives (and a record may state) what follows
         return replace(r.apply_plain(fits[0], e), assumed="")
     seen: list[State] = []
-    for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
+    for b in fits or _branches(r, s):  # none: an illegal event a judge let stand (LOG-5), wherever it applies
         try:
             t = _settled(r, r.apply_plain(b, e), before_end=True)
         except Exception:  # noqa: BLE001 - only unchecked (a judge's stands): the position it cannot be
@@ -683,9 +728,14 @@ def keep_condition(r: Rules, s: State, e: Any, apply: Any) -> State:
     t = type(e)
     if e.kind == "X":
         maybe = follows(r, s)
+    elif s.alts or s.step == "blind" or (s.due and unsure(s)):
+        maybe = True
+    elif t is E.CardPicked:
+        maybe = unknown(e.card)
+    elif t is E.CardCommitted or t is E.BackupAssigned:
+        maybe = len(s.players) == 2 and (HIDDEN in s.player(e.player).slots or (t is E.BackupAssigned and unknown(e.card)))
     else:
-        maybe = t is E.BackupAssigned or t is E.CardCommitted or t is E.CardPicked or bool(s.alts) or \
-            s.step == "blind" or bool(s.due and unsure(s))
+        maybe = False
     if not maybe:
         return apply(s, e)
     ruling = r.check(s, e)
