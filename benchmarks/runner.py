@@ -419,6 +419,9 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False,
     gen_s = perf() - t0
     res: dict[str, Any] = {"matches": len(files)}
     res.update(measure_verify_decode(game, files, sizes.passes))
+    from . import seats
+
+    res.update(seats.measure(game, [f.path for f in files], directory, sizes.passes, say, IllegalMatch))
     res["generate_s"] = gen_s
     res["generate_events_per_s"] = res["events"] / gen_s
     res["matches_ended"] = sum(1 for f in files if f.outcome is not None)
@@ -484,6 +487,8 @@ def render(gid: str, r: dict[str, Any]) -> str:
         ("verify / decode", f"{r['verify_to_decode']:.1%}", f">= {VERIFY_TO_DECODE_MIN:.0%}",
          _verdict(t["verify_to_decode"]["pass"])),
         ("  of verify: read+parse", f"{r['verify_parse_share']:.0%} of the time", "", ""),
+        (f"seat records ({r['seat_matches']} matches)", f"{r['seat_events_per_s']:,.0f} events/s, "
+         f"{r['seat_to_full_time']:.1f}x the full log's time per event", "", ""),
         (f"import ({r['import_matches']} matches)", f"{r['import_events_per_s']:,.0f} events/s",
          f">= {IMPORT_MIN_EVENTS_PER_S:,} events/s", _verdict(t["import_events_per_s"]["pass"])),
         ("seek to the end (snapshots)", f"{r['seek_ms']:.2f} ms", f"< rebuild/{SEEK_SPEEDUP_MIN} = {t['seek_ms']['max']:.2f} ms",

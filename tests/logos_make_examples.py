@@ -352,10 +352,16 @@ def generate() -> dict[str, bytes]:
 
 SEAT = "undetermined-ann-record-of-hidden-picks.jsonl"
 PLANTED = "illegal-LG-36-impossible-draw-in-a-seat-record.jsonl"
+#: the seat's record as `redact --as` writes it now: what the seat saw named (issue 20, LG-39)
+KNOWN = "legal-seat-ann-hidden-picks.jsonl"
 SEAT_TEXT = {
-    SEAT: "ann's record of `legal-hidden-picks.jsonl`, as `adjudicator redact --as ann` writes it: ben's deck list `{}`, "
-    "his draws and Backup cards `\"?\"`. It verifies `undetermined` (exit 4): whether ben held a playable card and what his "
-    "called Backup cards did are conditions (LG-37, LG-38), never violations",
+    KNOWN: "ann's record of `legal-hidden-picks.jsonl`, as `adjudicator redact --as ann` writes it: ben's deck list `{}` and "
+    "his draws and Backup assignments `\"?\"`, but each Backup card he calls named (`BackupCalled.card`: it is turned face up "
+    "for both players, LG-39). It verifies `legal` (exit 0): every condition on ben's unknown cards is settled by a later "
+    "event of the record (his reveals show he held a playable card; his called Backup cards were eligible, LG-37)",
+    SEAT: "ann's record of `legal-hidden-picks.jsonl` kept by hand, without the names of ben's called Backup cards: ben's deck "
+    "list `{}`, his draws and Backup cards `\"?\"`. It verifies `undetermined` (exit 4): what his called Backup cards did "
+    "are conditions (LG-38), never violations",
     PLANTED: "ann's record of the same match, keeping ben's registered deck list: one of ben's unknown draws is written as a "
     "card all of whose copies in his deck list are already accounted for (LG-36, impossible-card)",
 }
@@ -372,6 +378,9 @@ def seat_examples(full: bytes) -> dict[str, bytes]:
     full_events = [GAME.decoder.decode(ln) for ln in full.splitlines()]
     seat = [GAME.redact(e, A) for e in full_events]
     out = {SEAT: b"".join(enc.encode(e) + b"\n" for e in seat)}
+    from adjudicator.core.seats import redact_log
+
+    out[KNOWN] = b"".join(enc.encode(e) + b"\n" for e in redact_log(parse_log(full), A))
     listed = [msgspec.structs.replace(seat[0], decks=full_events[0].decks), *seat[1:]]
     lines = [enc.encode(e) for e in listed]
     log = parse_log(b"\n".join(lines) + b"\n")

@@ -42,7 +42,8 @@ def derived_rule(*ids: str):
 #: ids that never reject a decision, and why (each has a behaviour test, and where the rule
 #: shapes a derived event, a LOG-2 case for a log that states that event otherwise)
 NEVER_REJECTS: dict[str, str] = {
-    "LG-35": "an unknown card is never illegal in itself: an unknown deck list under limits is a condition (tests/test_logos_unknowns.py)",
+    "LG-35": "an unknown card is never illegal in itself: an unknown deck list under limits is an assumption stated once (tests/test_logos_unknowns.py)",
+    "LG-40": "what an illegal event a judge lets stand does to the position: it never rejects (tests/test_logos_unknowns.py)",
     "LG-37": "a decision that needs an unknown card is undetermined; where no card could do, the rule it needs rejects it (LG-2.4, LG-4.1)",
     "LG-1.3": "the starting position is derived from the set-up",
     "LG-5.1": "the direction is derived (DirectionDetermined; LOG-2 if stated otherwise)",

@@ -85,7 +85,11 @@ def test_redact_writes_the_seats_record(gid: str, tmp_path: Path) -> None:
         r = invoke("redact", path, "--as", p, "-o", out)
         assert r.exit_code == 0, r.output
         got = [json.loads(x) for x in out.read_bytes().splitlines()]
-        want = [json.loads(json.dumps(__import__("msgspec").to_builtins(g.redact(e, p)))) for _l, e in log.events]
+        # each event as the seat saw it, with what it knew before it (core.seats.redact_log)
+        from adjudicator.core.seats import positions_before
+
+        want = [json.loads(json.dumps(__import__("msgspec").to_builtins(g.redact(e, p, before))))
+                for (_l, e), before in zip(log.events, positions_before(log))]
         assert got == want
     r = invoke("redact", path, "--as", "nobody")
     assert r.exit_code == 2 and "unknown player 'nobody'" in r.output

@@ -122,9 +122,14 @@ class EffectResolved(Event):
 
 
 class BackupCalled(Event):
-    """Phase 2: the Backup card replaces the player's battle card (LG-4.2)."""
+    """Phase 2: the Backup card replaces the player's battle card (LG-4.2).
+
+    ``card``: the called card, turned face up in front of both players (LG-39).  A full log may
+    leave it out (the engine knows the Backup Slot); a seat's record names it (``redact`` writes
+    it), and then it must be the card the Backup Slot holds, or one the unknown Backup card can be."""
 
     player: str
+    card: str | None = None
 
 
 class BackupPassed(Event):

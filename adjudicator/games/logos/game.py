@@ -11,16 +11,23 @@ from adjudicator.core.events import HIDDEN, Event
 from adjudicator.core.kit import DataField, KitGame, Refs, check_player_ids
 from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import Names, check_deck_lists
-from adjudicator.core.rulings import Undetermined
 
 from . import events as E
 from .cards import CLASSES, POOLS, Pool, load_pool
 from .rules import bad
 from .state import Options, Player, State
-from .unknowns import open_player
+from .unknowns import open_conditions, open_player
 
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
 SHARED = "shared"
+
+#: fields naming cards both players see, which no seat's record may leave unknown (LG-35)
+MUST_NAME: dict[type, str] = {E.Defenseless: "cards", E.PickRevealed: "card", E.EffectResolved: "card"}
+MUST_NAME_WHY: dict[type, str] = {
+    E.Defenseless: "a defenseless player's cards are discarded face up in front of both players",
+    E.PickRevealed: "a revealed pick is shown to both players",
+    E.EffectResolved: "the card whose effect fires is a battle card, face up in front of both players",
+}
 
 
 def option_limits(o: Options) -> None:
@@ -64,7 +71,17 @@ class Logos(KitGame[State]):
         return {**super().setup_context(setup), "card": Names({**cards.known, HIDDEN: None}, cards.unknown)}
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
-        if type(event) is E.RoundEnded:
+        t = type(event)
+        if t in MUST_NAME:  # LG-35: cards shown to both players are named in every seat's record
+            field = MUST_NAME[t]
+            value = getattr(event, field)
+            for i, c in enumerate(value if isinstance(value, list) else [value]):
+                if c is None or c == HIDDEN:
+                    where = f"{field}[{i}]" if isinstance(value, list) else field
+                    raise RefError(where, f"{c!r}: {MUST_NAME_WHY[t]}, so every seat's record names it (LG-35); "
+                                   "only a card the seat did not see may be unknown")
+            return
+        if t is E.RoundEnded:
             players = ctx["player"].known
             for i, push in enumerate(event.pushed):
                 if push.counter != SHARED and push.counter not in players:
@@ -82,11 +99,9 @@ class Logos(KitGame[State]):
     def check_setup(self, setup: Any) -> None:
         self.check_seats(setup, 2, 2, "two-players")
         opts = self.options_of(setup)
-        unseen = []
         for p in setup.players:
             deck = setup.decks[p]
-            if not deck:  # LG-35: a deck list the record leaves unknown
-                unseen.append(p)
+            if not deck:  # LG-35: a deck list the record leaves unknown (an assumption, stated once)
                 continue
             total = sum(deck.values())
             if opts.deck_size is not None and total != opts.deck_size:
@@ -100,13 +115,25 @@ class Logos(KitGame[State]):
                 life = sum(n for cid, n in deck.items() if pool[cid].klass == "life")
                 if life > opts.max_life:
                     raise bad("LG-1.2", "too-many-life", f"{p}'s deck holds {life} Life cards; the ruleset allows {opts.max_life} (LG-31)")
-        limits = [f"exactly {opts.deck_size} cards"] if opts.deck_size is not None else []
-        limits += [f"at most {opts.max_copies} copies of a card"] if opts.max_copies is not None else []
-        limits += [f"at most {opts.max_life} Life cards"] if opts.max_life is not None else []
-        if unseen and limits:
-            who = " and ".join(unseen)
-            raise Undetermined("LG-35", "logos/unknown-deck", f"the record does not give {who}'s deck list",
-                               f"{who}'s unseen deck meets LG-1.2 ({', '.join(limits)})")
+
+    def assumptions(self, state: State) -> list[str]:
+        """LG-35: an unknown deck list is taken to meet the ruleset's construction limits, stated
+        once beside the verdict (a card that breaks them is illegal, LG-36)."""
+        o = state.options
+        limits = [f"exactly {o.deck_size} cards"] if o.deck_size is not None else []
+        limits += [f"at most {o.max_copies} copies of a card"] if o.max_copies is not None else []
+        limits += [f"at most {o.max_life} Life cards"] if o.max_life is not None else []
+        unseen = [p for p in state.setup.players[:2] if not state.setup.decks.get(p)]
+        if not unseen or not limits:
+            return []
+        who = " and ".join(f"{p}'s" for p in unseen)
+        lists = "deck list" if len(unseen) == 1 else "deck lists"
+        return [f"{who} {lists}, unknown to this record, {'meets' if len(unseen) == 1 else 'meet'} "
+                f"the construction limits of LG-1.2 ({', '.join(limits)})"]
+
+    def open_conditions(self, state: State) -> set[str] | None:
+        """LG-37: the conditions of a seat's record no later event settled."""
+        return open_conditions(state) if state.unknowns else None
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)

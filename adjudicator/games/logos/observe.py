@@ -38,9 +38,17 @@ def _seat(p: Player, mine: bool) -> Player:
                    battle=p.battle if p.battle is None or p.public else HIDDEN)
 
 
-def redact(event: Event, player: str) -> Event:
-    """``event`` as ``player`` saw it at the table."""
+def redact(event: Event, player: str, state: State | None = None) -> Event:
+    """``event`` as ``player`` saw it at the table; ``state``, the full position before it, names
+    what the seat saw though the event does not: a called Backup card is turned face up for both
+    players (LG-39)."""
     t = type(event)
+    if t is E.BackupCalled:
+        if state is not None and event.card is None and len(state.players) == 2:
+            shown = state.player(event.player).backup  # type: ignore[attr-defined]
+            if shown is not None and shown != HIDDEN:
+                return replace(event, card=shown)
+        return event
     if t is E.MatchStarted:
         return replace(event, decks={p: (d if p == player else {}) for p, d in event.decks.items()})
     if getattr(event, "player", player) == player:

@@ -19,7 +19,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.events import HIDDEN, PRIVATE_EVENTS
 from adjudicator.core.kit import Owed, RulesBase, applies, checks
 from adjudicator.core.rulings import Illegal
 
@@ -148,6 +148,10 @@ class Rules(RulesBase):
         #: (state, derived event, next state) of the last derived step computed by ``derive``,
         #: so that ``apply`` of that very event on that very state does not compute it twice
         self._memo: tuple[Any, Any, Any] | None = None
+        #: (state, positions) of the last expansion of a seat's record's positions (unknowns._branches)
+        self._expanded: tuple[Any, Any] | None = None
+        #: (state, event, positions that allow it) of the last check in several positions
+        self._fits: tuple[Any, Any, Any] | None = None
 
     # -- reading the position ------------------------------------------------------------------
     @staticmethod
@@ -239,6 +243,8 @@ class Rules(RulesBase):
     # -- the check ------------------------------------------------------------------------------
     # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
     def not_proposed(self, s: State, e: Any) -> Illegal:
+        if type(e) in PRIVATE_EVENTS:  # LG-39: LOGOS has no private look (LOG-6)
+            return super().not_proposed(s, e)
         return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match")
 
     def precheck(self, s: State, e: Any) -> None:
@@ -368,7 +374,19 @@ class Rules(RulesBase):
     @checks(E.BackupCalled, rule="LG-4.2")
     def c_called(self, s: State, e: E.BackupCalled) -> None:
         # the window asks only players who hold a Backup card and a battle card
-        self.window_checks(s, e)
+        p = self.window_checks(s, e)
+        if e.card is None or e.card == HIDDEN:
+            return
+        if p.backup != HIDDEN:  # LG-39: the card turned face up is the one in the Backup Slot
+            if e.card != p.backup:
+                raise bad("LG-39", "wrong-backup-card", f"BackupCalled by {e.player} names {e.card}, but {e.player}'s Backup Slot holds {p.backup}")
+            return
+        U.check_reveal(s, p, e.card, f"BackupCalled by {e.player} names {e.card}")
+        c = self.pool(s)[e.card]
+        if not c.backup_eligible:  # LG-4.1, and the condition of the unknown Backup assignment settled against it
+            raise Illegal("LG-4.1", NS + "not-eligible", f"BackupCalled by {e.player} names {e.card}, which could not go to the Backup "
+                          f"Slot (Speed {c.speed}{', a combo requirement' if c.has_combo else ''}; only a card with Speed above 99 and "
+                          "no combo requirement may)", settles=U.waiting(s, f"backup:{e.player}"))
 
     @checks(E.BackupPassed, rule="LG-4.2")
     def c_passed(self, s: State, e: E.BackupPassed) -> None:
@@ -522,6 +540,16 @@ class Rules(RulesBase):
         memo = self._memo
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
+        if s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
+            return U.keep_condition(self, s, e, self.apply_plain)
+        return self._applies[type(e)](self, s, e)
+
+    def apply_plain(self, s: State, e: Any) -> State:
+        """``apply`` without keeping the event's condition (unknowns.py applies in each of the
+        positions a record allows with this)."""
+        memo = self._memo
+        if memo is not None and memo[0] is s and memo[1] is e:
+            return memo[2]
         if s.unknowns:  # a seat's record (unknowns.py)
             if e.kind == "X":
                 if U.follows(self, s):
@@ -533,7 +561,10 @@ class Rules(RulesBase):
     @applies(E.CardDrawn)
     def a_drawn(self, s: State, e: E.CardDrawn) -> State:
         p = s.player(e.player)
-        i = p.slots.index(None)
+        try:
+            i = p.slots.index(None)
+        except ValueError:  # no empty slot: a draw a judge let stand (LG-40)
+            return self.irregular_draw(s, p, e)
         if p.unknown or e.card is None or e.card == HIDDEN:
             card = HIDDEN if e.card is None or e.card == HIDDEN else e.card
             q = U.to_list_mode(p) if card == HIDDEN else p
@@ -541,7 +572,11 @@ class Rules(RulesBase):
                 q = U.take(s, q, card)
             deck = q.deck[1:] if q.deck else q.deck
             return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
-        s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=remove_first(p.deck, e.card))
+        try:
+            deck = remove_first(p.deck, e.card)
+        except ValueError:  # a card the deck does not hold: a draw a judge let stand (LG-40)
+            return self.irregular_draw(s, p, e)
+        s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
         return self.after_refill(s)
 
     @applies(E.DeckRebuilt)
@@ -562,6 +597,9 @@ class Rules(RulesBase):
     @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
         p = s.player(e.player)
+        if p.backup is not None:  # LG-40: a second Backup card a judge let stand replaces the first
+            p = replace(p, discard=p.discard + (p.backup,), backup=None)
+            s = U.with_player_struct(s, p) if s.unknowns else with_player(s, p.id, discard=p.discard, backup=None)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
             return U.with_player_struct(s, replace(q, slots=slots, backup=HIDDEN if e.card is None else e.card))
@@ -569,6 +607,10 @@ class Rules(RulesBase):
 
     @applies(E.CardPicked)
     def a_picked(self, s: State, e: E.CardPicked) -> State:
+        if s.pending and e.card is not None and e.card != HIDDEN:
+            s = U.settle(s, f"battle:{e.player}:{s.round}")
+        if s.phase != "pick":  # LG-40: a late play a judge let stand
+            return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
@@ -577,12 +619,46 @@ class Rules(RulesBase):
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
         return self.after_pick(s)
 
+    # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
+    def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
+        """A draw with no empty slot to fill goes to the discard pile; a card the deck does not hold
+        is taken from nowhere (the deck keeps its cards)."""
+        card = HIDDEN if e.card is None else e.card
+        deck = remove_first(p.deck, card) if card in p.deck else p.deck
+        if None in p.slots:
+            i = p.slots.index(None)
+            return self.after_refill(with_player(s, p.id, deck=deck, slots=p.slots[:i] + (card,) + p.slots[i + 1:]))
+        return with_player(s, p.id, deck=deck, discard=p.discard + (card,))
+
+    def late_play(self, s: State, pid: str, card: str | None) -> State:
+        """A battle card played when no round takes it (its round resolved, or not begun): it
+        leaves the card slots (when it is there, or an unknown card is) for the discard pile; the
+        round goes on as it was."""
+        p = s.player(pid)
+        shown = HIDDEN if card is None else card
+        if shown in p.slots or HIDDEN in p.slots:
+            q, slots = U.take_slot(s, p, shown)
+            p = replace(q, slots=slots)
+        p = replace(p, discard=p.discard + (shown,))
+        return U.with_player_struct(s, p) if shown == HIDDEN or s.unknowns else with_player(s, pid, slots=p.slots, discard=p.discard)
+
+    def late_call(self, s: State, p: Player) -> State:
+        """A Backup call outside the window: the Backup card replaces the battle card when there
+        are both (no effect fires: the window is where they queue); otherwise nothing changes."""
+        if p.backup is None or p.battle is None:
+            return s
+        return with_player(s, p.id, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
+
     @applies(E.CardCommitted)
     def a_committed(self, s: State, e: E.CardCommitted) -> State:
         return self.after_pick(with_player(s, e.player, commitment=e.commitment))
 
     @applies(E.PickRevealed)
     def a_revealed(self, s: State, e: E.PickRevealed) -> State:
+        if s.pending:  # P's battle card of this round named: it was playable (LG-37)
+            s = U.settle(s, f"battle:{e.player}:{s.round}")
+        if s.phase != "pick" and s.phase != "reveal":  # LG-40: a play after its round resolved, let stand
+            return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
         if e.card not in p.slots:
             q, slots = U.take_slot(s, p, e.card)
@@ -618,6 +694,11 @@ class Rules(RulesBase):
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
         p = s.player(e.player)
+        if s.step != "backup" or p.battle is None or p.backup is None:  # LG-40: a call a judge let stand
+            return self.late_call(s, p)
+        if p.backup == HIDDEN and e.card is not None and e.card != HIDDEN:  # LG-39: named as it turns face up
+            s = U.settle(U.with_player_struct(s, replace(U.take(s, p, e.card), backup=e.card)), f"backup:{e.player}")
+            p = s.player(e.player)
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
         if p.backup == HIDDEN:  # LG-38: the log states what the called card does
@@ -627,11 +708,18 @@ class Rules(RulesBase):
 
     @applies(E.BackupPassed)
     def a_passed(self, s: State, e: E.BackupPassed) -> State:
+        if s.step != "backup":  # LG-40: a pass outside the window changes nothing
+            return s
         return self.open_window(replace(s, passed=s.passed + (e.player,)))
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
-        return self.strike(s)[1]
+        ev, new = self.strike(s)
+        if e.hp != ev.hp and e.target == ev.target and len(new.players) == 2:
+            # LG-40: a wrongly stated strike a judge lets stand: the stated hit points are what
+            # both players then played on
+            return with_player(new, e.target, hp=e.hp)
+        return new
 
     @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
@@ -672,8 +760,10 @@ class Rules(RulesBase):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        if s.result is not None or len(s.players) != 2 or s.alts:  # alternatives: the record says (LG-38)
+        if s.result is not None or len(s.players) != 2:
             return None
+        if s.alts:  # alternatives: the record says what follows (LG-38), but an end they all reach
+            return U.common_end(self, s)
         if s.pending_end is not None:
             r = s.pending_end
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
@@ -751,7 +841,8 @@ class Rules(RulesBase):
                 out += [E.PickRevealed(player=p.id, card=c, salt=salt) for c in sorted({c for c in p.slots if c is not None})
                         if commitment_of(c, salt) == p.commitment]
         elif s.phase == "battle" and s.step == "backup" and s.priority is not None:
-            out += [E.BackupCalled(player=s.priority), E.BackupPassed(player=s.priority)]
+            backup = s.player(s.priority).backup
+            out += [E.BackupCalled(player=s.priority, card=None if backup == HIDDEN else backup), E.BackupPassed(player=s.priority)]
         out += [E.Resigned(player=p.id) for p in s.players]
         return out
 

@@ -108,6 +108,16 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     deck_open: bool = False
 
 
+class Pending(msgspec.Struct, frozen=True, gc=False):
+    """The condition of an undetermined event of a seat's record, kept until later events settle
+    it (LG-37): ``needs`` are the keys of what settles it (unknowns.settle_keys): ``battle:P:R``,
+    P's battle card of round R named (it was playable), ``backup:P``, P's Backup card named (it
+    was eligible).  No keys: nothing the record can show settles it (it stays open)."""
+
+    condition: str
+    needs: tuple[str, ...] = ()
+
+
 class EffectItem(msgspec.Struct, frozen=True, gc=False):
     """An effect field waiting to fire: ``player``'s battle card ``card``, its ``field``."""
 
@@ -166,3 +176,6 @@ class State(TwoSeats, frozen=True, gc=False):
     #: match may be in (LG-38), and what this one assumes
     alts: tuple["State", ...] = ()
     assumed: str = ""
+    #: the conditions of undetermined events still open (a seat's record, LG-37): a later event
+    #: that names the card settles one (dropped if it fits; illegal, naming both events, if not)
+    pending: tuple[Pending, ...] = ()

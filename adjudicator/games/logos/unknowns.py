@@ -25,17 +25,19 @@ of the outcomes (LG-38).
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.rulings import Undetermined
+from adjudicator.core.rulings import Illegal, Undetermined
 
 from . import events as E
-from .cards import Pool, load_pool
-from .state import Player, State
+from .cards import POOLS, Pool
+from .state import Pending, Player, State
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -54,7 +56,7 @@ def _bad(rule: str, code: str, message: str) -> Any:
 
 
 def pool_of(s: State) -> Pool:
-    return load_pool(s.setup.pool, s.setup.pool_sha256)
+    return POOLS.of_setup(s.setup)
 
 
 def tracked(s: State, p: Player) -> bool:
@@ -75,11 +77,23 @@ def open_player(s: State, pid: str) -> Player:
 
 def possible(s: State, p: Player) -> list[str]:
     """The card ids ``p``'s unknown cards can still be, each once, in pool order."""
-    pool = pool_of(s)
-    if not tracked(s, p):
-        return list(pool.cards)
-    left = set(p.unseen)
-    return [c for c in pool.cards if c in left]
+    return list(_can_be(pool_of(s), p.unseen if tracked(s, p) else None))
+
+
+@lru_cache(maxsize=4096)
+def _can_be(pool: Pool, unseen: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The cards of ``pool`` in ``unseen`` (None: every card), each once, in pool order (cached:
+    a seat's record asks on every decision of a round, with the same identities)."""
+    if unseen is None:
+        return tuple(pool.cards)
+    left = set(unseen)
+    return tuple(c for c in pool.cards if c in left)
+
+
+@lru_cache(maxsize=8192)
+def _playable_among(pool: Pool, ids: tuple[str, ...], counter: tuple[str | None, ...]) -> tuple[str, ...]:
+    from .rules import playable_card
+    return tuple(c for c in ids if playable_card(pool, c, counter))
 
 
 def to_list_mode(p: Player) -> Player:
@@ -116,7 +130,7 @@ def check_reveal(s: State, p: Player, card: str, what: str, rule: str = "LG-36")
 
 def take(s: State, p: Player, card: str) -> Player:
     """``p`` after one of its unknown cards turned out to be ``card`` (checked)."""
-    if not tracked(s, p):
+    if not tracked(s, p) or card not in p.unseen:  # (not there: only an event a judge let stand)
         return p
     i = p.unseen.index(card)
     return replace(p, unseen=p.unseen[:i] + p.unseen[i + 1:])
@@ -133,7 +147,9 @@ def take_slot(s: State, p: Player, card: str | None) -> tuple[Player, tuple[str 
         if card is not None and card != HIDDEN:
             p = take(s, p, card)
     else:  # an unknown card named from known slots (not a record redact writes): the leftmost card
-        i = next(k for k, c in enumerate(slots) if c is not None)
+        i = next((k for k, c in enumerate(slots) if c is not None), -1)
+        if i < 0:  # no card at all (an event a judge let stand, LG-40): nothing leaves the slots
+            return p, slots
     return p, slots[:i] + (None,) + slots[i + 1:]
 
 
@@ -160,9 +176,7 @@ def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
 
 
 def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
-    from .rules import playable_card
-    pool, counter = pool_of(s), r.counter(s, p)
-    return [c for c in ids if playable_card(pool, c, counter)]
+    return list(_playable_among(pool_of(s), tuple(ids), r.counter(s, p)))
 
 
 def armed_unknown(r: Rules, s: State, p: Player) -> bool:
@@ -187,7 +201,7 @@ def armed_condition(r: Rules, s: State, p: Player, what: str) -> None:
     if not can:
         raise _bad("LG-2.4", "defenseless", f"{what}: none of {p.id}'s card slots can hold a playable card (no card its unknown cards can be is playable)")
     raise Undetermined("LG-37", NS + "unknown-playable", f"{what}: whether {p.id} holds a playable card turns on unknown cards",
-                       f"one of {p.id}'s unknown slot cards is playable now ({_few(can)})")
+                       f"one of {p.id}'s unknown slot cards is playable in round {s.round} ({_few(can)})")
 
 
 def _few(ids: list[str], n: int = 6) -> str:
@@ -208,7 +222,8 @@ def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> 
         raise _bad("LG-4.1", "not-eligible", f"BackupAssigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
     if len(ok) < len(set(ids)):
         raise Undetermined("LG-37", NS + "unknown-backup", f"BackupAssigned by {e.player} names an unknown card",
-                           f"{e.player}'s Backup card has Speed above 99 and no combo requirement ({_few(ok)}), and is not the last playable card")
+                           f"{e.player}'s Backup card of round {s.round} has Speed above 99 and no combo requirement ({_few(ok)}), "
+                           f"and {e.player} held another playable card in round {s.round}")
 
 
 def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
@@ -216,7 +231,7 @@ def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
         raise _bad("LG-3.2", "not-in-slots", f"CardPicked by {e.player}: {e.player}'s card slots hold nothing")
     can = playable_ids(r, s, p, possible(s, p))
     raise Undetermined("LG-37", NS + "unknown-pick", f"CardPicked by {e.player} names an unknown card",
-                       f"{e.player}'s battle card is playable now ({_few(can)})")
+                       f"{e.player}'s battle card of round {s.round} is playable ({_few(can)})")
 
 
 def check_known_from_unknown_slot(s: State, p: Player, card: str, what: str) -> bool:
@@ -333,7 +348,7 @@ def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], S
     blind = [p for p in s.players if p.battle == HIDDEN]
     want = bare(e)
     out = []
-    for ids in product(*(possible(s, p) for p in blind)):
+    for ids in product(*(_battle_can_be(s, p) for p in blind)):  # a called card: one the Backup Slot could hold
         t = _battle_cards(s, blind, ids)
         if t is None:
             continue
@@ -383,7 +398,7 @@ def apply_stated(r: Rules, s: State, e: Any) -> State:
             pass
         except Exception:  # noqa: BLE001 - a position the statement rules out
             continue
-        outs += _apply_one(r, b, e) if follows(r, b) else [r.apply(b, e)]
+        outs += _apply_one(r, b, e) if follows(r, b) else [r.apply_plain(b, e)]
     return _merged(outs) if outs else s
 
 
@@ -421,7 +436,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
                     slots[i] = cid
         return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
     assert t is not None
-    return [r.apply(o, e) for _ids, o in _blind_outcomes(r, s, e)]
+    return [r.apply_plain(o, e) for _ids, o in _blind_outcomes(r, s, e)]
 
 
 def with_player_struct(s: State, p: Player) -> State:
@@ -431,14 +446,27 @@ def with_player_struct(s: State, p: Player) -> State:
 
 # -- a decision where the log leaves out what an unknown battle card did -----------------------------
 
-def _settled(r: Rules, t: State) -> State:
-    """``t`` after every consequence the engine derives (bounded like the verifier's settle)."""
+def _settled(r: Rules, t: State, *, before_end: bool = False) -> State:
+    """``t`` after every consequence the engine derives (bounded like the verifier's settle);
+    ``before_end``: short of the end of the match (every position the record allows derives it
+    alike, so the verifier derives it, and a record may state it: :func:`common_end`)."""
     for _ in range(10_000):
         d = r.derive(t)
-        if d is None:
+        if d is None or (before_end and type(d) is E.GameEnded):
             return t
-        t = r.apply(t, d)
+        t = r.apply_plain(t, d)
     return t
+
+
+def common_end(r: Rules, s: State) -> Any:
+    """The end of the match when every position ``s`` stands for derives the same one, else None."""
+    first = r.derive(replace(s, alts=()))
+    if type(first) is not E.GameEnded:
+        return None
+    for a in s.alts:
+        if r.derive(a) != first:
+            return None
+    return first
 
 
 #: most positions a seat's record keeps open at once (LG-38); beyond, the first are kept
@@ -448,7 +476,16 @@ MAX_ALTS = 128
 def _branches(r: Rules, s: State) -> list[State]:
     """The positions ``s`` stands for: ``s`` and its alternatives, each unknown battle card as every
     card it can be (settled, labelled with the assumption), each player who may be defenseless as
-    defenseless and as not."""
+    defenseless and as not.  The last answer is kept (check and apply of one event ask twice)."""
+    last = r._expanded
+    if last is not None and last[0] is s:
+        return last[1]
+    out = _expand(r, s)
+    r._expanded = (s, out)
+    return out
+
+
+def _expand(r: Rules, s: State) -> list[State]:
     todo = [_settled(r, b) for b in (replace(s, alts=()), *s.alts)]
     out: list[State] = []
     for _ in range(4):  # an expanded position is settled: it may wait on another unknown
@@ -535,7 +572,64 @@ def _battle_can_be(s: State, p: Player) -> list[str]:
 
 def check_branches(r: Rules, s: State, e: Any) -> None:
     """A decision where the position is one of several (an unknown battle card whose outcome the
-    log leaves out, LG-38): legal in every one, undetermined in some, illegal in none."""
+    log leaves out, LG-38): legal in every one, undetermined in some, illegal in none.  The last
+    answer is kept (the verifier's check and the apply that keeps the condition both ask)."""
+    known = r._fits
+    if known is not None and known[0] is s and known[1] is e:
+        if known[3] is not None:
+            raise known[3]
+        return
+    try:
+        own = _own_decision(r, s, e)
+        if own is not None:
+            _check_held(r, s, e, own)
+        else:
+            _check_branches(r, s, e)
+    except (Illegal, Undetermined) as x:
+        r._fits = (*r._fits[:3], x)  # type: ignore[index]
+        raise
+
+
+#: the decisions a defenseless player cannot make (LG-2.4): in the position where the player is
+#: defenseless they are illegal, whatever else is true
+_OWN = (E.BackupAssigned, E.CardPicked, E.CardCommitted, E.PickRevealed)
+
+
+def _own_decision(r: Rules, s: State, e: Any) -> State | None:
+    """The one position a decision of the one player who may be without a playable card leaves
+    (the player held one: as defenseless the decision is illegal, LG-2.4), when the record allows
+    exactly those two positions; None otherwise (every position is expanded).  The same rulings
+    as :func:`_check_branches`, without settling the position the decision rules out."""
+    if s.alts or s.blind_step or type(e) not in _OWN or s.phase != "pick":
+        return None
+    unsure = [d for d in s.due if HIDDEN in s.player(d).slots]
+    if unsure != [e.player]:
+        return None
+    p = s.player(e.player)
+    if not _can_be_defenseless(r, s, p) or not playable_ids(r, s, p, possible(s, p)):
+        return None
+    t = replace(s, due=tuple(d for d in s.due if d != e.player))
+    while t.due and t.phase == "pick":
+        q = t.player(t.due[0])
+        t = r.a_defenseless(t, E.Defenseless(player=q.id, cards=[c for c in q.slots if c is not None]))
+    label = f"{e.player} held a playable card in round {s.round}"
+    return _settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label)))
+
+
+def _check_held(r: Rules, s: State, e: Any, held: State) -> None:
+    ruling = r.check(held, e)
+    r._fits = (s, e, [held] if ruling.allowed else [], None)
+    if not ruling.allowed:
+        raise _bad(ruling.rule or "LG-38", (ruling.code or "stated-mismatch").removeprefix(NS),
+                   f"{ruling.message} (whatever the unknown battle card was)")
+    if ruling.condition is not None:
+        raise Undetermined(ruling.rule, ruling.code, ruling.message, f"{held.assumed}, and {ruling.condition}")
+    raise Undetermined("LG-37", NS + "unknown-playable",
+                       f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
+                       held.assumed)
+
+
+def _check_branches(r: Rules, s: State, e: Any) -> None:
     branches = _branches(r, s)
     allowed, first, conditional = [], None, None
     for b in branches:
@@ -546,6 +640,7 @@ def check_branches(r: Rules, s: State, e: Any) -> None:
                 conditional = ruling
         elif first is None:
             first = ruling
+    r._fits = (s, e, allowed, None)
     if not allowed:
         if first is None:
             raise _bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
@@ -566,14 +661,17 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     """Every position in which ``e`` is allowed, after it and what follows; duplicates merged,
     unfinished matches first."""
     outs: list[State] = []
-    branches = _branches(r, s)
-    fits = [b for b in branches if r.check(b, e).allowed]
+    known = r._fits
+    if known is not None and known[0] is s and known[1] is e:
+        fits = known[2]
+    else:
+        fits = [b for b in _branches(r, s) if r.check(b, e).allowed]
     if len(fits) == 1:  # one position left: the verifier derives (and a record may state) what follows
-        return replace(r.apply(fits[0], e), assumed="")
+        return replace(r.apply_plain(fits[0], e), assumed="")
     seen: list[State] = []
-    for b in fits or branches:  # none: an illegal event a judge let stand (LOG-5), wherever it applies
+    for b in fits or _branches(r, s):  # none: an illegal event a judge let stand (LOG-5), wherever it applies
         try:
-            t = _settled(r, r.apply(b, e))
+            t = _settled(r, r.apply_plain(b, e), before_end=True)
         except Exception:  # noqa: BLE001 - only unchecked (a judge's stands): the position it cannot be
             if fits:
                 raise
@@ -589,3 +687,116 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
     if len(outs) == 1:  # one position left: what it assumed is settled
         return replace(outs[0], assumed="")
     return replace(outs[0], alts=tuple(outs[1:]))
+
+
+# -- conditions settled later (LG-37) -----------------------------------------------------------------
+
+#: the parts of a condition a later event of the record can settle, and the key that settles each:
+#: a player's battle card of a round named (it was playable, LG-3.3), a player's Backup card named
+#: (it was eligible, LG-4.1).  A condition with any other part stays open to the end.
+_SETTLED_BY = (
+    (re.compile(r"(.+?) held (?:a|another) playable card in round (\d+)"), "battle"),
+    (re.compile(r"one of (.+?)'s unknown slot cards is playable in round (\d+) \(.*\)"), "battle"),
+    (re.compile(r"(.+?)'s battle card of round (\d+) is playable \(.*\)"), "battle"),
+    (re.compile(r"(.+?)'s Backup card of round (\d+) has Speed above 99 and no combo requirement \(.*\)"), "backup"),
+)
+
+
+def settle_keys(condition: str) -> tuple[str, ...] | None:
+    """What settles ``condition`` (every part's key), or None when some part is nothing a later
+    event of the record can show (a player who was defenseless, an unknown battle card's effect)."""
+    keys: list[str] = []
+    for part in re.split(r"; |, and ", condition):
+        for pattern, kind in _SETTLED_BY:
+            m = pattern.fullmatch(part)
+            if m is not None:
+                keys.append(f"{kind}:{m.group(1)}" + (f":{m.group(2)}" if kind == "battle" else ""))
+                break
+        else:
+            return None
+    return tuple(dict.fromkeys(keys))
+
+
+def keep_condition(r: Rules, s: State, e: Any, apply: Any) -> State:
+    """The position after ``e`` (``apply(s, e)``), keeping ``e``'s condition, when ``e`` is
+    undetermined, until a later event settles it (the verifier then lists only those still open).
+
+    Only an event that can be undetermined is judged again: a Backup assignment, a commitment or
+    a pick (LG-37), any decision where the position is one of several, a stated consequence that
+    turns on an unknown card (LG-38).  Judged before applying (the check of several positions
+    is kept for the apply)."""
+    t = type(e)
+    if e.kind == "X":
+        maybe = follows(r, s)
+    elif s.alts or s.step == "blind" or (s.due and unsure(s)):
+        maybe = True
+    elif t is E.CardPicked:
+        maybe = unknown(e.card)
+    elif t is E.CardCommitted or t is E.BackupAssigned:
+        maybe = len(s.players) == 2 and (HIDDEN in s.player(e.player).slots or (t is E.BackupAssigned and unknown(e.card)))
+    else:
+        maybe = False
+    if not maybe:
+        return apply(s, e)
+    ruling = r.check(s, e)
+    new = apply(s, e)
+    if ruling.condition is None:
+        return new
+    keys = settle_keys(ruling.condition)
+    if keys is not None:
+        done = settled_key(s, e)  # the event may name the very card its condition turns on
+        keys = tuple(k for k in keys if k != done)
+        if not keys:
+            return new
+    item = Pending(ruling.condition, keys or ())
+    return _map_positions(new, lambda t: replace(t, pending=t.pending + (item,)))
+
+
+def _map_positions(s: State, fn: Any) -> State:
+    """``fn`` applied to ``s`` and to every alternative position it carries."""
+    out = fn(s)
+    if s.alts:
+        out = replace(out, alts=tuple(fn(a) for a in s.alts))
+    return out
+
+
+def settle(s: State, key: str) -> State:
+    """``s`` after an event named what ``key`` stands for: conditions waiting on it alone are
+    closed (the event was legal after all)."""
+    keep = []
+    changed = False
+    for x in s.pending:
+        if key in x.needs:
+            changed = True
+            rest = tuple(k for k in x.needs if k != key)
+            if rest:
+                keep.append(replace(x, needs=rest))
+        else:
+            keep.append(x)
+    return replace(s, pending=tuple(keep)) if changed else s
+
+
+def open_conditions(s: State) -> set[str]:
+    """The conditions of ``s`` (and of the positions it stands for) no event has settled."""
+    out = {x.condition for x in s.pending}
+    for a in s.alts:
+        out.update(x.condition for x in a.pending)
+    return out
+
+
+def waiting(s: State, key: str) -> str | None:
+    """The first open condition that ``key`` would settle (None: none)."""
+    for x in s.pending:
+        if key in x.needs:
+            return x.condition
+    return None
+
+
+def settled_key(s: State, e: Any) -> str | None:
+    """The key of what ``e`` names (a battle card of this round, a Backup card), or None."""
+    t = type(e)
+    if t is E.PickRevealed or (t is E.CardPicked and not unknown(e.card)):
+        return f"battle:{e.player}:{s.round}"
+    if t is E.BackupCalled and not unknown(e.card):
+        return f"backup:{e.player}"
+    return None

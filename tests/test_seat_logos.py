@@ -1,0 +1,159 @@
+"""Issue 20, LOGOS: what each seat knows.  Over generated matches (the game's playout machinery,
+every effect of the sample pool, Backup calls whose card is turned face up for both, LG-39), each
+seat's record (``redact --as``, :func:`adjudicator.core.seats.redact_log`) verifies ``legal`` or
+``undetermined``, never ``illegal``; every condition left open names a card the record never
+shows; and the two records reconcile to the full log."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import msgspec
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.core import registry
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.log import parse_log
+from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.reconcile import read_record, reconcile
+from adjudicator.core.seats import redact_log
+from adjudicator.core.verify import run
+from adjudicator.games.logos import events as E
+
+GAME = registry.get("logos")
+ENC = msgspec.json.Encoder()
+
+
+def _lines(events: list) -> bytes:
+    return b"".join(ENC.encode(e) + b"\n" for e in events)
+
+
+def _record(full: bytes, seat: str) -> list:
+    return list(redact_log(parse_log(full), seat))
+
+
+def _setup(seed: int, picks: str, shuffle_to: str, ruleset: str) -> E.MatchStarted:
+    """The game's sample set-up, with hidden or open picks, Shuffle Hand into the discard pile or
+    the deck (a move of hidden cards), and a deck-size limit that makes an unknown deck list an
+    assumption."""
+    s = GAME.sample_setup(seed)
+    options = {**s.options, "picks": picks, "shuffle_hand_to": shuffle_to}
+    if ruleset == "sized":
+        options["deck_size"] = sum(next(iter(s.decks.values())).values())
+    return msgspec.structs.replace(s, options=options)
+
+
+def _never_shown(condition: str, record: list, seq: int) -> bool:
+    """An open condition names a card the record never shows: a Backup card of round R that no
+    later BackupCalled of the record names, or a player the record never shows defenseless or not."""
+    m = re.search(r"(\S+)'s Backup card of round (\d+)", condition)
+    if m is not None:
+        who = m.group(1)
+        return not any(type(e) is E.BackupCalled and e.player == who and e.card not in (None, HIDDEN) for e in record[seq:])
+    m = re.match(r"(\S+) held a playable card in round \d+|one of (\S+)'s unknown slot cards is playable", condition)
+    if m is not None:  # settled by the player's next battle card named, unless the record ends first
+        who = m.group(1) or m.group(2)
+        for e in record[seq:]:
+            if getattr(e, "player", None) != who:
+                continue
+            if type(e) is E.PickRevealed or (type(e) is E.CardPicked and e.card not in (None, HIDDEN)):
+                return False
+            if type(e) is E.CardCommitted:
+                break
+        return True
+    return "was defenseless in round" in condition
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# a resignation while the record allows several positions: the end of the match they all reach is
+# derived once (before: applied in each position, so a stated GameEnded came "after the end")
+@example(seed=740, with_derived=True, picks="commit-reveal", shuffle_to="discard", ruleset="standard")
+@given(seed=st.integers(0, 10_000), with_derived=st.booleans(), picks=st.sampled_from(["commit-reveal", "open"]),
+       shuffle_to=st.sampled_from(["discard", "deck"]), ruleset=st.sampled_from(["standard", "sized"]))
+def test_each_seats_record_of_a_generated_match_is_never_illegal_and_reconciles(
+        seed: int, with_derived: bool, picks: str, shuffle_to: str, ruleset: str) -> None:
+    events, _ = playout(GAME, seed, max_events=400, with_derived=with_derived, setup=_setup(seed, picks, shuffle_to, ruleset))
+    full = to_jsonl(events)
+    assert run(parse_log(full)).verdict == "legal"
+    records = {}
+    for seat in events[0].players:
+        rec = _record(full, seat)
+        res = run(parse_log(_lines(rec)))
+        assert res.verdict in ("legal", "undetermined"), (seed, seat, [v.as_dict() for v in res.violations])
+        assert res.events == len(events)
+        for u in res.undetermined:  # only conditions on a card no later event of this record shows
+            assert _never_shown(u.condition, rec, u.seq), u
+        if ruleset == "sized":
+            assert res.assumptions and "meets the construction limits of LG-1.2" in res.assumptions[0]
+        records[seat] = rec
+    a, b = events[0].players
+    with tempfile.TemporaryDirectory() as tmp:
+        pa, pb = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+        pa.write_bytes(_lines(records[a]))
+        pb.write_bytes(_lines(records[b]))
+        res = reconcile(read_record(pa), read_record(pb))
+        assert not res.contradictions, res.contradictions[:3]
+        merged = b"".join(ln + b"\n" for ln in res.lines)
+    assert run(parse_log(merged)).verdict == "legal"
+    assert merged == full  # the full log names each called Backup card (LG-39), so nothing is lost
+
+
+def test_generated_matches_call_backup_cards_and_name_them_in_both_records() -> None:
+    """The property's matches use the event that shows a hidden card (a called Backup card,
+    LG-39): it occurs, and both seats' records name the card."""
+    shown = 0
+    for seed in range(12):
+        events, _ = playout(GAME, seed, max_events=400)
+        full = to_jsonl(events)
+        for seat in events[0].players:
+            for e in _record(full, seat):
+                if type(e) is E.BackupCalled:
+                    assert e.card is not None and e.card != HIDDEN
+                    shown += 1
+    assert shown >= 4
+
+
+def test_every_seat_record_of_the_shipped_legal_examples() -> None:
+    """Each seat's record of every shipped legal LOGOS example verifies legal, or undetermined
+    only on an unknown Backup card never called (its eligibility turns on a card never shown) or
+    on a player the record never shows as defenseless or not."""
+    root = Path(__file__).resolve().parent.parent / "examples" / "logos"
+    for path in sorted(p for p in root.glob("legal-*.jsonl") if "-seat-" not in p.name):
+        full = path.read_bytes()
+        players = msgspec.json.decode(full.splitlines()[0])["players"]
+        for seat in players:
+            res = run(parse_log(_lines(_record(full, seat))))
+            assert res.verdict in ("legal", "undetermined") and not res.violations, (path.name, seat)
+            for u in res.undetermined:
+                assert "Backup card of round" in u.condition or "was defenseless in round" in u.condition, (path.name, seat, u)
+
+
+def test_the_seat_example_names_what_ann_saw_and_verifies_legal() -> None:
+    """The shipped seat record (``redact --as ann``): ben's called Backup cards named (LG-39), legal."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "logos" / "legal-seat-ann-hidden-picks.jsonl"
+    rec = [GAME.decoder.decode(ln) for ln in path.read_bytes().splitlines()]
+    calls = [e for e in rec if type(e) is E.BackupCalled and e.player == "ben"]
+    assert calls and all(e.card not in (None, HIDDEN) for e in calls)
+    assert rec[0].decks["ben"] == {} and any(type(e) is E.CardDrawn and e.card == HIDDEN for e in rec)
+    res = run(parse_log(path.read_bytes()))
+    assert res.verdict == "legal" and not res.undetermined
+
+
+def test_logos_refuses_the_private_look_events_it_has_no_rule_for() -> None:
+    """LG-39: LOGOS has no private look; CardsLooked, CardsReordered and CardsMoved are LOG-6."""
+    from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
+
+    events, _ = playout(GAME, 0, max_events=20)
+    head = to_jsonl(events)
+    for ev in (CardsLooked(player="p1", owner="p2", zone="slots", cards=["iron-golem"]),
+               CardsReordered(player="p1", owner="p1", zone="deck-top", cards=["iron-golem"]),
+               CardsMoved(owner="p2", from_zone="slots", to_zone="discard", cards=["iron-golem"], seen_by=["p1", "p2"])):
+        res = run(parse_log(head + ENC.encode(ev) + b"\n"))
+        assert res.verdict == "illegal"
+        v = res.violations[0]
+        assert (v.rule, v.code, v.seq) == ("LOG-6", "core/no-private-event", len(events) + 1), v
