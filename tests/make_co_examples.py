@@ -465,8 +465,10 @@ def seat_examples(complete: bytes, long: bytes) -> dict[str, bytes]:
     from adjudicator.core.verify import settle, start
     from adjudicator.games.colossus_order.unknowns import unknown
 
-    record = [GAME.redact(e, A) for _, e in parse_log(complete).events]
-    out = {"undetermined-seat-alice-gem-complete.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
+    from adjudicator.core.seats import redact_log
+
+    record = list(redact_log(parse_log(complete), A))
+    out = {"legal-seat-alice-gem-complete.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
     played = [e for _, e in parse_log(long).events]
     record = played[:1] + [GAME.redact(e, A) for e in played[1:]]  # bob's registered deck list kept
     state = start(GAME, record[0])[0]

@@ -20,10 +20,14 @@ from adjudicator.core.events import Event
 from adjudicator.core.kit import GameEndedBase, MatchStartedBase
 
 
-class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     colossus: str
     #: card id -> number of copies
     cards: dict[str, int]
+    #: a deck list the record leaves unknown (``cards: {}``, CO-39.1): how many cards the deck
+    #: holds (a seat sees the opponent's deck, not its cards).  None: 50 (CO-1.2); ``redact``
+    #: writes it under ``deck_validation = "off"``, where any size is allowed
+    size: int | None = None
 
 
 class MatchStarted(MatchStartedBase):

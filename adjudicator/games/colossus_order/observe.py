@@ -42,16 +42,52 @@ def _slot(sl: LocusSlot) -> LocusSlot:
     return sl if sl.face_up or sl.known or sl.card is None else replace(sl, card=HIDDEN)
 
 
-def redact(event: Event, player: str) -> Event:
-    """``event`` as ``player`` saw it at the table."""
+def redact(event: Event, player: str, state: State | None = None) -> Event:
+    """``event`` as ``player`` saw it at the table; ``state``, the full position before it, says
+    what the seat knew then: a card drawn from the top of a deck where both players know it
+    (revealed and left there, put there or under it by an effect, CO-36) stays named."""
     t = type(event)
     if t is E.MatchStarted:
-        decks = {p: (d if p == player else E.DeckList(colossus=d.colossus, cards={})) for p, d in event.decks.items()}
-        return replace(event, decks=decks)
+        return replace(event, decks={p: (d if p == player else _unknown_list(d, event)) for p, d in event.decks.items()})
     if getattr(event, "player", player) == player:
         return event
-    if t is E.CardDrawn or t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
+    if t is E.CardDrawn:
+        if looks_like(event.card) or (state is not None and _public_top(state, event.player)):
+            return event  # a commitment is public (CO-40); so is a card both players know is on top
+        return masked(event, "card")
+    if t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
         return event if looks_like(event.card) else masked(event, "card")  # a commitment is public (CO-40)
     if t is E.CardsReturned:
         return replace(event, cards=[c if looks_like(c) else HIDDEN for c in event.cards])
     return event
+
+
+def _unknown_list(d: E.DeckList, setup: E.MatchStarted) -> E.DeckList:
+    """The opponent's deck list as a seat sees it (CO-39.1): the Colossus, and the deck's size
+    where the construction rules do not fix it (``deck_validation = "off"``)."""
+    off = setup.options.get("deck_validation") == "off"
+    return E.DeckList(colossus=d.colossus, cards={}, size=sum(d.cards.values()) if off else None)
+
+
+def _public_top(s: State, owner: str) -> bool:
+    """The top card of ``owner``'s deck is known to both players (CO-36)."""
+    p = s.player(owner)
+    return bool(p.deck_known) or (not p.deck_top and not p.deck_bottom and bool(p.deck_under))
+
+
+def shows_seat(event: Event, player: str, state: State | None) -> bool:
+    """A derived event a log leaves out that shows ``player`` an opponent's Locus card its record
+    leaves unknown (face down, not known to it): the attack that hits it (CO-39.5), the Complete
+    Declaration that reveals it (CO-39.4).  The seat's record states it (``redact``)."""
+    t = type(event)
+    if t is E.BattleResolved:
+        if event.result != "locus-hit" or event.player != player or state is None:
+            return False
+        owner = state.opponent(player)
+        return any(sl.id == event.slot and not (sl.face_up or sl.known) for sl in owner.locus)
+    if t is E.LocusRevealed:
+        if event.player == player or state is None:
+            return False
+        owner = state.player(event.player)
+        return any(sl.id in event.slots and not (sl.face_up or sl.known) for sl in owner.locus)
+    return False

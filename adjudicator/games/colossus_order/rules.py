@@ -14,11 +14,12 @@ from collections import Counter
 from itertools import combinations, permutations, product
 from typing import Any, Iterable, TypeVar
 
+import msgspec
 from msgspec.structs import replace
 
 from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
 from adjudicator.core.commitments import Committed, looks_like, opens, well_formed
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
 from . import deck, unknowns
@@ -445,11 +446,16 @@ class Rules(RulesBase):
 
     def check_next(self, s: State, player: str, card: str, verb: str) -> None:
         """CO-2.5/CO-2.6: ``card`` must be the card the deck can give next, given what is known."""
-        problem = deck.next_problem(s.player(player), card, self.as_listed(s), verb)
+        p = s.player(player)
+        problem = deck.next_problem(p, card, self.as_listed(s), verb)
         if problem is not None:
             if problem[1] == "impossible-identity":
-                raise bad(problem[0], problem[1], f"{player} {verb} {card} from the deck, but {unknowns.where(s, s.player(player), card)}")
+                raise bad(problem[0], problem[1], f"{player} {verb} {card} from the deck, but {unknowns.where(s, p, card)}")
             raise bad(*problem)
+        if p.unseen and card in p.unseen and card not in p.deck_known[:1]:  # CO-39.1: named from an unknown deck list
+            problem = unknowns.breaks_construction(s, p, card, pool_of(s))
+            if problem is not None:
+                raise bad(*problem)
 
     def from_hand(self, s: State, player: str, card: str | None, what: str) -> None:
         """CO-4.4/CO-39.2: ``card`` must be in ``player``'s hand, or be what an unknown card there can be."""
@@ -509,12 +515,11 @@ class Rules(RulesBase):
         for sl in e.slots:
             if sl not in down:
                 raise bad("CO-3.2", "not-face-down", f"Locus slot {sl} is not one of {e.player}'s face-down Locus slots {down}")
-        hidden = [sl.id for sl in p.locus if sl.id in e.slots and sl.card == HIDDEN]
-        if hidden:  # CO-39.4: the outcome turns on Locus cards the record does not name
+        cond = declaration_condition(p, e.slots)
+        if cond is not None:  # CO-39.4: the outcome turns on Locus cards the record does not name
+            hidden = [sl.id for sl in p.locus if sl.id in e.slots and sl.card == HIDDEN]
             raise Undetermined("CO-39.4", NS + "declaration-unknown",
-                               f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record",
-                               f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
-                               f"(if they are, with the others, {e.player} won by Complete Declaration here)")
+                               f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record", cond)
 
     @checks(E.DeclarationDiscarded, rule="CO-3.3")
     def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
@@ -556,15 +561,34 @@ class Rules(RulesBase):
             raise bad("CO-5.1", "locus-short", f"{what} costs {cost} Locus, {p.id} has {avail} unused ({len(p.locus)} Locus cards, {p.locus_used} used this turn)")
         if c.gem_level and not self.meets(self.gem_counts(s, p, s.options.gem_level_scope), c.gem_level):
             have = dict(self.gem_counts(s, p, s.options.gem_level_scope))
-            unknown = sum(1 for g in p.captured if g == HIDDEN) if s.options.gem_level_scope == "colossus-gems" else 0
-            missing = {k: n - have.get(k, 0) for k, n in c.gem_level.items() if k != "any" and n > have.get(k, 0)}
-            short = sum(missing.values())
-            if unknown and short <= unknown and sum(have.values()) + unknown >= sum(c.gem_level.values()):
+            cond = self.gem_level_condition(s, p, c)
+            if cond is not None:
+                unknown = sum(1 for g in p.captured if g == HIDDEN)
                 raise Undetermined("CO-39.6", NS + "gem-level-unknown",
                                    f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} and "
-                                   f"{unknown} captured Gem(s) the record does not name",
-                                   f"{p.id}'s unnamed captured Gems include {describe_gems(missing) if missing else 'enough of any colour'}")
+                                   f"{unknown} captured Gem(s) the record does not name", cond)
             raise bad("CO-5.2", "gem-level", f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} ({s.options.gem_level_scope}, CO-6)")
+
+    def gem_level_condition(self, s: State, p: Player, c: Card) -> str | None:
+        """CO-39.6: the condition under which ``c``'s gem level is met by captured Gems the record
+        does not name (None: met by the named ones, or not even with those)."""
+        if not c.gem_level or HIDDEN not in p.captured or s.options.gem_level_scope != "colossus-gems":
+            return None
+        counts = self.gem_counts(s, p, s.options.gem_level_scope)
+        if self.meets(counts, c.gem_level):
+            return None
+        have = dict(counts)
+        unknown = sum(1 for g in p.captured if g == HIDDEN)
+        missing = {k: n - have.get(k, 0) for k, n in c.gem_level.items() if k != "any" and n > have.get(k, 0)}
+        if sum(missing.values()) <= unknown and sum(have.values()) + unknown >= sum(c.gem_level.values()):
+            return f"{p.id}'s unnamed captured Gems include {describe_gems(missing) if missing else 'enough of any colour'}"
+        return None
+
+    def pay_conditions(self, s: State, p: Player, c: Card) -> State:
+        """``s`` remembering the CO-39.6 condition a play from ``p``'s hand was legal under (it stays open:
+        a captured Gem is never named later)."""
+        cond = self.gem_level_condition(s, p, c)
+        return s if cond is None else replace(s, conditions=s.conditions + (cond,))
 
     @checks(E.FollowerPlayed, rule="CO-6.1")
     def c_follower(self, s: State, e: E.FollowerPlayed) -> None:
@@ -882,11 +906,20 @@ class Rules(RulesBase):
 
     @applies(E.CompleteDeclared)
     def a_declared(self, s: State, e: E.CompleteDeclared) -> State:
+        cond = declaration_condition(s.player(e.player), e.slots) if s.player(e.player).unseen else None
+        if cond is not None:  # CO-39.4: open until a stated LocusRevealed names the cards
+            s = replace(s, conditions=s.conditions + (cond,))
         return replace(push(s, RevealLocus(e.player, tuple(e.slots))), declaration_open=False)
 
     @applies(E.LocusRevealed)
     def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
         pool = pool_of(s)
+        p = s.player(e.player)
+        if p.unseen:  # CO-39.4: a stated reveal names the unknown cards (the seat saw them)
+            cond = declaration_condition(p, e.slots)
+            s = self.name_slots(s, e.player, dict(zip(e.slots, e.cards)))
+            if cond is not None and not any(unknowns.unknown(c) for c in e.cards):
+                s = replace(s, conditions=tuple(c for c in s.conditions if c != cond))
         s = push(s, drop=1)
         if all(c is not None and c != HIDDEN and pool[c].is_gem for c in e.cards):
             return replace(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
@@ -943,6 +976,8 @@ class Rules(RulesBase):
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         hand, unseen, _ = self.off_hand(p, e.card)
+        if HIDDEN in p.captured:
+            s = self.pay_conditions(s, p, c)
         s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
 
@@ -951,6 +986,8 @@ class Rules(RulesBase):
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         hand, unseen, _ = self.off_hand(p, e.card)
+        if HIDDEN in p.captured:
+            s = self.pay_conditions(s, p, c)
         s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
 
@@ -1167,8 +1204,10 @@ class Rules(RulesBase):
         elif e.result == "deck-hit" and e.damage > 0:
             s = push(s, Reveal(defender, e.damage), Capture(e.player, defender, e.capture))
         elif e.result == "locus-hit":
-            if e.card == HIDDEN:  # CO-39.5: the record's next event says whether it was a Gem
+            if unknowns.unknown(e.card):  # CO-39.5: the record's next event says whether it was a Gem
                 return push(s, UnknownLocusHit(defender, e.player, e.slot))  # type: ignore[arg-type]
+            if s.player(defender).unseen:  # a stated battle names the unknown card hit (the seat saw it)
+                s = self.name_slots(s, defender, {e.slot: e.card})
             s = self.locus_hit(s, e.player, defender, e.slot, e.card, e.card is not None and pool_of(s)[e.card].is_gem)  # type: ignore[arg-type]
         return s
 
@@ -1189,6 +1228,7 @@ class Rules(RulesBase):
         Locus card hit was a Gem (the owner's CardDrawn: it was), and which it said."""
         h = s.todo[0]
         gem = type(e) is E.CardDrawn and e.player == h.player
+        s = replace(s, conditions=s.conditions + (hit_condition(h, gem),))
         return self.locus_hit(push(s, drop=1), h.attacker, h.player, h.slot, HIDDEN, gem), gem
 
     def check_after_unknown_hit(self, s: State, e: Any) -> Ruling:
@@ -1204,7 +1244,7 @@ class Rules(RulesBase):
             return bad("CO-39.5", "impossible-identity",
                        f"{type(e).__name__} after {h.attacker}'s attack on {h.player}'s unknown Locus slot {h.slot} "
                        f"means that card was {what}, but {h.player}'s unknown cards can only be {', '.join(unknowns.possible(owner)) or 'nothing'}").ruling()
-        cond = f"{h.player}'s Locus card in slot {h.slot}, hit by {h.attacker}'s attack, was {'a Gem (captured)' if gem else 'not a Gem (turned face up)'}"
+        cond = hit_condition(h, gem)
         return Ruling("undetermined", "CO-39.5", NS + "locus-hit-unknown", ruling.message, ruling.engine_checked, condition=cond)
 
     @applies(E.CardsRevealed)
@@ -1328,14 +1368,102 @@ class Rules(RulesBase):
         return E.XPlayResolved(player=item.player, card=item.card, follower=follower)
 
     @derives(Battle)
-    def d_battle(self, s: State, h: Battle) -> E.BattleResolved:
-        return self.battle(s)
+    def d_battle(self, s: State, h: Battle) -> E.BattleResolved | None:
+        b = self.battle(s)
+        if b.card == HIDDEN and b.result == "locus-hit":  # CO-39.5: the record states what the card was
+            return None
+        return b
 
     @derives(RevealLocus)
-    def d_reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
+    def d_reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed | None:
+        r = self.reveal_locus(s, h)
+        return None if HIDDEN in r.cards else r  # CO-39.4: the record states what the cards were
+
+    def reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
         p = s.player(h.player)
         cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
         return E.LocusRevealed(player=h.player, slots=list(h.slots), cards=cards)
+
+    # -- a seat's record: consequences that turn on a card the record leaves unknown (CO-39.4, CO-39.5) --
+    def blind(self, s: State) -> Any:
+        """The consequence the engine cannot derive here because it shows a card the record leaves
+        unknown (``"?"`` in it), or None: a battle that hits an unknown Locus card, a Complete
+        Declaration of unknown Locus cards.  The record states it with the cards named (the seat
+        saw them), or goes on without it (the event with ``"?"``: the next event decides)."""
+        todo = s.todo
+        if not todo or s.result is not None or s.pending_ends:
+            return None
+        t = todo[0].__class__
+        if t is Battle:
+            b = self.battle(s)
+            return b if b.card == HIDDEN and b.result == "locus-hit" else None
+        if t is RevealLocus:
+            r = self.reveal_locus(s, todo[0])
+            return r if HIDDEN in r.cards else None
+        return None
+
+    def follows_stated(self, s: State) -> bool:
+        todo = s.todo
+        if not todo or (todo[0].__class__ is not Battle and todo[0].__class__ is not RevealLocus):
+            return False
+        return self.blind(s) is not None
+
+    def unstated(self, s: State, blind: Any) -> State:
+        """The position after the blind consequence with its unknown cards left ``"?"`` (the record
+        went on without stating it) and what that forces."""
+        s = _kit_apply(self, s, blind)
+        for _ in range(8):  # a locus hit or a failed declaration waits for a decision at once
+            d = self.derive(s)
+            if d is None:
+                break
+            s = self.apply(s, d)
+        return s
+
+    @checks(E.BattleResolved, E.LocusRevealed, rule="CO-39.2")
+    def c_stated(self, s: State, e: Any) -> None:
+        """A consequence stated where the engine waits for it (:meth:`blind`): the same as the
+        engine's but for the unknown cards, which it names as cards they can be."""
+        blind = self.blind(s)
+        if blind is None or type(blind) is not type(e):
+            raise bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed")
+        field = "card" if type(e) is E.BattleResolved else "cards"
+        stated = getattr(e, field)
+        named = [stated] if field == "card" else list(stated)
+        expect = [blind.card] if field == "card" else list(blind.cards)
+        merged = [c if was == HIDDEN else was for was, c in zip(expect, named)] if len(named) == len(expect) else expect
+        derived = replace(blind, **{field: merged[0] if field == "card" else merged})
+        if bare(e) != bare(derived):  # everything but the unknown cards is the engine's to derive (LOG-2)
+            game = "the engine derives"
+            raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {type(e).__name__} {msgspec.json.encode(bare(e)).decode()} "
+                                                           f"but {game} {msgspec.json.encode(blind).decode()} (\"?\": a card this record leaves unknown)")
+        unknown_as = [HIDDEN if unknowns.unknown(c) else c for c in named]
+        owner = s.player(blind.player if field == "cards" else s.other(blind.player))
+        unseen = owner.unseen
+        pool = pool_of(s)
+        for was, c in zip(expect, unknown_as):
+            if was != HIDDEN or c == HIDDEN:
+                continue
+            what = f"{type(e).__name__} shows {c} in {owner.id}'s Locus"
+            if c not in unseen:
+                raise bad("CO-39.2", "impossible-identity", f"{what}, but {unknowns.where(s, owner, c)}")
+            problem = unknowns.breaks_construction(s, owner, c, pool)
+            if problem is not None:
+                raise bad(*problem)
+            unseen = unknowns.remove_one(unseen, c)
+
+    def name_slots(self, s: State, player: str, named: dict[int, Any]) -> State:
+        """``s`` with the unknown cards of ``player``'s Locus slots named (taken from ``unseen``)."""
+        p = s.player(player)
+        unseen = p.unseen
+        locus = []
+        for sl in p.locus:
+            c = named.get(sl.id)
+            if sl.card == HIDDEN and c is not None and not unknowns.unknown(c):
+                if c in unseen:
+                    unseen = unknowns.remove_one(unseen, c)
+                sl = replace(sl, card=c)
+            locus.append(sl)
+        return with_player(s, player, locus=tuple(locus), unseen=unseen)
 
     @derives(EndTurn)
     def d_end_turn(self, s: State, h: EndTurn) -> E.TurnEnded:
@@ -1381,6 +1509,9 @@ class Rules(RulesBase):
         """A superset of every legal event (except declared-effect variants); ``check`` filters."""
         if s.result is not None:
             return []
+        blind = self.blind(s)
+        if blind is not None:  # CO-39.4/CO-39.5: what may come after the consequence the record leaves unstated
+            return self.candidates(self.unstated(s, blind))
         out: list[Any] = []
         h = head(s)
         t = type(h)
@@ -1487,6 +1618,8 @@ class Rules(RulesBase):
         if s.result is not None:
             return []
         h = head(s)
+        if (type(h) is Battle or type(h) is RevealLocus) and self.blind(s) is not None:
+            return self.to_act(self.unstated(s, self.blind(s)))
         if h is None:
             return [s.turn_player] if s.phase == "main" and s.turn_player else []
         t = type(h)
@@ -1507,21 +1640,52 @@ _kit_apply = Rules.apply
 
 def _check(self: Rules, s: State, e: Any) -> Ruling:
     todo = s.todo
-    if todo and todo[0].__class__ is UnknownLocusHit:
-        return self.check_after_unknown_hit(s, e)
+    if todo:
+        t = todo[0].__class__
+        if t is UnknownLocusHit:
+            return self.check_after_unknown_hit(s, e)
+        if t is Battle or t is RevealLocus:
+            blind = self.blind(s)
+            if blind is not None and type(e) is not type(blind):  # the record went on without stating it
+                return _check(self, self.unstated(s, blind), e)
     return _kit_check(self, s, e)
 
 
 def _apply(self: Rules, s: State, e: Any) -> State:
     todo = s.todo
-    if todo and todo[0].__class__ is UnknownLocusHit:
-        s = self.after_unknown_hit(s, e)[0]
+    if todo:
+        t = todo[0].__class__
+        if t is Battle or t is RevealLocus:
+            blind = self.blind(s)
+            if blind is not None and type(e) is not type(blind):
+                s = self.unstated(s, blind)
+                todo = s.todo
+                t = todo[0].__class__ if todo else None
+        if t is UnknownLocusHit:
+            s = self.after_unknown_hit(s, e)[0]
     return _kit_apply(self, s, e)
 
 
 _check.__doc__, _apply.__doc__ = _kit_check.__doc__, _kit_apply.__doc__
 Rules.check = _check  # type: ignore[method-assign]
 Rules.apply = _apply  # type: ignore[method-assign]
+
+
+def declaration_condition(p: Player, slots: Iterable[int]) -> str | None:
+    """CO-39.4: the condition a Complete Declaration of ``p``'s ``slots`` is followed under when the
+    record leaves some of their cards unknown (None: it names them all)."""
+    slots = list(slots)
+    hidden = [sl.id for sl in p.locus if sl.id in slots and sl.card == HIDDEN]
+    if not hidden:
+        return None
+    return (f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
+            f"(if they are, with the others, {p.id} won by Complete Declaration here)")
+
+
+def hit_condition(h: UnknownLocusHit, gem: bool) -> str:
+    """CO-39.5: what the record's event after an attack on an unknown Locus card says it was."""
+    return (f"{h.player}'s Locus card in slot {h.slot}, hit by {h.attacker}'s attack, was "
+            f"{'a Gem (captured)' if gem else 'not a Gem (turned face up)'}")
 
 
 def declarations(locus: Iterable[LocusSlot]) -> list[list[int]]:

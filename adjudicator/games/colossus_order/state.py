@@ -260,3 +260,6 @@ class State(TwoSeats, frozen=True, gc=False):
     pending_ends: tuple[Result, ...] = ()
     #: CO-40: commitments held by hidden card fields and not opened yet, oldest first
     commitments: tuple[Committed, ...] = ()
+    #: CO-39: the conditions of undetermined events that later events have not settled yet, oldest
+    #: first (``Game.open_conditions``; always empty in a full-information log)
+    conditions: tuple[str, ...] = ()

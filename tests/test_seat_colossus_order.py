@@ -1,0 +1,215 @@
+"""Colossus Order: what each seat knows (issue 20, CO-39).
+
+A seat's record (``adjudicator redact --as``, :func:`adjudicator.core.seats.redact_log`) names every
+card the seat saw: a Locus card an attack turns face up or captures, the cards a Complete
+Declaration shows, a card both players know is on top of a deck.  The engine takes a stated
+identity as a reveal of that unknown card (checked against what it can be).  An unknown deck list
+is an assumption stated once, not an undetermined event; conditions later reveals settle are no
+longer listed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli.main import main
+from adjudicator.core.events import HIDDEN, JudgeRuling
+from adjudicator.core.log import parse_log
+from adjudicator.core.seats import redact_log
+from adjudicator.core.verify import run
+from adjudicator.games.colossus_order import events as E
+
+from .co_scenarios import A, B, GAME, POOL, encode, verify_events
+from .test_co_rules import covers, rejects
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "colossus-order"
+COMPLETE = sorted(p for p in EXAMPLES.glob("legal-*.jsonl") if "-seat-" not in p.name)
+
+
+def record_of(events: list, seat: str) -> list:
+    """``seat``'s record of the full log ``events``, as ``adjudicator redact --as`` writes it."""
+    return list(redact_log(parse_log(encode(events)), seat))
+
+
+def events_of(path: Path) -> list:
+    return [e for _, e in parse_log(path.read_bytes()).events]
+
+
+# -- 1. what an attack or a declaration shows is named in both seats' records ----------------------
+
+def test_a_locus_card_an_attack_hits_is_named_in_the_attackers_record() -> None:
+    """Bob's attacks hit alice's face-down Locus cards in legal-gem-complete: bob saw each card
+    (captured, or turned face up), so his record states the battle with the card."""
+    events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
+    bob = record_of(events, B)
+    hits = [e for e in bob if type(e) is E.BattleResolved]
+    assert [h.card for h in hits] == ["white-gem", "sky-lancer-captain"]
+    assert all(h.result == "locus-hit" for h in hits)
+    revealed = [e for e in bob if type(e) is E.LocusRevealed]
+    assert len(revealed) == 1 and HIDDEN not in revealed[0].cards
+    res = verify_events(bob)
+    assert res.verdict == "legal", (res.violations, res.undetermined)
+    assert res.outcome == run(parse_log((EXAMPLES / "legal-gem-complete.jsonl").read_bytes())).outcome
+
+
+@covers("CO-39.2", "CO-39.5")
+def test_a_record_that_names_the_hit_card_is_legal_and_an_impossible_one_is_not() -> None:
+    """The full log with every derived event stated, as bob's seat kept it: the battle names alice's
+    face-down card (before: LOG-2, the engine derived "?").  A card alice cannot have is illegal."""
+    full = parse_log((EXAMPLES / "legal-gem-complete.jsonl").read_bytes())
+    steps = run(full, record_steps=True).steps
+    stated = [x for st in steps for x in [st.event, *st.derived]]  # the log with its consequences
+    record = [GAME.redact(e, B) for e in stated]
+    hit = next(i for i, e in enumerate(record) if type(e) is E.BattleResolved and e.result == "locus-hit")
+    assert record[hit].card == "white-gem"  # kind X: the stated event as the full log has it
+    assert verify_events(record).verdict == "legal"
+    foreign = next(c for c in sorted(POOL.cards) if POOL[c].type == "colossus")  # never in a deck (CO-1.5)
+    planted = record[:hit] + [msgspec.structs.replace(record[hit], card=foreign)]
+    res = verify_events(planted)
+    assert res.verdict == "illegal"
+    v = res.violations[0]
+    assert (v.rule, v.code, v.seq) == ("CO-39.2", "colossus-order/impossible-identity", hit + 1)
+    assert f"shows {foreign} in alice's Locus, but no {foreign} can be in alice's deck" in v.message
+    other = record[:hit] + [msgspec.structs.replace(record[hit], slot=99)]
+    assert verify_events(other).violations[0].rule == "LOG-2"
+
+
+@covers("CO-39.4", illegal=False, behaviour=True)
+def test_a_stated_declaration_reveal_settles_its_condition() -> None:
+    """Without the reveal the declaration is undetermined (CO-39.4); with it, legal: the condition
+    is settled and no longer listed."""
+    events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
+    bob = record_of(events, B)
+    reveal = next(i for i, e in enumerate(bob) if type(e) is E.LocusRevealed)
+    without = bob[:reveal] + bob[reveal + 1:]
+    res = verify_events(without)
+    assert [u.rule for u in res.undetermined] == ["CO-39.4"]
+    assert verify_events(bob).undetermined == []
+
+
+def test_a_record_without_the_stated_battle_still_follows_the_next_event() -> None:
+    """A client that writes no derived events: the old reading (CO-39.5, the next event decides)."""
+    events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
+    bob = [GAME.redact(e, B) for e in events]
+    res = verify_events(bob)
+    assert res.verdict == "undetermined"
+    assert {u.rule for u in res.undetermined} == {"CO-39.4", "CO-39.5"}
+
+
+# -- 2. an unknown deck list is an assumption ---------------------------------------------------------
+
+@covers("CO-39", "CO-39.1", illegal=False, behaviour=True)
+@pytest.mark.parametrize("path", COMPLETE, ids=lambda p: p.name)
+def test_each_seat_record_of_every_legal_example_verifies_legal(path: Path) -> None:
+    full = run(parse_log(path.read_bytes()))
+    events = events_of(path)
+    for seat in events[0].players:
+        res = verify_events(record_of(events, seat))
+        assert res.verdict == "legal", (seat, res.violations, res.undetermined)
+        other = next(p for p in events[0].players if p != seat)
+        assert res.assumptions == [f"{other}'s deck list, unknown to this record, meets the construction rules "
+                                   f"(CO-1.2 to CO-1.5: 50 cards, at most 20 Gems, at most 3 of a name, no Colossus; CO-39.1)"]
+        assert res.outcome == full.outcome
+
+
+def test_redact_verify_reconcile_through_the_cli(tmp_path: Path) -> None:
+    runner = CliRunner()
+    src = EXAMPLES / "legal-gem-complete.jsonl"
+    for seat in (A, B):
+        r = runner.invoke(main, ["redact", str(src), "--as", seat, "-o", str(tmp_path / f"{seat}.jsonl")])
+        assert r.exit_code == 0, r.output
+    r = runner.invoke(main, ["verify", "--jobs", "1", str(tmp_path / "alice.jsonl"), str(tmp_path / "bob.jsonl")])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("assuming ") == 2 and "bob's deck list, unknown to this record, meets the construction rules" in r.output
+    r = runner.invoke(main, ["verify", "--jobs", "1", "--json", str(tmp_path / "bob.jsonl")])
+    doc = msgspec.json.decode(r.output.splitlines()[0].encode())
+    assert doc["verdict"] == "legal" and "alice's deck list" in doc["assumptions"][0]
+    r = runner.invoke(main, ["reconcile", str(tmp_path / "alice.jsonl"), str(tmp_path / "bob.jsonl"),
+                             "-o", str(tmp_path / "merged.jsonl")])
+    assert r.exit_code == 0, r.output
+    merged = parse_log((tmp_path / "merged.jsonl").read_bytes())
+    assert run(merged).verdict == "legal"
+    full = [e for _, e in parse_log(src.read_bytes()).events]
+    assert [e for _, e in merged.events if e.kind != "X"] == [e for e in full if e.kind != "X"]
+
+
+@covers("CO-1.3")
+def test_a_card_that_breaks_the_assumed_construction_rules_is_illegal() -> None:
+    """Bob's deck list is unknown to alice's record: a 21st Gem of his is impossible (CO-1.3)."""
+    events = events_of(EXAMPLES / "legal-deck-out.jsonl")
+    alice = record_of(events, A)
+    res = verify_events(alice)
+    state = res.state
+    bob = state.player(B)
+    gems = [c for c in sorted(POOL.cards) if POOL[c].is_gem and not POOL[c].unique]
+    shown = tuple(gems[i % len(gems)] for i in range(20))  # 20 Gems of bob's already named
+    bob = msgspec.structs.replace(bob, discard=shown, unseen=tuple(sorted(bob.unseen + ("white-gem",))), hand=(HIDDEN,))
+    state = msgspec.structs.replace(state, players=tuple(bob if p.id == B else p for p in state.players), result=None,
+                                    pending_ends=(), todo=(), phase="main", turn_player=B, turn=99)
+    state = msgspec.structs.replace(state, players=tuple(msgspec.structs.replace(p, gem_set=False) for p in state.players))
+    rejects(GAME.check(state, E.CardSet(player=B, card="white-gem", zone="gem")), "CO-1.3", "too-many-gems",
+            "21st Gem card", "assumed to meet CO-1.3")
+
+
+# -- 3. deck validation off: the size of an unknown deck --------------------------------------------
+
+def _tutorial(tmp_path: Path) -> Path:
+    text = (ROOT / "docs" / "own-cards.md").read_text()
+    log = re.search(r"cat > club-match.jsonl <<'EOF'\n(.*?)EOF", text, re.S).group(1)
+    pool = re.search(r"cat > my-pools/club-cards.toml <<'EOF'\n(.*?)EOF", text, re.S).group(1)
+    (tmp_path / "pools").mkdir()
+    (tmp_path / "pools" / "club-cards.toml").write_text(pool)
+    (tmp_path / "club-match.jsonl").write_text(log)
+    return tmp_path / "club-match.jsonl"
+
+
+def test_a_seat_record_of_a_match_without_deck_validation_keeps_the_deck_size(tmp_path: Path) -> None:
+    """The tutorial match (deck_validation off): each seat's record verifies legal (before: the
+    unknown deck {} was an empty deck, LOG-3 after a deck-out)."""
+    match = _tutorial(tmp_path)
+    runner = CliRunner()
+    pools = ["--pools", str(tmp_path / "pools")]
+    for seat in ("ann", "ben"):
+        out = tmp_path / f"{seat}.jsonl"
+        r = runner.invoke(main, ["redact", *pools, str(match), "--as", seat, "-o", str(out)])
+        assert r.exit_code == 0, r.output
+        first = msgspec.json.decode(out.read_text().splitlines()[0])
+        other = "ben" if seat == "ann" else "ann"
+        assert first["decks"][other] == {"colossus": "harbour-colossus", "cards": {}, "size": 8}
+        r = runner.invoke(main, ["verify", "--jobs", "1", *pools, str(out)])
+        assert r.exit_code == 0, r.output
+        assert f"{other}'s deck list, unknown to this record, is 8 cards of the pool (deck_validation off" in r.output
+
+
+def test_an_unknown_deck_size_is_bounded_and_only_for_an_unknown_list() -> None:
+    from adjudicator.core.protocol import RefError
+
+    setup = events_of(EXAMPLES / "legal-gem-complete.jsonl")[0]
+    d = setup.decks[B]
+    with pytest.raises(RefError) as x:
+        GAME.validate_setup(msgspec.structs.replace(setup, decks={**setup.decks, B: E.DeckList(d.colossus, {}, 10**6)}))
+    assert x.value.field == "decks.bob.size" and "0 to 1000" in str(x.value)
+    with pytest.raises(RefError) as x:
+        GAME.validate_setup(msgspec.structs.replace(setup, decks={**setup.decks, B: E.DeckList(d.colossus, d.cards, 50)}))
+    assert x.value.field == "decks.bob.size" and "only for a deck list left unknown" in str(x.value)
+
+
+# -- 4. the seat's record renumbers what a judge's ruling names ---------------------------------------
+
+def test_a_judges_ruling_names_the_same_event_in_a_seat_record_that_states_more() -> None:
+    events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
+    bob = record_of(events, B)
+    hit = next(i for i, e in enumerate(bob) if type(e) is E.BattleResolved)
+    later = next(i for i, e in enumerate(events) if i > hit and e.kind == "D")  # an event after the insertion
+    ruling = JudgeRuling(event=later + 1, decision="penalty", penalty="a warning", player=events[later].player)
+    full = events[:later + 1] + [ruling]
+    record = record_of(full, B)
+    moved = record[-1]
+    assert type(moved) is JudgeRuling and moved.event == later + 2
+    assert record[moved.event - 1] == GAME.redact(events[later], B)
