@@ -34,8 +34,8 @@ def hides(game, events) -> bool:
     return any(game.redact(e, p) != e for e in events for p in players)
 
 
-COMPLETE = [p for p in sorted(ROOT.glob("examples/*/legal-*.jsonl"))
-            if hides((log := read_log(p)).game, [e for _l, e in log.events])]
+COMPLETE = [p for p in sorted(ROOT.glob("examples/*/legal-*.jsonl"))  # full logs (not a seat's legal record)
+            if hides((log := read_log(p)).game, [e for _l, e in log.events]) and "-seat-alice-" not in p.name]
 
 
 def invoke(*args: object):

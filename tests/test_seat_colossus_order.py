@@ -213,3 +213,182 @@ def test_a_judges_ruling_names_the_same_event_in_a_seat_record_that_states_more(
     moved = record[-1]
     assert type(moved) is JudgeRuling and moved.event == later + 2
     assert record[moved.event - 1] == GAME.redact(events[later], B)
+
+
+# -- 5. smaller: the rule that owes an effect's draw; a wrong draw applied as stated ------------------
+
+def _pact() -> "Script":
+    """Bob resolves Forbidden Pact (draw 2, the opponent draws 1): the draws are owed."""
+    from .co_scenarios import Script
+
+    from .co_scenarios import BLACK_CARDS
+
+    s = Script(hands={B: ["forbidden-pact"]}, decks={B: BLACK_CARDS[:9] + ["forbidden-pact"]})
+    s.develop(2)
+    s.end_turn()
+    assert s.tp == B and len(s.player(B).locus) >= 2
+    s.play("forbidden-pact")
+    s.pass_window()
+    return s
+
+
+@covers("CO-8.10")
+def test_an_effects_draw_is_owed_under_its_own_rule() -> None:
+    s = _pact()
+    rejects(s.check(E.MainPhaseEnded(player=B)), "CO-8.10", "out-of-step", "CardDrawn by bob (2 to draw)",
+            "an effect makes them draw")
+    s.draw()
+    s.draw()
+    s.draw(player=A)
+    assert s.check(E.MainPhaseEnded(player=B)).legal
+
+
+def test_a_draw_no_rule_owed_can_stand_by_a_judges_ruling() -> None:
+    """Before: the engine could not apply it (no draw owed: an index error), so "stands" could not
+    be followed (LOG-5).  Now the card drawn is applied as stated."""
+    from .co_scenarios import Script
+
+    s = Script()
+    events = s.events()
+    p = s.player(A)
+    card = sorted(set(p.deck_top))[0]
+    wrong = E.CardDrawn(player=A, card=card)
+    assert s.check(wrong).rule == "CO-3.4"
+    log = events + [wrong, JudgeRuling(event=len(events) + 1, decision="stands", reason="noticed late")]
+    res = verify_events(log)
+    assert res.verdict == "legal", res.violations
+    assert [(w.rule, w.decision) for w in res.warnings] == [("CO-3.4", "stands")]
+    after = res.state.player(A)
+    assert after.hand.count(card) == p.hand.count(card) + 1 and after.deck_count == p.deck_count - 1
+
+
+def test_a_wrong_draw_applied_as_stated_takes_that_card_from_the_deck() -> None:
+    """A draw the deck's known order forbids (CO-2.6), applied unchecked (a "stands" ruling,
+    --keep-going): the card named leaves the deck, not the known top card."""
+    from adjudicator.games.colossus_order import deck
+
+    from .co_scenarios import Script
+
+    s = Script()
+    p = msgspec.structs.replace(s.player(A), deck_known=("ash",), known_why=("put on top",))
+    other = next(c for c in p.deck_top if c != "ash")
+    q = deck.take(p, other, False)
+    assert q.deck_known == ("ash",) and q.known_why == ("put on top",)
+    assert len(q.deck_top) == len(p.deck_top) - 1 and q.deck_top.count(other) == p.deck_top.count(other) - 1
+
+
+# -- 6. private information: a look at a hand, at a deck's top (and its new order), a move ---------
+
+def _resolved(seat: str, card: str, cards: list[str], colossus: str | None = None) -> "Script":
+    """``seat``'s ``card`` (in a deck around ``cards``) played on its second turn and resolved."""
+    from .co_scenarios import Script, deck
+
+    s = Script(hands={seat: [card]}, decks={seat: deck(colossus, cards) if colossus else cards})
+    s.develop(1)
+    if seat == B:
+        s.end_turn()
+    s.play(card)
+    s.pass_window()
+    return s
+
+
+def _raven() -> "Script":
+    """Bob's Spying Raven enters: bob looks at alice's hand (CO-41)."""
+    from .co_scenarios import BLACK_CARDS
+
+    return _resolved(B, "spying-raven", BLACK_CARDS[:9] + ["spying-raven"])
+
+
+def _scrying() -> "Script":
+    """Bob (blue) resolves Tidal Scrying: he looks at his top 2 cards and puts them back (CO-42)."""
+    from .co_scenarios import BLUE
+
+    return _resolved(B, "tidal-scrying", ["tidal-scrying", "tide-scout", "windcaller-adept", "tideglass-augur"], BLUE)
+
+
+def _cache() -> "Script":
+    """Alice (red) resolves Buried Cache: her top card goes into her Locus face down (CO-43)."""
+    from .co_scenarios import RED
+
+    return _resolved(A, "buried-cache", ["buried-cache", "ember-imp", "ashland-raider", "flame-salamander"], RED)
+
+
+def _legal(s: "Script", kind: type) -> list:
+    return [e for e in GAME.legal_events(s.state()) if type(e) is kind]
+
+
+@covers("CO-41")
+def test_a_look_at_the_opponents_hand_names_its_cards_for_the_looker_alone() -> None:
+    from adjudicator.core.events import CardsLooked
+
+    s = _raven()
+    [look] = _legal(s, CardsLooked)
+    hand = sorted(s.player(A).hand)
+    assert (look.player, look.owner, look.zone, look.cards) == (B, A, "hand", hand)
+    rejects(s.check(E.MainPhaseEnded(player=B)), "CO-41", "out-of-step", "CardsLooked by bob at alice's hand")
+    wrong = hand[:-1] + [next(c for c in ("ash", "heroic-knight") if c not in hand)]
+    rejects(s.check(msgspec.structs.replace(look, cards=sorted(wrong))), "CO-41", "not-in-hand", "bob looks at alice's hand")
+    rejects(s.check(msgspec.structs.replace(look, cards=hand[1:])), "CO-41", "look-count", "alice holds 6 cards")
+    rejects(s.check(msgspec.structs.replace(look, zone="deck-top")), "CO-41", "look-what")
+    s.add(look)
+    for seat, named in ((B, True), (A, False)):
+        record = record_of(s.events(), seat)
+        seen = next(e for e in record if type(e) is CardsLooked)
+        assert (seen.cards == hand) is named and (seen.cards == [HIDDEN] * len(hand)) is not named
+        res = verify_events(record)
+        assert res.verdict == "legal", (seat, res.violations)
+    bob_view = verify_events(record_of(s.events(), B)).state.player(A)
+    assert sorted(bob_view.hand) == hand  # what bob saw, named in his record's position
+
+
+@covers("CO-42")
+def test_a_look_at_the_top_of_a_deck_then_its_new_order_binds_the_draws() -> None:
+    from adjudicator.core.events import CardsLooked, CardsReordered
+
+    s = _scrying()
+    looks = _legal(s, CardsLooked)
+    assert looks and all(len(x.cards) == 2 and x.zone == "deck-top" and x.owner == B for x in looks)
+    look = next(x for x in looks if x.cards[0] != x.cards[1])
+    s.add(look)
+    orders = _legal(s, CardsReordered)
+    assert sorted(tuple(o.cards) for o in orders) == sorted({tuple(look.cards), tuple(reversed(look.cards))})
+    rejects(s.check(msgspec.structs.replace(orders[0], cards=["ash", "ash"])), "CO-42", "reorder-cards", "looked at")
+    new = list(reversed(look.cards))
+    s.add(CardsReordered(player=B, owner=B, zone="deck-top", cards=new))
+    assert s.player(B).deck_peek == tuple(new) and s.player(B).peek_by == B
+    s.end_turn()  # bob's turn ends; alice draws
+    s.end_main()  # alice's turn ends: bob's draw must be the card he put on top (CO-2.6: the order is known)
+    assert s.head().__class__.__name__ == "Draw" and s.head().player == B
+    if new[1] != new[0]:
+        rejects(s.check(E.CardDrawn(player=B, card=new[1])), "CO-2.6", "not-next-card", "looked at by bob")
+    s.draw(new[0], B)
+    p = s.player(B)
+    for seat in (A, B):
+        res = verify_events(record_of(s.events(), seat))
+        assert res.verdict == "legal", (seat, res.violations)
+    alice = record_of(s.events(), A)
+    assert [e.cards for e in alice if type(e) in (CardsLooked, CardsReordered)] == [[HIDDEN] * 2] * 2
+    assert p.deck_count  # the deck kept its size through the look
+
+
+@covers("CO-43")
+def test_a_card_moved_from_the_deck_to_the_locus_is_seen_by_its_owner_alone() -> None:
+    from adjudicator.core.events import CardsMoved
+
+    s = _cache()
+    moves = _legal(s, CardsMoved)
+    assert moves and all(m.seen_by == [A] and m.from_zone == "deck" and m.to_zone == "locus" for m in moves)
+    move = moves[0]
+    rejects(s.check(msgspec.structs.replace(move, seen_by=[A, B])), "CO-43", "seen-by", "seen by alice alone")
+    rejects(s.check(msgspec.structs.replace(move, to_zone="hand")), "CO-43", "move-what")
+    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-43", "out-of-step", "CardsMoved by alice from deck to locus")
+    before = len(s.player(A).locus)
+    s.add(move)
+    assert len(s.player(A).locus) == before + 1 and s.player(A).locus[-1].card == move.cards[0]
+    for seat in (A, B):
+        record = record_of(s.events(), seat)
+        moved = next(e for e in record if type(e) is CardsMoved)
+        assert moved.cards == (move.cards if seat == A else [HIDDEN])
+        res = verify_events(record)
+        assert res.verdict == "legal", (seat, res.violations)
+    assert verify_events(record_of(s.events(), B)).state.player(A).locus[-1].card == HIDDEN

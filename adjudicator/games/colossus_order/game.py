@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import Event
+from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered, Event
 from adjudicator.core.commitments import looks_like, well_formed
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
@@ -24,7 +24,8 @@ from .unknowns import MAX_OPEN_DECK, UNKNOWN_DECK_SIZE, open_size, open_unseen
 #: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
 #: and the derived events that name such a card (reveals and plays must be named)
 _MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.LocusReplaced: "card",
-                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card"}
+                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card",
+                                    CardsLooked: "cards", CardsReordered: "cards", CardsMoved: "cards"}
 
 
 def _hidden_name(value: Any) -> bool:
@@ -38,7 +39,7 @@ class ColossusOrder(KitGame[State]):
     id: ClassVar[str] = "colossus-order"
     name: ClassVar[str] = "Colossus Order"
     setup_rule = "CO-1.1"
-    refs = Refs(player="player", winner="player", card="card", cards=["card"])
+    refs = Refs(player="player", winner="player", owner="player", card="card", cards=["card"], seen_by=["player"])
     data_fields = (DataField(POOLS.kind, "pool", "pool_sha256"),)
     #: one Complete Declaration per distinct selection of face-down cards (rules.declarations)
     listed_by_hidden = (E.CompleteDeclared,)
@@ -173,7 +174,7 @@ class ColossusOrder(KitGame[State]):
     def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool, state.setup.pool_sha256)
         for p in state.players:
-            for zone in ("deck_known", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
+            for zone in ("deck_known", "deck_peek", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
                     if c not in pool and c != HIDDEN:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")

@@ -27,15 +27,17 @@ from .state import LocusSlot, Player, State
 
 
 def observe(s: State, player: str) -> State:
-    """The position as ``player`` sees it: hidden cards are :data:`HIDDEN`, sizes kept."""
-    return seated(s, player, _seat, setup=redact(s.setup, player))
+    """The position as ``player`` sees it: hidden cards are :data:`HIDDEN`, sizes kept; the cards
+    a player looked at on top of a deck (CO-42) are shown to that player alone."""
+    return seated(s, player, lambda p, mine: _seat(p, mine, player), setup=redact(s.setup, player))
 
 
-def _seat(p: Player, mine: bool) -> Player:
+def _seat(p: Player, mine: bool, viewer: str | None = None) -> Player:
+    peek = p.deck_peek if p.peek_by == viewer else hidden(p.deck_peek)  # CO-42: the looker's alone
     if mine:
-        return replace(p, deck_top=hidden(p.deck_top))
+        return replace(p, deck_top=hidden(p.deck_top), deck_peek=peek)
     return replace(p, deck_top=hidden(p.deck_top), deck_bottom=hidden(p.deck_bottom), hand=hidden(p.hand),
-                   locus=tuple(_slot(sl) for sl in p.locus))
+                   locus=tuple(_slot(sl) for sl in p.locus), deck_peek=peek)
 
 
 def _slot(sl: LocusSlot) -> LocusSlot:
@@ -52,7 +54,7 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
     if getattr(event, "player", player) == player:
         return event
     if t is E.CardDrawn:
-        if looks_like(event.card) or (state is not None and _public_top(state, event.player)):
+        if looks_like(event.card) or (state is not None and _public_top(state, event.player, player)):
             return event  # a commitment is public (CO-40); so is a card both players know is on top
         return masked(event, "card")
     if t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
@@ -69,10 +71,15 @@ def _unknown_list(d: E.DeckList, setup: E.MatchStarted) -> E.DeckList:
     return E.DeckList(colossus=d.colossus, cards={}, size=sum(d.cards.values()) if off else None)
 
 
-def _public_top(s: State, owner: str) -> bool:
-    """The top card of ``owner``'s deck is known to both players (CO-36)."""
+def _public_top(s: State, owner: str, player: str) -> bool:
+    """``player`` knows the top card of ``owner``'s deck: known to both (CO-36), or looked at by
+    ``player`` (CO-42)."""
     p = s.player(owner)
-    return bool(p.deck_known) or (not p.deck_top and not p.deck_bottom and bool(p.deck_under))
+    if p.deck_known:
+        return True
+    if p.deck_peek:
+        return p.peek_by == player
+    return not p.deck_top and not p.deck_bottom and bool(p.deck_under)
 
 
 def shows_seat(event: Event, player: str, state: State | None) -> bool:

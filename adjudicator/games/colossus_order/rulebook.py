@@ -60,6 +60,7 @@ RULES: dict[str, str] = {
     "CO-8.7": "Turning a Locus card face up or face down: the chosen slot must show the other face, and stays turned",
     "CO-8.8": "Milling: the top cards of a deck go one by one, each named, to its owner's discard pile",
     "CO-8.9": "An Attack or Defence set to a value lasts until end of turn",
+    "CO-8.10": "An effect that makes a player draw: that player draws the cards, one by one, before anything else happens",
     # 9 X-play
     "CO-9.1": "An X-play window opens after a follower, an Action or a follower ability is played, after an attack's block decision, and at the end of the main phase",
     "CO-9.2": "In a window the turn player acts first, then the players alternate; two passes in a row close it",
@@ -120,6 +121,9 @@ RULES: dict[str, str] = {
     "CO-40.2": "An opening names a commitment of its player not opened yet, before the match ends",
     "CO-40.3": "An opening's card and salt must hash to the commitment",
     "CO-40.4": "The opened card must be one the hidden card could be when it was committed",
+    "CO-41": "A look at the opponent's hand (look-hand): the looker names every card of it, seen by the looker alone",
+    "CO-42": "A look at the top cards of a deck (look-top): named top first, seen by the looker alone, then put back in the order the looker chooses, which later draws follow",
+    "CO-43": "The top cards of a deck put into its owner's Locus face down (deck-to-locus): named, seen by the owner alone",
 }
 
 RULEBOOK = Rulebook("CO", RULES)

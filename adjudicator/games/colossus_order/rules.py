@@ -26,14 +26,15 @@ from . import deck, unknowns
 from . import events as E
 from .cards import (
     ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
-    FlipLocus, LOCUS_TARGETS, Mill as MillFx, Only, Pool, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx,
-    POOLS, SetStats, Switch, ToDeck, load_pool,
+    FlipLocus, LOCUS_TARGETS, LookHand as LookHandFx, LookTop as LookTopFx, Mill as MillFx, Only, Pool, RecoverLocus,
+    ReturnToHand, RevealTop as RevealTopFx, POOLS, SetStats, Switch, ToDeck, ToLocus as ToLocusFx, load_pool,
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
-    EndTurn, Follower, LocusSlot, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
-    RevealLocus, RevealTop, Shuffle, StartTurn, State, Window,
+    EndTurn, Follower, LocusSlot, Look, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Reorder, Resolve, Result,
+    Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus, Window,
 )
+from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
 
 NS = "colossus-order/"
 T = TypeVar("T")
@@ -246,6 +247,14 @@ class Rules(RulesBase):
                                         f"{h.source} reveals the top of {h.player}'s deck)"),
         Mill: ("CO-8.8", lambda h: f"CardMilled by {h.player} ({h.count} more: {h.source} puts the top of "
                                    f"{h.player}'s deck into the discard pile)"),
+        Look: (None, lambda h: (f"CardsLooked by {h.player} at {h.owner}'s hand (CO-41: {h.source} lets "
+                                f"{h.player} look at it)") if h.zone == "hand" else
+               (f"CardsLooked by {h.player} at the top {h.count} cards of {h.owner}'s deck (CO-42: {h.source} lets "
+                f"{h.player} look at them)")),
+        Reorder: ("CO-42", lambda h: f"CardsReordered by {h.player} (the {h.count} cards looked at go back on top of "
+                                     f"{h.owner}'s deck in the order {h.player} chooses)"),
+        ToLocus: ("CO-43", lambda h: f"CardsMoved by {h.player} from deck to locus ({h.count} cards: {h.source} puts "
+                                     f"the top of {h.player}'s deck into the Locus face down)"),
     }
     #: why a Draw is owed, by its reason
     _DRAWS: dict[str, tuple[str | None, str]] = {
@@ -264,7 +273,7 @@ class Rules(RulesBase):
             return Owed("nothing")
         t = type(h)
         if t is Draw:
-            rule, why = self._DRAWS.get(h.reason, ("CO-6.3", "an effect makes them draw"))
+            rule, why = self._DRAWS.get(h.reason, ("CO-8.10", "an effect makes them draw"))
             return Owed(f"CardDrawn by {h.player} ({h.count} to draw)", rule, why, h.player)
         if t is Declare:
             cip = pool_of(s)[h.card].is_follower
@@ -275,6 +284,8 @@ class Rules(RulesBase):
         if found is None:
             return Owed(f"a derived event ({t.__name__})")
         rule, text = found
+        if t is Look:
+            rule = "CO-41" if h.zone == "hand" else "CO-42"
         expects, _, why = text(h).rpartition(" (") if text(h).endswith(")") else (text(h), "", "")
         by = getattr(h, "player", None) or getattr(h, "chooser", None) or getattr(h, "priority", None)
         return Owed(expects, rule, why[:-1], by)
@@ -780,6 +791,159 @@ class Rules(RulesBase):
         self.card_step(s, e, Mill)
         self.check_next(s, e.player, e.card, "mills")  # type: ignore[arg-type]
 
+    # -- private information (CO-41 to CO-43): a look at a hand or a deck's top, a reorder, a move ---
+    def private_step(self, s: State, e: Any, task: type) -> Any:
+        """The head task of type ``task`` that ``e`` (a core private-information event) answers."""
+        h = head(s)
+        who = getattr(e, "player", None) or getattr(e, "owner", None)
+        if type(h) is not task or h.player != who:
+            raise self.out_of_step(s, e)
+        return h
+
+    @checks(CardsLooked, rule="CO-41")
+    def c_looked(self, s: State, e: CardsLooked) -> Ruling | None:
+        h = self.private_step(s, e, Look)
+        rule = "CO-41" if h.zone == "hand" else "CO-42"
+        if e.owner != h.owner or e.zone != h.zone or e.slots is not None:
+            what = "hand" if h.zone == "hand" else f"top {h.count} cards of the deck"
+            raise bad(rule, "look-what", f"{e.player} looks at {e.owner}'s {e.zone}{' slots' if e.slots else ''}, but "
+                                         f"{h.source} shows {e.player} {h.owner}'s {what} (zone {h.zone!r})")
+        if h.zone == "hand":
+            self.name_in_hand(s, s.player(e.owner), e.cards, f"{e.player} looks at {e.owner}'s hand")
+            return None
+        self.from_top(s, s.player(e.owner), e.cards, h.count, f"{e.player} looks at the top {h.count} cards of "
+                                                                f"{e.owner}'s deck", rule)
+        return legal(rule, NS + "ok", f"{e.player} looks at the top {h.count} cards of {e.owner}'s deck")
+
+    def name_in_hand(self, s: State, owner: Player, cards: list[Any], what: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """CO-41: ``cards`` (``"?"`` where the record does not name one) are ``owner``'s whole hand:
+        the hand and ``unseen`` with the named unknown cards named (raises Illegal otherwise)."""
+        hand, unseen = owner.hand, owner.unseen
+        if len(cards) != len(hand):
+            raise bad("CO-41", "look-count", f"{what}: {owner.id} holds {len(hand)} cards, the event names {len(cards)}")
+        known = list(c for c in hand if c != HIDDEN)
+        out: list[str] = []
+        for c in sorted(c for c in cards if not unknowns.unknown(c)):
+            if c in known:
+                known.remove(c)
+            elif HIDDEN in hand and c in unseen:
+                problem = unknowns.breaks_construction(s, owner, c, pool_of(s))
+                if problem is not None:
+                    raise bad(*problem)
+                unseen = unknowns.remove_one(unseen, c)
+            else:
+                where = unknowns.where(s, owner, c) if HIDDEN in hand else f"{owner.id}'s hand holds {', '.join(sorted(hand)) or 'nothing'}"
+                raise bad("CO-41", "not-in-hand", f"{what} and sees {c}, but {where}")
+            out.append(c)
+        left = sum(1 for c in cards if unknowns.unknown(c))
+        return tuple(out) + tuple(known[:left]) + (HIDDEN,) * max(0, left - len(known)), unseen
+
+    def from_top(self, s: State, owner: Player, cards: list[Any], count: int, what: str, rule: str) -> Player:
+        """CO-42/CO-43: ``cards`` (top first) can be the top ``count`` cards of ``owner``'s deck in that
+        order, as far as it is known (CO-2.6); ``owner`` with them taken (raises Illegal otherwise)."""
+        if len(cards) != count:
+            raise bad(rule, "look-count", f"{what}: the event names {len(cards)} cards, the effect {count}")
+        p, as_listed = owner, self.as_listed(s)
+        for i, c in enumerate(cards):
+            if unknowns.unknown(c):
+                p = deck.take_unknown_top(p, as_listed)[0]
+                continue
+            problem = deck.next_problem(p, c, as_listed, "has")
+            if problem is None and p.unseen and c in p.unseen and c not in p.deck_known[:1]:
+                problem = unknowns.breaks_construction(s, p, c, pool_of(s))
+            if problem is not None:
+                raise bad(problem[0], problem[1], f"{what}: card {i + 1} from the top is {c}, but {problem[2].split(', but ', 1)[-1]}")
+            p = deck.take(p, c, as_listed)
+        return p
+
+    def taken_from_top(self, s: State, owner: Player, cards: list[Any]) -> tuple[Player, tuple[str, ...]]:
+        """``owner`` with ``cards`` taken from the top of the deck in order, and their identities as the
+        position knows them (``"?"``: one of ``unseen``)."""
+        p, as_listed, out = owner, self.as_listed(s), []
+        for c in cards:
+            if unknowns.unknown(c):
+                p, card = deck.take_unknown_top(p, as_listed)
+            else:
+                p, card = deck.take(p, c, as_listed), c
+            out.append(card)
+        return p, tuple(out)
+
+    @applies(CardsLooked)
+    def a_looked(self, s: State, e: CardsLooked) -> State:
+        owner = s.player(e.owner)
+        if e.zone == "hand":
+            if HIDDEN in owner.hand and any(not unknowns.unknown(c) for c in e.cards):  # CO-41: the record names them
+                try:
+                    hand, unseen = self.name_in_hand(s, owner, list(e.cards), "")
+                    s = with_player(s, e.owner, hand=hand, unseen=unseen)
+                except Illegal:
+                    pass  # an unchecked look (a judge let it stand): nothing is learnt
+            return push(s, drop=1) if type(head(s)) is Look else s
+        p, seen = self.taken_from_top(s, owner, list(e.cards))
+        s = self.with_seat(s, replace(p, deck_peek=seen + p.deck_peek, peek_by=e.player))
+        return push(s, drop=1) if type(head(s)) is Look else s
+
+    @checks(CardsReordered, rule="CO-42")
+    def c_reordered(self, s: State, e: CardsReordered) -> None:
+        h = self.private_step(s, e, Reorder)
+        if e.owner != h.owner or e.zone != "deck-top":
+            raise bad("CO-42", "look-what", f"{e.player} puts back cards on {e.owner}'s {e.zone}, but the cards looked at "
+                                            f"go back on top of {h.owner}'s deck (zone 'deck-top')")
+        peek = s.player(h.owner).deck_peek[: h.count]
+        if len(e.cards) != h.count:
+            raise bad("CO-42", "look-count", f"{e.player} puts back {len(e.cards)} cards; {h.count} were looked at")
+        named = [c for c in e.cards if not unknowns.unknown(c)]
+        if named and len(named) != len(e.cards):
+            raise bad("CO-42", "reorder-cards", f"{e.player} names some of the cards put back and not others: a record names "
+                                                f"all (the looking seat) or none")
+        if named and HIDDEN not in peek and Counter(named) != Counter(peek):
+            raise bad("CO-42", "reorder-cards", f"{e.player} puts back {', '.join(named)}, but looked at {', '.join(peek)}")
+        if named and HIDDEN in peek:
+            rest = Counter(named)
+            rest.subtract(Counter(c for c in peek if c != HIDDEN))
+            if any(v < 0 for v in rest.values()) or not contains_multiset(s.player(h.owner).unseen, list(rest.elements())):
+                raise bad("CO-42", "reorder-cards", f"{e.player} puts back {', '.join(named)}, which cannot be the cards looked at")
+
+    @applies(CardsReordered)
+    def a_reordered(self, s: State, e: CardsReordered) -> State:
+        p = s.player(e.owner)
+        n = len(e.cards)
+        peek, rest = p.deck_peek[:n], p.deck_peek[n:]
+        unseen = p.unseen
+        if any(unknowns.unknown(c) for c in e.cards):  # the new order is unknown to this record
+            known = tuple(c for c in peek if c != HIDDEN)
+            new = (HIDDEN,) * n
+            unseen = tuple(sorted(unseen + known)) if known else unseen
+        else:
+            new = tuple(e.cards)  # type: ignore[arg-type]
+            for c in sorted(Counter(new) - Counter(c for c in peek if c != HIDDEN)):
+                if c in unseen:
+                    unseen = unknowns.remove_one(unseen, c)
+        s = with_player(s, e.owner, deck_peek=new + rest, unseen=unseen)
+        return push(s, drop=1) if type(head(s)) is Reorder else s
+
+    @checks(CardsMoved, rule="CO-43")
+    def c_moved(self, s: State, e: CardsMoved) -> None:
+        h = self.private_step(s, e, ToLocus)
+        if e.owner != h.player or (e.player is not None and e.player != h.player) or e.from_zone != "deck" or e.to_zone != "locus":
+            raise bad("CO-43", "move-what", f"CardsMoved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
+                                            f"moves the top of {h.player}'s deck to {h.player}'s Locus (deck -> locus)")
+        if list(e.seen_by) != [h.player]:
+            raise bad("CO-43", "seen-by", f"the cards go into the Locus face down, seen by {h.player} alone: seen_by "
+                                          f"must be [{h.player!r}], not {list(e.seen_by)}")
+        p = s.player(h.player)
+        if e.slots is not None and list(e.slots) != list(range(p.next_slot, p.next_slot + h.count)):
+            raise bad("CO-43", "move-slots", f"the new Locus slots are {list(range(p.next_slot, p.next_slot + h.count))}, "
+                                             f"the event names {list(e.slots)}")
+        self.from_top(s, p, list(e.cards), h.count, f"{h.player} moves the top {h.count} cards of the deck to the Locus", "CO-43")
+
+    @applies(CardsMoved)
+    def a_moved(self, s: State, e: CardsMoved) -> State:
+        p, cards = self.taken_from_top(s, s.player(e.owner), list(e.cards))
+        slots = tuple(LocusSlot(p.next_slot + i, c) for i, c in enumerate(cards))
+        s = self.with_seat(s, replace(p, locus=p.locus + slots, next_slot=p.next_slot + len(slots)))
+        return push(s, drop=1) if type(head(s)) is ToLocus else s
+
     @checks(E.GemsCaptured, rule="CO-7.7")
     def c_captured(self, s: State, e: E.GemsCaptured) -> None:
         h = head(s)
@@ -859,7 +1023,9 @@ class Rules(RulesBase):
         s = self.with_seat(s, replace(p, hand=p.hand + (card,)))
         if e.card is not None and looks_like(e.card):
             s = self.committed(s, e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Draw or h.player != e.player:  # a draw no rule owed (applied as stated): nothing else changes
+            return s
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
         s = push(s, drop=1)
@@ -1116,6 +1282,20 @@ class Rules(RulesBase):
                 continue
             if t is FlipLocus:
                 s = self.flip(s, controller, fx, next(chosen, None))
+                continue
+            if t is LookHandFx:  # CO-41
+                tasks.append(Look(controller, s.other(controller), "hand", 0, source_card))
+                continue
+            if t is LookTopFx:  # CO-42: as many as the deck holds
+                who = controller if fx.who == "self" else s.other(controller)
+                n = min(fx.count, s.player(who).deck_count)
+                if n > 0:
+                    tasks += [Look(controller, who, "deck-top", n, source_card), Reorder(controller, who, n, source_card)]
+                continue
+            if t is ToLocusFx:  # CO-43
+                n = min(fx.count, s.player(controller).deck_count)
+                if n > 0:
+                    tasks.append(ToLocus(controller, n, source_card))
                 continue
             if t in (CostChange, Aura):
                 continue
@@ -1562,9 +1742,36 @@ class Rules(RulesBase):
             out += [E.DeclarationDiscarded(player=h.chooser, slots=list(c)) for c in combinations(h.slots, 2)]
         elif t is Declare:
             out.append(E.EffectDeclared(player=h.player, card=h.card))
+        elif t is Look:
+            owner = s.player(h.owner)
+            if h.zone == "hand":
+                out.append(CardsLooked(player=h.player, owner=h.owner, zone="hand", cards=sorted(owner.hand), source=h.source or None))
+            else:
+                out += [CardsLooked(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
+                        for c in self.top_sequences(owner, h.count, self.as_listed(s))]
+        elif t is Reorder:
+            peek = s.player(h.owner).deck_peek[: h.count]
+            out += [CardsReordered(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
+                    for c in sorted(set(permutations(peek)))]
+        elif t is ToLocus:
+            out += [CardsMoved(owner=h.player, from_zone="deck", to_zone="locus", cards=list(c), seen_by=[h.player],
+                               player=h.player, source=h.source or None)
+                    for c in self.top_sequences(s.player(h.player), h.count, self.as_listed(s))]
         elif h is None and s.phase == "main":
             out += self.main_candidates(s, pool)
         out += [E.Conceded(player=p.id) for p in s.players]
+        return out
+
+    def top_sequences(self, p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
+        """Every sequence (top first) the top ``k`` cards of ``p``'s deck can be (``k`` is at most
+        ``MAX_LOOK``: a handful of distinct cards a step)."""
+        if k <= 0:
+            return [()]
+        out = []
+        for c in deck.next_options(p, as_listed):
+            if c == HIDDEN:
+                continue
+            out += [(c, *rest) for rest in self.top_sequences(deck.take(p, c, as_listed), k - 1, as_listed)]
         return out
 
     def main_candidates(self, s: State, pool: Pool) -> list[Any]:

@@ -77,7 +77,7 @@ def breaks_construction(s: Any, owner: Any, card: str, pool: Pool) -> tuple[str,
 
 def _named_cards(s: Any, owner: Any) -> list[str]:
     """Every card of ``owner`` the record names (in any zone, captured by the opponent, on the chain)."""
-    out = [c for zone in ("hand", "discard", "set_gems", "deck_known", "deck_under", "deck_top", "deck_bottom")
+    out = [c for zone in ("hand", "discard", "set_gems", "deck_known", "deck_peek", "deck_under", "deck_top", "deck_bottom")
            for c in getattr(owner, zone) if c != HIDDEN]
     out += [f.card for f in owner.field] + [sl.card for sl in owner.locus if sl.card is not None and sl.card != HIDDEN]
     out += [c for p in s.players if p.id != owner.id for c in p.captured if c != HIDDEN]
@@ -94,7 +94,8 @@ def where(s: Any, owner: Any, card: str) -> str:
     """Where the copies of ``card`` of ``owner`` already are (for the reason of an impossible reveal)."""
     spots: Counter[str] = Counter()
     for zone, label in (("hand", "in hand"), ("discard", "in the discard pile"), ("set_gems", "set on the Colossus"),
-                        ("deck_known", "known on top of the deck"), ("deck_under", "under the deck"),
+                        ("deck_known", "known on top of the deck"), ("deck_peek", "looked at on top of the deck"),
+                        ("deck_under", "under the deck"),
                         ("deck_top", "in the deck"), ("deck_bottom", "returned to the bottom of the deck")):
         n = sum(1 for c in getattr(owner, zone) if c == card)
         if n:
