@@ -392,3 +392,88 @@ def test_a_card_moved_from_the_deck_to_the_locus_is_seen_by_its_owner_alone() ->
         res = verify_events(record)
         assert res.verdict == "legal", (seat, res.violations)
     assert verify_events(record_of(s.events(), B)).state.player(A).locus[-1].card == HIDDEN
+
+
+# -- 7. the property: every seat's record of a generated match with every hidden-card effect --------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from adjudicator.core.playout import playout  # noqa: E402
+from adjudicator.core.reconcile import read_record, reconcile  # noqa: E402
+
+#: the event types of the effects that reveal, show, look at or move hidden cards, and of the
+#: battles and declarations that turn a face-down card face up
+HIDDEN_MOVES = ("CardsLooked", "CardsReordered", "CardsMoved", "TopCardRevealed", "CardMilled", "CardsRevealed",
+                "CompleteDeclared", "LocusReplaced")
+
+
+def seat_setup() -> E.MatchStarted:
+    from .make_co_examples import private_setup
+
+    return private_setup()
+
+
+def stays_unknown(state, v) -> bool:
+    """An undetermined ruling left in the verdict turns on a card the record never names: still
+    ``"?"`` at the end (a Locus slot of the declaration, or one hit, or a captured Gem)."""
+    if v.rule == "CO-39.4":
+        slots = [int(x) for x in v.condition.split("[", 1)[1].split("]", 1)[0].split(",")]
+        owner = next(p for p in state.players if v.message.startswith(p.id))
+        return any(sl.card == HIDDEN for sl in owner.locus if sl.id in slots) or not all(
+            any(sl.id == x for sl in owner.locus) for x in slots)
+    return any(HIDDEN in p.captured or any(sl.face_up and sl.card == HIDDEN for sl in p.locus) for p in state.players)
+
+
+def check_seats(events: list, tmp: Path) -> None:
+    full = parse_log(encode(events))
+    assert run(full).verdict == "legal"
+    paths = []
+    for seat in events[0].players:
+        record = record_of(events, seat)
+        res = verify_events(record)
+        assert res.verdict in ("legal", "undetermined"), (seat, res.violations)
+        assert all(stays_unknown(res.state, v) for v in res.undetermined), (seat, res.undetermined)
+        path = tmp / f"{seat}.jsonl"
+        path.write_bytes(encode(record))
+        paths.append(path)
+    merged = reconcile(read_record(paths[0]), read_record(paths[1]))
+    assert not merged.contradictions, merged.contradictions[:3]
+    log = parse_log(b"".join(ln + b"\n" for ln in merged.lines))
+    assert run(log).verdict == "legal"
+    assert [e for _, e in log.events if e.kind != "X"] == [e for e in events if e.kind != "X"]
+
+
+def test_generated_matches_use_every_hidden_card_effect(tmp_path: Path) -> None:
+    """The property's matches do look, reorder, move, reveal and mill: each kind in a few seeds."""
+    seen: set[str] = set()
+    for seed in range(4):
+        events, _ = playout(GAME, seed, max_events=500, setup=seat_setup())
+        seen |= {type(e).__name__ for e in events}
+        check_seats(events, tmp_path)
+    assert set(HIDDEN_MOVES) <= seen, set(HIDDEN_MOVES) - seen
+    assert {"look-hand", "look-top", "deck-to-locus", "reveal-top", "mill", "flip-locus"} <= {
+        type(fx).__name__ for fx in ()} | _effects_played(seed_events=[playout(GAME, s, max_events=500, setup=seat_setup())[0]
+                                                                       for s in range(4)])
+
+
+def _effects_played(seed_events: list) -> set[str]:
+    """The effect kinds (``do`` tags) of the cards played or activated in these matches."""
+    kinds: set[str] = set()
+    for events in seed_events:
+        state = None
+        for e in events:
+            card = getattr(e, "card", None) if type(e) in (E.FollowerPlayed, E.ActionPlayed) else None
+            if card is not None:
+                c = POOL[card]
+                kinds |= {type(fx).__name__ for fx in c.effects} | {type(fx).__name__ for ab in c.abilities for fx in ab.effects}
+    tags = {"LookHand": "look-hand", "LookTop": "look-top", "ToLocus": "deck-to-locus", "RevealTop": "reveal-top",
+            "Mill": "mill", "FlipLocus": "flip-locus"}
+    return {tags[k] for k in kinds if k in tags}
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 100_000))
+def test_each_seat_record_of_a_generated_match_is_never_illegal_and_reconciles(tmp_path_factory, seed: int) -> None:
+    events, _ = playout(GAME, seed, max_events=450, setup=seat_setup())
+    check_seats(events, tmp_path_factory.mktemp("seats"))

@@ -194,6 +194,17 @@ class BattleResolved(Event):
     card: str | None = None
 
 
+class LocusFlipped(Event):
+    """Derived: the card a Locus slot shows once an effect turned it face up (CO-8.7): both
+    players see it.  In a seat's record that left the card unknown the record states it, naming
+    the card (CO-39.7)."""
+
+    kind: ClassVar[str] = "X"
+    player: str
+    slot: int
+    card: str | None
+
+
 class CardsRevealed(Event):
     """The top cards of a deck revealed by a deck hit (as many as the attacker's Crush)."""
 
@@ -277,5 +288,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FollowerAbilityActivated, ColossusAbilityActivated, EffectDeclared, AttackDeclared,
     BlockDeclared, BlockDeclined, XPlayPassed, XPlayResolved, BattleResolved, CardsRevealed,
     GemsCaptured, LocusReplaced, FollowerDestroyed, MainPhaseEnded, TurnEnded, Conceded, GameEnded,
-    TopCardRevealed, CardMilled, CommitmentOpened,
+    TopCardRevealed, CardMilled, CommitmentOpened, LocusFlipped,
 )

@@ -24,7 +24,7 @@ from .unknowns import MAX_OPEN_DECK, UNKNOWN_DECK_SIZE, open_size, open_unseen
 #: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
 #: and the derived events that name such a card (reveals and plays must be named)
 _MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.LocusReplaced: "card",
-                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card",
+                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card", E.LocusFlipped: "card",
                                     CardsLooked: "cards", CardsReordered: "cards", CardsMoved: "cards"}
 
 

@@ -92,9 +92,10 @@ def shows_seat(event: Event, player: str, state: State | None) -> bool:
             return False
         owner = state.opponent(player)
         return any(sl.id == event.slot and not (sl.face_up or sl.known) for sl in owner.locus)
-    if t is E.LocusRevealed:
+    if t is E.LocusRevealed or t is E.LocusFlipped:
         if event.player == player or state is None:
             return False
         owner = state.player(event.player)
-        return any(sl.id in event.slots and not (sl.face_up or sl.known) for sl in owner.locus)
+        slots = event.slots if t is E.LocusRevealed else [event.slot]
+        return any(sl.id in slots and not sl.known for sl in owner.locus)
     return False

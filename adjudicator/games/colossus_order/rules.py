@@ -31,7 +31,7 @@ from .cards import (
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
-    EndTurn, Follower, LocusSlot, Look, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Reorder, Resolve, Result,
+    EndTurn, Flipped, Follower, LocusSlot, Look, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Reorder, Resolve, Result,
     Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus, Window,
 )
 from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
@@ -1281,7 +1281,12 @@ class Rules(RulesBase):
                     tasks.append(RevealTop(who, n, source_card) if t is RevealTopFx else Mill(who, n, source_card))
                 continue
             if t is FlipLocus:
-                s = self.flip(s, controller, fx, next(chosen, None))
+                target = next(chosen, None)
+                s = self.flip(s, controller, fx, target)
+                if fx.to == "up" and target is not None:  # CO-8.7: what it shows is named (derived)
+                    owner = s.player(controller) if fx.target == "chosen-own-locus" else s.opponent(controller)
+                    if any(f"L{sl.id}" == target for sl in owner.locus):
+                        tasks.append(Flipped(owner.id, int(target[1:])))
                 continue
             if t is LookHandFx:  # CO-41
                 tasks.append(Look(controller, s.other(controller), "hand", 0, source_card))
@@ -1559,6 +1564,21 @@ class Rules(RulesBase):
         r = self.reveal_locus(s, h)
         return None if HIDDEN in r.cards else r  # CO-39.4: the record states what the cards were
 
+    @derives(Flipped)
+    def d_flipped(self, s: State, h: Flipped) -> E.LocusFlipped | None:
+        f = self.flipped(s, h)
+        return None if f.card == HIDDEN else f  # CO-39.7: the record states what the card was
+
+    def flipped(self, s: State, h: Flipped) -> E.LocusFlipped:
+        card = next((sl.card for sl in s.player(h.player).locus if sl.id == h.slot), None)
+        return E.LocusFlipped(player=h.player, slot=h.slot, card=card)
+
+    @applies(E.LocusFlipped)
+    def a_flipped(self, s: State, e: E.LocusFlipped) -> State:
+        if s.player(e.player).unseen and not unknowns.unknown(e.card):  # the seat saw it
+            s = self.name_slots(s, e.player, {e.slot: e.card})
+        return push(s, drop=1) if type(head(s)) is Flipped else s
+
     def reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
         p = s.player(h.player)
         cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
@@ -1580,11 +1600,14 @@ class Rules(RulesBase):
         if t is RevealLocus:
             r = self.reveal_locus(s, todo[0])
             return r if HIDDEN in r.cards else None
+        if t is Flipped:
+            f = self.flipped(s, todo[0])
+            return f if f.card == HIDDEN else None
         return None
 
     def follows_stated(self, s: State) -> bool:
         todo = s.todo
-        if not todo or (todo[0].__class__ is not Battle and todo[0].__class__ is not RevealLocus):
+        if not todo or todo[0].__class__ not in _BLIND:
             return False
         return self.blind(s) is not None
 
@@ -1599,14 +1622,14 @@ class Rules(RulesBase):
             s = self.apply(s, d)
         return s
 
-    @checks(E.BattleResolved, E.LocusRevealed, rule="CO-39.2")
+    @checks(E.BattleResolved, E.LocusRevealed, E.LocusFlipped, rule="CO-39.2")
     def c_stated(self, s: State, e: Any) -> None:
         """A consequence stated where the engine waits for it (:meth:`blind`): the same as the
         engine's but for the unknown cards, which it names as cards they can be."""
         blind = self.blind(s)
         if blind is None or type(blind) is not type(e):
             raise bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed")
-        field = "card" if type(e) is E.BattleResolved else "cards"
+        field = "cards" if type(e) is E.LocusRevealed else "card"
         stated = getattr(e, field)
         named = [stated] if field == "card" else list(stated)
         expect = [blind.card] if field == "card" else list(blind.cards)
@@ -1617,7 +1640,7 @@ class Rules(RulesBase):
             raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {type(e).__name__} {msgspec.json.encode(bare(e)).decode()} "
                                                            f"but {game} {msgspec.json.encode(blind).decode()} (\"?\": a card this record leaves unknown)")
         unknown_as = [HIDDEN if unknowns.unknown(c) else c for c in named]
-        owner = s.player(blind.player if field == "cards" else s.other(blind.player))
+        owner = s.player(s.other(blind.player) if type(e) is E.BattleResolved else blind.player)
         unseen = owner.unseen
         pool = pool_of(s)
         for was, c in zip(expect, unknown_as):
@@ -1825,7 +1848,7 @@ class Rules(RulesBase):
         if s.result is not None:
             return []
         h = head(s)
-        if (type(h) is Battle or type(h) is RevealLocus) and self.blind(s) is not None:
+        if type(h) in _BLIND and self.blind(s) is not None:
             return self.to_act(self.unstated(s, self.blind(s)))
         if h is None:
             return [s.turn_player] if s.phase == "main" and s.turn_player else []
@@ -1851,7 +1874,7 @@ def _check(self: Rules, s: State, e: Any) -> Ruling:
         t = todo[0].__class__
         if t is UnknownLocusHit:
             return self.check_after_unknown_hit(s, e)
-        if t is Battle or t is RevealLocus:
+        if t in _BLIND:
             blind = self.blind(s)
             if blind is not None and type(e) is not type(blind):  # the record went on without stating it
                 return _check(self, self.unstated(s, blind), e)
@@ -1862,7 +1885,7 @@ def _apply(self: Rules, s: State, e: Any) -> State:
     todo = s.todo
     if todo:
         t = todo[0].__class__
-        if t is Battle or t is RevealLocus:
+        if t in _BLIND:
             blind = self.blind(s)
             if blind is not None and type(e) is not type(blind):
                 s = self.unstated(s, blind)
@@ -1873,6 +1896,8 @@ def _apply(self: Rules, s: State, e: Any) -> State:
     return _kit_apply(self, s, e)
 
 
+#: the steps whose consequence may show a card the record leaves unknown (Rules.blind)
+_BLIND = frozenset({Battle, RevealLocus, Flipped})
 _check.__doc__, _apply.__doc__ = _kit_check.__doc__, _kit_apply.__doc__
 Rules.check = _check  # type: ignore[method-assign]
 Rules.apply = _apply  # type: ignore[method-assign]

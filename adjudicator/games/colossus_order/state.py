@@ -250,7 +250,14 @@ class ToLocus(Task, tag="to-locus"):
     source: str = ""
 
 
-AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
+class Flipped(Task, tag="flipped"):
+    """CO-8.7: ``player``'s Locus slot ``slot`` was turned face up by an effect: what it shows follows."""
+
+    player: str
+    slot: int
+
+
+AnyTask = Flipped | Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):
