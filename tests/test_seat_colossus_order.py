@@ -356,6 +356,9 @@ def test_a_look_at_the_top_of_a_deck_then_its_new_order_binds_the_draws() -> Non
     new = list(reversed(look.cards))
     s.add(CardsReordered(player=B, owner=B, zone="deck-top", cards=new))
     assert s.player(B).deck_peek == tuple(new) and s.player(B).peek_by == B
+    for viewer, names in ((B, new), (A, [None, None])):  # the viewers: the looker sees the cards
+        zone = next(z for z in GAME.scene(s.state(), viewer).zones if z.id == f"{B}.deck-peek")
+        assert [c.name and c.id for c in zone.cards] == names and "Looked at by bob" in zone.label
     s.end_turn()  # bob's turn ends; alice draws
     s.end_main()  # alice's turn ends: bob's draw must be the card he put on top (CO-2.6: the order is known)
     assert s.head().__class__.__name__ == "Draw" and s.head().player == B
@@ -477,3 +480,25 @@ def _effects_played(seed_events: list) -> set[str]:
 def test_each_seat_record_of_a_generated_match_is_never_illegal_and_reconciles(tmp_path_factory, seed: int) -> None:
     events, _ = playout(GAME, seed, max_events=450, setup=seat_setup())
     check_seats(events, tmp_path_factory.mktemp("seats"))
+
+
+@covers("CO-2.6")
+def test_a_look_follows_the_known_order_of_the_deck() -> None:
+    """Order knowledge (CO-36) on a look: a card returned to the bottom cannot be looked at above
+    the unknown part; a card known on top must come first."""
+    from adjudicator.core.events import CardsLooked
+
+    s = _scrying()
+    state = s.state()
+    bob = state.player(B)
+    assert "ash" not in bob.deck_top
+    low = msgspec.structs.replace(bob, deck_bottom=("ash",))
+    at = msgspec.structs.replace(state, players=tuple(low if p.id == B else p for p in state.players))
+    look = CardsLooked(player=B, owner=B, zone="deck-top", cards=["ash", bob.deck_top[0]])
+    rejects(GAME.check(at, look), "CO-2.6", "below-unknown", "card 1 from the top is ash",
+            "returned to the bottom of the deck in the opening exchange")
+    known = msgspec.structs.replace(bob, deck_known=("ash",), known_why=("put on top by a test",))
+    at = msgspec.structs.replace(state, players=tuple(known if p.id == B else p for p in state.players))
+    rejects(GAME.check(at, msgspec.structs.replace(look, cards=[bob.deck_top[0], "ash"])), "CO-2.6", "known-top",
+            "card 1 from the top is")
+    assert GAME.check(at, msgspec.structs.replace(look, cards=["ash", bob.deck_top[0]])).legal
