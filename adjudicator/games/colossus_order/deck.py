@@ -24,8 +24,10 @@ from .unknowns import remove_one, take_unknown
 
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
     """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
-    out = [("deck_known", p.deck_known, True), ("deck_peek", p.deck_peek, True), ("deck_top", p.deck_top, False),
+    out = [("deck_known", p.deck_known, True), ("deck_top", p.deck_top, False),
            ("deck_bottom", p.deck_bottom, as_listed), ("deck_under", p.deck_under, True)]
+    if p.deck_peek:  # CO-42: below the cards known to both, above the unknown part
+        out.insert(1, ("deck_peek", p.deck_peek, True))
     return [x for x in out if x[1]]
 
 

@@ -1870,24 +1870,24 @@ _kit_apply = Rules.apply
 
 def _check(self: Rules, s: State, e: Any) -> Ruling:
     todo = s.todo
-    if todo:
+    if todo and todo[0].__class__ in _WAITING:
         t = todo[0].__class__
         if t is UnknownLocusHit:
             return self.check_after_unknown_hit(s, e)
-        if t in _BLIND:
+        if e.__class__ is not _BLIND[t]:
             blind = self.blind(s)
-            if blind is not None and type(e) is not type(blind):  # the record went on without stating it
+            if blind is not None:  # the record went on without stating it
                 return _check(self, self.unstated(s, blind), e)
     return _kit_check(self, s, e)
 
 
 def _apply(self: Rules, s: State, e: Any) -> State:
     todo = s.todo
-    if todo:
+    if todo and todo[0].__class__ in _WAITING:
         t = todo[0].__class__
-        if t in _BLIND:
+        if t is not UnknownLocusHit and e.__class__ is not _BLIND[t]:
             blind = self.blind(s)
-            if blind is not None and type(e) is not type(blind):
+            if blind is not None:
                 s = self.unstated(s, blind)
                 todo = s.todo
                 t = todo[0].__class__ if todo else None
@@ -1896,8 +1896,11 @@ def _apply(self: Rules, s: State, e: Any) -> State:
     return _kit_apply(self, s, e)
 
 
-#: the steps whose consequence may show a card the record leaves unknown (Rules.blind)
-_BLIND = frozenset({Battle, RevealLocus, Flipped})
+#: the steps whose consequence may show a card the record leaves unknown (Rules.blind), and that
+#: consequence's event type
+_BLIND = {Battle: E.BattleResolved, RevealLocus: E.LocusRevealed, Flipped: E.LocusFlipped}
+#: the steps where check and apply may first have to follow what the record leaves unstated
+_WAITING = frozenset({*_BLIND, UnknownLocusHit})
 _check.__doc__, _apply.__doc__ = _kit_check.__doc__, _kit_apply.__doc__
 Rules.check = _check  # type: ignore[method-assign]
 Rules.apply = _apply  # type: ignore[method-assign]
