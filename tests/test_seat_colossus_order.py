@@ -502,3 +502,28 @@ def test_a_look_follows_the_known_order_of_the_deck() -> None:
     rejects(GAME.check(at, msgspec.structs.replace(look, cards=[bob.deck_top[0], "ash"])), "CO-2.6", "known-top",
             "card 1 from the top is")
     assert GAME.check(at, msgspec.structs.replace(look, cards=["ash", bob.deck_top[0]])).legal
+
+
+@covers("CO-39.5")
+def test_a_later_stated_card_settles_an_open_condition_for_or_against_the_record() -> None:
+    """A record that went on without the battle (alice's card in slot 2 "was not a Gem"): a later
+    battle naming that face-up card settles the condition, or contradicts it (Ruling.settles)."""
+    from adjudicator.games.colossus_order.state import Attack, Battle
+
+    events = events_of(EXAMPLES / "legal-gem-complete.jsonl")
+    bob = [GAME.redact(e, B) for e in events]
+    res = verify_events(bob)
+    hit = next(u for u in res.undetermined if u.condition.endswith("was not a Gem (turned face up)"))
+    state = verify_events(bob[: hit.seq]).state
+    assert hit.condition in state.conditions
+    slot = int(hit.condition.split("slot ", 1)[1].split(",", 1)[0])
+    assert any(sl.id == slot and sl.face_up and sl.card == HIDDEN for sl in state.player(A).locus)
+    attacker = state.player(B).field[0].handle
+    at = msgspec.structs.replace(state, todo=(Battle(),), attack=Attack(B, attacker, "locus", slot=slot))
+    assert GAME.follows_stated(at)
+    battle = E.BattleResolved(player=B, attacker=attacker, result="locus-hit", slot=slot, card="white-gem")
+    ruling = GAME.check(at, battle)
+    assert (ruling.verdict, ruling.rule, ruling.settles) == ("illegal", "CO-39.5", hit.condition)
+    other = msgspec.structs.replace(battle, card="sky-lancer-captain")
+    assert GAME.check(at, other).legal
+    assert hit.condition not in GAME.apply(at, other).conditions  # settled: no longer listed

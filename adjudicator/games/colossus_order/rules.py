@@ -1653,6 +1653,12 @@ class Rules(RulesBase):
             if problem is not None:
                 raise bad(*problem)
             unseen = unknowns.remove_one(unseen, c)
+        slots = blind.slots if field == "cards" else [blind.slot]
+        for slot, c in zip(slots, unknown_as):
+            cond = face_up_condition(s, owner.id, slot)
+            if cond is not None and c != HIDDEN and pool[c].is_gem:  # CO-39.5: settled against the record
+                raise Illegal("CO-39.5", NS + "impossible-identity", f"{type(e).__name__} shows {c}, a Gem, in {owner.id}'s "
+                                                                     f"Locus slot {slot}", settles=cond)
 
     def name_slots(self, s: State, player: str, named: dict[int, Any]) -> State:
         """``s`` with the unknown cards of ``player``'s Locus slots named (taken from ``unseen``)."""
@@ -1665,6 +1671,9 @@ class Rules(RulesBase):
                 if c in unseen:
                     unseen = unknowns.remove_one(unseen, c)
                 sl = replace(sl, card=c)
+                cond = face_up_condition(s, player, sl.id) if s.conditions else None
+                if cond is not None:  # CO-39.5: the card hit was not a Gem after all: settled
+                    s = replace(s, conditions=tuple(x for x in s.conditions if x != cond))
             locus.append(sl)
         return with_player(s, player, locus=tuple(locus), unseen=unseen)
 
@@ -1915,6 +1924,12 @@ def declaration_condition(p: Player, slots: Iterable[int]) -> str | None:
         return None
     return (f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
             f"(if they are, with the others, {p.id} won by Complete Declaration here)")
+
+
+def face_up_condition(s: State, owner: str, slot: int) -> str | None:
+    """The open CO-39.5 condition that ``owner``'s unknown Locus card in ``slot``, hit, was not a Gem."""
+    head = f"{owner}'s Locus card in slot {slot}, hit by "
+    return next((c for c in s.conditions if c.startswith(head) and c.endswith("was not a Gem (turned face up)")), None)
 
 
 def hit_condition(h: UnknownLocusHit, gem: bool) -> str:
