@@ -527,3 +527,39 @@ def test_a_later_stated_card_settles_an_open_condition_for_or_against_the_record
     other = msgspec.structs.replace(battle, card="sky-lancer-captain")
     assert GAME.check(at, other).legal
     assert hit.condition not in GAME.apply(at, other).conditions  # settled: no longer listed
+
+
+# -- 8. a judge can always rule: every illegal decision or random outcome can stand ----------------
+
+ILLEGAL = sorted(EXAMPLES.glob("illegal-CO-*.jsonl"))
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.name)
+def test_every_illegal_event_of_the_examples_can_stand_by_a_judges_ruling(path: Path) -> None:
+    """The engine applies an illegal event as stated (its apply is total over events whose effect
+    on the table is defined), so a "stands" ruling is followed: legal, with the warning."""
+    log = parse_log(path.read_bytes())
+    v = run(log).violations[0]
+    events = [e for _, e in log.events][: v.seq]
+    if v.seq == 1:
+        pytest.skip("MatchStarted can neither stand nor be taken back (LOG-5)")
+    res = verify_events(events + [JudgeRuling(event=v.seq, decision="stands", reason="noticed late")])
+    assert res.verdict == "legal", (path.name, res.violations)
+    assert [(w.seq, w.rule, w.decision) for w in res.warnings] == [(v.seq, v.rule, "stands")]
+
+
+def test_events_applied_unchecked_change_only_what_they_state() -> None:
+    """A pass with no window open, a mill or a reveal no effect owed, an exchange out of turn:
+    applied as stated (a "stands" ruling), never an engine failure."""
+    from .co_scenarios import Script
+
+    s = Script()
+    state = s.state()
+    assert GAME.apply(state, E.XPlayPassed(player=A)) == state
+    card = sorted(set(state.player(A).deck_top))[0]
+    milled = GAME.apply(state, E.CardMilled(player=A, card=card)).player(A)
+    assert milled.discard[-1] == card and milled.deck_count == state.player(A).deck_count - 1
+    shown = GAME.apply(state, E.TopCardRevealed(player=A, card=card))
+    assert shown.player(A).deck_known == (card,) and shown.todo == state.todo
+    back = GAME.apply(state, E.CardsReturned(player=A, cards=[state.player(A).hand[0]])).player(A)
+    assert len(back.hand) == len(state.player(A).hand) - 1 and len(back.deck_bottom) == 1

@@ -249,7 +249,8 @@ def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
         else:
             rest = list(layer)
             for c in sorted(left.elements()):
-                rest.remove(c)
+                if c in rest:  # (always, for checked cards; an unchecked reveal takes what is there)
+                    rest.remove(c)
             changes[field] = tuple(rest)
         k = 0
     if "deck_known" in changes:

@@ -1044,8 +1044,10 @@ class Rules(RulesBase):
             for i, c in enumerate(cards):
                 if unknowns.unknown(c):
                     hand, unseen, cards[i] = unknowns.take_unknown(hand, unseen)
-        else:
+        elif contains_multiset(hand, cards):
             hand = remove_many(hand, cards)  # type: ignore[arg-type]
+        else:  # cards not in hand (applied unchecked, as stated): those in hand leave it
+            hand = remove_many(hand, [c for c in cards if c in hand and hand.count(c) >= cards.count(c)])  # type: ignore[arg-type]
         bottom = p.deck_bottom + tuple(cards)  # type: ignore[arg-type]
         if not self.as_listed(s):  # CO-35: known as a set, order unknown
             bottom = tuple(sorted(bottom))
@@ -1053,6 +1055,9 @@ class Rules(RulesBase):
         for c, known in zip(e.cards, cards):
             if c is not None and looks_like(c):
                 s = self.committed(s, e.player, c, f"a card {e.player} returned in the opening exchange", known)  # type: ignore[arg-type]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Mulligan or h.player != e.player:  # no exchange owed (applied unchecked): no draws
+            return s
         if e.cards:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
@@ -1217,7 +1222,9 @@ class Rules(RulesBase):
 
     @applies(E.XPlayPassed)
     def a_pass(self, s: State, e: E.XPlayPassed) -> State:
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
+            return s
         if h.passes + 1 < 2:
             return push(s, Window(s.other(e.player), h.passes + 1), drop=1)
         s = push(s, drop=1)
@@ -1455,7 +1462,10 @@ class Rules(RulesBase):
 
     @applies(E.TopCardRevealed)
     def a_top_revealed(self, s: State, e: E.TopCardRevealed) -> State:
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not RevealTop:  # no reveal owed (applied unchecked): the card is known on top all the same
+            h = RevealTop(e.player, 1, "a reveal no effect owed", len(s.player(e.player).deck_known))
+            s = push(s, h)
         p = s.player(e.player)
         if h.done >= len(p.deck_known):
             below = deck.take(replace(p, deck_known=(), known_why=()), e.card, self.as_listed(s))  # type: ignore[arg-type]
@@ -1467,9 +1477,11 @@ class Rules(RulesBase):
 
     @applies(E.CardMilled)
     def a_milled(self, s: State, e: E.CardMilled) -> State:
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
         p = deck.take(s.player(e.player), e.card, self.as_listed(s))  # type: ignore[arg-type]
         s = self.with_seat(s, replace(p, discard=p.discard + (e.card,)))
+        if h.__class__ is not Mill:  # no mill owed (applied unchecked): the card is milled all the same
+            return s
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
         return push(s, drop=1)
