@@ -492,7 +492,8 @@ def seat_examples(complete: bytes, long: bytes) -> dict[str, bytes]:
 #: in which both seats look at a hand and at a deck's top, a card goes from a deck to the Locus, a
 #: flip and an attack turn a face-down card face up
 PRIVATE_SEED = 96
-#: its first events (shorter than the complete examples, which the viewers' tests pick as the longest)
+#: its first events, then ben concedes (a complete match shorter than the complete examples, which
+#: the viewers' tests pick as the longest)
 PRIVATE_EVENTS = 330
 
 
@@ -516,6 +517,7 @@ def private_example() -> dict[str, bytes]:
     from adjudicator.core.seats import redact_log
 
     events, _ = playout(GAME, PRIVATE_SEED, max_events=PRIVATE_EVENTS, setup=private_setup())
+    events.append(E.Conceded(player="ben", note="ben concedes"))
     record = list(redact_log(parse_log(to_jsonl(events)), "ann"))
     return {"legal-seat-ann-private-information.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
 
