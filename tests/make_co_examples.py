@@ -465,8 +465,10 @@ def seat_examples(complete: bytes, long: bytes) -> dict[str, bytes]:
     from adjudicator.core.verify import settle, start
     from adjudicator.games.colossus_order.unknowns import unknown
 
-    record = [GAME.redact(e, A) for _, e in parse_log(complete).events]
-    out = {"undetermined-seat-alice-gem-complete.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
+    from adjudicator.core.seats import redact_log
+
+    record = list(redact_log(parse_log(complete), A))
+    out = {"legal-seat-alice-gem-complete.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
     played = [e for _, e in parse_log(long).events]
     record = played[:1] + [GAME.redact(e, A) for e in played[1:]]  # bob's registered deck list kept
     state = start(GAME, record[0])[0]
@@ -486,10 +488,45 @@ def seat_examples(complete: bytes, long: bytes) -> dict[str, bytes]:
     raise AssertionError("no card of bob's is fully accounted for in alice's record")
 
 
+#: a generated match (the sample cards that look, reorder, move, reveal, mill and flip hidden cards)
+#: in which both seats look at a hand and at a deck's top, a card goes from a deck to the Locus, a
+#: flip and an attack turn a face-down card face up
+PRIVATE_SEED = 96
+#: its first events, then ben concedes (a complete match shorter than the complete examples, which
+#: the viewers' tests pick as the longest)
+PRIVATE_EVENTS = 330
+
+
+def private_setup() -> E.MatchStarted:
+    """Two legal decks holding every sample card that looks at, reveals, mills, flips or moves
+    hidden cards (two gem colours each)."""
+    from .co_scenarios import BLUE
+
+    ann = deck(WHITE, {"black-gem": 10, "farsight-owl": 3, "unveiling-dawn": 3, "spying-raven": 3, "grave-tithe": 3})
+    ben = deck(BLUE, {"red-gem": 10, "tidal-scrying": 3, "tideglass-augur": 3, "mistveil-keeper": 3, "buried-cache": 3,
+                      "windcaller-adept": 3})
+    return E.MatchStarted(game=GAME.id, players=["ann", "ben"], decks={"ann": ann, "ben": ben})
+
+
+def private_example() -> dict[str, bytes]:
+    """Ann's record (``redact --as ann``) of a generated match with every private-information event
+    (CO-41 to CO-43) and the stated reveals of face-down cards she saw (CO-39.4, CO-39.5, CO-8.7)."""
+    from adjudicator.core.events import encode_line
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.playout import playout, to_jsonl
+    from adjudicator.core.seats import redact_log
+
+    events, _ = playout(GAME, PRIVATE_SEED, max_events=PRIVATE_EVENTS, setup=private_setup())
+    events.append(E.Conceded(player="ben", note="ben concedes"))
+    record = list(redact_log(parse_log(to_jsonl(events)), "ann"))
+    return {"legal-seat-ann-private-information.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
+
+
 def generate() -> dict[str, bytes]:
     out = {name: render(make()) for name, make in {**legal_examples(), **illegal_examples()}.items()}
     out.update(ruling_examples("colossus-order", out["legal-gem-complete.jsonl"]))  # judges' rulings
     out.update(seat_examples(out["legal-gem-complete.jsonl"], out["legal-deck-out.jsonl"]))  # a seat's record (issue 11, CO-39)
+    out.update(private_example())  # what each seat knows (issue 20, CO-41 to CO-43)
     return out
 
 

@@ -42,7 +42,7 @@ rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 #: ids that can never reject an event, and why (each still has a behaviour test)
 NEVER_REJECTS: dict[str, str] = {
     "CO-39": "the fields a seat's record may leave unknown; \"?\" anywhere else is unreadable (a RefError)",
-    "CO-39.1": "an unknown deck list makes the set-up undetermined, never illegal",
+    "CO-39.1": "an unknown deck list is an assumption stated beside the verdict; a card breaking it is rejected under CO-1.3/CO-1.4",
     "CO-39.4": "a Complete Declaration of unknown Locus cards is undetermined and followed as failed",
     "CO-40.1": "a malformed commitment is unreadable (a RefError naming the line and field), never a ruling",
     "CO-6.4": "the engine resolves a CIP itself as the follower enters; no event can decline it "
@@ -1982,3 +1982,4 @@ def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under,
 # the unknown identities and commitments of a seat's record (CO-39, CO-40) are tested there; the
 # import registers their coverage wherever this module's coverage is read
 from . import test_co_unknowns  # noqa: E402,F401
+from . import test_seat_colossus_order  # noqa: E402,F401

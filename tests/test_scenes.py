@@ -206,7 +206,8 @@ def co_hides(g: Game, state: Any, player: str) -> None:
             assert list(pd["hand"]) == ["?"] * len(pd["hand"])
             assert all(hidden(c) and c.id is None and not c.tags for c in hand)
         else:
-            assert [c.name for c in hand] == [pool[c].name for c in pd["hand"]]
+            # (a seat's record leaves the other seat's own hand "?" even in that seat's view)
+            assert [c.name for c in hand] == [None if c == "?" else pool[c].name for c in pd["hand"]]
         locus = zone(sc, f"{o}.locus").cards
         assert len(locus) == len(pd["locus"])
         for c, sl in zip(locus, pd["locus"]):

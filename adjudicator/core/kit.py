@@ -644,6 +644,11 @@ class KitGame(Game[S], Generic[S]):
             fn = self._redactor = _redactor(self.part("observe"))
         return fn(event, player, state)
 
+    def shows_seat(self, event: Event, player: str, state: Any = None) -> bool:
+        """The package's ``observe.shows_seat(event, player, state)``, when it has one."""
+        fn = getattr(self.part("observe"), "shows_seat", None)
+        return False if fn is None else fn(event, player, state)
+
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
         """The observed position as JSON-ready data (``"view"`` names the seat)."""
         data = msgspec.to_builtins(self.observe(state, player))

@@ -214,6 +214,13 @@ class Game(ABC, Generic[S]):
         """
         return event
 
+    def shows_seat(self, event: Event, player: str, state: S | None = None) -> bool:
+        """Whether the derived ``event``, left out of a log, shows ``player`` a card that seat's
+        own record leaves unknown (a face-down card an attack turns face up): a seat's record
+        (:func:`adjudicator.core.seats.redact_log`) then states it.  ``state``: the
+        full-information position before the log event it follows.  The default: never."""
+        return False
+
     def turn_number(self, state: S) -> int:
         """A number that grows by one at each new turn or round (the viewers' up/down keys)."""
         return 0

@@ -5,6 +5,12 @@ A seat's record of an event can depend on what the seat learnt before it (a card
 face up, looked at, or known on top of a deck stays named in its record wherever it goes), so a
 log is redacted in order, each event with the full-information position before it
 (:meth:`~adjudicator.core.protocol.Game.redact`'s ``state``).
+
+A derived event the log leaves out is written into a seat's record when it shows that seat a card
+its own record leaves unknown (:meth:`~adjudicator.core.protocol.Game.shows_seat`: an attack that
+turns a face-down card face up, a declaration that reveals it): the seat saw it, and its engine
+cannot derive what it does not know.  It comes where the log would have stated it, with the
+derived events before it.
 """
 
 from __future__ import annotations
@@ -14,20 +20,28 @@ from typing import Any
 
 import msgspec
 
-from .events import Event
+from .events import Event, JudgeRuling
 from .log import MatchLog
 from .verify import Step, run
 
 
-def positions_before(log: MatchLog) -> list[Any]:
+def _fold(log: MatchLog) -> tuple[list[Any], dict[int, list[Event]], set[int]]:
     """The full-information position before each event of ``log`` (index 0: before
     MatchStarted, None), as the verifier reached it (judges' rulings followed, illegal events
-    left unapplied; an event the verifier did not reach gets the last position reached)."""
+    left unapplied; an event the verifier did not reach gets the last position reached); the
+    events derived after each applied event (by event number); the numbers of the stated derived
+    events that confirmed the engine's own."""
     after: dict[int, Any] = {}
+    derived: dict[int, list[Event]] = {}
+    confirmed: set[int] = set()
 
     def keep(step: Step) -> None:
         if step.state is not None:
             after[step.seq] = step.state
+        if step.derived:
+            derived[step.seq] = list(step.derived)
+        if step.event.kind == "X" and not step.applied and step.ruling.legal:
+            confirmed.add(step.seq)
 
     run(log, keep_going=True, on_step=keep)
     out: list[Any] = []
@@ -35,16 +49,59 @@ def positions_before(log: MatchLog) -> list[Any]:
     for number in range(1, len(log.events) + 1):
         out.append(last)
         last = after.get(number, last)
-    return out
+    return out, derived, confirmed
+
+
+def positions_before(log: MatchLog) -> list[Any]:
+    """The full-information position before each event of ``log`` (see :func:`_fold`)."""
+    return _fold(log)[0]
 
 
 def redact_log(log: MatchLog, player: str) -> Iterator[Event]:
     """Every event of ``log`` as ``player``'s seat recorded it (``prev`` dropped: a seat's record
-    is sealed anew, if at all)."""
+    is sealed anew, if at all), with the derived events the log leaves out that show the seat a
+    card (:meth:`~adjudicator.core.protocol.Game.shows_seat`)."""
     game = log.game
-    for (_line, event), before in zip(log.events, positions_before(log)):
-        shown = game.redact(event, player, before)
+    before, derived, confirmed = _fold(log)
+    events = log.events
+    insert: dict[int, list[Event]] = {}  # after event number n: the derived events the seat states
+    moved: dict[int, int] = {}  # an event's number (and line) in the log -> in the record
+    written = 0
+    lines = {line: number for number, (line, _e) in enumerate(events, start=1)}
+    for number, ((_line, event), pos) in enumerate(zip(events, before), start=1):
+        shown = game.redact(event, player, pos)
+        written += 1
+        moved[number] = written
+        if type(shown) is JudgeRuling and written != number:  # events stated before it: renumbered
+            shown = _renumbered(shown, moved, lines)
         yield shown if shown.prev is None else _unsealed(shown)
+        for d in insert.pop(number, ()):
+            written += 1
+            yield d
+        extra = derived.get(number)
+        if not extra:
+            continue
+        stated = 0  # the log states a prefix of them right after the event
+        while stated < len(extra) and number + stated + 1 in confirmed:
+            stated += 1
+        left = extra[stated:]
+        last = max((i for i, d in enumerate(left) if game.shows_seat(d, player, pos)), default=-1)
+        if last < 0:
+            continue
+        if stated:
+            insert[number + stated] = left[: last + 1]
+        else:
+            written += last + 1
+            yield from left[: last + 1]
+
+
+def _renumbered(r: JudgeRuling, moved: dict[int, int], lines: dict[int, int]) -> JudgeRuling:
+    """A judge's ruling with the event (and line) it names as numbered in the seat's record, which
+    states derived events the log leaves out (one event a line)."""
+    line = r.line
+    if line is not None and line in lines and lines[line] in moved:
+        line = moved[lines[line]]
+    return msgspec.structs.replace(r, event=moved.get(r.event, r.event), line=line)
 
 
 def _unsealed(event: Event) -> Event:

@@ -173,8 +173,33 @@ class FlipLocus(_Effect, tag="flip-locus"):
     target: LocusTarget = "chosen-opponent-locus"
 
 
+class LookHand(_Effect, tag="look-hand"):
+    """The controller looks at the opponent's hand: a ``CardsLooked`` naming every card, seen by
+    the controller alone (CO-41)."""
+
+
+#: the most cards one look at the top of a deck may show (the candidates list every order)
+MAX_LOOK = 3
+
+
+class LookTop(_Effect, tag="look-top"):
+    """The controller looks at the top ``count`` cards of its own (or the opponent's) deck and puts
+    them back in any order: a ``CardsLooked`` then a ``CardsReordered``, seen by the controller
+    alone; the deck's top is then known to it in that order (CO-42)."""
+
+    count: int = 1
+    who: Literal["self", "opponent"] = "self"
+
+
+class ToLocus(_Effect, tag="deck-to-locus"):
+    """The top ``count`` cards of the controller's deck go into its Locus face down, each a new
+    slot, seen by the controller alone: a ``CardsMoved`` from ``deck`` to ``locus`` (CO-43)."""
+
+    count: int = 1
+
+
 Effect = Union[Draw, Damage, Destroy, Switch, Boost, ReturnToHand, RecoverLocus, CostChange, Aura,
-               RevealTop, Mill, SetStats, FlipLocus, ToDeck]
+               RevealTop, Mill, SetStats, FlipLocus, ToDeck, LookHand, LookTop, ToLocus]
 CONTINUOUS_EFFECTS = (CostChange, Aura)
 
 
@@ -305,6 +330,8 @@ def _effect_problems(where: str, effects: list[Any], *, continuous: bool, nested
         for n in ("amount", "count"):
             if getattr(fx, n, 0) < 0:
                 yield f"{base}[{j}].{n}", "must not be negative"
+        if isinstance(fx, (LookTop, ToLocus)) and not 1 <= fx.count <= MAX_LOOK:
+            yield f"{base}[{j}].count", f"1 to {MAX_LOOK} cards"
         if isinstance(fx, SetStats):
             if fx.attack is None and fx.defence is None:
                 yield f"{base}[{j}]", "set-stats sets attack, defence or both"

@@ -26,6 +26,8 @@ def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]
     """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
     out = [("deck_known", p.deck_known, True), ("deck_top", p.deck_top, False),
            ("deck_bottom", p.deck_bottom, as_listed), ("deck_under", p.deck_under, True)]
+    if p.deck_peek:  # CO-42: below the cards known to both, above the unknown part
+        out.insert(1, ("deck_peek", p.deck_peek, True))
     return [x for x in out if x[1]]
 
 
@@ -46,7 +48,8 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
         if card != cards[0] and cards[0] == HIDDEN:  # CO-39.2: the next card is unknown
             return None if card in p.unseen else _impossible(p, card, verb)
         if card != cards[0]:
-            what = "put on the bottom by an effect" if field == "deck_under" else "returned in the opening exchange"
+            what = {"deck_under": "put on the bottom by an effect", "deck_peek": f"looked at by {p.peek_by} and put back"}.get(
+                field, "returned in the opening exchange")
             return ("CO-2.6", "not-next-card", f"{p.id} {verb} {card}, but the next card of the deck is known to be "
                                               f"{cards[0]} ({what})")
         return None
@@ -76,14 +79,34 @@ def take(p: Player, card: str, as_listed: bool) -> Player:
     if not ls:
         return p
     field, cards, ordered = ls[0]
+    if cards[0] == card:
+        if field == "deck_known":
+            return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
+        return replace(p, **{field: cards[1:]})
+    if field != "deck_known":
+        if card in cards and not ordered:
+            i = cards.index(card)
+            return replace(p, **{field: cards[:i] + cards[i + 1:]})
+        if cards[0] == HIDDEN or (not ordered and HIDDEN in cards):  # CO-39.2
+            rest = cards[1:] if ordered else remove_one(cards, HIDDEN)
+            return replace(p, unseen=remove_one(p.unseen, card) if card in p.unseen else p.unseen, **{field: rest})
+    return _take_as_stated(p, card, ls)
+
+
+def _take_as_stated(p: Player, card: str, ls: list[tuple[str, tuple[str, ...], bool]]) -> Player:
+    """A draw the deck could not give (illegal, applied as stated: a judge let it stand, or
+    ``--keep-going``): ``card`` taken from wherever the deck holds it, else the deck loses its top
+    card all the same (the player drew one).  Never used for a checked event."""
+    for field, cards, _ordered in ls:
+        if card in cards:
+            i = cards.index(card)
+            rest = cards[:i] + cards[i + 1:]
+            if field == "deck_known":
+                return replace(p, deck_known=rest, known_why=p.known_why[:i] + p.known_why[i + 1:])
+            return replace(p, **{field: rest})
+    field, cards, _ordered = ls[0]
     if field == "deck_known":
         return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
-    if card in cards and not ordered:
-        i = cards.index(card)
-        return replace(p, **{field: cards[:i] + cards[i + 1:]})
-    if (cards[0] == HIDDEN or (not ordered and HIDDEN in cards)) and card != cards[0]:  # CO-39.2
-        rest = cards[1:] if ordered else remove_one(cards, HIDDEN)
-        return replace(p, unseen=remove_one(p.unseen, card) if card in p.unseen else p.unseen, **{field: rest})
     return replace(p, **{field: cards[1:]})
 
 
@@ -226,7 +249,8 @@ def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
         else:
             rest = list(layer)
             for c in sorted(left.elements()):
-                rest.remove(c)
+                if c in rest:  # (always, for checked cards; an unchecked reveal takes what is there)
+                    rest.remove(c)
             changes[field] = tuple(rest)
         k = 0
     if "deck_known" in changes:
@@ -247,8 +271,9 @@ def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
 
 def shuffled(p: Player) -> Player:
     """``p`` with the whole deck shuffled: nothing of its order is known any more."""
-    everything = p.deck_known + p.deck_top + p.deck_bottom + p.deck_under
-    return replace(p, deck_top=tuple(sorted(everything)), deck_known=(), known_why=(), deck_bottom=(), deck_under=())
+    everything = p.deck_known + p.deck_peek + p.deck_top + p.deck_bottom + p.deck_under
+    return replace(p, deck_top=tuple(sorted(everything)), deck_known=(), known_why=(), deck_peek=(), peek_by=None,
+                   deck_bottom=(), deck_under=())
 
 
 def _contains(items: Iterable[str], wanted: Iterable[str]) -> bool:

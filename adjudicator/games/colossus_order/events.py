@@ -20,10 +20,14 @@ from adjudicator.core.events import Event
 from adjudicator.core.kit import GameEndedBase, MatchStartedBase
 
 
-class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     colossus: str
     #: card id -> number of copies
     cards: dict[str, int]
+    #: a deck list the record leaves unknown (``cards: {}``, CO-39.1): how many cards the deck
+    #: holds (a seat sees the opponent's deck, not its cards).  None: 50 (CO-1.2); ``redact``
+    #: writes it under ``deck_validation = "off"``, where any size is allowed
+    size: int | None = None
 
 
 class MatchStarted(MatchStartedBase):
@@ -190,6 +194,17 @@ class BattleResolved(Event):
     card: str | None = None
 
 
+class LocusFlipped(Event):
+    """Derived: the card a Locus slot shows once an effect turned it face up (CO-8.7): both
+    players see it.  In a seat's record that left the card unknown the record states it, naming
+    the card (CO-39.7)."""
+
+    kind: ClassVar[str] = "X"
+    player: str
+    slot: int
+    card: str | None
+
+
 class CardsRevealed(Event):
     """The top cards of a deck revealed by a deck hit (as many as the attacker's Crush)."""
 
@@ -273,5 +288,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     FollowerAbilityActivated, ColossusAbilityActivated, EffectDeclared, AttackDeclared,
     BlockDeclared, BlockDeclined, XPlayPassed, XPlayResolved, BattleResolved, CardsRevealed,
     GemsCaptured, LocusReplaced, FollowerDestroyed, MainPhaseEnded, TurnEnded, Conceded, GameEnded,
-    TopCardRevealed, CardMilled, CommitmentOpened,
+    TopCardRevealed, CardMilled, CommitmentOpened, LocusFlipped,
 )

@@ -8,24 +8,24 @@ from typing import Any, ClassVar
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import Event
+from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered, Event
 from adjudicator.core.commitments import looks_like, well_formed
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
-from adjudicator.core.rulings import Undetermined
 
 from . import events as E
 from .cards import POOLS, load_pool
 from .rules import bad
 from .state import ChooseFirst, Player, Shuffle, State
-from .unknowns import UNKNOWN_DECK_SIZE, open_unseen
+from .unknowns import MAX_OPEN_DECK, UNKNOWN_DECK_SIZE, open_size, open_unseen
 
 #: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
 #: and the derived events that name such a card (reveals and plays must be named)
 _MAY_BE_UNKNOWN: dict[type, str] = {E.CardDrawn: "card", E.CardSet: "card", E.LocusReplaced: "card",
-                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card"}
+                                    E.CardsReturned: "cards", E.LocusRevealed: "cards", E.BattleResolved: "card", E.LocusFlipped: "card",
+                                    CardsLooked: "cards", CardsReordered: "cards", CardsMoved: "cards"}
 
 
 def _hidden_name(value: Any) -> bool:
@@ -41,7 +41,7 @@ class ColossusOrder(KitGame[State]):
     deck_type: ClassVar[Any] = E.DeckList
     name: ClassVar[str] = "Colossus Order"
     setup_rule = "CO-1.1"
-    refs = Refs(player="player", winner="player", card="card", cards=["card"])
+    refs = Refs(player="player", winner="player", owner="player", card="card", cards=["card"], seen_by=["player"])
     data_fields = (DataField(POOLS.kind, "pool", "pool_sha256"),)
     #: one Complete Declaration per distinct selection of face-down cards (rules.declarations)
     listed_by_hidden = (E.CompleteDeclared,)
@@ -89,6 +89,10 @@ class ColossusOrder(KitGame[State]):
             cards.check(f"decks.{p}.colossus", deck.colossus)
         check_deck_lists(setup.players, setup.decks, cards, counts=lambda d: d.cards,
                          field=lambda p, cid: f"decks.{p}.cards.{cid}")
+        for p, deck in setup.decks.items():
+            if deck.size is not None and (deck.cards or not 0 <= deck.size <= MAX_OPEN_DECK):
+                raise RefError(f"decks.{p}.size", f"the size of a deck list left unknown (cards: {{}}) is 0 to {MAX_OPEN_DECK}"
+                               if not deck.cards else "size is given only for a deck list left unknown (cards: {})")
         self.options_of(setup)
 
     # -- start -------------------------------------------------------------------------------------
@@ -97,13 +101,13 @@ class ColossusOrder(KitGame[State]):
         opts = self.options_of(setup)
         if opts.deck_validation == "strict":
             pool = load_pool(setup.pool, setup.pool_sha256)
-            unseen = []
             for p in setup.players:
                 deck = setup.decks[p]
-                if not deck.cards:  # CO-39.1: a deck list the record leaves unknown
+                if not deck.cards:  # CO-39.1: a deck list the record leaves unknown (an assumption, stated once)
                     if pool[deck.colossus].type != "colossus":
                         raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
-                    unseen.append(p)
+                    if deck.size is not None and deck.size != UNKNOWN_DECK_SIZE:
+                        raise bad("CO-1.2", "deck-size", f"{p}'s deck holds {deck.size} cards besides the Colossus; it must hold exactly 50")
                     continue
                 if pool[deck.colossus].type != "colossus":
                     raise bad("CO-1.5", "not-a-colossus", f"{p}'s Colossus {deck.colossus!r} is a {pool[deck.colossus].type}")
@@ -123,25 +127,42 @@ class ColossusOrder(KitGame[State]):
                 for name, n in names.items():
                     if n > 3:
                         raise bad("CO-1.4", "too-many-copies", f"{p}'s deck holds {n} cards named {name!r}; at most 3")
-            if unseen:
-                raise Undetermined("CO-39.1", "colossus-order/deck-list-unknown",
-                                   f"the record leaves {' and '.join(unseen)}'s deck list unknown ({{}})",
-                                   f"{' and '.join(unseen)}'s unseen deck meets CO-1.2 to CO-1.5 "
-                                   f"({UNKNOWN_DECK_SIZE} cards, at most 20 Gems, at most 3 of a name, no Colossus)")
 
     def initial_state(self, setup: Any) -> State:
         opts = self.options_of(setup)
         players = []
         for p in setup.players[:2]:
             deck = setup.decks[p]
-            if not deck.cards and opts.deck_validation == "strict":  # CO-39.1: the deck list is unknown
+            if not deck.cards and (opts.deck_validation == "strict" or deck.size is not None):  # CO-39.1: unknown
                 pool = load_pool(setup.pool, setup.pool_sha256)
-                players.append(Player(p, deck.colossus, deck_top=(HIDDEN,) * UNKNOWN_DECK_SIZE, unseen=open_unseen(pool)))
+                size = open_size(deck, opts)
+                copies = None if opts.deck_validation == "strict" else size
+                players.append(Player(p, deck.colossus, deck_top=(HIDDEN,) * size, unseen=open_unseen(pool, copies)))
                 continue
             cards = tuple(sorted(c for c, n in deck.cards.items() for _ in range(max(0, n))))
             players.append(Player(p, deck.colossus, deck_top=cards))
         todo = tuple(Shuffle(p.id) for p in players) + (ChooseFirst(),)
         return State(setup=setup, options=opts, players=tuple(players), todo=todo)
+
+    # -- a seat's record (CO-39) -----------------------------------------------------------------
+    def assumptions(self, state: State) -> list[str]:
+        """CO-39.1: what the verdict assumes of each deck list the record leaves unknown."""
+        out = []
+        for p in state.setup.players:
+            deck = state.setup.decks.get(p)
+            if deck is None or deck.cards or (state.options.deck_validation == "off" and deck.size is None):
+                continue  # known, or (deck validation off, no size) an empty deck
+            if state.options.deck_validation == "strict":
+                out.append(f"{p}'s deck list, unknown to this record, meets the construction rules "
+                           f"(CO-1.2 to CO-1.5: {UNKNOWN_DECK_SIZE} cards, at most 20 Gems, at most 3 of a name, no Colossus; CO-39.1)")
+            else:
+                out.append(f"{p}'s deck list, unknown to this record, is {open_size(deck, state.options)} cards of "
+                           f"the pool (deck_validation off: no construction rules; CO-39.1)")
+        return out
+
+    def open_conditions(self, state: State) -> tuple[str, ...]:
+        """CO-39: the conditions later events have not settled (a stated reveal settles them)."""
+        return state.conditions
 
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) ------------
     _SET_FIELDS = {E.CompleteDeclared: "slots", E.DeclarationDiscarded: "slots",
@@ -155,7 +176,7 @@ class ColossusOrder(KitGame[State]):
     def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool, state.setup.pool_sha256)
         for p in state.players:
-            for zone in ("deck_known", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
+            for zone in ("deck_known", "deck_peek", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed"):
                 for c in getattr(p, zone):
                     if c not in pool and c != HIDDEN:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")

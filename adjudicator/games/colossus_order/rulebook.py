@@ -60,6 +60,7 @@ RULES: dict[str, str] = {
     "CO-8.7": "Turning a Locus card face up or face down: the chosen slot must show the other face, and stays turned",
     "CO-8.8": "Milling: the top cards of a deck go one by one, each named, to its owner's discard pile",
     "CO-8.9": "An Attack or Defence set to a value lasts until end of turn",
+    "CO-8.10": "An effect that makes a player draw: that player draws the cards, one by one, before anything else happens",
     # 9 X-play
     "CO-9.1": "An X-play window opens after a follower, an Action or a follower ability is played, after an attack's block decision, and at the end of the main phase",
     "CO-9.2": "In a window the turn player acts first, then the players alternate; two passes in a row close it",
@@ -109,17 +110,20 @@ RULES: dict[str, str] = {
     "CO-37": "A set Attack or Defence replaces the printed value; boosts and auras add to it; damage is compared with the result (option stat_setting)",
     "CO-38": "Face-up Locus cards: still Locus points and attack targets, never part of a Complete Declaration, public; one turned face down stays known",
     "CO-39": "A seat's record may leave hidden cards unknown (\"?\" or null): draws, returned cards, Locus cards set face down",
-    "CO-39.1": "A deck list left unknown ({}) is taken as 50 cards under the construction limits; the set-up is undetermined",
+    "CO-39.1": "A deck list left unknown ({}) is assumed to meet the construction rules, stated once beside the verdict (its size given under deck_validation off)",
     "CO-39.2": "A card named later that can only be one of the unknown cards must be an identity still unaccounted for",
     "CO-39.3": "A Gem set on the Colossus is face up: it must be named",
-    "CO-39.4": "A Complete Declaration of unknown Locus cards is followed as failed, undetermined",
-    "CO-39.5": "An attack on an unknown Locus card: the record's next event says whether it was a Gem, undetermined",
+    "CO-39.4": "A Complete Declaration of unknown Locus cards: the record states the reveal with the cards; unstated, followed as failed, undetermined",
+    "CO-39.5": "An attack on an unknown Locus card: the record states the battle with the card; unstated, the next event says whether it was a Gem, undetermined",
     "CO-39.6": "A gem level met only if unnamed captured Gems have the colours it lacks is undetermined",
     "CO-40": "A hidden card field may hold a commitment (sha256: of card and salt), opened later; never opened: a warning",
     "CO-40.1": "A commitment is written sha256: and 64 lowercase hex digits",
     "CO-40.2": "An opening names a commitment of its player not opened yet, before the match ends",
     "CO-40.3": "An opening's card and salt must hash to the commitment",
     "CO-40.4": "The opened card must be one the hidden card could be when it was committed",
+    "CO-41": "A look at the opponent's hand (look-hand): the looker names every card of it, seen by the looker alone",
+    "CO-42": "A look at the top cards of a deck (look-top): named top first, seen by the looker alone, then put back in the order the looker chooses, which later draws follow",
+    "CO-43": "The top cards of a deck put into its owner's Locus face down (deck-to-locus): named, seen by the owner alone",
 }
 
 RULEBOOK = Rulebook("CO", RULES)

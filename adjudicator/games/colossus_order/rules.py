@@ -14,25 +14,27 @@ from collections import Counter
 from itertools import combinations, permutations, product
 from typing import Any, Iterable, TypeVar
 
+import msgspec
 from msgspec.structs import replace
 
 from adjudicator.core.kit import Owed, RulesBase, applies, checks, derives, head, push
 from adjudicator.core.commitments import Committed, looks_like, opens, well_formed
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
 from . import deck, unknowns
 from . import events as E
 from .cards import (
     ATTACKER_TARGETS, Aura, Boost, Card, CHOSEN_TARGETS, COLOURS, CostChange, Damage, Destroy, Draw as DrawFx,
-    FlipLocus, LOCUS_TARGETS, Mill as MillFx, Only, Pool, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx,
-    POOLS, SetStats, Switch, ToDeck, load_pool,
+    FlipLocus, LOCUS_TARGETS, LookHand as LookHandFx, LookTop as LookTopFx, Mill as MillFx, Only, Pool, RecoverLocus,
+    ReturnToHand, RevealTop as RevealTopFx, POOLS, SetStats, Switch, ToDeck, ToLocus as ToLocusFx, load_pool,
 )
 from .state import (
     Attack, Battle, Block, Capture, ChainItem, ChooseFirst, Declare, DiscardDeclared, Draw,
-    EndTurn, Follower, LocusSlot, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Resolve, Result, Reveal,
-    RevealLocus, RevealTop, Shuffle, StartTurn, State, Window,
+    EndTurn, Flipped, Follower, LocusSlot, Look, UnknownLocusHit, Mill, Mulligan, Player, ReplaceLocus, Reorder, Resolve, Result,
+    Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus, Window,
 )
+from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
 
 NS = "colossus-order/"
 T = TypeVar("T")
@@ -245,6 +247,14 @@ class Rules(RulesBase):
                                         f"{h.source} reveals the top of {h.player}'s deck)"),
         Mill: ("CO-8.8", lambda h: f"CardMilled by {h.player} ({h.count} more: {h.source} puts the top of "
                                    f"{h.player}'s deck into the discard pile)"),
+        Look: (None, lambda h: (f"CardsLooked by {h.player} at {h.owner}'s hand (CO-41: {h.source} lets "
+                                f"{h.player} look at it)") if h.zone == "hand" else
+               (f"CardsLooked by {h.player} at the top {h.count} cards of {h.owner}'s deck (CO-42: {h.source} lets "
+                f"{h.player} look at them)")),
+        Reorder: ("CO-42", lambda h: f"CardsReordered by {h.player} (the {h.count} cards looked at go back on top of "
+                                     f"{h.owner}'s deck in the order {h.player} chooses)"),
+        ToLocus: ("CO-43", lambda h: f"CardsMoved by {h.player} from deck to locus ({h.count} cards: {h.source} puts "
+                                     f"the top of {h.player}'s deck into the Locus face down)"),
     }
     #: why a Draw is owed, by its reason
     _DRAWS: dict[str, tuple[str | None, str]] = {
@@ -263,7 +273,7 @@ class Rules(RulesBase):
             return Owed("nothing")
         t = type(h)
         if t is Draw:
-            rule, why = self._DRAWS.get(h.reason, ("CO-6.3", "an effect makes them draw"))
+            rule, why = self._DRAWS.get(h.reason, ("CO-8.10", "an effect makes them draw"))
             return Owed(f"CardDrawn by {h.player} ({h.count} to draw)", rule, why, h.player)
         if t is Declare:
             cip = pool_of(s)[h.card].is_follower
@@ -274,6 +284,8 @@ class Rules(RulesBase):
         if found is None:
             return Owed(f"a derived event ({t.__name__})")
         rule, text = found
+        if t is Look:
+            rule = "CO-41" if h.zone == "hand" else "CO-42"
         expects, _, why = text(h).rpartition(" (") if text(h).endswith(")") else (text(h), "", "")
         by = getattr(h, "player", None) or getattr(h, "chooser", None) or getattr(h, "priority", None)
         return Owed(expects, rule, why[:-1], by)
@@ -445,11 +457,16 @@ class Rules(RulesBase):
 
     def check_next(self, s: State, player: str, card: str, verb: str) -> None:
         """CO-2.5/CO-2.6: ``card`` must be the card the deck can give next, given what is known."""
-        problem = deck.next_problem(s.player(player), card, self.as_listed(s), verb)
+        p = s.player(player)
+        problem = deck.next_problem(p, card, self.as_listed(s), verb)
         if problem is not None:
             if problem[1] == "impossible-identity":
-                raise bad(problem[0], problem[1], f"{player} {verb} {card} from the deck, but {unknowns.where(s, s.player(player), card)}")
+                raise bad(problem[0], problem[1], f"{player} {verb} {card} from the deck, but {unknowns.where(s, p, card)}")
             raise bad(*problem)
+        if p.unseen and card in p.unseen and card not in p.deck_known[:1]:  # CO-39.1: named from an unknown deck list
+            problem = unknowns.breaks_construction(s, p, card, pool_of(s))
+            if problem is not None:
+                raise bad(*problem)
 
     def from_hand(self, s: State, player: str, card: str | None, what: str) -> None:
         """CO-4.4/CO-39.2: ``card`` must be in ``player``'s hand, or be what an unknown card there can be."""
@@ -509,12 +526,11 @@ class Rules(RulesBase):
         for sl in e.slots:
             if sl not in down:
                 raise bad("CO-3.2", "not-face-down", f"Locus slot {sl} is not one of {e.player}'s face-down Locus slots {down}")
-        hidden = [sl.id for sl in p.locus if sl.id in e.slots and sl.card == HIDDEN]
-        if hidden:  # CO-39.4: the outcome turns on Locus cards the record does not name
+        cond = declaration_condition(p, e.slots)
+        if cond is not None:  # CO-39.4: the outcome turns on Locus cards the record does not name
+            hidden = [sl.id for sl in p.locus if sl.id in e.slots and sl.card == HIDDEN]
             raise Undetermined("CO-39.4", NS + "declaration-unknown",
-                               f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record",
-                               f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
-                               f"(if they are, with the others, {e.player} won by Complete Declaration here)")
+                               f"{e.player} declares Locus slots {sorted(e.slots)}, of which {hidden} are unknown in this record", cond)
 
     @checks(E.DeclarationDiscarded, rule="CO-3.3")
     def c_decl_discard(self, s: State, e: E.DeclarationDiscarded) -> None:
@@ -556,15 +572,34 @@ class Rules(RulesBase):
             raise bad("CO-5.1", "locus-short", f"{what} costs {cost} Locus, {p.id} has {avail} unused ({len(p.locus)} Locus cards, {p.locus_used} used this turn)")
         if c.gem_level and not self.meets(self.gem_counts(s, p, s.options.gem_level_scope), c.gem_level):
             have = dict(self.gem_counts(s, p, s.options.gem_level_scope))
-            unknown = sum(1 for g in p.captured if g == HIDDEN) if s.options.gem_level_scope == "colossus-gems" else 0
-            missing = {k: n - have.get(k, 0) for k, n in c.gem_level.items() if k != "any" and n > have.get(k, 0)}
-            short = sum(missing.values())
-            if unknown and short <= unknown and sum(have.values()) + unknown >= sum(c.gem_level.values()):
+            cond = self.gem_level_condition(s, p, c)
+            if cond is not None:
+                unknown = sum(1 for g in p.captured if g == HIDDEN)
                 raise Undetermined("CO-39.6", NS + "gem-level-unknown",
                                    f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} and "
-                                   f"{unknown} captured Gem(s) the record does not name",
-                                   f"{p.id}'s unnamed captured Gems include {describe_gems(missing) if missing else 'enough of any colour'}")
+                                   f"{unknown} captured Gem(s) the record does not name", cond)
             raise bad("CO-5.2", "gem-level", f"{what} needs gems {describe_gems(c.gem_level)}; {p.id} has {describe_gems(have)} ({s.options.gem_level_scope}, CO-6)")
+
+    def gem_level_condition(self, s: State, p: Player, c: Card) -> str | None:
+        """CO-39.6: the condition under which ``c``'s gem level is met by captured Gems the record
+        does not name (None: met by the named ones, or not even with those)."""
+        if not c.gem_level or HIDDEN not in p.captured or s.options.gem_level_scope != "colossus-gems":
+            return None
+        counts = self.gem_counts(s, p, s.options.gem_level_scope)
+        if self.meets(counts, c.gem_level):
+            return None
+        have = dict(counts)
+        unknown = sum(1 for g in p.captured if g == HIDDEN)
+        missing = {k: n - have.get(k, 0) for k, n in c.gem_level.items() if k != "any" and n > have.get(k, 0)}
+        if sum(missing.values()) <= unknown and sum(have.values()) + unknown >= sum(c.gem_level.values()):
+            return f"{p.id}'s unnamed captured Gems include {describe_gems(missing) if missing else 'enough of any colour'}"
+        return None
+
+    def pay_conditions(self, s: State, p: Player, c: Card) -> State:
+        """``s`` remembering the CO-39.6 condition a play from ``p``'s hand was legal under (it stays open:
+        a captured Gem is never named later)."""
+        cond = self.gem_level_condition(s, p, c)
+        return s if cond is None else replace(s, conditions=s.conditions + (cond,))
 
     @checks(E.FollowerPlayed, rule="CO-6.1")
     def c_follower(self, s: State, e: E.FollowerPlayed) -> None:
@@ -756,6 +791,159 @@ class Rules(RulesBase):
         self.card_step(s, e, Mill)
         self.check_next(s, e.player, e.card, "mills")  # type: ignore[arg-type]
 
+    # -- private information (CO-41 to CO-43): a look at a hand or a deck's top, a reorder, a move ---
+    def private_step(self, s: State, e: Any, task: type) -> Any:
+        """The head task of type ``task`` that ``e`` (a core private-information event) answers."""
+        h = head(s)
+        who = getattr(e, "player", None) or getattr(e, "owner", None)
+        if type(h) is not task or h.player != who:
+            raise self.out_of_step(s, e)
+        return h
+
+    @checks(CardsLooked, rule="CO-41")
+    def c_looked(self, s: State, e: CardsLooked) -> Ruling | None:
+        h = self.private_step(s, e, Look)
+        rule = "CO-41" if h.zone == "hand" else "CO-42"
+        if e.owner != h.owner or e.zone != h.zone or e.slots is not None:
+            what = "hand" if h.zone == "hand" else f"top {h.count} cards of the deck"
+            raise bad(rule, "look-what", f"{e.player} looks at {e.owner}'s {e.zone}{' slots' if e.slots else ''}, but "
+                                         f"{h.source} shows {e.player} {h.owner}'s {what} (zone {h.zone!r})")
+        if h.zone == "hand":
+            self.name_in_hand(s, s.player(e.owner), e.cards, f"{e.player} looks at {e.owner}'s hand")
+            return None
+        self.from_top(s, s.player(e.owner), e.cards, h.count, f"{e.player} looks at the top {h.count} cards of "
+                                                                f"{e.owner}'s deck", rule)
+        return legal(rule, NS + "ok", f"{e.player} looks at the top {h.count} cards of {e.owner}'s deck")
+
+    def name_in_hand(self, s: State, owner: Player, cards: list[Any], what: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """CO-41: ``cards`` (``"?"`` where the record does not name one) are ``owner``'s whole hand:
+        the hand and ``unseen`` with the named unknown cards named (raises Illegal otherwise)."""
+        hand, unseen = owner.hand, owner.unseen
+        if len(cards) != len(hand):
+            raise bad("CO-41", "look-count", f"{what}: {owner.id} holds {len(hand)} cards, the event names {len(cards)}")
+        known = list(c for c in hand if c != HIDDEN)
+        out: list[str] = []
+        for c in sorted(c for c in cards if not unknowns.unknown(c)):
+            if c in known:
+                known.remove(c)
+            elif HIDDEN in hand and c in unseen:
+                problem = unknowns.breaks_construction(s, owner, c, pool_of(s))
+                if problem is not None:
+                    raise bad(*problem)
+                unseen = unknowns.remove_one(unseen, c)
+            else:
+                where = unknowns.where(s, owner, c) if HIDDEN in hand else f"{owner.id}'s hand holds {', '.join(sorted(hand)) or 'nothing'}"
+                raise bad("CO-41", "not-in-hand", f"{what} and sees {c}, but {where}")
+            out.append(c)
+        left = sum(1 for c in cards if unknowns.unknown(c))
+        return tuple(out) + tuple(known[:left]) + (HIDDEN,) * max(0, left - len(known)), unseen
+
+    def from_top(self, s: State, owner: Player, cards: list[Any], count: int, what: str, rule: str) -> Player:
+        """CO-42/CO-43: ``cards`` (top first) can be the top ``count`` cards of ``owner``'s deck in that
+        order, as far as it is known (CO-2.6); ``owner`` with them taken (raises Illegal otherwise)."""
+        if len(cards) != count:
+            raise bad(rule, "look-count", f"{what}: the event names {len(cards)} cards, the effect {count}")
+        p, as_listed = owner, self.as_listed(s)
+        for i, c in enumerate(cards):
+            if unknowns.unknown(c):
+                p = deck.take_unknown_top(p, as_listed)[0]
+                continue
+            problem = deck.next_problem(p, c, as_listed, "has")
+            if problem is None and p.unseen and c in p.unseen and c not in p.deck_known[:1]:
+                problem = unknowns.breaks_construction(s, p, c, pool_of(s))
+            if problem is not None:
+                raise bad(problem[0], problem[1], f"{what}: card {i + 1} from the top is {c}, but {problem[2].split(', but ', 1)[-1]}")
+            p = deck.take(p, c, as_listed)
+        return p
+
+    def taken_from_top(self, s: State, owner: Player, cards: list[Any]) -> tuple[Player, tuple[str, ...]]:
+        """``owner`` with ``cards`` taken from the top of the deck in order, and their identities as the
+        position knows them (``"?"``: one of ``unseen``)."""
+        p, as_listed, out = owner, self.as_listed(s), []
+        for c in cards:
+            if unknowns.unknown(c):
+                p, card = deck.take_unknown_top(p, as_listed)
+            else:
+                p, card = deck.take(p, c, as_listed), c
+            out.append(card)
+        return p, tuple(out)
+
+    @applies(CardsLooked)
+    def a_looked(self, s: State, e: CardsLooked) -> State:
+        owner = s.player(e.owner)
+        if e.zone == "hand":
+            if HIDDEN in owner.hand and any(not unknowns.unknown(c) for c in e.cards):  # CO-41: the record names them
+                try:
+                    hand, unseen = self.name_in_hand(s, owner, list(e.cards), "")
+                    s = with_player(s, e.owner, hand=hand, unseen=unseen)
+                except Illegal:
+                    pass  # an unchecked look (a judge let it stand): nothing is learnt
+            return push(s, drop=1) if type(head(s)) is Look else s
+        p, seen = self.taken_from_top(s, owner, list(e.cards))
+        s = self.with_seat(s, replace(p, deck_peek=seen + p.deck_peek, peek_by=e.player))
+        return push(s, drop=1) if type(head(s)) is Look else s
+
+    @checks(CardsReordered, rule="CO-42")
+    def c_reordered(self, s: State, e: CardsReordered) -> None:
+        h = self.private_step(s, e, Reorder)
+        if e.owner != h.owner or e.zone != "deck-top":
+            raise bad("CO-42", "look-what", f"{e.player} puts back cards on {e.owner}'s {e.zone}, but the cards looked at "
+                                            f"go back on top of {h.owner}'s deck (zone 'deck-top')")
+        peek = s.player(h.owner).deck_peek[: h.count]
+        if len(e.cards) != h.count:
+            raise bad("CO-42", "look-count", f"{e.player} puts back {len(e.cards)} cards; {h.count} were looked at")
+        named = [c for c in e.cards if not unknowns.unknown(c)]
+        if named and len(named) != len(e.cards):
+            raise bad("CO-42", "reorder-cards", f"{e.player} names some of the cards put back and not others: a record names "
+                                                f"all (the looking seat) or none")
+        if named and HIDDEN not in peek and Counter(named) != Counter(peek):
+            raise bad("CO-42", "reorder-cards", f"{e.player} puts back {', '.join(named)}, but looked at {', '.join(peek)}")
+        if named and HIDDEN in peek:
+            rest = Counter(named)
+            rest.subtract(Counter(c for c in peek if c != HIDDEN))
+            if any(v < 0 for v in rest.values()) or not contains_multiset(s.player(h.owner).unseen, list(rest.elements())):
+                raise bad("CO-42", "reorder-cards", f"{e.player} puts back {', '.join(named)}, which cannot be the cards looked at")
+
+    @applies(CardsReordered)
+    def a_reordered(self, s: State, e: CardsReordered) -> State:
+        p = s.player(e.owner)
+        n = len(e.cards)
+        peek, rest = p.deck_peek[:n], p.deck_peek[n:]
+        unseen = p.unseen
+        if any(unknowns.unknown(c) for c in e.cards):  # the new order is unknown to this record
+            known = tuple(c for c in peek if c != HIDDEN)
+            new = (HIDDEN,) * n
+            unseen = tuple(sorted(unseen + known)) if known else unseen
+        else:
+            new = tuple(e.cards)  # type: ignore[arg-type]
+            for c in sorted(Counter(new) - Counter(c for c in peek if c != HIDDEN)):
+                if c in unseen:
+                    unseen = unknowns.remove_one(unseen, c)
+        s = with_player(s, e.owner, deck_peek=new + rest, unseen=unseen)
+        return push(s, drop=1) if type(head(s)) is Reorder else s
+
+    @checks(CardsMoved, rule="CO-43")
+    def c_moved(self, s: State, e: CardsMoved) -> None:
+        h = self.private_step(s, e, ToLocus)
+        if e.owner != h.player or (e.player is not None and e.player != h.player) or e.from_zone != "deck" or e.to_zone != "locus":
+            raise bad("CO-43", "move-what", f"CardsMoved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
+                                            f"moves the top of {h.player}'s deck to {h.player}'s Locus (deck -> locus)")
+        if list(e.seen_by) != [h.player]:
+            raise bad("CO-43", "seen-by", f"the cards go into the Locus face down, seen by {h.player} alone: seen_by "
+                                          f"must be [{h.player!r}], not {list(e.seen_by)}")
+        p = s.player(h.player)
+        if e.slots is not None and list(e.slots) != list(range(p.next_slot, p.next_slot + h.count)):
+            raise bad("CO-43", "move-slots", f"the new Locus slots are {list(range(p.next_slot, p.next_slot + h.count))}, "
+                                             f"the event names {list(e.slots)}")
+        self.from_top(s, p, list(e.cards), h.count, f"{h.player} moves the top {h.count} cards of the deck to the Locus", "CO-43")
+
+    @applies(CardsMoved)
+    def a_moved(self, s: State, e: CardsMoved) -> State:
+        p, cards = self.taken_from_top(s, s.player(e.owner), list(e.cards))
+        slots = tuple(LocusSlot(p.next_slot + i, c) for i, c in enumerate(cards))
+        s = self.with_seat(s, replace(p, locus=p.locus + slots, next_slot=p.next_slot + len(slots)))
+        return push(s, drop=1) if type(head(s)) is ToLocus else s
+
     @checks(E.GemsCaptured, rule="CO-7.7")
     def c_captured(self, s: State, e: E.GemsCaptured) -> None:
         h = head(s)
@@ -835,7 +1023,9 @@ class Rules(RulesBase):
         s = self.with_seat(s, replace(p, hand=p.hand + (card,)))
         if e.card is not None and looks_like(e.card):
             s = self.committed(s, e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Draw or h.player != e.player:  # a draw no rule owed (applied as stated): nothing else changes
+            return s
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
         s = push(s, drop=1)
@@ -854,8 +1044,10 @@ class Rules(RulesBase):
             for i, c in enumerate(cards):
                 if unknowns.unknown(c):
                     hand, unseen, cards[i] = unknowns.take_unknown(hand, unseen)
-        else:
+        elif contains_multiset(hand, cards):
             hand = remove_many(hand, cards)  # type: ignore[arg-type]
+        else:  # cards not in hand (applied unchecked, as stated): those in hand leave it
+            hand = remove_many(hand, [c for c in cards if c in hand and hand.count(c) >= cards.count(c)])  # type: ignore[arg-type]
         bottom = p.deck_bottom + tuple(cards)  # type: ignore[arg-type]
         if not self.as_listed(s):  # CO-35: known as a set, order unknown
             bottom = tuple(sorted(bottom))
@@ -863,6 +1055,9 @@ class Rules(RulesBase):
         for c, known in zip(e.cards, cards):
             if c is not None and looks_like(c):
                 s = self.committed(s, e.player, c, f"a card {e.player} returned in the opening exchange", known)  # type: ignore[arg-type]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Mulligan or h.player != e.player:  # no exchange owed (applied unchecked): no draws
+            return s
         if e.cards:
             return push(s, Draw(e.player, len(e.cards), "exchange"), drop=1)
         return push(s, drop=1)
@@ -882,11 +1077,20 @@ class Rules(RulesBase):
 
     @applies(E.CompleteDeclared)
     def a_declared(self, s: State, e: E.CompleteDeclared) -> State:
+        cond = declaration_condition(s.player(e.player), e.slots) if s.player(e.player).unseen else None
+        if cond is not None:  # CO-39.4: open until a stated LocusRevealed names the cards
+            s = replace(s, conditions=s.conditions + (cond,))
         return replace(push(s, RevealLocus(e.player, tuple(e.slots))), declaration_open=False)
 
     @applies(E.LocusRevealed)
     def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
         pool = pool_of(s)
+        p = s.player(e.player)
+        if p.unseen:  # CO-39.4: a stated reveal names the unknown cards (the seat saw them)
+            cond = declaration_condition(p, e.slots)
+            s = self.name_slots(s, e.player, dict(zip(e.slots, e.cards)))
+            if cond is not None and not any(unknowns.unknown(c) for c in e.cards):
+                s = replace(s, conditions=tuple(c for c in s.conditions if c != cond))
         s = push(s, drop=1)
         if all(c is not None and c != HIDDEN and pool[c].is_gem for c in e.cards):
             return replace(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
@@ -943,6 +1147,8 @@ class Rules(RulesBase):
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         hand, unseen, _ = self.off_hand(p, e.card)
+        if HIDDEN in p.captured:
+            s = self.pay_conditions(s, p, c)
         s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
 
@@ -951,6 +1157,8 @@ class Rules(RulesBase):
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         hand, unseen, _ = self.off_hand(p, e.card)
+        if HIDDEN in p.captured:
+            s = self.pay_conditions(s, p, c)
         s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
         return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
 
@@ -1014,7 +1222,9 @@ class Rules(RulesBase):
 
     @applies(E.XPlayPassed)
     def a_pass(self, s: State, e: E.XPlayPassed) -> State:
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
+            return s
         if h.passes + 1 < 2:
             return push(s, Window(s.other(e.player), h.passes + 1), drop=1)
         s = push(s, drop=1)
@@ -1078,7 +1288,26 @@ class Rules(RulesBase):
                     tasks.append(RevealTop(who, n, source_card) if t is RevealTopFx else Mill(who, n, source_card))
                 continue
             if t is FlipLocus:
-                s = self.flip(s, controller, fx, next(chosen, None))
+                target = next(chosen, None)
+                s = self.flip(s, controller, fx, target)
+                if fx.to == "up" and target is not None:  # CO-8.7: what it shows is named (derived)
+                    owner = s.player(controller) if fx.target == "chosen-own-locus" else s.opponent(controller)
+                    if any(f"L{sl.id}" == target for sl in owner.locus):
+                        tasks.append(Flipped(owner.id, int(target[1:])))
+                continue
+            if t is LookHandFx:  # CO-41
+                tasks.append(Look(controller, s.other(controller), "hand", 0, source_card))
+                continue
+            if t is LookTopFx:  # CO-42: as many as the deck holds
+                who = controller if fx.who == "self" else s.other(controller)
+                n = min(fx.count, s.player(who).deck_count)
+                if n > 0:
+                    tasks += [Look(controller, who, "deck-top", n, source_card), Reorder(controller, who, n, source_card)]
+                continue
+            if t is ToLocusFx:  # CO-43
+                n = min(fx.count, s.player(controller).deck_count)
+                if n > 0:
+                    tasks.append(ToLocus(controller, n, source_card))
                 continue
             if t in (CostChange, Aura):
                 continue
@@ -1167,8 +1396,10 @@ class Rules(RulesBase):
         elif e.result == "deck-hit" and e.damage > 0:
             s = push(s, Reveal(defender, e.damage), Capture(e.player, defender, e.capture))
         elif e.result == "locus-hit":
-            if e.card == HIDDEN:  # CO-39.5: the record's next event says whether it was a Gem
+            if unknowns.unknown(e.card):  # CO-39.5: the record's next event says whether it was a Gem
                 return push(s, UnknownLocusHit(defender, e.player, e.slot))  # type: ignore[arg-type]
+            if s.player(defender).unseen:  # a stated battle names the unknown card hit (the seat saw it)
+                s = self.name_slots(s, defender, {e.slot: e.card})
             s = self.locus_hit(s, e.player, defender, e.slot, e.card, e.card is not None and pool_of(s)[e.card].is_gem)  # type: ignore[arg-type]
         return s
 
@@ -1189,6 +1420,7 @@ class Rules(RulesBase):
         Locus card hit was a Gem (the owner's CardDrawn: it was), and which it said."""
         h = s.todo[0]
         gem = type(e) is E.CardDrawn and e.player == h.player
+        s = replace(s, conditions=s.conditions + (hit_condition(h, gem),))
         return self.locus_hit(push(s, drop=1), h.attacker, h.player, h.slot, HIDDEN, gem), gem
 
     def check_after_unknown_hit(self, s: State, e: Any) -> Ruling:
@@ -1204,7 +1436,7 @@ class Rules(RulesBase):
             return bad("CO-39.5", "impossible-identity",
                        f"{type(e).__name__} after {h.attacker}'s attack on {h.player}'s unknown Locus slot {h.slot} "
                        f"means that card was {what}, but {h.player}'s unknown cards can only be {', '.join(unknowns.possible(owner)) or 'nothing'}").ruling()
-        cond = f"{h.player}'s Locus card in slot {h.slot}, hit by {h.attacker}'s attack, was {'a Gem (captured)' if gem else 'not a Gem (turned face up)'}"
+        cond = hit_condition(h, gem)
         return Ruling("undetermined", "CO-39.5", NS + "locus-hit-unknown", ruling.message, ruling.engine_checked, condition=cond)
 
     @applies(E.CardsRevealed)
@@ -1230,7 +1462,10 @@ class Rules(RulesBase):
 
     @applies(E.TopCardRevealed)
     def a_top_revealed(self, s: State, e: E.TopCardRevealed) -> State:
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not RevealTop:  # no reveal owed (applied unchecked): the card is known on top all the same
+            h = RevealTop(e.player, 1, "a reveal no effect owed", len(s.player(e.player).deck_known))
+            s = push(s, h)
         p = s.player(e.player)
         if h.done >= len(p.deck_known):
             below = deck.take(replace(p, deck_known=(), known_why=()), e.card, self.as_listed(s))  # type: ignore[arg-type]
@@ -1242,9 +1477,11 @@ class Rules(RulesBase):
 
     @applies(E.CardMilled)
     def a_milled(self, s: State, e: E.CardMilled) -> State:
-        h = s.todo[0]
+        h = s.todo[0] if s.todo else None
         p = deck.take(s.player(e.player), e.card, self.as_listed(s))  # type: ignore[arg-type]
         s = self.with_seat(s, replace(p, discard=p.discard + (e.card,)))
+        if h.__class__ is not Mill:  # no mill owed (applied unchecked): the card is milled all the same
+            return s
         if h.count > 1:
             return push(s, replace(h, count=h.count - 1), drop=1)
         return push(s, drop=1)
@@ -1328,14 +1565,129 @@ class Rules(RulesBase):
         return E.XPlayResolved(player=item.player, card=item.card, follower=follower)
 
     @derives(Battle)
-    def d_battle(self, s: State, h: Battle) -> E.BattleResolved:
-        return self.battle(s)
+    def d_battle(self, s: State, h: Battle) -> E.BattleResolved | None:
+        b = self.battle(s)
+        if b.card == HIDDEN and b.result == "locus-hit":  # CO-39.5: the record states what the card was
+            return None
+        return b
 
     @derives(RevealLocus)
-    def d_reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
+    def d_reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed | None:
+        r = self.reveal_locus(s, h)
+        return None if HIDDEN in r.cards else r  # CO-39.4: the record states what the cards were
+
+    @derives(Flipped)
+    def d_flipped(self, s: State, h: Flipped) -> E.LocusFlipped | None:
+        f = self.flipped(s, h)
+        return None if f.card == HIDDEN else f  # CO-39.7: the record states what the card was
+
+    def flipped(self, s: State, h: Flipped) -> E.LocusFlipped:
+        card = next((sl.card for sl in s.player(h.player).locus if sl.id == h.slot), None)
+        return E.LocusFlipped(player=h.player, slot=h.slot, card=card)
+
+    @applies(E.LocusFlipped)
+    def a_flipped(self, s: State, e: E.LocusFlipped) -> State:
+        if s.player(e.player).unseen and not unknowns.unknown(e.card):  # the seat saw it
+            s = self.name_slots(s, e.player, {e.slot: e.card})
+        return push(s, drop=1) if type(head(s)) is Flipped else s
+
+    def reveal_locus(self, s: State, h: RevealLocus) -> E.LocusRevealed:
         p = s.player(h.player)
         cards = [sl.card for x in h.slots for sl in p.locus if sl.id == x]
         return E.LocusRevealed(player=h.player, slots=list(h.slots), cards=cards)
+
+    # -- a seat's record: consequences that turn on a card the record leaves unknown (CO-39.4, CO-39.5) --
+    def blind(self, s: State) -> Any:
+        """The consequence the engine cannot derive here because it shows a card the record leaves
+        unknown (``"?"`` in it), or None: a battle that hits an unknown Locus card, a Complete
+        Declaration of unknown Locus cards.  The record states it with the cards named (the seat
+        saw them), or goes on without it (the event with ``"?"``: the next event decides)."""
+        todo = s.todo
+        if not todo or s.result is not None or s.pending_ends:
+            return None
+        t = todo[0].__class__
+        if t is Battle:
+            b = self.battle(s)
+            return b if b.card == HIDDEN and b.result == "locus-hit" else None
+        if t is RevealLocus:
+            r = self.reveal_locus(s, todo[0])
+            return r if HIDDEN in r.cards else None
+        if t is Flipped:
+            f = self.flipped(s, todo[0])
+            return f if f.card == HIDDEN else None
+        return None
+
+    def follows_stated(self, s: State) -> bool:
+        todo = s.todo
+        if not todo or todo[0].__class__ not in _BLIND:
+            return False
+        return self.blind(s) is not None
+
+    def unstated(self, s: State, blind: Any) -> State:
+        """The position after the blind consequence with its unknown cards left ``"?"`` (the record
+        went on without stating it) and what that forces."""
+        s = _kit_apply(self, s, blind)
+        for _ in range(8):  # a locus hit or a failed declaration waits for a decision at once
+            d = self.derive(s)
+            if d is None:
+                break
+            s = self.apply(s, d)
+        return s
+
+    @checks(E.BattleResolved, E.LocusRevealed, E.LocusFlipped, rule="CO-39.2")
+    def c_stated(self, s: State, e: Any) -> None:
+        """A consequence stated where the engine waits for it (:meth:`blind`): the same as the
+        engine's but for the unknown cards, which it names as cards they can be."""
+        blind = self.blind(s)
+        if blind is None or type(blind) is not type(e):
+            raise bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed")
+        field = "cards" if type(e) is E.LocusRevealed else "card"
+        stated = getattr(e, field)
+        named = [stated] if field == "card" else list(stated)
+        expect = [blind.card] if field == "card" else list(blind.cards)
+        merged = [c if was == HIDDEN else was for was, c in zip(expect, named)] if len(named) == len(expect) else expect
+        derived = replace(blind, **{field: merged[0] if field == "card" else merged})
+        if bare(e) != bare(derived):  # everything but the unknown cards is the engine's to derive (LOG-2)
+            game = "the engine derives"
+            raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {type(e).__name__} {msgspec.json.encode(bare(e)).decode()} "
+                                                           f"but {game} {msgspec.json.encode(blind).decode()} (\"?\": a card this record leaves unknown)")
+        unknown_as = [HIDDEN if unknowns.unknown(c) else c for c in named]
+        owner = s.player(s.other(blind.player) if type(e) is E.BattleResolved else blind.player)
+        unseen = owner.unseen
+        pool = pool_of(s)
+        for was, c in zip(expect, unknown_as):
+            if was != HIDDEN or c == HIDDEN:
+                continue
+            what = f"{type(e).__name__} shows {c} in {owner.id}'s Locus"
+            if c not in unseen:
+                raise bad("CO-39.2", "impossible-identity", f"{what}, but {unknowns.where(s, owner, c)}")
+            problem = unknowns.breaks_construction(s, owner, c, pool)
+            if problem is not None:
+                raise bad(*problem)
+            unseen = unknowns.remove_one(unseen, c)
+        slots = blind.slots if field == "cards" else [blind.slot]
+        for slot, c in zip(slots, unknown_as):
+            cond = face_up_condition(s, owner.id, slot)
+            if cond is not None and c != HIDDEN and pool[c].is_gem:  # CO-39.5: settled against the record
+                raise Illegal("CO-39.5", NS + "impossible-identity", f"{type(e).__name__} shows {c}, a Gem, in {owner.id}'s "
+                                                                     f"Locus slot {slot}", settles=cond)
+
+    def name_slots(self, s: State, player: str, named: dict[int, Any]) -> State:
+        """``s`` with the unknown cards of ``player``'s Locus slots named (taken from ``unseen``)."""
+        p = s.player(player)
+        unseen = p.unseen
+        locus = []
+        for sl in p.locus:
+            c = named.get(sl.id)
+            if sl.card == HIDDEN and c is not None and not unknowns.unknown(c):
+                if c in unseen:
+                    unseen = unknowns.remove_one(unseen, c)
+                sl = replace(sl, card=c)
+                cond = face_up_condition(s, player, sl.id) if s.conditions else None
+                if cond is not None:  # CO-39.5: the card hit was not a Gem after all: settled
+                    s = replace(s, conditions=tuple(x for x in s.conditions if x != cond))
+            locus.append(sl)
+        return with_player(s, player, locus=tuple(locus), unseen=unseen)
 
     @derives(EndTurn)
     def d_end_turn(self, s: State, h: EndTurn) -> E.TurnEnded:
@@ -1381,6 +1733,9 @@ class Rules(RulesBase):
         """A superset of every legal event (except declared-effect variants); ``check`` filters."""
         if s.result is not None:
             return []
+        blind = self.blind(s)
+        if blind is not None:  # CO-39.4/CO-39.5: what may come after the consequence the record leaves unstated
+            return self.candidates(self.unstated(s, blind))
         out: list[Any] = []
         h = head(s)
         t = type(h)
@@ -1431,9 +1786,36 @@ class Rules(RulesBase):
             out += [E.DeclarationDiscarded(player=h.chooser, slots=list(c)) for c in combinations(h.slots, 2)]
         elif t is Declare:
             out.append(E.EffectDeclared(player=h.player, card=h.card))
+        elif t is Look:
+            owner = s.player(h.owner)
+            if h.zone == "hand":
+                out.append(CardsLooked(player=h.player, owner=h.owner, zone="hand", cards=sorted(owner.hand), source=h.source or None))
+            else:
+                out += [CardsLooked(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
+                        for c in self.top_sequences(owner, h.count, self.as_listed(s))]
+        elif t is Reorder:
+            peek = s.player(h.owner).deck_peek[: h.count]
+            out += [CardsReordered(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
+                    for c in sorted(set(permutations(peek)))]
+        elif t is ToLocus:
+            out += [CardsMoved(owner=h.player, from_zone="deck", to_zone="locus", cards=list(c), seen_by=[h.player],
+                               player=h.player, source=h.source or None)
+                    for c in self.top_sequences(s.player(h.player), h.count, self.as_listed(s))]
         elif h is None and s.phase == "main":
             out += self.main_candidates(s, pool)
         out += [E.Conceded(player=p.id) for p in s.players]
+        return out
+
+    def top_sequences(self, p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
+        """Every sequence (top first) the top ``k`` cards of ``p``'s deck can be (``k`` is at most
+        ``MAX_LOOK``: a handful of distinct cards a step)."""
+        if k <= 0:
+            return [()]
+        out = []
+        for c in deck.next_options(p, as_listed):
+            if c == HIDDEN:
+                continue
+            out += [(c, *rest) for rest in self.top_sequences(deck.take(p, c, as_listed), k - 1, as_listed)]
         return out
 
     def main_candidates(self, s: State, pool: Pool) -> list[Any]:
@@ -1487,6 +1869,8 @@ class Rules(RulesBase):
         if s.result is not None:
             return []
         h = head(s)
+        if type(h) in _BLIND and self.blind(s) is not None:
+            return self.to_act(self.unstated(s, self.blind(s)))
         if h is None:
             return [s.turn_player] if s.phase == "main" and s.turn_player else []
         t = type(h)
@@ -1507,21 +1891,63 @@ _kit_apply = Rules.apply
 
 def _check(self: Rules, s: State, e: Any) -> Ruling:
     todo = s.todo
-    if todo and todo[0].__class__ is UnknownLocusHit:
-        return self.check_after_unknown_hit(s, e)
+    if todo and todo[0].__class__ in _WAITING:
+        t = todo[0].__class__
+        if t is UnknownLocusHit:
+            return self.check_after_unknown_hit(s, e)
+        if e.__class__ is not _BLIND[t]:
+            blind = self.blind(s)
+            if blind is not None:  # the record went on without stating it
+                return _check(self, self.unstated(s, blind), e)
     return _kit_check(self, s, e)
 
 
 def _apply(self: Rules, s: State, e: Any) -> State:
     todo = s.todo
-    if todo and todo[0].__class__ is UnknownLocusHit:
-        s = self.after_unknown_hit(s, e)[0]
+    if todo and todo[0].__class__ in _WAITING:
+        t = todo[0].__class__
+        if t is not UnknownLocusHit and e.__class__ is not _BLIND[t]:
+            blind = self.blind(s)
+            if blind is not None:
+                s = self.unstated(s, blind)
+                todo = s.todo
+                t = todo[0].__class__ if todo else None
+        if t is UnknownLocusHit:
+            s = self.after_unknown_hit(s, e)[0]
     return _kit_apply(self, s, e)
 
 
+#: the steps whose consequence may show a card the record leaves unknown (Rules.blind), and that
+#: consequence's event type
+_BLIND = {Battle: E.BattleResolved, RevealLocus: E.LocusRevealed, Flipped: E.LocusFlipped}
+#: the steps where check and apply may first have to follow what the record leaves unstated
+_WAITING = frozenset({*_BLIND, UnknownLocusHit})
 _check.__doc__, _apply.__doc__ = _kit_check.__doc__, _kit_apply.__doc__
 Rules.check = _check  # type: ignore[method-assign]
 Rules.apply = _apply  # type: ignore[method-assign]
+
+
+def declaration_condition(p: Player, slots: Iterable[int]) -> str | None:
+    """CO-39.4: the condition a Complete Declaration of ``p``'s ``slots`` is followed under when the
+    record leaves some of their cards unknown (None: it names them all)."""
+    slots = list(slots)
+    hidden = [sl.id for sl in p.locus if sl.id in slots and sl.card == HIDDEN]
+    if not hidden:
+        return None
+    return (f"Locus slots {hidden} are not all Gems: the record is followed as a failed declaration "
+            f"(if they are, with the others, {p.id} won by Complete Declaration here)")
+
+
+def face_up_condition(s: State, owner: str, slot: int) -> str | None:
+    """The open CO-39.5 condition that ``owner``'s unknown Locus card in ``slot``, hit, was not a Gem."""
+    head = f"{owner}'s Locus card in slot {slot}, hit by "
+    return next((c for c in s.conditions if c.startswith(head) and c.endswith("was not a Gem (turned face up)")), None)
+
+
+def hit_condition(h: UnknownLocusHit, gem: bool) -> str:
+    """CO-39.5: what the record's event after an attack on an unknown Locus card says it was."""
+    return (f"{h.player}'s Locus card in slot {h.slot}, hit by {h.attacker}'s attack, was "
+            f"{'a Gem (captured)' if gem else 'not a Gem (turned face up)'}")
 
 
 def declarations(locus: Iterable[LocusSlot]) -> list[list[int]]:

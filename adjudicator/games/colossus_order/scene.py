@@ -146,6 +146,9 @@ def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
         Zone(id=f"{o}.discard", label="Discard", owner=o, cards=[_card(pool, c) for c in p.discard]),
         Zone(id=f"{o}.deck", label="Deck", owner=o, count=p.deck_count),
         Zone(id=f"{o}.deck-known", label="Known on top of the deck", owner=o, cards=[_card(pool, c) for c in p.deck_known]),
+        # CO-42: the cards a player looked at and put back (named in that player's view alone)
+        *([Zone(id=f"{o}.deck-peek", label=f"Looked at by {p.peek_by}, below the known top", owner=o,
+                cards=[_card(pool, c) for c in p.deck_peek])] if p.deck_peek else []),
         Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o, cards=[_card(pool, c) for c in p.revealed]),
     ]
 

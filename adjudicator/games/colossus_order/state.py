@@ -82,7 +82,7 @@ class LocusSlot(msgspec.Struct, frozen=True, gc=False):
 
 class Player(msgspec.Struct, frozen=True, gc=False):
     """One seat.  The deck, from the top (CO-36): ``deck_known`` (cards known to both players, in
-    order), ``deck_top`` (the part whose order nobody knows), ``deck_bottom`` (the cards returned
+    order), ``deck_peek`` (cards one player looked at, in order, CO-42), ``deck_top`` (the part whose order nobody knows), ``deck_bottom`` (the cards returned
     in the opening exchange, known to their owner: a sorted set, or in the listed order with
     ``returned_order = "as-listed"``), ``deck_under`` (cards put on the bottom by effects, known
     to both, in order)."""
@@ -113,13 +113,17 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     known_why: tuple[str, ...] = ()
     #: cards put on the bottom by effects, below everything else, top first (known to both)
     deck_under: tuple[str, ...] = ()
+    #: CO-42: the top cards of the deck one player looked at and put back, in that order (below
+    #: ``deck_known``); known to ``peek_by`` alone
+    deck_peek: tuple[str, ...] = ()
+    peek_by: str | None = None
     #: CO-39: the identities the player's unknown cards (``"?"`` in deck, hand, Locus) can still be,
     #: a sorted multiset (empty while every card is known: the full-information path never reads it)
     unseen: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
-        return len(self.deck_known) + len(self.deck_top) + len(self.deck_bottom) + len(self.deck_under)
+        return len(self.deck_known) + len(self.deck_peek) + len(self.deck_top) + len(self.deck_bottom) + len(self.deck_under)
 
 
 # -- tasks: what must happen next ---------------------------------------------------------------
@@ -218,7 +222,42 @@ class Declare(Task, tag="declare"):
     card: str
 
 
-AnyTask = Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit
+class Look(Task, tag="look"):
+    """CO-41/CO-42: ``player`` looks at ``owner``'s hand (``zone = "hand"``) or the top ``count``
+    cards of ``owner``'s deck (``zone = "deck-top"``), by the effect of ``source``."""
+
+    player: str
+    owner: str
+    zone: str
+    count: int = 0
+    source: str = ""
+
+
+class Reorder(Task, tag="reorder"):
+    """CO-42: ``player`` puts the cards it looked at back on top of ``owner``'s deck, in any order."""
+
+    player: str
+    owner: str
+    count: int
+    source: str = ""
+
+
+class ToLocus(Task, tag="to-locus"):
+    """CO-43: the top ``count`` cards of ``player``'s deck go into the Locus face down."""
+
+    player: str
+    count: int
+    source: str = ""
+
+
+class Flipped(Task, tag="flipped"):
+    """CO-8.7: ``player``'s Locus slot ``slot`` was turned face up by an effect: what it shows follows."""
+
+    player: str
+    slot: int
+
+
+AnyTask = Flipped | Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):
@@ -260,3 +299,6 @@ class State(TwoSeats, frozen=True, gc=False):
     pending_ends: tuple[Result, ...] = ()
     #: CO-40: commitments held by hidden card fields and not opened yet, oldest first
     commitments: tuple[Committed, ...] = ()
+    #: CO-39: the conditions of undetermined events that later events have not settled yet, oldest
+    #: first (``Game.open_conditions``; always empty in a full-information log)
+    conditions: tuple[str, ...] = ()

@@ -29,16 +29,60 @@ def unknown(card: Any) -> bool:
     return card is None or card == HIDDEN or card.startswith(PREFIX)
 
 
-def open_unseen(pool: Pool) -> tuple[str, ...]:
+#: the largest deck a record may leave unknown under ``deck_validation = "off"`` (``DeckList.size``)
+MAX_OPEN_DECK = 1000
+
+
+def open_size(deck: Any, options: Any) -> int:
+    """How many cards a deck list left unknown holds (CO-39.1): ``size``, else 50 (CO-1.2).  Under
+    ``deck_validation = "off"`` a list ``{}`` without ``size`` is an empty deck (as before CO-39)."""
+    return UNKNOWN_DECK_SIZE if deck.size is None else deck.size
+
+
+def open_unseen(pool: Pool, copies: int | None = None) -> tuple[str, ...]:
     """CO-39.1: what a deck list left unknown can hold: 20 of each basic Gem (CO-1.3), 3 of every
-    other card (CO-1.4, counted per card id), never a Colossus (CO-1.5)."""
+    other card (CO-1.4, counted per card id), never a Colossus (CO-1.5); ``copies``: that many of
+    every card but a Colossus (``deck_validation = "off"``: no construction rules)."""
     out: list[str] = []
     for cid in sorted(pool.cards):
         c = pool.cards[cid]
         if c.type == "colossus":
             continue
-        out += [cid] * (20 if c.is_gem and not c.unique else 3)
+        out += [cid] * (copies if copies is not None else 20 if c.is_gem and not c.unique else 3)
     return tuple(out)
+
+
+def breaks_construction(s: Any, owner: Any, card: str, pool: Pool) -> tuple[str, str, str] | None:
+    """CO-39.1: naming ``card`` among ``owner``'s unknown cards would show a deck list left unknown
+    breaking the construction rules it is assumed to meet (more than 20 Gems, CO-1.3; more than 3
+    cards of one name, CO-1.4): (rule, code, message), or None.  Only for such a deck under
+    ``deck_validation = "strict"``; the per-id bounds are ``unseen``'s own."""
+    deck = s.setup.decks.get(owner.id)
+    if deck is None or deck.cards or s.options.deck_validation != "strict":
+        return None
+    c = pool[card]
+    named = _named_cards(s, owner)
+    if c.is_gem:
+        gems = sum(1 for x in named if x in pool and pool[x].is_gem)
+        if gems >= 20:
+            return ("CO-1.3", "too-many-gems", f"{owner.id} would have a 21st Gem card, {card}: {owner.id}'s deck list, unknown "
+                                               f"to this record, is assumed to meet CO-1.3 (at most 20 Gems)")
+    if not (c.is_gem and not c.unique):
+        same = sum(1 for x in named if x in pool and pool[x].name == c.name and not (pool[x].is_gem and not pool[x].unique))
+        if same >= 3:
+            return ("CO-1.4", "too-many-copies", f"{owner.id} would have a 4th card named {c.name!r} ({card}): {owner.id}'s "
+                                                 f"deck list, unknown to this record, is assumed to meet CO-1.4 (at most 3 of a name)")
+    return None
+
+
+def _named_cards(s: Any, owner: Any) -> list[str]:
+    """Every card of ``owner`` the record names (in any zone, captured by the opponent, on the chain)."""
+    out = [c for zone in ("hand", "discard", "set_gems", "deck_known", "deck_peek", "deck_under", "deck_top", "deck_bottom")
+           for c in getattr(owner, zone) if c != HIDDEN]
+    out += [f.card for f in owner.field] + [sl.card for sl in owner.locus if sl.card is not None and sl.card != HIDDEN]
+    out += [c for p in s.players if p.id != owner.id for c in p.captured if c != HIDDEN]
+    out += [i.card for i in s.chain if i.player == owner.id and i.kind != "ability"]
+    return out
 
 
 def remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -50,7 +94,8 @@ def where(s: Any, owner: Any, card: str) -> str:
     """Where the copies of ``card`` of ``owner`` already are (for the reason of an impossible reveal)."""
     spots: Counter[str] = Counter()
     for zone, label in (("hand", "in hand"), ("discard", "in the discard pile"), ("set_gems", "set on the Colossus"),
-                        ("deck_known", "known on top of the deck"), ("deck_under", "under the deck"),
+                        ("deck_known", "known on top of the deck"), ("deck_peek", "looked at on top of the deck"),
+                        ("deck_under", "under the deck"),
                         ("deck_top", "in the deck"), ("deck_bottom", "returned to the bottom of the deck")):
         n = sum(1 for c in getattr(owner, zone) if c == card)
         if n:
@@ -82,8 +127,14 @@ def problem(s: Any, owner: Any, zone: tuple[str, ...], card: str, what: str, rul
     if HIDDEN not in zone:
         return None if card in zone else ("CO-4.4", "not-in-hand", what)
     if card in owner.unseen:
-        return None
+        return breaks_construction(s, owner, card, s_pool(s))
     return (rule, "impossible-identity", f"{what}: it can only be one of {owner.id}'s unknown cards, but {where(s, owner, card)}")
+
+
+def s_pool(s: Any) -> Pool:
+    from .cards import POOLS
+
+    return POOLS.of_setup(s.setup)
 
 
 def take_named(zone: tuple[str, ...], unseen: tuple[str, ...], card: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
