@@ -35,7 +35,8 @@ UNDETERMINED = "undetermined"
 #: irregularities judges' rulings let stand or took back (warnings)
 STOPS = frozenset({ILLEGAL, UNDETERMINED, STANDS, TAKEN_BACK})
 #: Ruling.judged -> mark
-_JUDGED = {"stands": STANDS, "taken-back": TAKEN_BACK, "void": TAKEN_BACK, "ruling": RULING}
+#: (a derived event a ruling corrected is marked as one that stands: its irregularity a warning)
+_JUDGED = {"stands": STANDS, "corrected": STANDS, "taken-back": TAKEN_BACK, "void": TAKEN_BACK, "ruling": RULING}
 
 
 @dataclass(frozen=True)

@@ -608,6 +608,8 @@ def test_no_mana_to_allocate_after_a_destiny_of_4() -> None:
     st = with_warband(position({}, step="act", ruleset="chapter-2"), T, pending=0, supply=10)
     rejects(check(st, E.ManaAllocated(warband=T)), "KO-7.1", "out-of-step", "no mana waits to be allocated",
             "a roll of 4 gives none")
+    # by another warband too: no mana waits for anyone (docs/rules/kolossus.md KO-7.1, not KO-4.1)
+    rejects(check(st, E.ManaAllocated(warband=K)), "KO-7.1", "out-of-step", "no mana waits to be allocated")
     # skipping mana that is owed cites the rule that owes it
     owed = with_warband(position({}, step="allocate", ruleset="chapter-2"), T, pending=2, supply=10)
     rejects(check(owed, E.TurnEnded(warband=T)), "KO-7.2", "out-of-step", "ManaAllocated by", "the turn gave 2 mana")
@@ -973,7 +975,7 @@ def test_option_invasion_mana() -> None:
         s.add(E.QuakeRolled(warband=T, value=1))
         s.add(E.QuakeShifted(warband=T, region="row-5", direction="E", distance=1))
         r = s.check(E.ManaAllocated(warband=T, attack={"warrior": 3}))
-        accepts(r) if on else rejects(r, "KO-4.1", "out-of-step", "QuakeRolled by krell")
+        accepts(r) if on else rejects(r, "KO-7.1", "out-of-step", "QuakeRolled by krell", "no mana waits")
 
 
 def test_option_mana_table() -> None:

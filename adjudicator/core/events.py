@@ -105,13 +105,15 @@ class JudgeRuling(Event):
     ``decision``: ``stands`` (an illegal event stands: the position continues from it, the
     irregularity kept as a warning), ``taken-back`` (the position returns to before the event; the
     events between it and the ruling are taken back with it), ``penalty`` (recorded and shown) or
-    ``result`` (the match ends with ``result``/``winner``).
+    ``result`` (the match ends with ``result``/``winner``); on a derived (X) event the log states
+    wrongly, ``stands`` puts the stated values in place of the engine's derivation and
+    ``corrected`` reads the line as the engine's derivation.
     """
 
     kind: ClassVar[str] = "J"
     #: the number of the event ruled on (1 = MatchStarted), and optionally its line in the log
     event: int
-    decision: Literal["stands", "taken-back", "penalty", "result"]
+    decision: Literal["stands", "taken-back", "corrected", "penalty", "result"]
     line: int | None = None
     #: who ruled, and why (free text)
     judge: str | None = None

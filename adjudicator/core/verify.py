@@ -19,7 +19,7 @@ from .commitments import Unopened, report
 from .events import Event, JudgeRuling, bare
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
-from .rulings import Ruling
+from .rulings import Illegal, Ruling, Undefined
 
 #: the rule an engine defect is reported under (a crash of the engine, not a verdict on the log)
 ENGINE_FAILURE = "LOG-4"
@@ -57,8 +57,9 @@ class Violation:
 
 @dataclass(frozen=True)
 class Irregularity:
-    """An event a judge's ruling decided (``decision``: ``stands`` or ``taken-back``), with the
-    engine's own ruling on it: a warning beside the verdict, the log left as it was written."""
+    """An event a judge's ruling decided (``decision``: ``stands``, ``taken-back`` or, for a
+    derived event the log states wrongly, ``corrected``), with the engine's own ruling on it: a
+    warning beside the verdict, the log left as it was written."""
 
     seq: int
     line: int
@@ -263,6 +264,8 @@ def run(
     violations = _Violations(game, result.violations)
     found = judge_rulings(log, n)
     judge = _Judge(game, found, len(events), game.players(state)) if found else None
+    if judge is not None:
+        judge.base = (game.initial_state(events[0][1]), derived)
     mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
     #: commitments (docs/log-format.md, "Commitments"): the event types that can hold one, and
     #: where each was made (commitment -> event number, line)
@@ -306,7 +309,8 @@ def run(
                 ruling = _engine_failure(game, ev, exc)
             if ruling.verdict != "illegal":
                 try:
-                    state_after, derived = settle(game, apply(state, ev))
+                    applied = apply(state, ev)
+                    state_after, derived = settle(game, applied)
                 except Exception as exc:  # the position stays where it was before the event; stop
                     ruling = _engine_failure(game, ev, exc)
                     violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
@@ -316,6 +320,8 @@ def run(
                 state = state_after
                 violations.root = None
                 unconfirmed.extend(derived)
+                if judge is not None:  # where a derived event the log states may be put in place
+                    judge.base = (applied, derived)
                 if committing is not None and ev.__class__ in committing:
                     for c in game.commitments_in(ev):  # type: ignore[attr-defined]
                         made.setdefault(c, (number, line))
@@ -393,8 +399,8 @@ def _ruling_error(r: JudgeRuling, seq: int, total: int, players: list[str]) -> s
         return f"names event {n}, but the log has {total} events"
     if n > seq:
         return f"names event {n}, which comes after it; a ruling is about an earlier event"
-    if r.decision in ("stands", "taken-back") and n == 1:
-        return "MatchStarted can neither stand nor be taken back"
+    if r.decision in MOVES and n == 1:
+        return "MatchStarted can neither stand, be taken back nor be corrected"
     for who, name in (("player", r.player), ("winner", r.winner)):
         if name is not None and name not in players:
             return f"{who}: unknown player {name!r} (players: {', '.join(players)})"
@@ -422,6 +428,21 @@ def _void(by: _Ruled) -> Ruling:
                   f"(line {by.line}); not checked", judged="void")
 
 
+#: the decisions that change how the event they name is followed (one per event)
+MOVES = ("stands", "taken-back", "corrected")
+
+
+def _unapplicable(game: Game, number: int, exc: BaseException) -> str:
+    """Why an engine cannot apply event ``number`` unchecked, in words (never a Python exception's
+    name: an event with no defined effect says what is undefined; a defect says it is one)."""
+    if isinstance(exc, Undefined):
+        return f"event {number} has no defined effect on the table: {exc}"
+    if isinstance(exc, Illegal):
+        return f"the {game.id} engine cannot apply event {number} unchecked: {exc.rule} {exc.message}"
+    return (f"the {game.id} engine cannot apply event {number} unchecked (its apply has no effect defined "
+            "for it in this position: an engine defect, please report it)")
+
+
 class _Judge:
     """The judges' rulings of one log, read before the verification starts: where the verify
     loop must do something else than check and apply (``mark``: the next such event number)."""
@@ -437,9 +458,9 @@ class _Judge:
             if ruled.bad is None:
                 ruled.bad = self._overlap(ruled, moves)
             if ruled.bad is None:
-                if r.decision in ("stands", "taken-back"):
+                if r.decision in MOVES:
                     moves[r.event] = ruled
-                if r.decision in ("stands", "taken-back") or r.line is not None:
+                if r.decision in MOVES or r.line is not None:
                     self.on.setdefault(r.event, []).append(ruled)
         #: the events the loop stops at, ascending
         self.marks = sorted(set(self.by_seq) | set(self.on))
@@ -448,6 +469,9 @@ class _Judge:
         self.taking_back: _Ruled | None = None
         #: the judge's ruling that ended the match
         self.ended: _Ruled | None = None
+        #: the position before the derived events still owed were applied, and those events (a
+        #: derived event the log states and a ruling lets stand is put in place of the engine's)
+        self.base: tuple[Any, list[Event]] = (None, [])
 
     def _overlap(self, ruled: _Ruled, moves: dict[int, _Ruled]) -> str | None:
         """A ruling on an event already ruled on or taken back; a taking back that takes back
@@ -456,7 +480,7 @@ class _Judge:
         for target, other in moves.items():
             if other.void:
                 continue
-            if r.decision in ("stands", "taken-back") and target == r.event:
+            if r.decision in MOVES and target == r.event:
                 return f"event {r.event} was already ruled on (\"{other.ruling.decision}\") at event {other.seq}"
             if other.ruling.decision == "taken-back" and target <= r.event < other.seq:
                 return f"event {r.event} was taken back by the judge's ruling at event {other.seq}"
@@ -493,19 +517,26 @@ class _Judge:
                 continue
             if ruled.ruling.line is not None and ruled.ruling.line != line:
                 ruled.bad = f"names event {number} on line {ruled.ruling.line}, but event {number} is on line {line}"
-            elif ruled.ruling.decision in ("stands", "taken-back"):
+            elif ruled.ruling.decision in MOVES:
                 move = ruled
         if move is None:
             return state, None
         game = self.game
+        if ev.kind == "X":
+            return self._stated(move, number, line, ev, state, unconfirmed, result)
         if ev.kind != "D" and ev.kind != "R":
-            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}); only a decision or a random " \
-                       "outcome can stand or be taken back"
+            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}); only a decision, a random " \
+                       "outcome or a derived event can stand or be taken back"
+            return state, None
+        if move.ruling.decision == "corrected":
+            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}), not derived by the engine: only a " \
+                       "derived (X) event can be corrected (a decision stands or is taken back)"
             return state, None
         try:
             ruling = game.check(state, ev)
-        except Exception as exc:  # an engine failure: the ruling cannot be followed
-            move.bad = f"the engine failed on event {number}; the ruling cannot be followed"
+        except Exception:  # an engine failure: the ruling cannot be followed
+            move.bad = f"the {game.id} engine failed on event {number} (an engine defect, please report it); " \
+                       "the ruling cannot be followed"
             return state, None
         if move.ruling.decision == "taken-back":  # the position stays (consequences still owed too)
             self.taking_back = move
@@ -516,18 +547,60 @@ class _Judge:
         if ruling.allowed:
             move.bad = f"event {number} is {ruling.verdict} ({ruling.rule}): there is no irregularity to let stand"
             return state, None
-        try:  # apply is total on checked events only: an engine that cannot apply this one says so
-            state, derived = settle(game, game.apply(state, ev))
+        return self._stand(move, number, line, ev, state, ruling, state, unconfirmed, result)
+
+    def _stand(self, move: _Ruled, number: int, line: int, ev: Event, before: Any, ruling: Ruling, state: Any,
+               unconfirmed: deque[Event], result: Result, *, replaces: bool = False) -> tuple[Any, Step | None]:
+        """Let ``ev`` stand: applied unchecked in ``before`` and settled (apply is total over events
+        with a defined effect: one without says why, and the position stays ``state``).
+        ``replaces``: a stated derived event put in place of the engine's derivation (not applied
+        on the position before it: the step carries the state)."""
+        game = self.game
+        try:
+            applied = game.apply(before, ev)
+            after, derived = settle(game, applied)
         except Exception as exc:  # noqa: BLE001 - reported as the reason the ruling cannot be followed
-            move.bad = (f"the {game.id} engine cannot apply event {number} unchecked ({type(exc).__name__}), "
-                        "so it cannot stand; the irregularity stays a violation")
+            move.bad = f"{_unapplicable(game, number, exc)}; so it cannot stand, the irregularity stays a violation"
             return state, None
         unconfirmed.clear()
         unconfirmed.extend(derived)
+        self.base = (applied, derived)
         move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "stands",
                                     move.seq, move.line)
         result.warnings.append(move.warning)
-        return state, Step(number, line, ev, _judged_as(ruling, "stands"), True, derived, state)
+        return after, Step(number, line, ev, _judged_as(ruling, "stands"), not replaces, derived, after)
+
+    def _stated(self, move: _Ruled, number: int, line: int, ev: Event, state: Any, unconfirmed: deque[Event],
+                result: Result) -> tuple[Any, Step | None]:
+        """A ruling on a derived event the log states: ``stands`` puts the stated event in place of
+        the engine's derivation (the position continues from the stated values), ``corrected``
+        reads the line as the engine's derivation."""
+        game = self.game
+        decision = move.ruling.decision
+        if decision == "taken-back":
+            move.bad = f"event {number} is {type(ev).__name__}, derived by the engine: a ruling lets the stated " \
+                       "values stand or has them corrected; it cannot take a consequence back"
+            return state, None
+        expected = unconfirmed[0] if unconfirmed else None
+        if expected is not None and bare(expected) == bare(ev):
+            move.bad = f"event {number} is what the engine derives: there is no irregularity to rule on"
+            return state, None
+        ruling = _stated_consequence(game, state, ev, deque(unconfirmed))
+        if decision == "corrected":
+            if expected is None:  # the engine derives nothing: the line is read as nothing
+                ruling = msgspec.structs.replace(ruling, message=ruling.message + "; the line is read as no event")
+            else:
+                unconfirmed.popleft()
+            move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "corrected",
+                                        move.seq, move.line)
+            result.warnings.append(move.warning)
+            return state, Step(number, line, ev, _judged_as(ruling, "corrected"), False, state=state)
+        before = state  # the stated event in place of the engine's next derivation, then what follows
+        if expected is not None:
+            before, derived = self.base
+            for d in derived[:len(derived) - len(unconfirmed)]:
+                before = game.apply(before, d)
+        return self._stand(move, number, line, ev, before, ruling, state, unconfirmed, result, replaces=True)
 
     def void(self, number: int, line: int, ev: Event, state: Any) -> Step:
         """An event between one taken back and the ruling that takes it back."""
@@ -557,6 +630,9 @@ class _Judge:
             who = f" on {r.player}" if r.player else ""
             return Ruling("legal", "LOG-5", "core/ruling", f"penalty{who} for event {r.event}: {r.penalty}{why}")
         w = ruled.warning
+        if r.decision == "corrected":
+            return Ruling("legal", "LOG-5", "core/ruling",
+                          f"event {r.event} is corrected{why}: the engine's derivation replaces the values the log states")
         if r.decision == "stands":
             return Ruling("legal", "LOG-5", "core/ruling",
                           f"event {r.event} stands{why}: the position continued from it")
@@ -580,7 +656,7 @@ def describe_ruling(r: JudgeRuling) -> str:
     elif r.decision == "penalty":
         what = f"penalty{' on ' + r.player if r.player else ''} for event {r.event}: {r.penalty}"
     else:
-        what = f"event {r.event} {'stands' if r.decision == 'stands' else 'is taken back'}"
+        what = f"event {r.event} " + {"stands": "stands", "corrected": "is corrected"}.get(r.decision, "is taken back")
     return f"judge's ruling{by}: {what}{why}"
 
 

@@ -631,7 +631,10 @@ class Rules(RulesBase):
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
-        return self.strike(s)[1]
+        derived, after = self.strike(s)
+        if e.hp != derived.hp and e.target == derived.target:  # stated hit points a judge's ruling let stand
+            after = with_player(after, e.target, hp=e.hp)
+        return after
 
     @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
