@@ -313,3 +313,27 @@ def test_a_ruling_never_shows_a_python_exception(monkeypatch) -> None:
     res = run(log, keep_going=True)
     msg = next(v.message for v in res.violations if v.rule == "LOG-5")
     assert "AssertionError" not in msg and "internal" not in msg and "engine defect" in msg, msg
+
+
+def test_a_taking_back_passes_the_game_what_the_table_saw(monkeypatch) -> None:
+    """A seat cannot unsee: the position a taking back returns to is given to the game's
+    ``keep_seen`` with the position the annulled events left at the table, and a seat's record
+    redacts the annulled events in the position they were played in."""
+    from adjudicator.core.seats import positions_before
+    from adjudicator.core.verify import settle
+
+    gid = "colossus-order"
+    lines, n = inserted(gid)
+    log = read_log(ex(gid, "legal-judge-taken-back.jsonl"))
+    game = log.game
+    calls = []
+    monkeypatch.setattr(game, "keep_seen", lambda state, annulled: calls.append((state, annulled)) or state)
+    res = run(log, record_steps=True)
+    assert res.verdict == "legal"
+    before = res.steps[n - 2].state
+    played = settle(game, game.apply(before, log.events[n - 1][1]))[0]  # the event as it was played
+    assert calls == [(before, played)]
+    assert res.steps[n - 1].table == played and res.steps[n - 1].state == before
+    # the seat's record: the ruling's event in the position the table saw, the next as returned to
+    pos = positions_before(log)
+    assert pos[n] == played and pos[n + 1] == before

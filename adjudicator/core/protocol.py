@@ -124,6 +124,14 @@ class Game(ABC, Generic[S]):
         naming it.  None (the default): the game does not track them, every condition stays."""
         return None
 
+    def keep_seen(self, state: S, annulled: S) -> S:
+        """The position a judge's taking back returns to (``state``, before the event taken
+        back), with what each seat learnt in the annulled events kept: ``annulled`` is the
+        position those events left at the table (folded unchecked).  A seat cannot unsee a card
+        (FIDE 7.5: the position before the irregularity, the knowledge of the table kept).  The
+        default: ``state`` (a game of open information, or one that keeps no knowledge)."""
+        return state
+
     def assumptions(self, state: S) -> list[str]:
         """What a record's verdict rests on without being an undetermined event (the
         construction rules an unknown deck list is assumed to meet), stated once beside the

@@ -22,11 +22,15 @@ from .verify import Step, run
 def positions_before(log: MatchLog) -> list[Any]:
     """The full-information position before each event of ``log`` (index 0: before
     MatchStarted, None), as the verifier reached it (judges' rulings followed, illegal events
-    left unapplied; an event the verifier did not reach gets the last position reached)."""
+    left unapplied; an event the verifier did not reach gets the last position reached).  The
+    events a judge's ruling took back are redacted in the position they were played in (what the
+    seats saw at the table), the events after the ruling in the position it returned to."""
     after: dict[int, Any] = {}
 
     def keep(step: Step) -> None:
-        if step.state is not None:
+        if step.table is not None:  # an event taken back: what the table saw after it
+            after[step.seq] = step.table
+        elif step.state is not None:
             after[step.seq] = step.state
 
     run(log, keep_going=True, on_step=keep)

@@ -100,6 +100,9 @@ class Step:
     derived: list[Event] = field(default_factory=list)
     #: the settled position after this step (after its derived events); None if unknown
     state: Any = None
+    #: an event taken back (or taken back with one): the position it left at the table, folded
+    #: unchecked (what the seats saw then; None: not taken back, or no defined effect)
+    table: Any = None
 
     @property
     def judged(self) -> str | None:
@@ -465,8 +468,10 @@ class _Judge:
         #: the events the loop stops at, ascending
         self.marks = sorted(set(self.by_seq) | set(self.on))
         self._next = 0
-        #: while events are being taken back: the ruling that takes them back
+        #: while events are being taken back: the ruling that takes them back, and the position
+        #: those events left at the table (folded unchecked: what the seats saw; None: undefined)
         self.taking_back: _Ruled | None = None
+        self.table: Any = None
         #: the judge's ruling that ended the match
         self.ended: _Ruled | None = None
         #: the position before the derived events still owed were applied, and those events (a
@@ -540,10 +545,11 @@ class _Judge:
             return state, None
         if move.ruling.decision == "taken-back":  # the position stays (consequences still owed too)
             self.taking_back = move
+            self.table = self._at_table(state, ev)
             move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "taken-back",
                                         move.seq, move.line, move.seq - number - 1)
             result.warnings.append(move.warning)
-            return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state)
+            return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state, table=self.table)
         if ruling.allowed:
             move.bad = f"event {number} is {ruling.verdict} ({ruling.rule}): there is no irregularity to let stand"
             return state, None
@@ -602,9 +608,26 @@ class _Judge:
                 before = game.apply(before, d)
         return self._stand(move, number, line, ev, before, ruling, state, unconfirmed, result, replaces=True)
 
+    def _at_table(self, table: Any, ev: Event) -> Any:
+        """``table`` after ``ev`` as it was played (unchecked; derived events stated are already
+        applied by the settling, rulings change nothing); None when it has no defined effect."""
+        if table is None or ev.kind == "X" or ev.kind == "J":
+            return table
+        try:
+            return settle(self.game, self.game.apply(table, ev))[0]
+        except Exception:  # noqa: BLE001 - what the table saw after it is then unknown
+            return None
+
     def void(self, number: int, line: int, ev: Event, state: Any) -> Step:
         """An event between one taken back and the ruling that takes it back."""
-        return Step(number, line, ev, _void(self.taking_back), False, state=state)
+        self.table = self._at_table(self.table, ev)
+        return Step(number, line, ev, _void(self.taking_back), False, state=state, table=self.table)
+
+    def kept(self, state: Any) -> Any:
+        """The position after a taking back: ``state`` with what the seats saw in the events taken
+        back kept (``Game.keep_seen``)."""
+        table, self.table = self.table, None
+        return state if table is None or state is None else self.game.keep_seen(state, table)
 
     def ruling(self, number: int, ev: Event, state: Any, unconfirmed: deque[Event], result: Result) -> Ruling:
         """The JudgeRuling at ``number`` is reached: follow it (or say why it cannot be)."""
@@ -677,6 +700,8 @@ def _judged(judge: _Judge, number: int, line: int, ev: Event, state: Any, unconf
         ruling = judge.ruling(number, ev, state, unconfirmed, result)
         if not ruling.legal:
             return None, ruling, state
+        if judge.table is not None and judge.by_seq[number].ruling.decision == "taken-back":
+            state = judge.kept(state)  # a seat cannot unsee what the events taken back showed it
         # not applied: a ruling is no game event (the store refolds applied events with apply)
         return Step(number, line, ev, ruling, False, state=state), None, state
     if judge.ended is not None:
