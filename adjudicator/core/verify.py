@@ -228,15 +228,53 @@ class _Violations:
         self.root: int | None = None
         self.root_state: Any = None
 
-    def add(self, number: int, line: int, ruling: Ruling, state: Any) -> None:
+    def add(self, number: int, line: int, ruling: Ruling, state: Any) -> bool:
+        """Record a rejection; True when it is a new violation (not one grouped under the last)."""
         found = self.found
         if self.root is not None and state is self.root_state and _is_follow_on(ruling):
             v = found[self.root]  # the position still waits where that violation left it
             found[self.root] = replace(v, followers=v.followers + 1,
                                        waiting_for=v.waiting_for or self.game.waiting_for(state))
-        else:
-            found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-            self.root, self.root_state = len(found) - 1, state
+            return False
+        found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        self.root, self.root_state = len(found) - 1, state
+        return True
+
+
+#: how many events a position without a rejected event played on is followed beside the position
+#: with it (``play_on``), at most
+SKIPPED_WINDOW = 50
+
+
+class _Skipped:
+    """``verify --keep-going`` played a rejected event on (as a judge's "stands" would); the
+    position without it is followed beside for a while: when a later event is illegal in the
+    position with it but legal without it, the rejected event was only a recording error (the
+    table went on without it) and verification goes on from there, the event reported once."""
+
+    __slots__ = ("game", "state", "left")
+
+    def __init__(self, game: Game, state: Any) -> None:
+        self.game, self.state, self.left = game, state, SKIPPED_WINDOW
+
+    def follow(self, state: Any, ev: Event, ruling: Ruling) -> tuple[Any, Ruling, _Skipped | None]:
+        """The position and ruling to go on with for ``ev`` (ruled ``ruling`` in ``state``), and
+        whether the position without the rejected event is still followed."""
+        game = self.game
+        try:
+            without = game.check(self.state, ev)
+        except Exception:  # noqa: BLE001 - that position cannot decide: stop following it
+            return state, ruling, None
+        if not without.allowed:
+            return state, ruling, (self if ruling.verdict == "illegal" else None)
+        if ruling.verdict == "illegal":  # legal only without the rejected event: go on without it
+            return self.state, without, None
+        self.left -= 1
+        try:
+            self.state = settle(game, game.apply(self.state, ev))[0]
+        except Exception:  # noqa: BLE001
+            return state, ruling, None
+        return state, ruling, (self if self.left > 0 else None)
 
 
 #: the ruling of a stated derived event that confirms the engine's own
@@ -250,11 +288,17 @@ def run(
     upto: int | None = None,
     record_steps: bool = False,
     on_step: Callable[[Step], None] | None = None,
+    play_on: bool = False,
 ) -> Result:  # long: the per-event loop stays in one frame (it is the verifier's hot path)
     """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted).
 
     ``record_steps`` keeps every :class:`Step` in ``Result.steps``; ``on_step`` is given each step
     as it is made instead (nothing kept: the store writes a long match in bounded memory).
+    ``play_on`` (with ``keep_going``: ``verify --keep-going``): a rejected decision or random
+    outcome is applied unchecked where the engine can apply it, as a judge's ``stands`` would, so
+    the events after it are checked in the position the players went on from; rejections in the
+    position it left are grouped under it.  Without it (positions for the viewers) an illegal event
+    is skipped.
     """
     result, state, derived, steps, go_on = _begin(log, keep_going, record_steps, on_step)
     if not go_on:
@@ -265,6 +309,8 @@ def run(
     events = log.events
     n = len(events) if upto is None else min(upto, len(events))
     violations = _Violations(game, result.violations)
+    #: ``play_on``: the position as if the last rejected event played on had not been played
+    skipped: _Skipped | None = None
     found = judge_rulings(log, n)
     judge = _Judge(game, found, len(events), game.players(state)) if found else None
     if judge is not None:
@@ -310,35 +356,55 @@ def run(
                 ruling = check(state, ev)
             except Exception as exc:
                 ruling = _engine_failure(game, ev, exc)
-            if ruling.verdict != "illegal":
-                try:
-                    applied = apply(state, ev)
-                    state_after, derived = settle(game, applied)
-                except Exception as exc:  # the position stays where it was before the event; stop
-                    ruling = _engine_failure(game, ev, exc)
-                    violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-                    if steps is not None:
-                        steps(Step(number, line, ev, ruling, False, state=state))
-                    break
-                state = state_after
-                violations.root = None
+        if skipped is not None and ev.kind != "X":  # a rejected event played on: only a recording error?
+            state, ruling, skipped = skipped.follow(state, ev, ruling)
+            unconfirmed.clear()
+        if ruling.verdict != "illegal":
+            try:
+                applied = apply(state, ev)
+                state_after, derived = settle(game, applied)
+            except Exception as exc:  # the position stays where it was before the event; stop
+                ruling = _engine_failure(game, ev, exc)
+                violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+                if steps is not None:
+                    steps(Step(number, line, ev, ruling, False, state=state))
+                break
+            state = state_after
+            violations.root = None
+            unconfirmed.extend(derived)
+            if judge is not None:  # where a derived event the log states may be put in place
+                judge.base = (applied, derived)
+            if committing is not None and ev.__class__ in committing:
+                for c in game.commitments_in(ev):  # type: ignore[attr-defined]
+                    made.setdefault(c, (number, line))
+            if not ruling.engine_checked:
+                result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+            if ruling.condition is not None:
+                result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
+                                                     condition=ruling.condition))
+            if steps is not None:
+                steps(Step(number, line, ev, ruling, True, derived, state))
+            continue
+        if ruling.settles is not None:
+            ruling = _settled_against(result, ruling)
+        new = violations.add(number, line, ruling, state)
+        if new and play_on and keep_going and (ev.kind == "D" or ev.kind == "R") and _is_follow_on(ruling) \
+                and outcome(state) is None:
+            try:  # as a judge's "stands" would (apply is total over events with a defined effect)
+                applied = apply(state, ev)
+                state_after, derived = settle(game, applied)
+            except Exception:  # noqa: BLE001 - no defined effect: the position waits where it was
+                pass
+            else:
+                skipped = _Skipped(game, state)
+                state = violations.root_state = state_after  # rejections there are its consequences
+                unconfirmed.clear()
                 unconfirmed.extend(derived)
-                if judge is not None:  # where a derived event the log states may be put in place
+                if judge is not None:
                     judge.base = (applied, derived)
-                if committing is not None and ev.__class__ in committing:
-                    for c in game.commitments_in(ev):  # type: ignore[attr-defined]
-                        made.setdefault(c, (number, line))
-                if not ruling.engine_checked:
-                    result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-                if ruling.condition is not None:
-                    result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
-                                                         condition=ruling.condition))
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
-        if ruling.settles is not None:
-            ruling = _settled_against(result, ruling)
-        violations.add(number, line, ruling, state)
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
