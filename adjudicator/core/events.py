@@ -203,5 +203,26 @@ def redact_private(event: Event, player: str | None) -> Event:
     return masked(event, "cards")
 
 
+def describe_private(event: Event) -> str:
+    """A private-information event in words, as the record it is in names it: the cards for the
+    seat that saw them, only that it happened (who, whose, how many) for the others."""
+    cards = list(event.cards)  # type: ignore[attr-defined]
+    n = len(cards)
+    many = f"{n} card{'' if n == 1 else 's'}"
+    known = [c for c in cards if c is not None and c != HIDDEN]
+    names = f": {', '.join(c if c is not None else HIDDEN for c in cards)}" if known else ""
+    source = f" ({event.source})" if event.source else ""  # type: ignore[attr-defined]
+    slots = getattr(event, "slots", None)
+    at = f" (slot{'s' if len(slots) != 1 else ''} {', '.join(map(str, slots))})" if slots else ""
+    if type(event) is CardsLooked:
+        return f"{event.player} looked at {many} of {event.owner}'s {event.zone}{at}{source}{names}"
+    if type(event) is CardsReordered:
+        return f"{event.player} put {many} of {event.owner}'s {event.zone} back in a new order{source}{names}"
+    e: Any = event
+    by = f" by {e.player}" if e.player else ""
+    seen = f", seen by {', '.join(e.seen_by)}" if e.seen_by else ", seen by no one"
+    return f"{many} of {e.owner}'s {e.from_zone} moved to {e.owner}'s {e.to_zone}{by}{at}{source}{seen}{names}"
+
+
 #: events every game's log may carry besides its own (added to each game's decoder)
 CORE_EVENTS: tuple[type[Event], ...] = (JudgeRuling, *PRIVATE_EVENTS)

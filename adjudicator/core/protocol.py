@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
-from .events import CORE_EVENTS, Event
+from .events import CORE_EVENTS, PRIVATE_EVENTS, Event, describe_private
 from .rulings import Rulebook, Ruling
 
 if TYPE_CHECKING:
@@ -271,7 +271,10 @@ class Game(ABC, Generic[S]):
         return None
 
     def describe_event(self, event: Event) -> str:
-        """A short human rendering of one event (for verdicts and viewers)."""
+        """A short human rendering of one event (for verdicts and viewers); the core's
+        private-information events in words (``bob looked at 3 cards of alice's hand``)."""
+        if type(event) in PRIVATE_EVENTS:
+            return describe_private(event)
         fields = {k: v for k, v in msgspec.to_builtins(event).items() if k not in ("type", "seq", "at", "note")}
         inner = " ".join(f"{k}={v}" for k, v in fields.items())
         return f"{type(event).__name__}({inner})"
