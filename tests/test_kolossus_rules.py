@@ -44,6 +44,7 @@ NEVER_REJECTS: dict[str, str] = {
     "KO-6.1": "crystals are placed by the derived RoundStarted",
     "KO-6.2": "captures are derived (CrystalsCaptured); a stated one that differs is LOG-2",
     "KO-6.3": "the first player is derived (RoundStarted.first)",
+    "KO-40": "what an illegal event does when a judge's ruling lets it stand: how apply reads it, never a check",
     "KO-6.4": "the end after the last round is derived (GameEnded)",
     "KO-6.5": "a wipe-out is derived (GameEnded)",
     "KO-7.3": "Attack is added to the movement points by the engine; Defence is enforced under KO-5.8",
@@ -1171,3 +1172,25 @@ def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
                 cited.add(node.value)
     assert {"KO-5.5", "KO-1.1", "KO-8.4", "KO-3.5", "KO-22"} <= cited
     assert not (cited & set(NEVER_REJECTS)), cited & set(NEVER_REJECTS)
+
+
+@documents("KO-40")
+def test_an_illegal_move_that_stands_puts_the_miniature_on_its_last_square() -> None:
+    """KO-40: a move along an illegal path (too far) that a judge's ruling lets stand puts the
+    miniature on the path's last square; one onto an own miniature has no defined effect."""
+    root = Path(__file__).resolve().parent.parent / "examples" / "kolossus"
+    for name, defined in (("illegal-KO-5.4-too-far.jsonl", True), ("illegal-KO-5.6-ends-on-own.jsonl", False)):
+        lines = (root / name).read_bytes().splitlines()
+        moved = E.MiniatureMoved.__name__
+        assert moved.encode() in lines[-1]
+        ruling = b'{"type":"JudgeRuling","event":%d,"decision":"stands"}' % len(lines)
+        res = run(parse_log(b"\n".join(lines + [ruling]) + b"\n", name), keep_going=True)
+        if defined:
+            assert res.verdict == "legal" and [w.rule for w in res.warnings] == ["KO-5.4"]
+            path = re.findall(rb'"([a-k]\d+)"', lines[-1])
+            assert any(p.square == path[-1].decode() for p in res.state.pieces)
+            assert not any(p.square == path[0].decode() for p in res.state.pieces)
+        else:
+            assert [v.rule for v in res.violations] == ["KO-5.6", "LOG-5"]
+            assert "a square holds one miniature" in res.violations[1].message
+
