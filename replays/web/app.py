@@ -580,7 +580,8 @@ class WebService:
             raise HTTPException(status_code=413, detail=f"{name}: more than {MAX_UPLOAD_EVENTS} events in one "
                                                         "upload; import it with `adjudicator store import`")
         try:
-            log = parse_log(data, name)
+            with sources.using(self.store.with_kept_data()):  # a pool already in the store is found, as by the CLI
+                log = parse_log(data, name)
         except LogError as exc:
             raise _bad(exc.render()) from None
         except AdjudicatorError as exc:
