@@ -1194,3 +1194,31 @@ def test_an_illegal_move_that_stands_puts_the_miniature_on_its_last_square() -> 
             assert [v.rule for v in res.violations] == ["KO-5.6", "LOG-5"]
             assert "a square holds one miniature" in res.violations[1].message
 
+
+@documents("KO-40")
+def test_apply_is_total_over_events_with_a_defined_effect() -> None:
+    """KO-40: every illegal event a judge might let stand (the engine's own candidates that it
+    rejects, and the match's next events played too early) either applies or says why it has no
+    defined effect (``Undefined``); never an engine exception."""
+    from adjudicator.core.playout import playout
+    from adjudicator.core.rulings import Undefined
+    from adjudicator.core.verify import settle
+
+    applied = undefined = 0
+    for seed in (0, 1):
+        events, _final = playout(GAME, seed, max_events=200)
+        s, _ = settle(GAME, GAME.initial_state(events[0]))
+        for k, ev in enumerate(events[1:-3], 1):
+            tried = events[k + 1:k + 4] + (GAME.rules.candidates(s) if k % 5 == 0 else [])
+            for c in tried:
+                if c.kind not in ("D", "R") or GAME.check(s, c).allowed:
+                    continue
+                try:
+                    settle(GAME, GAME.apply(s, c))
+                    applied += 1
+                except Undefined as why:
+                    assert str(why), c
+                    undefined += 1
+            s, _ = settle(GAME, GAME.apply(s, ev))
+    assert applied > 100 and undefined
+

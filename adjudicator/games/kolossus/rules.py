@@ -914,7 +914,8 @@ class Rules(RulesBase):
     @applies(E.MovementRolled)
     def a_move_roll(self, s: State, e: E.MovementRolled) -> State:
         a = s.activation
-        assert a is not None
+        if a is None:  # a roll that stands without an activation (KO-40): the dice are used, nothing moves
+            return replace(s, rolls=s.rolls + len(e.dice))
         bonus = s.current.attack[CI[a.character]] if s.options.chapter >= 2 else 0
         return replace(s, rolls=s.rolls + len(e.dice), step="move",
                        activation=replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus))
