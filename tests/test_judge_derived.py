@@ -132,3 +132,17 @@ def test_a_store_import_keeps_the_position_a_stated_derived_event_left(tmp_path:
                 assert store.state_at(str(out.match_id), at)[1] == res.steps[at - 1].state, at
             stepped = list(store.steps(str(out.match_id), n - 1, len(log)))
             assert [s.state for s in stepped] == [s.state for s in res.steps[n - 2:]]
+
+
+def test_check_answers_what_follows_from_a_ruling_on_a_derived_event() -> None:
+    """``check --event`` a proposed ruling: "stands" goes on from the stated warband's turn,
+    "corrected" from the engine's."""
+    path = ROOT / "examples" / "kolossus" / WRONG["kolossus"]
+    n = len(lines_of(path))
+    answers = {}
+    for decision in ("stands", "corrected"):
+        r = CliRunner().invoke(main, ["check", str(path), "--at", str(n), "--event",
+                                      json.dumps({"type": "JudgeRuling", "event": n, "decision": decision})])
+        assert r.exit_code == 0 and f"({decision})" in r.output, r.output
+        answers[decision] = r.output
+    assert "DestinyRolled by ishtari" in answers["stands"] and "DestinyRolled by krell" in answers["corrected"]
