@@ -87,3 +87,23 @@ def test_an_event_recorded_by_mistake_is_one_violation(gid: str) -> None:
     res = run(parse_log(b"".join(encode_line(e) + b"\n" for e in twice), "g.jsonl"), keep_going=True, play_on=True)
     assert len(res.violations) == 1 and res.violations[0].seq == k + 2, [v.as_dict() for v in res.violations]
     assert res.state == run(parse_log(data, "g.jsonl")).state == final
+
+
+def test_one_wrong_colossus_order_draw_is_one_violation(tmp_path: Path) -> None:
+    """The issue's case: one wrong Colossus Order draw (the log says alice draws ash, not the
+    dawn-sparrowhawk she then plays) once gave sixteen violations, each later event of hers
+    slipping; now the play of a card not in hand is the one violation, and the match goes on."""
+    src = Path(__file__).resolve().parent.parent / "examples" / "colossus-order" / "legal-gem-complete.jsonl"
+    lines = src.read_text().splitlines()
+    doc = json.loads(lines[19])
+    assert (doc["type"], doc["card"]) == ("CardDrawn", "dawn-sparrowhawk")
+    doc["card"] = "ash"
+    lines[19] = json.dumps(doc)
+    p = tmp_path / "wrong-draw.jsonl"
+    p.write_text("\n".join(lines) + "\n")
+    skipped = run(parse_log(p.read_bytes(), str(p)), keep_going=True)
+    assert len(skipped.violations) > 10  # what --keep-going said before
+    r = CliRunner().invoke(main, ["verify", "--keep-going", "--json", str(p)])
+    got = json.loads(r.output.splitlines()[0])
+    assert r.exit_code == 1 and [(v["line"], v.get("followers", 0)) for v in got["violations"]] == [(24, 0)], r.output
+    assert got["violations"][0]["rule"] == "CO-4.4" and got["outcome"]["winner"] == "alice"
