@@ -362,7 +362,7 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     message = ruling.message
     if viewer is not None:
         derived = [game.redact(d, viewer) for d in derived]
-        if game.redact(ev, viewer) != ev:
+        if game.redact(ev, viewer, state) != ev:
             message = f"(this ruling concerns what {viewer} cannot see)"
     if as_json:
         doc = {"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": message,
