@@ -233,6 +233,16 @@ class Game(ABC, Generic[S]):
         (``scene.Card.card``), so a seat never learns of a card it cannot see."""
         return None
 
+    # -- tournaments (docs/tournament.md) ------------------------------------------------------
+    #: the type of one player's deck list as ``MatchStarted.decks`` writes it (a tournament's
+    #: registered lists have the same shape); None: a game without deck lists
+    deck_type: ClassVar[Any] = None
+
+    def deck_counts(self, deck: Any) -> dict[str, int]:
+        """One deck list (a ``deck_type`` value) as card id -> copies: what a tournament compares
+        with the list a player registered."""
+        return dict(deck)
+
     # -- generated matches (tests, benchmarks, examples) -------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> Event:
         """A legal MatchStarted for generated matches (random playouts, benchmarks).

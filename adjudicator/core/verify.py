@@ -147,6 +147,23 @@ class Result:
             return self.ruled
         return None if self.state is None else self.game.outcome(self.state)
 
+    @property
+    def complete(self) -> bool:
+        """Did the match reach its end (an outcome: the rules' own, or a judge's result ruling)?
+        A log that simply stops is *unfinished*, whatever its verdict."""
+        return self.outcome is not None
+
+    def stopped_at(self) -> dict[str, Any] | None:
+        """Where an unfinished match stopped: the last event's number, the turn (or round) and
+        who was to act (None: the match is complete, or there is no position)."""
+        if self.complete or self.state is None:
+            return None
+        try:
+            return {"event": self.events, "turn": self.game.turn_number(self.state),
+                    "to_act": list(self.game.to_act(self.state))}
+        except Exception:  # noqa: BLE001 - a position an engine cannot describe: say where only
+            return {"event": self.events, "turn": None, "to_act": []}
+
 
 class EngineLoop(Exception):
     pass
