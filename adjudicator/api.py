@@ -258,7 +258,7 @@ class Match:
 
     def verify(self, *, keep_going: bool = False) -> Verdict:
         """Check every event in the position where it happened (see ``adjudicator verify``)."""
-        res: Result = run(self._log, keep_going=keep_going)
+        res: Result = run(self._log, keep_going=keep_going, play_on=keep_going)
         return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked), res.outcome,
                        Position(self.game, res.state, res.events), list(res.warnings), list(res.rulings),
                        self._log.chain_head, list(res.undetermined), res.stopped_at())

@@ -58,7 +58,7 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     try:  # streamed: memory bounded by the position and one line, not by the log
         log = stream_log(path)
         data = [r.as_dict() for r in log.game.data_used(log.events[0][1])]
-        res = run(log, keep_going=keep_going)
+        res = run(log, keep_going=keep_going, play_on=keep_going)
         log.events.drain()  # type: ignore[attr-defined]
     except LogError as exc:
         return {"path": str(path), "game": None, "verdict": "unreadable", "events": 0, "violations": [],
@@ -289,7 +289,8 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
 @pools_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @json_option
-@click.option("--keep-going", is_flag=True, help="Skip an illegal event and go on checking the rest of the log.")
+@click.option("--keep-going", is_flag=True, help="Go on after an illegal event: played on where the engine can apply it (as a judge's "
+              "'stands' would), else skipped; one wrong event is one violation.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: every core); the output stays in input order.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the logs that are not legal, and the summary.")
@@ -406,7 +407,7 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     message = ruling.message
     if viewer is not None:
         derived = [game.redact(d, viewer) for d in derived]
-        if game.redact(ev, viewer) != ev:
+        if game.redact(ev, viewer, state) != ev:
             message = f"(this ruling concerns what {viewer} cannot see)"
     if as_json:
         doc = {"verdict": ruling.verdict, "rule": ruling.rule, "code": ruling.code, "message": message,

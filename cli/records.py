@@ -157,7 +157,8 @@ def _echo_reconciled(res: Any, output: str | None) -> None:
     click.echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
                f"{a}, {res.filled_b} in {b}; {res.unknown} unknown to both)")
     for c in res.contradictions:
-        click.echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}")
+        more = f" ({c.followers} more contradictions follow from it)" if c.followers else ""
+        click.echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}{more}")
     for path, seat in ((a, res.seat_a), (b, res.seat_b)):
         if seat is not None:
             click.echo(f"  {path} is {seat}'s record")

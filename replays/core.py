@@ -35,7 +35,8 @@ UNDETERMINED = "undetermined"
 #: irregularities judges' rulings let stand or took back (warnings)
 STOPS = frozenset({ILLEGAL, UNDETERMINED, STANDS, TAKEN_BACK})
 #: Ruling.judged -> mark
-_JUDGED = {"stands": STANDS, "taken-back": TAKEN_BACK, "void": TAKEN_BACK, "ruling": RULING}
+#: (a derived event a ruling corrected is marked as one that stands: its irregularity a warning)
+_JUDGED = {"stands": STANDS, "corrected": STANDS, "taken-back": TAKEN_BACK, "void": TAKEN_BACK, "ruling": RULING}
 
 
 @dataclass(frozen=True)
@@ -102,12 +103,14 @@ def make_frame(game: Game, number: int, line: int, event: Event, ruling: Ruling 
     )
 
 
-def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None) -> Frame:
+def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None, before: Any = None) -> Frame:
     """Frame ``f`` as ``player`` saw it: its event (and what it forced) through ``game.redact``,
-    so a player's event list names no card that player could not see (nor does a ruling)."""
+    so a player's event list names no card that player could not see (nor does a ruling).
+    ``before``: the position before the event (what the seat knew then: a card it saw stays
+    named), when the caller has it."""
     if player is None:
         return f
-    ev = game.redact(f.event, player)
+    ev = game.redact(f.event, player, before)
     hidden = ev != f.event
     shown = [game.redact(d, player) for d in derived]
     return Frame(
@@ -184,6 +187,9 @@ class Replay:
         self.result = result
         steps = result.steps or []
         self._states: list[Any] = []
+        #: the position at the table after each event (an event taken back: the one it left, what
+        #: the seats saw; see adjudicator.core.seats.positions_before)
+        self._table: list[Any] = []
         self._derived: list[list[Event]] = []
         self._views: dict[str, list[Frame]] = {}
         self.frames: list[Frame] = []
@@ -192,6 +198,7 @@ class Replay:
         for step in steps:
             state = step.state if step.state is not None else state
             self._states.append(state)
+            self._table.append(step.table if step.table is not None else state)
             self._derived.append(list(step.derived))
             self.frames.append(make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
                                           step.derived, state))
@@ -230,7 +237,8 @@ class Replay:
         cached = self._views.get(player)
         if cached is not None:
             return cached
-        out = [seen_by(self.game, f, derived, player) for f, derived in zip(self.frames, self._derived)]
+        before = [None, *self._table[:-1]]
+        out = [seen_by(self.game, f, derived, player, b) for f, derived, b in zip(self.frames, self._derived, before)]
         self._views[player] = out
         return out
 

@@ -162,6 +162,14 @@ def test_events_as_a_seat_saw_them_name_nothing_unseen(gid: str) -> None:
 
 # -- the JSON API and the web page -----------------------------------------------------------------
 
+def seat_records(log: list[Any], player: str) -> list[Any]:
+    """``player``'s record of the match (``redact --as``: each event with what the seat knew)."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.seats import redact_log
+
+    return list(redact_log(parse_log(to_jsonl(log), "m.jsonl"), player))
+
+
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from litestar.testing import TestClient
@@ -222,8 +230,8 @@ def test_the_json_api_shows_a_seat_only_what_the_game_shows_it(api: Any, gid: st
                 got[what] = r.json()
             assert got["position"]["scene"] == jsonish(g.scene(s, p))
             assert got["document"]["state"] == jsonish(g.view(s, p))
-            for ev, logged in zip(got["events"]["events"], log):
-                assert ev["event"] == jsonish(g.redact(logged, p))
+            for ev, logged in zip(got["events"]["events"], seat_records(log, p)):
+                assert ev["event"] == jsonish(logged)
             for what, doc in got.items():
                 leaked = strings(doc) & unseen
                 assert not leaked, f"{gid}: {what} after event {n} as {p} names {sorted(leaked)}"
@@ -241,7 +249,7 @@ def test_the_log_download_as_a_seat_is_that_seats_record(api: Any) -> None:
             r = client.get(f"/api/matches/{mid}/log?as={p}")
             assert r.status_code == 200
             lines = [msgspec.json.decode(x) for x in r.content.splitlines()]
-            assert lines == [jsonish(g.redact(e, p)) for e in log]
+            assert lines == [jsonish(e) for e in seat_records(log, p)]
         assert client.get(f"/api/matches/{mid}/log?as=nobody").status_code == 400
 
 
@@ -256,3 +264,57 @@ def test_redaction_is_reached_through_the_observation_module_only() -> None:
         for name in ("view", "redact", "observe", "scene", "describe"):
             assert name not in vars(cls), f"{gid}: {cls.__name__}.{name} overrides the kit's observation"
     assert root.name == "colossi"
+
+
+@pytest.mark.parametrize("gid", [g for g in GAMES if PLANTERS.get(g) is not None])
+def test_a_look_names_its_cards_to_the_looking_seat_only(gid: str, tmp_path: Path) -> None:
+    """The private-information events (a look, a reorder, a move between hidden zones): their
+    cards reach the seats that saw them and no other, in the seat's record, the replay's frames
+    (terminal and browser) and the JSON API; every seat sees that the look happened."""
+    from litestar.testing import TestClient
+
+    from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.store import MatchStore
+    from adjudicator.replays.core import Replay
+    from adjudicator.replays.web import create_app
+
+    g = registry.get(gid)
+    log, final = playout(g, 4, max_events=60)
+    players = g.players(final)
+    looker, owner = players[0], players[1]
+    canary = next(str(e.card) for e in log  # (a log names only cards that exist: one of this match's)
+                  if isinstance(getattr(e, "card", None), str) and e.card != "?")
+    private = [CardsLooked(player=looker, owner=owner, zone="hand", cards=[canary] * 3, source="a test"),
+               CardsReordered(player=looker, owner=owner, zone="deck-top", cards=[canary] * 2),
+               CardsMoved(owner=owner, from_zone="deck", to_zone="hand", cards=[canary], seen_by=[looker], player=owner)]
+    data = to_jsonl(log + private)
+    n = len(log)
+    for p in players:
+        record = msgspec.json.encode(list(redact_log_of(data, p))[n:]).decode()
+        assert (canary in record) == (p == looker), p
+    replay = Replay(parse_log(data, "look.jsonl"))
+    for p in players:
+        frames = replay.frames_for(p)[n:]
+        text = msgspec.json.encode([f.as_dict() for f in frames]).decode()
+        assert (canary in text) == (p == looker), p
+        assert frames[0].text.startswith(f"{looker} looked at 3 cards of {owner}'s hand")
+    path = tmp_path / "look.jsonl"
+    path.write_bytes(data)
+    with MatchStore(str(tmp_path / "m.db")) as store:
+        mid = store.import_file(str(path), allow_illegal=True).match_id
+        with TestClient(create_app(store)) as client:
+            for p in players:
+                r = client.get(f"/api/matches/{mid}/events?as={p}&from={n + 1}&limit=3")
+                assert r.status_code == 200, r.text
+                assert (canary in r.text) == (p == looker), p
+                assert r.json()["events"][0]["text"].startswith(f"{looker} looked at 3 cards of {owner}'s hand")
+                log_as = client.get(f"/api/matches/{mid}/log?as={p}").text.splitlines()[n:]
+                assert (canary in "".join(log_as)) == (p == looker), p
+
+
+def redact_log_of(data: bytes, player: str) -> Any:
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.seats import redact_log
+
+    return redact_log(parse_log(data, "m.jsonl"), player)

@@ -186,7 +186,7 @@ def test_the_ruling_event_is_in_every_game_schema_and_not_a_game_event() -> None
     for g in registry.games():
         assert JudgeRuling not in g.event_types
         assert g.event_class("JudgeRuling") is JudgeRuling
-        assert "JudgeRuling" in json.dumps(g.schema())
+        assert "JudgeRuling" in json.dumps(g.schema()) and '"corrected"' in json.dumps(g.schema())
         ev = g.decoder.decode(encode_line(JudgeRuling(event=2, decision="penalty", penalty="x")))
         assert type(ev) is JudgeRuling
 
@@ -264,3 +264,76 @@ def test_an_inserted_event_taken_back_leaves_the_generated_match_as_it_was(gid: 
     out = verify(log)
     assert out.verdict == "legal" and out.state == final, [v.as_dict() for v in out.violations]
     assert [(w.seq, w.decision) for w in out.warnings] == [(k + 1, "taken-back")]
+
+
+KOLOSSUS_UNDEFINED = {  # illegal Kolossus events whose effect on the table is not defined, and why
+    "illegal-KO-5.6-ends-on-own.jsonl": "a square holds one miniature",
+    "illegal-KO-8.7-citadel-off-board.jsonl": "would push the Citadel of Time from k6 off the board",
+}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "examples" / "kolossus").glob("illegal-KO-*.jsonl")))
+def test_every_illegal_kolossus_event_can_stand_unless_its_effect_is_undefined(name: str) -> None:
+    """KO-40: Kolossus's apply is total over events whose effect on the table is defined (a move
+    along an illegal path puts the miniature on its last square)."""
+    lines = lines_of(ex("kolossus", name))
+    [v] = verify(lines).violations
+    assert v.seq == len(lines)
+    res = verify(lines + [ruling(event=v.seq, decision="stands", reason="noticed too late")], keep_going=True)
+    if name in KOLOSSUS_UNDEFINED:
+        assert [x.rule for x in res.violations] == [v.rule, "LOG-5"]
+        msg = res.violations[1].message
+        assert "has no defined effect on the table" in msg and KOLOSSUS_UNDEFINED[name] in msg, msg
+        assert "Error" not in msg  # never a Python exception's name
+        return
+    assert res.verdict == "legal", [x.as_dict() for x in res.violations]
+    [w] = res.warnings
+    assert (w.seq, w.rule, w.decision) == (v.seq, v.rule, "stands")
+    ev = json.loads(lines[-1])
+    if ev["type"] == "MiniatureMoved" and ev.get("path"):
+        occupied = {p.square: p for p in res.state.pieces}
+        assert occupied[ev["path"][-1]].warband == ev["warband"]  # the miniature stands on the last square
+
+
+def test_a_ruling_never_shows_a_python_exception(monkeypatch) -> None:
+    """The LOG-5 message once showed ``AssertionError``: an engine that cannot apply an event says
+    so in words."""
+    path = ex("colossus-order", "legal-judge-stands.jsonl")
+    log = read_log(path)
+    [w] = run(log).warnings
+    irregular = log.events[w.seq - 1][1]
+    apply = log.game.apply
+
+    def fails(state, event):
+        if event is irregular:
+            raise AssertionError("internal")
+        return apply(state, event)
+
+    monkeypatch.setattr(log.game, "apply", fails)
+    res = run(log, keep_going=True)
+    msg = next(v.message for v in res.violations if v.rule == "LOG-5")
+    assert "AssertionError" not in msg and "internal" not in msg and "engine defect" in msg, msg
+
+
+def test_a_taking_back_passes_the_game_what_the_table_saw(monkeypatch) -> None:
+    """A seat cannot unsee: the position a taking back returns to is given to the game's
+    ``keep_seen`` with the position the annulled events left at the table, and a seat's record
+    redacts the annulled events in the position they were played in."""
+    from adjudicator.core.seats import positions_before
+    from adjudicator.core.verify import settle
+
+    gid = "colossus-order"
+    lines, n = inserted(gid)
+    log = read_log(ex(gid, "legal-judge-taken-back.jsonl"))
+    game = log.game
+    calls = []
+    monkeypatch.setattr(game, "keep_seen", lambda state, annulled: calls.append((state, annulled)) or state)
+    res = run(log, record_steps=True)
+    assert res.verdict == "legal"
+    before = res.steps[n - 2].state
+    played = settle(game, game.apply(before, log.events[n - 1][1]))[0]  # the event as it was played
+    assert calls == [(before, played)]
+    assert res.steps[n - 1].table == played and res.steps[n - 1].state == before
+    # the seat's record: the ruling's event in the position the table saw, the next as returned to
+    pos = positions_before(log)
+    assert pos[n] == played and pos[n + 1] == before

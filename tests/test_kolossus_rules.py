@@ -44,6 +44,7 @@ NEVER_REJECTS: dict[str, str] = {
     "KO-6.1": "crystals are placed by the derived RoundStarted",
     "KO-6.2": "captures are derived (CrystalsCaptured); a stated one that differs is LOG-2",
     "KO-6.3": "the first player is derived (RoundStarted.first)",
+    "KO-40": "what an illegal event does when a judge's ruling lets it stand: how apply reads it, never a check",
     "KO-6.4": "the end after the last round is derived (GameEnded)",
     "KO-6.5": "a wipe-out is derived (GameEnded)",
     "KO-7.3": "Attack is added to the movement points by the engine; Defence is enforced under KO-5.8",
@@ -608,6 +609,8 @@ def test_no_mana_to_allocate_after_a_destiny_of_4() -> None:
     st = with_warband(position({}, step="act", ruleset="chapter-2"), T, pending=0, supply=10)
     rejects(check(st, E.ManaAllocated(warband=T)), "KO-7.1", "out-of-step", "no mana waits to be allocated",
             "a roll of 4 gives none")
+    # by another warband too: no mana waits for anyone (docs/rules/kolossus.md KO-7.1, not KO-4.1)
+    rejects(check(st, E.ManaAllocated(warband=K)), "KO-7.1", "out-of-step", "no mana waits to be allocated")
     # skipping mana that is owed cites the rule that owes it
     owed = with_warband(position({}, step="allocate", ruleset="chapter-2"), T, pending=2, supply=10)
     rejects(check(owed, E.TurnEnded(warband=T)), "KO-7.2", "out-of-step", "ManaAllocated by", "the turn gave 2 mana")
@@ -973,7 +976,7 @@ def test_option_invasion_mana() -> None:
         s.add(E.QuakeRolled(warband=T, value=1))
         s.add(E.QuakeShifted(warband=T, region="row-5", direction="E", distance=1))
         r = s.check(E.ManaAllocated(warband=T, attack={"warrior": 3}))
-        accepts(r) if on else rejects(r, "KO-4.1", "out-of-step", "QuakeRolled by krell")
+        accepts(r) if on else rejects(r, "KO-7.1", "out-of-step", "QuakeRolled by krell", "no mana waits")
 
 
 def test_option_mana_table() -> None:
@@ -1169,3 +1172,53 @@ def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
                 cited.add(node.value)
     assert {"KO-5.5", "KO-1.1", "KO-8.4", "KO-3.5", "KO-22"} <= cited
     assert not (cited & set(NEVER_REJECTS)), cited & set(NEVER_REJECTS)
+
+
+@documents("KO-40")
+def test_an_illegal_move_that_stands_puts_the_miniature_on_its_last_square() -> None:
+    """KO-40: a move along an illegal path (too far) that a judge's ruling lets stand puts the
+    miniature on the path's last square; one onto an own miniature has no defined effect."""
+    root = Path(__file__).resolve().parent.parent / "examples" / "kolossus"
+    for name, defined in (("illegal-KO-5.4-too-far.jsonl", True), ("illegal-KO-5.6-ends-on-own.jsonl", False)):
+        lines = (root / name).read_bytes().splitlines()
+        moved = E.MiniatureMoved.__name__
+        assert moved.encode() in lines[-1]
+        ruling = b'{"type":"JudgeRuling","event":%d,"decision":"stands"}' % len(lines)
+        res = run(parse_log(b"\n".join(lines + [ruling]) + b"\n", name), keep_going=True)
+        if defined:
+            assert res.verdict == "legal" and [w.rule for w in res.warnings] == ["KO-5.4"]
+            path = re.findall(rb'"([a-k]\d+)"', lines[-1])
+            assert any(p.square == path[-1].decode() for p in res.state.pieces)
+            assert not any(p.square == path[0].decode() for p in res.state.pieces)
+        else:
+            assert [v.rule for v in res.violations] == ["KO-5.6", "LOG-5"]
+            assert "a square holds one miniature" in res.violations[1].message
+
+
+@documents("KO-40")
+def test_apply_is_total_over_events_with_a_defined_effect() -> None:
+    """KO-40: every illegal event a judge might let stand (the engine's own candidates that it
+    rejects, and the match's next events played too early) either applies or says why it has no
+    defined effect (``Undefined``); never an engine exception."""
+    from adjudicator.core.playout import playout
+    from adjudicator.core.rulings import Undefined
+    from adjudicator.core.verify import settle
+
+    applied = undefined = 0
+    for seed in (0, 1):
+        events, _final = playout(GAME, seed, max_events=200)
+        s, _ = settle(GAME, GAME.initial_state(events[0]))
+        for k, ev in enumerate(events[1:-3], 1):
+            tried = events[k + 1:k + 4] + (GAME.rules.candidates(s) if k % 5 == 0 else [])
+            for c in tried:
+                if c.kind not in ("D", "R") or GAME.check(s, c).allowed:
+                    continue
+                try:
+                    settle(GAME, GAME.apply(s, c))
+                    applied += 1
+                except Undefined as why:
+                    assert str(why), c
+                    undefined += 1
+            s, _ = settle(GAME, GAME.apply(s, ev))
+    assert applied > 100 and undefined
+

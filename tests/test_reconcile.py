@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from adjudicator.core import registry
 from adjudicator.core.events import encode_line
-from adjudicator.core.log import line_hash, read_log, seal_lines
+from adjudicator.core.log import line_hash, parse_log, read_log, seal_lines
+from adjudicator.core.seats import positions_before, redact_log
 from adjudicator.core.playout import playout
 from adjudicator.core.reconcile import read_record, reconcile
 from adjudicator.core.verify import run
@@ -42,9 +43,13 @@ def invoke(*args: object):
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
+def _log(events):
+    return parse_log(b"".join(encode_line(e) + b"\n" for e in events), "m.jsonl")
+
+
 def seat_record(game, events, player: str) -> bytes:
-    """What ``redact --as player`` writes."""
-    return b"".join(encode_line(msgspec.structs.replace(game.redact(e, player), prev=None)) + b"\n" for e in events)
+    """What ``redact --as player`` writes (each event with what the seat knew before it)."""
+    return b"".join(encode_line(e) + b"\n" for e in redact_log(_log(events), player))
 
 
 def expected(game, events) -> bytes:
@@ -52,8 +57,8 @@ def expected(game, events) -> bytes:
     it masked alike (no one saw it), as they saw it."""
     players = list(events[0].players)
     out = []
-    for e in events:
-        seen = {encode_line(game.redact(e, p)) for p in players}
+    for e, before in zip(events, positions_before(_log(events))):
+        seen = {encode_line(game.redact(e, p, before)) for p in players}
         out.append(encode_line(e) if encode_line(e) in seen or len(seen) > 1 else seen.pop())
     return b"".join(ln + b"\n" for ln in out)
 
@@ -246,3 +251,57 @@ def test_a_null_against_a_known_value_is_filled_not_a_contradiction(tmp_path: Pa
     lines[k] = json.dumps(doc, separators=(",", ":")).encode()
     b.write_bytes(b"\n".join(lines) + b"\n")
     assert [c.field for c in reconcile(read_record(a), read_record(b)).contradictions] == ["card"]
+
+
+def edited(src: Path, out: Path, upto: int, changes: dict[int, tuple[str, object]]) -> Path:
+    lines = src.read_text().splitlines()[:upto]
+    for k, (f, v) in changes.items():
+        doc = json.loads(lines[k - 1])
+        doc[f] = v
+        lines[k - 1] = json.dumps(doc, separators=(",", ":"))
+    out.write_text("\n".join(lines) + "\n")
+    return out
+
+
+def test_records_that_cannot_both_be_true_are_a_contradiction_naming_both_lines(tmp_path: Path) -> None:
+    """No single line differs: alice's record leaves her draw at line 20 unknown (her client lost
+    it), bob's names it white-gem (a scorekeeper behind alice wrote it wrong); each record verifies
+    on its own, but alice then plays dawn-sparrowhawk (line 24), which she cannot hold if she drew
+    white-gem: the merged log would be illegal."""
+    full = ROOT / "examples" / "colossus-order" / "legal-gem-complete.jsonl"
+    alice, bob = two_records(tmp_path, str(full.relative_to(ROOT)))
+    assert json.loads(alice.read_text().splitlines()[19])["card"] == "dawn-sparrowhawk"
+    a = edited(alice, tmp_path / "alice-lost.jsonl", 30, {20: ("card", "?")})
+    b = edited(bob, tmp_path / "bob-wrong.jsonl", 30, {20: ("card", "white-gem")})
+    for p in (a, b):  # each alone is a possible record of a legal match
+        assert run(read_log(p)).verdict != "illegal"
+    out = tmp_path / "m.jsonl"
+    r = invoke("reconcile", a, b, "-o", out)
+    assert r.exit_code == 1 and not out.exists(), r.output
+    assert f"  {a}:24 / {b}:20: the records cannot both be true: {b}:20 gives CardDrawn card \"white-gem\" " \
+           f"({a}:20 leaves it unknown), and with it event 24 (FollowerPlayed) is illegal: CO-4.4" in r.output, r.output
+    doc = json.loads(invoke("reconcile", a, b, "--json").output)
+    assert [(c["line_a"], c["line_b"], c["field"]) for c in doc["contradictions"]] == [(24, 20, "card")]
+    # the same two records without the wrong name merge, and the merged log verifies
+    ok = edited(bob, tmp_path / "bob.jsonl", 30, {})
+    assert invoke("reconcile", a, ok, "-o", out).exit_code == 0 and run(read_log(out)).verdict != "illegal"
+
+
+def test_one_wrong_line_is_reported_once_with_what_follows_from_it(tmp_path: Path) -> None:
+    a, b = two_records(tmp_path)
+    lines = b.read_bytes().splitlines()
+    # an event B holds and A does not (written twice): one contradiction, the records in step after it
+    k = next(i for i, ln in enumerate(lines) if i > 30 and b'"MainPhaseEnded"' in ln)
+    b.write_bytes(b"\n".join(lines[:k + 1] + [lines[k]] + lines[k + 1:]) + b"\n")
+    res = reconcile(read_record(a), read_record(b))
+    assert [(c.line_a, c.line_b, c.followers) for c in res.contradictions] == [(k + 2, k + 2, 0)], res.contradictions
+    assert f"{b} has 1 event {a} does not (line {k + 2}: MainPhaseEnded)" in res.contradictions[0].message
+    # one wrong name written on every line that names it: one contradiction, the repeats counted under it
+    wrong = [ln.replace(b'"attacker":"F1"', b'"attacker":"F9"') for ln in lines]
+    n = sum(1 for ln in lines if b'"attacker":"F1"' in ln)
+    assert n > 2
+    b.write_bytes(b"\n".join(wrong) + b"\n")
+    doc = json.loads(invoke("reconcile", a, b, "--json").output)
+    assert [(c["field"], c.get("followers")) for c in doc["contradictions"]] == [("attacker", n - 1)]
+    r = invoke("reconcile", a, b)
+    assert f"({n - 1} more contradictions follow from it)" in r.output, r.output

@@ -248,6 +248,27 @@ async def test_a_players_event_list_and_ruling_hide_the_opponents_draws():
 
 
 @pytest.mark.anyio
+async def test_a_look_shows_its_cards_to_the_looking_seat_and_that_it_happened_to_the_other():
+    """A private look (CardsLooked): the looking seat's event list names the cards, the other
+    seat's says that the look happened, by whom and at how many cards."""
+    from adjudicator.core.events import CardsLooked, encode_line
+
+    path = EXAMPLES / "colossus-order" / "legal-gem-complete.jsonl"
+    lines = path.read_bytes().splitlines()[:30]
+    look = CardsLooked(player="bob", owner="alice", zone="hand", cards=["heroic-knight", "white-gem", "ash"])
+    r = Replay.from_bytes(b"\n".join(lines + [encode_line(look)]) + b"\n", "look.jsonl")
+    app = ReplayApp(r, at=31, view="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = flat(panel(app, "#events")) + flat(panel(app, "#ruling"))
+        assert "bob looked at 3 cards of alice's hand" in shown and "heroic-knight, white-gem" not in shown
+        await pilot.press("v")  # bob's view: the cards he saw
+        await settle(pilot)
+        assert app.view == "bob"
+        assert "bob looked at 3 cards of alice's hand: heroic-knight, white-gem, ash" in flat(panel(app, "#ruling"))
+
+
+@pytest.mark.anyio
 async def test_the_changes_panel_follows_the_viewpoint():
     path = EXAMPLES / "colossus-order" / "legal-gem-complete.jsonl"
     r = replay_of(path)

@@ -255,6 +255,26 @@ def test_a_players_event_list_hides_the_opponents_draws(live: Live, page: Any) -
     assert secret in page.locator("#ruling").inner_text()
 
 
+def test_a_look_shows_its_cards_to_the_looking_seat_only(live: Live, page: Any, tmp_path: Path) -> None:
+    """A private look (CardsLooked): bob's view names the cards he saw, alice's says only that he
+    looked, at how many of her cards."""
+    from adjudicator.core.events import CardsLooked, encode_line
+
+    lines = (ROOT / "examples" / "colossus-order" / "legal-gem-complete.jsonl").read_bytes().splitlines()[:30]
+    look = CardsLooked(player="bob", owner="alice", zone="hand", cards=["heroic-knight", "white-gem", "ash"])
+    path = tmp_path / "look.jsonl"
+    path.write_bytes(b"\n".join(lines + [encode_line(look)]) + b"\n")
+    mid = live.store.import_file(str(path), allow_illegal=True).match_id
+    words = "bob looked at 3 cards of alice's hand"
+    page.goto(f"{live.url}/matches/{mid}?at=31&as=alice")
+    wait_at(page, 31, "alice")
+    assert words in page.locator("#events").inner_text()
+    assert "heroic-knight, white-gem" not in page.locator("#events").inner_text() + page.locator("#ruling").inner_text()
+    page.goto(f"{live.url}/matches/{mid}?at=31&as=bob")
+    wait_at(page, 31, "bob")
+    assert f"{words}: heroic-knight, white-gem, ash" in page.locator("#events").inner_text()
+
+
 def test_bad_links_say_why(live: Live, page: Any) -> None:
     path = longest_legal(example_logs()["logos"])
     mid = stored(live.store, path)

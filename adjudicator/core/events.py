@@ -105,13 +105,15 @@ class JudgeRuling(Event):
     ``decision``: ``stands`` (an illegal event stands: the position continues from it, the
     irregularity kept as a warning), ``taken-back`` (the position returns to before the event; the
     events between it and the ruling are taken back with it), ``penalty`` (recorded and shown) or
-    ``result`` (the match ends with ``result``/``winner``).
+    ``result`` (the match ends with ``result``/``winner``); on a derived (X) event the log states
+    wrongly, ``stands`` puts the stated values in place of the engine's derivation and
+    ``corrected`` reads the line as the engine's derivation.
     """
 
     kind: ClassVar[str] = "J"
     #: the number of the event ruled on (1 = MatchStarted), and optionally its line in the log
     event: int
-    decision: Literal["stands", "taken-back", "penalty", "result"]
+    decision: Literal["stands", "taken-back", "corrected", "penalty", "result"]
     line: int | None = None
     #: who ruled, and why (free text)
     judge: str | None = None
@@ -199,6 +201,27 @@ def redact_private(event: Event, player: str | None) -> Event:
     if player is None or sees_private(event, player):
         return event
     return masked(event, "cards")
+
+
+def describe_private(event: Event) -> str:
+    """A private-information event in words, as the record it is in names it: the cards for the
+    seat that saw them, only that it happened (who, whose, how many) for the others."""
+    cards = list(event.cards)  # type: ignore[attr-defined]
+    n = len(cards)
+    many = f"{n} card{'' if n == 1 else 's'}"
+    known = [c for c in cards if c is not None and c != HIDDEN]
+    names = f": {', '.join(c if c is not None else HIDDEN for c in cards)}" if known else ""
+    source = f" ({event.source})" if event.source else ""  # type: ignore[attr-defined]
+    slots = getattr(event, "slots", None)
+    at = f" (slot{'s' if len(slots) != 1 else ''} {', '.join(map(str, slots))})" if slots else ""
+    if type(event) is CardsLooked:
+        return f"{event.player} looked at {many} of {event.owner}'s {event.zone}{at}{source}{names}"
+    if type(event) is CardsReordered:
+        return f"{event.player} put {many} of {event.owner}'s {event.zone} back in a new order{source}{names}"
+    e: Any = event
+    by = f" by {e.player}" if e.player else ""
+    seen = f", seen by {', '.join(e.seen_by)}" if e.seen_by else ", seen by no one"
+    return f"{many} of {e.owner}'s {e.from_zone} moved to {e.owner}'s {e.to_zone}{by}{at}{source}{seen}{names}"
 
 
 #: events every game's log may carry besides its own (added to each game's decoder)

@@ -141,7 +141,7 @@ def seen_legal(game: Game, state: Any, events: list[Any], player: str | None) ->
     visible: set[str] | None = None
     seen = []
     for e in events:
-        if game.redact(e, player) != e:
+        if game.redact(e, player, state) != e:
             continue
         if getattr(e, "player", player) != player:
             if type(e) in game.listed_by_hidden:  # which alternatives are listed would tell hidden cards

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
-from .events import CORE_EVENTS, Event
+from .events import CORE_EVENTS, PRIVATE_EVENTS, Event, describe_private
 from .rulings import Rulebook, Ruling
 
 if TYPE_CHECKING:
@@ -123,6 +123,14 @@ class Game(ABC, Generic[S]):
         open.  A later event that contradicts a condition is rejected with ``Ruling.settles``
         naming it.  None (the default): the game does not track them, every condition stays."""
         return None
+
+    def keep_seen(self, state: S, annulled: S) -> S:
+        """The position a judge's taking back returns to (``state``, before the event taken
+        back), with what each seat learnt in the annulled events kept: ``annulled`` is the
+        position those events left at the table (folded unchecked).  A seat cannot unsee a card
+        (FIDE 7.5: the position before the irregularity, the knowledge of the table kept).  The
+        default: ``state`` (a game of open information, or one that keeps no knowledge)."""
+        return state
 
     def assumptions(self, state: S) -> list[str]:
         """What a record's verdict rests on without being an undetermined event (the
@@ -280,7 +288,10 @@ class Game(ABC, Generic[S]):
         return None
 
     def describe_event(self, event: Event) -> str:
-        """A short human rendering of one event (for verdicts and viewers)."""
+        """A short human rendering of one event (for verdicts and viewers); the core's
+        private-information events in words (``bob looked at 3 cards of alice's hand``)."""
+        if type(event) in PRIVATE_EVENTS:
+            return describe_private(event)
         fields = {k: v for k, v in msgspec.to_builtins(event).items() if k not in ("type", "seq", "at", "note")}
         inner = " ".join(f"{k}={v}" for k, v in fields.items())
         return f"{type(event).__name__}({inner})"

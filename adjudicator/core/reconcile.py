@@ -15,7 +15,15 @@ writes them, and whose record each input is comes from the game's ``redact``.
 Alignment: the records are walked side by side.  A derived (X) event or a judge's ruling (J) that
 one record states and the other leaves out is taken into the merged log from the record that has
 it ("only in A"); the events one record holds after the other's last are taken too (a record
-that stops early).  Any other pair of events that differ is a contradiction.
+that stops early).  Any other pair of events that differ is a contradiction.  One wrong line is
+reported once: an event one record holds and the other does not (the rest aligned again after
+it) is one contradiction; a contradiction that repeats the values of an earlier one, or comes
+while the records are still out of step after one, is counted under it (``followers``).
+
+Two records that agree line by line can still not both be true (one seat's draws impossible from
+the pile the other recorded): the merged log is verified, and when it is illegal only because of
+a value one record filled in the other's, that is a contradiction naming the line in A and the
+line in B whose combination is impossible.
 
 Sealed records (``prev``): each input's chain is checked as it is read (a broken chain makes that
 input unreadable); ``prev`` is not compared (each record has its own chain); the merged log is
@@ -24,7 +32,7 @@ sealed again when both inputs were sealed, and is written without the chain othe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +66,14 @@ class Contradiction:
     line_b: int | None
     message: str
     field: str | None = None
+    #: later contradictions that follow from this one (counted here, not listed)
+    followers: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line_a": self.line_a, "line_b": self.line_b, "field": self.field, "message": self.message}
+        d = {"line_a": self.line_a, "line_b": self.line_b, "field": self.field, "message": self.message}
+        if self.followers:
+            d["followers"] = self.followers
+        return d
 
 
 @dataclass
@@ -117,11 +130,15 @@ def read_record(path: str | Path) -> Record:
 
 
 class _Merge:
-    """Merges two JSON values, counting what each side lacked, collecting what disagrees."""
+    """Merges two JSON values, counting what each side lacked, collecting what disagrees.
+    ``both``: keep only what both records know (a value one record leaves unknown stays ``"?"``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, both: bool = False) -> None:
         self.filled_a = self.filled_b = self.unknown = 0
         self.conflicts: list[tuple[str, Any, Any]] = []
+        self.both = both
+        #: where a value was filled, and from which record ("a" or "b")
+        self.fills: list[tuple[str, str]] = []
 
     def value(self, a: Any, b: Any, where: str) -> Any:
         if a == b:
@@ -133,10 +150,12 @@ class _Merge:
             return HIDDEN
         if ua:
             self.filled_a += 1
-            return b
+            self.fills.append((where, "b"))
+            return a if self.both else b  # (``both``: unknown, as the record that lacks it wrote it)
         if ub:
             self.filled_b += 1
-            return a
+            self.fills.append((where, "a"))
+            return b if self.both else a
         if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             return [self.value(x, y, f"{where}[{i}]") for i, (x, y) in enumerate(zip(a, b))]
         if isinstance(a, dict) and isinstance(b, dict):
@@ -145,7 +164,8 @@ class _Merge:
                     self.filled_a += 1
                 else:
                     self.filled_b += 1
-                return b if not a else a
+                self.fills.append((where, "b" if not a else "a"))
+                return {} if self.both else (b if not a else a)
             return self.object(a, b, where)
         self.conflicts.append((where, a, b))
         return a
@@ -202,6 +222,50 @@ def _encoded(game: Game, doc: dict[str, Any], raw_a: bytes, raw_b: bytes) -> byt
         return data
 
 
+#: how far ahead an event one record holds and the other does not is looked for (events), and
+#: how many events after it must agree for the records to be in step again
+RESYNC_WINDOW, RESYNC_AGREE = 8, 3
+
+
+def _types(lines: list[tuple[int, bytes, dict[str, Any]]], start: int, n: int) -> list[Any]:
+    return [d.get("type") for _n, _r, d in lines[start:start + n]]
+
+
+def _extra(la: list[Any], lb: list[Any], i: int, j: int) -> tuple[int, int]:
+    """Events A holds at ``i`` that B does not (``(d, 0)``), or B at ``j`` that A does not
+    (``(0, d)``), after which the records agree again; ``(0, 0)``: none found."""
+    want_b = _types(lb, j, RESYNC_AGREE)
+    want_a = _types(la, i, RESYNC_AGREE)
+    for d in range(1, RESYNC_WINDOW + 1):
+        if len(want_b) == RESYNC_AGREE and _types(la, i + d, RESYNC_AGREE) == want_b:
+            return d, 0
+        if len(want_a) == RESYNC_AGREE and _types(lb, j + d, RESYNC_AGREE) == want_a:
+            return 0, d
+    return 0, 0
+
+
+class _Found:
+    """Contradictions as they are found, one wrong line reported once: a contradiction with the
+    values of an earlier one, or one while the records are still out of step, counted under it."""
+
+    def __init__(self, out: list[Contradiction]) -> None:
+        self.out = out
+        self.seen: dict[tuple[str, str], int] = {}
+        #: the type contradiction the records are still out of step after (its index)
+        self.astray: int | None = None
+
+    def add(self, c: Contradiction, key: tuple[str, str] | None = None) -> None:
+        root = self.seen.get(key) if key is not None else None
+        if root is None and key is None and self.astray is not None:
+            root = self.astray
+        if root is not None:
+            self.out[root] = replace(self.out[root], followers=self.out[root].followers + 1)
+            return
+        self.out.append(c)
+        if key is not None:
+            self.seen[key] = len(self.out) - 1
+
+
 def reconcile(a: Record, b: Record) -> Reconciled:
     """Align ``a`` and ``b`` and merge them (see the module's description)."""
     game = a.game
@@ -210,7 +274,9 @@ def reconcile(a: Record, b: Record) -> Reconciled:
         out.contradictions.append(Contradiction(a.lines[0][0], b.lines[0][0],
                                                 f"the records are of different games ({game.id}, {b.game.id})", "game"))
         return out
-    merged: list[tuple[bytes, dict[str, Any]]] = []
+    found = _Found(out.contradictions)
+    #: the merged events: (bytes, doc, line in A, line in B, index in A, index in B)
+    merged: list[tuple[bytes, dict[str, Any], int | None, int | None, int | None, int | None]] = []
     i = j = 0
     la, lb = a.lines, b.lines
     while i < len(la) and j < len(lb):
@@ -219,56 +285,166 @@ def reconcile(a: Record, b: Record) -> Reconciled:
             ka, kb = _kind(game, da), _kind(game, db)
             if ka in ("X", "J") and kb not in ("X", "J"):
                 out.only_a.append(na)
-                merged.append((ra, da))
+                merged.append((ra, da, na, None, i, None))
                 i += 1
                 continue
             if kb in ("X", "J") and ka not in ("X", "J"):
                 out.only_b.append(nb)
-                merged.append((rb, db))
+                merged.append((rb, db, None, nb, None, j))
                 j += 1
                 continue
-            out.contradictions.append(Contradiction(na, nb, f"{a.path}:{na} has {da.get('type')}, "
-                                                    f"{b.path}:{nb} has {db.get('type')}", "type"))
-            merged.append((ra, da))
+            da_extra, db_extra = _extra(la, lb, i, j) if found.astray is None else (0, 0)
+            if da_extra or db_extra:  # one record holds events the other does not; then they agree
+                (path, other, holder, n0, d) = (a.path, b.path, la, na, da_extra) if da_extra else \
+                    (b.path, a.path, lb, nb, db_extra)
+                types = ", ".join(str(x[2].get("type")) for x in holder[(i if da_extra else j):][:d])
+                last = holder[(i if da_extra else j) + d - 1][0]
+                where = f"lines {n0}-{last}" if d > 1 else f"line {n0}"
+                found.add(Contradiction(na, nb, f"{path} has {d} event{'s' if d > 1 else ''} {other} does not "
+                                        f"({where}: {types})", "type"))
+                i, j = i + da_extra, j + db_extra
+                continue
+            found.add(Contradiction(na, nb, f"{a.path}:{na} has {da.get('type')}, {b.path}:{nb} has {db.get('type')}",
+                                    "type"))
+            found.astray = len(out.contradictions) - 1 if found.astray is None else found.astray
+            merged.append((ra, da, na, nb, i, j))
             i, j = i + 1, j + 1
             continue
+        found.astray = None  # in step again
         m = _Merge()
         doc = m.object(da, db, "", _OPTIONAL)
         for where, x, y in m.conflicts:
-            out.contradictions.append(Contradiction(na, nb, f"{da.get('type')}: {where} is {_short(x)} in "
-                                                    f"{a.path}:{na}, {_short(y)} in {b.path}:{nb}", where))
+            found.add(Contradiction(na, nb, f"{da.get('type')}: {where} is {_short(x)} in "
+                                    f"{a.path}:{na}, {_short(y)} in {b.path}:{nb}", where),
+                      (_short(x), _short(y)))
         out.filled_a += m.filled_a
         out.filled_b += m.filled_b
         out.unknown += m.unknown
-        merged.append((_encoded(game, doc, ra, rb), doc))
+        merged.append((_encoded(game, doc, ra, rb), doc, na, nb, i, j))
         i, j = i + 1, j + 1
-    for n, raw, doc in la[i:]:
+    for k in range(i, len(la)):
+        n, raw, doc = la[k]
         out.only_a.append(n)
-        merged.append((raw, doc))
-    for n, raw, doc in lb[j:]:
+        merged.append((raw, doc, n, None, k, None))
+    for k in range(j, len(lb)):
+        n, raw, doc = lb[k]
         out.only_b.append(n)
-        merged.append((raw, doc))
-    lines = [raw for raw, _doc in merged]
+        merged.append((raw, doc, None, n, None, k))
+    lines = [m[0] for m in merged]
+    if not out.contradictions:
+        impossible = _impossible(game, a, b, merged)
+        if impossible is not None:
+            out.contradictions.append(impossible)
     out.lines = seal_lines(lines) if out.sealed else lines
     if not out.contradictions:
-        out.seat_a, out.seat_b = _seat(game, a, merged), _seat(game, b, merged)
+        out.seat_a, out.seat_b = _seat(game, a, lines), _seat(game, b, lines)
     return out
 
 
-def _seat(game: Game, rec: Record, merged: list[tuple[bytes, dict[str, Any]]]) -> str | None:
-    """The player whose view of the merged match ``rec`` is, by the game's ``redact`` (None: no
-    one seat's: the judge's record, or one made of several seats')."""
-    if len(merged) != len(rec.lines):
+def _verdict_at(game: Game, lines: list[bytes], upto: int) -> Any:
+    """The first violation of the merged log's first ``upto`` events (None: none, or the merged
+    log cannot be read as a log: a value still masked where the game allows none)."""
+    from .log import parse_log
+    from .verify import run
+
+    try:
+        res = run(parse_log(b"".join(ln + b"\n" for ln in lines[:upto]), "<merged>"))
+    except (LogError, msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    return res.violations[0] if res.violations else None
+
+
+def _impossible(game: Game, a: Record, b: Record,
+                merged: list[tuple[bytes, dict[str, Any], int | None, int | None, int | None, int | None]]
+                ) -> Contradiction | None:
+    """Two records that agree line by line but cannot both be true: the merged log is illegal
+    where the records alone are not, because of a value one record filled in the other's.  The
+    contradiction names the line of the record that gave that value and the line of the other
+    where the combination breaks a rule (None: the merged log verifies, or is illegal as each
+    record is on its own)."""
+    lines = [m[0] for m in merged]
+    v = _verdict_at(game, lines, len(lines))
+    if v is None:
+        return None
+    m = v.seq - 1  # the merged event the combination breaks at
+    known: dict[int, bytes] = {}  # what both records know of a line (a filled value left unknown)
+
+    def both(k: int) -> bytes:
+        if k not in known:
+            _raw, _doc, _na, _nb, ia, ib = merged[k]
+            if ia is None or ib is None:
+                known[k] = lines[k]
+            else:
+                both_doc = _Merge(both=True).object(a.lines[ia][2], b.lines[ib][2], "", _OPTIONAL)
+                known[k] = msgspec.json.encode(both_doc)
+        return known[k]
+
+    def fits(lo: int, hi: int) -> bool:
+        """Does the merged log up to event m hold with the filled values of lines lo..hi-1 left unknown?"""
+        trial = [both(k) if lo <= k < hi else lines[k] for k in range(m + 1)]
+        w = _verdict_at(game, trial, m + 1)
+        return w is None or w.seq - 1 > m
+    if not fits(0, m + 1):
+        return None  # illegal as the records are on their own: no contradiction between them
+    if not fits(0, m):  # the value filled at that very line cannot be true with the other record
+        c, culprit = m, m
+    else:
+        lo, hi = 0, m  # fits(lo, m) holds, fits(hi, m) does not: the last value that matters
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if fits(mid, m):
+                lo = mid
+            else:
+                hi = mid
+        c, culprit = lo, m
+    _r, doc_c, na_c, nb_c, ia, ib = merged[c]
+    mm = _Merge()
+    if ia is not None and ib is not None:
+        mm.object(a.lines[ia][2], b.lines[ib][2], "", _OPTIONAL)
+    where, source = mm.fills[0] if mm.fills else ("", "a")
+    _r, doc_m, na_m, nb_m, _ia, _ib = merged[culprit]
+    if source == "b":  # B gave the value A left unknown: B's line against A's line where it breaks
+        line_a, line_b, giver, gline, taker, tline = na_m, nb_c, b.path, nb_c, a.path, na_c
+    else:
+        line_a, line_b, giver, gline, taker, tline = na_c, nb_m, a.path, na_c, b.path, nb_c
+    value = _short(_at(doc_c, where))
+    return Contradiction(line_a, line_b, f"the records cannot both be true: {giver}:{gline} gives {doc_c.get('type')} "
+                         f"{where} {value} ({taker}:{tline} leaves it unknown), and with it event {m + 1} "
+                         f"({doc_m.get('type')}) is illegal: {v.rule} {v.message}", where or None)
+
+
+def _at(doc: Any, where: str) -> Any:
+    """The value at ``where`` (``card``, ``cards[2]``, ``deck.cards``) in a JSON object."""
+    for part in where.replace("]", "").replace("[", ".").split("."):
+        if not part:
+            continue
+        try:
+            doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+    return doc
+
+
+def _seat(game: Game, rec: Record, lines: list[bytes]) -> str | None:
+    """The player whose view of the merged match ``rec`` is, by the game's ``redact`` with what
+    each seat knew before each event (:func:`adjudicator.core.seats.redact_log`; None: no one
+    seat's: the judge's record, or one made of several seats')."""
+    from .log import parse_log
+    from .seats import positions_before
+
+    if len(lines) != len(rec.lines):
         return None
     try:
-        events: list[Event] = [game.decoder.decode(raw) for raw, _doc in merged]
+        log = parse_log(b"".join(ln + b"\n" for ln in lines), "<merged>")
         own = [game.decoder.decode(raw) for _n, raw, _doc in rec.lines]
-    except (msgspec.ValidationError, msgspec.DecodeError):
+    except (LogError, msgspec.ValidationError, msgspec.DecodeError):
         return None
+    events = [e for _l, e in log.events]
+    before = positions_before(log)
     players = list(getattr(events[0], "players", []) or [])
     for p in players:
-        if all(msgspec.structs.replace(game.redact(e, p), prev=None) == o for e, o in zip(events, own)):
-            if all(game.redact(e, p) == e for e in events):
+        if all(msgspec.structs.replace(game.redact(e, p, s), prev=None) == o for e, s, o in zip(events, before, own)):
+            if all(game.redact(e, p, s) == e for e, s in zip(events, before)):
                 return None  # this seat saw everything: the record says nothing of whose it is
             return p
     return None

@@ -61,6 +61,12 @@ class Illegal(Exception):
         return Ruling("illegal", self.rule, self.code, self.message, settles=self.settles)
 
 
+class Undefined(Exception):
+    """Raised by an engine's ``apply`` for an event that has no effect on the table it can define
+    (a move to a square that does not exist): a judge's ruling cannot let such an event stand, and
+    the reason (``str(exc)``) is what the verdict says (docs/log-format.md, "Judges' rulings")."""
+
+
 class Undetermined(Exception):
     """Raised by rule helpers when the event is legal only if an unknown identity is what
     ``condition`` says.  Raise it only after every check that could reject the event outright."""

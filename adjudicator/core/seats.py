@@ -28,7 +28,9 @@ from .verify import Step, run
 def _fold(log: MatchLog) -> tuple[list[Any], dict[int, list[Event]], set[int]]:
     """The full-information position before each event of ``log`` (index 0: before
     MatchStarted, None), as the verifier reached it (judges' rulings followed, illegal events
-    left unapplied; an event the verifier did not reach gets the last position reached); the
+    left unapplied; an event the verifier did not reach gets the last position reached; the
+    events a judge's ruling took back are redacted in the position they were played in (what the
+    seats saw at the table), the events after the ruling in the position it returned to); the
     events derived after each applied event (by event number); the numbers of the stated derived
     events that confirmed the engine's own."""
     after: dict[int, Any] = {}
@@ -36,7 +38,9 @@ def _fold(log: MatchLog) -> tuple[list[Any], dict[int, list[Event]], set[int]]:
     confirmed: set[int] = set()
 
     def keep(step: Step) -> None:
-        if step.state is not None:
+        if step.table is not None:  # an event taken back: what the table saw after it
+            after[step.seq] = step.table
+        elif step.state is not None:
             after[step.seq] = step.state
         if step.derived:
             derived[step.seq] = list(step.derived)

@@ -579,6 +579,13 @@ def _refold(game: Game, state: Any, step: Step) -> Any:
     return state
 
 
+def _replaces_derivation(step: Step) -> bool:
+    """A stated derived event a judge's ruling let stand: it replaced the engine's derivation,
+    so no fold of the stored events reaches the position after it; a snapshot there holds it."""
+    r = step.ruling
+    return r is not None and r.judged == "stands" and not step.applied and step.state is not None
+
+
 def _complete_steps(log: MatchLog, result: Result) -> list[Step]:
     """Every log event as a step: the verifier stops early on an engine failure."""
     steps = list(result.steps or [])
@@ -646,7 +653,10 @@ class _BatchWriter:
             for d in step.derived:
                 self._recorded(d, step.line, None, True, None)
             self.state = step.state if step.state is not None else _refold(self.game, self.state, step)
-        if self.version - self.last_snapshot >= self.snapshot_every and self.state is not None:
+        replaced = _replaces_derivation(step)
+        if replaced:
+            self.state = step.state
+        if (replaced or self.version - self.last_snapshot >= self.snapshot_every) and self.state is not None:
             self.snaps.append(Match.Snapshot.of(self.match_id, self.version, self.ts, self.game, self.state,
                                                 digest=self.digest, source=self.source, created_on=self.ts0))
             self.last_snapshot = self.version
@@ -759,8 +769,11 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
                     "ruling": None}))
             # the verifier already holds the settled state: no second fold of the events
             state = step.state if step.state is not None else _refold(game, state, step)
+        replaced = _replaces_derivation(step)
+        if replaced:
+            state = step.state
         # snapshots at step boundaries, where the verifier's settled state is exact
-        if version - last_snapshot >= snapshot_every and state is not None:
+        if (replaced or version - last_snapshot >= snapshot_every) and state is not None:
             snapshot()
             last_snapshot = version
         versions.append(version)
@@ -1261,6 +1274,8 @@ class MatchStore:
             if e.applied:
                 with sources.using(src):  # per event: a generator must not hold a context across yields
                     state = _fold(game, state, ev, e.seq)
+            elif e.seq is not None and e.ruling is not None and e.ruling.get("judged") == "stands":
+                state = self.state_at(match_id, e.seq)[1]  # a derivation replaced: the snapshot there
         if pending is not None:
             yield pending._replace(state=state)
 

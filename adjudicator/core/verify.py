@@ -19,7 +19,7 @@ from .commitments import Unopened, report
 from .events import Event, JudgeRuling, bare
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
-from .rulings import Ruling
+from .rulings import Illegal, Ruling, Undefined
 
 #: the rule an engine defect is reported under (a crash of the engine, not a verdict on the log)
 ENGINE_FAILURE = "LOG-4"
@@ -57,8 +57,9 @@ class Violation:
 
 @dataclass(frozen=True)
 class Irregularity:
-    """An event a judge's ruling decided (``decision``: ``stands`` or ``taken-back``), with the
-    engine's own ruling on it: a warning beside the verdict, the log left as it was written."""
+    """An event a judge's ruling decided (``decision``: ``stands``, ``taken-back`` or, for a
+    derived event the log states wrongly, ``corrected``), with the engine's own ruling on it: a
+    warning beside the verdict, the log left as it was written."""
 
     seq: int
     line: int
@@ -99,6 +100,9 @@ class Step:
     derived: list[Event] = field(default_factory=list)
     #: the settled position after this step (after its derived events); None if unknown
     state: Any = None
+    #: an event taken back (or taken back with one): the position it left at the table, folded
+    #: unchecked (what the seats saw then; None: not taken back, or no defined effect)
+    table: Any = None
 
     @property
     def judged(self) -> str | None:
@@ -241,15 +245,53 @@ class _Violations:
         self.root: int | None = None
         self.root_state: Any = None
 
-    def add(self, number: int, line: int, ruling: Ruling, state: Any) -> None:
+    def add(self, number: int, line: int, ruling: Ruling, state: Any) -> bool:
+        """Record a rejection; True when it is a new violation (not one grouped under the last)."""
         found = self.found
         if self.root is not None and state is self.root_state and _is_follow_on(ruling):
             v = found[self.root]  # the position still waits where that violation left it
             found[self.root] = replace(v, followers=v.followers + 1,
                                        waiting_for=v.waiting_for or self.game.waiting_for(state))
-        else:
-            found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-            self.root, self.root_state = len(found) - 1, state
+            return False
+        found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        self.root, self.root_state = len(found) - 1, state
+        return True
+
+
+#: how many events a position without a rejected event played on is followed beside the position
+#: with it (``play_on``), at most
+SKIPPED_WINDOW = 50
+
+
+class _Skipped:
+    """``verify --keep-going`` played a rejected event on (as a judge's "stands" would); the
+    position without it is followed beside for a while: when a later event is illegal in the
+    position with it but legal without it, the rejected event was only a recording error (the
+    table went on without it) and verification goes on from there, the event reported once."""
+
+    __slots__ = ("game", "state", "left")
+
+    def __init__(self, game: Game, state: Any) -> None:
+        self.game, self.state, self.left = game, state, SKIPPED_WINDOW
+
+    def follow(self, state: Any, ev: Event, ruling: Ruling) -> tuple[Any, Ruling, _Skipped | None]:
+        """The position and ruling to go on with for ``ev`` (ruled ``ruling`` in ``state``), and
+        whether the position without the rejected event is still followed."""
+        game = self.game
+        try:
+            without = game.check(self.state, ev)
+        except Exception:  # noqa: BLE001 - that position cannot decide: stop following it
+            return state, ruling, None
+        if not without.allowed:
+            return state, ruling, (self if ruling.verdict == "illegal" else None)
+        if ruling.verdict == "illegal":  # legal only without the rejected event: go on without it
+            return self.state, without, None
+        self.left -= 1
+        try:
+            self.state = settle(game, game.apply(self.state, ev))[0]
+        except Exception:  # noqa: BLE001
+            return state, ruling, None
+        return state, ruling, (self if self.left > 0 else None)
 
 
 #: the ruling of a stated derived event that confirms the engine's own
@@ -263,11 +305,17 @@ def run(
     upto: int | None = None,
     record_steps: bool = False,
     on_step: Callable[[Step], None] | None = None,
+    play_on: bool = False,
 ) -> Result:  # long: the per-event loop stays in one frame (it is the verifier's hot path)
     """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted).
 
     ``record_steps`` keeps every :class:`Step` in ``Result.steps``; ``on_step`` is given each step
     as it is made instead (nothing kept: the store writes a long match in bounded memory).
+    ``play_on`` (with ``keep_going``: ``verify --keep-going``): a rejected decision or random
+    outcome is applied unchecked where the engine can apply it, as a judge's ``stands`` would, so
+    the events after it are checked in the position the players went on from; rejections in the
+    position it left are grouped under it.  Without it (positions for the viewers) an illegal event
+    is skipped.
     """
     result, state, derived, steps, go_on = _begin(log, keep_going, record_steps, on_step)
     if not go_on:
@@ -278,8 +326,12 @@ def run(
     events = log.events
     n = len(events) if upto is None else min(upto, len(events))
     violations = _Violations(game, result.violations)
+    #: ``play_on``: the position as if the last rejected event played on had not been played
+    skipped: _Skipped | None = None
     found = judge_rulings(log, n)
     judge = _Judge(game, found, len(events), game.players(state)) if found else None
+    if judge is not None:
+        judge.base = (game.initial_state(events[0][1]), derived)
     mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
     #: commitments (docs/log-format.md, "Commitments"): the event types that can hold one, and
     #: where each was made (commitment -> event number, line)
@@ -321,32 +373,55 @@ def run(
                 ruling = check(state, ev)
             except Exception as exc:
                 ruling = _engine_failure(game, ev, exc)
-            if ruling.verdict != "illegal":
-                try:
-                    state_after, derived = settle(game, apply(state, ev))
-                except Exception as exc:  # the position stays where it was before the event; stop
-                    ruling = _engine_failure(game, ev, exc)
-                    violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-                    if steps is not None:
-                        steps(Step(number, line, ev, ruling, False, state=state))
-                    break
-                state = state_after
-                violations.root = None
+        if skipped is not None and ev.kind != "X":  # a rejected event played on: only a recording error?
+            state, ruling, skipped = skipped.follow(state, ev, ruling)
+            unconfirmed.clear()
+        if ruling.verdict != "illegal":
+            try:
+                applied = apply(state, ev)
+                state_after, derived = settle(game, applied)
+            except Exception as exc:  # the position stays where it was before the event; stop
+                ruling = _engine_failure(game, ev, exc)
+                violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+                if steps is not None:
+                    steps(Step(number, line, ev, ruling, False, state=state))
+                break
+            state = state_after
+            violations.root = None
+            unconfirmed.extend(derived)
+            if judge is not None:  # where a derived event the log states may be put in place
+                judge.base = (applied, derived)
+            if committing is not None and ev.__class__ in committing:
+                for c in game.commitments_in(ev):  # type: ignore[attr-defined]
+                    made.setdefault(c, (number, line))
+            if not ruling.engine_checked:
+                result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+            if ruling.condition is not None:
+                result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
+                                                     condition=ruling.condition))
+            if steps is not None:
+                steps(Step(number, line, ev, ruling, True, derived, state))
+            continue
+        if ruling.settles is not None:
+            ruling = _settled_against(result, ruling)
+        new = violations.add(number, line, ruling, state)
+        if new and play_on and keep_going and (ev.kind == "D" or ev.kind == "R") and _is_follow_on(ruling) \
+                and outcome(state) is None:
+            try:  # as a judge's "stands" would (apply is total over events with a defined effect)
+                applied = apply(state, ev)
+                state_after, derived = settle(game, applied)
+            except Exception:  # noqa: BLE001 - no defined effect: the position waits where it was
+                pass
+            else:
+                skipped = _Skipped(game, state)
+                state = violations.root_state = state_after  # rejections there are its consequences
+                unconfirmed.clear()
                 unconfirmed.extend(derived)
-                if committing is not None and ev.__class__ in committing:
-                    for c in game.commitments_in(ev):  # type: ignore[attr-defined]
-                        made.setdefault(c, (number, line))
-                if not ruling.engine_checked:
-                    result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-                if ruling.condition is not None:
-                    result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
-                                                         condition=ruling.condition))
+                if judge is not None:
+                    judge.base = (applied, derived)
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
-        if ruling.settles is not None:
-            ruling = _settled_against(result, ruling)
-        violations.add(number, line, ruling, state)
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
@@ -410,8 +485,8 @@ def _ruling_error(r: JudgeRuling, seq: int, total: int, players: list[str]) -> s
         return f"names event {n}, but the log has {total} events"
     if n > seq:
         return f"names event {n}, which comes after it; a ruling is about an earlier event"
-    if r.decision in ("stands", "taken-back") and n == 1:
-        return "MatchStarted can neither stand nor be taken back"
+    if r.decision in MOVES and n == 1:
+        return "MatchStarted can neither stand, be taken back nor be corrected"
     for who, name in (("player", r.player), ("winner", r.winner)):
         if name is not None and name not in players:
             return f"{who}: unknown player {name!r} (players: {', '.join(players)})"
@@ -439,6 +514,21 @@ def _void(by: _Ruled) -> Ruling:
                   f"(line {by.line}); not checked", judged="void")
 
 
+#: the decisions that change how the event they name is followed (one per event)
+MOVES = ("stands", "taken-back", "corrected")
+
+
+def _unapplicable(game: Game, number: int, exc: BaseException) -> str:
+    """Why an engine cannot apply event ``number`` unchecked, in words (never a Python exception's
+    name: an event with no defined effect says what is undefined; a defect says it is one)."""
+    if isinstance(exc, Undefined):
+        return f"event {number} has no defined effect on the table: {exc}"
+    if isinstance(exc, Illegal):
+        return f"the {game.id} engine cannot apply event {number} unchecked: {exc.rule} {exc.message}"
+    return (f"the {game.id} engine cannot apply event {number} unchecked (its apply has no effect defined "
+            "for it in this position: an engine defect, please report it)")
+
+
 class _Judge:
     """The judges' rulings of one log, read before the verification starts: where the verify
     loop must do something else than check and apply (``mark``: the next such event number)."""
@@ -454,17 +544,22 @@ class _Judge:
             if ruled.bad is None:
                 ruled.bad = self._overlap(ruled, moves)
             if ruled.bad is None:
-                if r.decision in ("stands", "taken-back"):
+                if r.decision in MOVES:
                     moves[r.event] = ruled
-                if r.decision in ("stands", "taken-back") or r.line is not None:
+                if r.decision in MOVES or r.line is not None:
                     self.on.setdefault(r.event, []).append(ruled)
         #: the events the loop stops at, ascending
         self.marks = sorted(set(self.by_seq) | set(self.on))
         self._next = 0
-        #: while events are being taken back: the ruling that takes them back
+        #: while events are being taken back: the ruling that takes them back, and the position
+        #: those events left at the table (folded unchecked: what the seats saw; None: undefined)
         self.taking_back: _Ruled | None = None
+        self.table: Any = None
         #: the judge's ruling that ended the match
         self.ended: _Ruled | None = None
+        #: the position before the derived events still owed were applied, and those events (a
+        #: derived event the log states and a ruling lets stand is put in place of the engine's)
+        self.base: tuple[Any, list[Event]] = (None, [])
 
     def _overlap(self, ruled: _Ruled, moves: dict[int, _Ruled]) -> str | None:
         """A ruling on an event already ruled on or taken back; a taking back that takes back
@@ -473,7 +568,7 @@ class _Judge:
         for target, other in moves.items():
             if other.void:
                 continue
-            if r.decision in ("stands", "taken-back") and target == r.event:
+            if r.decision in MOVES and target == r.event:
                 return f"event {r.event} was already ruled on (\"{other.ruling.decision}\") at event {other.seq}"
             if other.ruling.decision == "taken-back" and target <= r.event < other.seq:
                 return f"event {r.event} was taken back by the judge's ruling at event {other.seq}"
@@ -510,45 +605,112 @@ class _Judge:
                 continue
             if ruled.ruling.line is not None and ruled.ruling.line != line:
                 ruled.bad = f"names event {number} on line {ruled.ruling.line}, but event {number} is on line {line}"
-            elif ruled.ruling.decision in ("stands", "taken-back"):
+            elif ruled.ruling.decision in MOVES:
                 move = ruled
         if move is None:
             return state, None
         game = self.game
+        if ev.kind == "X":
+            return self._stated(move, number, line, ev, state, unconfirmed, result)
         if ev.kind != "D" and ev.kind != "R":
-            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}); only a decision or a random " \
-                       "outcome can stand or be taken back"
+            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}); only a decision, a random " \
+                       "outcome or a derived event can stand or be taken back"
+            return state, None
+        if move.ruling.decision == "corrected":
+            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}), not derived by the engine: only a " \
+                       "derived (X) event can be corrected (a decision stands or is taken back)"
             return state, None
         try:
             ruling = game.check(state, ev)
-        except Exception as exc:  # an engine failure: the ruling cannot be followed
-            move.bad = f"the engine failed on event {number}; the ruling cannot be followed"
+        except Exception:  # an engine failure: the ruling cannot be followed
+            move.bad = f"the {game.id} engine failed on event {number} (an engine defect, please report it); " \
+                       "the ruling cannot be followed"
             return state, None
         if move.ruling.decision == "taken-back":  # the position stays (consequences still owed too)
             self.taking_back = move
+            self.table = self._at_table(state, ev)
             move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "taken-back",
                                         move.seq, move.line, move.seq - number - 1)
             result.warnings.append(move.warning)
-            return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state)
+            return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state, table=self.table)
         if ruling.allowed:
             move.bad = f"event {number} is {ruling.verdict} ({ruling.rule}): there is no irregularity to let stand"
             return state, None
-        try:  # apply is total on checked events only: an engine that cannot apply this one says so
-            state, derived = settle(game, game.apply(state, ev))
+        return self._stand(move, number, line, ev, state, ruling, state, unconfirmed, result)
+
+    def _stand(self, move: _Ruled, number: int, line: int, ev: Event, before: Any, ruling: Ruling, state: Any,
+               unconfirmed: deque[Event], result: Result, *, replaces: bool = False) -> tuple[Any, Step | None]:
+        """Let ``ev`` stand: applied unchecked in ``before`` and settled (apply is total over events
+        with a defined effect: one without says why, and the position stays ``state``).
+        ``replaces``: a stated derived event put in place of the engine's derivation (not applied
+        on the position before it: the step carries the state)."""
+        game = self.game
+        try:
+            applied = game.apply(before, ev)
+            after, derived = settle(game, applied)
         except Exception as exc:  # noqa: BLE001 - reported as the reason the ruling cannot be followed
-            move.bad = (f"the {game.id} engine cannot apply event {number} unchecked ({type(exc).__name__}), "
-                        "so it cannot stand; the irregularity stays a violation")
+            move.bad = f"{_unapplicable(game, number, exc)}; so it cannot stand, the irregularity stays a violation"
             return state, None
         unconfirmed.clear()
         unconfirmed.extend(derived)
+        self.base = (applied, derived)
         move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "stands",
                                     move.seq, move.line)
         result.warnings.append(move.warning)
-        return state, Step(number, line, ev, _judged_as(ruling, "stands"), True, derived, state)
+        return after, Step(number, line, ev, _judged_as(ruling, "stands"), not replaces, derived, after)
+
+    def _stated(self, move: _Ruled, number: int, line: int, ev: Event, state: Any, unconfirmed: deque[Event],
+                result: Result) -> tuple[Any, Step | None]:
+        """A ruling on a derived event the log states: ``stands`` puts the stated event in place of
+        the engine's derivation (the position continues from the stated values), ``corrected``
+        reads the line as the engine's derivation."""
+        game = self.game
+        decision = move.ruling.decision
+        if decision == "taken-back":
+            move.bad = f"event {number} is {type(ev).__name__}, derived by the engine: a ruling lets the stated " \
+                       "values stand or has them corrected; it cannot take a consequence back"
+            return state, None
+        expected = unconfirmed[0] if unconfirmed else None
+        if expected is not None and bare(expected) == bare(ev):
+            move.bad = f"event {number} is what the engine derives: there is no irregularity to rule on"
+            return state, None
+        ruling = _stated_consequence(game, state, ev, deque(unconfirmed))
+        if decision == "corrected":
+            if expected is None:  # the engine derives nothing: the line is read as nothing
+                ruling = msgspec.structs.replace(ruling, message=ruling.message + "; the line is read as no event")
+            else:
+                unconfirmed.popleft()
+            move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "corrected",
+                                        move.seq, move.line)
+            result.warnings.append(move.warning)
+            return state, Step(number, line, ev, _judged_as(ruling, "corrected"), False, state=state)
+        before = state  # the stated event in place of the engine's next derivation, then what follows
+        if expected is not None:
+            before, derived = self.base
+            for d in derived[:len(derived) - len(unconfirmed)]:
+                before = game.apply(before, d)
+        return self._stand(move, number, line, ev, before, ruling, state, unconfirmed, result, replaces=True)
+
+    def _at_table(self, table: Any, ev: Event) -> Any:
+        """``table`` after ``ev`` as it was played (unchecked; derived events stated are already
+        applied by the settling, rulings change nothing); None when it has no defined effect."""
+        if table is None or ev.kind == "X" or ev.kind == "J":
+            return table
+        try:
+            return settle(self.game, self.game.apply(table, ev))[0]
+        except Exception:  # noqa: BLE001 - what the table saw after it is then unknown
+            return None
 
     def void(self, number: int, line: int, ev: Event, state: Any) -> Step:
         """An event between one taken back and the ruling that takes it back."""
-        return Step(number, line, ev, _void(self.taking_back), False, state=state)
+        self.table = self._at_table(self.table, ev)
+        return Step(number, line, ev, _void(self.taking_back), False, state=state, table=self.table)
+
+    def kept(self, state: Any) -> Any:
+        """The position after a taking back: ``state`` with what the seats saw in the events taken
+        back kept (``Game.keep_seen``)."""
+        table, self.table = self.table, None
+        return state if table is None or state is None else self.game.keep_seen(state, table)
 
     def ruling(self, number: int, ev: Event, state: Any, unconfirmed: deque[Event], result: Result) -> Ruling:
         """The JudgeRuling at ``number`` is reached: follow it (or say why it cannot be)."""
@@ -574,6 +736,9 @@ class _Judge:
             who = f" on {r.player}" if r.player else ""
             return Ruling("legal", "LOG-5", "core/ruling", f"penalty{who} for event {r.event}: {r.penalty}{why}")
         w = ruled.warning
+        if r.decision == "corrected":
+            return Ruling("legal", "LOG-5", "core/ruling",
+                          f"event {r.event} is corrected{why}: the engine's derivation replaces the values the log states")
         if r.decision == "stands":
             return Ruling("legal", "LOG-5", "core/ruling",
                           f"event {r.event} stands{why}: the position continued from it")
@@ -597,7 +762,7 @@ def describe_ruling(r: JudgeRuling) -> str:
     elif r.decision == "penalty":
         what = f"penalty{' on ' + r.player if r.player else ''} for event {r.event}: {r.penalty}"
     else:
-        what = f"event {r.event} {'stands' if r.decision == 'stands' else 'is taken back'}"
+        what = f"event {r.event} " + {"stands": "stands", "corrected": "is corrected"}.get(r.decision, "is taken back")
     return f"judge's ruling{by}: {what}{why}"
 
 
@@ -618,6 +783,8 @@ def _judged(judge: _Judge, number: int, line: int, ev: Event, state: Any, unconf
         ruling = judge.ruling(number, ev, state, unconfirmed, result)
         if not ruling.legal:
             return None, ruling, state
+        if judge.table is not None and judge.by_seq[number].ruling.decision == "taken-back":
+            state = judge.kept(state)  # a seat cannot unsee what the events taken back showed it
         # not applied: a ruling is no game event (the store refolds applied events with apply)
         return Step(number, line, ev, ruling, False, state=state), None, state
     if judge.ended is not None:

@@ -431,6 +431,8 @@ class WebService:
             out: list[EventInfo] = []
             last_turn = 0
             players: list[str] | None = None
+            # the position before each event (what the seat knew then), for its record of it
+            before = self.store.state_at(mid, first - 1)[1] if view is not None and first > 1 else None
             for step in self.store.steps(mid, first, first + limit - 1):
                 if players is None and step.state is not None:
                     players = game.players(step.state)
@@ -438,7 +440,8 @@ class WebService:
                         raise _bad(f"as: unknown player {view!r} (players: {', '.join(players)})")
                 frame = make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
                                    step.derived, step.state)
-                f = seen_by(game, frame, step.derived, view)
+                f = seen_by(game, frame, step.derived, view, before)
+                before = step.state if step.state is not None else before
                 last_turn = f.turn if step.state is not None else last_turn
                 out.append(EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
                                      f.message, list(f.derived), f.turn if step.state is not None else last_turn,
@@ -758,7 +761,14 @@ def match_log(
     if view and view not in info.players:
         raise _bad(f"as: unknown player {view!r} (players: {', '.join(info.players)})")
     enc = msgspec.json.Encoder()
-    body = b"".join(enc.encode(game.redact(e.event, view or None)) + b"\n" for e in logged)
+    if view:  # the seat's record: each event with what the seat knew before it (redact --as)
+        from adjudicator.core.seats import redact_log
+
+        with sources.using(web.store.data_sources(mid)):  # the match's own pool, board or island
+            whole = parse_log(b"".join(enc.encode(e.event) + b"\n" for e in logged), info.source or "match.jsonl")
+            body = b"".join(enc.encode(e) + b"\n" for e in redact_log(whole, view))
+    else:
+        body = b"".join(enc.encode(e.event) + b"\n" for e in logged)
     name = PurePath(info.source.replace("\\", "/")).name or "match.jsonl"
     if view:
         name = f"{PurePath(name).stem}-as-{view}.jsonl"

@@ -1600,6 +1600,7 @@ class Rules(RulesBase):
     def a_turn_ended(self, w: W, e: Any) -> None:
         w.pop()
         p = e.player
+        w.turn = e.turn  # (the engine's derivation names the turn it is; a stated one a ruling let stand counts on)
         info = w.info
         if info.borrowed is not None and info.lender is not None and info.borrowed in w.P(p).traits:
             tr, lender = info.borrowed, info.lender

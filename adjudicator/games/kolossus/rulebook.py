@@ -88,6 +88,7 @@ RULES: dict[str, str] = {
     "KO-29": "Set-up order and rounds: skills, placement, Great Quake, then 12 rounds; the set-up crystal is round 1's",
     "KO-30": "A die of destiny is read as its value 1 to 4",
     "KO-31": "The chapter is the ruleset preset: chapter-1, chapter-2, chapter-3 (cumulative)",
+    "KO-40": "An illegal event a judge's ruling lets stand: a move puts the miniature on its last square",
 }
 
 RULEBOOK = Rulebook("KO", RULES)

@@ -22,7 +22,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from adjudicator.core.kit import Owed, RulesBase, applies, checks
-from adjudicator.core.rulings import Illegal, Ruling, legal
+from adjudicator.core.rulings import Illegal, Ruling, Undefined, legal
 
 from . import events as E
 from .board import DIRECTION_OF, DIRECTIONS, OPPOSITE, Board, load_board, step_name
@@ -183,8 +183,9 @@ class Rules(RulesBase):
         w = s.current.id
         a = s.activation
         if type(e) is E.ManaAllocated and s.step != "allocate":
+            # (by any warband: no mana waits for anyone, so KO-7.1 is the rule broken, not whose step it is)
             return Owed(self._expects(s, w, a), "KO-7.1", "no mana waits to be allocated: a turn gives 4 minus the "
-                        "die of destiny, so a roll of 4 gives none, and what a turn gave was allocated already", w)
+                        "die of destiny, so a roll of 4 gives none, and what a turn gave was allocated already")
         rule, why = {
             "quake-shift": (None, f"the Great Quake: the roll of {s.quake_roll} slides a region"),
             "allocate": ("KO-7.2", f"the turn gave {s.current.pending} mana, which goes to the skills before play "
@@ -549,6 +550,36 @@ class Rules(RulesBase):
         self._walk = (s, e, result)
         return result
 
+    def stood_walk(self, s: State, e: E.MiniatureMoved) -> Walk:
+        """What an illegal move does when a judge's ruling lets it stand (KO-40): the miniature on
+        the path's first square goes to its last square, beating an enemy miniature there; the
+        squares between are not walked.  A path off the board, no miniature to move, or a last
+        square held by an own or allied miniature has no defined effect (:class:`Undefined`)."""
+        b = board_of(s)
+        try:
+            names = self.resolve_path(e)
+        except Illegal as x:
+            raise Undefined(x.message) from None
+        path: list[int] = []
+        for name in names:
+            i = b.index.get(name) if isinstance(name, str) else None
+            if i is None:
+                raise Undefined(f"MiniatureMoved: {name!r} is not a square of the {b.size}x{b.size} board")
+            path.append(i)
+        occ = self.occupancy(s)
+        mover = occ.get(names[0])
+        if mover is None:
+            raise Undefined(f"MiniatureMoved: there is no miniature on {names[0]} to move")
+        there = occ.get(names[-1])
+        beaten: list[Piece] = []
+        if there is not None and there is not mover:
+            if there.warband == mover.warband or self.allied(s, there.warband, mover.warband):
+                raise Undefined(f"MiniatureMoved: {names[-1]} holds the {wname(there.warband)} {title(there.character)}, "
+                                f"on the {wname(mover.warband)} {title(mover.character)}'s side; a square holds one miniature")
+            beaten.append(there)
+        mp = s.activation.mp if s.activation is not None else 0
+        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0)
+
     def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, Piece], Piece]:
         """The mover: a square of the board holding the warband's miniature of the activated
         class, the one the activation named (KO-11)."""
@@ -775,7 +806,9 @@ class Rules(RulesBase):
     def shift(self, s: State, region: str, direction: str, distance: int, by: str) -> State:
         """Slide a region's landscapes and miniatures; what leaves the board is gone (KO-5, KO-6)."""
         b = board_of(s)
-        line = b.regions[region]
+        line = b.regions.get(region)
+        if line is None:
+            raise Undefined(f"{region!r} is no region of the board")
         sign = 1 if direction == b.region_directions(region)[0] else -1
         n = len(line)
         levels = list(s.levels)
@@ -798,7 +831,11 @@ class Rules(RulesBase):
                 fallen.append(p)
         citadel = s.citadel
         if citadel in pos:
-            citadel = b.names[line[pos[citadel] + sign * distance]]
+            j = pos[citadel] + sign * distance
+            if not 0 <= j < n:  # (a shift a judge's ruling lets stand: the Citadel has nowhere to go)
+                raise Undefined(f"sliding {region} {distance} {direction} would push the Citadel of Time from "
+                                f"{citadel} off the board")
+            citadel = b.names[line[j]]
         s = replace(s, levels=tuple(levels), pieces=tuple(pieces), citadel=citadel)
         return self.beat(s, fallen, by)
 
@@ -849,6 +886,12 @@ class Rules(RulesBase):
 
     @applies(E.TurnStarted)
     def a_turn_started(self, s: State, e: E.TurnStarted) -> State:
+        seat = s.seat  # the warband the event names plays (a stated turn a judge's ruling let stand)
+        if s.warbands[seat].id != e.warband:
+            seat = s.seat_of(e.warband)
+            if seat < 0:
+                raise Undefined(f"TurnStarted names {e.warband!r}, which is no warband of this match")
+            s = replace(s, seat=seat, order=(seat - s.first) % 4)
         return replace(s, step="destiny", destiny=0, points=0, initiative=False, acted=False, activation=None)
 
     @applies(E.DestinyRolled)
@@ -871,14 +914,18 @@ class Rules(RulesBase):
     @applies(E.MovementRolled)
     def a_move_roll(self, s: State, e: E.MovementRolled) -> State:
         a = s.activation
-        assert a is not None
+        if a is None:  # a roll that stands without an activation (KO-40): the dice are used, nothing moves
+            return replace(s, rolls=s.rolls + len(e.dice))
         bonus = s.current.attack[CI[a.character]] if s.options.chapter >= 2 else 0
         return replace(s, rolls=s.rolls + len(e.dice), step="move",
                        activation=replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus))
 
     @applies(E.MiniatureMoved)
     def a_move(self, s: State, e: E.MiniatureMoved) -> State:
-        wk = self.walk(s, e)
+        try:
+            wk = self.walk(s, e)
+        except Illegal:  # a move a judge's ruling lets stand (KO-40)
+            wk = self.stood_walk(s, e)
         b = board_of(s)
         end = b.names[wk.path[-1]]
         gone = wk.beaten
@@ -889,7 +936,8 @@ class Rules(RulesBase):
             elif p not in gone:
                 pieces.append(p)
         a = s.activation
-        assert a is not None
+        if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)
+            return self.beat(replace(s, pieces=tuple(pieces)), gone, e.warband)
         s = replace(s, pieces=tuple(pieces), step="act", activation=replace(a, at=end, left=wk.left))
         if e.weapon is not None:
             w = s.current
@@ -902,11 +950,18 @@ class Rules(RulesBase):
     @applies(E.WeaponUsed)
     def a_weapon(self, s: State, e: E.WeaponUsed) -> State:
         a = s.activation
-        assert a is not None
+        if a is None:
+            raise Undefined(f"WeaponUsed by {e.warband}: no Colossus was activated to wield the {WEAPONS[e.weapon]}")
         w = s.current
-        cost = self.weapon_cost(s, w, a, e)
         occ = self.occupancy(s)
-        gone = [occ[t] for t in e.targets]
+        try:
+            cost = self.weapon_cost(s, w, a, e)
+        except Illegal:  # a use a judge's ruling lets stand (KO-40): the miniatures targeted are beaten
+            cost = 0
+            missing = [t for t in e.targets if t not in occ]
+            if missing:
+                raise Undefined(f"WeaponUsed by {e.warband}: there is no miniature on {missing[0]!r} to beat")
+        gone = list(dict.fromkeys(occ[t] for t in e.targets))
         s = replace(s, pieces=tuple(p for p in s.pieces if p not in gone), activation=replace(a, left=a.left - cost))
         s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
         return self.beat(s, gone, e.warband)
