@@ -21,7 +21,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN, PRIVATE_EVENTS
 from adjudicator.core.kit import Owed, RulesBase, applies, checks
-from adjudicator.core.rulings import Illegal
+from adjudicator.core.rulings import Illegal, Undefined
 
 from . import events as E
 from . import unknowns as U
@@ -636,9 +636,10 @@ class Rules(RulesBase):
         round goes on as it was."""
         p = s.player(pid)
         shown = HIDDEN if card is None else card
-        if shown in p.slots or HIDDEN in p.slots:
-            q, slots = U.take_slot(s, p, shown)
-            p = replace(q, slots=slots)
+        if shown not in p.slots and HIDDEN not in p.slots:  # a card from nowhere: no effect to define
+            raise Undefined(f"{pid} has no {shown} in its card slots to play")
+        q, slots = U.take_slot(s, p, shown)
+        p = replace(q, slots=slots)
         p = replace(p, discard=p.discard + (shown,))
         return U.with_player_struct(s, p) if shown == HIDDEN or s.unknowns else with_player(s, pid, slots=p.slots, discard=p.discard)
 
