@@ -21,6 +21,8 @@ import msgspec
 import adjudicator.games.colossi  # noqa: F401  (registers the game)
 from adjudicator.core import registry
 from adjudicator.core.events import Event
+from adjudicator.core.log import parse_log
+from adjudicator.core.seats import redact_log
 from adjudicator.core.verify import settle
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
@@ -33,7 +35,7 @@ GAME = registry.get("colossi")
 OUT = Path(__file__).resolve().parent.parent / "examples" / "colossi"
 TWO = ["ann", "bob"]
 FOUR = ["ann", "bob", "cid", "dee"]
-SEEDS = {"legal-2p-to-50-gold.jsonl": (TWO, 11), "legal-4p-to-50-gold.jsonl": (FOUR, 3)}
+SEEDS = {"legal-2p-to-50-gold.jsonl": (TWO, 21), "legal-4p-to-50-gold.jsonl": (FOUR, 3)}
 
 
 def encode(events: list[Event]) -> bytes:
@@ -259,7 +261,7 @@ SEAT = ("legal-4p-to-50-gold.jsonl", "cid")
 
 def seat_record(events: list[Event], player: str) -> list[Event]:
     """The record ``player`` kept (what ``adjudicator redact --as`` writes)."""
-    return [GAME.redact(e, player) for e in events]
+    return list(redact_log(parse_log(encode(events), f"<match as {player}>"), player))
 
 
 def impossible_reveal(events: list[Event], player: str) -> list[Event]:

@@ -242,7 +242,7 @@ def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
     for _, e in planted[1:-1]:
         s, _ = settle(GAME, GAME.apply(s, e))
     assert "?" in s.player(A).hand and s.unseen is not None
-    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "abundance", "1 in the discard pile")
+    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "windfall", "1 in the discard pile")
     assert type(played) is E.CardPlayed and played.player == A
     accepts(GAME.check(s, played))
 

@@ -10,7 +10,7 @@ from .state import State
 
 SPEC = Spec(
     players=frozenset({"id", "player", "first", "turn_player", "colossi", "banners", "by", "to",
-                       "lender", "reached", "target", "winner"}),
+                       "lender", "reached", "target", "winner", "card_seen", "tile_seen"}),
     cards=frozenset({"hand", "card_top", "card_deck", "discard", "card", "pile"}),
     refs={"tile": "tiles", "tile_top": "tiles", "tile_deck": "tiles", "tile_box": "tiles",
           "traits": "traits", "curses": "card ids", "trait_deck": "traits", "trait_row": "traits",
