@@ -28,7 +28,7 @@ from adjudicator.core.verify import run, settle
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.state import Discard, NewHand
 
-from .colossi_make_examples import biased_match, encode
+from .colossi_make_examples import biased_match, encode, match
 from .colossi_scenarios import A, Position
 
 GAME = registry.get("colossi")
@@ -247,3 +247,39 @@ def test_the_generated_matches_use_every_private_event() -> None:
     for seed, n in ((10, 4), (2, 4), (5, 2)):
         seen |= {type(e) for e in biased_match(["ann", "bob", "cid", "dee"][:n], seed)}
     assert {E.TopRevealed, E.Peeked, CardsLooked, CardsMoved, E.CardGiven, E.CardsContributed, E.CardDealt} <= seen
+
+
+# == conditions settled later (CL-40; docs/log-format.md, "Conditions settled later") =============
+
+def lair_match() -> tuple[list[Any], int, int]:
+    """A 2-player match in which Animalistic draws a Beast while a Lair set aside is still face
+    down: the events, the draw's index and the index of the last face-down Lair explored."""
+    events = match(["ann", "bob"], 30)[0]
+    drawn = next(i for i, e in enumerate(events) if type(e) is E.BeastDrawn)
+    lairs = [i for i, e in enumerate(events) if type(e) is E.TileExplored and e.tile.startswith("lair-")]
+    assert len(lairs) == 2 and drawn < lairs[1]
+    return events, drawn, lairs[1]
+
+
+def test_a_condition_settled_by_later_reveals_is_no_longer_open() -> None:
+    """bob's record: ann's Animalistic draw is legal only if its Lair is not face down; once both
+    Lairs set aside are explored, it is not: the record verifies legal, not undetermined."""
+    events, drawn, last = lair_match()
+    record = seat(events, "bob")
+    upto = verdict(record[:last])
+    assert upto.verdict == "undetermined" and upto.undetermined[0].seq == drawn + 1
+    assert upto.undetermined[0].condition.endswith("is not among the face-down tiles")
+    res = verdict(record)
+    assert res.verdict == "legal" and not res.undetermined
+
+
+def test_a_condition_settled_against_the_record_makes_the_later_event_illegal_naming_both_lines() -> None:
+    events, drawn, last = lair_match()
+    record = seat(events, "bob")
+    lair = f"lair-{events[drawn].beast}"
+    planted = record[:last] + [msgspec.structs.replace(record[last], tile=lair)] + record[last + 1:]
+    res = verdict(planted)
+    assert res.verdict == "illegal"
+    v = res.violations[0]
+    assert (v.seq, v.rule, v.code) == (last + 1, "CL-40", "colossi/unknown-lair")
+    assert f"it contradicts event {drawn + 1} (line {drawn + 1})" in v.message and not res.undetermined

@@ -122,6 +122,11 @@ class Colossi(KitGame[State]):
     def canonical(self, event: Event) -> Event:
         return canonical(event)
 
+    def open_conditions(self, state: State) -> list[str] | None:
+        """The conditions of undetermined events that later events left open (CL-40); None for a
+        full-information position (it has none)."""
+        return None if state.unseen is None else [text for text, _tile in state.unseen.open]
+
     # -- views -------------------------------------------------------------------------------------------
     # what a player sees: observe.py (view, redact, scene and describe go through it)
 

@@ -866,6 +866,7 @@ class Rules(RulesBase):
         if s.unseen is None and (type(e) not in U.FIELDS or not U.involved(s, e)):
             return self._check_known(s, e)  # a full-information log: nothing more to do
         try:
+            U.settled_against(s, e)
             s, e = U.check(s, e)
             U.trade_back_condition(s, e)
         except (Illegal, Undetermined) as x:
@@ -880,7 +881,11 @@ class Rules(RulesBase):
 
     def apply(self, s: State, e: Any) -> State:
         if s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e)):
+            s0 = s
             s, e = U.prepare(s, e)
+            w = W(s)
+            self._applies[type(e)](self, w, e)
+            return U.conditions_after(s0, e, self.finish(w))
         w = W(s)  # the kit's RulesBase._apply_working, inlined (the hot path)
         self._applies[type(e)](self, w, e)
         return self.finish(w)

@@ -517,6 +517,9 @@ class Unseen(msgspec.Struct, frozen=True, gc=False):
     #: other unknown ones there are Grass)
     lairs: int = 0
     environments: int = 0
+    #: the conditions of undetermined events still open, each with the Lair it concerns ("" for
+    #: a Trade's): dropped when later events settle them (CL-40, ``Colossi.open_conditions``)
+    open: tuple[tuple[str, str], ...] = ()
 
 
 class State(msgspec.Struct, frozen=True, gc=False):

@@ -329,16 +329,58 @@ def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
 
 # == decisions that turn on an unknown identity ================================================================
 
-def beast_lair_condition(s: Any, e: Any) -> None:
+def lair_condition(s: Any, e: Any) -> tuple[str, str] | None:
     """Animalistic draws a Beast not in the game: when its Lair may be among the face-down tiles
-    (an unknown tile set aside), the draw is legal only if it is not (CL-40)."""
+    (an unknown tile set aside), the draw is legal only if it is not (CL-40): (the condition, the
+    Lair), or None."""
     if type(e) is not E.BeastDrawn or s.unseen is None:
-        return
+        return None
     C = content()
     lairs = [t for t in s.unseen.tiles if C.tiles[t].beast is not None and C.tiles[t].beast.id == e.beast]
     if lairs and s.unseen.lairs > 0:
+        return f"the Lair {lairs[0]} is not among the face-down tiles", lairs[0]
+    return None
+
+
+def beast_lair_condition(s: Any, e: Any) -> None:
+    """:func:`lair_condition` as the ruling (undetermined, with the condition)."""
+    c = lair_condition(s, e)
+    if c is not None:
         raise Undetermined("CL-40", NS + "unknown-lair", f"{e.player} draws the {e.beast} (Animalistic), a Beast "
-                           "not in the game", f"the Lair {lairs[0]} is not among the face-down tiles")
+                           "not in the game", c[0])
+
+
+def settled_against(s: Any, e: Any) -> None:
+    """A Lair named from the face-down tile deck that an earlier Animalistic draw was legal only
+    without: illegal, naming that event (``settles``: docs/log-format.md, "Conditions settled
+    later")."""
+    if s.unseen is None or not s.unseen.open or type(e) not in (E.TileExplored, E.TileReplaced, CardsLooked, E.TopRevealed):
+        return
+    if _source(s, e) not in ("tile_top", "tile_deck"):
+        return
+    for text, tile in s.unseen.open:
+        if tile and tile in _names(e):
+            raise Illegal("CL-40", NS + "unknown-lair", f"{said(s, e, tile)}: that Lair was among the face-down tiles",
+                          settles=text)
+
+
+def conditions_after(s: Any, e: Any, after: Any) -> Any:
+    """``after`` (the position ``e`` leads to from ``s``) with the conditions ``e`` opens recorded
+    and those later events settled dropped: a Lair's once no face-down Lair is left unknown or
+    once the Lair is named anywhere (CL-40; :meth:`Colossi.open_conditions`)."""
+    un = after.unseen
+    if un is None:
+        return after
+    opened = list(un.open)
+    c = lair_condition(s, e)
+    if c is not None:
+        opened.append(c)
+    t = trade_condition(s, e)
+    if t is not None:
+        opened.append((t, ""))
+    named = set(_names(e)) if _is_tile(e) else set()
+    left = tuple(x for x in opened if not x[1] or (un.lairs > 0 and x[1] not in named))
+    return after if left == un.open else replace(after, unseen=replace(un, open=left))
 
 
 def hand_ids(s: Any, hand: tuple[str, ...]) -> list[str]:
@@ -368,20 +410,26 @@ def possible_cards(s: Any) -> list[str]:
     return out
 
 
-def trade_back_condition(s: Any, e: Any) -> None:
+def trade_condition(s: Any, e: Any) -> str | None:
     """Trade (CL-6.4): the card given back must differ from the card received; when either is
     unknown (and the giver does hold another card that could be it), that is the condition."""
     if type(e) is not E.CardGiven or not s.todo:
-        return
+        return None
     h = s.todo[0]
     if type(h).__name__ != "TradeBack" or e.player != h.player or e.to != h.to:
-        return
+        return None
     if not (unknown(e.card) or h.card == HIDDEN):
-        return
+        return None
     hand = next((p.hand for p in s.players if p.id == e.player), ())
     if len(hand) < 2:
-        return  # the ordinary rules decide (nothing else to give back)
+        return None  # the ordinary rules decide (nothing else to give back)
     got = "the card received" if h.card == HIDDEN else h.card
     back = "the card given back" if unknown(e.card) else e.card
-    raise Undetermined("CL-6.4", NS + "unknown-trade", f"{e.player} gives {e.to} a card back (Trade)",
-                       f"{back} is not {got}")
+    return f"{back} is not {got}"
+
+
+def trade_back_condition(s: Any, e: Any) -> None:
+    """:func:`trade_condition` as the ruling (undetermined, with the condition)."""
+    c = trade_condition(s, e)
+    if c is not None:
+        raise Undetermined("CL-6.4", NS + "unknown-trade", f"{e.player} gives {e.to} a card back (Trade)", c)
