@@ -88,7 +88,7 @@ def biased_match(players: list[str], seed: int) -> list[Event]:
     return match(players, seed, weight=biased_weight)[0]
 
 
-#: a 4-player match in which bob's Soothsayer looks at cards dee saw on top of the deck (CardsLooked)
+#: a 4-player match in which bob's Soothsayer looks at the tiles ann saw on top of the tile deck (CardsLooked)
 LOOKS = ("legal-4p-soothsayer-looks.jsonl", FOUR, 10, "bob")
 
 
