@@ -298,3 +298,17 @@ def test_a_condition_settled_against_the_record_makes_the_later_event_illegal_na
     v = res.violations[0]
     assert (v.seq, v.rule, v.code) == (last + 1, "CL-40", "colossi/unknown-lair")
     assert f"it contradicts event {drawn + 1} (line {drawn + 1})" in v.message and not res.undetermined
+
+
+def test_the_viewers_show_the_look_to_the_looker_and_that_it_happened_to_the_others() -> None:
+    from replays.core import Replay
+
+    events = events_of(LOOK_EXAMPLE)
+    k = next(i for i, e in enumerate(events) if type(e) is CardsLooked)
+    r = Replay.from_file(LOOK_EXAMPLE)
+    looker = events[k].player
+    for player in events[0].players:
+        f = r.frame(k + 1, player)
+        assert f.type == "CardsLooked" and looker in f.text
+        assert (HIDDEN in f.event.cards) == (player != looker), (player, f.text)
+        assert len(f.event.cards) == len(events[k].cards)
