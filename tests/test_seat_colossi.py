@@ -280,3 +280,24 @@ def test_the_viewers_show_the_look_to_the_looker_and_that_it_happened_to_the_oth
         assert f.type == "CardsLooked" and looker in f.text
         assert (HIDDEN in f.event.cards) == (player != looker), (player, f.text)
         assert len(f.event.cards) == len(events[k].cards)
+
+
+def test_a_seats_view_shows_the_items_it_looked_at_and_a_position_document_keeps_who_looked(tmp_path: Path) -> None:
+    events = events_of(LOOK_EXAMPLE)
+    k = next(i for i, e in enumerate(events) if type(e) is CardsLooked)
+    state = run(read_log(LOOK_EXAMPLE), upto=k + 1).state  # after the look
+    looked = [p for p in events[0].players if all(p in seen for seen in state.tile_seen)]
+    assert events[k].player in looked and len(looked) < len(events[0].players)
+    for p in events[0].players:
+        top = GAME.observe(state, p).tile_top
+        assert (top == state.tile_top) == (p in looked) and len(top) == len(state.tile_top), p
+    r = CliRunner().invoke(main, ["state", str(LOOK_EXAMPLE), "--at", str(k + 1), "--json"])
+    doc = json.loads(r.output)
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(doc))
+    assert CliRunner().invoke(main, ["legal", "--position", str(path)]).exit_code == 0
+    body = doc.get("state", doc)
+    body["tile_seen"] = body["tile_seen"][:-1]  # who looked at each item on top: one entry per item
+    path.write_text(json.dumps(doc))
+    r = CliRunner().invoke(main, ["legal", "--position", str(path)])
+    assert r.exit_code == 2 and "tile_seen" in r.output, r.output

@@ -46,6 +46,9 @@ def invariants(s: State) -> list[tuple[str, str]]:
         b.check(sp.owner is None or sp.owner in ids, f"spaces[{i}].owner", f"{sp.owner!r} is not a player")
         b.check(len(sp.acolytes) == len(ids), f"spaces[{i}].acolytes",
                 f"{len(sp.acolytes)} acolyte counts for {len(ids)} players")
+    for seen, top in (("card_seen", "card_top"), ("tile_seen", "tile_top")):  # who looked at each item on top
+        b.check(len(getattr(s, seen)) == len(getattr(s, top)), seen,
+                f"{len(getattr(s, seen))} entries for the {len(getattr(s, top))} items of {top}")
     for i, p in enumerate(s.players):
         b.check(p.colossus is None or 0 <= p.colossus < max(spaces, 1), f"players[{i}].colossus",
                 f"space {p.colossus} is not on the board")
