@@ -301,3 +301,31 @@ def test_a_seats_view_shows_the_items_it_looked_at_and_a_position_document_keeps
     path.write_text(json.dumps(doc))
     r = CliRunner().invoke(main, ["legal", "--position", str(path)])
     assert r.exit_code == 2 and "tile_seen" in r.output, r.output
+
+
+# == rulings a judge can give (docs/log-format.md, "Judges' rulings") ================================
+
+def test_a_draw_out_of_step_or_under_the_known_top_can_stand() -> None:
+    """bob draws a card during ann's Actions (CL-2.1), and later a card from under the top ann
+    knows (CL-2.6): a judge lets each stand, and the log verifies legal with the warnings."""
+    events = events_of(EXAMPLES / "legal-2p-to-50-gold.jsonl")
+    i, drawer, looker = drawn_after_a_look(events)
+    s = run(parse_log(encode(events), "full"), upto=i).state
+    under = next(c for c in s.card_deck if c != s.card_top[0])
+    bad = E.CardDrawn(player=drawer, card=under)
+    ruled = events[:i] + [bad, JudgeRuling(event=i + 1, decision="stands")]
+    res = verdict(ruled)
+    assert res.verdict == "legal" and [w.decision for w in res.warnings] == ["stands"], \
+        ([v.as_dict() for v in res.violations], res.warnings)
+    assert res.warnings[0].rule == "CL-2.6"
+    after = res.state
+    assert under in after.player(drawer).hand and after.card_top == s.card_top  # the known top stays on top
+    # a draw in another player's Actions
+    k = next(j for j, e in enumerate(events) if type(e) is E.ActionsEnded and e.player != drawer)
+    s = run(parse_log(encode(events), "full"), upto=k).state
+    card = next(c for c in s.card_deck if c not in s.card_top)
+    ruled = events[:k] + [E.CardDrawn(player=drawer, card=card), JudgeRuling(event=k + 1, decision="stands")] + events[k:k + 1]
+    res = verdict(ruled)
+    assert res.verdict == "legal" and res.warnings[0].rule in ("CL-2.1", "CL-2.2"), \
+        ([v.as_dict() for v in res.violations], res.warnings)
+    assert card in res.state.player(drawer).hand

@@ -1203,16 +1203,19 @@ class Rules(RulesBase):
 
     @applies(E.CardDrawn)
     def a_card_drawn(self, w: W, e: Any) -> None:
-        h = w.todo[0]
-        if w.card_top:
-            w.card_top = w.card_top[1:]
+        # (a draw a judge let stand may come out of step, or from under a known top: CL-2.6)
+        h = w.todo[0] if w.todo else None
+        top = w.card_top
+        if top and top[0] == e.card:
+            w.card_top = top[1:]
             w.card_seen = w.card_seen[1:]
         else:
             w.card_deck = remove1(w.card_deck, e.card)
-        if h.count > 1:
-            w.set_head(Draw(h.player, h.count - 1))
-        else:
-            w.pop()
+        if type(h) is Draw and h.player == e.player:
+            if h.count > 1:
+                w.set_head(Draw(h.player, h.count - 1))
+            else:
+                w.pop()
         w.add_cards(e.player, [e.card])
 
     @applies(E.StartPlaced)
@@ -1451,8 +1454,15 @@ class Rules(RulesBase):
 
     @applies(E.TileExplored)
     def a_explored(self, w: W, e: Any) -> None:
-        h = w.pop()
-        self.new_tile(w, e.space, e.tile, h.by)
+        h = w.todo[0] if w.todo else None
+        if type(h) is Explore and h.space == e.space:
+            w.pop()
+            by = h.by
+        elif w.spaces[e.space].tile is None:  # a tile turned up out of step that a judge let stand
+            by = w.turn_player or w.first or w.players[0].id
+        else:
+            raise ValueError(f"space {e.space} is explored already: no tile can be turned up there")
+        self.new_tile(w, e.space, e.tile, by)
 
     def new_tile(self, w: W, i: int, tile: str, by: str) -> None:
         if w.tile_top and w.tile_top[0] == tile:
