@@ -654,8 +654,8 @@ CHOICES: dict[type, tuple[str, str, bool, str]] = {
     Necro: ("CL-7.4", "necromancer", True, "how many Acolytes from hand replace the dead"),
     React: ("CL-7.4", "reactive", True, "one of your Acolytes near the death and an opponent's Acolyte near it"),
     Parasite: ("CL-7.4", "parasitic", True, "a card of yours to discard for the card just played"),
-    LookTop: ("CL-41", "soothsayer-look", False, "the items already on top of the deck, seen by the Soothsayer (CardsLooked)"),
-    NewHand: ("CL-42", "oasis-hand", False, "the whole hand, discarded face up (CardsMoved)"),
+    LookTop: ("CL-41", "soothsayer-look", False, "the items already on top of the deck that another seat looked at"),
+    NewHand: ("CL-42", "oasis-hand", False, "the whole hand, discarded face up (Oasis)"),
 }
 
 
