@@ -329,3 +329,26 @@ def test_a_draw_out_of_step_or_under_the_known_top_can_stand() -> None:
     assert res.verdict == "legal" and res.warnings[0].rule in ("CL-2.1", "CL-2.2"), \
         ([v.as_dict() for v in res.violations], res.warnings)
     assert card in res.state.player(drawer).hand
+
+
+def test_a_step_out_of_turn_can_stand_and_a_piece_that_is_not_there_cannot() -> None:
+    """bob steps his Colossus during ann's Actions (CL-2.1): a judge lets it stand, the Colossus
+    is moved and ann's Actions are untouched; a step of a piece that is not there stays refused."""
+    from adjudicator.games.colossi import engine as Q
+
+    events = events_of(EXAMPLES / "legal-2p-to-50-gold.jsonl")
+    k = next(j for j, e in enumerate(events) if type(e) is E.ActionsEnded and e.player == "ann" and j > 100)
+    s = run(parse_log(encode(events), "full"), upto=k).state
+    at = s.player("bob").colossus
+    to = next(a for a in Q.B(s).adj[at] if s.spaces[a].tile is not None)  # (an unexplored one would be explored)
+    step = E.Moved(player="bob", piece="colossus", space=at, to=to)
+    res = verdict(events[:k] + [step, JudgeRuling(event=k + 1, decision="stands")] + events[k:k + 1])
+    assert res.verdict == "legal" and res.warnings[0].rule == "CL-2.1", [v.as_dict() for v in res.violations]
+    assert res.state.player("bob").colossus == to and res.state.info == s.info
+    nowhere = next(i for i in range(len(s.spaces)) if i != at)
+    ghost = E.Moved(player="bob", piece="colossus", space=nowhere, to=Q.B(s).adj[nowhere][0])
+    res = run(parse_log(encode(events[:k] + [ghost, JudgeRuling(event=k + 1, decision="stands")]), "ghost"),
+              keep_going=True)
+    assert res.verdict == "illegal" and [v.rule for v in res.violations] == ["CL-2.1", "LOG-5"], \
+        [v.as_dict() for v in res.violations]
+    assert "cannot apply event" in res.violations[1].message

@@ -1316,12 +1316,14 @@ class Rules(RulesBase):
 
     @applies(E.Moved)
     def a_moved(self, w: W, e: Any) -> None:
-        h = w.todo[0]
+        h = w.todo[0] if w.todo else None
         t = type(h)
         p = e.player
         owner = e.owner or p
-        if t is Actions or t is Speedy:
-            if not e.road:
+        if getattr(h, "player", None) != p:  # a step out of turn that a judge let stand
+            self.stray_step(w, e, owner)
+        elif t is Actions or t is Speedy:
+            if not e.road or w.road is None:  # (a road step with no road to follow, let stand: a paid step)
                 if t is Actions:
                     w.setinfo(actions=w.info.actions - 1, moves=w.info.moves + 1, acted=True)
                 else:
@@ -1332,7 +1334,7 @@ class Rules(RulesBase):
                 visited = w.road.visited
             self.step(w, e, owner, visited, own_turn=True)
         elif t is Influence:
-            visited = w.road.visited if e.road else (e.space,)
+            visited = w.road.visited if e.road and w.road is not None else (e.space,)
             if not e.road:
                 w.set_head(Influence(p, moved=True))
             self.step(w, e, owner, visited, own_turn=False)
@@ -1346,6 +1348,18 @@ class Rules(RulesBase):
             w.step_piece("acolyte", owner, e.space, e.to, p)
         elif t is Domineer:
             w.step_piece("colossus", owner, e.space, e.to, p)
+        else:
+            self.stray_step(w, e, owner)
+
+    def stray_step(self, w: W, e: Any, owner: str) -> None:
+        """A step no task asked for that a judge let stand: the piece moves (and what its arrival
+        does happens), nothing is spent; a piece that is not there cannot move (no meaning)."""
+        sp = w.spaces[e.space]
+        there = owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0
+        if not there:
+            raise ValueError(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
+        w.road = None
+        w.step_piece(e.piece, owner, e.space, e.to, e.player)
 
     def step(self, w: W, e: Any, owner: str, visited: tuple[int, ...], own_turn: bool) -> None:
         """One step of a move with its Road Movement bookkeeping (CL-3.3)."""
