@@ -20,9 +20,9 @@ from .engine import W, acol, seats
 from .state import (
     Actions, AfterCard, BannerChoice, ChooseFirst, Deploy, NamePlayer, Peek, PlaceStart, Replenish, SetAside,
     StartTurn, AnimalDraw, Borrow, Companions, Contribute, Deal, DealOp, Discard, Domineer, Dominion, Draft,
-    Draw, EndTurn, Explore, GrowthDraw, LookTop, NewHand, GrowthDrop, GrowthPick, Hungry, Influence, Launch, Maar, Mantle, Market,
-    Miracle, Mimesis, MoveBeast, Necro, Parasite, PlaceChoice, Purge, RampageOp, React, Recall, Rest, Resurrect,
-    RevealTop, RevealTrait, Rolls, Sabotage, ScoreOp, Solidarity, Speedy, TakeTrait, Teleporter, TradeBack,
+    Draw, EndTurn, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, LookTop, Maar, Mantle,
+    Market, Miracle, Mimesis, MoveBeast, Necro, NewHand, Parasite, PlaceChoice, Purge, RampageOp, React, Recall,
+    Rest, Resurrect, RevealTop, RevealTrait, Rolls, Sabotage, ScoreOp, Solidarity, Speedy, TakeTrait, Teleporter, TradeBack,
     TradeGive, TraitCap, Tribute, Victim, Void, VoidTile, Walk, WalkOp, Wind,
 )
 

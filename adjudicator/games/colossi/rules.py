@@ -29,11 +29,11 @@ from .effects import land, play_card, swap_spaces, wind
 from .engine import W, acol
 from .state import (
     Actions, AnimalDraw, BannerChoice, Borrow, ChooseFirst, Companions, Contribute, Deal, Deploy, Discard, Domineer,
-    Dominion, Draft, Draw, EndTurn, Explore, LookTop, NewHand, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, Maar,
-    Mantle, Market, Miracle, Mimesis, MoveBeast, NamePlayer, Necro, Parasite, Peek, PlaceChoice, PlaceStart, Purge,
-    React, Recall, Replenish, Rest, Result, Resurrect, RevealTop, RevealTrait, Road, Rolls, Sabotage, ScoreOp,
-    SetAside, Solidarity, Speedy, StartTurn, State, TakeTrait, Teleporter, TradeBack, TradeGive, TraitCap, Tribute,
-    Void, VoidTile, Walk, WalkOp, Wind,
+    Dominion, Draft, Draw, EndTurn, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, LookTop,
+    Maar, Mantle, Market, Miracle, Mimesis, MoveBeast, NamePlayer, Necro, NewHand, Parasite, Peek, PlaceChoice,
+    PlaceStart, Purge, React, Recall, Replenish, Rest, Result, Resurrect, RevealTop, RevealTrait, Road, Rolls,
+    Sabotage, ScoreOp, SetAside, Solidarity, Speedy, StartTurn, State, TakeTrait, Teleporter, TradeBack, TradeGive,
+    TraitCap, Tribute, Void, VoidTile, Walk, WalkOp, Wind,
 )
 
 NS = "colossi/"
@@ -720,7 +720,7 @@ FAST: dict[type, Callable[[Any, Any, Any], bool]] = {
 }
 
 #: who answers a task (R events about the deck have no player field)
-NO_PLAYER = (E.TileExplored, E.TileReplaced, E.TileSetAside, E.TraitRevealed, E.TraitDrawn, CardsMoved)
+NO_PLAYER = (E.TileExplored, E.TileReplaced, E.TileSetAside, E.TraitRevealed, E.TraitDrawn)
 
 
 # == the card's choices ==============================================================================================
