@@ -22,6 +22,7 @@ import msgspec
 from . import registry
 from .errors import LogError, UnknownGame
 from .events import Event, JudgeRuling
+from .meta import meta_error
 from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
 
@@ -100,6 +101,9 @@ def _check_setup_size(setup: Event, path: str, line: int) -> None:
     players = getattr(setup, "players", None)
     if isinstance(players, list) and len(players) > MAX_PLAYERS:
         raise LogError(path, line, f"{len(players)} players; at most {MAX_PLAYERS}", "players")
+    why = meta_error(getattr(setup, "meta", None))
+    if why is not None:
+        raise LogError(path, line, why, "meta")
 
 
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
