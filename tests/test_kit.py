@@ -383,7 +383,8 @@ def test_match_started_and_game_ended_keep_their_json() -> None:
         game = registry.get(gid)
         ms = game.event_types[0]
         assert ms.__name__ == "MatchStarted" and issubclass(ms, MatchStartedBase)
-        assert ms.__struct_fields__ == fields + ("seq", "at", "note", "prev"), gid
+        # the header (meta) is keyword-only: encoded last, after every field a game declares
+        assert ms.__struct_fields__ == fields + ("seq", "at", "note", "prev", "meta"), gid
         ge = game.event_class("GameEnded")
         assert ge is not None and ge.kind == "X"
         assert ge.__struct_fields__ == ("result", "winner", "reason") + ended[gid] + ("seq", "at", "note", "prev")
