@@ -17,6 +17,7 @@ from adjudicator.core import sources
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import JudgeRuling, to_builtins
+from adjudicator.core.meta import header_line, meta_of
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log, stream_log
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
@@ -57,6 +58,7 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     try:  # streamed: memory bounded by the position and one line, not by the log
         log = stream_log(path)
         data = [r.as_dict() for r in log.game.data_used(log.events[0][1])]
+        meta = meta_of(log.events[0][1])  # (now: a streamed log is read front to back)
         res = run(log, keep_going=keep_going)
         log.events.drain()  # type: ignore[attr-defined]
     except LogError as exc:
@@ -75,6 +77,8 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     }
     if data:  # which content the match was checked against (id and sha256): reproducible
         doc["data"] = data
+    if meta:  # the match header (docs/log-format.md, "The match header"): shown, never judged
+        doc["meta"] = meta
     if res.warnings or res.rulings:  # judges' rulings (docs/log-format.md, "Judges' rulings")
         doc["warnings"] = [w.as_dict() for w in res.warnings]
         doc["rulings"] = [ruling_dict(seq, line, r) for seq, line, r in res.rulings]
@@ -173,6 +177,8 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
     if out:
         tail = f"; {out['winner']} wins by {out['reason']}" if out["winner"] else f"; {out['result']} ({out['reason']})"
     click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
+    if doc.get("meta"):
+        click.echo(f"  header: {header_line(doc['meta'])}")
     for v in doc["violations"]:
         click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
         if v.get("followers"):

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from adjudicator.core.events import Event
+from adjudicator.core.meta import meta_of
 from adjudicator.core.log import MatchLog, parse_log, read_log
 from adjudicator.core.protocol import Game
 from adjudicator.core.rulings import Ruling
@@ -180,6 +181,8 @@ class Replay:
         self.log = log
         self.game: Game = log.game
         self.title = title or log.path
+        #: the match header (``MatchStarted.meta``), shown by the viewers; {} for none
+        self.meta: dict[str, str] = meta_of(log.setup)
         result = run(log, keep_going=True, record_steps=True)
         self.result = result
         steps = result.steps or []

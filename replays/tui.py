@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
 from adjudicator.core.rulings import CORE_RULES
+from adjudicator.core.meta import header_line
 
 from .core import ILLEGAL, UNDETERMINED, Replay, UnknownCard, unknown_cards
 from .terminal import MARK_HINTS, MARKS, UNKNOWN, mark_text, scene_text
@@ -240,6 +241,8 @@ class ReplayApp(App[None]):
         self.position_width, self.position_plain = width, pos.plain
         self.query_one("#position", Static).update(pos)
         box.border_subtitle = f"after event {n}, as {who}"
+        if r.meta:  # the match header (MatchStarted.meta): where and when it was played
+            box.border_title = f"position · {header_line(r.meta)}"
 
         self.query_one("#events", Static).update(self._event_list())
         self.query_one("#ruling", Static).update(self._ruling())

@@ -57,6 +57,7 @@ from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.limits import MAX_DATA_FILES
 from adjudicator.core.log import decode_event, parse_log
+from adjudicator.core.meta import parse_filters
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
@@ -132,6 +133,8 @@ class MatchInfo(msgspec.Struct):
     chain_head: str | None = None
     #: the card pool, board or island the match was checked against: ``kind``, ``id``, ``sha256``
     data: list[dict[str, str]] = []
+    #: the match header (``MatchStarted.meta``: event, round, table, date, judge, ...); {} for none
+    meta: dict[str, str] = {}
 
 
 class EventInfo(msgspec.Struct):
@@ -369,21 +372,23 @@ class WebService:
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
-                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head, list(m.data))
+                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head, list(m.data),
+                         dict(m.meta))
 
     def summary(self, ref: str) -> MatchInfo:
         mid = self.resolve(ref)
         with self.lock:
             return self.info(self.store.summary(mid))
 
-    def matches(self, game: str | None, player: str | None, verdict: str | None) -> list[MatchInfo]:
+    def matches(self, game: str | None, player: str | None, verdict: str | None,
+                meta: dict[str, str] | None = None) -> list[MatchInfo]:
         if game:
             try:
                 registry.get(game)
             except UnknownGame as exc:
                 raise _bad(f"game: {exc}") from None
         with self.lock:
-            found = self.store.matches(game or None)
+            found = self.store.matches(game or None, meta)
         return [self.info(m) for m in found
                 if (not player or player in m.players) and (not verdict or m.verdict == verdict)]
 
@@ -648,9 +653,21 @@ def list_games() -> list[GameInfo]:
 
 @get("/api/matches", sync_to_thread=True, tags=["matches"], responses=_errors(400, 503))
 def list_matches(state: State, game: FromQuery[str | None] = None, player: FromQuery[str | None] = None,
-                 verdict: FromQuery[Literal["legal", "illegal", "undetermined"] | None] = None) -> list[MatchInfo]:
-    """The stored matches, in import order: only one game's, one player's, or legal/illegal ones."""
-    return _web(state).matches(game, player, verdict)
+                 verdict: FromQuery[Literal["legal", "illegal", "undetermined"] | None] = None,
+                 event: FromQuery[str | None] = None, round: FromQuery[str | None] = None,
+                 table: FromQuery[str | None] = None, date: FromQuery[str | None] = None,
+                 judge: FromQuery[str | None] = None, meta: FromQuery[list[str] | None] = None) -> list[MatchInfo]:
+    """The stored matches, in import order: only one game's, one player's, or legal/illegal ones;
+    ``event``, ``round``, ``table``, ``date``, ``judge`` and ``meta=KEY=VALUE`` (repeatable) keep
+    the matches whose header (``MatchStarted.meta``) says so."""
+    try:
+        filters = parse_filters(meta or [])
+    except ValueError as exc:
+        raise _bad(f"meta: {exc}") from None
+    for key, value in (("event", event), ("round", round), ("table", table), ("date", date), ("judge", judge)):
+        if value:
+            filters[key] = value
+    return _web(state).matches(game, player, verdict, filters)
 
 
 @get("/api/matches/{match_id:str}", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))

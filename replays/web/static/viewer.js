@@ -555,6 +555,9 @@
       badge.textContent = doc.match.verdict + (doc.match.violations ? " (" + doc.match.violations + ")" : "") + " \u00b7 " + doc.match.result;
       badge.className = "badge verdict-" + doc.match.verdict;
       badge.title = badge.textContent;
+      const header = Object.entries(doc.match.meta || {}).map(([k, v]) => k + ": " + v).join(" \u00b7 ");
+      $("meta").textContent = header;
+      $("meta").hidden = !header;
       const sel = $("view");
       sel.innerHTML = '<option value="">judge (everything)</option>' + state.players.map(p => '<option value="' + esc(p) + '">' + esc(p) + "</option>").join("");
       $("at-input").max = state.events.length;
