@@ -21,7 +21,8 @@ import msgspec
 
 from . import registry
 from .errors import LogError, UnknownGame
-from .events import Event, JudgeRuling
+from .events import CORE_EVENTS, Event, JudgeRuling
+from .suggest import hint, literal_values, struct_fields
 from .meta import meta_error
 from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
@@ -70,15 +71,29 @@ def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
         msg, fpath = (m.group("msg"), _field_path(m.group("path"))) if m else (text, None)
         if fpath == "type" and msg.startswith("Invalid value"):
             name = msg.split("Invalid value", 1)[1].strip()
-            raise LogError(path, line, f"unknown event type {name} for game {game.id!r}", "type") from None
+            types = [c.__name__ for c in game.event_types + CORE_EVENTS]
+            raise LogError(path, line, f"unknown event type {name} for game {game.id!r}"
+                           f"{hint(_type_of(raw), types, 'event types')}", "type") from None
+        cls = game.event_class(t) if isinstance(t := _type_of(raw), str) else None
         fm = _FIELD.search(msg)
         if fm:
-            inner = fm.group("f")
+            inner, outer = fm.group("f"), fpath
             fpath = f"{fpath}.{inner}" if fpath else inner
             if "missing required" in msg:
                 msg = "required field is missing"
             else:
-                msg = "unknown field"
+                fields = struct_fields(cls, outer) if cls is not None else None
+                msg = "unknown field" + (hint(inner, fields, f"fields of {cls.__name__}" if not outer else "fields")
+                                         if fields is not None else "")
+        elif msg.startswith("Invalid enum value") and cls is not None and fpath:
+            values = literal_values(cls, fpath)
+            if values is not None:
+                bad = msg.split("Invalid enum value", 1)[1].strip()
+                try:
+                    given = msgspec.json.decode(bad.replace("'", '"')) if bad.startswith("'") else bad
+                except msgspec.DecodeError:
+                    given = bad
+                msg += hint(given, values)
         return_msg = msg[0].lower() + msg[1:] if msg else msg
         raise LogError(path, line, return_msg, fpath) from None
     except msgspec.DecodeError as exc:
