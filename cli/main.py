@@ -382,21 +382,7 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     sys.exit(EXIT_LEGAL if ruling.legal else EXIT_UNDETERMINED if ruling.allowed else EXIT_ILLEGAL)
 
 
-def _grouped(game: Game, events: list[Any]) -> list[tuple[Any, int]]:
-    """One event per ``game.legal_group`` key (the first listed, with how many share it)."""
-    out: list[tuple[Any, int]] = []
-    where: dict[str, int] = {}
-    for e in events:
-        key = game.legal_group(e)
-        if key is None:
-            out.append((e, 1))
-        elif key in where:
-            first, n = out[where[key]]
-            out[where[key]] = (first, n + 1)
-        else:
-            where[key] = len(out)
-            out.append((e, 1))
-    return out
+_grouped = positions.grouped
 
 
 @main.command()
@@ -508,3 +494,7 @@ main.add_command(_records.reconcile)
 from . import pool as _pool  # noqa: E402  (card-pool files: check, show)
 
 main.add_command(_pool.pool)
+
+from . import record as _record  # noqa: E402  (recording a match as it is played)
+
+main.add_command(_record.record)
