@@ -167,6 +167,11 @@ class Recording(Match):
         return self.outcome is not None
 
     @property
+    def entries(self) -> int:
+        """How many entries are recorded (MatchStarted is the first; :meth:`pop` takes one back)."""
+        return len(self._entries)
+
+    @property
     def derived(self) -> list[Event]:
         """What the rules derived after the last entry (filled in by the engine)."""
         return list(self._entries[-1][1])

@@ -287,7 +287,8 @@ class RecordSession:
             ev = entry if isinstance(entry, Event) else self.record._decode(entry)
         except LogError as exc:
             return Answer(False, exc.render().removeprefix("<event>: "))
-        before_r, before_v = len(self.record), len(self.view)
+        lines = len(self.record)
+        before_r, before_v = self.record.entries, self.view.entries
         try:
             added = self._push_entry(ev)
         except IllegalEvent as exc:
@@ -300,8 +301,8 @@ class RecordSession:
             self._rollback(before_r, before_v)
             return Answer(False, exc.render().removeprefix("<event>: "))
         self.refused = None
-        self._groups.append((len(self.record) - before_r, len(self.view) - before_v))
-        self._write_new(before_r)
+        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
+        self._write_new(lines)
         derived = self.record.derived
         ruling = self.record.last_ruling
         verdict = "" if ruling.legal else f" ({ruling.verdict}: legal if {ruling.condition})"
@@ -338,9 +339,10 @@ class RecordSession:
         return self.record.events[start:]
 
     def _rollback(self, n_record: int, n_view: int) -> None:
-        while len(self.record) > n_record:
+        """Back to ``n_record`` and ``n_view`` entries."""
+        while self.record.entries > n_record:
             self.record.pop()
-        while self.view is not self.record and len(self.view) > n_view:
+        while self.view is not self.record and self.view.entries > n_view:
             self.view.pop()
 
     def rule(self, text: str) -> Answer:
@@ -353,7 +355,8 @@ class RecordSession:
         if decision not in ("stands", "taken-back"):
             return Answer(False, "rule stands [reason] or rule taken-back [reason]")
         ev = self.refused
-        before_r, before_v = len(self.record), len(self.view)
+        lines = len(self.record)
+        before_r, before_v = self.record.entries, self.view.entries
         try:
             ruling = self.record.push_ruled(ev, decision, reason=reason or None)
             if self.view is not self.record:
@@ -363,8 +366,8 @@ class RecordSession:
             self._rollback(before_r, before_v)
             return Answer(False, f"the ruling cannot be followed: {exc}")
         self.refused = None
-        self._groups.append((len(self.record) - before_r, len(self.view) - before_v))
-        self._write_new(before_r)
+        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
+        self._write_new(lines)
         return Answer(True, f"recorded {len(self.record)}: {event_words(self.game, ev)}, flagged; the judge's "
                             f"ruling: {decision}", [ev, ruling])
 
@@ -372,16 +375,17 @@ class RecordSession:
         self.record.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
         if self.view is not self.record:
             self.view.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
-        self._groups.append((2, 2 if self.view is not self.record else 0))
+        self._groups.append((1, 1 if self.view is not self.record else 0))
 
     def undo(self) -> Answer:
         """Take back the last entry (the file is rewritten atomically)."""
         if not self._groups:
             return Answer(False, "nothing to take back")
         n_record, n_view = self._groups.pop()
-        taken = self.record.events[-n_record:]
+        before = self.record.events
         for _ in range(n_record):
             self.record.pop()
+        taken = before[len(self.record):]
         if self.view is not self.record:
             for _ in range(n_view):
                 self.view.pop()

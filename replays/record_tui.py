@@ -77,12 +77,13 @@ class RecordApp(App[None]):
         header = header_line(meta_of(s.record.setup))
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f"{s.game.name}", style="bold")
-        title.append(f"  {s.path}  {len(s.record)} events  {mode}")
         if header:
             title.append(f"  [{header}]")
+        title.append(f"  {len(s.record)} events  {mode}")
         if s.over:
             out = s.record.outcome
             title.append(f"  over: {out.result} {out.winner or ''} ({out.reason}); sealed", style="bold green")
+        title.append(f"  {s.path}")
         self.query_one("#title", Static).update(title)
         box = self.query_one("#position-box")
         width = max(40, (box.size.width or 100) - 4)

@@ -42,7 +42,7 @@ def _fold(s: str) -> str:
 def hint(value: Any, known: Iterable[Any], noun: str = "valid", *, said: str = "") -> str:
     """`` (did you mean 'x'?; valid: a, b, c)``, or '' when there is nothing to say (the valid
     values are not listed again when the message ``said`` names them all already)."""
-    names = sorted({str(k) for k in known})
+    names = sorted({str(k) for k in known} - {"?"})  # ("?": an unknown value, not a name to suggest)
     parts = []
     near = closest(value, names)
     if near is not None and near != value:

@@ -36,12 +36,19 @@ def commit(state: Any, event: Any, salt: str) -> tuple[Any, Any, str, str] | Non
 
 
 def due(state: Any, player: str, secrets: Mapping[str, tuple[str, str]]) -> list[Any]:
-    """The reveal the rules ask of ``player`` now (LG-3.4: once both picks are committed)."""
+    """The reveal the rules ask of ``player`` now (LG-3.4: once both picks are committed).  The
+    picks are revealed at once at the table; the records write them in seat order (a seat's reveal
+    after the one of every seat before it), so that two seats' records of one match agree."""
     if state.phase != "reveal":
         return []
     p = next((p for p in state.players if p.id == player), None)
     if p is None or p.commitment is None or p.battle is not None or p.commitment not in secrets:
         return []
+    for q in state.players:
+        if q.id == player:
+            break
+        if q.commitment is not None and q.battle is None:
+            return []  # an earlier seat has not revealed yet
     card, salt = secrets[p.commitment]
     return [E.PickRevealed(player=player, card=card, salt=salt)]
 
