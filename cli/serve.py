@@ -52,8 +52,11 @@ def _listen(host: str, port: int) -> socket.socket:
                    "service is read-only.  Also read from $ADJUDICATOR_UPLOAD_TOKEN.")
 @click.option("--upload-seconds", default=20.0, show_default=True, type=click.FloatRange(min=0.1),
               help="The longest an upload's verification may take (then 503, nothing stored).")
+@click.option("--recordings", default=None, metavar="DIR", type=click.Path(file_okay=False),
+              help="Where the matches recorded in the browser (/record) are kept as they are played "
+                   "(default: a new temporary directory).")
 def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal: bool,
-          upload_token: str | None, upload_seconds: float) -> None:
+          upload_token: str | None, upload_seconds: float, recordings: str | None) -> None:
     """Serve stored matches: the match list at /, the viewer at /matches/ID?at=N&as=PLAYER.
 
     The JSON API is under /api (OpenAPI document at /schema/openapi.json).  Ctrl-C stops it.
@@ -72,7 +75,7 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     try:
         sock = _listen(host, port)
         app = create_app(store, max_upload=max_upload, allow_illegal=not refuse_illegal,
-                         upload_token=upload_token, upload_seconds=upload_seconds)
+                         upload_token=upload_token, upload_seconds=upload_seconds, recordings=recordings)
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         mode = "uploads with the token" if upload_token else "read-only: no --upload-token"

@@ -32,6 +32,7 @@ Nothing here names a game: games come from the registry, positions from ``game.s
 from __future__ import annotations
 
 import hmac
+import tempfile
 import threading
 from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError
@@ -58,6 +59,7 @@ from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.limits import MAX_DATA_FILES
 from adjudicator.core.log import decode_event, parse_log
 from adjudicator.core.meta import parse_filters
+from adjudicator.replays.words import event_words
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
@@ -287,7 +289,7 @@ def _legal_events(game: Game, state: Any, mid: str, n: int, limit: int, view: st
     """Who may act and the legal events in ``state``, as ``view`` may see them."""
     out = game.outcome(state)
     events, hidden = positions.seen_legal(game, state, game.legal_events(state) if out is None else [], view)
-    shown = [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
+    shown = [LegalEvent(type(e).__name__, event_words(game, e), msgspec.to_builtins(e))
              for e in events[:max(0, limit)]]
     return LegalEvents(mid, n, game.to_act(state), len(events), shown,
                        None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "),
@@ -787,6 +789,20 @@ def _upload_name(name: str | None) -> str:
     return (base or "upload.jsonl")[:120]
 
 
+def require_token(request: Request, web: WebService, what: str) -> None:
+    """Refuse a write (an upload, a recording) without the service's token: 403 when the service
+    has none (read-only), 401 when the request does not carry it."""
+    if web.upload_token is None:
+        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
+                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
+    given = request.headers.get("authorization", "")
+    scheme, _, token = given.partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
+        raise HTTPException(status_code=401, detail=f"{what} needs the service's token "
+                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
+                            headers={"WWW-Authenticate": "Bearer"})
+
+
 def _guard_upload(request: Request, web: WebService, fname: str) -> str:
     """Refuse an upload without the token or of a type a cross-site page can send; its media type.
 
@@ -795,15 +811,7 @@ def _guard_upload(request: Request, web: WebService, fname: str) -> str:
     (no CORS headers): requiring the token in a header and an ndjson or multipart body means no
     such request stores anything.
     """
-    if web.upload_token is None:
-        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
-                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
-    given = request.headers.get("authorization", "")
-    scheme, _, token = given.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
-        raise HTTPException(status_code=401, detail=f"{fname}: an upload needs the service's token "
-                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
-                            headers={"WWW-Authenticate": "Bearer"})
+    require_token(request, web, f"{fname}: an upload")
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media not in UPLOAD_TYPES:
         raise HTTPException(status_code=415, detail=f"{fname}: an upload is sent as application/x-ndjson (the log "
@@ -919,10 +927,12 @@ def match_page(match_id: FromPath[str]) -> Response[str]:
 
 def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow_illegal: bool = True,
                upload_token: str | None = None, upload_seconds: float = DEFAULT_UPLOAD_SECONDS,
-               debug: bool = False) -> Litestar:
+               debug: bool = False, recordings: str | Path | None = None) -> Litestar:
     """The ASGI app over ``store`` (which the caller opens and closes).
 
     Uploads are accepted only with ``upload_token`` (None, the default: the service is read-only).
+    ``recordings``: the directory of the matches recorded in the browser (``/record``; default: a
+    new temporary directory).
     """
     try:
         ver = _pkg_version("adjudicator")
@@ -934,16 +944,20 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
             match_log, match_document, match_variation, match_variation_log,
-            index_page, match_page,
+            index_page, match_page, *RECORD_ROUTES,
             create_static_files_router(path="/static", directories=[STATIC]),
         ],
-        state=State({"web": web}),
+        state=State({"web": web, "recordings": Recordings(
+            Path(recordings) if recordings is not None else Path(tempfile.mkdtemp(prefix="adjudicator-recordings-")))}),
         openapi_config=OpenAPIConfig(
             title="adjudicator replay service", version=ver, path="/schema",
             description="Stored matches, their rulings and positions (as scenes); upload of match logs."),
         exception_handlers={AdjudicatorError: _domain_error, Exception: _internal_error},
         debug=debug,
     )
+
+
+from .record import ROUTES as RECORD_ROUTES, Recordings  # noqa: E402  (the new-match page: replays/web/record.py)
 
 
 def _json_error(status: int, detail: str) -> Response[dict[str, Any]]:

@@ -1,0 +1,128 @@
+/* The new-match page (/record): start a match, then record it entry by entry through
+   /api/recordings (every request carries the upload token).  Choices are buttons in words. */
+(function () {
+  "use strict";
+  const $ = id => document.getElementById(id);
+  let rec = null;
+
+  function token() { return $("rec-token").value.trim(); }
+  function call(method, path, body) {
+    sessionStorage.setItem("adjudicator-token", token());
+    return fetch(path, {
+      method: method,
+      headers: Object.assign({ "Authorization": "Bearer " + token() }, body ? { "Content-Type": "application/json" } : {}),
+      body: body ? JSON.stringify(body) : undefined,
+    }).then(r => r.json().then(doc => {
+      if (!r.ok) throw new Error(doc && doc.detail ? doc.detail : r.status + " " + r.statusText);
+      return doc;
+    }));
+  }
+  function fail(err) {
+    const e = $("rec-error"); e.textContent = err.message; e.hidden = false;
+    document.body.dataset.ready = "1";
+  }
+  function json(text) {
+    const t = text.trim();
+    if (!t) return {};
+    return JSON.parse(t);
+  }
+
+  function show(doc) {
+    rec = doc;
+    $("rec-error").hidden = true;
+    $("new-box").hidden = true;
+    $("rec-box").hidden = false;
+    if (location.pathname !== "/record/" + doc.id) history.replaceState(null, "", "/record/" + doc.id);
+    $("rec-title").textContent = doc.game_name + (doc.seat ? " \u00b7 seat " + doc.seat : "");
+    $("rec-header").textContent = [doc.header, doc.events + " events", doc.over ? "over: " + doc.result + (doc.sealed ? " (sealed)" : "") : ""]
+      .filter(Boolean).join(" \u00b7 ");
+    try { SceneView.render($("rec-scene"), doc.scene, {}); } catch (e) { $("rec-scene").textContent = ""; }
+    $("rec-text").textContent = doc.position;
+    $("rec-ask").textContent = doc.over ? "The match is over" :
+      doc.random ? "What happened at the table?" : "To act: " + doc.to_act.join(", ");
+    const box = $("rec-choices");
+    box.textContent = "";
+    doc.choices.forEach(c => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice" + (c.random ? " random" : "");
+      b.dataset.number = String(c.number);
+      b.textContent = c.label + (c.alternatives > 1 ? "  (+" + (c.alternatives - 1) + " paths)" : "");
+      b.addEventListener("click", () => enter(String(c.number)));
+      box.appendChild(b);
+    });
+    const msg = $("rec-message");
+    msg.textContent = doc.message || "";
+    msg.className = "rec-message" + (doc.ok ? "" : " refused");
+    const log = $("rec-log");
+    log.textContent = "";
+    doc.log.slice().reverse().forEach(line => { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
+    const open = $("rec-open");
+    open.hidden = !doc.url;
+    if (doc.url) open.href = doc.url;
+    document.body.dataset.events = String(doc.events);
+    document.body.dataset.over = doc.over ? "1" : "0";
+    document.body.dataset.ready = "1";
+  }
+
+  function enter(text) {
+    document.body.dataset.ready = "0";
+    return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: text }).then(show).catch(fail);
+  }
+
+  function start(ev) {
+    ev.preventDefault();
+    let setup, options;
+    try { setup = json($("new-setup").value); options = json($("new-options").value); }
+    catch (e) { fail(new Error("the set-up and the options are JSON objects: " + e.message)); return; }
+    const meta = {};
+    ["event", "round", "table", "judge"].forEach(k => { const v = $("meta-" + k).value.trim(); if (v) meta[k] = v; });
+    const body = { game: $("new-game").value, players: $("new-players").value.split(",").map(s => s.trim()).filter(Boolean),
+                   setup: setup, options: options, meta: meta };
+    if ($("new-pool").value.trim()) body.pool = $("new-pool").value.trim();
+    if ($("new-seat").value) body.seat = $("new-seat").value;
+    document.body.dataset.ready = "0";
+    call("POST", "/api/recordings", body).then(show).catch(fail);
+  }
+
+  function seats() {
+    const sel = $("new-seat");
+    const keep = sel.value;
+    sel.innerHTML = '<option value="">everything (a judge\'s or scorekeeper\'s record)</option>';
+    $("new-players").value.split(",").map(s => s.trim()).filter(Boolean).forEach(p => {
+      const o = document.createElement("option"); o.value = p; o.textContent = "seat " + p; sel.appendChild(o);
+    });
+    sel.value = keep;
+  }
+
+  function sample() {
+    return fetch("/api/recordings/sample-setup?game=" + encodeURIComponent($("new-game").value)).then(r => r.json()).then(doc => {
+      $("new-players").value = doc.players.join(",");
+      $("new-setup").value = JSON.stringify(doc.setup);
+      $("new-options").value = JSON.stringify(doc.options);
+      seats();
+    }).catch(fail);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("rec-token").value = sessionStorage.getItem("adjudicator-token") || "";
+    $("new-form").addEventListener("submit", start);
+    $("new-sample").addEventListener("click", sample);
+    $("new-players").addEventListener("change", seats);
+    $("rec-undo").addEventListener("click", () => enter("undo"));
+    $("rec-store").addEventListener("click", () => {
+      document.body.dataset.ready = "0";
+      call("POST", "/api/recordings/" + rec.id + "/store").then(show).catch(fail);
+    });
+    $("rec-entry-form").addEventListener("submit", ev => {
+      ev.preventDefault();
+      const t = $("rec-entry").value; $("rec-entry").value = ""; enter(t);
+    });
+    fetch("/api/games").then(r => r.json()).then(games => {
+      $("new-game").innerHTML = games.map(g => '<option value="' + g.id + '">' + g.name + "</option>").join("");
+      const m = location.pathname.match(/^\/record\/([0-9a-f]{32})$/);
+      if (m && token()) return call("GET", "/api/recordings/" + m[1]).then(show);
+      document.body.dataset.ready = "1";
+    }).catch(fail);
+  });
+})();

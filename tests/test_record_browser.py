@@ -1,0 +1,89 @@
+"""The browser's new-match page (/record) in a real headless Chromium at a phone's size
+(390x844): a short match of each game recorded by tapping choices, an entry undone, then the
+match found stored and verified through the JSON API.  With ``ADJUDICATOR_SCREENSHOTS=1`` the
+page is saved to ``docs/screenshots/web-record.png``."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.test_web_browser import CHROMIUM, SHOTS, UPLOAD_TOKEN, Live, browser, live  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (CI installs Debian's chromium)")
+
+PHONE = {"width": 390, "height": 844}
+GAMES = ["colossus-order", "logos", "kolossus", "colossi"]
+
+
+@pytest.fixture()
+def phone(browser: Any) -> Iterator[Any]:
+    pg = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == [], errors
+
+
+def ready(page: Any) -> None:
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+
+
+def events(page: Any) -> int:
+    return int(page.evaluate("() => document.body.dataset.events"))
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_short_match_recorded_on_a_phone_is_stored_and_verified(live: Live, phone: Any, gid: str) -> None:
+    page = phone
+    page.goto(live.url + "/record")
+    ready(page)
+    page.fill("#rec-token", UPLOAD_TOKEN)
+    page.select_option("#new-game", gid)
+    page.click("#new-sample")
+    page.wait_for_function("() => document.getElementById('new-players').value !== ''")
+    page.fill("#meta-event", "Phone cup")
+    page.fill("#meta-round", "3")
+    page.click("#new-start")
+    page.wait_for_selector("#rec-box:not([hidden])")
+    ready(page)
+    assert events(page) == 1 and "round: 3" in page.inner_text("#rec-header")
+    # large tap targets, nothing wider than the phone
+    sizes = page.evaluate("() => [...document.querySelectorAll('#rec-choices button')].map(b => b.getBoundingClientRect().height)")
+    assert sizes and min(sizes) >= 44
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    rng = random.Random(5)
+    for step in range(8):
+        buttons = [b for b in page.query_selector_all("#rec-choices button.choice")
+                   if not any(w in b.inner_text() for w in ("conceded", "resigned"))]  # (play on)
+        assert buttons, page.inner_text("#rec-message")
+        before = events(page)
+        buttons[rng.randrange(len(buttons))].tap()
+        page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=before)
+        if step == 4:  # one entry taken back
+            n = events(page)
+            page.tap("#rec-undo")
+            page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events < n", arg=n)
+            assert "taken back" in page.inner_text("#rec-message")
+    assert "recorded" in page.inner_text("#rec-message")
+    if gid == "kolossus" and os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / "web-record.png"), full_page=False)
+    recorded = events(page)
+    page.tap("#rec-store")
+    page.wait_for_selector("#rec-open:not([hidden])")
+    href = page.get_attribute("#rec-open", "href")
+    match = live.api("/api/matches/" + href.rsplit("/", 1)[1])
+    assert match["verdict"] == "legal" and match["events"] == recorded and match["game"] == gid
+    assert match["meta"] == {"event": "Phone cup", "round": "3"}
+    assert any(m["match_id"] == match["match_id"] for m in live.api("/api/matches?round=3"))
+    # the stored match opens in the viewer, with its header
+    page.goto(live.url + href)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert "round: 3" in page.inner_text("#meta")
