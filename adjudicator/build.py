@@ -39,7 +39,10 @@ from .core.protocol import Game, RefError
 from .core.rulings import Ruling
 from .core.verify import position_at, propose, start
 
-__all__ = ["Recording", "setup_event"]
+__all__ = ["Recording", "setup_event", "MAX_NOTE"]
+
+#: the longest annotation (``note``) :meth:`Recording.annotate` writes
+MAX_NOTE = 2000
 
 
 def setup_event(game: Game, players: list[str], *, pool: str | None = None,
@@ -217,6 +220,15 @@ class Recording(Match):
         ruling = JudgeRuling(event=n, line=n, decision=decision, judge=judge, reason=reason)  # type: ignore[arg-type]
         self._append_ruled(e, ruling)
         return ruling
+
+    def annotate(self, note: str | None) -> Event:
+        """Write ``note`` (the envelope's free text: a comment, shown by the viewers) on the last
+        event, or remove it (None); the rules never read it.  Returns the annotated event."""
+        if note is not None and len(note) > MAX_NOTE:
+            raise LogError(self._path, None, f"a note is at most {MAX_NOTE} characters", "note")
+        ev = msgspec.structs.replace(self._events[-1], note=note or None)
+        self._events[-1] = ev
+        return ev
 
     def pop(self) -> Event:
         """Take back the last entry (never MatchStarted); returns its (first) event."""

@@ -11,6 +11,7 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
   is answered, so a crash or ``kill -9`` loses at most the entry being typed; ``undo`` rewrites
   the file atomically (a new file renamed over the old);
 - derived events are the engine's (the log leaves them out, as every shipped log does);
+- ``note TEXT`` writes a comment on the last event (the envelope's ``note``, shown by the viewers);
 - an illegal entry is refused with the ruling; with ``judge=True`` it may then be recorded,
   flagged, with a ``JudgeRuling`` (``rule stands|taken-back [reason]``);
 - the log is sealed (the hash chain, ``adjudicator seal``) when the match ends;
@@ -264,6 +265,8 @@ class RecordSession:
             return self.undo()
         if low.startswith("rule "):
             return self.rule(text[5:])
+        if low.startswith("note ") or low == "note":
+            return self.note(text[5:])
         if text.startswith("{"):
             return self.push(text)
         choices = self.choices()
@@ -376,6 +379,20 @@ class RecordSession:
         if self.view is not self.record:
             self.view.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
         self._groups.append((1, 1 if self.view is not self.record else 0))
+
+    def note(self, text: str) -> Answer:
+        """Write ``text`` as the note (a comment) on the last event; ``note`` alone removes it."""
+        if len(self.record) == 1 and not text.strip():
+            return Answer(False, "no event to annotate")
+        try:
+            ev = self.record.annotate(text.strip() or None)
+        except LogError as exc:
+            return Answer(False, exc.render())
+        write_atomic(self.path, self.record.to_jsonl())
+        if self.sealed:
+            self.seal()
+        return Answer(True, f"note on event {len(self.record)}: {ev.note}" if ev.note else
+                      f"note removed from event {len(self.record)}")
 
     def undo(self) -> Answer:
         """Take back the last entry (the file is rewritten atomically)."""

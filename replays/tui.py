@@ -267,6 +267,8 @@ class ReplayApp(App[None]):
             line.append_text(mark_text(f.mark))
             line.append(f" {i:>{digits}} ", style="dim")
             line.append(f.text, style="red" if f.mark == ILLEGAL else "")
+            if f.note:  # an annotation (the envelope's note)
+                line.append(f"  ✎ {f.note}", style="italic cyan")
             line.truncate(width, overflow="ellipsis")
             if i == n:
                 line.stylize(Style(reverse=True, bold=True))
@@ -295,6 +297,8 @@ class ReplayApp(App[None]):
         t.append(f"event {f.number}", style="bold")
         t.append(f" · line {f.line} · turn {f.turn} · {KINDS.get(f.kind, f.kind)}\n", style="dim")
         t.append(f.text + "\n")
+        if f.note:
+            t.append(f"✎ {f.note}\n", style="italic cyan")
         sym, style = MARKS.get(f.mark, ("?", "yellow"))
         t.append(f"{sym} {f.verdict}", style=style)
         if f.mark in MARK_HINTS:

@@ -141,7 +141,19 @@ async def test_words_numbers_and_json_entries_and_refusals(tmp_path):
         assert "did you mean 'lair-time-beast'?" in screen(app)
         await type_entry(pilot, app, "rule stands")  # not a judge
         assert "only a judge" in screen(app)
-    assert adjudicator.read_log(log).verify().verdict == "legal"
+        await type_entry(pilot, app, "note the tile was face up for a moment")  # an annotation
+        assert "note on event 3" in screen(app)
+    back = adjudicator.read_log(log)
+    assert back.verify().verdict == "legal" and back.events[-1].note == "the tile was face up for a moment"
+    # the replay viewer shows it beside the event and in the ruling panel
+    from adjudicator.replays.core import Replay
+    from adjudicator.replays.tui import ReplayApp
+
+    viewer = ReplayApp(Replay.from_file(log), at=3)
+    async with viewer.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = "\n".join(s.text for s in viewer.screen._compositor.render_strips())
+        assert "✎ the tile was face up" in text
 
 
 def test_a_judge_records_a_refused_event_with_a_ruling(tmp_path):

@@ -75,6 +75,11 @@ def test_a_short_match_recorded_on_a_phone_is_stored_and_verified(live: Live, ph
     if gid == "kolossus" and os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
         page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=str(SHOTS / "web-record.png"), full_page=False)
+    # an annotation on the last event, typed in the entry line
+    page.fill("#rec-entry", "note well played")
+    page.click("#rec-entry-form button")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && "
+                           "document.getElementById('rec-message').textContent.includes('note on event')")
     recorded = events(page)
     page.tap("#rec-store")
     page.wait_for_selector("#rec-open:not([hidden])")
@@ -87,3 +92,4 @@ def test_a_short_match_recorded_on_a_phone_is_stored_and_verified(live: Live, ph
     page.goto(live.url + href)
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     assert "round: 3" in page.inner_text("#meta")
+    assert "well played" in page.inner_text("#events")  # the note, beside its event

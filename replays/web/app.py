@@ -163,6 +163,8 @@ class EventInfo(msgspec.Struct):
     #: an undetermined ruling's condition on the unknown identities ("bob's hidden card is
     #: iron-wolf"): the event is legal if it holds, and followed as if it does; None otherwise
     condition: str | None = None
+    #: the annotation written on the event (the envelope's ``note``); None: none
+    note: str | None = None
 
 
 class MatchEvents(msgspec.Struct):
@@ -421,7 +423,7 @@ class WebService:
                 last_turn = f.turn if step.state is not None else last_turn
                 out.append(EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
                                      f.message, list(f.derived), f.turn if step.state is not None else last_turn,
-                                     msgspec.to_builtins(f.event), f.condition))
+                                     msgspec.to_builtins(f.event), f.condition, f.note))
         if view is not None and players is None:
             raise _bad(f"as: unknown player {view!r} (no position: the engine failed on MatchStarted)")
         end = first + len(out)

@@ -62,7 +62,8 @@
     return '<li id="ev-' + e.number + '" data-n="' + e.number + '" class="ev mark-' + e.mark + (start ? " turn-start" : "") +
       (e.number === state.at ? " sel" : "") + '" title="' + esc("turn " + e.turn + " \u00b7 " + e.mark + " \u00b7 " + e.text) +
       '"><span class="num">' + e.number + '</span><span class="mark">' + MARKS[e.mark] + '</span><span class="type">' +
-      esc(e.type) + '</span><span class="etext">' + esc(e.text) + "</span></li>";
+      esc(e.type) + '</span><span class="etext">' + esc(e.text) + "</span>" +
+      (e.note ? '<span class="enote" title="' + esc(e.note) + '">\u270e ' + esc(e.note) + "</span>" : "") + "</li>";
   }
 
   function renderRows() {
@@ -112,6 +113,12 @@
     t.className = "ev-text";
     t.textContent = e.text;
     r.appendChild(t);
+    if (e.note) {
+      const note = document.createElement("div");
+      note.className = "ev-note";
+      note.textContent = "\u270e " + e.note;
+      r.appendChild(note);
+    }
     if (e.rule || e.code) {
       const rule = document.createElement("div");
       rule.className = "rule";
