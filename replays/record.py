@@ -240,7 +240,7 @@ class RecordSession:
     def label(self, e: Event) -> str:
         hidden = getattr(self._seat_rules, "hidden_value", None)
         value = hidden(self.view.state, e) if hidden is not None and getattr(e, "player", None) == self.seat else None
-        text = event_words(self.game, e)
+        text = event_words(self.game, e, self.view.state)
         if value is not None and type(e).__name__ != "CardDrawn":
             return f"{self.seat}: commit to {value} (a fresh salt, opened when the rules reveal it)"
         return text

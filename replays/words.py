@@ -1,7 +1,8 @@
 """Events in the words a player uses, for the recorder's choices (``adjudicator record``, the
 browser's new-match page): ``krell: miniature moved b9 -> c10 -> d11``, ``p2: card played
 fortitude``.  Game-neutral: built from the event's type and fields, never ``if game == ...``;
-a game may give its own wording with a ``words.py`` module in its package (``words(event)``)."""
+a game may give its own wording with a ``words.py`` module in its package (``words(event, state)``,
+None to fall back to these words)."""
 
 from __future__ import annotations
 
@@ -37,15 +38,31 @@ def value_words(key: str, v: Any) -> str:
     return str(v)
 
 
-def event_words(game: Game, event: Any) -> str:
-    """``event`` in words (see the module)."""
+def card_name(game: Game, state: Any, card: Any) -> Any:
+    """The name of a card of this match's pool (``Heroic Knight``), else the value as it is."""
+    if state is None or not isinstance(card, str):
+        return card
+    try:
+        info = game.card_info(game.setup_of(state), card)
+    except Exception:  # noqa: BLE001 - a name is a nicety: the id stands in
+        return card
+    return info["name"] if info and info.get("name") else card
+
+
+def event_words(game: Game, event: Any, state: Any = None) -> str:
+    """``event`` in words (see the module); ``state``, the position it happens in, lets a game
+    name the piece that moves and the cards by their names."""
     part = getattr(game, "part", None)
     own = getattr(part("words"), "words", None) if part is not None else None
     if own is not None:
-        text = own(event)
+        text = own(event, state)
         if text:
             return text
     doc = msgspec.to_builtins(event)
+    for k in ("card", "cards"):
+        if k in doc:
+            v = doc[k]
+            doc[k] = [card_name(game, state, c) for c in v] if isinstance(v, list) else card_name(game, state, v)
     actor = next((str(doc[a]) for a in ACTORS if isinstance(doc.get(a), str)), None)
     rest = []
     for k, v in doc.items():

@@ -321,3 +321,22 @@ def test_record_script_starts_resumes_and_refuses(tmp_path):
     r = CliRunner().invoke(main, ["record", str(tmp_path / "y.jsonl"), "--game", "colossi", "--players", "a,b",
                                   "--as", "zed", "--script", "-"], input="")
     assert r.exit_code == 2 and "not a player" in r.output
+
+
+def test_choices_in_a_players_words():
+    from adjudicator.replays.words import event_words
+
+    co = adjudicator.read_log("examples/colossus-order/legal-gem-complete.jsonl")
+    pos = co.position(at=60)
+    names = {e.card: event_words(co.game, e, pos.state) for e in co.events if type(e).__name__ == "FollowerPlayed"}
+    assert names and all(text.endswith("play " + co.game.card_info(co.setup, cid)["name"]) for cid, text in names.items())
+    ko = adjudicator.read_log("examples/kolossus/legal-chapter-1.jsonl")
+    for ev, p in ko.positions():
+        moves = [e for e in p.legal_events() if type(e).__name__ == "MiniatureMoved" and len(e.path) > 2]
+        if moves:
+            break
+    text = event_words(ko.game, moves[0], p.state)
+    piece = next(x for x in p.state.pieces if x.square == moves[0].path[0])
+    assert text == f"{moves[0].warband}: {piece.character.capitalize()} {' -> '.join(moves[0].path)}"
+    # without a position, the generic words
+    assert event_words(ko.game, moves[0]) == f"{moves[0].warband}: miniature {' -> '.join(moves[0].path)}"

@@ -291,7 +291,7 @@ def _legal_events(game: Game, state: Any, mid: str, n: int, limit: int, view: st
     """Who may act and the legal events in ``state``, as ``view`` may see them."""
     out = game.outcome(state)
     events, hidden = positions.seen_legal(game, state, game.legal_events(state) if out is None else [], view)
-    shown = [LegalEvent(type(e).__name__, event_words(game, e), msgspec.to_builtins(e))
+    shown = [LegalEvent(type(e).__name__, event_words(game, e, state), msgspec.to_builtins(e))
              for e in events[:max(0, limit)]]
     return LegalEvents(mid, n, game.to_act(state), len(events), shown,
                        None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "),
