@@ -93,3 +93,46 @@ def test_a_short_match_recorded_on_a_phone_is_stored_and_verified(live: Live, ph
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     assert "round: 3" in page.inner_text("#meta")
     assert "well played" in page.inner_text("#events")  # the note, beside its event
+
+
+def post(live: Live, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(live.url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Authorization": f"Bearer {UPLOAD_TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=20) as r:
+        return json.loads(r.read())
+
+
+def test_the_judge_sees_two_seats_records_side_by_side(live: Live, phone: Any) -> None:
+    import json
+
+    import msgspec
+
+    import adjudicator
+    from adjudicator.build import Recording
+
+    g = adjudicator.game("logos")
+    setup = msgspec.to_builtins(g.sample_setup(2))
+    fields = {k: v for k, v in setup.items() if k not in ("type", "game", "players", "options")}
+    ids = [post(live, "/api/recordings", {"game": "logos", "players": setup["players"], "options": setup["options"],
+                                          "setup": fields, "seat": p})["id"] for p in setup["players"]]
+    table = Recording(g, g.sample_setup(2))
+    for _ in range(12):
+        ev = next(e for e in table.legal() if type(e).__name__ != "Resigned")
+        table.push(ev)
+        for p, rid in zip(setup["players"], ids):
+            assert post(live, f"/api/recordings/{rid}/entries", {"entry": json.dumps(msgspec.to_builtins(g.redact(ev, p)))})["ok"]
+    page = phone
+    page.goto(live.url + "/record")
+    page.fill("#rec-token", UPLOAD_TOKEN)
+    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+    page.goto(live.url + f"/record/judge?a={ids[0]}&b={ids[1]}")
+    ready(page)
+    assert "no contradiction: the records make one log of 13 events, legal" in page.inner_text("#judge-answer")
+    a, b = page.query_selector_all("#judge-a li"), page.query_selector_all("#judge-b li")
+    assert len(a) == len(b) == 13
+    box_a, box_b = page.query_selector("#judge-a").bounding_box(), page.query_selector("#judge-b").bounding_box()
+    assert box_a["x"] < box_b["x"] and abs(box_a["y"] - box_b["y"]) < 40  # side by side
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]

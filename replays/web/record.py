@@ -241,4 +241,47 @@ def record_page() -> Response[str]:
                     media_type=MediaType.HTML)
 
 
-ROUTES = [sample_setup, recording_state, new_recording, recording_entry, recording_store, record_page]
+class SideBySide(msgspec.Struct):
+    """Two seats' records of one match side by side, and what ``reconcile`` makes of them."""
+
+    a: str
+    b: str
+    seat_a: str | None
+    seat_b: str | None
+    #: each record's events, numbered, in words
+    lines_a: list[str]
+    lines_b: list[str]
+    #: where the records disagree (their lines), empty when they make one log
+    contradictions: list[dict[str, Any]]
+    #: the merged log's verdict and length (None when they contradict each other)
+    merged_verdict: str | None
+    merged_events: int
+
+
+@get("/api/recordings/reconcile", sync_to_thread=True, tags=["recording"])
+def recordings_reconcile(request: Request, state: State, a: FromQuery[str], b: FromQuery[str]) -> SideBySide:
+    """The judge's view of two recordings of one match (token required): both logs side by side
+    and ``adjudicator reconcile``'s answer, with the merged log's verdict."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.reconcile import read_record, reconcile
+    from adjudicator.core.verify import run
+    from adjudicator.replays.words import event_words
+
+    _token(request, state)
+    rec = _recordings(state)
+    with rec.lock:
+        sa, sb = rec.get(a), rec.get(b)
+        merged = reconcile(read_record(sa.path), read_record(sb.path))
+        verdict, count = None, 0
+        if not merged.contradictions:
+            log = parse_log(b"".join(line + b"\n" for line in merged.lines), "merged.jsonl")
+            verdict, count = run(log).verdict, len(log.events)
+
+        def words(s: RecordSession) -> list[str]:
+            return [f"{i}. {event_words(s.game, e)}" for i, e in enumerate(s.record.events, start=1)]
+
+        return SideBySide(a, b, sa.seat, sb.seat, words(sa), words(sb),
+                          [c.as_dict() for c in merged.contradictions], verdict, count)
+
+
+ROUTES = [sample_setup, recordings_reconcile, recording_state, new_recording, recording_entry, recording_store, record_page]

@@ -104,6 +104,30 @@
     }).catch(fail);
   }
 
+  /* The judge's view: two seats' records side by side, with reconcile's answer. */
+  function judge(a, b) {
+    $("new-box").hidden = true;
+    $("judge-box").hidden = false;
+    call("GET", "/api/recordings/reconcile?a=" + encodeURIComponent(a) + "&b=" + encodeURIComponent(b)).then(doc => {
+      $("judge-a-title").textContent = "seat " + (doc.seat_a || "?");
+      $("judge-b-title").textContent = "seat " + (doc.seat_b || "?");
+      [["judge-a", doc.lines_a], ["judge-b", doc.lines_b]].forEach(([id, lines]) => {
+        const ol = $(id); ol.textContent = "";
+        lines.forEach(l => { const li = document.createElement("li"); li.textContent = l; ol.appendChild(li); });
+      });
+      const bad = new Set();
+      doc.contradictions.forEach(c => { if (c.line_a) bad.add("a" + c.line_a); if (c.line_b) bad.add("b" + c.line_b); });
+      [["judge-a", "a"], ["judge-b", "b"]].forEach(([id, k]) => {
+        [...$(id).children].forEach((li, i) => { if (bad.has(k + (i + 1))) li.className = "contradiction"; });
+      });
+      $("judge-answer").textContent = doc.contradictions.length
+        ? doc.contradictions.length + " contradiction(s): " + doc.contradictions.map(c => c.message).join("; ")
+        : "no contradiction: the records make one log of " + doc.merged_events + " events, " + doc.merged_verdict;
+      $("judge-answer").className = "rec-message" + (doc.contradictions.length ? " refused" : "");
+      document.body.dataset.ready = "1";
+    }).catch(fail);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     $("rec-token").value = sessionStorage.getItem("adjudicator-token") || "";
     $("new-form").addEventListener("submit", start);
@@ -118,6 +142,11 @@
       ev.preventDefault();
       const t = $("rec-entry").value; $("rec-entry").value = ""; enter(t);
     });
+    const q = new URLSearchParams(location.search);
+    if (location.pathname === "/record/judge" && q.get("a") && q.get("b")) {
+      judge(q.get("a"), q.get("b"));
+      return;
+    }
     fetch("/api/games").then(r => r.json()).then(games => {
       $("new-game").innerHTML = games.map(g => '<option value="' + g.id + '">' + g.name + "</option>").join("");
       const m = location.pathname.match(/^\/record\/([0-9a-f]{32})$/);
