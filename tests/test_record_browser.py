@@ -136,3 +136,31 @@ def test_the_judge_sees_two_seats_records_side_by_side(live: Live, phone: Any) -
     box_a, box_b = page.query_selector("#judge-a").bounding_box(), page.query_selector("#judge-b").bounding_box()
     assert box_a["x"] < box_b["x"] and abs(box_a["y"] - box_b["y"]) < 40  # side by side
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_variation_is_kept_with_the_match_and_listed_beside_it(live: Live, browser: Any) -> None:
+    from tests.test_web_api import example_logs, longest_legal, stored
+
+    mid = stored(live.store, longest_legal(example_logs()["colossi"]))
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto(live.url + "/")
+        page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+        page.goto(f"{live.url}/matches/{mid}?at=50")
+        page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.at === '50'")
+        page.click("#legal summary")
+        page.wait_for_selector("#legal-list button.try")
+        page.locator("#legal-list button.try").first.click()
+        page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
+        page.click("#variation-keep")
+        page.wait_for_function("document.body.dataset.kept === '1'")
+        assert "kept 1: after event 50, 1 event" in page.inner_text("#variations-list")
+        kept = live.api(f"/api/matches/{mid}/variations")
+        assert len(kept) == 1 and kept[0]["at"] == 50
+        # listed beside the match for the next visitor too
+        page.goto(f"{live.url}/matches/{mid}")
+        page.wait_for_function("document.body.dataset.kept === '1'")
+        page.locator("#variations-list li.stored a").first.click()
+        page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
+    finally:
+        page.close()

@@ -96,3 +96,22 @@ def test_the_judges_view_of_two_seats_reconciles(client):
     client.post(f"/api/recordings/{c}/entries", headers=AUTH, json={"entry": json.dumps(msgspec.to_builtins(other))})
     doc = client.get(f"/api/recordings/reconcile?a={a}&b={c}", headers=AUTH).json()
     assert doc["contradictions"] and doc["merged_verdict"] is None and doc["contradictions"][0]["line_a"] == 2
+
+
+def test_variations_kept_with_a_stored_match(client):
+    r = client.post("/api/matches", content=Path("examples/colossi/legal-2p-to-50-gold.jsonl").read_bytes(),
+                    headers={**AUTH, "Content-Type": "application/x-ndjson"})
+    mid = r.json()["match_id"]
+    legal = client.get(f"/api/matches/{mid}/legal", params={"at": 40}).json()["events"]
+    first = legal[0]["event"]
+    body = {"at": 40, "events": [first, {"type": "Passed", "player": "nobody-at-all"}], "name": "what if"}
+    assert client.post(f"/api/matches/{mid}/variations", json=body).status_code == 401
+    assert client.get(f"/api/matches/{mid}/variations").json() == []
+    r = client.post(f"/api/matches/{mid}/variations", json={**body, "events": [first]}, headers=AUTH)
+    assert r.status_code == 201, r.text
+    doc = r.json()
+    assert doc["number"] == 1 and doc["at"] == 40 and doc["events"] == [first] and doc["url"].startswith(f"/matches/{mid}?at=40&var=")
+    bad = client.post(f"/api/matches/{mid}/variations", json={"at": 40, "events": [{"type": "FirstPlayerDetermined", "player": "ann"}]}, headers=AUTH)
+    assert bad.status_code == 400
+    listed = client.get(f"/api/matches/{mid}/variations").json()
+    assert [v["name"] for v in listed] == ["what if"]

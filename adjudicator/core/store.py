@@ -365,6 +365,26 @@ class DataStored(DomainEvent):
     content: bytes
 
 
+class VariationStored(DomainEvent):
+    """An analysis-board variation kept with a stored match: the events played after event ``at``
+    (each legal there, in turn), in a stream of its own per match (``variations_stream_id``)."""
+
+    TOPIC = "adjudicator/variation.stored/1"
+    match_id: str
+    at: int
+    name: str
+    events: list[dict[str, Any]]
+
+
+#: the most variations kept with one match
+MAX_VARIATIONS = 100
+
+
+def variations_stream_id(match_id: str) -> uuid.UUID:
+    """The stream of the variations kept with one stored match."""
+    return uuid.uuid5(MATCH_NAMESPACE, f"adjudicator.store/variations/{match_id}")
+
+
 def data_stream_id(game: str, kind: str, sha256: str) -> uuid.UUID:
     """The stream that keeps one content of one kind of data of one game."""
     return uuid.uuid5(MATCH_NAMESPACE, f"adjudicator.store/data/{game}/{kind}/{sha256}")
@@ -374,6 +394,7 @@ def data_stream_id(game: str, kind: str, sha256: str) -> uuid.UUID:
 register_topic(Match.Snapshot.TOPIC, Match.Snapshot)
 register_topic(IndexEntry.TOPIC, IndexEntry)
 register_topic(DataStored.TOPIC, DataStored)
+register_topic(VariationStored.TOPIC, VariationStored)
 
 
 def _project(aggregate: Match | None, events: Iterable[Any]) -> Match | None:
@@ -1218,6 +1239,29 @@ class MatchStore:
 
     def summary(self, match_id: str) -> MatchSummary:
         return _summary(self._entry(match_id))
+
+    # -- variations kept with a match ---------------------------------------------------------------
+    def variations(self, match_id: str) -> list[VariationStored]:
+        """The variations kept with a stored match, in the order they were kept."""
+        mid = str(self._uuid(match_id))
+        with _db_errors(self.location):
+            return list(self.app.events.get(variations_stream_id(mid)))
+
+    def add_variation(self, match_id: str, at: int, name: str, events: list[dict[str, Any]]) -> VariationStored:
+        """Keep a variation (events after event ``at``, already ruled legal there) with the match."""
+        mid = str(self._uuid(match_id))
+        self._entry(mid)  # an unknown match is refused
+        kept = self.variations(mid)
+        if len(kept) >= MAX_VARIATIONS:
+            raise StoreError(f"match {mid}: {MAX_VARIATIONS} variations are kept already")
+        ev = VariationStored(originator_id=variations_stream_id(mid), originator_version=len(kept) + 1,
+                             timestamp=EPOCH, match_id=mid, at=at, name=name, events=events)
+        with _db_errors(self.location):
+            try:
+                self.app.recorder.insert_events([self.app.events.mapper.to_stored_event(ev)])
+            except IntegrityError:
+                raise StoreError(f"match {mid}: another variation was kept at the same time; keep it again") from None
+        return ev
 
     def _entry(self, match_id: str) -> IndexEntry:
         """A stored match's index entry (the index read on since last time if not known yet)."""

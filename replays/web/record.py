@@ -284,4 +284,69 @@ def recordings_reconcile(request: Request, state: State, a: FromQuery[str], b: F
                           [c.as_dict() for c in merged.contradictions], verdict, count)
 
 
-ROUTES = [sample_setup, recordings_reconcile, recording_state, new_recording, recording_entry, recording_store, record_page]
+# -- variations kept with a stored match (the analysis board's) ---------------------------------------
+
+#: the longest name of a kept variation
+MAX_VARIATION_NAME = 100
+
+
+class KeepVariation(msgspec.Struct, forbid_unknown_fields=True):
+    """A variation to keep with a stored match: the events after event ``at``."""
+
+    at: int
+    events: list[dict[str, Any]]
+    name: str = ""
+
+
+class StoredVariation(msgspec.Struct):
+    number: int
+    at: int
+    name: str
+    events: list[dict[str, Any]]
+    #: the viewer at the variation
+    url: str
+
+
+def _stored(mid: str, number: int, at: int, name: str, events: list[dict[str, Any]]) -> StoredVariation:
+    from urllib.parse import quote
+
+    var = quote(msgspec.json.encode(events).decode())
+    return StoredVariation(number, at, name, events, f"/matches/{mid}?at={at}&var={var}")
+
+
+@get("/api/matches/{match_id:str}/variations", sync_to_thread=True, tags=["positions"])
+def match_variations(state: State, match_id: FromPath[str]) -> list[StoredVariation]:
+    """The variations kept with a stored match (the analysis board's), in the order kept."""
+    web = state.web
+    mid = web.resolve(match_id)
+    with web.lock:
+        kept = web.store.variations(mid)
+    return [_stored(mid, i, v.at, v.name, v.events) for i, v in enumerate(kept, start=1)]
+
+
+@post("/api/matches/{match_id:str}/variations", sync_to_thread=True, tags=["positions"], status_code=201)
+def keep_variation(request: Request, state: State, match_id: FromPath[str], data: JSONBody[KeepVariation]) -> StoredVariation:
+    """Keep a variation with a stored match (token required): its events legal in turn after
+    event ``at`` are kept (the first illegal one and what follows are not)."""
+    from adjudicator.core.verify import propose
+
+    _token(request, state)
+    web = state.web
+    if len(data.name) > MAX_VARIATION_NAME:
+        raise ClientException(detail=f"name: at most {MAX_VARIATION_NAME} characters")
+    mid, n, game, pos = web.settled(match_id, data.at)
+    kept = []
+    for ev in web._variation_events(game, pos, msgspec.json.encode(data.events).decode()):
+        ruling, _derived, pos = propose(game, pos, ev)
+        if not ruling.allowed:
+            break
+        kept.append(msgspec.to_builtins(ev))
+    if not kept:
+        raise ClientException(detail="the variation has no event legal after event " + str(n))
+    with web.lock:
+        web.store.add_variation(mid, n, data.name, kept)
+        number = len(web.store.variations(mid))
+    return _stored(mid, number, n, data.name, kept)
+
+
+ROUTES = [sample_setup, recordings_reconcile, match_variations, keep_variation, recording_state, new_recording, recording_entry, recording_store, record_page]

@@ -382,9 +382,9 @@
   function listVariations() {
     const all = savedVariations();
     const box = $("variations");
-    box.hidden = !all.length;
+    box.hidden = !all.length && !$("variations-list").querySelector("li.stored");
     const ul = $("variations-list");
-    ul.textContent = "";
+    [...ul.querySelectorAll("li:not(.stored)")].forEach(li => li.remove());
     all.forEach((v, i) => {
       const li = document.createElement("li");
       const a = document.createElement("a");
@@ -402,6 +402,42 @@
       li.appendChild(a); li.appendChild(document.createTextNode(" ")); li.appendChild(x);
       ul.appendChild(li);
     });
+  }
+
+  // variations kept with the stored match (POST with the upload token), listed for everyone
+  function keepWithMatch() {
+    if (!state.variation || !state.variation.length) return;
+    let token = sessionStorage.getItem("adjudicator-token") || "";
+    if (!token) token = (window.prompt("the service's upload token") || "").trim();
+    if (!token) return;
+    fetch("/api/matches/" + encodeURIComponent(state.id) + "/variations", {
+      method: "POST", headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
+      body: JSON.stringify({ at: state.at, events: state.variation }),
+    }).then(r => r.json().then(doc => {
+      if (!r.ok) throw new Error(doc && doc.detail ? doc.detail : r.status + " " + r.statusText);
+      sessionStorage.setItem("adjudicator-token", token);
+      flash("kept with the match as variation " + doc.number, "info");
+      return listStored();
+    })).catch(err => flash(err.message, "error"));
+  }
+  function listStored() {
+    return api("/api/matches/" + encodeURIComponent(state.id) + "/variations").then(list => {
+      const ul = $("variations-list");
+      [...ul.querySelectorAll("li.stored")].forEach(li => li.remove());
+      list.forEach(v => {
+        const li = document.createElement("li");
+        li.className = "stored";
+        const a = document.createElement("a");
+        a.href = v.url;
+        a.textContent = "kept " + v.number + (v.name ? " (" + v.name + ")" : "") + ": after event " + v.at + ", " +
+          v.events.length + " event" + (v.events.length === 1 ? "" : "s");
+        a.addEventListener("click", ev => { ev.preventDefault(); go(v.at).then(() => showVariation(v.events)); });
+        li.appendChild(a);
+        ul.appendChild(li);
+      });
+      if (list.length) $("variations").hidden = false;
+      document.body.dataset.kept = String(list.length);
+    }).catch(() => { /* the list stays as it is */ });
   }
 
   function leaveVariation(redraw) {
@@ -546,6 +582,7 @@
     $("variation-leave").addEventListener("click", () => leaveVariation(true));
     $("help").addEventListener("click", () => { $("help").hidden = true; });
     $("legal").addEventListener("toggle", () => { if ($("legal").open) loadLegal(); });
+    $("variation-keep").addEventListener("click", keepWithMatch);
     let resize;
     window.addEventListener("resize", () => { clearTimeout(resize); resize = setTimeout(() => { const p = state.cache.get(state.at + "|" + (state.view || "")); if (p) SceneView.render($("scene"), p.scene, {}); }, 150); });
     fetchEvents(null).then(doc => {
@@ -575,6 +612,7 @@
       if (n < 1 || n > state.events.length) { flash("event " + n + " is outside the match (events 1-" + state.events.length + "): showing the nearest", "error"); }
       if (view && !state.players.includes(view)) { flash("unknown player \u201c" + view + "\u201d (players: " + state.players.join(", ") + "): showing the judge's view", "error"); return go(n, null); }
       listVariations();
+      listStored();
       let shared = null;
       try { shared = q.has("var") ? JSON.parse(q.get("var")) : null; } catch (e) { flash("var: not a list of events", "error"); }
       return go(n, view).then(() => { if (Array.isArray(shared) && shared.length) return showVariation(shared); });
