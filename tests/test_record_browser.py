@@ -164,3 +164,36 @@ def test_a_variation_is_kept_with_the_match_and_listed_beside_it(live: Live, bro
         page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
     finally:
         page.close()
+
+
+def test_touching_the_board_keeps_the_choices_that_concern_it(live: Live, phone: Any) -> None:
+    import json
+
+    import msgspec
+
+    import adjudicator
+
+    src = adjudicator.read_log("examples/kolossus/legal-chapter-1.jsonl")
+    setup = msgspec.to_builtins(src.setup)
+    fields = {k: v for k, v in setup.items() if k not in ("type", "game", "players", "options")}
+    rid = post(live, "/api/recordings", {"game": "kolossus", "players": setup["players"], "setup": fields})["id"]
+    for ev in src.events[1:16]:  # (then the tuatha miniatures move)
+        assert post(live, f"/api/recordings/{rid}/entries", {"entry": json.dumps(msgspec.to_builtins(ev))})["ok"]
+    page = phone
+    page.goto(live.url + "/record")
+    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+    page.goto(live.url + f"/record/{rid}")
+    page.wait_for_selector("#rec-box:not([hidden])")
+    ready(page)
+    before = page.locator("#rec-choices button.choice").count()
+    touched = page.evaluate("() => [...document.querySelectorAll('#rec-choices button.choice')].map(b => JSON.parse(b.dataset.touched))")
+    square = next(t for t in touched if t)[-1]
+    page.locator(f'#rec-scene [data-cell="{square}"]').first.tap()
+    page.wait_for_function("() => document.body.dataset.filtered")
+    shown = page.evaluate("() => [...document.querySelectorAll('#rec-choices button.choice')].filter(b => !b.hidden)"
+                          ".map(b => JSON.parse(b.dataset.touched))")
+    assert 0 < len(shown) <= before and all(square in t for t in shown)
+    assert f"concern {square}" in page.inner_text("#rec-filter")
+    n = events(page)
+    page.locator("#rec-choices button.choice:not([hidden])").first.tap()
+    page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=n)

@@ -64,6 +64,9 @@ class ChoiceInfo(msgspec.Struct):
     alternatives: int
     #: the event recorded when it is picked (a seat's own commitment is made when it is picked)
     event: dict[str, Any]
+    #: ids of the scene's cells, pieces and cards the event concerns: touching one on the board
+    #: keeps the choices that concern it
+    touched: list[str] = []
 
 
 class RecordingState(msgspec.Struct):
@@ -155,7 +158,8 @@ def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok:
     return RecordingState(
         rid, game.id, game.name, list(s.record.setup.players), s.seat, s.judge, len(s.record), s.over, s.sealed,
         _result(s), meta, header_line(meta), s.to_act(), bool(choices) and all(c.random for c in choices),
-        [ChoiceInfo(c.number, c.label, c.random, c.alternatives, msgspec.to_builtins(c.event)) for c in choices],
+        [ChoiceInfo(c.number, c.label, c.random, c.alternatives, msgspec.to_builtins(c.event), game.touched(c.event))
+         for c in choices],
         s.log_words(), s.position_text(), msgspec.to_builtins(s.scene()), message, ok,
         stored[0] if stored else None, stored[1] if stored else None)
 

@@ -37,6 +37,7 @@
     $("rec-header").textContent = [doc.header, doc.events + " events", doc.over ? "over: " + doc.result + (doc.sealed ? " (sealed)" : "") : ""]
       .filter(Boolean).join(" \u00b7 ");
     try { SceneView.render($("rec-scene"), doc.scene, {}); } catch (e) { $("rec-scene").textContent = ""; }
+    $("rec-filter").hidden = true;
     $("rec-text").textContent = doc.position;
     $("rec-ask").textContent = doc.over ? "The match is over" :
       doc.random ? "What happened at the table?" : "To act: " + doc.to_act.join(", ");
@@ -48,6 +49,7 @@
       b.className = "choice" + (c.random ? " random" : "");
       b.dataset.number = String(c.number);
       b.textContent = c.label + (c.alternatives > 1 ? "  (+" + (c.alternatives - 1) + " paths)" : "");
+      b.dataset.touched = JSON.stringify(c.touched || []);
       b.addEventListener("click", () => enter(String(c.number)));
       box.appendChild(b);
     });
@@ -63,6 +65,33 @@
     document.body.dataset.events = String(doc.events);
     document.body.dataset.over = doc.over ? "1" : "0";
     document.body.dataset.ready = "1";
+  }
+
+  /* Touching the board or a card keeps the choices that concern it (a square, a piece, a card). */
+  function touch(ev) {
+    if (!rec) return;
+    const ids = [];  // the square, the piece on it, the card: whatever the touch landed on
+    [["[data-cell]", "cell"], ["[data-piece]", "piece"], ["[data-card]", "card"], ["[data-pool-card]", "poolCard"]].forEach(([sel, k]) => {
+      const node = ev.target.closest(sel);
+      if (node && node.dataset[k]) ids.push(node.dataset[k]);
+    });
+    if (!ids.length) return;
+    let shown = 0;
+    [...$("rec-choices").children].forEach(b => {
+      const t = JSON.parse(b.dataset.touched || "[]");
+      const on = ids.some(id => t.includes(id));
+      b.hidden = !on;
+      if (on) shown++;
+    });
+    const f = $("rec-filter");
+    f.hidden = false;
+    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " concern " + ids.join(", ") + " \u00b7 show all";
+    document.body.dataset.filtered = String(shown);
+  }
+  function showAll() {
+    [...$("rec-choices").children].forEach(b => { b.hidden = false; });
+    $("rec-filter").hidden = true;
+    document.body.dataset.filtered = "";
   }
 
   function enter(text) {
@@ -134,6 +163,8 @@
     $("new-sample").addEventListener("click", sample);
     $("new-players").addEventListener("change", seats);
     $("rec-undo").addEventListener("click", () => enter("undo"));
+    $("rec-scene").addEventListener("click", touch);
+    $("rec-filter").addEventListener("click", showAll);
     $("rec-store").addEventListener("click", () => {
       document.body.dataset.ready = "0";
       call("POST", "/api/recordings/" + rec.id + "/store").then(show).catch(fail);
