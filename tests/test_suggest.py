@@ -111,3 +111,15 @@ def test_pool_check_names_the_targets_of_each_effect_kind_and_every_problem(tmp_
     assert any("colour: " in ln and "(did you mean 'red'?)" in ln for ln in two)
     assert any("atack: unknown field" in ln and "(did you mean 'attack'?)" in ln for ln in two)
     assert any("defence: Expected `int`, got `str`" in ln for ln in two)
+
+
+def test_a_card_that_does_not_decode_still_gets_the_games_checks(tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text('pool = "t"\n\n[[card]]\nid = "two-bad"\nname = "Two Bad"\ntype = "follower"\ncolour = "redd"\n'
+                 'defence = 0\nattack = -1\ntext = "x"\n')
+    r = CliRunner().invoke(main, ["pool", "check", str(f), "--game", "colossus-order", "--json"])
+    import json
+
+    doc = json.loads(r.output)
+    fields = sorted(p["field"] for p in doc["problems"] if p["card"] == "two-bad")
+    assert fields == ["attack", "colour", "defence"], doc["problems"]

@@ -309,6 +309,8 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
             problems.append(Problem(lines.card(i, field_path, ident), label, field_path, message))
         if card is not None:
             decoded.append(card)
+        elif found and isinstance(entry, dict) and loader.problems is not None:
+            problems += _more_problems(entry, found, loader, lines.card, i, label)
     if loader.problems is not None:
         for cid, field_path, message in loader.problems(decoded):
             problems.append(Problem(lines.card(index_of.get(cid), field_path, cid), cid, field_path, message))
@@ -356,6 +358,24 @@ def _decode_entry(entry: Any, fields: dict[str, msgspec.structs.FieldInfo],
         return msgspec.convert(entry, card_type), []
     except msgspec.ValidationError as exc:  # a check of the card as a whole
         return None, [_msgspec_problem(exc, "")]
+
+
+def _more_problems(entry: dict[str, Any], found: list[tuple[str, str]], loader: PoolLoader[Any],
+                   line_of: Any, index: int, label: str) -> list[Problem]:
+    """A card that does not decode: the game's own checks on the rest of it (its bad fields
+    left out, when the rest decodes), so that a card with several problems reports them all."""
+    bad = {re.split(r"[.\[]", f, maxsplit=1)[0] for f, _m in found}
+    if "" in bad or "id" in bad:
+        return []
+    try:
+        partial = msgspec.convert({k: v for k, v in entry.items() if k not in bad}, loader.card_type)
+    except msgspec.ValidationError:
+        return []
+    out = []
+    for _cid, field_path, message in loader.problems([partial]):  # type: ignore[misc]
+        if re.split(r"[.\[]", field_path, maxsplit=1)[0] not in bad:
+            out.append(Problem(line_of(index, field_path, entry.get("id")), label, field_path, message))
+    return out
 
 
 def card_info(game: Any, card: Any) -> dict[str, Any]:
