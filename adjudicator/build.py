@@ -33,8 +33,7 @@ from .core import sources as _sources
 from .core.errors import LogError
 from .core.events import Event, JudgeRuling, encode_line
 from .core.limits import MAX_EVENTS
-from .core.log import MatchLog
-from .core.meta import meta_error
+from .core.log import MatchLog, check_setup_size
 from .core.protocol import Game, RefError
 from .core.rulings import Ruling
 from .core.verify import position_at, propose, start
@@ -64,9 +63,7 @@ def setup_event(game: Game, players: list[str], *, pool: str | None = None,
     if meta:
         doc["meta"] = dict(meta)
     setup = decode(game, doc)
-    why = meta_error(getattr(setup, "meta", None))
-    if why is not None:
-        raise LogError("<setup>", None, why, "meta")
+    check_setup_size(setup, "<setup>", None)  # the bounds of a log's first line: players, header
     try:
         game.validate_refs(setup, setup)
     except RefError as exc:

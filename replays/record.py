@@ -290,6 +290,8 @@ class RecordSession:
             ev = entry if isinstance(entry, Event) else self.record._decode(entry)
         except LogError as exc:
             return Answer(False, exc.render().removeprefix("<event>: "))
+        if type(ev) is JudgeRuling and not self.judge:
+            return Answer(False, "only a judge records a ruling (record --judge)")
         lines = len(self.record)
         before_r, before_v = self.record.entries, self.view.entries
         try:

@@ -111,7 +111,7 @@ def _check_size(raw: bytes, path: str, line: int | None) -> None:
         raise LogError(path, line, why)
 
 
-def _check_setup_size(setup: Event, path: str, line: int) -> None:
+def check_setup_size(setup: Event, path: str, line: int | None) -> None:
     """Bounds every game shares, checked before anything is built from the set-up."""
     players = getattr(setup, "players", None)
     if isinstance(players, list) and len(players) > MAX_PLAYERS:
@@ -220,7 +220,7 @@ class _LineReader:
             raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
         if self.setup is None:
             self.setup = event
-            _check_setup_size(event, path, line_no)
+            check_setup_size(event, path, line_no)
         elif type(event).__name__ == "MatchStarted":
             raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
         try:
