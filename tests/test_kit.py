@@ -313,10 +313,10 @@ def test_refs_check_single_and_list_fields_and_skip_what_is_not_a_name() -> None
     refs.check(Ev(player="ann", cards=["c1", None], to=3), ctx)  # None and a number are not names
     with pytest.raises(RefError) as exc:
         refs.check(Ev(player="bob"), ctx)
-    assert (exc.value.field, exc.value.message) == ("player", "unknown player 'bob'")
+    assert (exc.value.field, exc.value.message) == ("player", "unknown player 'bob' (valid: ann)")  # (the valid names: core/suggest.py)
     with pytest.raises(RefError) as exc:
         refs.check(Ev(cards=["c1", "c9"]), ctx)
-    assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p'")
+    assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p' (valid: c1)")
     assert refs.kinds() == {"player", "card"}
 
 
