@@ -299,13 +299,15 @@ def fuzz_game(game_id: str, n: int, seed: int = 0, *, hang_seconds: float = HANG
     return rep
 
 
-def fuzz_in_child(game_id: str, n: int, seed: int, memory_bytes: int) -> Report:
-    """:func:`fuzz_game` in a child process whose address space is capped (a memory bomb is a crash)."""
+def fuzz_in_child(game_id: str, n: int, seed: int, memory_bytes: int,
+                  fuzz: Callable[[str, int, int], Report] | None = None) -> Report:
+    """:func:`fuzz_game` (or a surface's ``fuzz``: :data:`SURFACES`) in a child process whose
+    address space is capped (a memory bomb is a crash)."""
     import multiprocessing as mp
 
     ctx = mp.get_context("fork")
     q: Any = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(q, game_id, n, seed, memory_bytes))
+    proc = ctx.Process(target=_child, args=(q, game_id, n, seed, memory_bytes, fuzz or fuzz_game))
     proc.start()
     result = q.get()
     proc.join()
@@ -316,11 +318,25 @@ def fuzz_in_child(game_id: str, n: int, seed: int, memory_bytes: int) -> Report:
     return result
 
 
-def _child(q: Any, game_id: str, n: int, seed: int, memory_bytes: int) -> None:
+def _child(q: Any, game_id: str, n: int, seed: int, memory_bytes: int,
+           fuzz: Callable[[str, int, int], Report]) -> None:
     import resource
 
     try:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        q.put(fuzz_game(game_id, n, seed))
+        q.put(fuzz(game_id, n, seed))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
         q.put(f"{type(exc).__name__}: {exc}")
+
+
+# -- more surfaces: each in a module of its own that registers itself here ------------------------
+
+#: fuzz surfaces beyond the games' inputs: name -> fuzz(name, n, seed) -> Report
+SURFACES: dict[str, Callable[[str, int, int], Report]] = {}
+
+
+def surfaces() -> dict[str, Callable[[str, int, int], Report]]:
+    """Every registered surface (importing the modules that register them)."""
+    from . import fuzz_service  # noqa: F401 - registers "service"
+
+    return SURFACES

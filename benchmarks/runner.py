@@ -527,11 +527,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="instead of the figures: fuzz N mutated inputs per game (logs, events, position "
                         "documents) and report crashes and hangs per 10,000 inputs (exit 1 on any)")
     p.add_argument("--fuzz-seed", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--fuzz-surface", action="append", default=None, metavar="NAME",
+                   help="with --fuzz: only this surface, a game id or `service` (hostile requests against the "
+                        "replay service, in process); repeatable; default every game, then every surface")
     p.add_argument("--memory", default=None, metavar="EVENTS,...",
                    help="instead of the figures: peak memory of verify and store import on generated logs "
                         "of these lengths (e.g. 100000,1000000), per game")
     p.add_argument("--no-postgres", action="store_true",
                    help="skip the import and seek figures on PostgreSQL (a throwaway server, tests/pg.py)")
+    p.add_argument("--tournament", type=int, default=None, metavar="N",
+                   help="the time to check a generated tournament of about N matches with --jobs 1 and 2 "
+                        "(default 1000; --quick: 0, none)")
     p.add_argument("--lengths", default=None, metavar="EVENTS,...",
                    help="the log lengths of the scaling table (default 1000,10000,100000,1000000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
@@ -568,24 +574,39 @@ def sizes_of(args: argparse.Namespace) -> Sizes:
     return s
 
 
-def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool) -> int:
-    from .fuzz import fuzz_in_child
+def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool, only: list[str] | None = None,
+             with_surfaces: bool = True) -> int:
+    """Fuzz ``games`` then every registered surface (``with_surfaces``), or only the names in ``only``."""
+    from .fuzz import fuzz_in_child, surfaces
 
+    extra = surfaces()
+    if only:
+        unknown = [x for x in only if x not in extra and x not in {g.id for g in registry.games()}]
+        if unknown:
+            say(f"--fuzz-surface: unknown {', '.join(unknown)} (games: {', '.join(registry.ids())}; "
+                f"surfaces: {', '.join(extra)})")
+            return 2
+    plan = [(g.id, None) for g in (games if not only else [g for g in registry.games() if g.id in only])]
+    plan += [(name, fn) for name, fn in extra.items() if (name in only if only else with_surfaces)]
     reports = []
-    for game in games:
+    for name, fn in plan:
         t0 = perf()
-        rep = fuzz_in_child(game.id, n, seed, 3 * 2**30)
-        say(f"[{game.id}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs")
+        rep = fuzz_in_child(name, n, seed, 3 * 2**30, fn)
+        peak = getattr(rep, "peak_bytes", 0)
+        say(f"[{name}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs"
+            + (f", peak memory {peak / 2**20:.0f} MiB" if peak else ""))
         reports.append(rep)
     if as_json:
         print(json.dumps({"fuzz": [{"game": r.game, "inputs": r.inputs, "crashes": r.crashes, "hangs": r.hangs,
                                      "crashes_per_10k": r.per_10k(r.crashes), "hangs_per_10k": r.per_10k(r.hangs),
-                                     "outcomes": r.by_kind} for r in reports]}, indent=2))
+                                     "outcomes": r.by_kind, "peak_bytes": getattr(r, "peak_bytes", None)}
+                                    for r in reports]}, indent=2))
     else:
-        print(f"{'game':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}")
+        print(f"{'surface':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}{'peak MiB':>10}")
         for r in reports:
+            peak = getattr(r, "peak_bytes", 0)
             print(f"{r.game:<16}{r.inputs:>8}{len(r.crashes):>9}{len(r.hangs):>7}"
-                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}")
+                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}{peak / 2**20 if peak else float('nan'):>10.0f}")
             for c in r.crashes[:10] + r.hangs[:10]:
                 print(f"  {c}")
     return 1 if any(r.crashes or r.hangs for r in reports) else 0
@@ -621,11 +642,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         games = list(available.values())
     if args.fuzz is not None:
-        return run_fuzz(games, args.fuzz, args.fuzz_seed, args.json)
+        return run_fuzz(games, args.fuzz, args.fuzz_seed, args.json, args.fuzz_surface, with_surfaces=not args.games)
     if args.memory is not None:
         return run_memory(games, args.memory, args.json)
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
+    tour_n = args.tournament if args.tournament is not None else (0 if args.quick else 1000)
+    if tour_n < 0:
+        say("--tournament must be at least 0")
+        return 2
+    tour: dict[str, Any] | None = None
     t0 = perf()
     try:
         from .postgres import server
@@ -639,6 +665,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     say(f"[{game.id}] skipped: {skipped[game.id]}")
                     continue
                 results[game.id] = bench_game(game, sizes, workdir, profile=args.profile, postgres=pg)
+            if tour_n:
+                from . import tournament
+
+                tour = tournament.measure(tour_n, workdir, say)
     except BenchmarkError as exc:
         say(f"error: {exc}")
         if args.json:
@@ -650,6 +680,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc: dict[str, Any] = {"games": results, "environment": environment(), "seconds": total}
         if skipped:
             doc["skipped"] = skipped
+        if tour is not None:
+            doc["tournament"] = tour
         print(json.dumps(doc, indent=2))
     else:
         env = environment()
@@ -660,5 +692,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(render(gid, r))
         for gid, why in skipped.items():
             print(f"\n{gid}: skipped ({why})")
+        if tour is not None:
+            from . import tournament
+
+            print()
+            print(tournament.render(tour))
         print(f"\n(total {total:.0f} s)")
     return 0

@@ -5,6 +5,8 @@ Exit codes (documented in README.md):
   1  a log / the proposed event is illegal
   2  unreadable input or wrong usage
   3  an internal error (a defect of the adjudicator: please report it with the input)
+  4  undetermined (legal only under a condition on cards the log leaves unknown)
+  5  unfinished, with ``--require-complete``: no rule broken, but the match never reached its end
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 #: no rule broken, but some event is legal only under a condition on cards the log leaves unknown
 EXIT_UNDETERMINED = 4
+#: ``--require-complete``: a log that breaks no rule but stops before the match ended
+EXIT_UNFINISHED = 5
 #: the exit code of a batch is its worst verdict's, in this order (least severe first)
-EXIT_SEVERITY = (EXIT_LEGAL, EXIT_UNDETERMINED, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
+EXIT_SEVERITY = (EXIT_LEGAL, EXIT_UNDETERMINED, EXIT_UNFINISHED, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
 
 BUG_REPORT = "this is a defect of the adjudicator, not of the input: please report it with the input"
 
