@@ -18,14 +18,17 @@ and field); an illegal event is never an exception but a :class:`Ruling`, except
 
 from __future__ import annotations
 
+import functools
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 import msgspec
 
 from .core import position as _positions
 from .core import registry
+from .core import sources as _sources
 from .core.errors import AdjudicatorError, LogError
 from .core.events import Event, JudgeRuling
 from .core.log import MatchLog, decode_event, parse_log
@@ -38,6 +41,19 @@ __all__ = [
     "IllegalEvent", "Match", "Position", "Proposal", "Verdict", "event", "game", "game_ids",
     "load_position", "parse", "read_log",
 ]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _in_sources(fn: F) -> F:
+    """Run a method with its object's data sources in effect (``read_log(pools=...)``)."""
+    @functools.wraps(fn)
+    def run_in(self: Any, *args: Any, **kwargs: Any) -> Any:
+        src = self._sources
+        with (_sources.using(src) if src is not None else nullcontext()):
+            return fn(self, *args, **kwargs)
+    return run_in  # type: ignore[return-value]
 
 
 class IllegalEvent(AdjudicatorError):
@@ -99,13 +115,16 @@ class Position:
     True
     """
 
-    __slots__ = ("game", "state", "at")
+    __slots__ = ("game", "state", "at", "_sources")
 
-    def __init__(self, game: Game, state: Any, at: int | None = None) -> None:
+    def __init__(self, game: Game, state: Any, at: int | None = None,
+                 sources: _sources.Sources | None = None) -> None:
         self.game = game
         self.state = state
         #: the event number this position follows in its log (None when unknown)
         self.at = at
+        #: where its card pools, boards and islands are found (None: the sources in effect)
+        self._sources = sources
 
     @classmethod
     def start(cls, setup: Event, game_id: str | None = None) -> "Position":
@@ -122,15 +141,18 @@ class Position:
         return f"<Position {self.game.id} at={self.at} to_act={self.to_act}>"
 
     @property
+    @_in_sources
     def to_act(self) -> list[str]:
         """Who may or must act here (player ids; empty once the match is over)."""
         return self.game.to_act(self.state)
 
     @property
+    @_in_sources
     def players(self) -> list[str]:
         return self.game.players(self.state)
 
     @property
+    @_in_sources
     def outcome(self) -> Outcome | None:
         """How the match ended, or None while it goes on."""
         return self.game.outcome(self.state)
@@ -138,6 +160,7 @@ class Position:
     def is_over(self) -> bool:
         return self.outcome is not None
 
+    @_in_sources
     def legal_events(self) -> list[Event]:
         """Every legal event here; random outcomes as every event that could follow."""
         return self.game.legal_events(self.state)
@@ -149,12 +172,13 @@ class Position:
     def is_legal(self, ev: Event | str | dict[str, Any]) -> bool:
         return self.check(ev).legal
 
+    @_in_sources
     def propose(self, ev: Event | str | dict[str, Any]) -> Proposal:
         """The ruling on ``ev`` and, when legal, what follows from it (the position is unchanged)."""
         e = ev if isinstance(ev, Event) else event(self.game, ev)
         ruling, derived, new = propose(self.game, self.state, e)
         at = None if self.at is None else self.at + (1 if ruling.allowed else 0)
-        return Proposal(ruling, derived, Position(self.game, new, at) if ruling.allowed else self)
+        return Proposal(ruling, derived, Position(self.game, new, at, self._sources) if ruling.allowed else self)
 
     def after(self, ev: Event | str | dict[str, Any]) -> "Position":
         """The settled position after ``ev``; raises :class:`IllegalEvent` when it is illegal."""
@@ -164,18 +188,22 @@ class Position:
             raise IllegalEvent(e, p.ruling)
         return p.position
 
+    @_in_sources
     def view(self, player: str | None = None) -> dict[str, Any]:
         """The position as JSON-ready data from ``player``'s view (None: the judge sees all)."""
         return self.game.view(self.state, player)
 
+    @_in_sources
     def describe(self, player: str | None = None) -> str:
         """The position as text, as ``adjudicator state`` prints it."""
         return self.game.describe(self.state, player)
 
+    @_in_sources
     def scene(self, player: str | None = None) -> Any:
         """The position as a game-neutral scene (board, zones, counters) for viewers."""
         return self.game.scene(self.state, player)
 
+    @_in_sources
     def document(self, player: str | None = None) -> dict[str, Any]:
         """A position document; the judge's one is accepted back by :func:`load_position`."""
         return _positions.document(self.game, self.state, player=player, at=self.at)
@@ -226,8 +254,19 @@ class Verdict:
 class Match:
     """A decoded log of one match (its events in order, ``MatchStarted`` first)."""
 
-    def __init__(self, log: MatchLog) -> None:
+    _sources: _sources.Sources | None = None
+
+    def __init__(self, log: MatchLog, sources: _sources.Sources | None = None) -> None:
         self._log = log
+        self._sources = sources
+
+    @staticmethod
+    def new(game: str | Game, players: list[str], **kwargs: Any) -> Any:
+        """Start recording a match: a :class:`adjudicator.build.Recording` (``legal()``,
+        ``push(event)``, ``pop()``, ``save(path)``); see docs/api.md, "Building a log"."""
+        from .build import Recording
+
+        return Recording.new(game, players, **kwargs)
 
     def __repr__(self) -> str:
         return f"<Match {self.game.id} {self.path} events={len(self)}>"
@@ -256,32 +295,40 @@ class Match:
     def __len__(self) -> int:
         return len(self._log.events)
 
+    @_in_sources
     def verify(self, *, keep_going: bool = False) -> Verdict:
         """Check every event in the position where it happened (see ``adjudicator verify``)."""
         res: Result = run(self._log, keep_going=keep_going, play_on=keep_going)
         return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked), res.outcome,
-                       Position(self.game, res.state, res.events), list(res.warnings), list(res.rulings),
+                       Position(self.game, res.state, res.events, self._sources), list(res.warnings), list(res.rulings),
                        self._log.chain_head, list(res.undetermined), res.stopped_at())
 
+    @_in_sources
     def position(self, at: int | None = None) -> Position:
         """The settled position after event ``at`` (1 = MatchStarted; None = the end).
 
         Illegal events on the way are skipped, as ``adjudicator state --at`` does.
         """
         res = position_at(self._log, at)
-        return Position(self.game, res.state, res.events)
+        return Position(self.game, res.state, res.events, self._sources)
 
     def positions(self) -> Iterator[tuple[Event, Position]]:
         """Each event with the settled position after it, front to back (illegal ones skipped)."""
-        res = run(self._log, keep_going=True, record_steps=True)
+        with (_sources.using(self._sources) if self._sources is not None else nullcontext()):
+            res = run(self._log, keep_going=True, record_steps=True)
         for step in res.steps or []:
             if step.state is not None:
-                yield step.event, Position(self.game, step.state, step.seq)
+                yield step.event, Position(self.game, step.state, step.seq, self._sources)
 
 
-def read_log(path: str | Path) -> Match:
-    """Read a JSON Lines match log; raises :class:`LogError` naming file, line and field."""
-    return Match(_read_log(path))
+def read_log(path: str | Path, pools: Iterable[str | Path] = ()) -> Match:
+    """Read a JSON Lines match log; raises :class:`LogError` naming file, line and field.
+
+    ``pools``: directories holding your own card pools, boards and islands (as ``--pools``): the
+    match, and every position of it, finds the data its log names there first."""
+    src = _sources.Sources(list(pools)) if pools else None
+    with (_sources.using(src) if src is not None else nullcontext()):
+        return Match(_read_log(path), src)
 
 
 def parse(data: bytes | str, path: str = "<log>") -> Match:

@@ -17,6 +17,7 @@ from adjudicator.core import sources
 from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import JudgeRuling, to_builtins
+from adjudicator.core.meta import header_line, meta_of
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log, stream_log
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
@@ -58,6 +59,7 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
     try:  # streamed: memory bounded by the position and one line, not by the log
         log = stream_log(path)
         data = [r.as_dict() for r in log.game.data_used(log.events[0][1])]
+        meta = meta_of(log.events[0][1])  # (now: a streamed log is read front to back)
         res = run(log, keep_going=keep_going, play_on=keep_going)
         log.events.drain()  # type: ignore[attr-defined]
     except LogError as exc:
@@ -80,6 +82,8 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         doc["stopped_at"] = stopped
     if data:  # which content the match was checked against (id and sha256): reproducible
         doc["data"] = data
+    if meta:  # the match header (docs/log-format.md, "The match header"): shown, never judged
+        doc["meta"] = meta
     if res.warnings or res.rulings:  # judges' rulings (docs/log-format.md, "Judges' rulings")
         doc["warnings"] = [w.as_dict() for w in res.warnings]
         doc["rulings"] = [ruling_dict(seq, line, r) for seq, line, r in res.rulings]
@@ -209,6 +213,8 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
                    f"{describe_stop(stopped)})")
     else:
         click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
+    if doc.get("meta"):
+        click.echo(f"  header: {header_line(doc['meta'])}")
     for v in doc["violations"]:
         click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
         if v.get("followers"):
@@ -426,21 +432,7 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
     sys.exit(EXIT_LEGAL if ruling.legal else EXIT_UNDETERMINED if ruling.allowed else EXIT_ILLEGAL)
 
 
-def _grouped(game: Game, events: list[Any]) -> list[tuple[Any, int]]:
-    """One event per ``game.legal_group`` key (the first listed, with how many share it)."""
-    out: list[tuple[Any, int]] = []
-    where: dict[str, int] = {}
-    for e in events:
-        key = game.legal_group(e)
-        if key is None:
-            out.append((e, 1))
-        elif key in where:
-            first, n = out[where[key]]
-            out[where[key]] = (first, n + 1)
-        else:
-            where[key] = len(out)
-            out.append((e, 1))
-    return out
+_grouped = positions.grouped
 
 
 @main.command()
@@ -552,6 +544,10 @@ main.add_command(_records.reconcile)
 from . import pool as _pool  # noqa: E402  (card-pool files: check, show)
 
 main.add_command(_pool.pool)
+
+from . import record as _record  # noqa: E402  (recording a match as it is played)
+
+main.add_command(_record.record)
 
 from . import tournament as _tournament  # noqa: E402  (a whole event: tournament check)
 

@@ -103,8 +103,12 @@ def head_timed_protocol(seconds: float) -> type[asyncio.Protocol]:
                    "a request head (line and headers) has as long, or the connection is closed.")
 @click.option("--max-connections", default=256, show_default=True, type=click.IntRange(min=1), metavar="N",
               help="The most connections served at once (more: 503 at once).")
+@click.option("--recordings", default=None, metavar="DIR", type=click.Path(file_okay=False),
+              help="Where the matches recorded in the browser (/record) are kept as they are played "
+                   "(default: a new temporary directory).")
 def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal: bool,
-          upload_token: str | None, upload_seconds: float, body_timeout: float, max_connections: int) -> None:
+          upload_token: str | None, upload_seconds: float, body_timeout: float, max_connections: int,
+          recordings: str | None) -> None:
     """Serve stored matches: the match list at /, the viewer at /matches/ID?at=N&as=PLAYER.
 
     The JSON API is under /api (OpenAPI document at /schema/openapi.json).  Ctrl-C stops it.
@@ -124,7 +128,8 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     try:
         sock = _listen(host, port)
         app = create_app(store, max_upload=max_upload, allow_illegal=not refuse_illegal,
-                         upload_token=upload_token, upload_seconds=upload_seconds, body_timeout=body_timeout)
+                         upload_token=upload_token, upload_seconds=upload_seconds, body_timeout=body_timeout,
+                         recordings=recordings)
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         mode = "uploads with the token" if upload_token else "read-only: no --upload-token"

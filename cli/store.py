@@ -19,6 +19,7 @@ import click
 from adjudicator.core import position as positions
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.log import find_logs
+from adjudicator.core.meta import header_line, parse_filters
 from adjudicator.core.verify import ENGINE_FAILURE
 from adjudicator.core import registry, sources
 from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
@@ -205,8 +206,9 @@ def _outcome_text(outcome: dict[str, Any] | None) -> str:
 
 
 def _echo_summary(m: MatchSummary) -> None:
+    header = f"  [{header_line(m.meta)}]" if m.meta else ""
     click.echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
-               f"{_outcome_text(m.outcome)}  {m.source}")
+               f"{_outcome_text(m.outcome)}  {m.source}{header}")
 
 
 @store.command("list")
@@ -215,10 +217,17 @@ def _echo_summary(m: MatchSummary) -> None:
 @click.option("--game", "game", default=None, metavar="GAME", help="Only matches of this game.")
 @click.option("--verdict", "verdict", type=click.Choice(["legal", "illegal", "undetermined"]), default=None,
               help="Only matches with this verdict.")
-def list_(db: str | None, as_json: bool, game: str | None, verdict: str | None) -> None:
-    """One line per stored match: id, game, players, verdict, events, outcome, source."""
+@click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
+              help="Only matches whose header (MatchStarted.meta) has KEY equal to VALUE (repeatable: all must hold).")
+def list_(db: str | None, as_json: bool, game: str | None, verdict: str | None, meta: tuple[str, ...]) -> None:
+    """One line per stored match: id, game, players, verdict, events, outcome, source, and the
+    match header when it has one."""
+    try:
+        filters = parse_filters(meta)
+    except ValueError as exc:
+        raise BadInput(f"--meta: {exc}") from None
     with open_store(db) as st:
-        for m in st.matches(game):
+        for m in st.matches(game, filters):
             if verdict is not None and m.verdict != verdict:
                 continue
             if as_json:

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from adjudicator.core.events import Event
+from adjudicator.core.meta import meta_of
 from adjudicator.core.log import MatchLog, parse_log, read_log
 from adjudicator.core.protocol import Game
 from adjudicator.core.rulings import Ruling
@@ -56,13 +57,15 @@ class Frame:
     turn: int = 0
     #: an undetermined ruling's condition ("legal if that card is red-gem"); None otherwise
     condition: str | None = None
+    #: the annotation written on the event (the envelope's ``note``), shown by the viewers
+    note: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "number": self.number, "line": self.line, "type": self.type, "kind": self.kind,
             "text": self.text, "mark": self.mark, "verdict": self.verdict, "rule": self.rule,
             "code": self.code, "message": self.message, "derived": self.derived, "turn": self.turn,
-            "condition": self.condition, "event": msgspec.to_builtins(self.event),
+            "condition": self.condition, "note": self.note, "event": msgspec.to_builtins(self.event),
         }
 
 
@@ -100,6 +103,7 @@ def make_frame(game: Game, number: int, line: int, event: Event, ruling: Ruling 
         derived=[game.describe_event(d) for d in derived],
         turn=game.turn_number(state) if state is not None else 0,
         condition=r.condition if r.verdict == UNDETERMINED else None,
+        note=event.note,
     )
 
 
@@ -120,7 +124,7 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None, befo
             f.verdict in ("illegal", UNDETERMINED) or f.mark in (STANDS, TAKEN_BACK)) else
         (f.message if not hidden else f"{f.type} is legal here"),
         derived=[game.describe_event(d) for d in shown], turn=f.turn,
-        condition=None if hidden else f.condition,
+        condition=None if hidden else f.condition, note=f.note,
     )
 
 
@@ -183,6 +187,8 @@ class Replay:
         self.log = log
         self.game: Game = log.game
         self.title = title or log.path
+        #: the match header (``MatchStarted.meta``), shown by the viewers; {} for none
+        self.meta: dict[str, str] = meta_of(log.setup)
         result = run(log, keep_going=True, record_steps=True)
         self.result = result
         steps = result.steps or []

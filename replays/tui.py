@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
 from adjudicator.core.rulings import CORE_RULES
+from adjudicator.core.meta import header_line
 
 from .core import ILLEGAL, UNDETERMINED, Replay, UnknownCard, unknown_cards
 from .terminal import MARK_HINTS, MARKS, UNKNOWN, mark_text, scene_text
@@ -240,6 +241,8 @@ class ReplayApp(App[None]):
         self.position_width, self.position_plain = width, pos.plain
         self.query_one("#position", Static).update(pos)
         box.border_subtitle = f"after event {n}, as {who}"
+        if r.meta:  # the match header (MatchStarted.meta): where and when it was played
+            box.border_title = f"position · {header_line(r.meta)}"
 
         self.query_one("#events", Static).update(self._event_list())
         self.query_one("#ruling", Static).update(self._ruling())
@@ -264,6 +267,8 @@ class ReplayApp(App[None]):
             line.append_text(mark_text(f.mark))
             line.append(f" {i:>{digits}} ", style="dim")
             line.append(f.text, style="red" if f.mark == ILLEGAL else "")
+            if f.note:  # an annotation (the envelope's note)
+                line.append(f"  ✎ {f.note}", style="italic cyan")
             line.truncate(width, overflow="ellipsis")
             if i == n:
                 line.stylize(Style(reverse=True, bold=True))
@@ -292,6 +297,8 @@ class ReplayApp(App[None]):
         t.append(f"event {f.number}", style="bold")
         t.append(f" · line {f.line} · turn {f.turn} · {KINDS.get(f.kind, f.kind)}\n", style="dim")
         t.append(f.text + "\n")
+        if f.note:
+            t.append(f"✎ {f.note}\n", style="italic cyan")
         sym, style = MARKS.get(f.mark, ("?", "yellow"))
         t.append(f"{sym} {f.verdict}", style=style)
         if f.mark in MARK_HINTS:

@@ -21,6 +21,8 @@ import msgspec
 import adjudicator.games.colossi  # noqa: F401  (registers the game)
 from adjudicator.core import registry
 from adjudicator.core.events import Event
+from adjudicator.core.log import parse_log
+from adjudicator.core.seats import redact_log
 from adjudicator.core.verify import settle
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
@@ -33,7 +35,7 @@ GAME = registry.get("colossi")
 OUT = Path(__file__).resolve().parent.parent / "examples" / "colossi"
 TWO = ["ann", "bob"]
 FOUR = ["ann", "bob", "cid", "dee"]
-SEEDS = {"legal-2p-to-50-gold.jsonl": (TWO, 11), "legal-4p-to-50-gold.jsonl": (FOUR, 3)}
+SEEDS = {"legal-2p-to-50-gold.jsonl": (TWO, 21), "legal-4p-to-50-gold.jsonl": (FOUR, 3)}
 
 
 def encode(events: list[Event]) -> bytes:
@@ -41,8 +43,11 @@ def encode(events: list[Event]) -> bytes:
     return b"".join(enc.encode(e) + b"\n" for e in events)
 
 
-def match(players: list[str], seed: int, max_events: int = 6000) -> tuple[list[Event], list[Any]]:
-    """A weighted random legal match: the events (MatchStarted first) and the state after each."""
+def match(players: list[str], seed: int, max_events: int = 6000,
+          weight: Callable[[Any, Event], float] | None = None) -> tuple[list[Event], list[Any]]:
+    """A weighted random legal match: the events (MatchStarted first) and the state after each
+    (``weight``: the playout weights, the game's by default)."""
+    weight = weight or GAME.playout_weight
     rng = random.Random(seed)
     setup = E.MatchStarted(game="colossi", players=players)
     state, _ = settle(GAME, GAME.initial_state(setup))
@@ -50,8 +55,7 @@ def match(players: list[str], seed: int, max_events: int = 6000) -> tuple[list[E
     states = [state]
     while GAME.outcome(state) is None and len(events) < max_events:
         options = GAME.legal_events(state)
-        weights = [GAME.playout_weight(state, e) for e in options]
-        e = rng.choices(options, weights)[0]
+        e = rng.choices(options, [weight(state, o) for o in options])[0]
         state, _ = settle(GAME, GAME.apply(state, e))
         events.append(e)
         states.append(state)
@@ -60,6 +64,32 @@ def match(players: list[str], seed: int, max_events: int = 6000) -> tuple[list[E
 
 def legal_examples() -> dict[str, tuple[list[Event], list[Any]]]:
     return {name: match(players, seed) for name, (players, seed) in SEEDS.items()}
+
+
+# == private information (issue 20: CL-41, CL-42) ==========================================================
+
+def biased_weight(s: Any, e: Event) -> float:
+    """The playout weights, leaning on what reveals, looks at or moves hidden cards: Soothsayer
+    taken, stolen and used (on the Colossus deck most), Mimesis played, Banners on the Oasis."""
+    t = type(e)
+    if t is E.TraitTaken and e.trait in ("soothsayer", "mimicry"):
+        return 200.0
+    if t is E.Peeked:
+        return 60.0 if e.deck == "cards" else 20.0
+    if (t is E.CardPlayed and e.card == "mimesis") or (t in (E.TraitStolen, E.TraitBorrowed) and e.trait == "soothsayer"):
+        return 200.0
+    if t is E.BannerRaised and s.spaces[e.space].tile == "oasis":
+        return 100.0
+    return GAME.playout_weight(s, e)
+
+
+def biased_match(players: list[str], seed: int) -> list[Event]:
+    """A legal match played with :func:`biased_weight` (the seat property's and this example's)."""
+    return match(players, seed, weight=biased_weight)[0]
+
+
+#: a 4-player match in which bob's Soothsayer looks at the tiles ann saw on top of the tile deck (CardsLooked)
+LOOKS = ("legal-4p-soothsayer-looks.jsonl", FOUR, 10, "bob")
 
 
 # == illegal logs ==========================================================================================
@@ -259,7 +289,7 @@ SEAT = ("legal-4p-to-50-gold.jsonl", "cid")
 
 def seat_record(events: list[Event], player: str) -> list[Event]:
     """The record ``player`` kept (what ``adjudicator redact --as`` writes)."""
-    return [GAME.redact(e, player) for e in events]
+    return list(redact_log(parse_log(encode(events), f"<match as {player}>"), player))
 
 
 def impossible_reveal(events: list[Event], player: str) -> list[Event]:
@@ -284,7 +314,11 @@ def impossible_reveal(events: list[Event], player: str) -> list[Event]:
 
 def seat_examples(legal: dict[str, tuple[list[Event], list[Any]]]) -> dict[str, bytes]:
     source, who = SEAT
+    name, players, seed, looker = LOOKS
+    looks = biased_match(players, seed)
     return {
+        name: encode(looks),
+        f"legal-seat-{looker}-{name[len('legal-'):]}": encode(seat_record(looks, looker)),
         f"legal-seat-{who}-4p-to-50-gold.jsonl": encode(seat_record(legal[source][0], who)),
         "illegal-CL-2.7-seat-impossible-card.jsonl": encode(impossible_reveal(legal["legal-2p-to-50-gold.jsonl"][0], "bob")),
     }

@@ -10,10 +10,13 @@ an event (derived consequences, interpretations enforced under another id) are l
 
 from __future__ import annotations
 
+from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from adjudicator.core.errors import LogError
+from adjudicator.core.events import CardsLooked, CardsMoved
 from adjudicator.core.log import parse_log
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi.rulebook import RULES
@@ -227,6 +230,50 @@ def test_drawn_things_come_from_their_deck() -> None:
     accepts(pos2.add(E.DieRolled(player=A, value=6)))
 
 
+@covers("CL-42")
+def test_the_oasis_discard_is_written_with_the_whole_hand_seen_by_every_seat() -> None:
+    pos = Position(colossi={A: 13, B: 2}, tiles={3: "oasis"}, banners={3: [A]}, hands={A: ["walk", "lure"]})
+    pos.end_actions()
+    if type(pos.head()).__name__ == "MoveBeast":
+        pos.passed()
+    pos.add(E.BannerPhaseChosen(player=A, choice="rest"))
+    pos.add(E.BannerScored(player=A, space=3))
+    assert type(pos.head()).__name__ == "NewHand"
+    # the discard is owed before the six draws
+    r = pos.check(E.CardDrawn(player=A, card="pilfer"))
+    assert (r.verdict, r.rule) == ("illegal", "CL-42"), r
+    rejects(pos.check(CardsMoved(owner=A, from_zone="hand", to_zone="discard", cards=["walk"], seen_by=[A, B],
+                                 player=A)), "CL-42", "oasis-hand")
+    rejects(pos.check(CardsMoved(owner=A, from_zone="hand", to_zone="discard", cards=["lure", "walk"], seen_by=[A],
+                                 player=A)), "CL-42", "oasis-hand")  # the discard pile is face up
+    accepts(pos.add(CardsMoved(owner=A, from_zone="hand", to_zone="discard", cards=["walk", "lure"], seen_by=[B, A],
+                               player=A, source="oasis")), "CL-42")
+    assert pos.p(A).hand == () and sorted(pos.s.discard) == ["lure", "walk"]
+    assert type(pos.head()).__name__ == "Draw" and pos.head().count == 6
+
+
+@covers("CL-41")
+def test_a_soothsayer_looks_at_the_items_another_seat_saw_on_top() -> None:
+    """examples/colossi/legal-4p-soothsayer-looks.jsonl: bob peeks at the tile deck whose top ann
+    looked at; bob's CardsLooked names them, top first, before any TopRevealed."""
+    from adjudicator.core.log import read_log
+    from adjudicator.core.verify import run
+
+    log = read_log(Path(__file__).resolve().parent.parent / "examples/colossi/legal-4p-soothsayer-looks.jsonl")
+    events = [e for _, e in log.events]
+    k = next(i for i, e in enumerate(events) if type(e) is CardsLooked)
+    state = run(log, upto=k).state
+    assert type(state.todo[0]).__name__ == "LookTop"
+    look = events[k]
+    accepts(GAME.check(state, look), "CL-41")
+    accepts(GAME.check(state, replace(look, source=None)), "CL-41")
+    alt = next(x for x in ("oasis", "market") if x != look.cards[0])
+    rejects(GAME.check(state, replace(look, cards=[alt] + look.cards[1:])), "CL-41", "soothsayer-look")
+    rejects(GAME.check(state, replace(look, cards=look.cards[:1])), "CL-41", "soothsayer-look")
+    r = GAME.check(state, events[k + 1])  # the look left out
+    assert (r.verdict, r.rule) == ("illegal", "CL-41"), r
+
+
 @covers("CL-2.7")
 def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
     """bob's record (examples/colossi/illegal-CL-2.7-...): ann's hand is unknown to him; the card she
@@ -242,7 +289,7 @@ def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
     for _, e in planted[1:-1]:
         s, _ = settle(GAME, GAME.apply(s, e))
     assert "?" in s.player(A).hand and s.unseen is not None
-    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "abundance", "1 in the discard pile")
+    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "windfall", "1 in the discard pile")
     assert type(played) is E.CardPlayed and played.player == A
     accepts(GAME.check(s, played))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from adjudicator.core.events import CardsMoved
 from adjudicator.games.colossi.state import (
     Actions, Explore, Hungry, Launch, Maar, Mantle, Market, Rest, Speedy, TakeTrait, Teleporter, TradeBack, TradeGive,
     Tribute, Void, VoidTile, Wind,
@@ -198,6 +199,9 @@ def test_oasis_new_hand_of_six() -> None:
     pos = Position(colossi={A: 13, B: 2}, tiles={3: "oasis"}, banners={3: [A]}, hands={A: ["walk", "lure"]})
     to_rest(pos)
     score(pos, 3)
+    # the hand goes face up to the discard pile, written as one event (CL-42)
+    pos.add(CardsMoved(owner=A, from_zone="hand", to_zone="discard", cards=["lure", "walk"], seen_by=[A, B],
+                       player=A, source="oasis"))
     assert pos.p(A).hand == () and sorted(pos.s.discard) == ["lure", "walk"]
     for c in ("pilfer", "pilfer", "secure", "secure", "secure", "teleport"):
         pos.add(E.CardDrawn(player=A, card=c))

@@ -103,7 +103,7 @@ def test_a_planted_impossible_reveal_is_illegal_with_the_reason() -> None:
     assert res.verdict == "illegal"
     v = res.violations[0]
     assert v.rule == "CL-2.7" and v.code == "colossi/impossible-identity"
-    assert "ann plays abundance from hand, but its only copy is already accounted for: 1 in the discard pile" in v.message
+    assert "ann plays windfall from hand, but its only copy is already accounted for: 1 in the discard pile" in v.message
 
 
 def test_an_unknown_draw_makes_the_deck_unknown_and_a_later_name_is_checked() -> None:
@@ -147,7 +147,7 @@ def test_property_a_redacted_legal_match_never_verifies_illegal(seed: int) -> No
 def test_a_third_lair_explored_from_the_unknown_tile_deck_is_illegal() -> None:
     """Two Lairs are set aside face down: once both are revealed, no unknown tile of the deck is a
     Lair, though the Lairs left in the box are unseen too (CL-1.3, CL-2.7)."""
-    events = events_of(EXAMPLES / "legal-2p-to-50-gold.jsonl")
+    events = events_of(EXAMPLES / "legal-4p-to-50-gold.jsonl")
     data = [GAME.redact(e, "bob") for e in events]
     s, _ = settle(GAME, GAME.initial_state(data[0]))
     lairs = 0

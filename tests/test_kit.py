@@ -313,10 +313,10 @@ def test_refs_check_single_and_list_fields_and_skip_what_is_not_a_name() -> None
     refs.check(Ev(player="ann", cards=["c1", None], to=3), ctx)  # None and a number are not names
     with pytest.raises(RefError) as exc:
         refs.check(Ev(player="bob"), ctx)
-    assert (exc.value.field, exc.value.message) == ("player", "unknown player 'bob'")
+    assert (exc.value.field, exc.value.message) == ("player", "unknown player 'bob' (valid: ann)")  # (the valid names: core/suggest.py)
     with pytest.raises(RefError) as exc:
         refs.check(Ev(cards=["c1", "c9"]), ctx)
-    assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p'")
+    assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p' (valid: c1)")
     assert refs.kinds() == {"player", "card"}
 
 
@@ -383,7 +383,8 @@ def test_match_started_and_game_ended_keep_their_json() -> None:
         game = registry.get(gid)
         ms = game.event_types[0]
         assert ms.__name__ == "MatchStarted" and issubclass(ms, MatchStartedBase)
-        assert ms.__struct_fields__ == fields + ("seq", "at", "note", "prev"), gid
+        # the header (meta) is keyword-only: encoded last, after every field a game declares
+        assert ms.__struct_fields__ == fields + ("seq", "at", "note", "prev", "meta"), gid
         ge = game.event_class("GameEnded")
         assert ge is not None and ge.kind == "X"
         assert ge.__struct_fields__ == ("result", "winner", "reason") + ended[gid] + ("seq", "at", "note", "prev")

@@ -68,4 +68,5 @@ def test_a_judges_result_is_the_stored_outcome(tmp_path: Path) -> None:
     with MatchStore(str(tmp_path / "c.db")) as st:
         mid = st.import_file(path).match_id
         out = st.summary(mid).outcome
-    assert out["winner"] == "bob" and out["reason"].startswith("judge's ruling on event")
+    ruled = [json.loads(ln) for ln in path.read_text().splitlines() if '"decision":"result"' in ln]
+    assert out["winner"] == ruled[-1]["winner"] and out["reason"].startswith("judge's ruling on event")

@@ -627,5 +627,5 @@ def test_a_seats_legal_list_hides_the_opponents_hidden_choices(live: Live, page:
         page.wait_for_selector("#legal-list .legal-head")
         page.wait_for_function("!document.querySelector('#legal-list').textContent.includes('loading')")
         text = page.locator("#legal-list").inner_text()
-        assert ("CardSet(player=bob" in text) is shown, text[:400]
+        assert ("bob: set " in text) is shown, text[:400]  # (the legal events in words, replays/words.py)
         assert ("this seat cannot see" in text) is not shown, text[:400]

@@ -49,7 +49,16 @@ S = TypeVar("S")
 
 # == events and positions ==============================================================================
 
-class MatchStartedBase(Event):
+class _Header(Event, kw_only=True):
+    """The match header (core/meta.py): keyword-only, so that it is encoded after every field
+    a game declares and a game's required set-up fields may follow it."""
+
+    #: event, round, table, date, judge, ...: text only, never rule-bearing.  Empty is not
+    #: written, so a log without a header encodes (and stores) byte for byte as it always did
+    meta: dict[str, str] = {}
+
+
+class MatchStartedBase(_Header):
     """The fields every game's ``MatchStarted`` starts with.
 
     Each game declares ``class MatchStarted(MatchStartedBase)`` (the class name is the event's

@@ -21,7 +21,9 @@ import msgspec
 
 from . import registry
 from .errors import LogError, UnknownGame
-from .events import Event, JudgeRuling
+from .events import CORE_EVENTS, Event, JudgeRuling
+from .suggest import hint, literal_values, struct_fields
+from .meta import meta_error
 from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
 
@@ -69,15 +71,29 @@ def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
         msg, fpath = (m.group("msg"), _field_path(m.group("path"))) if m else (text, None)
         if fpath == "type" and msg.startswith("Invalid value"):
             name = msg.split("Invalid value", 1)[1].strip()
-            raise LogError(path, line, f"unknown event type {name} for game {game.id!r}", "type") from None
+            types = [c.__name__ for c in game.event_types + CORE_EVENTS]
+            raise LogError(path, line, f"unknown event type {name} for game {game.id!r}"
+                           f"{hint(_type_of(raw), types, 'event types')}", "type") from None
+        cls = game.event_class(t) if isinstance(t := _type_of(raw), str) else None
         fm = _FIELD.search(msg)
         if fm:
-            inner = fm.group("f")
+            inner, outer = fm.group("f"), fpath
             fpath = f"{fpath}.{inner}" if fpath else inner
             if "missing required" in msg:
                 msg = "required field is missing"
             else:
-                msg = "unknown field"
+                fields = struct_fields(cls, outer) if cls is not None else None
+                msg = "unknown field" + (hint(inner, fields, f"fields of {cls.__name__}" if not outer else "fields")
+                                         if fields is not None else "")
+        elif msg.startswith("Invalid enum value") and cls is not None and fpath:
+            values = literal_values(cls, fpath)
+            if values is not None:
+                bad = msg.split("Invalid enum value", 1)[1].strip()
+                try:
+                    given = msgspec.json.decode(bad.replace("'", '"')) if bad.startswith("'") else bad
+                except msgspec.DecodeError:
+                    given = bad
+                msg += hint(given, values)
         return_msg = msg[0].lower() + msg[1:] if msg else msg
         raise LogError(path, line, return_msg, fpath) from None
     except msgspec.DecodeError as exc:
@@ -97,11 +113,14 @@ def _check_size(raw: bytes, path: str, line: int | None, max_bytes: int = MAX_LI
         raise LogError(path, line, why, field)
 
 
-def _check_setup_size(setup: Event, path: str, line: int) -> None:
+def check_setup_size(setup: Event, path: str, line: int | None) -> None:
     """Bounds every game shares, checked before anything is built from the set-up."""
     players = getattr(setup, "players", None)
     if isinstance(players, list) and len(players) > MAX_PLAYERS:
         raise LogError(path, line, f"{len(players)} players; at most {MAX_PLAYERS}", "players")
+    why = meta_error(getattr(setup, "meta", None))
+    if why is not None:
+        raise LogError(path, line, why, "meta")
 
 
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
@@ -214,7 +233,7 @@ class _LineReader:
             raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
         if self.setup is None:
             self.setup = event
-            _check_setup_size(event, path, line_no)
+            check_setup_size(event, path, line_no)
         elif type(event).__name__ == "MatchStarted":
             raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
         try:

@@ -19,13 +19,14 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin
 
 import msgspec
 import msgspec.inspect as mi
 
 from .data import PoolLoader, is_json, parse_text, read_text
 from .errors import DataError
+from .suggest import closest
 
 
 @dataclass(frozen=True)
@@ -195,9 +196,10 @@ def _msgspec_problem(exc: msgspec.ValidationError, prefix: str) -> tuple[str, st
 _SEG = re.compile(r"\[(\d+)\]|\.?([^.\[]+)")
 
 
-def _allowed(type_: type, field_path: str) -> list[str]:
+def _allowed(type_: type, field_path: str, data: Any = None) -> list[str]:
     """The values a field of ``type_`` at ``field_path`` may take when it is a choice (a Literal,
-    or the tag of a tagged union such as an effect's ``do``); [] otherwise."""
+    or the tag of a tagged union such as an effect's ``do``); [] otherwise.  ``data`` (the card
+    entry) picks the member of a tagged union its tag names: the targets of that effect kind."""
     t: Any = mi.type_info(type_)
     for m in _SEG.finditer(field_path):
         index, key = m.group(1), m.group(2)
@@ -206,9 +208,12 @@ def _allowed(type_: type, field_path: str) -> list[str]:
             if key is not None and structs and all(x.tag_field == key for x in structs):
                 return sorted(str(x.tag) for x in structs)
             rest = [x for x in t.types if not isinstance(x, mi.NoneType)]
-            # a field of one member of a union of Structs: the first member that has it
+            tagged = [x for x in structs if isinstance(data, dict) and x.tag_field is not None
+                      and data.get(x.tag_field) == x.tag]
+            # a field of one member of a union of Structs: the member the entry's tag names, else
+            # the first member that has it
             having = [x for x in structs if key is not None and any(f.encode_name == key for f in x.fields)]
-            t = rest[0] if len(rest) == 1 else having[0] if having else None
+            t = rest[0] if len(rest) == 1 else tagged[0] if tagged else having[0] if having else None
         if isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType)) and index is not None:
             t = t.item_type
         elif isinstance(t, mi.TupleType) and index is not None and int(index) < len(t.item_types):
@@ -219,9 +224,23 @@ def _allowed(type_: type, field_path: str) -> list[str]:
             t = next((f.type for f in t.fields if f.encode_name == key), None)
         else:
             return []
+        data = _step(data, index, key)
     if isinstance(t, mi.UnionType):
         t = next((x for x in t.types if isinstance(x, mi.LiteralType)), None)
     return [str(v) for v in t.values] if isinstance(t, mi.LiteralType) else []
+
+
+def _step(data: Any, index: str | None, key: str | None) -> Any:
+    """``data[index]`` or ``data[key]`` (None when it has none)."""
+    if index is not None:
+        return data[int(index)] if isinstance(data, list) and int(index) < len(data) else None
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _given(message: str) -> str | None:
+    """The value an ``Invalid enum value 'x'`` message names."""
+    m = re.match(r"Invalid enum value '(.*)'$", message)
+    return m.group(1) if m else None
 
 
 def _struct_fields(type_: type) -> dict[str, msgspec.structs.FieldInfo]:
@@ -283,11 +302,15 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
             index_of[ident] = i
         for field_path, message in found:
             if message.startswith("Invalid"):
-                choices = _allowed(loader.card_type, field_path)
+                choices = _allowed(loader.card_type, field_path, entry)
+                near = closest(_given(message), choices) if choices else None
                 message += f" (one of: {', '.join(choices)})" if choices else ""
+                message += f" (did you mean {near!r}?)" if near else ""
             problems.append(Problem(lines.card(i, field_path, ident), label, field_path, message))
         if card is not None:
             decoded.append(card)
+        elif found and isinstance(entry, dict) and loader.problems is not None:
+            problems += _more_problems(entry, found, loader, lines.card, i, label)
     if loader.problems is not None:
         for cid, field_path, message in loader.problems(decoded):
             problems.append(Problem(lines.card(index_of.get(cid), field_path, cid), cid, field_path, message))
@@ -311,12 +334,22 @@ def _decode_entry(entry: Any, fields: dict[str, msgspec.structs.FieldInfo],
     for key, value in entry.items():
         info = fields.get(key)
         if info is None:
-            found.append((key, f"unknown field (a card has {', '.join(fields)})"))
+            near = closest(key, fields)
+            found.append((key, f"unknown field (a card has {', '.join(fields)})"
+                               + (f" (did you mean {near!r}?)" if near else "")))
             continue
         try:
             msgspec.convert(value, info.type)
         except msgspec.ValidationError as exc:
-            found.append(_msgspec_problem(exc, key))
+            item = get_args(info.type)[0] if get_origin(info.type) is list and isinstance(value, list) else None
+            if item is None:
+                found.append(_msgspec_problem(exc, key))
+                continue
+            for i, v in enumerate(value):  # each entry of a list on its own: every bad effect is named
+                try:
+                    msgspec.convert(v, item)
+                except msgspec.ValidationError as each:
+                    found.append(_msgspec_problem(each, f"{key}[{i}]"))
     found += [("", f"missing required field {name!r}") for name, info in fields.items()
               if info.required and name not in entry]
     if found:
@@ -325,6 +358,24 @@ def _decode_entry(entry: Any, fields: dict[str, msgspec.structs.FieldInfo],
         return msgspec.convert(entry, card_type), []
     except msgspec.ValidationError as exc:  # a check of the card as a whole
         return None, [_msgspec_problem(exc, "")]
+
+
+def _more_problems(entry: dict[str, Any], found: list[tuple[str, str]], loader: PoolLoader[Any],
+                   line_of: Any, index: int, label: str) -> list[Problem]:
+    """A card that does not decode: the game's own checks on the rest of it (its bad fields
+    left out, when the rest decodes), so that a card with several problems reports them all."""
+    bad = {re.split(r"[.\[]", f, maxsplit=1)[0] for f, _m in found}
+    if "" in bad or "id" in bad:
+        return []
+    try:
+        partial = msgspec.convert({k: v for k, v in entry.items() if k not in bad}, loader.card_type)
+    except msgspec.ValidationError:
+        return []
+    out = []
+    for _cid, field_path, message in loader.problems([partial]):  # type: ignore[misc]
+        if re.split(r"[.\[]", field_path, maxsplit=1)[0] not in bad:
+            out.append(Problem(line_of(index, field_path, entry.get("id")), label, field_path, message))
+    return out
 
 
 def card_info(game: Any, card: Any) -> dict[str, Any]:

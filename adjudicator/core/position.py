@@ -168,3 +168,21 @@ def strings_in(data: Any) -> set[str]:
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
     return out
+
+
+def grouped(game: Game, events: list[Any]) -> list[tuple[Any, int]]:
+    """One event per ``game.legal_group`` key (the first listed, with how many share it): how
+    ``adjudicator legal`` and ``adjudicator record`` list the legal events."""
+    out: list[tuple[Any, int]] = []
+    where: dict[str, int] = {}
+    for e in events:
+        key = game.legal_group(e)
+        if key is None:
+            out.append((e, 1))
+        elif key in where:
+            first, n = out[where[key]]
+            out[where[key]] = (first, n + 1)
+        else:
+            where[key] = len(out)
+            out.append((e, 1))
+    return out

@@ -70,7 +70,16 @@ class Names:
 
     def check(self, field: str, value: Any) -> None:
         if value not in self.known:
-            raise RefError(field, self.unknown.format(value=value))
+            raise RefError(field, unknown_name(self.unknown, value, self.known))
+
+
+def unknown_name(message: str, value: Any, known: Any) -> str:
+    """The message for a name not among ``known``, with the closest (and the valid ones when few:
+    :func:`adjudicator.core.suggest.hint`)."""
+    from .suggest import hint
+
+    said = message.format(value=value)
+    return said + hint(value, known, said=said)
 
 
 class Refs:
@@ -114,17 +123,17 @@ class Refs:
         for i, (f, _) in enumerate(single):
             body += [f"    v = {read(f)}",
                      f"    if v.__class__ is str and v not in k{i}:",
-                     f"        raise RefError({f!r}, m{i}.format(value=v))"]
+                     f"        raise RefError({f!r}, unknown_name(m{i}, v, k{i}))"]
         for i, (f, _) in enumerate(lists, len(single)):
             body += [f"    vs = {read(f)}",
                      "    if vs:",
                      "        for j, v in enumerate(vs):",
                      f"            if v.__class__ is str and v not in k{i}:",
-                     f"                raise RefError({f!r} + '[' + str(j) + ']', m{i}.format(value=v))"]
+                     f"                raise RefError({f!r} + '[' + str(j) + ']', unknown_name(m{i}, v, k{i}))"]
         kinds = [k for _, k in single + lists]
         params = ", ".join(f"k{i}, m{i}" for i in range(len(kinds)))
         src = f"def make({params}):\n  def check(e):\n" + "\n".join("  " + line for line in body) + "\n  return check\n"
-        scope: dict[str, Any] = {"RefError": RefError}
+        scope: dict[str, Any] = {"RefError": RefError, "unknown_name": unknown_name}
         exec(compile(src, f"<refs of {cls.__name__}>", "exec"), scope)  # field names: identifiers of the Struct
         plan = (scope["make"], kinds)
         self._plans[cls] = plan

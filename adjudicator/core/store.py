@@ -44,7 +44,7 @@ import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace as dc_replace
 from datetime import datetime, timezone
@@ -68,6 +68,7 @@ from . import registry, sources
 from .errors import AdjudicatorError
 from .events import Event
 from .log import MatchLog, read_log, stream_log
+from .meta import matches as meta_matches, meta_of
 from .protocol import Game
 from .rulings import Ruling
 from .verify import Result, Step, Violation, run
@@ -346,6 +347,8 @@ class IndexEntry(DomainEvent):
     #: the data the match was checked against: ``{"kind", "id", "sha256"}`` each (kept in a
     #: :class:`DataStored` stream, once by hash); None in entries written before data was kept
     data: list[dict[str, str]] | None = None
+    #: the match header (``MatchStarted.meta``, core/meta.py); None: none, or written before it was kept
+    meta: dict[str, str] | None = None
 
 
 class DataStored(DomainEvent):
@@ -362,6 +365,26 @@ class DataStored(DomainEvent):
     content: bytes
 
 
+class VariationStored(DomainEvent):
+    """An analysis-board variation kept with a stored match: the events played after event ``at``
+    (each legal there, in turn), in a stream of its own per match (``variations_stream_id``)."""
+
+    TOPIC = "adjudicator/variation.stored/1"
+    match_id: str
+    at: int
+    name: str
+    events: list[dict[str, Any]]
+
+
+#: the most variations kept with one match
+MAX_VARIATIONS = 100
+
+
+def variations_stream_id(match_id: str) -> uuid.UUID:
+    """The stream of the variations kept with one stored match."""
+    return uuid.uuid5(MATCH_NAMESPACE, f"adjudicator.store/variations/{match_id}")
+
+
 def data_stream_id(game: str, kind: str, sha256: str) -> uuid.UUID:
     """The stream that keeps one content of one kind of data of one game."""
     return uuid.uuid5(MATCH_NAMESPACE, f"adjudicator.store/data/{game}/{kind}/{sha256}")
@@ -371,6 +394,7 @@ def data_stream_id(game: str, kind: str, sha256: str) -> uuid.UUID:
 register_topic(Match.Snapshot.TOPIC, Match.Snapshot)
 register_topic(IndexEntry.TOPIC, IndexEntry)
 register_topic(DataStored.TOPIC, DataStored)
+register_topic(VariationStored.TOPIC, VariationStored)
 
 
 def _project(aggregate: Match | None, events: Iterable[Any]) -> Match | None:
@@ -473,6 +497,8 @@ class MatchSummary:
     chain_head: str | None = None
     #: the pool, board or island the match was checked against (kind, id, sha256)
     data: list[dict[str, str]] = field(default_factory=list)
+    #: the match header (``MatchStarted.meta``; {} for none)
+    meta: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         d = {"match_id": self.match_id, "game": self.game, "players": self.players,
@@ -481,6 +507,8 @@ class MatchSummary:
              "data": self.data}
         if self.chain_head is not None:
             d["chain_head"] = self.chain_head
+        if self.meta:
+            d["meta"] = self.meta
         return d
 
 
@@ -519,7 +547,8 @@ class _Closing:
 
 def _summary(e: IndexEntry) -> MatchSummary:
     return MatchSummary(e.match_id, e.game, list(e.players), e.verdict, e.violations,
-                        e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head, list(e.data or []))
+                        e.events, e.stored_events, e.outcome, e.source, e.digest, e.chain_head, list(e.data or []),
+                        dict(getattr(e, "meta", None) or {}))
 
 
 # -- building a match stream ------------------------------------------------------------------
@@ -626,6 +655,7 @@ class _BatchWriter:
         self.game, self.digest, self.source = log.game, digest, log.path
         self.snapshot_every = snapshot_every
         self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
+        self.meta = meta_of(log.setup) or None  # (read now: a streamed log is read front to back)
         self.rows: list[Any] = []
         self.snaps: list[Any] = []
         self.version, self.last_snapshot, self.emitted = 1, 1, 0
@@ -706,7 +736,7 @@ class _BatchWriter:
             match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
             players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
             events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-            chain_head=closed.chain_head, data=[d for d, _ in data]))
+            chain_head=closed.chain_head, data=[d for d, _ in data], meta=self.meta))
         self.flush()
 
 
@@ -726,6 +756,8 @@ class _Stream:
     versions: list[int] = field(default_factory=list)
     stored_events: int = 0
     data: MatchData = field(default_factory=list)
+    #: the match header (``MatchStarted.meta``)
+    meta: dict[str, str] | None = None
 
 
 def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: str,
@@ -736,7 +768,7 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
     created = Match.Created(originator_id=match_id, originator_version=1, timestamp=ts0,
                             originator_topic=Match.TOPIC, game=game.id, digest=digest, source=log.path)
     match = created.mutate(None)
-    out = _Stream(match, [created], data=data)
+    out = _Stream(match, [created], data=data, meta=meta_of(log.setup) or None)
     pending = out.events
     snaps, versions = out.snapshots, out.versions
     recorded_cls = Match.Recorded
@@ -806,7 +838,7 @@ def _index_entry(stream: _Stream, version: int) -> IndexEntry:
                       match_id=str(m.id), game=m.game_id, source=m.source, digest=m.digest,
                       players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
                       events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-                      chain_head=closed.chain_head, data=[d for d, _ in stream.data])
+                      chain_head=closed.chain_head, data=[d for d, _ in stream.data], meta=stream.meta)
 
 
 # -- parallel import: workers prepare a match's rows, one writer writes them --------------------
@@ -1183,11 +1215,14 @@ class MatchStore:
                     self._index_version = e.originator_version
             return list(self._index)
 
-    def matches(self, game: str | None = None) -> list[MatchSummary]:
-        """Every stored match (in import order), optionally of one game."""
+    def matches(self, game: str | None = None, meta: Mapping[str, str] | None = None) -> list[MatchSummary]:
+        """Every stored match (in import order), optionally of one game, optionally only those
+        whose header holds every ``key: value`` of ``meta``."""
         out = []
         for e in self._index_entries():
             if game is not None and e.game != game:
+                continue
+            if meta and not meta_matches(getattr(e, "meta", None) or {}, meta):
                 continue
             out.append(_summary(e))
         return out
@@ -1217,6 +1252,29 @@ class MatchStore:
 
     def summary(self, match_id: str) -> MatchSummary:
         return _summary(self._entry(match_id))
+
+    # -- variations kept with a match ---------------------------------------------------------------
+    def variations(self, match_id: str) -> list[VariationStored]:
+        """The variations kept with a stored match, in the order they were kept."""
+        mid = str(self._uuid(match_id))
+        with _db_errors(self.location):
+            return list(self.app.events.get(variations_stream_id(mid)))
+
+    def add_variation(self, match_id: str, at: int, name: str, events: list[dict[str, Any]]) -> VariationStored:
+        """Keep a variation (events after event ``at``, already ruled legal there) with the match."""
+        mid = str(self._uuid(match_id))
+        self._entry(mid)  # an unknown match is refused
+        kept = self.variations(mid)
+        if len(kept) >= MAX_VARIATIONS:
+            raise StoreError(f"match {mid}: {MAX_VARIATIONS} variations are kept already")
+        ev = VariationStored(originator_id=variations_stream_id(mid), originator_version=len(kept) + 1,
+                             timestamp=EPOCH, match_id=mid, at=at, name=name, events=events)
+        with _db_errors(self.location):
+            try:
+                self.app.recorder.insert_events([self.app.events.mapper.to_stored_event(ev)])
+            except IntegrityError:
+                raise StoreError(f"match {mid}: another variation was kept at the same time; keep it again") from None
+        return ev
 
     def _entry(self, match_id: str) -> IndexEntry:
         """A stored match's index entry (the index read on since last time if not known yet)."""

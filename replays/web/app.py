@@ -32,6 +32,7 @@ Nothing here names a game: games come from the registry, positions from ``game.s
 from __future__ import annotations
 
 import hmac
+import tempfile
 import threading
 import unicodedata
 import urllib.parse
@@ -60,6 +61,8 @@ from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.limits import MAX_DATA_FILES
 from adjudicator.core.log import decode_event, decode_json, parse_log, seal_lines
+from adjudicator.core.meta import parse_filters
+from adjudicator.replays.words import event_words
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
@@ -138,6 +141,8 @@ class MatchInfo(msgspec.Struct):
     chain_head: str | None = None
     #: the card pool, board or island the match was checked against: ``kind``, ``id``, ``sha256``
     data: list[dict[str, str]] = []
+    #: the match header (``MatchStarted.meta``: event, round, table, date, judge, ...); {} for none
+    meta: dict[str, str] = {}
 
 
 class EventInfo(msgspec.Struct):
@@ -164,6 +169,8 @@ class EventInfo(msgspec.Struct):
     #: an undetermined ruling's condition on the unknown identities ("bob's hidden card is
     #: iron-wolf"): the event is legal if it holds, and followed as if it does; None otherwise
     condition: str | None = None
+    #: the annotation written on the event (the envelope's ``note``); None: none
+    note: str | None = None
 
 
 class MatchEvents(msgspec.Struct):
@@ -309,7 +316,7 @@ def _legal_events(game: Game, state: Any, mid: str, n: int, limit: int, view: st
     """Who may act and the legal events in ``state``, as ``view`` may see them."""
     out = game.outcome(state)
     events, hidden = positions.seen_legal(game, state, game.legal_events(state) if out is None else [], view)
-    shown = [LegalEvent(type(e).__name__, game.describe_event(e), msgspec.to_builtins(e))
+    shown = [LegalEvent(type(e).__name__, event_words(game, e, state), msgspec.to_builtins(e))
              for e in events[:max(0, limit)]]
     return LegalEvents(mid, n, game.to_act(state), len(events), shown,
                        None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "),
@@ -397,21 +404,23 @@ class WebService:
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
-                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head, list(m.data))
+                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head, list(m.data),
+                         dict(m.meta))
 
     def summary(self, ref: str) -> MatchInfo:
         mid = self.resolve(ref)
         with self.lock:
             return self.info(self.store.summary(mid))
 
-    def matches(self, game: str | None, player: str | None, verdict: str | None) -> list[MatchInfo]:
+    def matches(self, game: str | None, player: str | None, verdict: str | None,
+                meta: dict[str, str] | None = None) -> list[MatchInfo]:
         if game:
             try:
                 registry.get(game)
             except UnknownGame as exc:
                 raise _bad(f"game: {exc}") from None
         with self.lock:
-            found = self.store.matches(game or None)
+            found = self.store.matches(game or None, meta)
         return [self.info(m) for m in found
                 if (not player or player in m.players) and (not verdict or m.verdict == verdict)]
 
@@ -445,7 +454,7 @@ class WebService:
                 last_turn = f.turn if step.state is not None else last_turn
                 out.append(EventInfo(f.number, f.line, f.type, f.kind, f.text, f.mark, f.verdict, f.rule, f.code,
                                      f.message, list(f.derived), f.turn if step.state is not None else last_turn,
-                                     msgspec.to_builtins(f.event), f.condition))
+                                     msgspec.to_builtins(f.event), f.condition, f.note))
         if view is not None and players is None:
             raise _bad(f"as: unknown player {view!r} (no position: the engine failed on MatchStarted)")
         end = first + len(out)
@@ -697,9 +706,21 @@ def list_games() -> list[GameInfo]:
 
 @get("/api/matches", sync_to_thread=True, tags=["matches"], responses=_errors(400, 503))
 def list_matches(state: State, game: FromQuery[str | None] = None, player: FromQuery[str | None] = None,
-                 verdict: FromQuery[Literal["legal", "illegal", "undetermined"] | None] = None) -> list[MatchInfo]:
-    """The stored matches, in import order: only one game's, one player's, or legal/illegal ones."""
-    return _web(state).matches(game, player, verdict)
+                 verdict: FromQuery[Literal["legal", "illegal", "undetermined"] | None] = None,
+                 event: FromQuery[str | None] = None, round: FromQuery[str | None] = None,
+                 table: FromQuery[str | None] = None, date: FromQuery[str | None] = None,
+                 judge: FromQuery[str | None] = None, meta: FromQuery[list[str] | None] = None) -> list[MatchInfo]:
+    """The stored matches, in import order: only one game's, one player's, or legal/illegal ones;
+    ``event``, ``round``, ``table``, ``date``, ``judge`` and ``meta=KEY=VALUE`` (repeatable) keep
+    the matches whose header (``MatchStarted.meta``) says so."""
+    try:
+        filters = parse_filters(meta or [])
+    except ValueError as exc:
+        raise _bad(f"meta: {exc}") from None
+    for key, value in (("event", event), ("round", round), ("table", table), ("date", date), ("judge", judge)):
+        if value:
+            filters[key] = value
+    return _web(state).matches(game, player, verdict, filters)
 
 
 @get("/api/matches/{match_id:str}", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
@@ -825,6 +846,20 @@ def _upload_name(name: str | None) -> str:
     return (base or "upload.jsonl")[:120]
 
 
+def require_token(request: Request, web: WebService, what: str) -> None:
+    """Refuse a write (an upload, a recording) without the service's token: 403 when the service
+    has none (read-only), 401 when the request does not carry it."""
+    if web.upload_token is None:
+        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
+                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
+    given = request.headers.get("authorization", "")
+    scheme, _, token = given.partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
+        raise HTTPException(status_code=401, detail=f"{what} needs the service's token "
+                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
+                            headers={"WWW-Authenticate": "Bearer"})
+
+
 def _guard_upload(request: Request, web: WebService, fname: str) -> str:
     """Refuse an upload without the token or of a type a cross-site page can send; its media type.
 
@@ -833,15 +868,7 @@ def _guard_upload(request: Request, web: WebService, fname: str) -> str:
     (no CORS headers): requiring the token in a header and an ndjson or multipart body means no
     such request stores anything.
     """
-    if web.upload_token is None:
-        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
-                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
-    given = request.headers.get("authorization", "")
-    scheme, _, token = given.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
-        raise HTTPException(status_code=401, detail=f"{fname}: an upload needs the service's token "
-                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
-                            headers={"WWW-Authenticate": "Bearer"})
+    require_token(request, web, f"{fname}: an upload")
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media not in UPLOAD_TYPES:
         raise HTTPException(status_code=415, detail=f"{fname}: an upload is sent as application/x-ndjson (the log "
@@ -1045,12 +1072,14 @@ async def _send_error(send: Send, status: int, detail: str, close: bool = False)
 
 def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow_illegal: bool = True,
                upload_token: str | None = None, upload_seconds: float = DEFAULT_UPLOAD_SECONDS,
-               body_timeout: float = DEFAULT_BODY_TIMEOUT, debug: bool = False) -> Litestar:
+               body_timeout: float = DEFAULT_BODY_TIMEOUT, debug: bool = False,
+               recordings: str | Path | None = None) -> Litestar:
     """The ASGI app over ``store`` (which the caller opens and closes).
 
     Uploads are accepted only with ``upload_token`` (None, the default: the service is read-only).
     A request body must arrive within ``body_timeout`` seconds (else 408) and a request target
-    be at most :data:`MAX_URL` bytes (else 414): :class:`RequestBounds`.
+    be at most :data:`MAX_URL` bytes (else 414): :class:`RequestBounds`.  ``recordings``: the directory of
+    the matches recorded in the browser (``/record``; default: a new temporary directory).
     """
     try:
         ver = _pkg_version("adjudicator")
@@ -1065,9 +1094,10 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
             match_log, match_document, match_variation, match_variation_log, match_export, *tournaments,
-            index_page, match_page, static_file,
+            index_page, match_page, static_file, *RECORD_ROUTES,
         ],
-        state=State({"web": web}),
+        state=State({"web": web, "recordings": Recordings(
+            Path(recordings) if recordings is not None else Path(tempfile.mkdtemp(prefix="adjudicator-recordings-")))}),
         openapi_config=OpenAPIConfig(
             title="adjudicator replay service", version=ver, path="/schema",
             description="Stored matches, their rulings and positions (as scenes); upload of match logs."),
@@ -1075,6 +1105,9 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         middleware=[DefineMiddleware(RequestBounds, body_timeout=body_timeout)],
         debug=debug,
     )
+
+
+from .record import ROUTES as RECORD_ROUTES, Recordings  # noqa: E402  (the new-match page: replays/web/record.py)
 
 
 def _json_error(status: int, detail: str) -> Response[dict[str, Any]]:

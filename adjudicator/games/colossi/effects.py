@@ -20,9 +20,9 @@ from .engine import W, acol, seats
 from .state import (
     Actions, AfterCard, BannerChoice, ChooseFirst, Deploy, NamePlayer, Peek, PlaceStart, Replenish, SetAside,
     StartTurn, AnimalDraw, Borrow, Companions, Contribute, Deal, DealOp, Discard, Domineer, Dominion, Draft,
-    Draw, EndTurn, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, Maar, Mantle, Market,
-    Miracle, Mimesis, MoveBeast, Necro, Parasite, PlaceChoice, Purge, RampageOp, React, Recall, Rest, Resurrect,
-    RevealTop, RevealTrait, Rolls, Sabotage, ScoreOp, Solidarity, Speedy, TakeTrait, Teleporter, TradeBack,
+    Draw, EndTurn, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, LookTop, Maar, Mantle,
+    Market, Miracle, Mimesis, MoveBeast, Necro, NewHand, Parasite, PlaceChoice, Purge, RampageOp, React, Recall,
+    Rest, Resurrect, RevealTop, RevealTrait, Rolls, Sabotage, ScoreOp, Solidarity, Speedy, TakeTrait, Teleporter, TradeBack,
     TradeGive, TraitCap, Tribute, Victim, Void, VoidTile, Walk, WalkOp, Wind,
 )
 
@@ -541,10 +541,10 @@ def _moat(w: W, op: Any, prm: Params) -> None:
 @tile_effect("new-hand", "draw")
 def _new_hand(w: W, op: Any, prm: Params) -> None:
     me = op.player
-    hand = w.P(me).hand
-    w.setP(me, hand=())
-    w.to_discard(hand)
-    w.draw(me, int(prm["draw"]))
+    if w.P(me).hand:  # the hand goes face up to the discard pile: an event names it (CL-42)
+        w.later(NewHand(me, int(prm["draw"])))
+    else:
+        w.draw(me, int(prm["draw"]))
 
 
 @tile_effect("tribute", "gold")
@@ -1003,7 +1003,7 @@ def _settle_place_choice(w: W, h: Any) -> bool | None:
 
 #: tasks that always wait for an event as they are
 WAITING = frozenset({Actions, BannerChoice, Deploy, StartTurn, Replenish, NamePlayer, Peek, PlaceStart, ChooseFirst,
-                     SetAside, Wind, Void})
+                     SetAside, Wind, Void, LookTop, NewHand})
 
 #: tasks that are dropped when they offer nothing (the options come from rules.task_options)
 CHOICE_TASKS = (Borrow, MoveBeast, PlaceChoice, Companions, Influence, Purge, Recall, Sabotage, Walk, Domineer, Maar,

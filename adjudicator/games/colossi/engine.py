@@ -28,7 +28,8 @@ BANNERS = 6
 GOLDEN_DROP = 1
 
 SCALARS = ("first", "turn", "turn_player", "info", "road", "tile_top", "tile_deck", "tile_box", "card_top",
-           "card_deck", "discard", "trait_deck", "trait_row", "trait_discard", "growth", "pile", "reached", "result")
+           "card_deck", "tile_seen", "card_seen", "discard", "trait_deck", "trait_row", "trait_discard", "growth",
+           "pile", "reached", "result")
 _SCALARS = frozenset(SCALARS)
 #: the scalars a working copy does not copy when made (read from the State until set)
 _RARE = tuple(f for f in SCALARS if f not in ("first", "turn_player", "info", "road", "result"))
@@ -467,6 +468,7 @@ class W:
             self.setinfo(borrowed=None, lender=None)
         if discard:
             self.trait_discard = tuple(sorted(self.trait_discard + (trait,)))
+        self.hand_check(pid)  # a lower hand limit now (Ludicrously Capacious lost) owes a discard (CL-5.2)
 
     # -- the board ----------------------------------------------------------------------------------
     def add_acol(self, i: int, pid: str, n: int) -> None:

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import HIDDEN, Event
+from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, Event
 from adjudicator.core.kit import DataField, KitGame, Names, Refs
 from adjudicator.core.protocol import RefError
 
@@ -28,13 +28,17 @@ def option_limits(opts: Options) -> None:
 _SPACE_FIELDS = ("space", "victim_space", "to")
 
 
+#: the events whose ``cards`` list names cards (or tiles: CardsLooked at the tile deck)
+_CARD_LISTS = frozenset({E.CardsContributed, CardsLooked, CardsMoved, CardsReordered})
+
+
 class Colossi(KitGame[State]):
     id: ClassVar[str] = "colossi"
     name: ClassVar[str] = "Colossi: Banners, Acolytes and Beasts"
     setup_rule = "CL-1.1"
     #: a string ``to`` names a player (a number, a space: see validate_more)
     refs = Refs(player="player", target="player", victim="player", winner="player", to="player", targets=["player"],
-                card="card", discard="card", cards=["card"], trait="trait", tile="tile", beast="beast",
+                card="card", discard="card", trait="trait", tile="tile", beast="beast",
                 direction="direction")
     #: the island: ``options.board`` names it, ``board_sha256`` pins it (docs/log-format.md)
     data_fields = (DataField(ISLANDS, "options.board", "board_sha256"),)
@@ -75,6 +79,15 @@ class Colossi(KitGame[State]):
         if t is E.GameEnded:
             for k in event.gold:
                 players.check(f"gold.{k}", k)
+        if t in _CARD_LISTS:  # cards of a hand or a deck; a look at the tile deck names tiles (CL-41)
+            names = ctx["tile"] if t is CardsLooked and event.zone == "tile-deck-top" else ctx["card"]
+            for i, c in enumerate(event.cards):
+                if c is not None:
+                    names.check(f"cards[{i}]", c)
+            if t is not E.CardsContributed:
+                players.check("owner", event.owner)
+                for i, q in enumerate(getattr(event, "seen_by", ())):
+                    players.check(f"seen_by[{i}]", q)
 
     def validate_item(self, event: Any) -> None:
         """The ``item`` of an Alchemized (a card or Trait) or a TopRevealed (a tile or card)."""
@@ -108,6 +121,11 @@ class Colossi(KitGame[State]):
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) -------------
     def canonical(self, event: Event) -> Event:
         return canonical(event)
+
+    def open_conditions(self, state: State) -> list[str] | None:
+        """The conditions of undetermined events that later events left open (CL-40); None for a
+        full-information position (it has none)."""
+        return None if state.unseen is None else [text for text, _tile in state.unseen.open]
 
     # -- views -------------------------------------------------------------------------------------------
     # what a player sees: observe.py (view, redact, scene and describe go through it)

@@ -10,7 +10,7 @@ from .state import State
 
 SPEC = Spec(
     players=frozenset({"id", "player", "first", "turn_player", "colossi", "banners", "by", "to",
-                       "lender", "reached", "target", "winner"}),
+                       "lender", "reached", "target", "winner", "card_seen", "tile_seen"}),
     cards=frozenset({"hand", "card_top", "card_deck", "discard", "card", "pile"}),
     refs={"tile": "tiles", "tile_top": "tiles", "tile_deck": "tiles", "tile_box": "tiles",
           "traits": "traits", "curses": "card ids", "trait_deck": "traits", "trait_row": "traits",
@@ -46,6 +46,9 @@ def invariants(s: State) -> list[tuple[str, str]]:
         b.check(sp.owner is None or sp.owner in ids, f"spaces[{i}].owner", f"{sp.owner!r} is not a player")
         b.check(len(sp.acolytes) == len(ids), f"spaces[{i}].acolytes",
                 f"{len(sp.acolytes)} acolyte counts for {len(ids)} players")
+    for seen, top in (("card_seen", "card_top"), ("tile_seen", "tile_top")):  # who looked at each item on top
+        b.check(len(getattr(s, seen)) == len(getattr(s, top)), seen,
+                f"{len(getattr(s, seen))} entries for the {len(getattr(s, top))} items of {top}")
     for i, p in enumerate(s.players):
         b.check(p.colossus is None or 0 <= p.colossus < max(spaces, 1), f"players[{i}].colossus",
                 f"space {p.colossus} is not on the board")

@@ -97,6 +97,8 @@ RULES: dict[str, str] = {
     "CL-38": "Fixed orders where the text leaves one open (Convert, Ritual Sacrifice, Launchpad)",
     "CL-39": "Decks are unordered until looked at; a look fixes the top (Soothsayer)",
     "CL-40": "A seat's record: unknown cards and tiles are placeholders; what they can be is the data minus what was seen",
+    "CL-41": "A look at a deck's top (Soothsayer) is written (TopRevealed; CardsLooked for what is on top); a seat keeps what it saw",
+    "CL-42": "The Oasis discards the whole hand face up, written as one CardsMoved, before its draws",
 }
 
 RULEBOOK = Rulebook("CL", RULES)

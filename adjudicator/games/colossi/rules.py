@@ -17,7 +17,7 @@ from typing import Any, Callable
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, bare
+from adjudicator.core.events import HIDDEN, PRIVATE_EVENTS, CardsLooked, CardsMoved, bare
 from adjudicator.core.kit import Owed, RulesBase, applies, head
 from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
@@ -29,11 +29,11 @@ from .effects import land, play_card, swap_spaces, wind
 from .engine import W, acol
 from .state import (
     Actions, AnimalDraw, BannerChoice, Borrow, ChooseFirst, Companions, Contribute, Deal, Deploy, Discard, Domineer,
-    Dominion, Draft, Draw, EndTurn, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, Maar,
-    Mantle, Market, Miracle, Mimesis, MoveBeast, NamePlayer, Necro, Parasite, Peek, PlaceChoice, PlaceStart, Purge,
-    React, Recall, Replenish, Rest, Result, Resurrect, RevealTop, RevealTrait, Road, Rolls, Sabotage, ScoreOp,
-    SetAside, Solidarity, Speedy, StartTurn, State, TakeTrait, Teleporter, TradeBack, TradeGive, TraitCap, Tribute,
-    Void, VoidTile, Walk, WalkOp, Wind,
+    Dominion, Draft, Draw, EndTurn, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, LookTop,
+    Maar, Mantle, Market, Miracle, Mimesis, MoveBeast, NamePlayer, Necro, NewHand, Parasite, Peek, PlaceChoice,
+    PlaceStart, Purge, React, Recall, Replenish, Rest, Result, Resurrect, RevealTop, RevealTrait, Road, Rolls,
+    Sabotage, ScoreOp, SetAside, Solidarity, Speedy, StartTurn, State, TakeTrait, Teleporter, TradeBack, TradeGive,
+    TraitCap, Tribute, Void, VoidTile, Walk, WalkOp, Wind,
 )
 
 NS = "colossi/"
@@ -231,6 +231,49 @@ def _options_reveal_top(x: Any, h: Any) -> list[Any]:
     p = getattr(h, "player", None)
     deck = x.tile_deck if h.deck == "tiles" else x.card_deck
     return [E.TopRevealed(player=p, deck=h.deck, item=i) for i in sorted(set(deck))]
+
+
+#: the zone names of the looks and moves Colossi allows (docs/games/colossi.md, CL-41, CL-42)
+TOP_ZONE = {"tiles": "tile-deck-top", "cards": "card-deck-top"}
+
+
+def look_top(x: Any, h: Any) -> CardsLooked:
+    """The look ``LookTop`` owes: the items already on top of the deck, top first (CL-41)."""
+    top = x.tile_top if h.deck == "tiles" else x.card_top
+    return CardsLooked(player=h.player, owner=h.player, zone=TOP_ZONE[h.deck], cards=list(top[:h.count]),
+                       source="soothsayer")
+
+
+def new_hand(x: Any, h: Any) -> CardsMoved:
+    """The move ``NewHand`` owes: the whole hand, face up to the discard pile (CL-42)."""
+    return CardsMoved(owner=h.player, from_zone="hand", to_zone="discard", cards=sorted(Q.player(x, h.player).hand),
+                      seen_by=list(Q.seats(x)), player=h.player, source="oasis")
+
+
+@_options_for(LookTop)
+def _options_look_top(x: Any, h: Any) -> list[Any]:
+    return [look_top(x, h)]
+
+
+@_options_for(NewHand)
+def _options_new_hand(x: Any, h: Any) -> list[Any]:
+    return [new_hand(x, h)]
+
+
+def _same_look(s: Any, h: Any, e: Any) -> bool:
+    """``e`` is the look ``h`` owes (the source may be left out; a seat that did not look writes "?")."""
+    want = look_top(s, h)
+    return e.player == want.player and e.owner == want.owner and e.zone == want.zone and e.slots is None \
+        and e.source in (None, want.source) and len(e.cards) == len(want.cards) \
+        and all(c == HIDDEN or c is None or c == w for c, w in zip(e.cards, want.cards))
+
+
+def _same_move(s: Any, h: Any, e: Any) -> bool:
+    """``e`` is the move ``h`` owes: the whole hand (any order), seen by every player."""
+    want = new_hand(s, h)
+    return e.owner == want.owner and e.player in (None, want.player) and e.from_zone == want.from_zone \
+        and e.to_zone == want.to_zone and e.slots is None and e.source in (None, want.source) \
+        and sorted(e.seen_by) == sorted(want.seen_by) and sorted(e.cards, key=_name_key) == want.cards
 
 
 @_options_for(Explore, VoidTile)
@@ -611,6 +654,8 @@ CHOICES: dict[type, tuple[str, str, bool, str]] = {
     Necro: ("CL-7.4", "necromancer", True, "how many Acolytes from hand replace the dead"),
     React: ("CL-7.4", "reactive", True, "one of your Acolytes near the death and an opponent's Acolyte near it"),
     Parasite: ("CL-7.4", "parasitic", True, "a card of yours to discard for the card just played"),
+    LookTop: ("CL-41", "soothsayer-look", False, "the items already on top of the deck that another seat looked at"),
+    NewHand: ("CL-42", "oasis-hand", False, "the whole hand, discarded face up (Oasis)"),
 }
 
 
@@ -633,6 +678,7 @@ ANSWERS: dict[type, tuple[type, ...]] = {
     Void: (E.SpaceChosen,), Speedy: (E.Moved,), Dominion: (E.BannerRaised,), Miracle: (E.BannerScored,),
     Solidarity: (E.AcolytesPlaced,), Contribute: (E.CardsContributed,), Mimesis: (E.TraitStolen,),
     Resurrect: (E.AcolytesResurrected,), Necro: (E.AcolytesPlaced,), React: (E.Reacted,), Parasite: (E.CardTaken,),
+    LookTop: (CardsLooked,), NewHand: (CardsMoved,),
     Actions: (E.Moved, E.AcolyteSpawned, E.CardPlayed, E.BeastMoved, E.ActionBought, E.CardBought, E.Alchemized,
               E.TraitDiscarded, E.ActionsEnded),
     BannerChoice: (E.BannerPhaseChosen,), Deploy: (E.BannerRaised, E.BannerMoved, E.BannerScored, E.Passed),
@@ -669,6 +715,8 @@ FAST: dict[type, Callable[[Any, Any, Any], bool]] = {
     Market: lambda s, h, e: e.card in s.player(h.player).hand,
     Contribute: lambda s, h, e: _subset(s.player(h.player).hand, e.cards),
     MoveBeast: lambda s, h, e: e.to in beast_steps(s, e.beast),  # [] for a Beast not on the board
+    LookTop: _same_look,
+    NewHand: _same_move,
 }
 
 #: who answers a task (R events about the deck have no player field)
@@ -818,6 +866,7 @@ class Rules(RulesBase):
         if s.unseen is None and (type(e) not in U.FIELDS or not U.involved(s, e)):
             return self._check_known(s, e)  # a full-information log: nothing more to do
         try:
+            U.settled_against(s, e)
             s, e = U.check(s, e)
             U.trade_back_condition(s, e)
         except (Illegal, Undetermined) as x:
@@ -832,7 +881,11 @@ class Rules(RulesBase):
 
     def apply(self, s: State, e: Any) -> State:
         if s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e)):
+            s0 = s
             s, e = U.prepare(s, e)
+            w = W(s)
+            self._applies[type(e)](self, w, e)
+            return U.conditions_after(s0, e, self.finish(w))
         w = W(s)  # the kit's RulesBase._apply_working, inlined (the hot path)
         self._applies[type(e)](self, w, e)
         return self.finish(w)
@@ -843,6 +896,8 @@ class Rules(RulesBase):
     def misplaced(self, s: Any, e: Any, h: Any) -> None:
         """Specific answers for events at the wrong step (set-up, the start of a turn, the Banner phase)."""
         t = type(e)
+        if t in PRIVATE_EVENTS:
+            raise self.not_proposed(s, e)
         if t is E.FirstPlayerDetermined and s.first is not None:
             raise bad("CL-1.2", "first-player-decided", f"the first player is already {s.first}; it is determined once, "
                       "before anything else")
@@ -1148,15 +1203,19 @@ class Rules(RulesBase):
 
     @applies(E.CardDrawn)
     def a_card_drawn(self, w: W, e: Any) -> None:
-        h = w.todo[0]
-        if w.card_top:
-            w.card_top = w.card_top[1:]
+        # (a draw a judge let stand may come out of step, or from under a known top: CL-2.6)
+        h = w.todo[0] if w.todo else None
+        top = w.card_top
+        if top and top[0] == e.card:
+            w.card_top = top[1:]
+            w.card_seen = w.card_seen[1:]
         else:
             w.card_deck = remove1(w.card_deck, e.card)
-        if h.count > 1:
-            w.set_head(Draw(h.player, h.count - 1))
-        else:
-            w.pop()
+        if type(h) is Draw and h.player == e.player:
+            if h.count > 1:
+                w.set_head(Draw(h.player, h.count - 1))
+            else:
+                w.pop()
         w.add_cards(e.player, [e.card])
 
     @applies(E.StartPlaced)
@@ -1203,16 +1262,43 @@ class Rules(RulesBase):
     @applies(E.Peeked)
     def a_peeked(self, w: W, e: Any) -> None:
         w.pop()
-        w.later(RevealTop(e.player, e.deck, Q.tparam("soothsayer", "count")))
+        count = Q.tparam("soothsayer", "count")
+        seen = w.tile_seen if e.deck == "tiles" else w.card_seen
+        k = min(count, len(seen))
+        if any(e.player not in seen[i] for i in range(k)):  # items another seat saw: looked at first (CL-41)
+            w.later(LookTop(e.player, e.deck, k))
+        w.later(RevealTop(e.player, e.deck, count))
+
+    @applies(CardsLooked)
+    def a_looked(self, w: W, e: Any) -> None:
+        h = w.pop()
+        seen = list(w.tile_seen if h.deck == "tiles" else w.card_seen)
+        for i in range(min(h.count, len(seen))):
+            if e.player not in seen[i]:
+                seen[i] = seen[i] + (e.player,)
+        if h.deck == "tiles":
+            w.tile_seen = tuple(seen)
+        else:
+            w.card_seen = tuple(seen)
+
+    @applies(CardsMoved)
+    def a_moved_cards(self, w: W, e: Any) -> None:
+        h = w.pop()
+        for c in e.cards:
+            w.remove_card(h.player, c)
+        w.to_discard(e.cards)
+        w.draw(h.player, h.draw)
 
     @applies(E.TopRevealed)
     def a_top_revealed(self, w: W, e: Any) -> None:
         if e.deck == "tiles":
             w.tile_deck = remove1(w.tile_deck, e.item)
             w.tile_top = w.tile_top + (e.item,)
+            w.tile_seen = w.tile_seen + ((e.player,),)
         else:
             w.card_deck = remove1(w.card_deck, e.item)
             w.card_top = w.card_top + (e.item,)
+            w.card_seen = w.card_seen + ((e.player,),)
 
     @applies(E.LootReplenished)
     def a_replenished(self, w: W, e: Any) -> None:
@@ -1230,12 +1316,14 @@ class Rules(RulesBase):
 
     @applies(E.Moved)
     def a_moved(self, w: W, e: Any) -> None:
-        h = w.todo[0]
+        h = w.todo[0] if w.todo else None
         t = type(h)
         p = e.player
         owner = e.owner or p
-        if t is Actions or t is Speedy:
-            if not e.road:
+        if getattr(h, "player", None) != p:  # a step out of turn that a judge let stand
+            self.stray_step(w, e, owner)
+        elif t is Actions or t is Speedy:
+            if not e.road or w.road is None:  # (a road step with no road to follow, let stand: a paid step)
                 if t is Actions:
                     w.setinfo(actions=w.info.actions - 1, moves=w.info.moves + 1, acted=True)
                 else:
@@ -1246,7 +1334,7 @@ class Rules(RulesBase):
                 visited = w.road.visited
             self.step(w, e, owner, visited, own_turn=True)
         elif t is Influence:
-            visited = w.road.visited if e.road else (e.space,)
+            visited = w.road.visited if e.road and w.road is not None else (e.space,)
             if not e.road:
                 w.set_head(Influence(p, moved=True))
             self.step(w, e, owner, visited, own_turn=False)
@@ -1260,6 +1348,18 @@ class Rules(RulesBase):
             w.step_piece("acolyte", owner, e.space, e.to, p)
         elif t is Domineer:
             w.step_piece("colossus", owner, e.space, e.to, p)
+        else:
+            self.stray_step(w, e, owner)
+
+    def stray_step(self, w: W, e: Any, owner: str) -> None:
+        """A step no task asked for that a judge let stand: the piece moves (and what its arrival
+        does happens), nothing is spent; a piece that is not there cannot move (no meaning)."""
+        sp = w.spaces[e.space]
+        there = owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0
+        if not there:
+            raise ValueError(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
+        w.road = None
+        w.step_piece(e.piece, owner, e.space, e.to, e.player)
 
     def step(self, w: W, e: Any, owner: str, visited: tuple[int, ...], own_turn: bool) -> None:
         """One step of a move with its Road Movement bookkeeping (CL-3.3)."""
@@ -1368,12 +1468,20 @@ class Rules(RulesBase):
 
     @applies(E.TileExplored)
     def a_explored(self, w: W, e: Any) -> None:
-        h = w.pop()
-        self.new_tile(w, e.space, e.tile, h.by)
+        h = w.todo[0] if w.todo else None
+        if type(h) is Explore and h.space == e.space:
+            w.pop()
+            by = h.by
+        elif w.spaces[e.space].tile is None:  # a tile turned up out of step that a judge let stand
+            by = w.turn_player or w.first or w.players[0].id
+        else:
+            raise ValueError(f"space {e.space} is explored already: no tile can be turned up there")
+        self.new_tile(w, e.space, e.tile, by)
 
     def new_tile(self, w: W, i: int, tile: str, by: str) -> None:
         if w.tile_top and w.tile_top[0] == tile:
             w.tile_top = w.tile_top[1:]
+            w.tile_seen = w.tile_seen[1:]
         elif tile in w.tile_deck:
             w.tile_deck = remove1(w.tile_deck, tile)
         else:

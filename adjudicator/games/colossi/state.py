@@ -421,6 +421,23 @@ class AnimalDraw(Task, tag="animal-draw"):
     player: str
 
 
+class LookTop(Task, tag="look-top"):
+    """Soothsayer on a deck whose top already holds looked-at items another seat saw: the player
+    sees them first (``CardsLooked``, CL-41), then ``RevealTop`` turns up the rest."""
+
+    player: str
+    deck: Literal["tiles", "cards"]
+    count: int
+
+
+class NewHand(Task, tag="new-hand"):
+    """The Oasis: the scorer's whole hand goes to the discard pile (``CardsMoved``, CL-42), then
+    ``draw`` cards are drawn."""
+
+    player: str
+    draw: int
+
+
 # engine continuations (never wait for an event)
 
 class ScoreOp(Task, tag="op-score"):
@@ -484,7 +501,7 @@ AnyTask = (ChooseFirst | SetAside | RevealTrait | Draft | Draw | PlaceStart | St
            | Rolls | Sabotage | Walk | Domineer | Maar | Market | Tribute | TradeGive | TradeBack | Mantle
            | Hungry | Wind | Launch | Teleporter | Void | VoidTile | Speedy | Dominion | Miracle | Solidarity
            | Contribute | Deal | GrowthDraw | GrowthPick | GrowthDrop | Mimesis | Resurrect | Necro | React
-           | Parasite | AnimalDraw | ScoreOp | LootOp | EnvOp | MinesOp | MonoOp | RampageOp | DealOp
+           | Parasite | AnimalDraw | LookTop | NewHand | ScoreOp | LootOp | EnvOp | MinesOp | MonoOp | RampageOp | DealOp
            | AfterCard | WalkOp)
 
 OPS = (ScoreOp, LootOp, EnvOp, MinesOp, MonoOp, RampageOp, DealOp, AfterCard, WalkOp)
@@ -500,6 +517,9 @@ class Unseen(msgspec.Struct, frozen=True, gc=False):
     #: other unknown ones there are Grass)
     lairs: int = 0
     environments: int = 0
+    #: the conditions of undetermined events still open, each with the Lair it concerns ("" for
+    #: a Trade's): dropped when later events settle them (CL-40, ``Colossi.open_conditions``)
+    open: tuple[tuple[str, str], ...] = ()
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -520,6 +540,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     tile_box: tuple[str, ...] = ()
     card_top: tuple[str, ...] = ()
     card_deck: tuple[str, ...] = ()
+    #: who looked at each item of ``tile_top`` / ``card_top`` (in order; Soothsayer): a seat's
+    #: record names an item it saw when another player draws or explores it (observe.redact)
+    tile_seen: tuple[tuple[str, ...], ...] = ()
+    card_seen: tuple[tuple[str, ...], ...] = ()
     discard: tuple[str, ...] = ()
     trait_deck: tuple[str, ...] = ()
     trait_row: tuple[str, ...] = ()

@@ -25,7 +25,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved
 from adjudicator.core.rulings import Illegal, Undetermined
 
 from . import events as E
@@ -39,6 +39,7 @@ FIELDS: dict[type, str] = {
     E.CardDrawn: "card", E.CardDealt: "card", E.CardGiven: "card", E.CardPlayed: "card",
     E.CardDiscarded: "card", E.CardsContributed: "cards", E.CardTaken: "discard", E.TopRevealed: "item",
     E.TileSetAside: "tile", E.TileExplored: "tile", E.TileReplaced: "tile", E.Alchemized: "item",
+    CardsLooked: "cards", CardsMoved: "cards",
 }
 TILE_EVENTS = (E.TileSetAside, E.TileExplored, E.TileReplaced)
 
@@ -82,7 +83,8 @@ def normal(e: Any) -> Any:
 
 
 def _is_tile(e: Any) -> bool:
-    return type(e) in TILE_EVENTS or (type(e) is E.TopRevealed and e.deck == "tiles")
+    return type(e) in TILE_EVENTS or (type(e) is E.TopRevealed and e.deck == "tiles") \
+        or (type(e) is CardsLooked and e.zone == "tile-deck-top")
 
 
 def _source(s: Any, e: Any) -> str | None:
@@ -98,6 +100,10 @@ def _source(s: Any, e: Any) -> str | None:
         return "tile_box"
     if t in (E.TileExplored, E.TileReplaced):
         return "tile_top" if s.tile_top else "tile_deck" if s.tile_deck else "tile_box"
+    if t is CardsLooked:
+        return "tile_top" if e.zone == "tile-deck-top" else "card_top"
+    if t is CardsMoved:
+        return "hand:" + e.owner
     return "hand:" + e.player
 
 
@@ -129,6 +135,8 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     names = _names(e)
     if not names:
         return s
+    if type(e) is CardsLooked:
+        return _resolve_look(s, e, names, strict)
     tiles = _is_tile(e)
     zone = _source(s, e)
     items = list(_get(s, zone))
@@ -159,16 +167,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
             continue
         if HIDDEN not in slots:
             continue  # not there at all: the ordinary rules say why
-        if strict and x not in pool:
-            raise Illegal("CL-2.7", NS + "impossible-identity", impossible(s, e, x, tiles))
-        if tiles and zone != "tile_box":
-            why = _kinds_left(s, un, x)
-            if why and strict:
-                raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
-            un = _kind_changed(un, x, -1)
-        # (apply is total: an impossible name a judge let stand still takes one placeholder)
-        if pool:
-            pool.remove(x if x in pool else pool[0])
+        un = _named(s, e, x, tiles and zone != "tile_box", un, pool, strict)
         items[items.index(HIDDEN)] = x
         if not top:
             items.remove(x)
@@ -178,9 +177,51 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     # put back what this event takes (the ordinary apply removes it)
     taken = [HIDDEN if unknown(x) else x for x in names]
     full = items if top else items + taken
-    s = _put(s, zone, _ordered(zone, full))
+    return _with(s, zone, _ordered(zone, full), tiles, un, pool)
+
+
+def _named(s: Any, e: Any, x: str, counted: bool, un: Any, pool: list[str], strict: bool) -> Any:
+    """``x`` named where the record held a placeholder: checked against what it can still be
+    (``strict``: CL-2.7) and taken out of ``pool``; ``counted``: a tile of the tile deck, whose
+    kind counts (``un`` returned with them updated)."""
+    tiles = _is_tile(e)
+    if strict and x not in pool:
+        raise Illegal("CL-2.7", NS + "impossible-identity", impossible(s, e, x, tiles))
+    if counted:
+        why = _kinds_left(s, un, x)
+        if why and strict:
+            raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
+        un = _kind_changed(un, x, -1)
+    # (apply is total: an impossible name a judge let stand still takes one placeholder)
+    if pool:
+        pool.remove(x if x in pool else pool[0])
+    return un
+
+
+def _with(s: Any, zone: str, items: tuple[str, ...], tiles: bool, un: Any, pool: list[str]) -> Any:
+    """``s`` with ``zone`` holding ``items`` and what the placeholders can be, ``pool``."""
+    s = _put(s, zone, items)
     un = replace(un, tiles=tuple(sorted(pool))) if tiles else replace(un, cards=tuple(sorted(pool)))
     return replace(s, unseen=un)
+
+
+def _resolve_look(s: Any, e: Any, names: list[Any], strict: bool) -> Any:
+    """A look at the top of a deck (CL-41): each named item where the record's top holds ``"?"``
+    becomes known there (nothing moves); a "?" in the look, or a name that differs from a known
+    item (the ordinary rules say why), changes nothing."""
+    tiles = _is_tile(e)
+    zone = _source(s, e)
+    items = list(_get(s, zone))
+    un = s.unseen or Unseen()
+    pool = list(un.tiles if tiles else un.cards)
+    changed = False
+    for i, x in enumerate(names[:len(items)]):
+        if unknown(x) or items[i] != HIDDEN:
+            continue
+        un = _named(s, e, x, tiles, un, pool, strict)
+        items[i] = x
+        changed = True
+    return _with(s, zone, tuple(items), tiles, un, pool) if changed else s
 
 
 def _kind(tile: str) -> str:
@@ -266,7 +307,8 @@ def said(s: Any, e: Any, x: str) -> str:
     t = type(e)
     what = {E.CardPlayed: "plays", E.CardDiscarded: "discards", E.CardGiven: "gives", E.CardDrawn: "draws",
             E.CardsContributed: "contributes", E.CardTaken: "discards", E.CardDealt: "is dealt",
-            E.Alchemized: "turns into Gold", E.TopRevealed: "sees on top of the deck"}.get(t)
+            E.Alchemized: "turns into Gold", E.TopRevealed: "sees on top of the deck",
+            CardsLooked: "sees on top of the deck", CardsMoved: "discards (Oasis)"}.get(t)
     who = getattr(e, "player", None)
     head = f"{who} {what} {x}" if who and what else f"{t.__name__} names {x}"
     src = _source(s, e)
@@ -287,16 +329,58 @@ def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
 
 # == decisions that turn on an unknown identity ================================================================
 
-def beast_lair_condition(s: Any, e: Any) -> None:
+def lair_condition(s: Any, e: Any) -> tuple[str, str] | None:
     """Animalistic draws a Beast not in the game: when its Lair may be among the face-down tiles
-    (an unknown tile set aside), the draw is legal only if it is not (CL-40)."""
+    (an unknown tile set aside), the draw is legal only if it is not (CL-40): (the condition, the
+    Lair), or None."""
     if type(e) is not E.BeastDrawn or s.unseen is None:
-        return
+        return None
     C = content()
     lairs = [t for t in s.unseen.tiles if C.tiles[t].beast is not None and C.tiles[t].beast.id == e.beast]
     if lairs and s.unseen.lairs > 0:
+        return f"the Lair {lairs[0]} is not among the face-down tiles", lairs[0]
+    return None
+
+
+def beast_lair_condition(s: Any, e: Any) -> None:
+    """:func:`lair_condition` as the ruling (undetermined, with the condition)."""
+    c = lair_condition(s, e)
+    if c is not None:
         raise Undetermined("CL-40", NS + "unknown-lair", f"{e.player} draws the {e.beast} (Animalistic), a Beast "
-                           "not in the game", f"the Lair {lairs[0]} is not among the face-down tiles")
+                           "not in the game", c[0])
+
+
+def settled_against(s: Any, e: Any) -> None:
+    """A Lair named from the face-down tile deck that an earlier Animalistic draw was legal only
+    without: illegal, naming that event (``settles``: docs/log-format.md, "Conditions settled
+    later")."""
+    if s.unseen is None or not s.unseen.open or type(e) not in (E.TileExplored, E.TileReplaced, CardsLooked, E.TopRevealed):
+        return
+    if _source(s, e) not in ("tile_top", "tile_deck"):
+        return
+    for text, tile in s.unseen.open:
+        if tile and tile in _names(e):
+            raise Illegal("CL-40", NS + "unknown-lair", f"{said(s, e, tile)}: that Lair was among the face-down tiles",
+                          settles=text)
+
+
+def conditions_after(s: Any, e: Any, after: Any) -> Any:
+    """``after`` (the position ``e`` leads to from ``s``) with the conditions ``e`` opens recorded
+    and those later events settled dropped: a Lair's once no face-down Lair is left unknown or
+    once the Lair is named anywhere (CL-40; :meth:`Colossi.open_conditions`)."""
+    un = after.unseen
+    if un is None:
+        return after
+    opened = list(un.open)
+    c = lair_condition(s, e)
+    if c is not None:
+        opened.append(c)
+    t = trade_condition(s, e)
+    if t is not None:
+        opened.append((t, ""))
+    named = set(_names(e)) if _is_tile(e) else set()
+    left = tuple(x for x in opened if not x[1] or (un.lairs > 0 and x[1] not in named))
+    return after if left == un.open else replace(after, unseen=replace(un, open=left))
 
 
 def hand_ids(s: Any, hand: tuple[str, ...]) -> list[str]:
@@ -326,20 +410,26 @@ def possible_cards(s: Any) -> list[str]:
     return out
 
 
-def trade_back_condition(s: Any, e: Any) -> None:
+def trade_condition(s: Any, e: Any) -> str | None:
     """Trade (CL-6.4): the card given back must differ from the card received; when either is
     unknown (and the giver does hold another card that could be it), that is the condition."""
     if type(e) is not E.CardGiven or not s.todo:
-        return
+        return None
     h = s.todo[0]
     if type(h).__name__ != "TradeBack" or e.player != h.player or e.to != h.to:
-        return
+        return None
     if not (unknown(e.card) or h.card == HIDDEN):
-        return
+        return None
     hand = next((p.hand for p in s.players if p.id == e.player), ())
     if len(hand) < 2:
-        return  # the ordinary rules decide (nothing else to give back)
+        return None  # the ordinary rules decide (nothing else to give back)
     got = "the card received" if h.card == HIDDEN else h.card
     back = "the card given back" if unknown(e.card) else e.card
-    raise Undetermined("CL-6.4", NS + "unknown-trade", f"{e.player} gives {e.to} a card back (Trade)",
-                       f"{back} is not {got}")
+    return f"{back} is not {got}"
+
+
+def trade_back_condition(s: Any, e: Any) -> None:
+    """:func:`trade_condition` as the ruling (undetermined, with the condition)."""
+    c = trade_condition(s, e)
+    if c is not None:
+        raise Undetermined("CL-6.4", NS + "unknown-trade", f"{e.player} gives {e.to} a card back (Trade)", c)

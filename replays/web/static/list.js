@@ -17,6 +17,7 @@
     if ($("f-game").value) q.set("game", $("f-game").value);
     if ($("f-player").value.trim()) q.set("player", $("f-player").value.trim());
     if ($("f-verdict").value) q.set("verdict", $("f-verdict").value);
+    ["event", "round"].forEach(k => { const v = $("f-" + k).value.trim(); if (v) q.set(k, v); });
     return q;
   }
 
@@ -44,6 +45,7 @@
         v.innerHTML = '<span class="badge verdict-' + m.verdict + '">' + v.textContent + "</span>";
         td(tr, String(m.events), "num");
         td(tr, m.result);
+        td(tr, Object.entries(m.meta || {}).map(([k, v]) => k + ": " + v).join("; "), "meta");
         td(tr, m.match_id.slice(0, 8), "mono");
         tr.addEventListener("click", ev => { if (ev.target.tagName !== "A") location.href = a.href; });
         body.appendChild(tr);
@@ -120,11 +122,13 @@
     const q = new URLSearchParams(location.search);
     $("f-player").value = q.get("player") || "";
     $("f-verdict").value = q.get("verdict") || "";
+    $("f-event").value = q.get("event") || "";
+    $("f-round").value = q.get("round") || "";
     $("upload-form").addEventListener("submit", upload);
     $("filters").addEventListener("submit", ev => { ev.preventDefault(); load(); });
     ["f-game", "f-verdict"].forEach(id => $(id).addEventListener("change", load));
     let t;
-    $("f-player").addEventListener("input", () => { clearTimeout(t); t = setTimeout(load, 250); });
+    ["f-player", "f-event", "f-round"].forEach(id => $(id).addEventListener("input", () => { clearTimeout(t); t = setTimeout(load, 250); }));
     api("/api/info").then(i => {
       info = i;
       $("upload-limit").textContent = (i.max_upload / 1e6) + " MB";

@@ -62,7 +62,8 @@
     return '<li id="ev-' + e.number + '" data-n="' + e.number + '" class="ev mark-' + e.mark + (start ? " turn-start" : "") +
       (e.number === state.at ? " sel" : "") + '" title="' + esc("turn " + e.turn + " \u00b7 " + e.mark + " \u00b7 " + e.text) +
       '"><span class="num">' + e.number + '</span><span class="mark">' + MARKS[e.mark] + '</span><span class="type">' +
-      esc(e.type) + '</span><span class="etext">' + esc(e.text) + "</span></li>";
+      esc(e.type) + '</span><span class="etext">' + esc(e.text) + "</span>" +
+      (e.note ? '<span class="enote" title="' + esc(e.note) + '">\u270e ' + esc(e.note) + "</span>" : "") + "</li>";
   }
 
   function renderRows() {
@@ -112,6 +113,12 @@
     t.className = "ev-text";
     t.textContent = e.text;
     r.appendChild(t);
+    if (e.note) {
+      const note = document.createElement("div");
+      note.className = "ev-note";
+      note.textContent = "\u270e " + e.note;
+      r.appendChild(note);
+    }
     if (e.rule || e.code) {
       const rule = document.createElement("div");
       rule.className = "rule";
@@ -377,9 +384,9 @@
   function listVariations() {
     const all = savedVariations();
     const box = $("variations");
-    box.hidden = !all.length;
+    box.hidden = !all.length && !$("variations-list").querySelector("li.stored");
     const ul = $("variations-list");
-    ul.textContent = "";
+    [...ul.querySelectorAll("li:not(.stored)")].forEach(li => li.remove());
     all.forEach((v, i) => {
       const li = document.createElement("li");
       const a = document.createElement("a");
@@ -397,6 +404,42 @@
       li.appendChild(a); li.appendChild(document.createTextNode(" ")); li.appendChild(x);
       ul.appendChild(li);
     });
+  }
+
+  // variations kept with the stored match (POST with the upload token), listed for everyone
+  function keepWithMatch() {
+    if (!state.variation || !state.variation.length) return;
+    let token = sessionStorage.getItem("adjudicator-token") || "";
+    if (!token) token = (window.prompt("the service's upload token") || "").trim();
+    if (!token) return;
+    fetch("/api/matches/" + encodeURIComponent(state.id) + "/variations", {
+      method: "POST", headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
+      body: JSON.stringify({ at: state.at, events: state.variation }),
+    }).then(r => r.json().then(doc => {
+      if (!r.ok) throw new Error(doc && doc.detail ? doc.detail : r.status + " " + r.statusText);
+      sessionStorage.setItem("adjudicator-token", token);
+      flash("kept with the match as variation " + doc.number, "info");
+      return listStored();
+    })).catch(err => flash(err.message, "error"));
+  }
+  function listStored() {
+    return api("/api/matches/" + encodeURIComponent(state.id) + "/variations").then(list => {
+      const ul = $("variations-list");
+      [...ul.querySelectorAll("li.stored")].forEach(li => li.remove());
+      list.forEach(v => {
+        const li = document.createElement("li");
+        li.className = "stored";
+        const a = document.createElement("a");
+        a.href = v.url;
+        a.textContent = "kept " + v.number + (v.name ? " (" + v.name + ")" : "") + ": after event " + v.at + ", " +
+          v.events.length + " event" + (v.events.length === 1 ? "" : "s");
+        a.addEventListener("click", ev => { ev.preventDefault(); go(v.at).then(() => showVariation(v.events)); });
+        li.appendChild(a);
+        ul.appendChild(li);
+      });
+      if (list.length) $("variations").hidden = false;
+      document.body.dataset.kept = String(list.length);
+    }).catch(() => { /* the list stays as it is */ });
   }
 
   function leaveVariation(redraw) {
@@ -541,6 +584,7 @@
     $("variation-leave").addEventListener("click", () => leaveVariation(true));
     $("help").addEventListener("click", () => { $("help").hidden = true; });
     $("legal").addEventListener("toggle", () => { if ($("legal").open) loadLegal(); });
+    $("variation-keep").addEventListener("click", keepWithMatch);
     let resize;
     window.addEventListener("resize", () => { clearTimeout(resize); resize = setTimeout(() => { const p = state.cache.get(state.at + "|" + (state.view || "")); if (p) SceneView.render($("scene"), p.scene, {}); }, 150); });
     fetchEvents(null).then(doc => {
@@ -557,6 +601,9 @@
       badge.textContent = doc.match.verdict + (doc.match.violations ? " (" + doc.match.violations + ")" : "") + " \u00b7 " + doc.match.result;
       badge.className = "badge verdict-" + doc.match.verdict;
       badge.title = badge.textContent;
+      const header = Object.entries(doc.match.meta || {}).map(([k, v]) => k + ": " + v).join(" \u00b7 ");
+      $("meta").textContent = header;
+      $("meta").hidden = !header;
       const sel = $("view");
       sel.innerHTML = '<option value="">judge (everything)</option>' + state.players.map(p => '<option value="' + esc(p) + '">' + esc(p) + "</option>").join("");
       $("at-input").max = state.events.length;
@@ -567,6 +614,7 @@
       if (n < 1 || n > state.events.length) { flash("event " + n + " is outside the match (events 1-" + state.events.length + "): showing the nearest", "error"); }
       if (view && !state.players.includes(view)) { flash("unknown player \u201c" + view + "\u201d (players: " + state.players.join(", ") + "): showing the judge's view", "error"); return go(n, null); }
       listVariations();
+      listStored();
       let shared = null;
       try { shared = q.has("var") ? JSON.parse(q.get("var")) : null; } catch (e) { flash("var: not a list of events", "error"); }
       return go(n, view).then(() => { if (Array.isArray(shared) && shared.length) return showVariation(shared); });

@@ -1,0 +1,68 @@
+"""What a seat's recorder does with LOGOS's hidden picks (``adjudicator record --as``,
+adjudicator/replays/record.py): the seat commits to its pick with a fresh salt of its own and
+reveals it when the rules ask (LG-3.4).  Pure: the salt is given."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from . import events as E
+from .rules import commitment_of, example_salt
+
+
+def hidden_value(state: Any, event: Any) -> str | None:
+    """The card a listed ``CardCommitted`` commits to (``legal`` lists one per playable card, with
+    a public example salt); None for any other event."""
+    if type(event) is not E.CardCommitted:
+        return None
+    p = next((p for p in state.players if p.id == event.player), None)
+    if p is None:
+        return None
+    salt = example_salt(state.round, p.id)
+    return next((c for c in sorted({c for c in p.slots if isinstance(c, str)})
+                 if commitment_of(c, salt) == event.commitment), None)
+
+
+def commit(state: Any, event: Any, salt: str) -> tuple[Any, Any, str, str] | None:
+    """``event`` (a listed ``CardCommitted``) committing with ``salt`` instead: (the event the log
+    records, the event the seat's own view takes, the commitment, the card); None when ``event``
+    commits nothing.  The pick is a commitment in both."""
+    card = hidden_value(state, event)
+    if card is None:
+        return None
+    c = commitment_of(card, salt)
+    ev = E.CardCommitted(player=event.player, commitment=c)
+    return ev, ev, c, card
+
+
+def due(state: Any, player: str, secrets: Mapping[str, tuple[str, str]]) -> list[Any]:
+    """The reveal the rules ask of ``player`` now (LG-3.4: once both picks are committed).  The
+    picks are revealed at once at the table; the records write them in seat order (a seat's reveal
+    after the one of every seat before it), so that two seats' records of one match agree."""
+    if state.phase != "reveal":
+        return []
+    p = next((p for p in state.players if p.id == player), None)
+    if p is None or p.commitment is None or p.battle is not None or p.commitment not in secrets:
+        return []
+    for q in state.players:
+        if q.id == player:
+            break
+        if q.commitment is not None and q.battle is None:
+            return []  # an earlier seat has not revealed yet
+    card, salt = secrets[p.commitment]
+    return [E.PickRevealed(player=player, card=card, salt=salt)]
+
+
+def before(state: Any, event: Any, secrets: Mapping[str, tuple[str, str]]) -> list[Any]:
+    """Nothing is opened before a LOGOS event (a pick is revealed in its own phase)."""
+    return []
+
+
+def shown(event: Any, salts: Mapping[str, tuple[str, str]]) -> Any:
+    """A logged event as the seat saw it: the same (a pick is a commitment in both)."""
+    return event
+
+
+def is_opening(event: Any) -> bool:
+    """Is ``event`` an opening recorded before the seat's event (none in LOGOS)?"""
+    return False

@@ -1,0 +1,199 @@
+"""The browser's new-match page (/record) in a real headless Chromium at a phone's size
+(390x844): a short match of each game recorded by tapping choices, an entry undone, then the
+match found stored and verified through the JSON API.  With ``ADJUDICATOR_SCREENSHOTS=1`` the
+page is saved to ``docs/screenshots/web-record.png``."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.test_web_browser import CHROMIUM, SHOTS, UPLOAD_TOKEN, Live, browser, live  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (CI installs Debian's chromium)")
+
+PHONE = {"width": 390, "height": 844}
+GAMES = ["colossus-order", "logos", "kolossus", "colossi"]
+
+
+@pytest.fixture()
+def phone(browser: Any) -> Iterator[Any]:
+    pg = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == [], errors
+
+
+def ready(page: Any) -> None:
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+
+
+def events(page: Any) -> int:
+    return int(page.evaluate("() => document.body.dataset.events"))
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_short_match_recorded_on_a_phone_is_stored_and_verified(live: Live, phone: Any, gid: str) -> None:
+    page = phone
+    page.goto(live.url + "/record")
+    ready(page)
+    page.fill("#rec-token", UPLOAD_TOKEN)
+    page.select_option("#new-game", gid)
+    page.click("#new-sample")
+    page.wait_for_function("() => document.getElementById('new-players').value !== ''")
+    page.fill("#meta-event", "Phone cup")
+    page.fill("#meta-round", "3")
+    page.click("#new-start")
+    page.wait_for_selector("#rec-box:not([hidden])")
+    ready(page)
+    assert events(page) == 1 and "round: 3" in page.inner_text("#rec-header")
+    # large tap targets, nothing wider than the phone
+    sizes = page.evaluate("() => [...document.querySelectorAll('#rec-choices button')].map(b => b.getBoundingClientRect().height)")
+    assert sizes and min(sizes) >= 44
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    rng = random.Random(5)
+    for step in range(8):
+        buttons = [b for b in page.query_selector_all("#rec-choices button.choice")
+                   if not any(w in b.inner_text() for w in ("conceded", "resigned"))]  # (play on)
+        assert buttons, page.inner_text("#rec-message")
+        before = events(page)
+        buttons[rng.randrange(len(buttons))].tap()
+        page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=before)
+        if step == 4:  # one entry taken back
+            n = events(page)
+            page.tap("#rec-undo")
+            page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events < n", arg=n)
+            assert "taken back" in page.inner_text("#rec-message")
+    assert "recorded" in page.inner_text("#rec-message")
+    if gid == "kolossus" and os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / "web-record.png"), full_page=False)
+    # an annotation on the last event, typed in the entry line
+    page.fill("#rec-entry", "note well played")
+    page.click("#rec-entry-form button")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && "
+                           "document.getElementById('rec-message').textContent.includes('note on event')")
+    recorded = events(page)
+    page.tap("#rec-store")
+    page.wait_for_selector("#rec-open:not([hidden])")
+    href = page.get_attribute("#rec-open", "href")
+    match = live.api("/api/matches/" + href.rsplit("/", 1)[1])
+    assert match["verdict"] == "legal" and match["events"] == recorded and match["game"] == gid
+    assert match["meta"] == {"event": "Phone cup", "round": "3"}
+    assert any(m["match_id"] == match["match_id"] for m in live.api("/api/matches?round=3"))
+    # the stored match opens in the viewer, with its header
+    page.goto(live.url + href)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert "round: 3" in page.inner_text("#meta")
+    assert "well played" in page.inner_text("#events")  # the note, beside its event
+
+
+def post(live: Live, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(live.url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Authorization": f"Bearer {UPLOAD_TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=20) as r:
+        return json.loads(r.read())
+
+
+def test_the_judge_sees_two_seats_records_side_by_side(live: Live, phone: Any) -> None:
+    import json
+
+    import msgspec
+
+    import adjudicator
+    from adjudicator.build import Recording
+
+    g = adjudicator.game("logos")
+    setup = msgspec.to_builtins(g.sample_setup(2))
+    fields = {k: v for k, v in setup.items() if k not in ("type", "game", "players", "options")}
+    ids = [post(live, "/api/recordings", {"game": "logos", "players": setup["players"], "options": setup["options"],
+                                          "setup": fields, "seat": p})["id"] for p in setup["players"]]
+    table = Recording(g, g.sample_setup(2))
+    for _ in range(12):
+        ev = next(e for e in table.legal() if type(e).__name__ != "Resigned")
+        table.push(ev)
+        for p, rid in zip(setup["players"], ids):
+            assert post(live, f"/api/recordings/{rid}/entries", {"entry": json.dumps(msgspec.to_builtins(g.redact(ev, p)))})["ok"]
+    page = phone
+    page.goto(live.url + "/record")
+    page.fill("#rec-token", UPLOAD_TOKEN)
+    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+    page.goto(live.url + f"/record/judge?a={ids[0]}&b={ids[1]}")
+    ready(page)
+    assert "no contradiction: the records make one log of 13 events, legal" in page.inner_text("#judge-answer")
+    a, b = page.query_selector_all("#judge-a li"), page.query_selector_all("#judge-b li")
+    assert len(a) == len(b) == 13
+    box_a, box_b = page.query_selector("#judge-a").bounding_box(), page.query_selector("#judge-b").bounding_box()
+    assert box_a["x"] < box_b["x"] and abs(box_a["y"] - box_b["y"]) < 40  # side by side
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_variation_is_kept_with_the_match_and_listed_beside_it(live: Live, browser: Any) -> None:
+    from tests.test_web_api import example_logs, longest_legal, stored
+
+    mid = stored(live.store, longest_legal(example_logs()["colossi"]))
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto(live.url + "/")
+        page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+        page.goto(f"{live.url}/matches/{mid}?at=50")
+        page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.at === '50'")
+        page.click("#legal summary")
+        page.wait_for_selector("#legal-list button.try")
+        page.locator("#legal-list button.try").first.click()
+        page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
+        page.click("#variation-keep")
+        page.wait_for_function("document.body.dataset.kept === '1'")
+        assert "kept 1: after event 50, 1 event" in page.inner_text("#variations-list")
+        kept = live.api(f"/api/matches/{mid}/variations")
+        assert len(kept) == 1 and kept[0]["at"] == 50
+        # listed beside the match for the next visitor too
+        page.goto(f"{live.url}/matches/{mid}")
+        page.wait_for_function("document.body.dataset.kept === '1'")
+        page.locator("#variations-list li.stored a").first.click()
+        page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
+    finally:
+        page.close()
+
+
+def test_touching_the_board_keeps_the_choices_that_concern_it(live: Live, phone: Any) -> None:
+    import json
+
+    import msgspec
+
+    import adjudicator
+
+    src = adjudicator.read_log("examples/kolossus/legal-chapter-1.jsonl")
+    setup = msgspec.to_builtins(src.setup)
+    fields = {k: v for k, v in setup.items() if k not in ("type", "game", "players", "options")}
+    rid = post(live, "/api/recordings", {"game": "kolossus", "players": setup["players"], "setup": fields})["id"]
+    for ev in src.events[1:16]:  # (then the tuatha miniatures move)
+        assert post(live, f"/api/recordings/{rid}/entries", {"entry": json.dumps(msgspec.to_builtins(ev))})["ok"]
+    page = phone
+    page.goto(live.url + "/record")
+    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+    page.goto(live.url + f"/record/{rid}")
+    page.wait_for_selector("#rec-box:not([hidden])")
+    ready(page)
+    before = page.locator("#rec-choices button.choice").count()
+    touched = page.evaluate("() => [...document.querySelectorAll('#rec-choices button.choice')].map(b => JSON.parse(b.dataset.touched))")
+    square = next(t for t in touched if t)[-1]
+    page.locator(f'#rec-scene [data-cell="{square}"]').first.tap()
+    page.wait_for_function("() => document.body.dataset.filtered")
+    shown = page.evaluate("() => [...document.querySelectorAll('#rec-choices button.choice')].filter(b => !b.hidden)"
+                          ".map(b => JSON.parse(b.dataset.touched))")
+    assert 0 < len(shown) <= before and all(square in t for t in shown)
+    assert f"concern {square}" in page.inner_text("#rec-filter")
+    n = events(page)
+    page.locator("#rec-choices button.choice:not([hidden])").first.tap()
+    page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=n)
