@@ -11,13 +11,13 @@ directory, in the store) is :mod:`adjudicator.core.sources`.  A malformed file r
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from .boundedtoml import load_toml_bounded
 from .errors import DataError
 from .limits import MAX_DATA_BYTES, depth_error
 
@@ -62,12 +62,7 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
 
 
 def _toml(text: str, p: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(p, f"not valid TOML ({exc})") from None
-    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
-        raise DataError(p, "not valid TOML (an integer of more than 4,300 digits)") from None
+    return load_toml_bounded(text, p)
 
 
 def is_json(path: str | Path) -> bool:

@@ -1,0 +1,126 @@
+"""Hostile input, second round (issue 19, the local parts): one test per defect.
+
+Each test failed on the code before the fix: TOML data files that took gigabytes or crashed the
+reader, symlinks out of a ``--pools`` folder, a hanging ``--cluster`` address, worker processes
+outliving a killed parent, ``-o`` overwriting its own input, terminal escapes from input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli.main import main
+from adjudicator.core.boundedtoml import load_toml_bounded
+from adjudicator.core.errors import DataError
+from adjudicator.core.limits import MAX_DATA_BYTES, MAX_DEPTH, MAX_DOTTED_KEY
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples"
+MB = 1_000_000
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> Any:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False, env=env)
+
+
+# -- 1. hostile TOML data files ----------------------------------------------------------------
+
+#: a 1 MB TOML file of each hostile shape, and what its refusal says
+HOSTILE = {
+    "dotted-key": ("a" + ".a" * (MB // 2 - 4) + " = 1\n", f"more than {MAX_DOTTED_KEY} parts"),
+    "deep-arrays": ("x = " + "[" * (MB // 2 - 4) + "]" * (MB // 2 - 4) + "\n", f"deeper than {MAX_DEPTH} levels"),
+    "deep-inline-tables": ("x = " + "{a=" * (MB // 4) + "1" + "}" * (MB // 4) + "\n", f"deeper than {MAX_DEPTH}"),
+    "dotted-header": ("[" + "a." * (MB // 2 - 4) + "a]\nx = 1\n", f"more than {MAX_DOTTED_KEY} parts"),
+    "tiny-keys": ("".join(f"k{i}=1\n" for i in range(MB // 8)), "pieces"),
+    "huge-string": ('description = "' + "y" * (MB - 20) + '"\n', "a string of more than"),
+    "huge-array": ("x = [" + "0," * (MB // 2 - 4) + "]\n", "pieces"),
+    "nested-dotted-inline": ("x = " + "{a.a.a.a.a.a.a.a=" * 2000 + "1" + "}" * 2000 + "\n", f"deeper than {MAX_DEPTH}"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE))
+def test_hostile_toml_is_refused_within_64_mib(shape: str) -> None:
+    text, why = HOSTILE[shape]
+    raw = text.encode()
+    assert 0.6 * MB < len(raw) <= 1.2 * MB or shape == "nested-dotted-inline"
+    tracemalloc.start()
+    try:
+        with pytest.raises(DataError) as err:
+            load_toml_bounded(raw, f"{shape}.toml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, f"{shape}: {peak / 2**20:.0f} MiB"
+    assert why in str(err.value) and f"{shape}.toml:" in str(err.value), str(err.value)
+
+
+def test_ordinary_toml_still_reads() -> None:
+    text = ('pool = "p"\n# a comment with "quotes" [and] {braces}\n[[card]]\nid = "a.b"\n'
+            'x = [1.5, 2.5, {c.d = "e"}]\ns = """multi\n"line" ""\n"""\nt = \'\'\'lit\'\'\'\n'
+            '"quoted.key".z = 1\n[tab.le]\nk = {a = [[1], [2]]}\n')
+    import tomllib
+
+    assert load_toml_bounded(text, "ok.toml") == tomllib.loads(text)
+    for p in (ROOT / "adjudicator" / "games").glob("*/data/*.toml"):
+        assert load_toml_bounded(p.read_bytes(), p.name) == tomllib.loads(p.read_text())
+
+
+def test_the_limit_names_the_line() -> None:
+    text = 'pool = "p"\n\n[[card]]\nid = "x"\nv = ' + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + "\n"
+    with pytest.raises(DataError, match=r"^deep\.toml:5: not read \(the document nested deeper than 64"):
+        load_toml_bounded(text, "deep.toml")
+    with pytest.raises(DataError, match="larger than"):
+        load_toml_bounded(b"#" * (MAX_DATA_BYTES + 1), "big.toml")
+
+
+def _log_naming_pool(tmp_path: Path, pool: str) -> Path:
+    src = EX / "colossus-order" / "legal-gem-complete.jsonl"
+    lines = src.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["pool"] = pool
+    first.pop("pool_sha256", None)
+    log = tmp_path / "match.jsonl"
+    log.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    return log
+
+
+@pytest.mark.parametrize("shape", ["deep-arrays", "dotted-key", "deep-inline-tables", "dotted-header"])
+def test_hostile_pool_everywhere_is_exit_2(tmp_path: Path, shape: str) -> None:
+    text, why = HOSTILE[shape]
+    text = text[:200_000] if shape != "deep-inline-tables" else "x = " + "{a=" * 200 + "1" + "}" * 200 + "\n"
+    pools = tmp_path / "pools"
+    pools.mkdir()
+    (pools / "hostile.toml").write_text(text)
+    if shape == "dotted-key":
+        (pools / "hostile.toml").write_text("a" + ".a" * 5000 + " = 1\n")
+    log = _log_naming_pool(tmp_path, "hostile")
+    for args, env in (((log, "--pools", pools), None), ((log,), {"ADJUDICATOR_POOLS": str(pools)})):
+        r = cli("verify", *args, env=env)
+        assert r.exit_code == 2, r.output
+        assert "hostile.toml:1: not read" in r.output and "Traceback" not in r.output, r.output
+    for cmd in ("check", "show"):
+        r = cli("pool", cmd, pools / "hostile.toml", "--game", "colossus-order")
+        assert r.exit_code == 2 and "hostile.toml:1" in r.output and "not read" in r.output, r.output
+
+
+def test_hostile_board_is_exit_2(tmp_path: Path) -> None:
+    from adjudicator.games.kolossus.board import load_board_file
+
+    board = tmp_path / "zz.toml"
+    board.write_text("id = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(DataError, match="zz.toml:1: not read"):
+        load_board_file(board)
+
+
+def test_hostile_json_pool_and_stored_content(tmp_path: Path) -> None:
+    from adjudicator.core.sources import decode_document
+
+    with pytest.raises(DataError, match="nested deeper than 64"):
+        decode_document(b'{"pool": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "store#pool/x.json")
