@@ -9,15 +9,21 @@ Exit codes (documented in README.md):
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 import msgspec
 
 from adjudicator.core import sources
 from adjudicator.core.errors import AdjudicatorError, LogError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_LEGAL = 0
 EXIT_ILLEGAL = 1
@@ -100,6 +106,88 @@ pools_option = click.option(
     help="A directory of card pools, boards and islands the logs may name by id (repeatable; "
          "after the shipped data, before ADJUDICATOR_POOLS). See docs/own-cards.md.",
 )
+
+def output_option(what: str) -> Callable[[F], F]:
+    """``-o/--output FILE`` and ``--force``, the same on every command that writes a file: ``what``
+    says what is written (see :func:`check_output` and :func:`write_output`)."""
+
+    def decorate(f: F) -> F:
+        f = click.option("--force", is_flag=True,
+                         help="With -o: replace FILE if it exists (never one of the command's inputs).")(f)
+        return click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                            help=f"Write {what} to FILE (default: standard output); an existing FILE only "
+                                 f"with --force, an input of the command never.")(f)
+
+    return decorate
+
+
+def check_output(output: str | None, force: bool, inputs: Iterable[str]) -> None:
+    """Refuse ``-o output`` (exit 2) when it is one of ``inputs`` (the same file, by any name:
+    a symlink, a hard link), or exists and ``force`` is not given.  Called before any work, and
+    again by :func:`write_output` just before the file is replaced."""
+    if output is None:
+        return
+    out = Path(output)
+    try:
+        exists = out.exists() or out.is_symlink()
+    except OSError as exc:
+        raise BadInput(f"-o {output}: cannot write ({exc.strerror})") from None
+    if not exists:
+        return
+    for i in inputs:
+        try:
+            same = os.path.samefile(out, i)
+        except OSError:
+            same = False
+        if same:
+            raise BadInput(f"-o {output}: it is the input {i} (the same file); write the output elsewhere")
+    if not force:
+        raise BadInput(f"-o {output}: the file exists; --force replaces it")
+
+
+def write_output(output: str | None, force: bool, inputs: Iterable[str], data: bytes) -> None:
+    """``data`` to standard output, or to ``output`` atomically: a temporary file in the same
+    directory, flushed to disk (fsync), then renamed over ``output`` (so a reader, or a crash,
+    never sees half a file, and a refused ``output`` is left untouched)."""
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    inputs = list(inputs)
+    check_output(output, force, inputs)
+    out = Path(output)
+    folder = out.parent
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{out.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        if force:
+            check_output(output, force, inputs)  # the same file may have appeared meanwhile
+            os.replace(tmp, out)
+        else:
+            os.link(tmp, out)  # never replaces: a file that appeared since the check stays
+            os.unlink(tmp)
+        tmp = None
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except FileExistsError:
+        raise BadInput(f"-o {output}: the file exists; --force replaces it") from None
+    except OSError as exc:
+        raise BadInput(f"-o {output}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
 
 _enc = msgspec.json.Encoder()
 

@@ -22,7 +22,10 @@ from adjudicator.core.events import JudgeRuling, to_builtins
 from adjudicator.core.log import MatchLog, read_log, seal_lines
 from adjudicator.core.verify import run
 
-from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, json_option, pools_option
+from .common import (
+    EXIT_ILLEGAL, EXIT_LEGAL, BadInput, check_output, emit_json, fail, json_option, output_option, pools_option,
+    write_output,
+)
 
 
 def _lines(path: str) -> list[bytes]:
@@ -32,16 +35,8 @@ def _lines(path: str) -> list[bytes]:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _write(lines: Iterable[bytes], output: str | None) -> None:
-    data = b"".join(ln + b"\n" for ln in lines)
-    if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    try:
-        Path(output).write_bytes(data)
-    except OSError as exc:
-        raise BadInput(f"{output}: cannot write ({exc.strerror})") from None
+def _write(lines: Iterable[bytes], output: str | None, force: bool, inputs: Iterable[str]) -> None:
+    write_output(output, force, inputs, b"".join(ln + b"\n" for ln in lines))
 
 
 def _checked(path: str) -> Any:
@@ -55,25 +50,25 @@ def _checked(path: str) -> Any:
 @click.command()
 @pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the sealed log here (default: standard output).")
-def seal(log_path: str, output: str | None) -> None:
+@output_option("the sealed log")
+def seal(log_path: str, output: str | None, force: bool) -> None:
     """Add the hash chain to a log: each line after MatchStarted gets "prev", the sha256 of the
     line before it as written.  `verify` then names the first line changed since.  A log that does
     not read (or whose chain is already broken) is refused (exit 2)."""
+    check_output(output, force, [log_path])
     _checked(log_path)
-    _write(seal_lines(_lines(log_path)), output)
+    _write(seal_lines(_lines(log_path)), output, force, [log_path])
 
 
 @click.command()
 @pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("--as", "as_player", required=True, metavar="PLAYER", help="The seat whose record to write.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the redacted log here (default: standard output).")
-def redact(log_path: str, as_player: str, output: str | None) -> None:
+@output_option("the redacted log")
+def redact(log_path: str, as_player: str, output: str | None, force: bool) -> None:
     """Write the log PLAYER's seat kept: every event as that seat saw it, what it could not see
     masked ("?"), as the viewers and `state --as` show it."""
+    check_output(output, force, [log_path])
     log = _checked(log_path)
     players = list(log.setup.players)
     if as_player not in players:
@@ -81,7 +76,7 @@ def redact(log_path: str, as_player: str, output: str | None) -> None:
     enc = msgspec.json.Encoder()
     game = log.game
     _write((enc.encode(msgspec.structs.replace(game.redact(e, as_player), prev=None)) for _line, e in log.events),
-           output)
+           output, force, [log_path])
 
 
 def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool,
@@ -127,10 +122,9 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
 @pools_option
 @click.argument("a_path", metavar="A", type=click.Path(dir_okay=False))
 @click.argument("b_path", metavar="B", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the merged log here (only when the records do not contradict each other).")
+@output_option("the merged log (only when the records do not contradict each other)")
 @json_option
-def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> None:
+def reconcile(a_path: str, b_path: str, output: str | None, force: bool, as_json: bool) -> None:
     """Make one log of two records of the same match (e.g. two seats' `redact --as` records):
     each one's masked values filled from the other, every contradiction named with both files'
     lines.  Exit 0: no contradiction (the merged log written with -o); 1: contradictions (nothing
@@ -138,13 +132,14 @@ def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> No
     from adjudicator.core.reconcile import read_record
     from adjudicator.core.reconcile import reconcile as merge
 
+    check_output(output, force, [a_path, b_path])
     try:
         a, b = read_record(a_path), read_record(b_path)
     except AdjudicatorError as exc:
         raise fail(exc) from None
     res = merge(a, b)
     if output is not None and not res.contradictions:
-        _write(res.lines, output)
+        _write(res.lines, output, force, [a_path, b_path])
     if as_json:
         emit_json({**res.as_dict(), "output": output if output is not None and not res.contradictions else None})
     else:

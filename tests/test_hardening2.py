@@ -124,3 +124,50 @@ def test_hostile_json_pool_and_stored_content(tmp_path: Path) -> None:
 
     with pytest.raises(DataError, match="nested deeper than 64"):
         decode_document(b'{"pool": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "store#pool/x.json")
+
+
+# -- 6. -o never overwrites an input, an existing file only with --force --------------------------
+
+LOG = EX / "colossus-order" / "legal-gem-complete.jsonl"
+
+
+def _commands(log: Path, other: Path, out: Path) -> list[list[Any]]:
+    return [["redact", log, "--as", "alice", "-o", out], ["seal", log, "-o", out],
+            ["reconcile", log, other, "-o", out]]
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_output_never_replaces_an_input(tmp_path: Path, which: int) -> None:
+    log = tmp_path / "match.jsonl"
+    log.write_bytes(LOG.read_bytes())
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(LOG.read_bytes())
+    (tmp_path / "link.jsonl").symlink_to(log)
+    os.link(other, tmp_path / "hard.jsonl")
+    for out in (log, tmp_path / "link.jsonl", tmp_path / "hard.jsonl" if which == 2 else log):
+        for force in ([], ["--force"]):
+            args = _commands(log, other, out)[which] + force
+            r = cli(*args)
+            assert r.exit_code == 2, (args, r.output)
+            assert "(the same file); write the output elsewhere" in r.output, r.output
+            assert log.read_bytes() == LOG.read_bytes() and other.read_bytes() == LOG.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.jsonl", "link.jsonl", "match.jsonl", "other.jsonl"]
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_output_replaces_an_existing_file_only_with_force(tmp_path: Path, which: int) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("precious\n")
+    args = _commands(LOG, LOG, out)[which]
+    r = cli(*args)
+    assert r.exit_code == 2 and "the file exists; --force replaces it" in r.output, r.output
+    assert out.read_text() == "precious\n"
+    r = cli(*args, "--force")
+    assert r.exit_code == 0, r.output
+    written = out.read_bytes()
+    assert written != b"precious\n" and written.count(b"\n") == LOG.read_bytes().count(b"\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]  # no temporary file left
+    fresh = tmp_path / "fresh.jsonl"
+    r = cli(*_commands(LOG, LOG, fresh)[which])
+    assert r.exit_code == 0 and fresh.read_bytes() == written, r.output
+    assert oct(fresh.stat().st_mode & 0o777) != "0o600"  # the umask's mode, not the temporary file's
