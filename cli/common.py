@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
@@ -45,13 +46,38 @@ def internal_error_line(exc: BaseException, where: str | None = None) -> str:
     return f"internal error{' on ' + where if where else ''}: {what} ({BUG_REPORT})"
 
 
+#: what reaches a terminal from input only as an escape: C0 controls but tab and newline (ESC, BEL,
+#: CR, backspace ...), DEL and the C1 controls (U+0080-U+009F: CSI, OSC ... in one character)
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    return f"\\x{ord(m.group()):02x}"
+
+
+def safe(text: str) -> str:
+    """``text`` with every control character written as ``\\xNN``: a player id, a note, a ruling's
+    reason, a card's name or a file name from the input can never set a terminal's title, move its
+    cursor or change its colours (``\\x1b]0;pwned\\x07`` is printed as those characters)."""
+    return _CONTROLS.sub(_escape, text) if _CONTROLS.search(text) else text
+
+
+def echo(message: Any = "", err: bool = False) -> None:
+    """The CLI's one way to print text (every command's text output and errors): click.echo of
+    the message with its control characters escaped (:func:`safe`)."""
+    click.echo(safe(str(message)), err=err)
+
+
 class Main(click.Group):
     """The command group: an unexpected exception becomes exit code 3 with one line, not a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+        except click.ClickException as exc:  # click's own messages quote input too (a file name)
+            exc.message = safe(exc.message)
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit, KeyboardInterrupt):
             raise
         except BrokenPipeError:  # the reader went away (``| head``): not an error of ours
             import os
@@ -60,7 +86,7 @@ class Main(click.Group):
             ctx.exit(141)
         except Exception as exc:  # noqa: BLE001 - the last line of defence, reported as a bug
             inputs = " ".join(a for a in ctx.args or [] if not a.startswith("-"))
-            click.echo("error: " + internal_error_line(exc, inputs or None), err=True)
+            echo("error: " + internal_error_line(exc, inputs or None), err=True)
             ctx.exit(EXIT_INTERNAL)
 
 
@@ -70,7 +96,7 @@ class BadInput(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        echo(f"error: {self.format_message()}", err=True)
 
 
 def fail(exc: AdjudicatorError | str) -> BadInput:
@@ -192,5 +218,12 @@ def write_output(output: str | None, force: bool, inputs: Iterable[str], data: b
 _enc = msgspec.json.Encoder()
 
 
+#: JSON escapes C0 controls itself; DEL and the C1 controls are written \\u00NN too (still JSON)
+_JSON_CONTROLS = re.compile("[\x7f-\x9f]")
+
+
 def emit_json(obj: Any) -> None:
-    sys.stdout.write(_enc.encode(obj).decode() + "\n")
+    text = _enc.encode(obj).decode()
+    if _JSON_CONTROLS.search(text):
+        text = _JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    sys.stdout.write(text + "\n")

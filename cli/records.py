@@ -23,8 +23,8 @@ from adjudicator.core.log import MatchLog, read_log, seal_lines
 from adjudicator.core.verify import run
 
 from .common import (
-    EXIT_ILLEGAL, EXIT_LEGAL, BadInput, check_output, emit_json, fail, json_option, output_option, pools_option,
-    write_output,
+    EXIT_ILLEGAL, EXIT_LEGAL, BadInput, check_output, echo, emit_json, fail, json_option, output_option,
+    pools_option, write_output,
 )
 
 
@@ -107,14 +107,14 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
                    "warnings": warnings, "to_act": to_act,
                    "outcome": None if out is None else to_builtins(out)})
     else:
-        click.echo(f"{verdict.verdict}: {verdict.rule} [{verdict.code}] {verdict.message}")
+        echo(f"{verdict.verdict}: {verdict.rule} [{verdict.code}] {verdict.message}")
         for w in warnings:
-            click.echo(f"  warning: line {w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+            echo(f"  warning: line {w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
                        f"({w['decision']})")
         if out is not None:
-            click.echo(f"  then: the match is over ({out.result} {out.winner or ''}, {out.reason})".replace(" ,", ","))
+            echo(f"  then: the match is over ({out.result} {out.winner or ''}, {out.reason})".replace(" ,", ","))
         elif verdict.legal:
-            click.echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
+            echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
     return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
 
 
@@ -150,17 +150,17 @@ def reconcile(a_path: str, b_path: str, output: str | None, force: bool, as_json
 def _echo_reconciled(res: Any, output: str | None) -> None:
     a, b = res.a.path, res.b.path
     verdict = f"{len(res.contradictions)} contradictions" if res.contradictions else "no contradiction"
-    click.echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
+    echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
                f"{a}, {res.filled_b} in {b}; {res.unknown} unknown to both)")
     for c in res.contradictions:
-        click.echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}")
+        echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}")
     for path, seat in ((a, res.seat_a), (b, res.seat_b)):
         if seat is not None:
-            click.echo(f"  {path} is {seat}'s record")
+            echo(f"  {path} is {seat}'s record")
     for path, only in ((a, res.only_a), (b, res.only_b)):
         if only:
             shown = ", ".join(map(str, only[:8])) + (", ..." if len(only) > 8 else "")
-            click.echo(f"  only in {path}: lines {shown} (taken into the merged log)")
+            echo(f"  only in {path}: lines {shown} (taken into the merged log)")
     if output is not None:
         sealed = " (sealed: both records were)" if res.sealed else ""
-        click.echo(f"  not written: {output}" if res.contradictions else f"  merged log written to {output}{sealed}")
+        echo(f"  not written: {output}" if res.contradictions else f"  merged log written to {output}{sealed}")

@@ -24,7 +24,7 @@ from adjudicator.core import registry, sources
 from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
 
 from .common import (
-    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, echo, emit_json, fail,
     internal_error_line, json_option, pools_option,
 )
 
@@ -65,9 +65,9 @@ def _import_doc(res: ImportResult) -> dict[str, Any]:
 
 def _echo_import(res: ImportResult) -> None:
     tail = " (illegal; --allow-illegal stores it with its verdict)" if res.status == REFUSED else ""
-    click.echo(f"{res.match_id}  {res.path}: {res.verdict}, {res.events} events, {res.status}{tail}")
+    echo(f"{res.match_id}  {res.path}: {res.verdict}, {res.events} events, {res.status}{tail}")
     for v in res.violations:
-        click.echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
+        echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
 
 
 def _prepare(path: str, allow_illegal: bool, snapshot_every: int, config: tuple[Any, ...] = ()) -> tuple[str, Any]:
@@ -167,20 +167,20 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, jobs: int, db: str | No
                 if as_json:
                     emit_json({"path": str(f), "verdict": "unreadable", "status": "unreadable", "error": res})
                 else:
-                    click.echo(f"error: {res}", err=True)
+                    echo(f"error: {res}", err=True)
                 continue
             if kind == "error":
                 worst = EXIT_INTERNAL
                 if as_json:
                     emit_json({"path": str(f), "verdict": "error", "status": "error", "error": res})
                 else:
-                    click.echo(f"error: {res}", err=True)
+                    echo(f"error: {res}", err=True)
                 continue
             # an illegal log stored on request (--allow-illegal) is what was asked for: exit 0;
             # an illegal log refused (not stored) exits 1; an engine defect exits 3
             if any(v.rule == ENGINE_FAILURE for v in res.violations):
                 worst = EXIT_INTERNAL
-                click.echo(f"error: internal error on {f}: the engine failed ({BUG_REPORT})", err=True)
+                echo(f"error: internal error on {f}: the engine failed ({BUG_REPORT})", err=True)
             elif res.status == REFUSED:
                 worst = max(worst, EXIT_ILLEGAL, key=_SEVERITY.index)
             if as_json:
@@ -205,7 +205,7 @@ def _outcome_text(outcome: dict[str, Any] | None) -> str:
 
 
 def _echo_summary(m: MatchSummary) -> None:
-    click.echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
+    echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
                f"{_outcome_text(m.outcome)}  {m.source}")
 
 
@@ -257,9 +257,9 @@ def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, d
             doc["chain_head"] = head
         emit_json(doc)
     else:
-        click.echo(game.describe(state, as_player))
+        echo(game.describe(state, as_player))
         if head is not None:  # the log was sealed: its last line's hash, to check a copy against
-            click.echo(f"sealed: the stored log's last line hashes to {head}")
+            echo(f"sealed: the stored log's last line hashes to {head}")
 
 
 __all__ = ["store", "open_store"]

@@ -171,3 +171,104 @@ def test_output_replaces_an_existing_file_only_with_force(tmp_path: Path, which:
     r = cli(*_commands(LOG, LOG, fresh)[which])
     assert r.exit_code == 0 and fresh.read_bytes() == written, r.output
     assert oct(fresh.stat().st_mode & 0o777) != "0o600"  # the umask's mode, not the temporary file's
+
+
+# -- 7. terminal escapes from input never reach the terminal -------------------------------------
+
+#: OSC (set the window title), CSI (colour, clear screen), C1 CSI, BEL, backspace, CR, DEL
+EVIL = "\x1b]0;pwned\x07\x1b[31m\x9b2J\x08\r\x7f\x85"
+RAW = __import__("re").compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    return names.get(value, value) if isinstance(value, str) else value
+
+
+def _evil_logs(tmp_path: Path) -> dict[str, Path]:
+    """Logs whose player ids, notes, rulings' texts, a card id and the file name hold escapes."""
+    out: dict[str, Path] = {}
+    evil_ann = "ann" + EVIL
+    events = [json.loads(x) for x in (EX / "logos" / "legal-judge-stands.jsonl").read_text().splitlines()]
+    events = [_renamed(e, {"ann": evil_ann}) for e in events]
+    for e in events:
+        if e["type"] == "JudgeRuling":
+            e.update(judge="judge" + EVIL, reason=(e.get("reason") or "") + EVIL)
+            if e["decision"] == "penalty":
+                e["penalty"] = "a warning" + EVIL
+    events[3]["note"] = "a note" + EVIL
+    out["players"] = tmp_path / f"m{EVIL}.jsonl"
+    out["players"].write_text("".join(json.dumps(e) + "\n" for e in events))
+    bad = [dict(e) for e in events[:5]]
+    bad[2]["card"] = "no-such" + EVIL
+    out["card"] = tmp_path / "card.jsonl"
+    out["card"].write_text("".join(json.dumps(e) + "\n" for e in bad))
+    return out
+
+
+def _no_raw_controls(r: Any, what: str) -> None:
+    for stream in (r.stdout, r.stderr):
+        found = RAW.search(stream)
+        assert found is None, f"{what}: a raw {found.group()!r} reached the terminal: {stream[:600]!r}"
+
+
+def test_no_terminal_escape_reaches_the_terminal(tmp_path: Path) -> None:
+    logs = _evil_logs(tmp_path)
+    log, card = logs["players"], logs["card"]
+    evil_ann = "ann" + EVIL
+    runs: list[tuple[str, list[Any], set[int]]] = [
+        ("verify", ["verify", log], {0}),
+        ("verify unreadable card", ["verify", card], {2}),
+        ("verify a missing file", ["verify", tmp_path / f"gone{EVIL}.jsonl"], {2}),
+        ("check", ["check", log, "--at", "20", "--event", json.dumps({"type": "Resigned", "player": evil_ann})], {0, 1}),
+        ("check an unknown player", ["check", log, "--at", "20", "--event",
+                                    json.dumps({"type": "Resigned", "player": "x" + EVIL})], {2}),
+        ("check a ruling", ["check", log, "--at", "78", "--event", json.dumps(
+            {"type": "JudgeRuling", "event": 78, "decision": "stands", "reason": EVIL, "judge": EVIL})], {0, 1}),
+        ("legal", ["legal", log, "--at", "20"], {0}),
+        ("state", ["state", log, "--at", "20"], {0}),
+        ("state --as", ["state", log, "--at", "20", "--as", evil_ann], {0}),
+        ("state --as unknown", ["state", log, "--as", EVIL], {2}),
+        ("redact", ["redact", log, "--as", evil_ann, "-o", tmp_path / "ann.jsonl"], {0}),
+        ("reconcile", ["reconcile", log, tmp_path / "ann.jsonl"], {0, 1}),
+    ]
+    for what, args, codes in runs:
+        r = cli(*args)
+        assert r.exit_code in codes, (what, r.output)
+        _no_raw_controls(r, what)
+    r = cli("verify", log)
+    assert "\\x1b]0;pwned\\x07" in r.output  # shown, escaped: the judge sees what the log holds
+    db = tmp_path / "s.db"
+    for what, args in (("store import", ["store", "import", "--db", db, log, "--jobs", "1"]),
+                       ("store list", ["store", "list", "--db", db]),
+                       ("store show", ["store", "show", "--db", db, "--at", "20"])):
+        if what == "store show":
+            args.insert(2, json.loads(cli("store", "list", "--db", db, "--json").stdout.splitlines()[0])["match_id"])
+        r = cli(*args)
+        assert r.exit_code == 0, (what, r.output)
+        _no_raw_controls(r, what)
+
+
+CARD = ('class = "information"\nattack = 5000\ndefense = 20000\nspeed = 70\n'
+        'combo = ["grey", "information", "information"]\nright = { do = "regeneration" }\nrarity = "uncommon"\n')
+
+
+def test_no_terminal_escape_from_a_pool_file(tmp_path: Path) -> None:
+    esc = json.dumps(EVIL)[1:-1]  # as a TOML basic string writes it: \\u001b ...
+    pool = tmp_path / "evil.toml"
+    pool.write_text(f'pool = "evil"\ndescription = "{esc}"\n\n[[card]]\nid = "ash"\nname = "Ash{esc}"\n'
+                    f'text = "burns{esc}"\n{CARD}\n[[card]]\nid = "b{esc}"\nname = "B"\n')
+    for args in (["pool", "check", pool, "--game", "logos"], ["pool", "show", pool, "--game", "logos"],
+                 ["pool", "show", pool, "--game", "logos", "--card", "ash"]):
+        r = cli(*args)
+        _no_raw_controls(r, " ".join(map(str, args)))
+    pool.write_text(f'pool = "evil"\ndescription = "{esc}"\n\n[[card]]\nid = "ash"\nname = "Ash{esc}"\n'
+                    f'text = "burns{esc}"\n{CARD}')
+    for args in (["pool", "show", pool, "--game", "logos"], ["pool", "show", pool, "--game", "logos", "--card", "ash"]):
+        r = cli(*args)
+        assert r.exit_code == 0, r.output
+        assert "burns" in r.output
+        _no_raw_controls(r, " ".join(map(str, args)))
