@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -213,6 +214,48 @@ def write_output(output: str | None, force: bool, inputs: Iterable[str], data: b
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def process_pool(jobs: int) -> Any:
+    """The worker processes of ``--jobs`` (``verify``, ``store import``): a ProcessPoolExecutor
+    (fork) whose workers die with this process, however it ends (kill -9 included)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+#: how often a worker without prctl looks whether its parent is still there (seconds)
+PARENT_POLL = 0.5
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker process's initializer: end this process when ``parent`` ends.  On Linux the kernel
+    sends it SIGKILL then (prctl PR_SET_PDEATHSIG); elsewhere a daemon thread polls the parent
+    pid.  A parent already gone before this ran (the race) ends the worker at once."""
+    import signal
+
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(EXIT_INTERNAL)
+    if not armed:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(PARENT_POLL)
+            os._exit(EXIT_INTERNAL)
+
+        threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 _enc = msgspec.json.Encoder()

@@ -24,7 +24,7 @@ from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput,
     Main, as_option, at_option, echo, emit_json, fail, internal_error_line, json_option, pools_option,
-    position_option,
+    position_option, process_pool,
 )
 
 
@@ -122,11 +122,8 @@ def _verdicts(files: list[Path], keep_going: bool, jobs: int, cluster: str | Non
         for f in files:
             yield verify_one(f, keep_going)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     chunk = max(1, min(32, len(files) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+    with process_pool(jobs) as pool:
         config = sources.worker_config()
         yield from pool.map(_verify_path, [str(f) for f in files], [keep_going] * len(files), [config] * len(files),
                             chunksize=chunk)

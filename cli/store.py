@@ -25,7 +25,7 @@ from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, Mat
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, echo, emit_json, fail,
-    internal_error_line, json_option, pools_option,
+    internal_error_line, json_option, pools_option, process_pool,
 )
 
 db_option = click.option(
@@ -111,9 +111,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
         for f in files:
             yield (f, *_one(st, f, allow_illegal))
         return
-    import multiprocessing
     from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
 
     def written(f: Path, fut: Any) -> tuple[Path, str, Any]:
         kind, value = fut.result()
@@ -130,7 +128,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
 
     window: deque[tuple[Path, Any]] = deque()
     config = sources.worker_config()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+    with process_pool(jobs) as pool:
         for f in files:
             if f.stat().st_size > PREPARE_MAX_BYTES:
                 while window:

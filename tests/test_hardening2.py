@@ -272,3 +272,97 @@ def test_no_terminal_escape_from_a_pool_file(tmp_path: Path) -> None:
         assert r.exit_code == 0, r.output
         assert "burns" in r.output
         _no_raw_controls(r, " ".join(map(str, args)))
+
+
+# -- 5. worker processes die with their parent ------------------------------------------------------
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("command", ["verify", "store import"])
+def test_workers_die_with_a_killed_parent(tmp_path: Path, command: str) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    src = EX / "colossi" / "legal-judge-taken-back.jsonl"
+    for i in range(400):
+        os.link(src, corpus / f"m{i:03d}.jsonl")
+    args = ["verify", "--no-progress"] if command == "verify" else ["store", "import", "--db", str(tmp_path / "s.db")]
+    proc = subprocess.Popen([sys.executable, "-m", "adjudicator", *args, "--jobs", "2", str(corpus)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, f"no workers seen (exit {proc.poll()})"
+        time.sleep(0.5)  # the workers have started their first logs
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [w for w in workers if _alive(w)]
+        assert left == [], f"workers {left} outlived their parent"
+    finally:
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_the_watchdog_without_prctl_ends_an_orphaned_worker(tmp_path: Path) -> None:
+    """Where prctl is not available, the worker's thread sees its parent gone within a second."""
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, sys, time\n"
+        "from adjudicator.cli import common\n"
+        "r, w = os.pipe()\n"
+        "middle = os.getpid()\n"
+        "if os.fork() == 0:\n"
+        "    sys.platform = 'elsewhere'\n"
+        "    common.die_with_parent(middle)\n"
+        "    os.write(w, str(os.getpid()).encode() + b'\\n')\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(os.read(r, 100).decode().strip(), flush=True)\n"
+        "os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    worker = int(out.stdout.strip())
+    deadline = time.monotonic() + 5
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = _alive(worker)
+    if alive:
+        os.kill(worker, 9)
+    assert not alive
