@@ -366,3 +366,64 @@ def test_the_watchdog_without_prctl_ends_an_orphaned_worker(tmp_path: Path) -> N
     if alive:
         os.kill(worker, 9)
     assert not alive
+
+
+# -- 4. verify --cluster with a bad address: exit 2 at once, one line --------------------------------
+
+@pytest.mark.parametrize("address,says", [
+    ("bogus://x", "the scheme 'bogus' does not reach a scheduler"),
+    ("localhost", "the scheduler's port is missing"),
+    ("tcp://host:70000", "the scheduler's port is missing or not 1 to 65535"),
+    ("tcp://exa mple:8786", "not a scheduler address"),
+    ("tcp://127.0.0.1:9", "cannot reach the scheduler (Connection refused)"),
+])
+def test_a_bad_cluster_address_is_one_line_and_quick(address: str, says: str) -> None:
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("dask.distributed")
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "adjudicator", "verify", "--cluster", address, str(EX / "kolossus")],
+                       capture_output=True, text=True, timeout=120)
+    took = time.monotonic() - t0
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == "" and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert took < 15, f"{took:.0f} s"
+
+
+@pytest.mark.parametrize("reply", [b"", b"\xff" * 64])
+def test_a_port_that_is_not_a_scheduler_is_exit_2(monkeypatch: pytest.MonkeyPatch, reply: bytes) -> None:
+    """A port that accepts and stays silent, or answers garbage: Dask's error is one line, exit 2."""
+    import socket
+    import threading
+    import time
+
+    pytest.importorskip("dask.distributed")
+    from adjudicator.cli import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "2s")
+    server = socket.create_server(("127.0.0.1", 0))
+    conns: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                c, _ = server.accept()
+            except OSError:
+                return
+            conns.append(c)
+            if reply:
+                c.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        t0 = time.monotonic()
+        r = cli("verify", "--cluster", f"tcp://127.0.0.1:{server.getsockname()[1]}", EX / "kolossus")
+        assert r.exit_code == 2 and "cannot reach the scheduler" in r.output and "Traceback" not in r.output, r.output
+        assert time.monotonic() - t0 < 20
+    finally:
+        server.close()
+        for c in conns:
+            c.close()
