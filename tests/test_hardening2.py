@@ -427,3 +427,39 @@ def test_a_port_that_is_not_a_scheduler_is_exit_2(monkeypatch: pytest.MonkeyPatc
         server.close()
         for c in conns:
             c.close()
+
+
+# -- 3. symbolic links out of a --pools directory ----------------------------------------------------
+
+def _club_pool(folder: Path) -> Path:
+    """The shipped Colossus Order pool under another id (``club``)."""
+    src = (ROOT / "adjudicator" / "games" / "colossus_order" / "data" / "sample.toml").read_text()
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / "club.toml"
+    out.write_text(src.replace('pool = "sample"', 'pool = "club"', 1))
+    return out
+
+
+def test_a_symlink_out_of_the_pools_directory_is_refused(tmp_path: Path) -> None:
+    outside = _club_pool(tmp_path / "elsewhere")
+    pools = tmp_path / "pools"
+    pools.mkdir()
+    (pools / "club.toml").symlink_to(outside)
+    log = _log_naming_pool(tmp_path, "club")
+    for args, env in (((log, "--pools", pools), None), ((log,), {"ADJUDICATOR_POOLS": str(pools)})):
+        r = cli("verify", *args, env=env)
+        assert r.exit_code == 2, r.output
+        assert f"a symbolic link to {outside}, outside the --pools directory" in r.output, r.output
+    # a link to a game folder outside is refused the same way
+    (pools / "club.toml").unlink()
+    (pools / "colossus-order").symlink_to(outside.parent, target_is_directory=True)
+    r = cli("verify", log, "--pools", pools)
+    assert r.exit_code == 2 and "outside the --pools directory" in r.output, r.output
+    # a link that stays inside, and the real file, are read
+    (pools / "colossus-order").unlink()
+    real = _club_pool(pools / "own")
+    (pools / "club.toml").symlink_to(real)
+    r = cli("verify", log, "--pools", pools)
+    assert r.exit_code == 0 and "checked against pool 'club'" in r.output, r.output
+    r = cli("verify", log, "--pools", outside.parent)
+    assert r.exit_code == 0, r.output
