@@ -525,7 +525,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="after the figures, print a cProfile (top 15 by tottime) of one verify pass to stderr")
     p.add_argument("--fuzz", type=int, default=None, metavar="N",
                    help="instead of the figures: fuzz N mutated inputs per game (logs, events, position "
-                        "documents) and report crashes and hangs per 10,000 inputs (exit 1 on any)")
+                        "documents) and per surface (pool-toml, pool-json: data files; output: every -o "
+                        "command) and report crashes, hangs per 10,000 inputs and peak memory (exit 1 on any "
+                        "crash or hang, or a peak over 256 MiB); --games picks games and surfaces")
     p.add_argument("--fuzz-seed", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--memory", default=None, metavar="EVENTS,...",
                    help="instead of the figures: peak memory of verify and store import on generated logs "
@@ -568,27 +570,37 @@ def sizes_of(args: argparse.Namespace) -> Sizes:
     return s
 
 
-def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool) -> int:
+#: the most memory a fuzzed surface may take (peak resident memory of its process); more is a finding
+FUZZ_PEAK_MIB = 256
+
+
+def run_fuzz(targets: list[str], n: int, seed: int, as_json: bool) -> int:
+    """Fuzz each game id or surface (pool-toml, pool-json, output) of ``targets`` in a child
+    process: crashes, hangs and peak memory per 10,000 inputs (exit 1 on any, or on a peak over
+    FUZZ_PEAK_MIB)."""
     from .fuzz import fuzz_in_child
 
     reports = []
-    for game in games:
+    for target in targets:
         t0 = perf()
-        rep = fuzz_in_child(game.id, n, seed, 3 * 2**30)
-        say(f"[{game.id}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs")
+        rep = fuzz_in_child(target, n, seed, 3 * 2**30)
+        say(f"[{target}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs, "
+            f"peak {rep.peak_mib:.0f} MiB")
         reports.append(rep)
     if as_json:
         print(json.dumps({"fuzz": [{"game": r.game, "inputs": r.inputs, "crashes": r.crashes, "hangs": r.hangs,
                                      "crashes_per_10k": r.per_10k(r.crashes), "hangs_per_10k": r.per_10k(r.hangs),
+                                     "peak_mib": round(r.peak_mib, 1), "start_mib": round(r.start_mib, 1),
                                      "outcomes": r.by_kind} for r in reports]}, indent=2))
     else:
-        print(f"{'game':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}")
+        print(f"{'game or surface':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}"
+              f"{'peak MiB':>10}")
         for r in reports:
             print(f"{r.game:<16}{r.inputs:>8}{len(r.crashes):>9}{len(r.hangs):>7}"
-                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}")
+                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}{r.peak_mib:>10.0f}")
             for c in r.crashes[:10] + r.hangs[:10]:
                 print(f"  {c}")
-    return 1 if any(r.crashes or r.hangs for r in reports) else 0
+    return 1 if any(r.crashes or r.hangs or r.peak_mib > FUZZ_PEAK_MIB for r in reports) else 0
 
 
 def run_memory(games: list[Any], spec: str, as_json: bool) -> int:
@@ -611,17 +623,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     sizes = sizes_of(args)
     available = {g.id: g for g in registry.games()}
+    from .fuzz import SURFACES
+
+    fuzzable = [*available, *SURFACES] if args.fuzz is not None else list(available)
     if args.games:
         wanted = [x.strip() for x in args.games.split(",") if x.strip()]
-        unknown = [x for x in wanted if x not in available]
+        unknown = [x for x in wanted if x not in fuzzable]
         if unknown:
-            say(f"unknown game(s): {', '.join(unknown)} (registered: {', '.join(available)})")
+            say(f"unknown game(s): {', '.join(unknown)} (registered: {', '.join(fuzzable)})")
             return 2
-        games = [available[x] for x in wanted]
     else:
-        games = list(available.values())
+        wanted = fuzzable
     if args.fuzz is not None:
-        return run_fuzz(games, args.fuzz, args.fuzz_seed, args.json)
+        return run_fuzz(wanted, args.fuzz, args.fuzz_seed, args.json)
+    games = [available[x] for x in wanted]
     if args.memory is not None:
         return run_memory(games, args.memory, args.json)
     results: dict[str, dict[str, Any]] = {}
