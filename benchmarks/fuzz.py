@@ -377,6 +377,49 @@ def to_toml(doc: Any) -> str:
     return out
 
 
+def hostile_files(size: int = 1_000_000) -> dict[str, str]:
+    """A TOML data file of about ``size`` characters of each shape that broke the reader."""
+    half, quarter = size // 2, size // 4
+    return {
+        "dotted-key": "a" + ".a" * (half - 4) + " = 1\n",
+        "deep-arrays": "x = " + "[" * (half - 4) + "]" * (half - 4) + "\n",
+        "deep-inline-tables": "x = " + "{a=" * quarter + "1" + "}" * quarter + "\n",
+        "dotted-header": "[" + "a." * (half - 4) + "a]\nx = 1\n",
+        "tiny-keys": "".join(f"k{i}=1\n" for i in range(size // 8)),
+        "huge-string": 'description = "' + "y" * (size - 20) + '"\n',
+        "huge-array": "x = [" + "0," * (half - 4) + "]\n",
+    }
+
+
+def hostile_figures(size: int = 1_000_000) -> list[dict[str, Any]]:
+    """Seconds and peak traced memory (MiB) of refusing each :func:`hostile_files` shape."""
+    import tracemalloc
+
+    from adjudicator.core.boundedtoml import load_toml_bounded
+
+    rows = []
+    for shape, text in hostile_files(size).items():
+        raw = text.encode()
+        t0 = time.perf_counter()
+        refused = _refusal(load_toml_bounded, raw, shape)
+        seconds = time.perf_counter() - t0
+        tracemalloc.start()  # a second run for the memory (tracing slows it down)
+        _refusal(load_toml_bounded, raw, shape)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        rows.append({"shape": shape, "bytes": len(raw), "seconds": round(seconds, 3), "peak_mib": round(peak, 1),
+                     "refused": refused})
+    return rows
+
+
+def _refusal(load: Callable[[bytes, str], Any], raw: bytes, shape: str) -> str:
+    try:
+        load(raw, f"{shape}.toml")
+    except AdjudicatorError as exc:
+        return str(exc)
+    return ""
+
+
 def hostile_toml(rng: random.Random) -> str:
     """One of the shapes that broke the TOML reader, at a random size (up to about 1 MB)."""
     n = rng.choice([10, 70, 1000, 5000, 50_000, 300_000])

@@ -600,7 +600,19 @@ def run_fuzz(targets: list[str], n: int, seed: int, as_json: bool) -> int:
                   f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}{r.peak_mib:>10.0f}")
             for c in r.crashes[:10] + r.hangs[:10]:
                 print(f"  {c}")
-    return 1 if any(r.crashes or r.hangs or r.peak_mib > FUZZ_PEAK_MIB for r in reports) else 0
+    slow = False
+    if "pool-toml" in targets:  # the hostile TOML shapes of issue 19, 1 MB each: refused in time and memory
+        from .fuzz import hostile_figures
+
+        rows = hostile_figures()
+        slow = any(not r["refused"] or r["seconds"] > 1 or r["peak_mib"] > 64 for r in rows)
+        if as_json:
+            print(json.dumps({"hostile_toml": rows}, indent=2))
+        else:
+            print(f"\n{'hostile TOML (1 MB)':<22}{'seconds':>9}{'peak MiB':>10}  refused")
+            for r in rows:
+                print(f"{r['shape']:<22}{r['seconds']:>9.3f}{r['peak_mib']:>10.1f}  {'yes' if r['refused'] else 'NO'}")
+    return 1 if slow or any(r.crashes or r.hangs or r.peak_mib > FUZZ_PEAK_MIB for r in reports) else 0
 
 
 def run_memory(games: list[Any], spec: str, as_json: bool) -> int:
