@@ -26,7 +26,7 @@ MAX_DATA_BYTES = 4_000_000
 MAX_DOTTED_KEY = 16
 #: a TOML data file's pieces: keys, values, brackets, commas, dots, strings, comments and lines
 #: (a 30 KB pool has about 5,000; so the keys, array items and tables a file may hold are bounded)
-MAX_DATA_TOKENS = 200_000
+MAX_DATA_TOKENS = 100_000
 #: a data file's document: the longest string (characters)
 MAX_DATA_STRING = 100_000
 #: the most data files (pools, boards, islands) one upload may carry
