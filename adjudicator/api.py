@@ -210,9 +210,17 @@ class Verdict:
     #: events legal only if cards the log leaves unknown are what each one's ``condition`` says
     undetermined: list[Violation] = field(default_factory=list)
 
+    #: where an unfinished match stopped (``event``, ``turn``, ``to_act``); None when complete
+    stopped_at: dict[str, Any] | None = None
+
     @property
     def legal(self) -> bool:
         return self.verdict == "legal"
+
+    @property
+    def complete(self) -> bool:
+        """Did the match reach its end (an outcome)?  A log that simply stops is unfinished."""
+        return self.outcome is not None
 
 
 class Match:
@@ -253,7 +261,7 @@ class Match:
         res: Result = run(self._log, keep_going=keep_going)
         return Verdict(res.verdict, res.events, list(res.violations), list(res.unchecked), res.outcome,
                        Position(self.game, res.state, res.events), list(res.warnings), list(res.rulings),
-                       self._log.chain_head, list(res.undetermined))
+                       self._log.chain_head, list(res.undetermined), res.stopped_at())
 
     def position(self, at: int | None = None) -> Position:
         """The settled position after event ``at`` (1 = MatchStarted; None = the end).

@@ -525,15 +525,19 @@ def _parser() -> argparse.ArgumentParser:
                    help="after the figures, print a cProfile (top 15 by tottime) of one verify pass to stderr")
     p.add_argument("--fuzz", type=int, default=None, metavar="N",
                    help="instead of the figures: fuzz N mutated inputs per game (logs, events, position "
-                        "documents) and per surface (pool-toml, pool-json: data files; output: every -o "
-                        "command) and report crashes, hangs per 10,000 inputs and peak memory (exit 1 on any "
-                        "crash or hang, or a peak over 256 MiB); --games picks games and surfaces")
+                        "documents) and report crashes and hangs per 10,000 inputs (exit 1 on any)")
     p.add_argument("--fuzz-seed", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--fuzz-surface", action="append", default=None, metavar="NAME",
+                   help="with --fuzz: only this surface, a game id or `service` (hostile requests against the "
+                        "replay service, in process); repeatable; default every game, then every surface")
     p.add_argument("--memory", default=None, metavar="EVENTS,...",
                    help="instead of the figures: peak memory of verify and store import on generated logs "
                         "of these lengths (e.g. 100000,1000000), per game")
     p.add_argument("--no-postgres", action="store_true",
                    help="skip the import and seek figures on PostgreSQL (a throwaway server, tests/pg.py)")
+    p.add_argument("--tournament", type=int, default=None, metavar="N",
+                   help="the time to check a generated tournament of about N matches with --jobs 1 and 2 "
+                        "(default 1000; --quick: 0, none)")
     p.add_argument("--lengths", default=None, metavar="EVENTS,...",
                    help="the log lengths of the scaling table (default 1000,10000,100000,1000000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
@@ -570,39 +574,44 @@ def sizes_of(args: argparse.Namespace) -> Sizes:
     return s
 
 
-#: the most memory a fuzzed surface may take (peak resident memory of its process); more is a finding
-FUZZ_PEAK_MIB = 256
+def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool, only: list[str] | None = None,
+             with_surfaces: bool = True) -> int:
+    """Fuzz ``games`` then every registered surface (``with_surfaces``), or only the names in ``only``."""
+    from .fuzz import fuzz_in_child, surfaces
 
-
-def run_fuzz(targets: list[str], n: int, seed: int, as_json: bool) -> int:
-    """Fuzz each game id or surface (pool-toml, pool-json, output) of ``targets`` in a child
-    process: crashes, hangs and peak memory per 10,000 inputs (exit 1 on any, or on a peak over
-    FUZZ_PEAK_MIB)."""
-    from .fuzz import fuzz_in_child
-
+    extra = surfaces()
+    if only:
+        unknown = [x for x in only if x not in extra and x not in {g.id for g in registry.games()}]
+        if unknown:
+            say(f"--fuzz-surface: unknown {', '.join(unknown)} (games: {', '.join(registry.ids())}; "
+                f"surfaces: {', '.join(extra)})")
+            return 2
+    plan = [(g.id, None) for g in (games if not only else [g for g in registry.games() if g.id in only])]
+    plan += [(name, fn) for name, fn in extra.items() if (name in only if only else with_surfaces)]
     reports = []
-    for target in targets:
+    for name, fn in plan:
         t0 = perf()
-        rep = fuzz_in_child(target, n, seed, 3 * 2**30)
-        say(f"[{target}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs, "
-            f"peak {rep.peak_mib:.0f} MiB")
+        rep = fuzz_in_child(name, n, seed, 3 * 2**30, fn)
+        peak = getattr(rep, "peak_bytes", 0)
+        say(f"[{name}] {rep.inputs} inputs in {perf() - t0:.0f} s: {len(rep.crashes)} crashes, {len(rep.hangs)} hangs"
+            + (f", peak memory {peak / 2**20:.0f} MiB" if peak else ""))
         reports.append(rep)
     if as_json:
         print(json.dumps({"fuzz": [{"game": r.game, "inputs": r.inputs, "crashes": r.crashes, "hangs": r.hangs,
                                      "crashes_per_10k": r.per_10k(r.crashes), "hangs_per_10k": r.per_10k(r.hangs),
-                                     "peak_mib": round(r.peak_mib, 1), "start_mib": round(r.start_mib, 1),
-                                     "outcomes": r.by_kind} for r in reports]}, indent=2))
+                                     "outcomes": r.by_kind, "peak_bytes": getattr(r, "peak_bytes", None)}
+                                    for r in reports]}, indent=2))
     else:
-        print(f"{'game or surface':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}"
-              f"{'peak MiB':>10}")
+        print(f"{'surface':<16}{'inputs':>8}{'crashes':>9}{'hangs':>7}{'crashes/10k':>13}{'hangs/10k':>11}{'peak MiB':>10}")
         for r in reports:
+            peak = getattr(r, "peak_bytes", 0)
             print(f"{r.game:<16}{r.inputs:>8}{len(r.crashes):>9}{len(r.hangs):>7}"
-                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}{r.peak_mib:>10.0f}")
+                  f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}{peak / 2**20 if peak else float('nan'):>10.0f}")
             for c in r.crashes[:10] + r.hangs[:10]:
                 print(f"  {c}")
     slow = False
-    if "pool-toml" in targets:  # the hostile TOML shapes of issue 19, 1 MB each: refused in time and memory
-        from .fuzz import hostile_figures
+    if any(name == "pool-toml" for name, _ in plan):  # the 1 MB hostile TOML shapes of issue 19, timed
+        from .fuzz_data import hostile_figures
 
         rows = hostile_figures()
         slow = any(not r["refused"] or r["seconds"] > 1 or r["peak_mib"] > 64 for r in rows)
@@ -612,7 +621,12 @@ def run_fuzz(targets: list[str], n: int, seed: int, as_json: bool) -> int:
             print(f"\n{'hostile TOML (1 MB)':<22}{'seconds':>9}{'peak MiB':>10}  refused")
             for r in rows:
                 print(f"{r['shape']:<22}{r['seconds']:>9.3f}{r['peak_mib']:>10.1f}  {'yes' if r['refused'] else 'NO'}")
-    return 1 if slow or any(r.crashes or r.hangs or r.peak_mib > FUZZ_PEAK_MIB for r in reports) else 0
+    heavy = any(getattr(r, "peak_bytes", 0) > FUZZ_PEAK_MIB * 2**20 for r in reports)
+    return 1 if slow or heavy or any(r.crashes or r.hangs for r in reports) else 0
+
+
+#: the most memory a fuzzed surface may take (peak resident memory of its process); more is a finding
+FUZZ_PEAK_MIB = 256
 
 
 def run_memory(games: list[Any], spec: str, as_json: bool) -> int:
@@ -635,24 +649,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     sizes = sizes_of(args)
     available = {g.id: g for g in registry.games()}
-    from .fuzz import SURFACES
-
-    fuzzable = [*available, *SURFACES] if args.fuzz is not None else list(available)
     if args.games:
         wanted = [x.strip() for x in args.games.split(",") if x.strip()]
-        unknown = [x for x in wanted if x not in fuzzable]
+        unknown = [x for x in wanted if x not in available]
         if unknown:
-            say(f"unknown game(s): {', '.join(unknown)} (registered: {', '.join(fuzzable)})")
+            say(f"unknown game(s): {', '.join(unknown)} (registered: {', '.join(available)})")
             return 2
+        games = [available[x] for x in wanted]
     else:
-        wanted = fuzzable
+        games = list(available.values())
     if args.fuzz is not None:
-        return run_fuzz(wanted, args.fuzz, args.fuzz_seed, args.json)
-    games = [available[x] for x in wanted]
+        return run_fuzz(games, args.fuzz, args.fuzz_seed, args.json, args.fuzz_surface, with_surfaces=not args.games)
     if args.memory is not None:
         return run_memory(games, args.memory, args.json)
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
+    tour_n = args.tournament if args.tournament is not None else (0 if args.quick else 1000)
+    if tour_n < 0:
+        say("--tournament must be at least 0")
+        return 2
+    tour: dict[str, Any] | None = None
     t0 = perf()
     try:
         from .postgres import server
@@ -666,6 +682,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     say(f"[{game.id}] skipped: {skipped[game.id]}")
                     continue
                 results[game.id] = bench_game(game, sizes, workdir, profile=args.profile, postgres=pg)
+            if tour_n:
+                from . import tournament
+
+                tour = tournament.measure(tour_n, workdir, say)
     except BenchmarkError as exc:
         say(f"error: {exc}")
         if args.json:
@@ -677,6 +697,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         doc: dict[str, Any] = {"games": results, "environment": environment(), "seconds": total}
         if skipped:
             doc["skipped"] = skipped
+        if tour is not None:
+            doc["tournament"] = tour
         print(json.dumps(doc, indent=2))
     else:
         env = environment()
@@ -687,5 +709,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(render(gid, r))
         for gid, why in skipped.items():
             print(f"\n{gid}: skipped ({why})")
+        if tour is not None:
+            from . import tournament
+
+            print()
+            print(tournament.render(tour))
         print(f"\n(total {total:.0f} s)")
     return 0

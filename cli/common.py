@@ -5,6 +5,8 @@ Exit codes (documented in README.md):
   1  a log / the proposed event is illegal
   2  unreadable input or wrong usage
   3  an internal error (a defect of the adjudicator: please report it with the input)
+  4  undetermined (legal only under a condition on cards the log leaves unknown)
+  5  unfinished, with ``--require-complete``: no rule broken, but the match never reached its end
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 #: no rule broken, but some event is legal only under a condition on cards the log leaves unknown
 EXIT_UNDETERMINED = 4
+#: ``--require-complete``: a log that breaks no rule but stops before the match ended
+EXIT_UNFINISHED = 5
 #: the exit code of a batch is its worst verdict's, in this order (least severe first)
-EXIT_SEVERITY = (EXIT_LEGAL, EXIT_UNDETERMINED, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
+EXIT_SEVERITY = (EXIT_LEGAL, EXIT_UNDETERMINED, EXIT_UNFINISHED, EXIT_ILLEGAL, EXIT_BAD_INPUT, EXIT_INTERNAL)
 
 BUG_REPORT = "this is a defect of the adjudicator, not of the input: please report it with the input"
 
@@ -134,16 +138,19 @@ pools_option = click.option(
          "after the shipped data, before ADJUDICATOR_POOLS). See docs/own-cards.md.",
 )
 
-def output_option(what: str) -> Callable[[F], F]:
+def output_option(what: str, required: bool = False) -> Callable[[F], F]:
     """``-o/--output FILE`` and ``--force``, the same on every command that writes a file: ``what``
-    says what is written (see :func:`check_output` and :func:`write_output`)."""
+    says what is written (see :func:`check_output` and :func:`write_output`); without
+    ``required``, no ``-o`` is standard output."""
 
     def decorate(f: F) -> F:
         f = click.option("--force", is_flag=True,
                          help="With -o: replace FILE if it exists (never one of the command's inputs).")(f)
+        default = "" if required else " (default: standard output)"
         return click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                            help=f"Write {what} to FILE (default: standard output); an existing FILE only "
-                                 f"with --force, an input of the command never.")(f)
+                            required=required,
+                            help=f"Write {what} to FILE{default}; an existing FILE only with --force, an input "
+                                 f"of the command never.")(f)
 
     return decorate
 

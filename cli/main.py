@@ -22,9 +22,9 @@ from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling_dict, run
 
 from .common import (
-    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput,
-    Main, as_option, at_option, echo, emit_json, fail, internal_error_line, json_option, pools_option,
-    position_option, process_pool,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED,
+    EXIT_UNFINISHED, BadInput, Main, as_option, at_option, echo, emit_json, fail, internal_error_line, json_option,
+    pools_option, position_option, process_pool,
 )
 
 
@@ -50,7 +50,7 @@ def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         return _verify_one(path, keep_going)
     except Exception as exc:  # noqa: BLE001 - reported as this log's verdict, exit code 3
         return {"path": str(path), "game": None, "verdict": "error", "events": 0, "violations": [],
-                "outcome": None, "error": internal_error_line(exc, str(path))}
+                "outcome": None, "complete": False, "error": internal_error_line(exc, str(path))}
 
 
 def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         log.events.drain()  # type: ignore[attr-defined]
     except LogError as exc:
         return {"path": str(path), "game": None, "verdict": "unreadable", "events": 0, "violations": [],
-                "outcome": None, "error": exc.render()}
+                "outcome": None, "complete": False, "error": exc.render()}
     finally:
         if log is not None:
             log.events.close()  # type: ignore[attr-defined]
@@ -73,7 +73,11 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         "events": len(log.events),
         "violations": [v.as_dict() for v in res.violations],
         "outcome": _outcome_dict(res),
+        "complete": res.complete,
     }
+    stopped = res.stopped_at()
+    if stopped is not None:  # an unfinished match: where it stopped
+        doc["stopped_at"] = stopped
     if data:  # which content the match was checked against (id and sha256): reproducible
         doc["data"] = data
     if res.warnings or res.rulings:  # judges' rulings (docs/log-format.md, "Judges' rulings")
@@ -83,6 +87,8 @@ def _verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
         doc["not_engine_checked"] = [v.as_dict() for v in res.unchecked]
     if res.unopened:  # commitments never opened (docs/log-format.md, "Commitments"): warnings
         doc["unopened"] = [u.as_dict() for u in res.unopened]
+    if res.assumptions:  # what a seat's record is verified under (Game.assumptions)
+        doc["assumptions"] = list(res.assumptions)
     if res.undetermined:
         doc["undetermined"] = [v.as_dict() for v in res.undetermined[:MAX_CONDITIONS]]
         doc["undetermined_events"] = len(res.undetermined)
@@ -113,28 +119,51 @@ def _verify_path(path: str, keep_going: bool, config: tuple[Any, ...] = ()) -> d
 def _verdicts(files: list[Path], keep_going: bool, jobs: int, cluster: str | None = None) -> Iterator[dict[str, Any]]:
     """Every log's verdict, in input order, from ``jobs`` worker processes (1: this process) or
     from the workers of a Dask cluster."""
+    return run_jobs([str(f) for f in files], keep_going, jobs, cluster, _verify_path)
+
+
+def run_jobs(items: list[str], keep_going: bool, jobs: int, cluster: str | None,
+             worker: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """``worker(item, keep_going, config)`` for every item, in input order, on ``jobs`` worker
+    processes (1: this process) or on a Dask cluster's workers (``config``: where data ids are
+    found, :func:`adjudicator.core.sources.worker_config`)."""
     if cluster is not None:
         from .cluster import cluster_verdicts
 
-        yield from cluster_verdicts(cluster, [str(f) for f in files], keep_going, _verify_path, sources.worker_config())
+        yield from cluster_verdicts(cluster, items, keep_going, worker, sources.worker_config())
         return
     if jobs <= 1:
-        for f in files:
-            yield verify_one(f, keep_going)
+        for item in items:
+            yield worker(item, keep_going)
         return
-    chunk = max(1, min(32, len(files) // (jobs * 8)))
+    chunk = max(1, min(32, len(items) // (jobs * 8)))
     with process_pool(jobs) as pool:
         config = sources.worker_config()
-        yield from pool.map(_verify_path, [str(f) for f in files], [keep_going] * len(files), [config] * len(files),
-                            chunksize=chunk)
+        yield from pool.map(worker, items, [keep_going] * len(items), [config] * len(items), chunksize=chunk)
+
+
+def unfinished(doc: dict[str, Any]) -> bool:
+    """A log that breaks no rule (legal or undetermined) but stops before the match ended."""
+    return doc["verdict"] in ("legal", "undetermined") and not doc.get("complete", False)
+
+
+def exit_code(doc: dict[str, Any], require_complete: bool = False) -> int:
+    """One verdict document's exit code (``require_complete``: an unfinished log's is 5)."""
+    if require_complete and unfinished(doc):
+        return EXIT_UNFINISHED
+    return {"error": EXIT_INTERNAL, "unreadable": EXIT_BAD_INPUT, "illegal": EXIT_ILLEGAL,
+            "undetermined": EXIT_UNDETERMINED}.get(doc["verdict"], EXIT_LEGAL)
 
 
 class _Summary:
-    """Counts per verdict and per rule broken (the first violation of each illegal log)."""
+    """Counts per verdict and per rule broken (the first violation of each illegal log), and the
+    unfinished logs (legal or undetermined, but stopped before the match ended)."""
 
-    def __init__(self) -> None:
+    def __init__(self, require_complete: bool = False) -> None:
         self.verdicts: dict[str, int] = {"legal": 0, "undetermined": 0, "illegal": 0, "unreadable": 0, "error": 0}
         self.rules: dict[str, int] = {}
+        self.unfinished = 0
+        self.require_complete = require_complete
         self.worst = EXIT_LEGAL
 
     def add(self, doc: dict[str, Any]) -> None:
@@ -142,12 +171,11 @@ class _Summary:
         self.verdicts[v] = self.verdicts.get(v, 0) + 1
         for viol in doc["violations"][:1]:
             self.rules[viol["rule"]] = self.rules.get(viol["rule"], 0) + 1
-        code = {"error": EXIT_INTERNAL, "unreadable": EXIT_BAD_INPUT, "illegal": EXIT_ILLEGAL,
-                "undetermined": EXIT_UNDETERMINED}.get(v, EXIT_LEGAL)
-        self.worst = max(self.worst, code, key=EXIT_SEVERITY.index)
+        self.unfinished += unfinished(doc)
+        self.worst = max(self.worst, exit_code(doc, self.require_complete), key=EXIT_SEVERITY.index)
 
     def as_dict(self, logs: int) -> dict[str, Any]:
-        return {"summary": {"logs": logs, "verdicts": self.verdicts,
+        return {"summary": {"logs": logs, "verdicts": self.verdicts, "unfinished": self.unfinished,
                             "rules": dict(sorted(self.rules.items(), key=lambda kv: (-kv[1], kv[0])))}}
 
     def text(self, logs: int) -> str:
@@ -156,6 +184,8 @@ class _Summary:
         undetermined = f", {c['undetermined']} undetermined" if c["undetermined"] else ""
         line = (f"{logs} logs: {c['legal']} legal{undetermined}, {c['illegal']} illegal, "
                 f"{c['unreadable']} unreadable{errors}")
+        if self.unfinished:
+            line += f"; {self.unfinished} unfinished (no rule broken, but the match never ended)"
         if self.rules:
             line += "\nrules broken (first violation of each illegal log): " + ", ".join(
                 f"{r} {n}" for r, n in sorted(self.rules.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -170,7 +200,12 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
     tail = ""
     if out:
         tail = f"; {out['winner']} wins by {out['reason']}" if out["winner"] else f"; {out['result']} ({out['reason']})"
-    echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
+    stopped = doc.get("stopped_at")
+    if stopped is not None and doc["verdict"] != "illegal":  # an unfinished match: where it stopped
+        echo(f"{doc['path']}: {doc['verdict']}, unfinished ({doc['events']} events, {doc['game']}; "
+                   f"{describe_stop(stopped)})")
+    else:
+        echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
     for v in doc["violations"]:
         echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
         if v.get("followers"):
@@ -190,6 +225,8 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
                    f"({u['commitment'][:19]}...)")
     if doc.get("chain_head"):
         echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
+    for a in doc.get("assumptions", []):
+        echo(f"  assuming {a}")
     undetermined = doc.get("undetermined", [])
     for v in undetermined[:20]:
         echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] undetermined: "
@@ -201,6 +238,13 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
     if unchecked:  # one line, not one per event: declared effects are the players' word
         lines = ", ".join(str(v["line"]) for v in unchecked[:8]) + (", ..." if len(unchecked) > 8 else "")
         echo(f"  {len(unchecked)} events not engine-checked (declared effects), lines {lines}")
+
+
+def describe_stop(stopped: dict[str, Any]) -> str:
+    """``stopped at event 50, turn 4: bob to act`` (an unfinished match's ``stopped_at``)."""
+    who = ", ".join(stopped["to_act"]) or "no one"
+    turn = "" if stopped["turn"] is None else f", turn {stopped['turn']}"
+    return f"stopped at event {stopped['event']}{turn}: {who} to act"
 
 
 def _rate_column() -> Any:
@@ -251,24 +295,28 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Verify on the workers of a Dask distributed cluster (tcp://host:8786) instead of "
                    "local processes; the logs' paths must be readable on the workers.  Same output.")
+@click.option("--require-complete", is_flag=True,
+              help="An unfinished log (no rule broken, but the match never reached its end) is a "
+                   "failure: exit code 5.")
 def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool, jobs: int, quiet: bool,
-           progress: bool | None, cluster: str | None) -> None:
+           progress: bool | None, cluster: str | None, require_complete: bool) -> None:
     """Verify match logs (files, or directories searched for *.jsonl): one verdict per log.
 
     With several logs, a summary follows (counts per verdict and per rule broken; with --json,
-    one {"summary": ...} object after the per-log lines).  The exit code is the worst verdict's.
+    one {"summary": ...} object after the per-log lines).  The exit code is the worst verdict's,
+    in the order 0, 4, 5, 1, 2, 3 (5: an unfinished log, with --require-complete).
     """
     files = find_logs(list(paths))
     if not files:
         raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
     jobs = min(jobs or os.cpu_count() or 1, len(files))
     bar = sys.stderr.isatty() if progress is None else progress
-    summary = _Summary()
+    summary = _Summary(require_complete)
     with _progress(len(files), bar and len(files) > 1) as advance:
         for doc in _verdicts(files, keep_going, jobs, cluster):
             summary.add(doc)
             advance()
-            if quiet and doc["verdict"] == "legal":
+            if quiet and doc["verdict"] == "legal" and not (require_complete and unfinished(doc)):
                 continue
             if as_json:
                 emit_json(doc)
@@ -500,3 +548,11 @@ main.add_command(_records.reconcile)
 from . import pool as _pool  # noqa: E402  (card-pool files: check, show)
 
 main.add_command(_pool.pool)
+
+from . import tournament as _tournament  # noqa: E402  (a whole event: tournament check)
+
+main.add_command(_tournament.tournament)
+
+from . import export as _export  # noqa: E402  (a self-contained replay file)
+
+main.add_command(_export.export)

@@ -19,6 +19,7 @@ import msgspec
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.events import JudgeRuling, to_builtins
+from adjudicator.core.seats import redact_log
 from adjudicator.core.log import MatchLog, read_log, seal_lines
 from adjudicator.core.verify import run
 
@@ -74,9 +75,7 @@ def redact(log_path: str, as_player: str, output: str | None, force: bool) -> No
     if as_player not in players:
         raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(players)})")
     enc = msgspec.json.Encoder()
-    game = log.game
-    _write((enc.encode(msgspec.structs.replace(game.redact(e, as_player), prev=None)) for _line, e in log.events),
-           output, force, [log_path])
+    _write((enc.encode(e) for e in redact_log(log, as_player)), output, force, [log_path])
 
 
 def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool,

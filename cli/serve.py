@@ -5,8 +5,10 @@ Exit codes as everywhere: 2 when the store cannot be opened or the address canno
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import socket
+from typing import Any
 
 import click
 
@@ -37,6 +39,50 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def head_timed_protocol(seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol with a deadline on every request head: a connection that has not
+    sent a whole request line and headers within ``seconds`` of connecting (or, kept alive, of
+    starting the next request) is closed.  uvicorn bounds none (a slow client holding connections
+    open would otherwise fill ``--max-connections`` for good); the body has its own deadline
+    (``RequestBounds`` in the app)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadTimedH11(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is h11.IDLE:  # a head begun, not complete yet: its clock runs
+                if self._head_timer is None:
+                    self._arm()
+            else:
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._head_timer = self.loop.call_later(seconds, self._head_late)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete):
+                self.transport.close()
+
+    return HeadTimedH11
+
+
 @click.command()
 @pools_option
 @db_option
@@ -52,8 +98,13 @@ def _listen(host: str, port: int) -> socket.socket:
                    "service is read-only.  Also read from $ADJUDICATOR_UPLOAD_TOKEN.")
 @click.option("--upload-seconds", default=20.0, show_default=True, type=click.FloatRange(min=0.1),
               help="The longest an upload's verification may take (then 503, nothing stored).")
+@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1), metavar="SECONDS",
+              help="The longest a request body may take to arrive (then 408 and the connection is closed); "
+                   "a request head (line and headers) has as long, or the connection is closed.")
+@click.option("--max-connections", default=256, show_default=True, type=click.IntRange(min=1), metavar="N",
+              help="The most connections served at once (more: 503 at once).")
 def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal: bool,
-          upload_token: str | None, upload_seconds: float) -> None:
+          upload_token: str | None, upload_seconds: float, body_timeout: float, max_connections: int) -> None:
     """Serve stored matches: the match list at /, the viewer at /matches/ID?at=N&as=PLAYER.
 
     The JSON API is under /api (OpenAPI document at /schema/openapi.json).  Ctrl-C stops it.
@@ -63,6 +114,7 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     import uvicorn
 
     from adjudicator.replays.web import create_app
+    from adjudicator.replays.web.app import MAX_REQUEST_HEAD
 
     try:
         store = MatchStore(db)
@@ -72,13 +124,18 @@ def serve(db: str | None, host: str, port: int, max_upload: int, refuse_illegal:
     try:
         sock = _listen(host, port)
         app = create_app(store, max_upload=max_upload, allow_illegal=not refuse_illegal,
-                         upload_token=upload_token, upload_seconds=upload_seconds)
+                         upload_token=upload_token, upload_seconds=upload_seconds, body_timeout=body_timeout)
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         mode = "uploads with the token" if upload_token else "read-only: no --upload-token"
         click.echo(f"serving {count} stored matches from {store.location} at http://{shown}:{bound}/ "
                    f"({mode}; Ctrl-C stops)", err=True)
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        # h11 (not httptools, whatever is installed): its bound on a request head is ours; a target
+        # under it but over MAX_URL reaches the app, which answers 414 (RequestBounds)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
+                                               http=head_timed_protocol(body_timeout),
+                                               h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
+                                               limit_concurrency=max_connections))
         server.run(sockets=[sock])
     finally:
         store.close()

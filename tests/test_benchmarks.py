@@ -84,3 +84,13 @@ def test_main_reports_an_illegal_corpus(monkeypatch: pytest.MonkeyPatch, capsys:
 def test_unknown_game_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert runner.main(["--games", "no-such-game", "--json"]) == 2
     assert "no-such-game" in capsys.readouterr().err
+
+
+def test_tournament_figures(tmp_path: Path) -> None:
+    """The tournament section: a small generated event checked with --jobs 1 and 2, both timed."""
+    from benchmarks import tournament
+
+    r = tournament.measure(6, str(tmp_path), lambda _m: None)
+    assert r["tables"] == 6 and r["rounds"] == 6 and r["events"] > 0
+    assert r["jobs_1_s"] > 0 and r["jobs_2_s"] > 0 and r["speedup"] == pytest.approx(r["jobs_1_s"] / r["jobs_2_s"])
+    assert "--jobs 1:" in tournament.render(r) and "--jobs 2:" in tournament.render(r)

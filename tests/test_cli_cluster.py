@@ -51,3 +51,14 @@ def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch: pytest.MonkeyPat
     r = invoke("verify", "--cluster", "tcp://127.0.0.1:9", ROOT / "examples" / "kolossus")
     assert r.exit_code == 2
     assert "cannot reach the scheduler" in r.output and "Traceback" not in r.output
+
+
+def test_a_tournament_checked_on_the_cluster_is_reported_as_locally(scheduler: str, tmp_path: Path) -> None:
+    from tests.tournament_gen import generate
+
+    gen = generate(tmp_path, "logos", players=4, rounds=4, plant=("unfinished", "deck"), seat_every=3)
+    local = invoke("tournament", "check", "--json", "--jobs", "1", gen.manifest)
+    remote = invoke("tournament", "check", "--json", "--cluster", scheduler, gen.manifest)
+    assert remote.exit_code == local.exit_code == 1
+    assert remote.output == local.output
+    assert json.loads(remote.output)["summary"]["by_kind"] == {"unfinished": 1, "deck": 1}

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.core import registry
-from benchmarks.fuzz import SURFACES, encode, fuzz_game, fuzz_surface, mutate_doc, to_toml
+from benchmarks.fuzz import encode, fuzz_game, mutate_doc
+from benchmarks.fuzz_data import DATA_SURFACES, fuzz_surface, to_toml
 
 PER_GAME = 5000
 #: a small share of each surface (data files through every reader; every -o command)
@@ -51,7 +52,7 @@ def test_deep_placeholder_is_spliced() -> None:
     assert isinstance(doc, (dict, list, int, str, float, bool, type(None)))
 
 
-@pytest.mark.parametrize("surface", SURFACES)
+@pytest.mark.parametrize("surface", DATA_SURFACES)
 def test_fuzzed_surfaces_never_crash_or_hang(surface: str) -> None:
     n = PER_SURFACE[surface]
     rep = fuzz_surface(surface, n, seed=11, hang_seconds=5.0)

@@ -20,7 +20,7 @@ from adjudicator.cli.main import main
 from adjudicator.core.boundedtoml import load_toml_bounded
 from adjudicator.core.errors import DataError
 from adjudicator.core.limits import MAX_DATA_BYTES, MAX_DEPTH, MAX_DOTTED_KEY
-from benchmarks.fuzz import hostile_files
+from benchmarks.fuzz_data import hostile_files
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"

@@ -373,9 +373,11 @@ def test_web_upload_with_its_data(tmp_path: Path, gid: str) -> None:
         info = c.get(f"/api/matches/{mid}").json()
         assert info["verdict"] == "legal" and info["data"][0] == {"kind": kind_of(gid), "id": data_id,
                                                                   "sha256": sha_of(f)}
-        # an edited file with the pinned log: refused, naming the id and the hash
-        (tmp_path / "edited").mkdir()
-        g = edit_description(f, tmp_path / "edited" / f.name)
+    # an edited file with the pinned log, to a store that does not keep the pinned content (one
+    # that does finds it there, as the CLI does: test_web_hardening.py): refused, naming the id and the hash
+    (tmp_path / "edited").mkdir()
+    g = edit_description(f, tmp_path / "edited" / f.name)
+    with MatchStore(str(tmp_path / "other.db")) as st, TestClient(create_app(st, upload_token=TOKEN)) as c:
         r = upload(c, copy_log(log, tmp_path / "again.jsonl", note="again"), g)
         assert r.status_code == 400 and f"'{data_id}' with sha256 {sha_of(f)}" in r.json()["detail"], r.text
 

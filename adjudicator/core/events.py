@@ -125,5 +125,81 @@ class JudgeRuling(Event):
     winner: str | None = None
 
 
+# -- private information (docs/log-format.md, "Private information", LOG-6) --------------------------
+#
+# The moments a seat is shown what others are not: a look at an opponent's hand, at the top cards
+# of a deck, at a face-down card; the order the looked-at cards are put back in; cards moved from
+# one hidden zone to another.  The shape is shared by every game; what a zone is, when a look is
+# owed or allowed, and what the look teaches the seat are each game's rules (its check and apply
+# handlers for these types; a game that registers none refuses them).  Their hiding is written
+# once, here (:func:`redact_private`): the cards are named in the record of a seat that saw them
+# and ``"?"`` (the number kept) in every other seat's, so every seat's record shows that the look
+# happened, who looked and at how many cards.
+
+
+class CardsLooked(Event):
+    """``player`` privately looks at cards of ``owner``'s ``zone`` (``hand``, ``deck-top``,
+    ``deck-bottom``, ``locus``, ... as the game names its zones) and sees ``cards``, in order (a
+    deck's top first; ``slots`` name the positions of a zone of slots).  Nothing moves.
+
+    A random outcome: the log states what was seen, the engine checks it is possible."""
+
+    kind: ClassVar[str] = "R"
+    player: str
+    owner: str
+    zone: str
+    cards: list[str | None]
+    slots: list[int] | None = None
+    #: the card or effect that let the seat look (informational unless the game checks it)
+    source: str | None = None
+
+
+class CardsReordered(Event):
+    """``player`` puts back the cards of ``owner``'s ``zone`` it looked at, in a new order:
+    ``cards`` top first (of a deck's top or bottom, as ``zone`` says).  A decision."""
+
+    player: str
+    owner: str
+    zone: str
+    cards: list[str | None]
+    source: str | None = None
+
+
+class CardsMoved(Event):
+    """Cards move from one hidden zone of ``owner`` to another (``from_zone`` -> ``to_zone``: a
+    deck card put face down into the Locus, a hand discarded by an effect), ``cards`` in order.
+    ``seen_by``: the seats shown the identities as they move (the owner only, both, or nobody);
+    ``player``: whose decision or effect moved them.  A random outcome when chosen by no one."""
+
+    kind: ClassVar[str] = "R"
+    owner: str
+    from_zone: str
+    to_zone: str
+    cards: list[str | None]
+    seen_by: list[str] = []
+    player: str | None = None
+    slots: list[int] | None = None
+    source: str | None = None
+
+
+#: the private-information events and the seats that see their cards (everyone else sees "?")
+PRIVATE_EVENTS: tuple[type[Event], ...] = (CardsLooked, CardsReordered, CardsMoved)
+
+
+def sees_private(event: Event, player: str) -> bool:
+    """Whether ``player``'s record names the cards of the private-information ``event``."""
+    if type(event) is CardsMoved:
+        return player in event.seen_by
+    return event.player == player  # type: ignore[attr-defined]
+
+
+def redact_private(event: Event, player: str | None) -> Event:
+    """A private-information event as ``player`` saw it (None: the judge sees everything): the
+    cards of a look, a reorder or a move are named only for the seats that saw them."""
+    if player is None or sees_private(event, player):
+        return event
+    return masked(event, "cards")
+
+
 #: events every game's log may carry besides its own (added to each game's decoder)
-CORE_EVENTS: tuple[type[Event], ...] = (JudgeRuling,)
+CORE_EVENTS: tuple[type[Event], ...] = (JudgeRuling, *PRIVATE_EVENTS)

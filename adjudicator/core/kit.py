@@ -32,7 +32,7 @@ from msgspec.structs import replace
 
 from .data import Pool, PoolLoader
 from .sources import DataField, DataRef
-from .events import Event
+from .events import PRIVATE_EVENTS, Event, redact_private
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
 from .refs import UNSEEN, BoundRefs, Names, PerSetup, Refs
@@ -310,7 +310,11 @@ class RulesBase:
     check._kit_wrapper = True  # type: ignore[attr-defined]
 
     def not_proposed(self, s: Any, e: Any) -> Illegal:
-        """The ruling on an event no player proposes (derived, or MatchStarted mid-match)."""
+        """The ruling on an event no player proposes (derived, or MatchStarted mid-match); a
+        private-information event in a game that allows none here (LOG-6)."""
+        if type(e) in PRIVATE_EVENTS:
+            return Illegal("LOG-6", "core/no-private-event",
+                           f"{type(e).__name__}: no rule of this game lets a seat see, reorder or move hidden cards here")
         return Illegal("", self.namespace + "unexpected-event", f"{type(e).__name__} cannot be proposed")
 
     def precheck(self, s: Any, e: Any) -> None:
@@ -448,6 +452,7 @@ class KitGame(Game[S], Generic[S]):
         #: validate_more, when the game has one (a call saved per event otherwise)
         self._more = None if type(self).validate_more is KitGame.validate_more else self.validate_more
         self._parts: dict[str, Any] = {}
+        self._redactor: Callable[[Event, str, Any], Event] | None = None
 
     # -- the rules (bound per instance above) ------------------------------------------------------
     def check(self, state: S, event: Event) -> Ruling:
@@ -625,12 +630,19 @@ class KitGame(Game[S], Generic[S]):
         fn = getattr(self.part("observe"), "observe", None)
         return state if fn is None else fn(state, player)
 
-    def redact(self, event: Event, player: str | None) -> Event:
-        """The package's ``observe.redact(event, player)``: the event as that seat saw it."""
+    def redact(self, event: Event, player: str | None, state: Any = None) -> Event:
+        """The event as that seat saw it: the core's private-information events by the core's one
+        rule (:func:`~adjudicator.core.events.redact_private`), every other event by the
+        package's ``observe.redact(event, player)`` (or ``observe.redact(event, player, state)``
+        when it takes the full position before the event: what the seat knows then)."""
         if player is None:
             return event
-        fn = getattr(self.part("observe"), "redact", None)
-        return event if fn is None else fn(event, player)
+        if type(event) in PRIVATE_EVENTS:
+            return redact_private(event, player)
+        fn = self._redactor
+        if fn is None:
+            fn = self._redactor = _redactor(self.part("observe"))
+        return fn(event, player, state)
 
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
         """The observed position as JSON-ready data (``"view"`` names the seat)."""
@@ -648,6 +660,19 @@ class KitGame(Game[S], Generic[S]):
         """The package's ``scene.scene(game, observed state, player)`` (a package without
         ``scene.py`` keeps the protocol's text-only scene); the scene hides nothing itself."""
         return self.part("scene").scene(self, self.observe(state, player), player)
+
+
+def _redactor(observe: Any) -> Callable[[Event, str, Any], Event]:
+    """The package's ``observe.redact`` called as ``(event, player, state)`` whether or not it
+    takes the position (a game whose seats' knowledge does not depend on it takes two)."""
+    fn = getattr(observe, "redact", None) if observe else None
+    if fn is None:
+        return lambda event, player, state: event
+    import inspect
+
+    if len(inspect.signature(fn).parameters) >= 3:
+        return fn
+    return lambda event, player, state: fn(event, player)
 
 
 def sorted_fields(event: Event, fields: Mapping[type, str | Iterable[str]], key: Callable[[Any], Any] | None = None) -> Event:

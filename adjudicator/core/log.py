@@ -86,13 +86,15 @@ def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
         raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
 
 
-def _check_size(raw: bytes, path: str, line: int | None) -> None:
+def _check_size(raw: bytes, path: str, line: int | None, max_bytes: int = MAX_LINE_BYTES,
+                field: str | None = None) -> None:
     """Refuse a line too long or nested too deep before any decoder sees it (docs: Limits)."""
-    if len(raw) > MAX_LINE_BYTES:
-        raise LogError(path, line, f"the line is {len(raw)} bytes long; at most {MAX_LINE_BYTES}")
+    if len(raw) > max_bytes:
+        what = "the line" if line is not None or max_bytes == MAX_LINE_BYTES else "the JSON text"
+        raise LogError(path, line, f"{what} is {len(raw)} bytes long; at most {max_bytes}", field)
     why = depth_error(raw)
     if why is not None:
-        raise LogError(path, line, why)
+        raise LogError(path, line, why, field)
 
 
 def _check_setup_size(setup: Event, path: str, line: int) -> None:
@@ -111,15 +113,26 @@ def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
+def decode_json(raw: bytes | str, path: str, line: int | None = None, max_bytes: int = MAX_LINE_BYTES,
+                field: str | None = None) -> Any:
+    """Any JSON text that input controls (a log line, a position document, a proposed event, a
+    web service's query parameter), decoded generically: at most ``max_bytes`` long and
+    :data:`~adjudicator.core.limits.MAX_DEPTH` deep, checked before msgspec sees it (it recurses);
+    :class:`LogError` naming ``path``, ``line`` and ``field`` otherwise.  Every generic JSON
+    decoding of input goes through here."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    _check_size(data, path, line, max_bytes, field)
+    try:
+        return _generic.decode(data)
+    except msgspec.DecodeError as exc:
+        raise LogError(path, line, f"not valid JSON ({exc})", field) from None
+    except UnicodeDecodeError as exc:
+        raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})", field) from None
+
+
 def json_object(raw: bytes, path: str, line: int) -> dict[str, Any]:
     """One line as a JSON object, its size and depth bounded (any game's line, or none's)."""
-    _check_size(raw, path, line)
-    try:
-        obj = _generic.decode(raw)
-    except msgspec.DecodeError as exc:
-        raise LogError(path, line, f"not valid JSON ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
+    obj = decode_json(raw, path, line)
     if not isinstance(obj, dict):
         raise LogError(path, line, "an event must be a JSON object")
     return obj

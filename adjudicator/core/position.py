@@ -15,7 +15,8 @@ import msgspec
 
 from . import registry
 from .errors import AdjudicatorError, LogError, UnknownGame
-from .limits import MAX_PLAYERS, MAX_POSITION_BYTES, depth_error
+from .limits import MAX_PLAYERS, MAX_POSITION_BYTES
+from .log import decode_json
 from .protocol import Game, RefError
 
 FORMAT = "adjudicator.position/1"
@@ -46,16 +47,7 @@ def from_bytes(raw: bytes, path: str = "<position>") -> tuple[Game, Any]:
     """A position document from its bytes: strict UTF-8 JSON, bounded in size and depth."""
     if len(raw) > MAX_POSITION_BYTES:
         raise LogError(path, None, f"a position document is at most {MAX_POSITION_BYTES} bytes")
-    why = depth_error(raw)
-    if why is not None:
-        raise LogError(path, None, why)
-    try:
-        doc = msgspec.json.decode(raw)
-    except msgspec.DecodeError as exc:
-        raise LogError(path, None, f"not valid JSON ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise LogError(path, None, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
-    return from_document(doc, path)
+    return from_document(decode_json(raw, path, None, MAX_POSITION_BYTES), path)
 
 
 def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:

@@ -10,6 +10,7 @@ rules force (a follower destroyed, a turn starting, the match ending).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
@@ -115,6 +116,20 @@ class Game(ABC, Generic[S]):
         The default: never (every consequence is derived)."""
         return False
 
+    def open_conditions(self, state: S) -> "Collection[str] | None":
+        """The conditions of undetermined events (``Ruling.condition``, as the game wrote them)
+        that ``state`` still leaves open: an event whose condition later events settled (the card
+        was revealed and fits) is legal after all, and the verdict lists only the conditions still
+        open.  A later event that contradicts a condition is rejected with ``Ruling.settles``
+        naming it.  None (the default): the game does not track them, every condition stays."""
+        return None
+
+    def assumptions(self, state: S) -> list[str]:
+        """What a record's verdict rests on without being an undetermined event (the
+        construction rules an unknown deck list is assumed to meet), stated once beside the
+        verdict.  The default: none."""
+        return []
+
     @abstractmethod
     def legal_events(self, state: S) -> list[Event]:
         """Every legal event in ``state``; random outcomes as every event that could follow."""
@@ -184,8 +199,13 @@ class Game(ABC, Generic[S]):
         return Scene(game=self.id, view=player, status=text[0] if text else "", to_act=self.to_act(state),
                      notes=text[1:], outcome=None if out is None else f"{out.result} {out.winner or ''} ({out.reason})")
 
-    def redact(self, event: Event, player: str | None) -> Event:
+    def redact(self, event: Event, player: str | None, state: S | None = None) -> Event:
         """``event`` as ``player`` saw it at the table (None: the judge sees everything).
+
+        ``state``: the full-information position before the event, when the caller has it (what
+        the seat knows then: a card it saw earlier stays named in its record wherever it goes;
+        :func:`adjudicator.core.seats.redact_log` folds a whole log this way).  Without it, the
+        event is redacted by what it shows alone.
 
         A card drawn by the opponent, a card put face down, a hidden pick: the fields ``player``
         cannot see are masked (``adjudicator.core.events.masked``).  The viewers show each
@@ -204,6 +224,16 @@ class Game(ABC, Generic[S]):
         without card texts).  The viewers ask only for cards a scene shows by identity
         (``scene.Card.card``), so a seat never learns of a card it cannot see."""
         return None
+
+    # -- tournaments (docs/tournament.md) ------------------------------------------------------
+    #: the type of one player's deck list as ``MatchStarted.decks`` writes it (a tournament's
+    #: registered lists have the same shape); None: a game without deck lists
+    deck_type: ClassVar[Any] = None
+
+    def deck_counts(self, deck: Any) -> dict[str, int]:
+        """One deck list (a ``deck_type`` value) as card id -> copies: what a tournament compares
+        with the list a player registered."""
+        return dict(deck)
 
     # -- generated matches (tests, benchmarks, examples) -------------------------------------
     def sample_setup(self, seed: int, *, long: bool = False) -> Event:

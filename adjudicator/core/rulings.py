@@ -32,6 +32,9 @@ class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
     #: ``undetermined``: the condition on the unknown identities that would make the event legal
     #: ("legal if Locus slot 3 is a Gem"); the event is followed as if it held
     condition: str | None = None
+    #: ``illegal``: the condition of an earlier undetermined event this event settles against the
+    #: record (a card revealed that the condition excluded); the verdict names both lines
+    settles: str | None = None
 
     @property
     def legal(self) -> bool:
@@ -46,14 +49,16 @@ class Ruling(msgspec.Struct, frozen=True, omit_defaults=True):
 class Illegal(Exception):
     """Raised by rule helpers; carries everything a :class:`Ruling` needs."""
 
-    def __init__(self, rule: str, code: str, message: str) -> None:
+    def __init__(self, rule: str, code: str, message: str, *, settles: str | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.code = code
         self.message = message
+        #: the condition of an earlier undetermined event this rejection settles (Ruling.settles)
+        self.settles = settles
 
     def ruling(self) -> Ruling:
-        return Ruling("illegal", self.rule, self.code, self.message)
+        return Ruling("illegal", self.rule, self.code, self.message, settles=self.settles)
 
 
 class Undetermined(Exception):
@@ -105,5 +110,6 @@ CORE_RULES = Rulebook(
         "LOG-3": "No event may follow the end of the match",
         "LOG-4": "The engine failed on this event (an engine defect, reported, never hidden)",
         "LOG-5": "A judge's ruling names an earlier event of the log and says what can follow from it",
+        "LOG-6": "A private-information event (a look, a reorder, a move between hidden zones) is one the game allows here",
     },
 )

@@ -972,7 +972,7 @@ class MatchStore:
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                 proceed: Callable[[], bool] | None) -> ImportResult:
         # the data a log names is looked for in the store too (after the shipped data and --pools)
-        with sources.using(sources.current().derive(supplier=self._supply)):
+        with sources.using(sources.current().derive(supplier=self.supply)):
             return self._import_in(open_log, allow_illegal, proceed)
 
     def _import_in(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
@@ -1121,7 +1121,7 @@ class MatchStore:
                         and d["sha256"] not in out]
         return out
 
-    def _supply(self, kind: sources.DataKind[Any], data_id: str) -> list[sources.Candidate]:
+    def supply(self, kind: sources.DataKind[Any], data_id: str) -> list[sources.Candidate]:
         """The sources' supplier: every content kept for ``data_id`` (read when asked)."""
         found = (self._content(kind.game, kind.kind, sha) for sha in self._kept(kind.game, kind.kind, data_id))
         return [c for c in found if c is not None]

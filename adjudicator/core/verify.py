@@ -125,6 +125,9 @@ class Result:
     undetermined: list[Violation] = field(default_factory=list)
     #: commitments the log made and never opened (docs/log-format.md, "Commitments"): warnings
     unopened: list[Unopened] = field(default_factory=list)
+    #: what the verdict of a seat's record rests on without an undetermined event
+    #: (``Game.assumptions``: the construction rules an unknown deck list is taken to meet)
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -139,6 +142,23 @@ class Result:
         if self.ruled is not None:
             return self.ruled
         return None if self.state is None else self.game.outcome(self.state)
+
+    @property
+    def complete(self) -> bool:
+        """Did the match reach its end (an outcome: the rules' own, or a judge's result ruling)?
+        A log that simply stops is *unfinished*, whatever its verdict."""
+        return self.outcome is not None
+
+    def stopped_at(self) -> dict[str, Any] | None:
+        """Where an unfinished match stopped: the last event's number, the turn (or round) and
+        who was to act (None: the match is complete, or there is no position)."""
+        if self.complete or self.state is None:
+            return None
+        try:
+            return {"event": self.events, "turn": self.game.turn_number(self.state),
+                    "to_act": list(self.game.to_act(self.state))}
+        except Exception:  # noqa: BLE001 - a position an engine cannot describe: say where only
+            return {"event": self.events, "turn": None, "to_act": []}
 
 
 class EngineLoop(Exception):
@@ -324,18 +344,42 @@ def run(
                 if steps is not None:
                     steps(Step(number, line, ev, ruling, True, derived, state))
                 continue
+        if ruling.settles is not None:
+            ruling = _settled_against(result, ruling)
         violations.add(number, line, ruling, state)
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
             break
     result.state = state
+    if state is not None:
+        _close_conditions(game, state, result)
     pending = getattr(game, "unopened", None)  # commitments never opened (a game that makes them says)
     if pending is not None and state is not None:
         never = pending(state)
         if never:
             result.unopened = report(made, never)
     return result
+
+
+def _settled_against(result: Result, ruling: Ruling) -> Ruling:
+    """An illegal ruling that contradicts the condition of an earlier undetermined event: that
+    event's line named in the message, and the condition no longer listed as open."""
+    for i, v in enumerate(result.undetermined):
+        if v.condition == ruling.settles:
+            del result.undetermined[i]
+            return msgspec.structs.replace(ruling, message=f"{ruling.message}; it contradicts event {v.seq} (line {v.line}), "
+                                           f"which was legal only if {v.condition}")
+    return ruling
+
+
+def _close_conditions(game: Game, state: Any, result: Result) -> None:
+    """Keep only the conditions the final position leaves open; state the assumptions."""
+    if result.undetermined:
+        still = game.open_conditions(state)
+        if still is not None:
+            result.undetermined = [v for v in result.undetermined if v.condition in still]
+    result.assumptions = game.assumptions(state)
 
 
 # -- judges' rulings (docs/log-format.md, "Judges' rulings", LOG-5) ---------------------------------

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import hmac
 import threading
+import unicodedata
+import urllib.parse
 from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _pkg_version
@@ -43,6 +45,8 @@ from typing import Annotated, Any, Literal
 import anyio.to_thread
 import msgspec
 from litestar import Litestar, Request, Response, get, post
+from litestar.middleware import DefineMiddleware
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from litestar.datastructures import State
 from litestar.enums import MediaType
 from litestar.exceptions import ClientException, HTTPException, NotFoundException
@@ -50,13 +54,12 @@ from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType
 from litestar.openapi.spec import Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, QueryParameter
-from litestar.static_files import create_static_files_router
 
 from adjudicator.core import position as positions
 from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.limits import MAX_DATA_FILES
-from adjudicator.core.log import decode_event, parse_log
+from adjudicator.core.log import decode_event, decode_json, parse_log, seal_lines
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
@@ -73,11 +76,14 @@ MAX_VARIATION = 500
 #: events per page of ``/api/matches/{id}/events`` (default and largest)
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
-#: the most events one analysis variation may hold
-MAX_VARIATION = 500
-#: events per page of ``/api/matches/{id}/events`` (default and largest)
-DEFAULT_PAGE = 1000
-MAX_PAGE = 10_000
+#: the longest request target (path and query string, bytes) answered; longer: 414
+MAX_URL = 131_072
+#: the largest request head (request line and headers, bytes) the server reads (``serve`` gives it
+#: to uvicorn's h11): a larger one is refused by uvicorn itself (400, connection closed)
+MAX_REQUEST_HEAD = 1_048_576
+#: the longest a request body may take to arrive, in seconds (``adjudicator serve --body-timeout``);
+#: then 408 and the connection is closed
+DEFAULT_BODY_TIMEOUT = 30.0
 #: the longest an upload's verification may take (``adjudicator serve --upload-seconds``)
 DEFAULT_UPLOAD_SECONDS = 20.0
 #: the most events one upload may hold (a bound on its verification time and memory)
@@ -277,6 +283,25 @@ class UploadResult(msgspec.Struct):
     url: str | None
 
 
+# -- headers built from input -----------------------------------------------------------------
+
+#: what RFC 5987 lets stand unencoded in an ext-value (``attr-char``)
+_ATTR_CHARS = "!#$&+-.^_`|~"
+
+
+def _attachment(name: str) -> dict[str, str]:
+    """The ``Content-Disposition`` of a download named ``name`` (an upload's file name, a player
+    id: any text), per RFC 6266: an ASCII ``filename`` (every other character ``_``) for old
+    clients and ``filename*=UTF-8''...`` (percent-encoded) with the name itself.  Control and
+    format characters, line and paragraph separators and path separators become ``_`` first:
+    nothing from input reaches a header as it was sent."""
+    clean = "".join("_" if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") or ch in "/\\" else ch
+                    for ch in name)[:200].strip() or "download"
+    fallback = "".join(ch if " " <= ch <= "~" and ch not in '"%' else "_" for ch in clean)
+    encoded = urllib.parse.quote(clean, safe=_ATTR_CHARS, encoding="utf-8")
+    return {"Content-Disposition": f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{encoded}"}
+
+
 # -- the service -------------------------------------------------------------------------------
 
 
@@ -338,7 +363,8 @@ class _LRU(OrderedDict):
 class WebService:
     """The store behind the API, with small caches (stored matches never change).
 
-    Store calls are serialised by one lock: handlers run in worker threads.
+    Reads of the store are serialised by ``lock`` (handlers run in worker threads); an upload
+    verifies and writes under ``writing`` alone, so reads answer while it verifies.
     """
 
     store: MatchStore
@@ -350,6 +376,8 @@ class WebService:
     #: the longest an upload's verification may take, in seconds (then 503, nothing stored)
     upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: one upload verifies and writes at a time (the store has one writer)
+    writing: threading.Lock = field(default_factory=threading.Lock)
     _scenes: _LRU = field(default_factory=lambda: _LRU(512))
 
     # -- matches -----------------------------------------------------------------------------
@@ -493,9 +521,9 @@ class WebService:
     # -- analysis: variations ---------------------------------------------------------------
     def _variation_events(self, game: Game, state: Any, raw: str) -> list[Any]:
         try:
-            items = msgspec.json.decode(raw.encode()) if raw.strip() else []
-        except msgspec.DecodeError as exc:
-            raise _bad(f"var: not valid JSON ({exc})") from None
+            items = decode_json(raw, "var", max_bytes=MAX_URL) if raw.strip() else []
+        except LogError as exc:
+            raise _bad(exc.render()) from None
         if not isinstance(items, list) or len(items) > MAX_VARIATION:
             raise _bad(f"var: a JSON list of at most {MAX_VARIATION} events")
         out = []
@@ -544,15 +572,20 @@ class WebService:
         mid, n, game, state = self.settled(ref, at)
         with self.lock:
             logged = [e.event for e in self.store.get_log(mid) if e.seq <= n]
+            sealed = self.store.summary(mid).chain_head is not None
         kept = []
         for ev in self._variation_events(game, state, raw):
             ruling, _derived, new = propose(game, state, ev)
             if not ruling.allowed:
                 break
-            kept.append(ev)
+            # the variation's own numbering and links are the file's, not the sender's
+            kept.append(msgspec.structs.replace(ev, seq=None if ev.seq is None else n + len(kept) + 1, prev=None))
             state = new
         enc = msgspec.json.Encoder()
-        return f"{mid[:8]}-at-{n}-variation.jsonl", b"".join(enc.encode(e) + b"\n" for e in logged + kept)
+        lines = [enc.encode(e) for e in logged + kept]
+        if sealed:  # a sealed match's variation is sealed again: the chain runs on through it
+            lines = seal_lines(lines)
+        return f"{mid[:8]}-at-{n}-variation.jsonl", b"".join(ln + b"\n" for ln in lines)
 
     # -- upload ------------------------------------------------------------------------------
     def upload(self, data: bytes, name: str, cancelled: threading.Event | None = None,
@@ -569,26 +602,37 @@ class WebService:
                 docs.append((fn, sources.decode_document(raw, fn)))
             except AdjudicatorError as exc:
                 raise _bad(f"{name}: {exc}") from None
-        with sources.using(sources.current().derive(files=docs)):
+        # searched like the CLI's: the shipped data, --pools, $ADJUDICATOR_POOLS, the files sent
+        # with the upload, then the contents the store keeps (read under the lock)
+        with sources.using(sources.current().derive(supplier=self._kept_data, files=docs)):
             return self._upload(data, name, cancelled)
 
+    def _kept_data(self, kind: sources.DataKind[Any], data_id: str) -> list[sources.Candidate]:
+        with self.lock:
+            return self.store.supply(kind, data_id)
+
     def _upload(self, data: bytes, name: str, cancelled: threading.Event | None) -> tuple[UploadResult, int]:
+        """Read, verify and store without the readers' lock: the store streams the log into one
+        transaction of its own (SQLite in WAL mode, a PostgreSQL pool), which reads do not wait
+        for; uploads take turns (``writing``), one writer at a time as the store wants."""
         if data.count(b"\n") > MAX_UPLOAD_EVENTS:
             raise HTTPException(status_code=413, detail=f"{name}: more than {MAX_UPLOAD_EVENTS} events in one "
                                                         "upload; import it with `adjudicator store import`")
         try:
             log = parse_log(data, name)
+            with self.writing:
+                if cancelled is not None and cancelled.is_set():
+                    raise _too_slow(name, self.upload_seconds)
+                res = self.store.import_log(log, allow_illegal=self.allow_illegal,
+                                            proceed=None if cancelled is None else (lambda: not cancelled.is_set()))
         except LogError as exc:
             raise _bad(exc.render()) from None
+        except StoreError:
+            raise
         except AdjudicatorError as exc:
             raise _bad(f"{name}: {exc}") from None
-        with self.lock:
-            if cancelled is not None and cancelled.is_set():
-                raise _too_slow(name, self.upload_seconds)
-            res = self.store.import_log(log, allow_illegal=self.allow_illegal,
-                                        proceed=None if cancelled is None else (lambda: not cancelled.is_set()))
-            if res.status == ABORTED:
-                raise _too_slow(name, self.upload_seconds)
+        if res.status == ABORTED:  # out of time: the store withdrew it, nothing written
+            raise _too_slow(name, self.upload_seconds)
         violations = [ViolationInfo(v.seq, v.line, v.rule, v.code, v.message) for v in res.violations]
         status = {STORED: 201, ALREADY_STORED: 200, REFUSED: 422}[res.status]
         url = None if res.status == REFUSED else f"/matches/{res.match_id}"
@@ -611,6 +655,8 @@ class ErrorAnswer(msgspec.Struct):
 
 _WHY = {
     400: "unreadable input: the reason names the file, line and field (or the parameter)",
+    408: "the request body did not arrive within the service's body timeout (serve --body-timeout)",
+    414: "the request target (path and query string) is longer than the service's bound",
     401: "an upload without the service's token (Authorization: Bearer TOKEN)",
     403: "uploads are off: the service was started without an upload token",
     404: "no stored match with this id or prefix",
@@ -623,9 +669,9 @@ _WHY = {
 
 
 def _errors(*codes: int) -> dict[int, ResponseSpec]:
-    """The error answers a route really gives, for the OpenAPI document."""
+    """The error answers a route really gives, for the OpenAPI document (every route: 414, 500)."""
     return {c: ResponseSpec(data_container=UploadResult if c == 422 else ErrorAnswer, description=_WHY[c],
-                            generate_examples=False) for c in (*codes, 500)}
+                            generate_examples=False) for c in (*codes, 414, 500)}
 
 def _games() -> list[GameInfo]:
     return [GameInfo(g.id, g.name) for g in registry.games()]
@@ -713,11 +759,10 @@ def match_log(
         raise _bad(f"as: unknown player {view!r} (players: {', '.join(info.players)})")
     enc = msgspec.json.Encoder()
     body = b"".join(enc.encode(game.redact(e.event, view or None)) + b"\n" for e in logged)
-    name = (PurePath(info.source).name or "match.jsonl").replace('"', "")
+    name = PurePath(info.source.replace("\\", "/")).name or "match.jsonl"
     if view:
-        name = f"{PurePath(name).stem}-as-{view}.jsonl".replace('"', "")
-    return Response(body, media_type="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        name = f"{PurePath(name).stem}-as-{view}.jsonl"
+    return Response(body, media_type="application/x-ndjson", headers=_attachment(name))
 
 
 @get("/api/matches/{match_id:str}/document", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
@@ -729,7 +774,7 @@ def match_document(
     """The position document after event N (``adjudicator state --json``), to download."""
     mid, n, game, st = _web(state).settled(match_id, at, view)
     doc = positions.document(game, st, player=view or None, at=n)
-    return Response(doc, headers={"Content-Disposition": f'attachment; filename="{mid[:8]}-at-{n}.json"'})
+    return Response(doc, headers=_attachment(f"{mid[:8]}-at-{n}.json"))
 
 
 @get("/api/matches/{match_id:str}/variation", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
@@ -752,7 +797,7 @@ def match_variation_log(
 ) -> Response[bytes]:
     """The match up to event N followed by the variation's legal events, as a new log to download."""
     name, body = _web(state).variation_log(match_id, at, var)
-    return Response(body, media_type="application/x-ndjson", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(body, media_type="application/x-ndjson", headers=_attachment(name))
 
 
 @dataclass
@@ -846,7 +891,7 @@ def _multipart_log(request: Request, body: bytes, fname: str) -> tuple[bytes, st
 
 @post("/api/matches", request_max_body_size=None, tags=["matches"],
       responses={200: ResponseSpec(data_container=UploadResult, description="already stored (by content)",
-                                   generate_examples=False), **_errors(400, 401, 403, 413, 415, 422, 503)},
+                                   generate_examples=False), **_errors(400, 401, 403, 408, 413, 415, 422, 503)},
       operation_class=_UploadOperation)
 async def upload_match(
     request: Request, state: State,
@@ -858,8 +903,9 @@ async def upload_match(
     as ``application/x-ndjson`` or ``multipart/form-data`` with a ``log`` file (else 415).
     201 stored (an illegal log too, with its verdict, unless the service refuses illegal logs:
     then 422 and nothing stored); 200 already stored; 400 unreadable (``file:line: field: what``);
-    401 no or a wrong token; 413 over the size or event limit; 503 verification over its time
-    budget or the store unavailable.  Nothing is stored on a 4xx or a 503.
+    401 no or a wrong token; 408 a body slower than ``serve --body-timeout``; 413 over the size or
+    event limit; 503 verification over its time budget or the store unavailable.  Nothing is stored
+    on a 4xx or a 503.
     """
     web = _web(state)
     fname = _upload_name(name)
@@ -898,14 +944,103 @@ def match_page(match_id: FromPath[str]) -> Response[str]:
     return _page("match.html")
 
 
+#: the static files by name, read once: a request names one of them or gets 404 (never a path to
+#: look up: a long or odd name was a 500 from the file system, ENAMETOOLONG)
+_STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".html": "text/html; charset=utf-8"}
+_STATIC_FILES = {p.name: (p.read_bytes(), _STATIC_TYPES.get(p.suffix, "application/octet-stream"))
+                 for p in sorted(STATIC.iterdir()) if p.is_file()}
+
+
+@get("/static/{name:str}", include_in_schema=False, sync_to_thread=False)
+def static_file(name: FromPath[str]) -> Response[bytes]:
+    found = _STATIC_FILES.get(name)
+    if found is None:
+        raise NotFoundException(detail=f"no static file {name[:80]!r}")
+    return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
+
+
+# -- request bounds: the target's length, the body's time ----------------------------------------
+
+class _BodyTimeout(HTTPException):
+    """The request body did not arrive in time (408; the connection is closed after the answer)."""
+
+    status_code = 408
+
+
+class RequestBounds:
+    """ASGI middleware bounding what a client controls before any handler runs.
+
+    A request target (path and query string) longer than :data:`MAX_URL` answers **414** without
+    reaching the handler.  A request body must arrive whole within ``body_timeout`` seconds of the
+    request: a client that dribbles it is answered **408** with ``Connection: close`` (uvicorn then
+    closes the connection), so slow uploads never hold a connection, a worker thread or memory for
+    longer than that.  Once the body is complete, ``receive`` is passed through untimed.
+    """
+
+    def __init__(self, app: ASGIApp, body_timeout: float = DEFAULT_BODY_TIMEOUT) -> None:
+        self.app, self.body_timeout = app, body_timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        target = (len(scope.get("raw_path") or scope["path"].encode("utf-8", "replace"))
+                  + len(scope.get("query_string") or b""))
+        if target > MAX_URL:
+            await _send_error(send, 414, f"the request target is {target} bytes long; at most {MAX_URL} "
+                                         "(a variation that long: download it as a log and upload that)")
+            return
+        deadline = anyio.current_time() + self.body_timeout
+        complete = False
+        started = False
+
+        async def timed_receive() -> Message:
+            nonlocal complete
+            if complete:
+                return await receive()
+            try:
+                with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
+                    message = await receive()
+            except TimeoutError:
+                raise _BodyTimeout(detail=f"the request body did not arrive within {self.body_timeout:g} s "
+                                          "(serve --body-timeout); nothing stored",
+                                   headers={"Connection": "close"}) from None
+            complete = message["type"] != "http.request" or not message.get("more_body", False)
+            return message
+
+        async def watched_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, timed_receive, watched_send)  # type: ignore[arg-type]
+        except _BodyTimeout as exc:  # raised where no handler turned it into an answer
+            if started:
+                raise
+            await _send_error(send, 408, str(exc.detail), close=True)
+
+
+async def _send_error(send: Send, status: int, detail: str, close: bool = False) -> None:
+    body = msgspec.json.encode({"status_code": status, "detail": detail})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})  # type: ignore[typeddict-item]
+    await send({"type": "http.response.body", "body": body, "more_body": False})  # type: ignore[typeddict-item]
+
+
 # -- the app -----------------------------------------------------------------------------------
 
 def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow_illegal: bool = True,
                upload_token: str | None = None, upload_seconds: float = DEFAULT_UPLOAD_SECONDS,
-               debug: bool = False) -> Litestar:
+               body_timeout: float = DEFAULT_BODY_TIMEOUT, debug: bool = False) -> Litestar:
     """The ASGI app over ``store`` (which the caller opens and closes).
 
     Uploads are accepted only with ``upload_token`` (None, the default: the service is read-only).
+    A request body must arrive within ``body_timeout`` seconds (else 408) and a request target
+    be at most :data:`MAX_URL` bytes (else 414): :class:`RequestBounds`.
     """
     try:
         ver = _pkg_version("adjudicator")
@@ -913,18 +1048,21 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         ver = "0"
     web = WebService(store, max_upload=max_upload, allow_illegal=allow_illegal, version=ver,
                      upload_token=upload_token or None, upload_seconds=upload_seconds)
+    from .export import match_export  # a match as a self-contained replay file (export.py)
+    from .tournament import HANDLERS as tournaments  # stored tournaments (tournament.py)
+
     return Litestar(
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
-            match_log, match_document, match_variation, match_variation_log,
-            index_page, match_page,
-            create_static_files_router(path="/static", directories=[STATIC]),
+            match_log, match_document, match_variation, match_variation_log, match_export, *tournaments,
+            index_page, match_page, static_file,
         ],
         state=State({"web": web}),
         openapi_config=OpenAPIConfig(
             title="adjudicator replay service", version=ver, path="/schema",
             description="Stored matches, their rulings and positions (as scenes); upload of match logs."),
         exception_handlers={AdjudicatorError: _domain_error, Exception: _internal_error},
+        middleware=[DefineMiddleware(RequestBounds, body_timeout=body_timeout)],
         debug=debug,
     )
 
@@ -954,6 +1092,6 @@ def _internal_error(_request: Request, exc: Exception) -> Response[dict[str, Any
 
 
 __all__ = [
-    "DEFAULT_MAX_UPLOAD", "EventInfo", "ServiceInfo", "LegalEvents", "MatchEvents", "MatchInfo", "Position", "UploadResult",
+    "DEFAULT_BODY_TIMEOUT", "DEFAULT_MAX_UPLOAD", "MAX_URL", "EventInfo", "RequestBounds", "ServiceInfo", "LegalEvents", "MatchEvents", "MatchInfo", "Position", "UploadResult",
     "WebService", "create_app",
 ]

@@ -37,6 +37,8 @@ def _hidden_name(value: Any) -> bool:
 
 class ColossusOrder(KitGame[State]):
     id: ClassVar[str] = "colossus-order"
+    #: a tournament's registered deck lists have the shape of the log's (docs/tournament.md)
+    deck_type: ClassVar[Any] = E.DeckList
     name: ClassVar[str] = "Colossus Order"
     setup_rule = "CO-1.1"
     refs = Refs(player="player", winner="player", card="card", cards=["card"])
@@ -161,6 +163,13 @@ class ColossusOrder(KitGame[State]):
     # describe (render.py), scene (scene.py), turn_number (state.turn): the kit's defaults
 
     # -- generated matches ---------------------------------------------------------------------
+    def deck_counts(self, deck: E.DeckList) -> dict[str, int]:
+        """The Colossus counts as one copy of its card beside the deck's cards."""
+        out = {deck.colossus: 1}
+        for card, n in deck.cards.items():
+            out[card] = out.get(card, 0) + n
+        return out
+
     def sample_setup(self, seed: int, *, long: bool = False) -> E.MatchStarted:
         """Two mono-colour decks of the sample pool; ``long``: :data:`LONG_COPIES` times the cards
         (26,000 a deck, deck validation off): over a million events before a deck runs out (no

@@ -45,6 +45,8 @@ def option_limits(o: Options) -> None:
 
 class Logos(KitGame[State]):
     id: ClassVar[str] = "logos"
+    #: a tournament's registered deck lists have the shape of the log's (docs/tournament.md)
+    deck_type: ClassVar[Any] = dict[str, int]
     name: ClassVar[str] = "LOGOS"
     setup_rule = "LG-1.1"
     refs = Refs(player="player", winner="player", striker="player", target="player", attacker="player",

@@ -191,6 +191,8 @@
     $("pos").textContent = n + " / " + state.events.length;
     $("download-position").href = "/api/matches/" + encodeURIComponent(state.id) + "/document?at=" + n +
       (view ? "&as=" + encodeURIComponent(view) : "");
+    $("download-replay").href = "/api/matches/" + encodeURIComponent(state.id) + "/export.html" +
+      (view ? "?as=" + encodeURIComponent(view) : "");
     $("at-input").value = n;
     $("view").value = state.view || "";
     setUrl();

@@ -1,0 +1,478 @@
+"""A tournament: its manifest (players, registered deck lists, rounds, tables, logs, reported
+results) and the report that ties the logs to it (docs/tournament.md).
+
+The manifest is a TOML file (``.json``: JSON) read through the bounded data readers; every
+refusal names the file, the line and the field.  Checking a tournament has two halves: each
+table's logs are verified where the work is (``adjudicator.cli.tournament``: worker processes or
+a Dask cluster give back one *table document* per table), and :func:`assess` turns the manifest
+and those documents into the report: one problem per finding, each with its round, table, the
+manifest's line and, where it has one, the log's file and line.  Nothing here names a game: the
+registered deck lists are read with the game's ``deck_type`` and compared with ``deck_counts``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+
+from . import registry
+from .data import is_json, parse_text, read_data, read_text
+from .errors import AdjudicatorError, DataError, LogError
+from .limits import MAX_NAME, MAX_PLAYERS
+
+#: bounds on what a manifest may hold (docs/tournament.md, "Limits")
+MAX_ROUNDS = 1_000
+MAX_TABLES = 100_000
+MAX_ENTRANTS = 100_000
+MAX_TEXT = 1_000
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]
+Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
+
+
+class Entrant(msgspec.Struct, forbid_unknown_fields=True):
+    """A player of the event; ``deck`` (inline) or ``deck_file`` (a TOML or JSON file, relative
+    to the manifest) is the list the player registered, in the shape the game's logs write it."""
+
+    id: Name
+    name: Text | None = None
+    deck: Any = None
+    deck_file: Text | None = None
+
+
+class Table(msgspec.Struct, forbid_unknown_fields=True):
+    """One table of a round: its players, its log (``log``: one full log; ``seats``: one record
+    per seat, player -> file) and the result the players reported (a player id, players joined by
+    ``+`` for a shared win, or ``draw``)."""
+
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLES)]
+    players: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=MAX_PLAYERS)]
+    log: Text | None = None
+    seats: Annotated[dict[Name, Text], msgspec.Meta(max_length=MAX_PLAYERS)] | None = None
+    result: Text | None = None
+
+
+class Round(msgspec.Struct, forbid_unknown_fields=True):
+    round: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+    tables: Annotated[list[Table], msgspec.Meta(max_length=MAX_TABLES)] = []
+
+
+class Manifest(msgspec.Struct, forbid_unknown_fields=True):
+    """A tournament manifest (docs/tournament.md)."""
+
+    name: Text
+    game: Name
+    players: Annotated[list[Entrant], msgspec.Meta(max_length=MAX_ENTRANTS)]
+    rounds: Annotated[list[Round], msgspec.Meta(max_length=MAX_ROUNDS)]
+    #: ISO dates (``2026-04-11``), first to last
+    dates: Annotated[list[Text], msgspec.Meta(max_length=MAX_ROUNDS)] = []
+    #: the card pool (Colossus Order, LOGOS) or board (Kolossus, Colossi) every log must name
+    pool: Name | None = None
+    board: Name | None = None
+    #: the folder the logs' paths are relative to (default: the manifest's own)
+    logs: Text | None = None
+
+
+def manifest_schema() -> dict[str, Any]:
+    """The JSON Schema of a manifest (``adjudicator tournament schema``)."""
+    return msgspec.json.schema(Manifest)
+
+
+# -- reading ----------------------------------------------------------------------------------------
+
+_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(players|rounds|rounds[ \t]*\.[ \t]*tables)[ \t]*\]\]", re.M)
+
+
+@dataclass
+class Lines:
+    """Where each ``[[players]]``, ``[[rounds]]`` and ``[[rounds.tables]]`` entry starts (a
+    layout without those headers, inline arrays or JSON: no lines, the entry named instead)."""
+
+    players: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+    #: per round: its tables' lines
+    tables: list[list[int]] = field(default_factory=list)
+
+    @classmethod
+    def scan(cls, text: str) -> Lines:
+        out = cls()
+        for m in _HEADER.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            kind = re.sub(r"[ \t]", "", m.group(1))
+            if kind == "players":
+                out.players.append(line)
+            elif kind == "rounds":
+                out.rounds.append(line)
+                out.tables.append([])
+            elif out.tables:
+                out.tables[-1].append(line)
+        return out
+
+    def table(self, r: int, t: int) -> int | None:
+        return self.tables[r][t] if r < len(self.tables) and t < len(self.tables[r]) else None
+
+    def player(self, i: int) -> int | None:
+        return self.players[i] if i < len(self.players) else None
+
+
+@dataclass
+class TableRef:
+    """One table as the checker sees it: its place, the manifest's line, the files."""
+
+    index: int
+    round: int
+    table: int
+    line: int | None
+    players: list[str]
+    result: str | None
+    #: one full log (absolute path), or None
+    log: str | None
+    #: player -> that seat's record (absolute path)
+    seats: dict[str, str] | None
+
+    def job(self) -> dict[str, Any]:
+        """What a worker needs to check this table's logs."""
+        return {"index": self.index, "log": self.log, "seats": self.seats}
+
+
+@dataclass
+class Tournament:
+    path: str
+    manifest: Manifest
+    game: Any
+    lines: Lines
+    #: player -> registered deck list as card -> copies (games with deck lists)
+    decks: dict[str, dict[str, int]]
+    #: player -> where the registered list is (``manifest.toml:12`` or the deck file)
+    deck_where: dict[str, str]
+    tables: list[TableRef]
+
+    def where(self, line: int | None) -> str:
+        return self.path if line is None else f"{self.path}:{line}"
+
+
+def _err(path: str, line: int | None, message: str, fld: str | None = None) -> LogError:
+    return LogError(path, line, message, fld)
+
+
+def _convert(data: Any, path: str) -> Manifest:
+    try:
+        return msgspec.convert(data, Manifest)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        m = re.match(r"^(?P<msg>.*?)(?: - at `\$\.?(?P<at>[^`]*)`)?$", text, re.S)
+        msg, at = (m.group("msg"), m.group("at")) if m else (text, None)
+        fm = re.search(r"(missing required field|unknown field) `([^`]+)`", msg)
+        if fm:
+            at = f"{at}.{fm.group(2)}" if at else fm.group(2)
+            msg = "required field is missing" if fm.group(1).startswith("missing") else "unknown field"
+        return _raise_at(path, data, at, msg[:1].lower() + msg[1:])
+
+
+def _raise_at(path: str, data: Any, at: str | None, msg: str) -> Any:
+    """Raise the error of field path ``at`` (``rounds[2].tables[0].players``) with its line."""
+    lines = Lines.scan(read_text(path)) if not is_json(path) else Lines()
+    line = None
+    if at:
+        m = re.match(r"rounds\[(\d+)\](?:\.tables\[(\d+)\])?", at)
+        if m:
+            r = int(m.group(1))
+            line = lines.table(r, int(m.group(2))) if m.group(2) else (lines.rounds[r] if r < len(lines.rounds) else None)
+        m = re.match(r"players\[(\d+)\]", at)
+        if m:
+            line = lines.player(int(m.group(1)))
+    raise _err(path, line, msg, at)
+
+
+def load(path: str | Path) -> Tournament:
+    """Read and check a manifest: every refusal names file, line and field (exit 2)."""
+    p = str(path)
+    try:
+        text = read_text(path)
+        data = parse_text(text, path)
+    except DataError as exc:
+        raise _err(exc.path, None, exc.reason) from None
+    man = _convert(data, p)
+    lines = Lines.scan(text) if not is_json(path) else Lines()
+    try:
+        game = registry.get(man.game)
+    except AdjudicatorError as exc:
+        raise _err(p, None, str(exc), "game") from None
+    base = Path(p).parent  # the logs' paths as the manifest's path was given (relative stays relative)
+    logs = base / man.logs if man.logs else base
+    known: dict[str, int] = {}
+    decks: dict[str, dict[str, int]] = {}
+    deck_where: dict[str, str] = {}
+    for i, ent in enumerate(man.players):
+        where = f"players[{i}]"
+        if ent.id in known:
+            raise _err(p, lines.player(i), f"player {ent.id!r} is listed twice", f"{where}.id")
+        known[ent.id] = i
+        deck, deck_at = ent.deck, f"{p}:{lines.player(i)}" if lines.player(i) else p
+        if ent.deck_file is not None:
+            if deck is not None:
+                raise _err(p, lines.player(i), "give deck or deck_file, not both", f"{where}.deck_file")
+            f = base / ent.deck_file
+            try:
+                deck = read_data(f)
+            except DataError as exc:
+                raise _err(p, lines.player(i), f"{exc.path}: {exc.reason}", f"{where}.deck_file") from None
+            deck_at = str(ent.deck_file)
+        if deck is None:
+            continue
+        if game.deck_type is None:
+            raise _err(p, lines.player(i), f"{game.id} has no deck lists", f"{where}.deck")
+        try:
+            decks[ent.id] = game.deck_counts(msgspec.convert(deck, game.deck_type))
+        except msgspec.ValidationError as exc:
+            raise _err(p, lines.player(i), f"not a {game.id} deck list: {exc}", f"{where}.deck") from None
+        deck_where[ent.id] = deck_at
+    tables: list[TableRef] = []
+    for r, rnd in enumerate(man.rounds):
+        for t, tab in enumerate(rnd.tables):
+            where, line = f"rounds[{r}].tables[{t}]", lines.table(r, t)
+            for pl in tab.players:
+                if pl not in known:
+                    raise _err(p, line, f"unknown player {pl!r} (not in players)", f"{where}.players")
+            if tab.log is not None and tab.seats is not None:
+                raise _err(p, line, "give log (one full log) or seats (one record per seat), not both", f"{where}.seats")
+            for pl in tab.seats or {}:
+                if pl not in tab.players:
+                    raise _err(p, line, f"seat {pl!r} is not a player of this table", f"{where}.seats")
+            if len(tables) >= MAX_TABLES:
+                raise _err(p, line, f"more than {MAX_TABLES} tables", where)
+            tables.append(TableRef(
+                len(tables), rnd.round, tab.table, line, list(tab.players), tab.result,
+                None if tab.log is None else str(logs / tab.log),
+                None if tab.seats is None else {pl: str(logs / f) for pl, f in tab.seats.items()}))
+    return Tournament(p, man, game, lines, decks, deck_where, tables)
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+#: every kind of problem, in the order a table's problems are listed (docs/tournament.md)
+KINDS = ("missing-log", "duplicate-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
+         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "deck")
+
+
+@dataclass
+class Problem:
+    kind: str
+    round: int
+    table: int
+    #: the manifest's line of the table
+    manifest_line: int | None
+    message: str
+    #: the log file and line the problem is at (None: the manifest's entry only)
+    file: str | None = None
+    line: int | None = None
+    player: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "round": self.round, "table": self.table, "manifest_line": self.manifest_line,
+                "file": self.file, "line": self.line, "player": self.player, "message": self.message}
+
+
+def _winners(text: str) -> frozenset[str]:
+    return frozenset(x.strip() for x in text.split("+") if x.strip())
+
+
+def describe_result(outcome: dict[str, Any] | None) -> str:
+    if outcome is None:
+        return "no result"
+    if outcome.get("winner"):
+        return f"{outcome['winner']} wins ({outcome['reason']})"
+    return f"{outcome['result']} ({outcome['reason']})"
+
+
+def _result_matches(reported: str, outcome: dict[str, Any]) -> bool:
+    if reported.strip().lower() == "draw":
+        return outcome["result"] == "draw"
+    return outcome["winner"] is not None and _winners(reported) == _winners(outcome["winner"])
+
+
+class _Table:
+    """The checks of one table, given its worker's document."""
+
+    def __init__(self, tour: Tournament, ref: TableRef, doc: dict[str, Any], first_of: dict[str, TableRef]):
+        self.tour, self.ref, self.doc = tour, ref, doc
+        self.first_of = first_of
+        self.problems: list[Problem] = []
+
+    def add(self, kind: str, message: str, file: str | None = None, line: int | None = None,
+            player: str | None = None) -> None:
+        r = self.ref
+        self.problems.append(Problem(kind, r.round, r.table, r.line, message, file, line, player))
+
+    def run(self) -> list[Problem]:
+        doc = self.doc
+        for f in doc.get("missing", []):
+            self.add("missing-log", "no such file" if f else "the table names no log (log or seats)", f or None)
+        for f, h in doc.get("hashes", {}).items():
+            first = self.first_of.get(h)
+            if first is not None and first.index != self.ref.index:
+                self.add("duplicate-log", f"the same log (sha256 {h[:16]}...) as round {first.round} "
+                         f"table {first.table}'s ({first.log or ' + '.join((first.seats or {}).values())})", f)
+                return self.problems  # its checks belong to the first table it was submitted at
+        v = doc.get("verdict")
+        if v is None:
+            return self.problems
+        if v["verdict"] in ("unreadable", "error"):
+            line = _line_of(v["error"], v["path"])
+            text = re.sub("^" + re.escape(f"{v['path']}:{line}: " if line else f"{v['path']}: "), "", v["error"])
+            self.add(v["verdict"], text, v["path"], line)
+            return self.problems
+        if not self._matches():
+            return self.problems
+        for c in doc.get("contradictions", []):
+            self.add("seat-conflict", c["message"], c["file"], c["line"])
+        if v["verdict"] == "illegal":
+            first = v["violations"][0]
+            self.add("illegal", f"event {first['seq']}: {first['rule']} [{first['code']}] {first['message']}",
+                     v["path"], first["line"])
+        elif v["verdict"] == "undetermined" and not doc.get("partial"):
+            first = v["undetermined"][0]
+            self.add("undetermined", f"event {first['seq']}: legal if {first['condition']}", v["path"], first["line"])
+        if v["verdict"] != "illegal":
+            self._result(v)
+        self._decks()
+        return self.problems
+
+    def _matches(self) -> bool:
+        """Is the log this table's match (game, players, pool or board)?"""
+        doc, ref, man = self.doc, self.ref, self.tour.manifest
+        v = doc["verdict"]
+        why = []
+        if v["game"] != man.game:
+            why.append(f"it is a {v['game']} match, the event is {man.game}")
+        if sorted(doc.get("players", [])) != sorted(ref.players):
+            why.append(f"its players are {', '.join(doc.get('players', []))}, the table's {', '.join(ref.players)}")
+        for d in v.get("data", []):
+            want = man.pool if d["kind"] == "pool" else man.board
+            if want is not None and d["id"] != want:
+                why.append(f"it names {d['kind']} {d['id']!r}, the event's is {want!r}")
+        if why:
+            self.add("table-mismatch", "the log is not this table's match: " + "; ".join(why), v["path"], 1)
+        return not why
+
+    def _result(self, v: dict[str, Any]) -> None:
+        reported = self.ref.result
+        if v.get("stopped_at") is not None:
+            s = v["stopped_at"]
+            who = ", ".join(s["to_act"]) or "no one"
+            self.add("unfinished", f"the log stops at event {s['event']} (turn {s['turn']}: {who} to act) "
+                     "before the match ended", v["path"], v.get("last_line"))
+            return
+        if reported is None:
+            self.add("no-result", f"no result reported; the log says {describe_result(v['outcome'])}", v["path"])
+        elif v["outcome"] is not None and not _result_matches(reported, v["outcome"]):
+            self.add("result-mismatch", f"reported {reported!r}, the log says {describe_result(v['outcome'])}",
+                     v["path"], v.get("end_line"))
+
+    def _decks(self) -> None:
+        tour, doc = self.tour, self.doc
+        v = doc["verdict"]
+        for player, counts in sorted(doc.get("decks", {}).items()):
+            registered = tour.decks.get(player)
+            if registered is None:
+                continue
+            seen = doc.get("first_use", {}).get(player, {})
+            for card, n in sorted(counts.items()):
+                have = registered.get(card, 0)
+                if n <= have:
+                    continue
+                line = seen.get(card)
+                how = f"first seen used at line {line}" if line is not None else "in its deck list"
+                what = "is not on" if have == 0 else f"has {n} copies, more than the {have} of"
+                self.add("deck", f"{player}'s {card} ({how}) {what} the list {player} registered "
+                         f"({tour.deck_where[player]})", v["path"], line if line is not None else 1, player)
+
+
+def _line_of(error: str, path: str) -> int | None:
+    m = re.match(re.escape(path) + r":(\d+):", error)
+    return int(m.group(1)) if m else None
+
+
+def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The report: per table its verdict and problems, per player their tables, rulings and
+    penalties, and the counts; ``docs`` are the tables' documents in table order."""
+    by_index = {d["index"]: d for d in docs}
+    first_of: dict[str, TableRef] = {}
+    for ref in tour.tables:
+        for h in by_index.get(ref.index, {}).get("hashes", {}).values():
+            first_of.setdefault(h, ref)
+    problems: list[Problem] = []
+    seated: dict[tuple[int, str], TableRef] = {}
+    tables_out: list[dict[str, Any]] = []
+    players: dict[str, dict[str, Any]] = {e.id: {"id": e.id, "name": e.name, "tables": [], "rulings": [],
+                                                  "penalties": [], "problems": 0} for e in tour.manifest.players}
+    for ref in tour.tables:
+        mine: list[Problem] = []
+        for pl in ref.players:
+            other = seated.get((ref.round, pl))
+            if other is not None:
+                mine.append(Problem("seated-twice", ref.round, ref.table, ref.line,
+                                    f"{pl} is also seated at table {other.table} of round {ref.round} "
+                                    f"({tour.where(other.line)})", None, None, pl))
+            else:
+                seated[(ref.round, pl)] = ref
+        doc = by_index.get(ref.index, {"index": ref.index})
+        mine += _Table(tour, ref, doc, first_of).run()
+        mine.sort(key=lambda p: KINDS.index(p.kind))
+        problems += mine
+        v = doc.get("verdict")
+        status = _status(v, mine)
+        rulings = [] if v is None else v.get("rulings", [])
+        for r in rulings:
+            who = r["ruling"].get("player")
+            entry = {"round": ref.round, "table": ref.table, "file": v["path"], "line": r["line"], "text": r["text"]}
+            for pl in ([who] if who in players else ref.players):
+                players[pl]["rulings"].append(entry)
+            if r["ruling"]["decision"] == "penalty" and who in players:
+                players[who]["penalties"].append(entry)
+        for pl in ref.players:
+            players[pl]["tables"].append({"round": ref.round, "table": ref.table})
+            players[pl]["problems"] += len(mine)
+        tables_out.append({
+            "round": ref.round, "table": ref.table, "manifest_line": ref.line, "players": ref.players,
+            "log": ref.log, "seats": ref.seats, "reported": ref.result, "status": status,
+            "verdict": None if v is None else v["verdict"], "complete": None if v is None else v.get("complete"),
+            "outcome": None if v is None else v.get("outcome"),
+            "events": None if v is None else v.get("events"),
+            "seat_verdicts": doc.get("seat_verdicts", {}),
+            "rulings": rulings,
+            "problems": [p.as_dict() for p in mine],
+        })
+    counts: dict[str, int] = {}
+    for p in problems:
+        counts[p.kind] = counts.get(p.kind, 0) + 1
+    man = tour.manifest
+    return {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
+                           "board": man.board, "manifest": tour.path},
+            "tables": tables_out, "players": list(players.values()),
+            "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
+                        "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
+                        "status": _count(t["status"] for t in tables_out)}}
+
+
+def _count(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _status(v: dict[str, Any] | None, problems: list[Problem]) -> str:
+    """One word per table for the report's badge: ``missing``, ``unreadable``, ``illegal``,
+    ``unfinished``, ``undetermined``, ``legal``."""
+    if v is None:
+        return "missing"
+    if v["verdict"] in ("unreadable", "error", "illegal", "undetermined"):
+        return v["verdict"]
+    if v.get("stopped_at") is not None:
+        return "unfinished"
+    return "legal"

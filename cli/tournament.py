@@ -1,0 +1,361 @@
+"""``adjudicator tournament check MANIFEST``: every log of an event against its pairings, reported
+results and registered deck lists (docs/tournament.md).
+
+Each table is one job (a worker process, or a Dask cluster's worker with ``--cluster``): it
+verifies the table's log, or each seat's record and their reconciliation, hashes the files, and
+reads what the log's set-up says (players, deck lists) and the first line each player is seen to
+use each card.  :func:`adjudicator.core.tournament.assess` then makes the report.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from adjudicator.core import sources
+from adjudicator.core import tournament as T
+from adjudicator.core.errors import AdjudicatorError, LogError
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.log import stream_log
+from adjudicator.core.reconcile import Record, reconcile, read_record
+
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, pools_option
+
+
+def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
+    """``adjudicator verify``'s verdict document of one log (imported when used: cli.main imports
+    this module)."""
+    from .main import verify_one as one
+
+    return one(path, keep_going)
+
+#: the exit code when the report finds a problem (any kind): as for an illegal log
+EXIT_PROBLEMS = EXIT_ILLEGAL
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _used(ev: Any) -> tuple[str | None, list[str]]:
+    """Who an event says uses which cards: an event naming a ``player`` and a ``card`` (or
+    ``cards``) counts as that player using those cards (docs/tournament.md, "Deck lists")."""
+    player = getattr(ev, "player", None)
+    if not isinstance(player, str):
+        return None, []
+    card = getattr(ev, "card", None)
+    cards = getattr(ev, "cards", None)
+    out = [card] if isinstance(card, str) else []
+    if isinstance(cards, list):
+        out += [c for c in cards if isinstance(c, str)]
+    return player, [c for c in out if c != HIDDEN]
+
+
+def _scan(path: str) -> dict[str, Any]:
+    """The set-up's players and deck lists, the first line each player uses each card, the last line."""
+    log = stream_log(path)
+    try:
+        game = log.game
+        setup = log.events[0][1]
+        out: dict[str, Any] = {"players": list(getattr(setup, "players", []) or [])}
+        decks = getattr(setup, "decks", None) if game.deck_type is not None else None
+        if isinstance(decks, dict):
+            counts = {}
+            for p, d in decks.items():
+                try:
+                    counts[p] = game.deck_counts(msgspec.convert(msgspec.to_builtins(d), game.deck_type))
+                except (msgspec.ValidationError, TypeError, AttributeError):
+                    continue  # a deck list the record masks (a seat's record of the other seat)
+            out["decks"] = {p: {c: n for c, n in d.items() if c != HIDDEN} for p, d in counts.items()}
+        first: dict[str, dict[str, int]] = {}
+        last = 0
+        for i in range(len(log.events)):
+            line, ev = log.events[i]
+            last = line
+            player, cards = _used(ev)
+            for c in cards:
+                first.setdefault(player, {}).setdefault(c, line)
+        out["first_use"] = first
+        out["last_line"] = out["end_line"] = last
+        return out
+    finally:
+        log.events.close()  # type: ignore[attr-defined]
+
+
+def _merge(paths: list[str]) -> tuple[list[bytes] | None, list[dict[str, Any]]]:
+    """Reconcile the seats' records (two at a time): the merged lines, or the contradictions."""
+    rec: Record = read_record(paths[0])
+    for other in paths[1:]:
+        b = read_record(other)
+        res = reconcile(rec, b)
+        if res.contradictions:
+            return None, [{"message": c.message, "file": b.path if c.line_b is not None else rec.path,
+                           "line": c.line_b if c.line_b is not None else c.line_a} for c in res.contradictions[:20]]
+        lines = []
+        for n, raw in enumerate(res.lines, start=1):
+            doc = msgspec.json.decode(raw)
+            doc.pop("prev", None)
+            lines.append((n, raw, doc))
+        rec = Record(f"{rec.path} + {b.path}", rec.game, lines, res.sealed)
+    return [raw for _n, raw, _d in rec.lines], []
+
+
+def check_table(item: str, keep_going: bool, config: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """One table's document (a worker's job; ``item``: :meth:`TableRef.job` as JSON)."""
+    if config:
+        with sources.using(sources.for_worker(config)):
+            return _check_table(json.loads(item), keep_going)
+    return _check_table(json.loads(item), keep_going)
+
+
+def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"index": job["index"]}
+    files = [job["log"]] if job["log"] else list((job["seats"] or {}).values())
+    if not files:
+        out["missing"] = [None]
+        return out
+    present = [f for f in files if os.path.isfile(f)]
+    if len(present) < len(files):
+        out["missing"] = [f for f in files if f not in present]
+    out["hashes"] = {f: _sha256(f) for f in present}
+    if not present:
+        return out
+    if job["log"]:
+        return _judged(out, present[0], keep_going)
+    seat_docs = {p: verify_one(Path(f), keep_going) for p, f in job["seats"].items() if f in present}
+    out["seat_verdicts"] = {p: d["verdict"] for p, d in seat_docs.items()}
+    bad = next((d for d in seat_docs.values() if d["verdict"] in ("unreadable", "error")), None)
+    if bad is not None:
+        out["verdict"] = bad
+        return out
+    if len(present) == 1:  # the one record there is (the other seat's is missing)
+        out["partial"] = True
+        return _judged(out, present[0], keep_going)
+    try:
+        merged, conflicts = _merge(present)
+    except LogError as exc:  # pragma: no cover - each record was read by verify first
+        out["verdict"] = {"path": exc.path, "verdict": "unreadable", "error": exc.render(), "violations": []}
+        return out
+    if merged is None:  # the records disagree: each judged as it is, the first one reported
+        out["contradictions"] = conflicts
+        out["partial"] = True
+        return _judged(out, present[0], keep_going)
+    with tempfile.TemporaryDirectory() as d:
+        tmp = os.path.join(d, "reconciled.jsonl")
+        with open(tmp, "wb") as f:
+            f.write(b"\n".join(merged) + b"\n")
+        out = _judged(out, tmp, keep_going)
+    label = " + ".join(present) + " (reconciled)"
+    out["verdict"]["path"] = label
+    out["verdict"]["error"] = out["verdict"].get("error", "").replace(tmp, label) or None
+    return out
+
+
+def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
+    doc = verify_one(Path(path), keep_going)
+    out["verdict"] = doc
+    if doc["verdict"] in ("unreadable", "error"):
+        return out
+    info = _scan(path)
+    doc["last_line"] = info.pop("last_line")
+    doc["end_line"] = info.pop("end_line")
+    out.update(info)
+    return out
+
+
+# -- output ----------------------------------------------------------------------------------------
+
+def _text(report: dict[str, Any]) -> str:
+    t = report["tournament"]
+    s = report["summary"]
+    dates = "" if not t["dates"] else ", " + (t["dates"][0] if len(t["dates"]) == 1 else f"{t['dates'][0]} to {t['dates'][-1]}")
+    out = [f"{t['name']} ({t['game']}{dates}): "
+           f"{s['players']} players, {s['rounds']} rounds, {s['tables']} tables"]
+    for tab in report["tables"]:
+        if not tab["problems"]:
+            continue
+        out.append(f"round {tab['round']} table {tab['table']} ({', '.join(tab['players'])}): {tab['status']}"
+                   f"  [{t['manifest']}:{tab['manifest_line']}]")
+        for p in tab["problems"]:
+            where = f"{p['file']}:{p['line']}: " if p["file"] and p["line"] else (f"{p['file']}: " if p["file"] else "")
+            out.append(f"  {p['kind']}: {where}{p['message']}")
+    pens = [p for p in report["players"] if p["rulings"]]
+    if pens:
+        out.append("judges' rulings by player:")
+        for p in pens:
+            out.append(f"  {p['id']}: {len(p['rulings'])} rulings, {len(p['penalties'])} penalties")
+            for r in p["rulings"]:
+                out.append(f"    round {r['round']} table {r['table']}: {r['file']}:{r['line']}: {r['text']}")
+    st = ", ".join(f"{n} {k}" for k, n in s["status"].items())
+    kinds = ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()) or "none"
+    out.append(f"{s['tables']} tables: {st}; {s['problems']} problems ({kinds})")
+    return "\n".join(out)
+
+
+CSV_FIELDS = ("round", "table", "players", "status", "verdict", "complete", "reported", "outcome", "events",
+              "log", "problems", "kinds")
+
+
+def _csv(report: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_FIELDS)
+    for t in report["tables"]:
+        log = t["log"] or " ".join((t["seats"] or {}).values())
+        w.writerow([t["round"], t["table"], " ".join(t["players"]), t["status"], t["verdict"] or "",
+                    "" if t["complete"] is None else str(t["complete"]).lower(), t["reported"] or "",
+                    T.describe_result(t["outcome"]) if t["outcome"] else "", t["events"] or "", log,
+                    len(t["problems"]), " ".join(p["kind"] for p in t["problems"])])
+    return buf.getvalue()
+
+
+def check_tournament(manifest: str, jobs: int, cluster: str | None, keep_going: bool = False) -> dict[str, Any]:
+    """Load the manifest, check every table, and make the report (an unreadable manifest raises
+    :class:`LogError`)."""
+    tour = T.load(manifest)
+    items = [json.dumps(t.job()) for t in tour.tables]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(items) or 1))
+    from .main import run_jobs
+
+    docs = []
+    for ref, doc in zip(tour.tables, run_jobs(items, keep_going, jobs, cluster, check_table)):
+        if "index" not in doc:  # a job the cluster lost: an internal error of that table
+            doc = {"index": ref.index, "verdict": doc}
+        docs.append(doc)
+    return T.assess(tour, docs)
+
+
+@click.group()
+def tournament() -> None:
+    """A whole event: its manifest (players, deck lists, rounds, tables, logs, results)."""
+
+
+@tournament.command("check")
+@pools_option
+@click.argument("manifest", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The report as one JSON object.")
+@click.option("--csv", "as_csv", is_flag=True, help="One CSV row per table.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also write the report as one self-contained HTML page (no server, no network).")
+@click.option("--replays", "replays_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="With --html: export each table's match as a replay file (public view) into DIR, "
+                   "linked from the page.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes (0: every core).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Check the tables on the workers of a Dask distributed cluster (tcp://host:8786).")
+def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, replays_dir: str | None, jobs: int,
+          cluster: str | None) -> None:
+    """Check every log of a tournament against its tables, results and deck lists.
+
+    Exit code: 0 no problem, 1 problems found (each named with its round, table and line), 2 an
+    unreadable manifest or wrong usage.
+    """
+    if as_json and as_csv:
+        raise BadInput("give --json or --csv, not both")
+    if replays_dir is not None and html_out is None:
+        raise BadInput("--replays goes with --html FILE (the page links the replays)")
+    try:
+        report = check_tournament(manifest, jobs, cluster)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    if html_out is not None:
+        from adjudicator.replays.web.report import render
+
+        links = None if replays_dir is None else _replays(report, Path(replays_dir), Path(html_out).parent)
+        try:
+            Path(html_out).write_text(render(report, links), encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"{html_out}: cannot write ({exc.strerror})") from None
+    if as_json:
+        emit_json(report)
+    elif as_csv:
+        sys.stdout.write(_csv(report))
+    else:
+        echo(_text(report))
+    sys.exit(EXIT_PROBLEMS if report["summary"]["problems"] else EXIT_LEGAL)
+
+
+def _replays(report: dict[str, Any], directory: Path, page_dir: Path) -> dict[tuple[int, int], str]:
+    """Each readable table's match as a replay file (the public view) in ``directory``: the links
+    (relative to the report page).  A log that cannot be exported (too long) gets no link."""
+    from adjudicator.core.log import read_log
+    from adjudicator.replays.web.export import ExportError, render
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"{directory}: cannot create ({exc.strerror})") from None
+    links = {}
+    for t in report["tables"]:
+        path = t["log"] or next(iter((t["seats"] or {}).values()), None)
+        if path is None or t["verdict"] in (None, "unreadable", "error"):
+            continue
+        out = directory / f"r{t['round']}-t{t['table']}.html"
+        try:
+            out.write_text(render(read_log(path), ["public"], path), encoding="utf-8")
+        except (AdjudicatorError, ExportError):
+            continue
+        except OSError as exc:
+            raise BadInput(f"{out}: cannot write ({exc.strerror})") from None
+        links[(t["round"], t["table"])] = os.path.relpath(out, page_dir)
+    return links
+
+
+@tournament.command("import")
+@pools_option
+@click.argument("manifest", type=click.Path(dir_okay=False))
+@click.option("--db", "db", default=None, metavar="PATH", type=click.Path(dir_okay=False),
+              help="The store (as for store import: default $ADJUDICATOR_DB, else ./adjudicator.db).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes for the check (0: every core).")
+def import_(manifest: str, db: str | None, jobs: int) -> None:
+    """Check a tournament and keep it in the store: every readable log (illegal ones too, with
+    their verdicts) and the report, shown by the service at /tournaments/NAME.
+
+    Exit code 0 when everything readable was stored (the report's problems are in it), 2 for an
+    unreadable manifest or a store that cannot be opened.
+    """
+    from adjudicator.core import tournament_store
+
+    from .store import open_store
+
+    try:
+        report = check_tournament(manifest, jobs, None)
+    except AdjudicatorError as exc:
+        raise fail(exc) from None
+    with open_store(db) as st:
+        stored = 0
+        for t in report["tables"]:
+            files = [t["log"]] if t["log"] else list((t["seats"] or {}).values())
+            t["match_ids"] = {}
+            if t["verdict"] in (None, "unreadable", "error"):
+                continue
+            for f in files:
+                if os.path.isfile(f):
+                    t["match_ids"][f] = st.import_file(f, allow_illegal=True).match_id
+                    stored += 1
+        tid, version = tournament_store.save(st, report)
+    s = report["summary"]
+    echo(f"{report['tournament']['name']}: {s['tables']} tables, {stored} logs stored, {s['problems']} problems; "
+               f"tournament {tid} (version {version})")
+
+
+@tournament.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of a tournament manifest."""
+    emit_json(T.manifest_schema())

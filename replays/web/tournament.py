@@ -1,0 +1,61 @@
+"""Tournaments in the service: ``/tournaments/{name}`` (the report's page, each table linked to
+its match's viewer), ``/api/tournaments`` and ``/api/tournaments/{name}`` (the report's JSON, as
+``tournament check --json`` gives it, each table with its stored matches' ids).  Tournaments are
+put in the store by ``adjudicator tournament import`` (:mod:`adjudicator.core.tournament_store`)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from litestar import Response, get
+from litestar.datastructures import State
+from litestar.enums import MediaType
+from litestar.exceptions import NotFoundException
+from litestar.params import FromPath
+
+from adjudicator.core import tournament_store
+
+from .report import render
+
+
+def _report(state: State, ref: str) -> dict[str, Any]:
+    from .app import _web
+
+    web = _web(state)
+    try:
+        with web.lock:
+            return tournament_store.report(web.store, ref)
+    except tournament_store.UnknownTournament as exc:
+        raise NotFoundException(detail=str(exc)) from None
+
+
+@get("/api/tournaments", sync_to_thread=True, tags=["tournaments"])
+def list_tournaments(state: State) -> list[dict[str, Any]]:
+    """Every stored tournament: id, name, game, dates and its report's summary."""
+    from .app import _web
+
+    web = _web(state)
+    with web.lock:
+        return tournament_store.listed(web.store)
+
+
+@get("/api/tournaments/{ref:str}", sync_to_thread=True, tags=["tournaments"])
+def tournament_report(state: State, ref: FromPath[str]) -> dict[str, Any]:
+    """A stored tournament's report (by name, id or a unique prefix of the id): per table its
+    verdict, problems (with lines), rulings and stored matches (``match_ids``), per player their
+    tables, rulings and penalties, and the summary (docs/tournament.md)."""
+    return _report(state, ref)
+
+
+@get("/tournaments/{ref:str}", include_in_schema=False, sync_to_thread=True)
+def tournament_page(state: State, ref: FromPath[str]) -> Response[str]:
+    """The report's page (the same as ``tournament check --html``), each table linked to its
+    match's viewer."""
+    rep = _report(state, ref)
+    links = {(t["round"], t["table"]): "/matches/" + quote(next(iter(t["match_ids"].values())))
+             for t in rep["tables"] if t.get("match_ids")}
+    return Response(render(rep, links), media_type=MediaType.HTML)
+
+
+HANDLERS = (list_tournaments, tournament_report, tournament_page)

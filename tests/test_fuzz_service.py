@@ -1,0 +1,62 @@
+"""A bounded run of the fuzzer's ``service`` surface (the long one: ``python -m benchmarks --fuzz N
+--fuzz-surface service``): hostile query parameters, path segments, headers and uploads against
+the replay service in process; no 5xx answer and no request over a few seconds.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from adjudicator.replays.web import app as web_app
+from benchmarks.fuzz import SURFACES, surfaces
+from benchmarks.fuzz_service import fuzz_service
+from benchmarks.runner import main as bench_main
+
+REQUESTS = 600
+
+
+def test_hostile_requests_never_crash_or_hang() -> None:
+    rep = fuzz_service("service", REQUESTS, seed=11, hang_seconds=3.0)
+    assert rep.inputs >= REQUESTS * 0.9
+    assert rep.crashes == [], rep.crashes[:5]
+    assert rep.hangs == [], rep.hangs[:5]
+    assert rep.statuses is not None
+    # the requests reach past the checks: many answer 200, uploads are stored, some are refused
+    assert rep.statuses.get(200, 0) >= REQUESTS // 5, rep.statuses
+    assert rep.statuses.get(201, 0) >= 1 and rep.statuses.get(400, 0) >= REQUESTS // 10, rep.statuses
+    assert 0 < rep.peak_bytes < 256 * 2**20
+
+
+def test_the_service_surface_finds_the_unbounded_var(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``var`` decoded without the depth check (the defect of issue 19), the fuzzer reports
+    the 500s it causes."""
+
+    def unbounded(raw: str, *_args: object, **_kwargs: object) -> object:
+        return msgspec.json.decode(raw.encode())
+
+    monkeypatch.setattr(web_app, "decode_json", unbounded)
+    rep = fuzz_service("service", 400, seed=3)
+    assert any(" 500 " in c and "RecursionError" in c for c in rep.crashes), rep.statuses
+
+
+def test_the_surface_is_registered_and_selectable(capsys: pytest.CaptureFixture[str]) -> None:
+    assert surfaces()["service"] is fuzz_service and SURFACES["service"] is fuzz_service
+    assert bench_main(["--fuzz", "30", "--fuzz-surface", "service"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].split()[:4] == ["service", "30", "0", "0"], out
+    assert bench_main(["--fuzz", "1", "--fuzz-surface", "nothing"]) == 2
+
+
+def test_a_stuck_request_is_a_hang_and_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request that does not answer in ten times the hang limit (a planted defect: the position
+    takes 4 s) is reported and ends the run, which never waits for it."""
+    import time
+
+    monkeypatch.setattr(web_app.WebService, "position", lambda *_args: time.sleep(4))
+    t0 = time.monotonic()
+    rep = fuzz_service("service", 300, seed=5, hang_seconds=0.2)
+    assert time.monotonic() - t0 < 30
+    assert len(rep.hangs) == 1 and "no answer in 2 s; the run stops here" in rep.hangs[0], rep.hangs
+    assert "/position" in rep.hangs[0] and rep.inputs < 300
+    time.sleep(2.5)  # the planted request ends; the run's client and store close behind it
