@@ -461,3 +461,22 @@ def test_a_symlink_out_of_the_pools_directory_is_refused(tmp_path: Path) -> None
     assert r.exit_code == 0 and "checked against pool 'club'" in r.output, r.output
     r = cli("verify", log, "--pools", outside.parent)
     assert r.exit_code == 0, r.output
+
+
+def test_a_json_pool_of_tiny_cards_is_refused_before_it_is_built() -> None:
+    """3.5 MB of ``{"id": "cN"}`` took 440 MB and 1,000,000 problem lines in ``pool check``."""
+    from adjudicator.core.data import parse_text
+    from adjudicator.core.limits import MAX_DATA_TOKENS
+
+    text = '{"pool": "big", "card": [' + ",".join(f'{{"id": "c{i}"}}' for i in range(200_000)) + "]}"
+    tracemalloc.start()
+    try:
+        with pytest.raises(DataError, match=f"more than {MAX_DATA_TOKENS} pieces"):
+            parse_text(text, "big.json")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, peak
+    # commas inside strings are not pieces: a long text full of them still reads
+    doc = parse_text('{"pool": "p", "description": "' + ", " * 150_000 + '"}', "p.json")
+    assert doc["description"].count(",") == 150_000

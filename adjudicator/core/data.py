@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from .boundedtoml import load_toml_bounded
+from .boundedtoml import json_pieces_error, load_toml_bounded
 from .errors import DataError
 from .limits import MAX_DATA_BYTES, depth_error
 
@@ -47,6 +47,9 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
         deep = depth_error(text)
         if deep is not None:
             raise DataError(p, f"not valid JSON ({deep})")
+        many = json_pieces_error(text)
+        if many is not None:
+            raise DataError(p, f"not read ({many}: the limit of a data file, docs/log-format.md, \"Limits\")")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
