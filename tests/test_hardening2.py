@@ -239,6 +239,9 @@ def test_no_terminal_escape_reaches_the_terminal(tmp_path: Path) -> None:
         _no_raw_controls(r, what)
     r = cli("verify", log)
     assert "\\x1b]0;pwned\\x07" in r.output  # shown, escaped: the judge sees what the log holds
+    r = cli("verify", "--json", log)  # JSON: C0 escaped by JSON itself, DEL and C1 as \\u00NN; the same text
+    _no_raw_controls(r, "verify --json")
+    assert json.loads(r.stdout.splitlines()[0])["path"] == str(log)
     db = tmp_path / "s.db"
     for what, args in (("store import", ["store", "import", "--db", db, log, "--jobs", "1"]),
                        ("store list", ["store", "list", "--db", db]),
