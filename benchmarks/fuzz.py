@@ -282,21 +282,26 @@ def fuzz_game(game_id: str, n: int, seed: int = 0, *, hang_seconds: float = HANG
         except RecursionError:  # building the input itself (never the system under test)
             continue
         rep.inputs += 1
-        t0 = time.perf_counter()
-        try:
-            outcome = act()
-        except Exception as exc:  # noqa: BLE001 - every escaping exception is a finding
-            tb = traceback.extract_tb(exc.__traceback__)
-            where = next((f"{f.filename.split('adjudicator/')[-1]}:{f.lineno}" for f in reversed(tb)
-                          if "adjudicator" in f.filename), "?")
-            rep.crashes.append(f"{kind} #{i}: {type(exc).__name__}: {str(exc)[:160]} at {where}")
-            outcome = "crash"
-        dt = time.perf_counter() - t0
-        if dt > hang_seconds:
-            rep.hangs.append(f"{kind} #{i}: {dt:.1f} s")
-        key = f"{kind}:{outcome}"
-        rep.by_kind[key] = rep.by_kind.get(key, 0) + 1
+        timed_run(rep, kind, i, act, hang_seconds)
     return rep
+
+
+def timed_run(rep: Report, kind: str, i: int, act: Callable[[], str], hang_seconds: float) -> None:
+    """Run one input: its outcome, or the crash (any escaping exception) and the hang it is."""
+    t0 = time.perf_counter()
+    try:
+        outcome = act()
+    except Exception as exc:  # noqa: BLE001 - every escaping exception is a finding
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = next((f"{f.filename.split('adjudicator/')[-1]}:{f.lineno}" for f in reversed(tb)
+                      if "adjudicator" in f.filename), "?")
+        rep.crashes.append(f"{kind} #{i}: {type(exc).__name__}: {str(exc)[:160]} at {where}")
+        outcome = "crash"
+    dt = time.perf_counter() - t0
+    if dt > hang_seconds:
+        rep.hangs.append(f"{kind} #{i}: {dt:.1f} s")
+    key = f"{kind}:{outcome}"
+    rep.by_kind[key] = rep.by_kind.get(key, 0) + 1
 
 
 def fuzz_in_child(game_id: str, n: int, seed: int, memory_bytes: int,
@@ -337,6 +342,7 @@ SURFACES: dict[str, Callable[[str, int, int], Report]] = {}
 
 def surfaces() -> dict[str, Callable[[str, int, int], Report]]:
     """Every registered surface (importing the modules that register them)."""
+    from . import fuzz_data  # noqa: F401 - registers "pool-toml", "pool-json", "output"
     from . import fuzz_service  # noqa: F401 - registers "service"
 
     return SURFACES

@@ -614,7 +614,24 @@ def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool, only: list[str]
                   f"{r.per_10k(r.crashes):>13.1f}{r.per_10k(r.hangs):>11.1f}{peak / 2**20 if peak else float('nan'):>10.0f}")
             for c in r.crashes[:10] + r.hangs[:10]:
                 print(f"  {c}")
-    return 1 if any(r.crashes or r.hangs for r in reports) else 0
+    slow = False
+    if any(name == "pool-toml" for name, _ in plan):  # the 1 MB hostile TOML shapes of issue 19, timed
+        from .fuzz_data import hostile_figures
+
+        rows = hostile_figures()
+        slow = any(not r["refused"] or r["seconds"] > 1 or r["peak_mib"] > 64 for r in rows)
+        if as_json:
+            print(json.dumps({"hostile_toml": rows}, indent=2))
+        else:
+            print(f"\n{'hostile TOML (1 MB)':<22}{'seconds':>9}{'peak MiB':>10}  refused")
+            for r in rows:
+                print(f"{r['shape']:<22}{r['seconds']:>9.3f}{r['peak_mib']:>10.1f}  {'yes' if r['refused'] else 'NO'}")
+    heavy = any(getattr(r, "peak_bytes", 0) > FUZZ_PEAK_MIB * 2**20 for r in reports)
+    return 1 if slow or heavy or any(r.crashes or r.hangs for r in reports) else 0
+
+
+#: the most memory a fuzzed surface may take (peak resident memory of its process); more is a finding
+FUZZ_PEAK_MIB = 256
 
 
 def run_memory(games: list[Any], spec: str, as_json: bool) -> int:

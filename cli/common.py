@@ -11,15 +11,23 @@ Exit codes (documented in README.md):
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
 import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 import msgspec
 
 from adjudicator.core import sources
 from adjudicator.core.errors import AdjudicatorError, LogError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_LEGAL = 0
 EXIT_ILLEGAL = 1
@@ -43,13 +51,38 @@ def internal_error_line(exc: BaseException, where: str | None = None) -> str:
     return f"internal error{' on ' + where if where else ''}: {what} ({BUG_REPORT})"
 
 
+#: what reaches a terminal from input only as an escape: C0 controls but tab and newline (ESC, BEL,
+#: CR, backspace ...), DEL and the C1 controls (U+0080-U+009F: CSI, OSC ... in one character)
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    return f"\\x{ord(m.group()):02x}"
+
+
+def safe(text: str) -> str:
+    """``text`` with every control character written as ``\\xNN``: a player id, a note, a ruling's
+    reason, a card's name or a file name from the input can never set a terminal's title, move its
+    cursor or change its colours (``\\x1b]0;pwned\\x07`` is printed as those characters)."""
+    return _CONTROLS.sub(_escape, text) if _CONTROLS.search(text) else text
+
+
+def echo(message: Any = "", err: bool = False) -> None:
+    """The CLI's one way to print text (every command's text output and errors): click.echo of
+    the message with its control characters escaped (:func:`safe`)."""
+    click.echo(safe(str(message)), err=err)
+
+
 class Main(click.Group):
     """The command group: an unexpected exception becomes exit code 3 with one line, not a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+        except click.ClickException as exc:  # click's own messages quote input too (a file name)
+            exc.message = safe(exc.message)
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit, KeyboardInterrupt):
             raise
         except BrokenPipeError:  # the reader went away (``| head``): not an error of ours
             import os
@@ -58,7 +91,7 @@ class Main(click.Group):
             ctx.exit(141)
         except Exception as exc:  # noqa: BLE001 - the last line of defence, reported as a bug
             inputs = " ".join(a for a in ctx.args or [] if not a.startswith("-"))
-            click.echo("error: " + internal_error_line(exc, inputs or None), err=True)
+            echo("error: " + internal_error_line(exc, inputs or None), err=True)
             ctx.exit(EXIT_INTERNAL)
 
 
@@ -68,7 +101,7 @@ class BadInput(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        echo(f"error: {self.format_message()}", err=True)
 
 
 def fail(exc: AdjudicatorError | str) -> BadInput:
@@ -105,8 +138,142 @@ pools_option = click.option(
          "after the shipped data, before ADJUDICATOR_POOLS). See docs/own-cards.md.",
 )
 
+def output_option(what: str, required: bool = False) -> Callable[[F], F]:
+    """``-o/--output FILE`` and ``--force``, the same on every command that writes a file: ``what``
+    says what is written (see :func:`check_output` and :func:`write_output`); without
+    ``required``, no ``-o`` is standard output."""
+
+    def decorate(f: F) -> F:
+        f = click.option("--force", is_flag=True,
+                         help="With -o: replace FILE if it exists (never one of the command's inputs).")(f)
+        default = "" if required else " (default: standard output)"
+        return click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                            required=required,
+                            help=f"Write {what} to FILE{default}; an existing FILE only with --force, an input "
+                                 f"of the command never.")(f)
+
+    return decorate
+
+
+def check_output(output: str | None, force: bool, inputs: Iterable[str]) -> None:
+    """Refuse ``-o output`` (exit 2) when it is one of ``inputs`` (the same file, by any name:
+    a symlink, a hard link), or exists and ``force`` is not given.  Called before any work, and
+    again by :func:`write_output` just before the file is replaced."""
+    if output is None:
+        return
+    out = Path(output)
+    try:
+        exists = out.exists() or out.is_symlink()
+    except OSError as exc:
+        raise BadInput(f"-o {output}: cannot write ({exc.strerror})") from None
+    if not exists:
+        return
+    for i in inputs:
+        try:
+            same = os.path.samefile(out, i)
+        except OSError:
+            same = False
+        if same:
+            raise BadInput(f"-o {output}: it is the input {i} (the same file); write the output elsewhere")
+    if not force:
+        raise BadInput(f"-o {output}: the file exists; --force replaces it")
+
+
+def write_output(output: str | None, force: bool, inputs: Iterable[str], data: bytes) -> None:
+    """``data`` to standard output, or to ``output`` atomically: a temporary file in the same
+    directory, flushed to disk (fsync), then renamed over ``output`` (so a reader, or a crash,
+    never sees half a file, and a refused ``output`` is left untouched)."""
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    inputs = list(inputs)
+    check_output(output, force, inputs)
+    out = Path(output)
+    folder = out.parent
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{out.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        if force:
+            check_output(output, force, inputs)  # the same file may have appeared meanwhile
+            os.replace(tmp, out)
+        else:
+            os.link(tmp, out)  # never replaces: a file that appeared since the check stays
+            os.unlink(tmp)
+        tmp = None
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except FileExistsError:
+        raise BadInput(f"-o {output}: the file exists; --force replaces it") from None
+    except OSError as exc:
+        raise BadInput(f"-o {output}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def process_pool(jobs: int) -> Any:
+    """The worker processes of ``--jobs`` (``verify``, ``store import``): a ProcessPoolExecutor
+    (fork) whose workers die with this process, however it ends (kill -9 included)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+#: how often a worker without prctl looks whether its parent is still there (seconds)
+PARENT_POLL = 0.5
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker process's initializer: end this process when ``parent`` ends.  On Linux the kernel
+    sends it SIGKILL then (prctl PR_SET_PDEATHSIG); elsewhere a daemon thread polls the parent
+    pid.  A parent already gone before this ran (the race) ends the worker at once."""
+    import signal
+
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(EXIT_INTERNAL)
+    if not armed:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(PARENT_POLL)
+            os._exit(EXIT_INTERNAL)
+
+        threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
 _enc = msgspec.json.Encoder()
 
 
+#: JSON escapes C0 controls itself; DEL and the C1 controls are written \\u00NN too (still JSON)
+_JSON_CONTROLS = re.compile("[\x7f-\x9f]")
+
+
 def emit_json(obj: Any) -> None:
-    sys.stdout.write(_enc.encode(obj).decode() + "\n")
+    text = _enc.encode(obj).decode()
+    if _JSON_CONTROLS.search(text):
+        text = _JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    sys.stdout.write(text + "\n")

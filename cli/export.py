@@ -3,37 +3,32 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.log import read_log
 
-from .common import BadInput, fail, pools_option
+from .common import BadInput, check_output, echo, fail, output_option, pools_option, write_output
 
 
 @click.command()
 @pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True),
-              help="The HTML file to write.")
+@output_option("the HTML replay", required=True)
 @click.option("--as", "views", multiple=True, metavar="PLAYER",
               help="A viewpoint the file holds (repeatable): a player's seat, 'public' (every seat's hidden "
                    "cards masked; the default) or 'judge' (everything).  The first one is where it opens.")
-def export(log_path: str, output: str, views: tuple[str, ...]) -> None:
+def export(log_path: str, output: str, force: bool, views: tuple[str, ...]) -> None:
     """Write LOG as one self-contained HTML replay (no server, no network): the browser viewer
     with its frames inlined, holding only the viewpoints asked for (default: the public view)."""
     from adjudicator.replays.web.export import ExportError, render
 
+    check_output(output, force, [log_path])
     try:
         page = render(read_log(log_path), list(views) or ["public"], log_path)
     except AdjudicatorError as exc:
         raise fail(exc) from None
     except ExportError as exc:
         raise BadInput(str(exc)) from None
-    try:
-        Path(output).write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"{output}: cannot write ({exc.strerror})") from None
-    click.echo(f"{output}: {len(page):,} bytes, viewpoints {', '.join(dict.fromkeys(views or ('public',)))}")
+    write_output(output, force, [log_path], page.encode("utf-8"))
+    echo(f"{output}: {len(page):,} bytes, viewpoints {', '.join(dict.fromkeys(views or ('public',)))}")

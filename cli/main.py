@@ -24,8 +24,8 @@ from adjudicator.core.verify import ENGINE_FAILURE, position_at, propose, ruling
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED,
-    EXIT_UNFINISHED, BadInput,
-    Main, as_option, at_option, emit_json, fail, internal_error_line, json_option, pools_option, position_option,
+    EXIT_UNFINISHED, BadInput, Main, as_option, at_option, echo, emit_json, fail, internal_error_line, json_option,
+    pools_option, position_option, process_pool,
 )
 
 
@@ -140,11 +140,8 @@ def run_jobs(items: list[str], keep_going: bool, jobs: int, cluster: str | None,
         for item in items:
             yield worker(item, keep_going)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     chunk = max(1, min(32, len(items) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+    with process_pool(jobs) as pool:
         config = sources.worker_config()
         yield from pool.map(worker, items, [keep_going] * len(items), [config] * len(items), chunksize=chunk)
 
@@ -201,7 +198,7 @@ class _Summary:
 
 def _echo_verdict(doc: dict[str, Any]) -> None:
     if doc["verdict"] in ("unreadable", "error"):
-        click.echo(f"{doc['path']}: {doc['verdict']}: {doc['error']}")
+        echo(f"{doc['path']}: {doc['verdict']}: {doc['error']}")
         return
     out = doc["outcome"]
     tail = ""
@@ -209,44 +206,44 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
         tail = f"; {out['winner']} wins by {out['reason']}" if out["winner"] else f"; {out['result']} ({out['reason']})"
     stopped = doc.get("stopped_at")
     if stopped is not None and doc["verdict"] != "illegal":  # an unfinished match: where it stopped
-        click.echo(f"{doc['path']}: {doc['verdict']}, unfinished ({doc['events']} events, {doc['game']}; "
+        echo(f"{doc['path']}: {doc['verdict']}, unfinished ({doc['events']} events, {doc['game']}; "
                    f"{describe_stop(stopped)})")
     else:
-        click.echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
+        echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
     if doc.get("meta"):
-        click.echo(f"  header: {header_line(doc['meta'])}")
+        echo(f"  header: {header_line(doc['meta'])}")
     for v in doc["violations"]:
-        click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
+        echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
         if v.get("followers"):
-            click.echo(f"    ({v['followers']} later events not checked: the position still waits for "
+            echo(f"    ({v['followers']} later events not checked: the position still waits for "
                        f"{v['waiting_for']})")
     for d in doc.get("data", []):
         where = "" if d["source"] == "shipped" else f" from {d['source']}"
-        click.echo(f"  checked against {d['kind']} {d['id']!r} sha256 {d['sha256']}{where}")
+        echo(f"  checked against {d['kind']} {d['id']!r} sha256 {d['sha256']}{where}")
     for w in doc.get("warnings", []):
         r = w["ruling"]
-        click.echo(f"  warning: {doc['path']}:{w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+        echo(f"  warning: {doc['path']}:{w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
                    f"({w['decision']} by the judge's ruling at line {r['line']})")
     for r in doc.get("rulings", []):
-        click.echo(f"  ruling: {doc['path']}:{r['line']}: event {r['seq']}: {r['text']}")
+        echo(f"  ruling: {doc['path']}:{r['line']}: event {r['seq']}: {r['text']}")
     for u in doc.get("unopened", []):
-        click.echo(f"  warning: {doc['path']}:{u['line']}: event {u['seq']}: commitment never opened: {u['what']} "
+        echo(f"  warning: {doc['path']}:{u['line']}: event {u['seq']}: commitment never opened: {u['what']} "
                    f"({u['commitment'][:19]}...)")
     if doc.get("chain_head"):
-        click.echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
+        echo(f"  sealed: the hash chain holds; the last line hashes to {doc['chain_head']} (keep it to check that line)")
     for a in doc.get("assumptions", []):
-        click.echo(f"  assuming {a}")
+        echo(f"  assuming {a}")
     undetermined = doc.get("undetermined", [])
     for v in undetermined[:20]:
-        click.echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] undetermined: "
+        echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] undetermined: "
                    f"{v['message']}; legal if {v['condition']}")
     more = doc.get("undetermined_events", 0) - min(20, len(undetermined))
     if more > 0:
-        click.echo(f"  ... and {more} more undetermined events (--json lists up to {MAX_CONDITIONS})")
+        echo(f"  ... and {more} more undetermined events (--json lists up to {MAX_CONDITIONS})")
     unchecked = doc.get("not_engine_checked", [])
     if unchecked:  # one line, not one per event: declared effects are the players' word
         lines = ", ".join(str(v["line"]) for v in unchecked[:8]) + (", ..." if len(unchecked) > 8 else "")
-        click.echo(f"  {len(unchecked)} events not engine-checked (declared effects), lines {lines}")
+        echo(f"  {len(unchecked)} events not engine-checked (declared effects), lines {lines}")
 
 
 def describe_stop(stopped: dict[str, Any]) -> str:
@@ -336,7 +333,7 @@ def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool, jobs: int, q
         if as_json:
             emit_json(summary.as_dict(len(files)))
         else:
-            click.echo(summary.text(len(files)))
+            echo(summary.text(len(files)))
     sys.exit(summary.worst)
 
 
@@ -422,13 +419,13 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
             doc["condition"] = ruling.condition
         emit_json(doc)
     else:
-        click.echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {message}")
+        echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {message}")
         if ruling.condition is not None:
-            click.echo(f"  legal if {ruling.condition}")
+            echo(f"  legal if {ruling.condition}")
         if not ruling.engine_checked:
-            click.echo("  (not engine-checked: the engine cannot model this effect)")
+            echo("  (not engine-checked: the engine cannot model this effect)")
         for d in derived:
-            click.echo(f"  then: {game.describe_event(d)}")
+            echo(f"  then: {game.describe_event(d)}")
     sys.exit(EXIT_LEGAL if ruling.legal else EXIT_UNDETERMINED if ruling.allowed else EXIT_ILLEGAL)
 
 
@@ -467,15 +464,15 @@ def legal(log_path: str | None, at: int | None, position: str | None, paths: boo
         return
     out = game.outcome(state)
     if out is not None:
-        click.echo(f"the match is over: {out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
+        echo(f"the match is over: {out.result} {out.winner or ''} ({out.reason})".replace("  ", " "))
         return
     shown = f"; {len(groups)} shown, one per destination (--paths lists all)" if len(groups) < len(events) else ""
-    click.echo(f"to act: {', '.join(to_act)}; {len(events)} legal events{shown}")
+    echo(f"to act: {', '.join(to_act)}; {len(events)} legal events{shown}")
     for e, n in groups:
         more = f"   (+{n - 1} other paths to the same square)" if n > 1 else ""
-        click.echo("  " + msgspec.json.encode(e).decode() + more)
+        echo("  " + msgspec.json.encode(e).decode() + more)
     if hidden:
-        click.echo(f"  (and {hidden} events {viewer} cannot see: outcomes that would name hidden cards)")
+        echo(f"  (and {hidden} events {viewer} cannot see: outcomes that would name hidden cards)")
 
 
 @main.command()
@@ -493,7 +490,7 @@ def state(log_path: str | None, at: int | None, position: str | None, as_player:
     if as_json:
         emit_json(positions.document(game, st, player=as_player, at=n))
     else:
-        click.echo(game.describe(st, as_player))
+        echo(game.describe(st, as_player))
 
 
 @main.command()
@@ -520,7 +517,7 @@ def schema(game_id: str, pool: bool) -> None:
 def games() -> None:
     """List the registered games."""
     for g in registry.games():
-        click.echo(f"{g.id}\t{g.name}")
+        echo(f"{g.id}\t{g.name}")
 
 
 from . import store as _store  # noqa: E402  (the event store commands)

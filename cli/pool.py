@@ -19,7 +19,7 @@ from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.poolcheck import PoolReport, card_info, check_pool, pool_loader
 
-from .common import EXIT_BAD_INPUT, BadInput, emit_json, fail, json_option
+from .common import EXIT_BAD_INPUT, BadInput, echo, emit_json, fail, json_option, safe
 
 
 def pool_games() -> list[Any]:
@@ -68,13 +68,13 @@ def check(path: str, game_id: str | None, as_json: bool) -> None:
         emit_json(report.as_dict())
     else:
         for p in report.problems:
-            click.echo(p.render(report.path))
+            echo(p.render(report.path))
         n = len(report.problems)
         state = "clean" if n == 0 else f"{n} problem{'s' if n != 1 else ''}"
         cards = len(report.cards)
-        click.echo(f"{report.path}: {report.game} pool {report.pool!r}, {cards} card{'s' if cards != 1 else ''} read, {state}")
+        echo(f"{report.path}: {report.game} pool {report.pool!r}, {cards} card{'s' if cards != 1 else ''} read, {state}")
         if report.declared:
-            click.echo(f"declared effects (not engine-checked): {', '.join(report.declared)}")
+            echo(f"declared effects (not engine-checked): {', '.join(report.declared)}")
     if report.problems:
         click.get_current_context().exit(EXIT_BAD_INPUT)
 
@@ -111,16 +111,16 @@ def show(path: str, card_id: str | None, game_id: str | None, as_json: bool) -> 
             emit_json({"game": report.game, "pool": report.pool, "card": data, "info": card_info(game, card)})
             return
         info = card_info(game, card)
-        click.echo(f"{info['name']} ({card.id})")
+        echo(f"{info['name']} ({card.id})")
         if info["facts"]:
-            click.echo(" · ".join(info["facts"]))
+            echo(" · ".join(info["facts"]))
         if info["text"]:
-            click.echo("")
-            click.echo(click.wrap_text(info["text"], 88))
-        click.echo("")
+            echo("")
+            echo(click.wrap_text(info["text"], 88))
+        echo("")
         for key, value in data.items():
             if key != "text":
-                click.echo(f"{key} = {msgspec.json.encode(_unset_dropped(value)).decode()}")
+                echo(f"{key} = {msgspec.json.encode(_unset_dropped(value)).decode()}")
         return
     infos = [card_info(game, c) for c in report.cards]
     if as_json:
@@ -128,10 +128,12 @@ def show(path: str, card_id: str | None, game_id: str | None, as_json: bool) -> 
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{report.game} pool {report.pool!r}: {len(infos)} cards", title_justify="left")
+    # the pool's texts as plain Text (never rich markup), their control characters escaped
+    table = Table(title=Text(safe(f"{report.game} pool {report.pool!r}: {len(infos)} cards")), title_justify="left")
     for column in ("id", "name", "facts", "text"):
         table.add_column(column, overflow="fold")
     for info in infos:
-        table.add_row(info["id"], info["name"], " · ".join(info["facts"]), info["text"])
+        table.add_row(*(Text(safe(x)) for x in (info["id"], info["name"], " · ".join(info["facts"]), info["text"])))
     Console(soft_wrap=False).print(table)

@@ -23,7 +23,10 @@ from adjudicator.core.seats import redact_log
 from adjudicator.core.log import MatchLog, read_log, seal_lines
 from adjudicator.core.verify import run
 
-from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, json_option, pools_option
+from .common import (
+    EXIT_ILLEGAL, EXIT_LEGAL, BadInput, check_output, echo, emit_json, fail, json_option, output_option,
+    pools_option, write_output,
+)
 
 
 def _lines(path: str) -> list[bytes]:
@@ -33,16 +36,8 @@ def _lines(path: str) -> list[bytes]:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _write(lines: Iterable[bytes], output: str | None) -> None:
-    data = b"".join(ln + b"\n" for ln in lines)
-    if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    try:
-        Path(output).write_bytes(data)
-    except OSError as exc:
-        raise BadInput(f"{output}: cannot write ({exc.strerror})") from None
+def _write(lines: Iterable[bytes], output: str | None, force: bool, inputs: Iterable[str]) -> None:
+    write_output(output, force, inputs, b"".join(ln + b"\n" for ln in lines))
 
 
 def _checked(path: str) -> Any:
@@ -56,31 +51,31 @@ def _checked(path: str) -> Any:
 @click.command()
 @pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the sealed log here (default: standard output).")
-def seal(log_path: str, output: str | None) -> None:
+@output_option("the sealed log")
+def seal(log_path: str, output: str | None, force: bool) -> None:
     """Add the hash chain to a log: each line after MatchStarted gets "prev", the sha256 of the
     line before it as written.  `verify` then names the first line changed since.  A log that does
     not read (or whose chain is already broken) is refused (exit 2)."""
+    check_output(output, force, [log_path])
     _checked(log_path)
-    _write(seal_lines(_lines(log_path)), output)
+    _write(seal_lines(_lines(log_path)), output, force, [log_path])
 
 
 @click.command()
 @pools_option
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False))
 @click.option("--as", "as_player", required=True, metavar="PLAYER", help="The seat whose record to write.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the redacted log here (default: standard output).")
-def redact(log_path: str, as_player: str, output: str | None) -> None:
+@output_option("the redacted log")
+def redact(log_path: str, as_player: str, output: str | None, force: bool) -> None:
     """Write the log PLAYER's seat kept: every event as that seat saw it, what it could not see
     masked ("?"), as the viewers and `state --as` show it."""
+    check_output(output, force, [log_path])
     log = _checked(log_path)
     players = list(log.setup.players)
     if as_player not in players:
         raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(players)})")
     enc = msgspec.json.Encoder()
-    _write((enc.encode(e) for e in redact_log(log, as_player)), output)
+    _write((enc.encode(e) for e in redact_log(log, as_player)), output, force, [log_path])
 
 
 def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_json: bool,
@@ -111,14 +106,14 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
                    "warnings": warnings, "to_act": to_act,
                    "outcome": None if out is None else to_builtins(out)})
     else:
-        click.echo(f"{verdict.verdict}: {verdict.rule} [{verdict.code}] {verdict.message}")
+        echo(f"{verdict.verdict}: {verdict.rule} [{verdict.code}] {verdict.message}")
         for w in warnings:
-            click.echo(f"  warning: line {w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
+            echo(f"  warning: line {w['line']}: event {w['seq']}: {w['rule']} [{w['code']}] {w['message']} "
                        f"({w['decision']})")
         if out is not None:
-            click.echo(f"  then: the match is over ({out.result} {out.winner or ''}, {out.reason})".replace(" ,", ","))
+            echo(f"  then: the match is over ({out.result} {out.winner or ''}, {out.reason})".replace(" ,", ","))
         elif verdict.legal:
-            click.echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
+            echo(f"  then: to act: {', '.join(to_act) or 'no one'} ({game.waiting_for(res.state)})")
     return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
 
 
@@ -126,10 +121,9 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
 @pools_option
 @click.argument("a_path", metavar="A", type=click.Path(dir_okay=False))
 @click.argument("b_path", metavar="B", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the merged log here (only when the records do not contradict each other).")
+@output_option("the merged log (only when the records do not contradict each other)")
 @json_option
-def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> None:
+def reconcile(a_path: str, b_path: str, output: str | None, force: bool, as_json: bool) -> None:
     """Make one log of two records of the same match (e.g. two seats' `redact --as` records):
     each one's masked values filled from the other, every contradiction named with both files'
     lines.  Exit 0: no contradiction (the merged log written with -o); 1: contradictions (nothing
@@ -137,13 +131,14 @@ def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> No
     from adjudicator.core.reconcile import read_record
     from adjudicator.core.reconcile import reconcile as merge
 
+    check_output(output, force, [a_path, b_path])
     try:
         a, b = read_record(a_path), read_record(b_path)
     except AdjudicatorError as exc:
         raise fail(exc) from None
     res = merge(a, b)
     if output is not None and not res.contradictions:
-        _write(res.lines, output)
+        _write(res.lines, output, force, [a_path, b_path])
     if as_json:
         emit_json({**res.as_dict(), "output": output if output is not None and not res.contradictions else None})
     else:
@@ -154,18 +149,18 @@ def reconcile(a_path: str, b_path: str, output: str | None, as_json: bool) -> No
 def _echo_reconciled(res: Any, output: str | None) -> None:
     a, b = res.a.path, res.b.path
     verdict = f"{len(res.contradictions)} contradictions" if res.contradictions else "no contradiction"
-    click.echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
+    echo(f"{a} + {b}: {verdict} ({len(res.lines)} events, {res.a.game.id}; {res.filled_a} values filled in "
                f"{a}, {res.filled_b} in {b}; {res.unknown} unknown to both)")
     for c in res.contradictions:
         more = f" ({c.followers} more contradictions follow from it)" if c.followers else ""
-        click.echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}{more}")
+        echo(f"  {a}:{c.line_a} / {b}:{c.line_b}: {c.message}{more}")
     for path, seat in ((a, res.seat_a), (b, res.seat_b)):
         if seat is not None:
-            click.echo(f"  {path} is {seat}'s record")
+            echo(f"  {path} is {seat}'s record")
     for path, only in ((a, res.only_a), (b, res.only_b)):
         if only:
             shown = ", ".join(map(str, only[:8])) + (", ..." if len(only) > 8 else "")
-            click.echo(f"  only in {path}: lines {shown} (taken into the merged log)")
+            echo(f"  only in {path}: lines {shown} (taken into the merged log)")
     if output is not None:
         sealed = " (sealed: both records were)" if res.sealed else ""
-        click.echo(f"  not written: {output}" if res.contradictions else f"  merged log written to {output}{sealed}")
+        echo(f"  not written: {output}" if res.contradictions else f"  merged log written to {output}{sealed}")

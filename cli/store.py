@@ -25,8 +25,8 @@ from adjudicator.core import registry, sources
 from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
 
 from .common import (
-    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, emit_json, fail,
-    internal_error_line, json_option, pools_option,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, echo, emit_json, fail,
+    internal_error_line, json_option, pools_option, process_pool,
 )
 
 db_option = click.option(
@@ -66,9 +66,9 @@ def _import_doc(res: ImportResult) -> dict[str, Any]:
 
 def _echo_import(res: ImportResult) -> None:
     tail = " (illegal; --allow-illegal stores it with its verdict)" if res.status == REFUSED else ""
-    click.echo(f"{res.match_id}  {res.path}: {res.verdict}, {res.events} events, {res.status}{tail}")
+    echo(f"{res.match_id}  {res.path}: {res.verdict}, {res.events} events, {res.status}{tail}")
     for v in res.violations:
-        click.echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
+        echo(f"  {res.path}:{v.line}: event {v.seq}: {v.rule} [{v.code}] {v.message}")
 
 
 def _prepare(path: str, allow_illegal: bool, snapshot_every: int, config: tuple[Any, ...] = ()) -> tuple[str, Any]:
@@ -112,9 +112,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
         for f in files:
             yield (f, *_one(st, f, allow_illegal))
         return
-    import multiprocessing
     from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
 
     def written(f: Path, fut: Any) -> tuple[Path, str, Any]:
         kind, value = fut.result()
@@ -131,7 +129,7 @@ def _imports(st: MatchStore, files: list[Path], allow_illegal: bool, jobs: int) 
 
     window: deque[tuple[Path, Any]] = deque()
     config = sources.worker_config()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+    with process_pool(jobs) as pool:
         for f in files:
             if f.stat().st_size > PREPARE_MAX_BYTES:
                 while window:
@@ -168,20 +166,20 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, jobs: int, db: str | No
                 if as_json:
                     emit_json({"path": str(f), "verdict": "unreadable", "status": "unreadable", "error": res})
                 else:
-                    click.echo(f"error: {res}", err=True)
+                    echo(f"error: {res}", err=True)
                 continue
             if kind == "error":
                 worst = EXIT_INTERNAL
                 if as_json:
                     emit_json({"path": str(f), "verdict": "error", "status": "error", "error": res})
                 else:
-                    click.echo(f"error: {res}", err=True)
+                    echo(f"error: {res}", err=True)
                 continue
             # an illegal log stored on request (--allow-illegal) is what was asked for: exit 0;
             # an illegal log refused (not stored) exits 1; an engine defect exits 3
             if any(v.rule == ENGINE_FAILURE for v in res.violations):
                 worst = EXIT_INTERNAL
-                click.echo(f"error: internal error on {f}: the engine failed ({BUG_REPORT})", err=True)
+                echo(f"error: internal error on {f}: the engine failed ({BUG_REPORT})", err=True)
             elif res.status == REFUSED:
                 worst = max(worst, EXIT_ILLEGAL, key=_SEVERITY.index)
             if as_json:
@@ -207,8 +205,8 @@ def _outcome_text(outcome: dict[str, Any] | None) -> str:
 
 def _echo_summary(m: MatchSummary) -> None:
     header = f"  [{header_line(m.meta)}]" if m.meta else ""
-    click.echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
-               f"{_outcome_text(m.outcome)}  {m.source}{header}")
+    echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
+         f"{_outcome_text(m.outcome)}  {m.source}{header}")
 
 
 @store.command("list")
@@ -266,9 +264,9 @@ def show(match_ref: str, at: int | None, as_player: str | None, as_json: bool, d
             doc["chain_head"] = head
         emit_json(doc)
     else:
-        click.echo(game.describe(state, as_player))
+        echo(game.describe(state, as_player))
         if head is not None:  # the log was sealed: its last line's hash, to check a copy against
-            click.echo(f"sealed: the stored log's last line hashes to {head}")
+            echo(f"sealed: the stored log's last line hashes to {head}")
 
 
 __all__ = ["store", "open_store"]

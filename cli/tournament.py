@@ -29,7 +29,7 @@ from adjudicator.core.events import HIDDEN
 from adjudicator.core.log import stream_log
 from adjudicator.core.reconcile import Record, reconcile, read_record
 
-from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, emit_json, fail, pools_option
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, pools_option
 
 
 def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
@@ -286,7 +286,7 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, repl
     elif as_csv:
         sys.stdout.write(_csv(report))
     else:
-        click.echo(_text(report))
+        echo(_text(report))
     sys.exit(EXIT_PROBLEMS if report["summary"]["problems"] else EXIT_LEGAL)
 
 
@@ -351,7 +351,7 @@ def import_(manifest: str, db: str | None, jobs: int) -> None:
                     stored += 1
         tid, version = tournament_store.save(st, report)
     s = report["summary"]
-    click.echo(f"{report['tournament']['name']}: {s['tables']} tables, {stored} logs stored, {s['problems']} problems; "
+    echo(f"{report['tournament']['name']}: {s['tables']} tables, {stored} logs stored, {s['problems']} problems; "
                f"tournament {tid} (version {version})")
 
 

@@ -11,13 +11,13 @@ directory, in the store) is :mod:`adjudicator.core.sources`.  A malformed file r
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from .boundedtoml import json_pieces_error, load_toml_bounded
 from .errors import DataError
 from .limits import MAX_DATA_BYTES, depth_error
 
@@ -47,6 +47,9 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
         deep = depth_error(text)
         if deep is not None:
             raise DataError(p, f"not valid JSON ({deep})")
+        many = json_pieces_error(text)
+        if many is not None:
+            raise DataError(p, f"not read ({many}: the limit of a data file, docs/log-format.md, \"Limits\")")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -62,12 +65,7 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
 
 
 def _toml(text: str, p: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(p, f"not valid TOML ({exc})") from None
-    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
-        raise DataError(p, "not valid TOML (an integer of more than 4,300 digits)") from None
+    return load_toml_bounded(text, p)
 
 
 def is_json(path: str | Path) -> bool:

@@ -19,8 +19,16 @@ MAX_RULINGS = 10_000
 MAX_PLAYERS = 64
 #: the longest name of a card pool, board, island or other data file a log may name
 MAX_NAME = 64
-#: the largest data file (card pool, board, island) read from a ``--pools`` directory or an upload (bytes)
+#: the largest data file (card pool, board, island), wherever it is read from: a path, a
+#: ``--pools`` directory, ``ADJUDICATOR_POOLS``, the store, an upload (bytes)
 MAX_DATA_BYTES = 4_000_000
+#: a data file's document: the parts of one dotted key or table header (TOML)
+MAX_DOTTED_KEY = 16
+#: a TOML data file's pieces: keys, values, brackets, commas, dots, strings, comments and lines
+#: (a 30 KB pool has about 5,000; so the keys, array items and tables a file may hold are bounded)
+MAX_DATA_TOKENS = 100_000
+#: a data file's document: the longest string (characters)
+MAX_DATA_STRING = 100_000
 #: the most data files (pools, boards, islands) one upload may carry
 MAX_DATA_FILES = 16
 #: the most copies of one card in a deck list, and the most cards a deck list may hold
@@ -28,8 +36,6 @@ MAX_COPIES = 10_000
 MAX_DECK = 100_000
 #: the largest position document (bytes)
 MAX_POSITION_BYTES = 50_000_000
-#: the largest data file (a card pool, a board) read from a path (bytes)
-MAX_DATA_BYTES = 20_000_000
 
 
 def depth_error(raw: bytes | str, limit: int = MAX_DEPTH) -> str | None:

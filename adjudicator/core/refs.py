@@ -14,6 +14,7 @@ from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from .protocol import RefError
+from .limits import MAX_COPIES, MAX_DECK
 
 T = TypeVar("T")
 
@@ -188,8 +189,9 @@ class BoundRefs:
 
 def check_deck_lists(players: Iterable[str], decks: Mapping[str, Any], cards: Names, *,
                      counts: Callable[[Any], Mapping[str, int]], field: Callable[[str, str], str],
-                     max_copies: int = 10_000) -> None:
-    """Deck lists of a set-up: one per player, none for anyone else, known cards, sane counts."""
+                     max_copies: int = MAX_COPIES) -> None:
+    """Deck lists of a set-up: one per player, none for anyone else, known cards, sane counts
+    (at most ``max_copies`` of a card, at most :data:`MAX_DECK` cards in a deck list)."""
     ids = list(players)
     for p in ids:
         if p not in decks:
@@ -197,7 +199,11 @@ def check_deck_lists(players: Iterable[str], decks: Mapping[str, Any], cards: Na
     for p, deck in decks.items():
         if p not in ids:
             raise RefError(f"decks.{p}", f"deck list for unknown player {p!r}")
+        total = 0
         for cid, n in counts(deck).items():
             cards.check(field(p, cid), cid)
             if not 0 <= n <= max_copies:
                 raise RefError(field(p, cid), f"copies must be between 0 and {max_copies}, got {n}")
+            total += n
+            if total > MAX_DECK:
+                raise RefError(f"decks.{p}", f"more than {MAX_DECK} cards in one deck list")

@@ -93,6 +93,18 @@ def decode_document(raw: bytes, name: str) -> Any:
     return parse_text(text, name)
 
 
+def inside(path: Path, root: Path) -> None:
+    """Refuse (:class:`DataError`) a file of the ``--pools`` directory ``root`` that is, or lies
+    behind, a symbolic link to somewhere outside ``root``: the directory's files are its own."""
+    try:
+        real, base = path.resolve(), root.resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links
+        raise DataError(str(path), f"cannot follow its symbolic links ({exc})") from None
+    if not real.is_relative_to(base):
+        raise DataError(str(path), f"a symbolic link to {real}, outside the --pools directory {root}: refused "
+                                   f"(copy the file into {root}, or name the directory that holds it with --pools)")
+
+
 def check_id(noun: str, value: object) -> str:
     """``value`` as a data id, or a :class:`DataError` (an id is never a path)."""
     if not isinstance(value, str) or not _ID.fullmatch(value) or len(value) > MAX_NAME:
@@ -252,25 +264,28 @@ class Sources:
             places.append("the event store / upload")
         return "; ".join(places)
 
-    def paths(self, kind: DataKind[Any], id: str) -> Iterator[tuple[Path, str]]:
-        """The files that may hold ``id``, in search order, with how a verdict names them."""
+    def paths(self, kind: DataKind[Any], id: str) -> Iterator[tuple[Path, str, Path | None]]:
+        """The files that may hold ``id``, in search order, with how a verdict names them and the
+        directory they must stay in (None: the shipped data)."""
         names = list(kind.file_names(id))
         for n in names:
-            yield kind.shipped / n, "shipped"
+            yield kind.shipped / n, "shipped", None
         for d in self.dirs:
             for folder in (d / kind.game, d):
                 for n in names:
-                    yield folder / n, str(folder / n)
+                    yield folder / n, str(folder / n), d
 
     def candidates(self, kind: DataKind[Any], id: str) -> list[Candidate]:
         names = set(kind.file_names(id))
         out = []
-        for path, label in self.paths(kind, id):
+        for path, label, root in self.paths(kind, id):
             try:
-                found = path.is_file()
+                found = path.is_file()  # a device, a FIFO, a folder: not a data file
             except OSError:
                 found = False
             if found:
+                if root is not None:
+                    inside(path, root)
                 doc = read_document(path)
                 out.append(Candidate(doc, sha256_of(doc), label, path.name if label == "shipped" else label))
         for name, doc in self.files:

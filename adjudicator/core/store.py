@@ -1151,7 +1151,8 @@ class MatchStore:
             ev = next(iter(self.app.events.get(data_stream_id(game, kind, sha256), limit=1)), None)
         if ev is None:
             return None
-        doc = msgspec.json.decode(ev.content)
+        # read like any data file (size, UTF-8, depth bounded): the store is input too
+        doc = sources.decode_document(ev.content, f"{self.location}#{kind}/{ev.data_id}.json")
         if sources.sha256_of(doc) != sha256:
             raise StoreError(f"{self.location}: the kept {kind} {ev.data_id!r} does not hash to {sha256}")
         return sources.Candidate(doc, sha256, "store")
