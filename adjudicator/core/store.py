@@ -95,6 +95,12 @@ INTERNALS: tuple[tuple[str, str], ...] = (
      "a long match is written in batches on the cursor of one transaction, with the library's own INSERT"),
     ("eventsourcing.domain.DomainEvent.__dict__",
      "stored events are built without their dataclass __init__, as the library's mapper reads them back"),
+    ("eventsourcing.postgres.PostgresApplicationRecorder._lock_table",
+     "PostgreSQL: a batch COPY takes the library's own table lock first (notification ids in commit order)"),
+    ("eventsourcing.postgres.PostgresApplicationRecorder._notify_channel",
+     "... and sends the library's own NOTIFY, as its insert does"),
+    ("eventsourcing.postgres.PostgresAggregateRecorder.events_table_name",
+     "PostgreSQL: the table (and the datastore's schema and id type) a batch is COPied into"),
 )
 
 
@@ -131,6 +137,18 @@ def _bulk_insert(recorder: Any, cursor: Any, stored_events: list[Any]) -> None:
 def _insert_statement(recorder: Any) -> str:
     """The recorder's own INSERT of one stored event (``insert_events_statement``)."""
     return recorder.insert_events_statement
+
+
+def _lock_and_notify(recorder: Any, cursor: Any) -> None:
+    """Take the PostgreSQL recorder's table lock and send its NOTIFY (``_lock_table``,
+    ``_notify_channel``), on the cursor of the caller's transaction, as its own insert does."""
+    recorder._lock_table(cursor)
+    recorder._notify_channel(cursor)
+
+
+def _copy_target(recorder: Any) -> tuple[str, str, str]:
+    """A PostgreSQL recorder's (schema, table, originator id type) (``events_table_name``)."""
+    return recorder.datastore.schema, recorder.events_table_name, recorder.datastore.originator_id_type
 
 
 def _new(cls: type, fields: dict[str, Any]) -> Any:
@@ -403,7 +421,22 @@ class MatchMapper(Mapper[uuid.UUID]):
                                   "topic": Match.Recorded.TOPIC, "state": state})
 
 
-class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
+class _BatchWriting:
+    """An application recorder that also writes batches on the cursor of a transaction the
+    caller holds (``recorder.datastore.transaction``): the import writes a whole match, a batch
+    at a time, in ONE transaction, so a log is stored whole or not at all (a kill -9 included).
+    Selected through the library's ``APPLICATION_RECORDER_TOPIC`` setting (:func:`store_env`)."""
+
+    def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
+        """Insert ``stored_events`` into the events table, inside the caller's transaction."""
+        raise NotImplementedError
+
+    def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+        """Insert snapshots into the table of ``recorder`` (the application's snapshot recorder)."""
+        raise NotImplementedError
+
+
+class BulkSQLiteApplicationRecorder(_BatchWriting, SQLiteApplicationRecorder):
     """Inserts a batch with one ``executemany`` instead of one ``execute`` per row.
 
     It does not report notification ids (rows still get them: the table keeps its rowid), so
@@ -411,6 +444,12 @@ class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     notification log are unaffected.  Selected through the library's
     ``APPLICATION_RECORDER_TOPIC`` setting when the store is SQLite.
     """
+
+    def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
+        _bulk_insert(self, cursor, stored_events)
+
+    def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+        cursor.executemany(_insert_statement(recorder), [_row(s) for s in stored])
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> None:
         hexes: dict[Any, str] = {}
@@ -423,6 +462,52 @@ class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
 
         c.executemany(_insert_statement(self),
                       [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events])
+
+
+def _copy_rows(cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+    """``COPY ... FROM STDIN (FORMAT BINARY)`` of stored events into ``recorder``'s table: no
+    per-row statement, no composite-type text escaping (the library's insert spends most of its
+    time there on a long match)."""
+    from psycopg import sql
+
+    schema, table, id_type = _copy_target(recorder)
+    statement = sql.SQL("COPY {}.{} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)")
+    with cursor.copy(statement.format(sql.Identifier(schema), sql.Identifier(table))) as copy:
+        copy.set_types([id_type, "int8", "text", "bytea"])
+        write = copy.write_row
+        for s in stored:
+            write((s.originator_id, s.originator_version, s.topic, s.state))
+
+
+def _bulk_postgres_class() -> type:
+    """:class:`BulkPostgresApplicationRecorder`, made when first asked for (it needs psycopg,
+    an optional dependency: ``pip install -e '.[postgres]'``)."""
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    class BulkPostgresApplicationRecorder(_BatchWriting, PostgresApplicationRecorder):
+        """Writes an import's batches with ``COPY`` on the cursor of the import's transaction,
+        after the library's own table lock and NOTIFY (so notification ids still follow commit
+        order); everything else is the library's recorder.  Selected through
+        ``APPLICATION_RECORDER_TOPIC`` (:data:`POSTGRES_DEFAULTS`)."""
+
+        def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
+            _lock_and_notify(self, cursor)
+            _copy_rows(cursor, self, stored_events)
+
+        def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+            _copy_rows(cursor, recorder, stored)
+
+    BulkPostgresApplicationRecorder.__module__ = __name__
+    return BulkPostgresApplicationRecorder
+
+
+def __getattr__(name: str) -> Any:
+    """``BulkPostgresApplicationRecorder`` is built on first use (the library resolves it by its
+    topic), so importing the store never imports psycopg."""
+    if name == "BulkPostgresApplicationRecorder":
+        cls = globals()[name] = _bulk_postgres_class()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class MatchApplication(Application[uuid.UUID]):
@@ -667,15 +752,15 @@ class _BatchWriter:
             self.step(Step(number, line, ev, None, False))  # type: ignore[arg-type]
 
     def flush(self) -> None:
-        if self.rows:  # through the application recorder (ours: one executemany per batch)
+        recorder: _BatchWriting = self.app.recorder  # type: ignore[assignment]
+        if self.rows:  # one executemany (SQLite) or COPY (PostgreSQL) per batch
             to_stored = self.app.events.mapper.to_stored_event
-            _bulk_insert(self.app.recorder, self.cursor, [to_stored(e) for e in self.rows])
+            recorder.write_batch(self.cursor, [to_stored(e) for e in self.rows])
             self.rows.clear()
         snapshots = self.app.snapshots
         if self.snaps and snapshots is not None:
             to_stored = snapshots.mapper.to_stored_event
-            sql = _insert_statement(snapshots.recorder)
-            self.cursor.executemany(sql, [_row(to_stored(e)) for e in self.snaps])
+            recorder.write_snapshots(self.cursor, snapshots.recorder, [to_stored(e) for e in self.snaps])
             self.snaps.clear()
 
     def close(self, result: Result, count: int, index_version: int, data: MatchData) -> None:
@@ -874,10 +959,12 @@ def _forced(settings: dict[str, str]) -> dict[str, str]:
     return out
 
 
-#: what the store adds to a PostgreSQL configuration unless the environment sets it: a match's
-#: events are inserted by the library's database function (one statement); its default, a
+#: what the store adds to a PostgreSQL configuration unless the environment sets it: an import
+#: writes its batches with COPY in one transaction (:class:`BulkPostgresApplicationRecorder`);
+#: the library's other inserts go through its database function (one statement): its default, a
 #: pipelined executemany, stalls on a long match's thousands of rows (measured: 6,000 events)
-POSTGRES_DEFAULTS: dict[str, str] = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y"}
+POSTGRES_DEFAULTS: dict[str, str] = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y",
+                                     "APPLICATION_RECORDER_TOPIC": f"{__name__}:BulkPostgresApplicationRecorder"}
 
 
 def store_env(db: str | None = None, *, memory: bool = False) -> tuple[dict[str, str], str]:
@@ -942,6 +1029,12 @@ class MatchStore:
         self._index_version = 0
         self._index_lock = threading.Lock()
         self._data_sources: dict[tuple[uuid.UUID, int], sources.Sources] = {}
+        #: the sources imports resolve data in: (the sources in effect, them with the store's
+        #: supplier), kept while both stay the same, so a pool file is read and hashed once per
+        #: command, not once per log; dropped when this store keeps a new content
+        self._import_sources: tuple[sources.Sources, sources.Sources] | None = None
+        #: data streams known to exist (kept content is never removed)
+        self._kept_streams: set[uuid.UUID] = set()
         with _db_errors(self.location):
             self.app = MatchApplication(env=env)
 
@@ -972,8 +1065,15 @@ class MatchStore:
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                 proceed: Callable[[], bool] | None) -> ImportResult:
         # the data a log names is looked for in the store too (after the shipped data and --pools)
-        with sources.using(sources.current().derive(supplier=self._supply)):
+        with sources.using(self._sources_for_import()):
             return self._import_in(open_log, allow_illegal, proceed)
+
+    def _sources_for_import(self) -> sources.Sources:
+        """The sources in effect with the store's supplier after them (see ``_import_sources``)."""
+        base, held = sources.current(), self._import_sources
+        if held is None or held[0] is not base:
+            held = self._import_sources = (base, base.derive(supplier=self._supply))
+        return held[1]
 
     def _import_in(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                    proceed: Callable[[], bool] | None) -> ImportResult:
@@ -986,7 +1086,7 @@ class MatchStore:
         with _db_errors(self.location):
             if self._exists(match_id):
                 return self._already(match_id, path)
-            if isinstance(self.app.recorder, BulkSQLiteApplicationRecorder):
+            if isinstance(self.app.recorder, _BatchWriting):
                 return self._import_batched(open_log, match_id, digest, count, allow_illegal, proceed)
             log = open_log()
             if not isinstance(log.events, list):  # another database: the log is held whole
@@ -1014,7 +1114,7 @@ class MatchStore:
 
     def _import_batched(self, open_log: Callable[[], MatchLog], match_id: uuid.UUID, digest: str, count: int,
                         allow_illegal: bool, proceed: Callable[[], bool] | None) -> ImportResult:
-        """Verify and write in one SQLite transaction, a batch at a time (rolled back if refused)."""
+        """Verify and write in one transaction, a batch at a time (rolled back if refused)."""
         recorder = self.app.recorder
         for _ in range(_SAVE_RETRIES):
             last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
@@ -1091,7 +1191,10 @@ class MatchStore:
         to_stored = self.app.events.mapper.to_stored_event
         for d, content in data:
             sid = data_stream_id(game, d["kind"], d["sha256"])
-            if self._exists(sid):
+            if len(self._kept_streams) > 4096:  # bounded: a long-running service sees many uploads
+                self._kept_streams.clear()
+            if sid in self._kept_streams or self._exists(sid):
+                self._kept_streams.add(sid)
                 continue
             ev = DataStored(originator_id=sid, originator_version=1, timestamp=EPOCH, game=game,
                             kind=d["kind"], data_id=d["id"], sha256=d["sha256"], content=content)
@@ -1099,6 +1202,8 @@ class MatchStore:
                 self.app.recorder.insert_events([to_stored(ev)])
             except IntegrityError:
                 pass  # another writer kept the same content meanwhile
+            self._kept_streams.add(sid)
+            self._import_sources = None  # an unpinned id may now have another stored version
 
     def _content(self, game: str, kind: str, sha256: str) -> sources.Candidate | None:
         """A kept content as a candidate for the sources (checked against its hash)."""
