@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from adjudicator.core.errors import UnknownGame
 from adjudicator.core.log import MatchLog, read_log
 from adjudicator.core.store import (
     ALREADY_STORED, INDEX_ID, REFUSED, STORED, AmbiguousMatch, BadPosition, MatchStore,
-    UnknownMatch, match_id_of, store_env,
+    UnknownMatch, _BatchWriter, match_id_of, store_env,
 )
 from adjudicator.core.verify import position_at
 from adjudicator.cli.main import main
@@ -216,32 +218,56 @@ def test_illegal_log_is_refused_unless_allowed(tmp_path: Path) -> None:
         assert_positions_match(st, stored.match_id, log)
 
 
-def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path, backend: str) -> None:
-    sqlite_only(backend, "the crash is injected into SQLite's batched insert; on PostgreSQL a match's "
-                         "rows go in one INSERT statement (the library's database function), atomic by itself")
-    log = toy_log(tmp_path, target=600, amounts=[1])
+def _crash_after_first_batch(st: MatchStore, how: str, marker: Path) -> None:
+    """Make ``st``'s recorder write the first batch of an import, then fail: an exception, or
+    this process killed by SIGKILL (``marker`` says how many rows the batch had)."""
+    recorder = st.app.recorder
+    real = recorder.write_batch
+
+    def first_then_crash(cursor: Any, stored_events: Any) -> None:
+        real(cursor, stored_events)
+        marker.write_text(str(len(stored_events)))
+        if how == "kill -9":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise RuntimeError("power cut")
+
+    recorder.write_batch = first_then_crash  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("how", ["exception", "kill -9"])
+def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path, backend: str, how: str) -> None:
+    """A long match is written a batch at a time in ONE transaction: a crash after its first
+    batch (an exception, or the process killed with SIGKILL) leaves neither the match nor its
+    index entry; what was stored before stays, and the same log imports afterwards."""
+    before = toy_log(tmp_path, "before.jsonl", target=5)
+    log = toy_log(tmp_path, target=1500, amounts=[1])
+    marker = tmp_path / "first-batch"
     with open_store("sqlite", tmp_path) as st:
-        recorder = st.app.recorder
-        real = recorder._insert_events
-        seen = {}
-
-        def half_then_crash(c: Any, stored_events: Any, **kw: Any) -> Any:
-            seen["n"] = len(stored_events)
-            real(c, stored_events[: len(stored_events) // 2], **kw)
-            raise RuntimeError("power cut")
-
-        recorder._insert_events = half_then_crash  # type: ignore[method-assign]
-        with pytest.raises(RuntimeError, match="power cut"):
-            st.import_log(log)
-        del recorder._insert_events
-        assert seen["n"] > 1000, "the whole match goes to the recorder in one batch"
+        kept = st.import_log(before).match_id
+    if how == "exception":
+        with open_store("sqlite", tmp_path) as st:
+            _crash_after_first_batch(st, how, marker)
+            with pytest.raises(RuntimeError, match="power cut"):
+                st.import_log(log)
+    else:
+        pid = os.fork()
+        if pid == 0:  # the child imports and is killed after its first batch
+            try:
+                with open_store("sqlite", tmp_path) as st:
+                    _crash_after_first_batch(st, how, marker)
+                    st.import_log(log)
+            finally:
+                os._exit(3)  # reached only if the kill did not happen
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
+    assert int(marker.read_text()) == _BatchWriter.BATCH, "a whole batch was written before the crash"
     with open_store("sqlite", tmp_path) as st:
         mid = match_id_of(log)
         assert st.app.recorder.select_events(mid) == []
-        assert st.app.recorder.select_events(INDEX_ID) == []
-        assert st.matches() == []
+        assert [m.match_id for m in st.matches()] == [kept]
         assert st.import_log(log).status == STORED
         assert st.state_at(str(mid), None)[1] == position_at(log, None).state
+        assert st.state_at(kept, None)[1] == position_at(before, None).state
 
 
 def test_replay_is_deterministic_and_uses_stable_topics(tmp_path: Path) -> None:

@@ -9,8 +9,11 @@ not module paths), so renaming or moving a game's event classes never breaks a s
 
 Choices forced by measured eventsourcing 9.5.6 costs (see the design's performance notes):
 
-* A whole match (and its entry in the match index) is saved by ONE ``app.save`` call, so one
-  recorder transaction: a crash mid-import leaves the whole match or nothing.
+* A whole match (and its entry in the match index) is written in ONE transaction, a batch at a
+  time while it is verified (:class:`_BatchWriter`: an ``executemany`` per batch on SQLite, a
+  ``COPY`` on PostgreSQL, through the application recorder the store selects): an error, a lost
+  connection or a kill -9 mid-import leaves the whole match or nothing.  (In memory, and for a
+  match a worker prepared, one ``app.save`` or ``insert_events`` call: one transaction too.)
 * Pending events are handed over by swapping the list (``collect_events`` pops from the front,
   which is quadratic), and events are built directly, not through ``@event`` methods.
 * Snapshots are built while folding the stream during import (every :data:`SNAPSHOT_EVERY`
@@ -692,9 +695,9 @@ def _close(log: MatchLog) -> None:
 
 
 class _BatchWriter:
-    """A match's stream written while it is verified: batches of rows inserted with the
-    library's own INSERT statements (``insert_events_statement``) on the cursor of one
-    transaction, snapshots likewise; memory holds one batch and the position."""
+    """A match's stream written while it is verified: batches of rows inserted by the
+    application recorder (:class:`_BatchWriting`) on the cursor of one transaction, snapshots
+    likewise; memory holds one batch and the position."""
 
     BATCH = 2000
 
@@ -1058,8 +1061,8 @@ class MatchStore:
         return self._import(lambda: log, allow_illegal, proceed)
 
     def import_file(self, path: str | os.PathLike[str], *, allow_illegal: bool = False) -> ImportResult:
-        """:meth:`import_log` of a log file read as a stream: on SQLite, memory is bounded by the
-        position and one batch of events, not by the log (``python -m benchmarks --memory``)."""
+        """:meth:`import_log` of a log file read as a stream: on SQLite and PostgreSQL, memory is
+        bounded by the position and one batch of events, not by the log (``python -m benchmarks --memory``)."""
         return self._import(lambda: stream_log(path), allow_illegal, None)
 
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
