@@ -449,3 +449,32 @@ def test_cli_import_on_two_workers_is_the_same_as_on_one(tmp_path: Path) -> None
     assert len(listed.splitlines()) == 7
     assert again_code == 2
     assert [json.loads(line)["status"] for line in again_out.splitlines()] == ["already stored"] * 7 + ["stored", "unreadable"]
+
+
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Path, game_id: str) -> None:
+    """The import encodes each row as it is verified, without the domain event (``MatchMapper.
+    recorded``): its stored events and snapshots are byte for byte the library's mapper path
+    (``prepare_log``: domain events, then ``to_stored_event``), for a generated match and the
+    examples (illegal ones stored on request, seat records with unknown cards)."""
+    from adjudicator.core.playout import playout, to_jsonl
+    from adjudicator.core.store import prepare_log
+
+    game = registry.get(game_id)
+    generated = tmp_path / f"{game_id}-generated.jsonl"
+    generated.write_bytes(to_jsonl(playout(game, 2, max_events=500)[0]))
+    examples = sorted((Path(__file__).parent.parent / "examples" / game_id).glob("*.jsonl"))
+    picked = [generated, *[p for p in examples if p.name.startswith(("legal-judge", "undetermined"))][:2],
+              *[p for p in examples if p.name.startswith("illegal")][:2]]
+    with MatchStore(str(tmp_path / "store.db"), snapshot_every=20) as st:
+        for path in picked:
+            prepared = prepare_log(str(path), True, 20)
+            assert st.import_file(path, allow_illegal=True).status == STORED
+            rows = st.app.recorder.select_events(prepared.match_id)
+            snaps = st.app.snapshots.recorder.select_events(prepared.match_id)  # type: ignore[union-attr]
+            assert [(s.originator_version, s.topic, s.state) for s in rows] == \
+                   [(s.originator_version, s.topic, s.state) for s in prepared.stream], path.name
+            assert [(s.originator_version, s.state) for s in snaps] == \
+                   [(s.originator_version, s.state) for s in prepared.snapshots], path.name
+            assert len(rows) > 2, path.name
+        assert len(st.matches()) == len(picked)

@@ -415,12 +415,17 @@ class MatchMapper(Mapper[uuid.UUID]):
         if type(domain_event) is not Match.Recorded:
             return super().to_stored_event(domain_event)
         d = domain_event.__dict__
-        state = self.transcoder.encode({k: d[k] for k in _RECORDED_FIELDS})
+        return self.recorded(d["originator_id"], d["originator_version"], {k: d[k] for k in _RECORDED_FIELDS})
+
+    def recorded(self, match_id: uuid.UUID, version: int, fields: dict[str, Any]) -> StoredEvent:
+        """The stored form of a ``Recorded`` event with these fields (``_RECORDED_FIELDS``, in
+        that order), built without the domain event (the import writes thousands a second)."""
+        state = self.transcoder.encode(fields)
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:
             state = self.cipher.encrypt(state)
-        return _new(StoredEvent, {"originator_id": d["originator_id"], "originator_version": d["originator_version"],
+        return _new(StoredEvent, {"originator_id": match_id, "originator_version": version,
                                   "topic": Match.Recorded.TOPIC, "state": state})
 
 
@@ -707,22 +712,24 @@ class _BatchWriter:
         self.game, self.digest, self.source = log.game, digest, log.path
         self.snapshot_every = snapshot_every
         self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
-        self.rows: list[Any] = []
+        mapper: MatchMapper = app.events.mapper  # type: ignore[assignment]
+        self.to_stored, self.recorded = mapper.to_stored_event, mapper.recorded
+        #: the batch, as stored events (encoded as they are made: no domain event per row)
+        self.rows: list[StoredEvent] = []
         self.snaps: list[Any] = []
         self.version, self.last_snapshot, self.emitted = 1, 1, 0
         self.versions: list[int] = []
         self.state: Any = None
         self.stored_events = 0
-        self.rows.append(Match.Created(originator_id=match_id, originator_version=1, timestamp=self.ts0,
-                                       originator_topic=Match.TOPIC, game=self.game.id, digest=digest,
-                                       source=log.path))
+        self.rows.append(self.to_stored(Match.Created(
+            originator_id=match_id, originator_version=1, timestamp=self.ts0, originator_topic=Match.TOPIC,
+            game=self.game.id, digest=digest, source=log.path)))
 
     def _recorded(self, ev: Event, line: int, seq: int | None, applied: bool, ruling: Any) -> None:
         self.version += 1
-        self.rows.append(_new(Match.Recorded, {
-            "originator_id": self.match_id, "originator_version": self.version, "timestamp": self.ts,
-            "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind, "applied": applied,
-            "ruling": None if ruling is None else msgspec.to_builtins(ruling)}))
+        self.rows.append(self.recorded(self.match_id, self.version, {
+            "timestamp": self.ts, "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind,
+            "applied": applied, "ruling": ruling}))  # msgpack encodes a Ruling as to_builtins would
 
     def step(self, step: Step) -> None:
         """One verified log event (and what it forced): rows, and a snapshot now and then."""
@@ -757,9 +764,8 @@ class _BatchWriter:
     def flush(self) -> None:
         recorder: _BatchWriting = self.app.recorder  # type: ignore[assignment]
         if self.rows:  # one executemany (SQLite) or COPY (PostgreSQL) per batch
-            to_stored = self.app.events.mapper.to_stored_event
-            recorder.write_batch(self.cursor, [to_stored(e) for e in self.rows])
-            self.rows.clear()
+            recorder.write_batch(self.cursor, self.rows)
+            self.rows = []
         snapshots = self.app.snapshots
         if self.snaps and snapshots is not None:
             to_stored = snapshots.mapper.to_stored_event
@@ -778,13 +784,13 @@ class _BatchWriter:
             unchecked=[v.as_dict() for v in result.unchecked], versions=self.versions, events=count,
             stored_events=self.stored_events, players=self.game.players(state) if state is not None else [],
             outcome=None if outcome is None else msgspec.to_builtins(outcome), chain_head=self.log.chain_head)
-        self.rows.append(closed)
-        self.rows.append(IndexEntry(
+        self.rows.append(self.to_stored(closed))
+        self.rows.append(self.to_stored(IndexEntry(
             originator_id=INDEX_ID, originator_version=index_version, timestamp=self.ts,
             match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
             players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
             events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-            chain_head=closed.chain_head, data=[d for d, _ in data]))
+            chain_head=closed.chain_head, data=[d for d, _ in data])))
         self.flush()
 
 
