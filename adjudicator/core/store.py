@@ -226,6 +226,9 @@ class MsgpackTranscoder(Transcoder):
     def __init__(self) -> None:
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder()
+        # the codec's own methods on the instance: no Python frame per stored event
+        self.encode = self._encoder.encode  # type: ignore[method-assign]
+        self.decode = self._decoder.decode  # type: ignore[method-assign]
 
     def encode(self, obj: Any) -> bytes:
         return self._encoder.encode(obj)
