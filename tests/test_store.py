@@ -456,7 +456,8 @@ def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Pat
     """The import encodes each row as it is verified, without the domain event (``MatchMapper.
     recorded``): its stored events and snapshots are byte for byte the library's mapper path
     (``prepare_log``: domain events, then ``to_stored_event``), for a generated match and the
-    examples (illegal ones stored on request, seat records with unknown cards)."""
+    examples (illegal ones stored on request, seat records with unknown cards); a prepared match
+    written in one batch (``write_prepared``, the ``--jobs`` path) stores the same bytes too."""
     from adjudicator.core.playout import playout, to_jsonl
     from adjudicator.core.store import prepare_log
 
@@ -466,15 +467,19 @@ def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Pat
     examples = sorted((Path(__file__).parent.parent / "examples" / game_id).glob("*.jsonl"))
     picked = [generated, *[p for p in examples if p.name.startswith(("legal-judge", "undetermined"))][:2],
               *[p for p in examples if p.name.startswith("illegal")][:2]]
-    with MatchStore(str(tmp_path / "store.db"), snapshot_every=20) as st:
+    with MatchStore(str(tmp_path / "store.db"), snapshot_every=20) as st, \
+            MatchStore(str(tmp_path / "prepared.db"), snapshot_every=20) as written:
         for path in picked:
             prepared = prepare_log(str(path), True, 20)
             assert st.import_file(path, allow_illegal=True).status == STORED
-            rows = st.app.recorder.select_events(prepared.match_id)
-            snaps = st.app.snapshots.recorder.select_events(prepared.match_id)  # type: ignore[union-attr]
-            assert [(s.originator_version, s.topic, s.state) for s in rows] == \
-                   [(s.originator_version, s.topic, s.state) for s in prepared.stream], path.name
-            assert [(s.originator_version, s.state) for s in snaps] == \
-                   [(s.originator_version, s.state) for s in prepared.snapshots], path.name
-            assert len(rows) > 2, path.name
+            assert written.write_prepared(prepared).status == STORED  # the --jobs path: one batch
+            for where in (st, written):
+                rows = where.app.recorder.select_events(prepared.match_id)
+                snaps = where.app.snapshots.recorder.select_events(prepared.match_id)  # type: ignore[union-attr]
+                assert [(s.originator_version, s.topic, s.state) for s in rows] == \
+                       [(s.originator_version, s.topic, s.state) for s in prepared.stream], path.name
+                assert [(s.originator_version, s.state) for s in snaps] == \
+                       [(s.originator_version, s.state) for s in prepared.snapshots], path.name
+                assert len(rows) > 2, path.name
+        assert [m.match_id for m in st.matches()] == [m.match_id for m in written.matches()]
         assert len(st.matches()) == len(picked)

@@ -1174,8 +1174,9 @@ class MatchStore:
         raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
 
     def write_prepared(self, p: Prepared) -> ImportResult:
-        """Write a match a worker prepared (:func:`prepare_log`): its stream and index entry in one
-        transaction through the recorder's ``insert_events``, then its snapshots; once by content."""
+        """Write a match a worker prepared (:func:`prepare_log`): its stream, index entry and
+        snapshots in one transaction through the batch recorder (in memory: the recorder's
+        ``insert_events``, then the snapshots); once by content."""
         if p.status is not None:
             return ImportResult(str(p.match_id), False, p.verdict, p.violations, p.events, 0, p.status, p.path)
         assert p.entry is not None
@@ -1186,16 +1187,31 @@ class MatchStore:
                     return self._already(p.match_id, p.path)
                 last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
                 entry = dc_replace(p.entry, originator_version=1 if last is None else last.originator_version + 1)
+                rows = [*p.stream, self.app.events.mapper.to_stored_event(entry)]
                 try:
-                    self.app.recorder.insert_events([*p.stream, self.app.events.mapper.to_stored_event(entry)])
+                    batched = self._write_batched(rows, p.snapshots)  # snapshots in the same transaction
+                    if not batched:
+                        self.app.recorder.insert_events(rows)
                     break
                 except IntegrityError:
                     continue  # another writer took the next index version, or stored the match
             else:
                 raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
-            if p.snapshots and self.app.snapshots is not None:
+            if not batched and p.snapshots and self.app.snapshots is not None:
                 self.app.snapshots.recorder.insert_events(p.snapshots)
         return ImportResult(str(p.match_id), True, p.verdict, p.violations, p.events, p.stored_events, STORED, p.path)
+
+    def _write_batched(self, rows: list[StoredEvent], snapshots: list[StoredEvent]) -> bool:
+        """Write a prepared match's rows and snapshots in one transaction through the batch
+        recorder (``executemany`` / ``COPY``); False when the recorder has no batch path."""
+        recorder = self.app.recorder
+        if not isinstance(recorder, _BatchWriting):
+            return False
+        with recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            recorder.write_batch(cursor, rows)
+            if snapshots and self.app.snapshots is not None:
+                recorder.write_snapshots(cursor, self.app.snapshots.recorder, snapshots)
+        return True
 
     # -- data (pools, boards, islands) kept once by hash ------------------------------------------
     def _keep_data(self, game: str, data: MatchData) -> None:
