@@ -9,7 +9,9 @@ would:
   legal (a benchmark of broken verification is worthless: an illegal match is an error);
 * ``decode_events_per_s``: the msgspec decode-only ceiling on the same files (read bytes, split
   lines, ``game.decoder.decode`` each line), passes interleaved with the verify passes;
-* ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset;
+* ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset
+  (target >= 50k events/s), and again on a throwaway PostgreSQL server
+  (``postgres.import_events_per_s``, target >= 25k events/s; :mod:`benchmarks.postgres`);
 * ``seek_ms`` / ``rebuild_ms``: on a long generated match imported into SQLite, the position at
   the end through snapshots (``state_at``) versus replayed from the first event
   (``full_rebuild_state``), plus seeks to random events in the second half.

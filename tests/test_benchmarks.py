@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -31,12 +32,17 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert [x["logs"] for x in sc["by_corpus"]] == [10]
     assert sc["jobs"]["logs"] == 12 and sc["jobs"]["speedup"] == pytest.approx(sc["jobs"]["jobs_1_s"] / sc["jobs"]["jobs_2_s"])
     assert res["long_match_events"] == 300
-    assert set(res["targets"]) - {"verify_to_chess"} == {"verify_to_decode", "verify_events_per_s",
-                                                          "import_events_per_s", "seek_ms"}
     from tests import pg
 
-    if pg.unavailable() is None:  # import and seek on PostgreSQL beside SQLite
+    on_pg = pg.unavailable() is None
+    assert set(res["targets"]) - {"verify_to_chess"} == {"verify_to_decode", "verify_events_per_s",
+                                                          "import_events_per_s", "seek_ms",
+                                                          *(["postgres_import_events_per_s"] if on_pg else [])}
+    if on_pg:  # import and seek on PostgreSQL beside SQLite, with the import's own target
         assert res["postgres"]["import_events_per_s"] > 0 and res["postgres"]["seek_ms"] > 0
+        t = res["targets"]["postgres_import_events_per_s"]
+        assert t["min"] == runner.IMPORT_PG_MIN_EVENTS_PER_S
+        assert t["pass"] is (res["postgres"]["import_events_per_s"] >= runner.IMPORT_PG_MIN_EVENTS_PER_S)
     if res.get("chess_moves_per_s"):  # python-chess side by side (the bench/dev extra installs it)
         assert res["verify_to_chess"] == pytest.approx(res["verify_events_per_s"] / res["chess_moves_per_s"])
     assert all(isinstance(t["pass"], bool) for t in res["targets"].values())
@@ -48,6 +54,8 @@ def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert GAME in out and "verify / decode" in out
     assert "events/s by log length (100:" in out and "verify --jobs 1:" in out
     assert "PASS" in out or "MISS" in out
+    assert "import, SQLite (" in out and ">= 50,000 events/s" in out
+    assert re.search(r"import, PostgreSQL +not measured", out)  # --no-postgres
 
 
 def _duplicate_second_line(path: str) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from adjudicator.core.errors import UnknownGame
 from adjudicator.core.log import MatchLog, read_log
 from adjudicator.core.store import (
     ALREADY_STORED, INDEX_ID, REFUSED, STORED, AmbiguousMatch, BadPosition, MatchStore,
-    UnknownMatch, match_id_of, store_env,
+    UnknownMatch, _BatchWriter, match_id_of, store_env,
 )
 from adjudicator.core.verify import position_at
 from adjudicator.cli.main import main
@@ -216,32 +218,56 @@ def test_illegal_log_is_refused_unless_allowed(tmp_path: Path) -> None:
         assert_positions_match(st, stored.match_id, log)
 
 
-def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path, backend: str) -> None:
-    sqlite_only(backend, "the crash is injected into SQLite's batched insert; on PostgreSQL a match's "
-                         "rows go in one INSERT statement (the library's database function), atomic by itself")
-    log = toy_log(tmp_path, target=600, amounts=[1])
+def _crash_after_first_batch(st: MatchStore, how: str, marker: Path) -> None:
+    """Make ``st``'s recorder write the first batch of an import, then fail: an exception, or
+    this process killed by SIGKILL (``marker`` says how many rows the batch had)."""
+    recorder = st.app.recorder
+    real = recorder.write_batch
+
+    def first_then_crash(cursor: Any, stored_events: Any) -> None:
+        real(cursor, stored_events)
+        marker.write_text(str(len(stored_events)))
+        if how == "kill -9":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise RuntimeError("power cut")
+
+    recorder.write_batch = first_then_crash  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("how", ["exception", "kill -9"])
+def test_a_crash_in_the_middle_of_saving_leaves_nothing(tmp_path: Path, backend: str, how: str) -> None:
+    """A long match is written a batch at a time in ONE transaction: a crash after its first
+    batch (an exception, or the process killed with SIGKILL) leaves neither the match nor its
+    index entry; what was stored before stays, and the same log imports afterwards."""
+    before = toy_log(tmp_path, "before.jsonl", target=5)
+    log = toy_log(tmp_path, target=1500, amounts=[1])
+    marker = tmp_path / "first-batch"
     with open_store("sqlite", tmp_path) as st:
-        recorder = st.app.recorder
-        real = recorder._insert_events
-        seen = {}
-
-        def half_then_crash(c: Any, stored_events: Any, **kw: Any) -> Any:
-            seen["n"] = len(stored_events)
-            real(c, stored_events[: len(stored_events) // 2], **kw)
-            raise RuntimeError("power cut")
-
-        recorder._insert_events = half_then_crash  # type: ignore[method-assign]
-        with pytest.raises(RuntimeError, match="power cut"):
-            st.import_log(log)
-        del recorder._insert_events
-        assert seen["n"] > 1000, "the whole match goes to the recorder in one batch"
+        kept = st.import_log(before).match_id
+    if how == "exception":
+        with open_store("sqlite", tmp_path) as st:
+            _crash_after_first_batch(st, how, marker)
+            with pytest.raises(RuntimeError, match="power cut"):
+                st.import_log(log)
+    else:
+        pid = os.fork()
+        if pid == 0:  # the child imports and is killed after its first batch
+            try:
+                with open_store("sqlite", tmp_path) as st:
+                    _crash_after_first_batch(st, how, marker)
+                    st.import_log(log)
+            finally:
+                os._exit(3)  # reached only if the kill did not happen
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
+    assert int(marker.read_text()) == _BatchWriter.BATCH, "a whole batch was written before the crash"
     with open_store("sqlite", tmp_path) as st:
         mid = match_id_of(log)
         assert st.app.recorder.select_events(mid) == []
-        assert st.app.recorder.select_events(INDEX_ID) == []
-        assert st.matches() == []
+        assert [m.match_id for m in st.matches()] == [kept]
         assert st.import_log(log).status == STORED
         assert st.state_at(str(mid), None)[1] == position_at(log, None).state
+        assert st.state_at(kept, None)[1] == position_at(before, None).state
 
 
 def test_replay_is_deterministic_and_uses_stable_topics(tmp_path: Path) -> None:
@@ -423,3 +449,37 @@ def test_cli_import_on_two_workers_is_the_same_as_on_one(tmp_path: Path) -> None
     assert len(listed.splitlines()) == 7
     assert again_code == 2
     assert [json.loads(line)["status"] for line in again_out.splitlines()] == ["already stored"] * 7 + ["stored", "unreadable"]
+
+
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Path, game_id: str) -> None:
+    """The import encodes each row as it is verified, without the domain event (``MatchMapper.
+    recorded``): its stored events and snapshots are byte for byte the library's mapper path
+    (``prepare_log``: domain events, then ``to_stored_event``), for a generated match and the
+    examples (illegal ones stored on request, seat records with unknown cards); a prepared match
+    written in one batch (``write_prepared``, the ``--jobs`` path) stores the same bytes too."""
+    from adjudicator.core.playout import playout, to_jsonl
+    from adjudicator.core.store import prepare_log
+
+    game = registry.get(game_id)
+    generated = tmp_path / f"{game_id}-generated.jsonl"
+    generated.write_bytes(to_jsonl(playout(game, 2, max_events=500)[0]))
+    examples = sorted((Path(__file__).parent.parent / "examples" / game_id).glob("*.jsonl"))
+    picked = [generated, *[p for p in examples if p.name.startswith(("legal-judge", "undetermined"))][:2],
+              *[p for p in examples if p.name.startswith("illegal")][:2]]
+    with MatchStore(str(tmp_path / "store.db"), snapshot_every=20) as st, \
+            MatchStore(str(tmp_path / "prepared.db"), snapshot_every=20) as written:
+        for path in picked:
+            prepared = prepare_log(str(path), True, 20)
+            assert st.import_file(path, allow_illegal=True).status == STORED
+            assert written.write_prepared(prepared).status == STORED  # the --jobs path: one batch
+            for where in (st, written):
+                rows = where.app.recorder.select_events(prepared.match_id)
+                snaps = where.app.snapshots.recorder.select_events(prepared.match_id)  # type: ignore[union-attr]
+                assert [(s.originator_version, s.topic, s.state) for s in rows] == \
+                       [(s.originator_version, s.topic, s.state) for s in prepared.stream], path.name
+                assert [(s.originator_version, s.state) for s in snaps] == \
+                       [(s.originator_version, s.state) for s in prepared.snapshots], path.name
+                assert len(rows) > 2, path.name
+        assert [m.match_id for m in st.matches()] == [m.match_id for m in written.matches()]
+        assert len(st.matches()) == len(picked)

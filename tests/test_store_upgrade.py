@@ -97,6 +97,28 @@ def _dict() -> None:
 
 _EVENT: list[type] = []
 
+
+def _lock_table() -> None:
+    pytest.importorskip("psycopg")
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    for name in ("_lock_table", "_notify_channel"):
+        params = list(inspect.signature(getattr(PostgresApplicationRecorder, name)).parameters)
+        assert params == ["self", "curs"], (name, params)
+    # the library's own insert takes the lock and notifies in the same order
+    src = inspect.getsource(PostgresApplicationRecorder._insert_stored_events)
+    assert src.index("self._lock_table(curs)") < src.index("self._notify_channel(curs)"), src
+    assert issubclass(store.BulkPostgresApplicationRecorder, PostgresApplicationRecorder)
+
+
+def _events_table_name() -> None:
+    pytest.importorskip("psycopg")
+    from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
+
+    assert "self.events_table_name = events_table_name" in inspect.getsource(PostgresAggregateRecorder.__init__)
+    init = inspect.getsource(PostgresDatastore.__init__)
+    assert "self.schema" in init and "self.originator_id_type" in init, init
+
 #: each internal the store names -> how to check it is still there and still means the same
 CHECKS: dict[str, Callable[..., None]] = {
     "eventsourcing.domain.Aggregate.__base_init__": _base_init,
@@ -106,6 +128,9 @@ CHECKS: dict[str, Callable[..., None]] = {
     "eventsourcing.sqlite.SQLiteApplicationRecorder._insert_events": _insert_events,
     "eventsourcing.sqlite.SQLiteAggregateRecorder.insert_events_statement": _insert_statement,
     "eventsourcing.domain.DomainEvent.__dict__": _dict,
+    "eventsourcing.postgres.PostgresApplicationRecorder._lock_table": _lock_table,
+    "eventsourcing.postgres.PostgresApplicationRecorder._notify_channel": _lock_table,
+    "eventsourcing.postgres.PostgresAggregateRecorder.events_table_name": _events_table_name,
 }
 
 

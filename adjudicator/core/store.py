@@ -9,8 +9,11 @@ not module paths), so renaming or moving a game's event classes never breaks a s
 
 Choices forced by measured eventsourcing 9.5.6 costs (see the design's performance notes):
 
-* A whole match (and its entry in the match index) is saved by ONE ``app.save`` call, so one
-  recorder transaction: a crash mid-import leaves the whole match or nothing.
+* A whole match (and its entry in the match index) is written in ONE transaction, a batch at a
+  time while it is verified (:class:`_BatchWriter`: an ``executemany`` per batch on SQLite, a
+  ``COPY`` on PostgreSQL, through the application recorder the store selects): an error, a lost
+  connection or a kill -9 mid-import leaves the whole match or nothing.  (In memory, and for a
+  match a worker prepared, one ``app.save`` or ``insert_events`` call: one transaction too.)
 * Pending events are handed over by swapping the list (``collect_events`` pops from the front,
   which is quadratic), and events are built directly, not through ``@event`` methods.
 * Snapshots are built while folding the stream during import (every :data:`SNAPSHOT_EVERY`
@@ -96,6 +99,12 @@ INTERNALS: tuple[tuple[str, str], ...] = (
      "a long match is written in batches on the cursor of one transaction, with the library's own INSERT"),
     ("eventsourcing.domain.DomainEvent.__dict__",
      "stored events are built without their dataclass __init__, as the library's mapper reads them back"),
+    ("eventsourcing.postgres.PostgresApplicationRecorder._lock_table",
+     "PostgreSQL: a batch COPY takes the library's own table lock first (notification ids in commit order)"),
+    ("eventsourcing.postgres.PostgresApplicationRecorder._notify_channel",
+     "... and sends the library's own NOTIFY, as its insert does"),
+    ("eventsourcing.postgres.PostgresAggregateRecorder.events_table_name",
+     "PostgreSQL: the table (and the datastore's schema and id type) a batch is COPied into"),
 )
 
 
@@ -132,6 +141,18 @@ def _bulk_insert(recorder: Any, cursor: Any, stored_events: list[Any]) -> None:
 def _insert_statement(recorder: Any) -> str:
     """The recorder's own INSERT of one stored event (``insert_events_statement``)."""
     return recorder.insert_events_statement
+
+
+def _lock_and_notify(recorder: Any, cursor: Any) -> None:
+    """Take the PostgreSQL recorder's table lock and send its NOTIFY (``_lock_table``,
+    ``_notify_channel``), on the cursor of the caller's transaction, as its own insert does."""
+    recorder._lock_table(cursor)
+    recorder._notify_channel(cursor)
+
+
+def _copy_target(recorder: Any) -> tuple[str, str, str]:
+    """A PostgreSQL recorder's (schema, table, originator id type) (``events_table_name``)."""
+    return recorder.datastore.schema, recorder.events_table_name, recorder.datastore.originator_id_type
 
 
 def _new(cls: type, fields: dict[str, Any]) -> Any:
@@ -206,6 +227,9 @@ class MsgpackTranscoder(Transcoder):
     def __init__(self) -> None:
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder()
+        # the codec's own methods on the instance: no Python frame per stored event
+        self.encode = self._encoder.encode  # type: ignore[method-assign]
+        self.decode = self._decoder.decode  # type: ignore[method-assign]
 
     def encode(self, obj: Any) -> bytes:
         return self._encoder.encode(obj)
@@ -418,16 +442,36 @@ class MatchMapper(Mapper[uuid.UUID]):
         if type(domain_event) is not Match.Recorded:
             return super().to_stored_event(domain_event)
         d = domain_event.__dict__
-        state = self.transcoder.encode({k: d[k] for k in _RECORDED_FIELDS})
+        return self.recorded(d["originator_id"], d["originator_version"], {k: d[k] for k in _RECORDED_FIELDS})
+
+    def recorded(self, match_id: uuid.UUID, version: int, fields: dict[str, Any]) -> StoredEvent:
+        """The stored form of a ``Recorded`` event with these fields (``_RECORDED_FIELDS``, in
+        that order), built without the domain event (the import writes thousands a second)."""
+        state = self.transcoder.encode(fields)
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:
             state = self.cipher.encrypt(state)
-        return _new(StoredEvent, {"originator_id": d["originator_id"], "originator_version": d["originator_version"],
+        return _new(StoredEvent, {"originator_id": match_id, "originator_version": version,
                                   "topic": Match.Recorded.TOPIC, "state": state})
 
 
-class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
+class _BatchWriting:
+    """An application recorder that also writes batches on the cursor of a transaction the
+    caller holds (``recorder.datastore.transaction``): the import writes a whole match, a batch
+    at a time, in ONE transaction, so a log is stored whole or not at all (a kill -9 included).
+    Selected through the library's ``APPLICATION_RECORDER_TOPIC`` setting (:func:`store_env`)."""
+
+    def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
+        """Insert ``stored_events`` into the events table, inside the caller's transaction."""
+        raise NotImplementedError
+
+    def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+        """Insert snapshots into the table of ``recorder`` (the application's snapshot recorder)."""
+        raise NotImplementedError
+
+
+class BulkSQLiteApplicationRecorder(_BatchWriting, SQLiteApplicationRecorder):
     """Inserts a batch with one ``executemany`` instead of one ``execute`` per row.
 
     It does not report notification ids (rows still get them: the table keeps its rowid), so
@@ -435,6 +479,12 @@ class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     notification log are unaffected.  Selected through the library's
     ``APPLICATION_RECORDER_TOPIC`` setting when the store is SQLite.
     """
+
+    def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
+        _bulk_insert(self, cursor, stored_events)
+
+    def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+        cursor.executemany(_insert_statement(recorder), [_row(s) for s in stored])
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> None:
         hexes: dict[Any, str] = {}
@@ -447,6 +497,52 @@ class BulkSQLiteApplicationRecorder(SQLiteApplicationRecorder):
 
         c.executemany(_insert_statement(self),
                       [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events])
+
+
+def _copy_rows(cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+    """``COPY ... FROM STDIN (FORMAT BINARY)`` of stored events into ``recorder``'s table: no
+    per-row statement, no composite-type text escaping (the library's insert spends most of its
+    time there on a long match)."""
+    from psycopg import sql
+
+    schema, table, id_type = _copy_target(recorder)
+    statement = sql.SQL("COPY {}.{} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)")
+    with cursor.copy(statement.format(sql.Identifier(schema), sql.Identifier(table))) as copy:
+        copy.set_types([id_type, "int8", "text", "bytea"])
+        write = copy.write_row
+        for s in stored:
+            write((s.originator_id, s.originator_version, s.topic, s.state))
+
+
+def _bulk_postgres_class() -> type:
+    """:class:`BulkPostgresApplicationRecorder`, made when first asked for (it needs psycopg,
+    an optional dependency: ``pip install -e '.[postgres]'``)."""
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    class BulkPostgresApplicationRecorder(_BatchWriting, PostgresApplicationRecorder):
+        """Writes an import's batches with ``COPY`` on the cursor of the import's transaction,
+        after the library's own table lock and NOTIFY (so notification ids still follow commit
+        order); everything else is the library's recorder.  Selected through
+        ``APPLICATION_RECORDER_TOPIC`` (:data:`POSTGRES_DEFAULTS`)."""
+
+        def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
+            _lock_and_notify(self, cursor)
+            _copy_rows(cursor, self, stored_events)
+
+        def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
+            _copy_rows(cursor, recorder, stored)
+
+    BulkPostgresApplicationRecorder.__module__ = __name__
+    return BulkPostgresApplicationRecorder
+
+
+def __getattr__(name: str) -> Any:
+    """``BulkPostgresApplicationRecorder`` is built on first use (the library resolves it by its
+    topic), so importing the store never imports psycopg."""
+    if name == "BulkPostgresApplicationRecorder":
+        cls = globals()[name] = _bulk_postgres_class()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class MatchApplication(Application[uuid.UUID]):
@@ -643,9 +739,9 @@ def _close(log: MatchLog) -> None:
 
 
 class _BatchWriter:
-    """A match's stream written while it is verified: batches of rows inserted with the
-    library's own INSERT statements (``insert_events_statement``) on the cursor of one
-    transaction, snapshots likewise; memory holds one batch and the position."""
+    """A match's stream written while it is verified: batches of rows inserted by the
+    application recorder (:class:`_BatchWriting`) on the cursor of one transaction, snapshots
+    likewise; memory holds one batch and the position."""
 
     BATCH = 2000
 
@@ -656,22 +752,24 @@ class _BatchWriter:
         self.snapshot_every = snapshot_every
         self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
         self.meta = meta_of(log.setup) or None  # (read now: a streamed log is read front to back)
-        self.rows: list[Any] = []
+        mapper: MatchMapper = app.events.mapper  # type: ignore[assignment]
+        self.to_stored, self.recorded = mapper.to_stored_event, mapper.recorded
+        #: the batch, as stored events (encoded as they are made: no domain event per row)
+        self.rows: list[StoredEvent] = []
         self.snaps: list[Any] = []
         self.version, self.last_snapshot, self.emitted = 1, 1, 0
         self.versions: list[int] = []
         self.state: Any = None
         self.stored_events = 0
-        self.rows.append(Match.Created(originator_id=match_id, originator_version=1, timestamp=self.ts0,
-                                       originator_topic=Match.TOPIC, game=self.game.id, digest=digest,
-                                       source=log.path))
+        self.rows.append(self.to_stored(Match.Created(
+            originator_id=match_id, originator_version=1, timestamp=self.ts0, originator_topic=Match.TOPIC,
+            game=self.game.id, digest=digest, source=log.path)))
 
     def _recorded(self, ev: Event, line: int, seq: int | None, applied: bool, ruling: Any) -> None:
         self.version += 1
-        self.rows.append(_new(Match.Recorded, {
-            "originator_id": self.match_id, "originator_version": self.version, "timestamp": self.ts,
-            "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind, "applied": applied,
-            "ruling": None if ruling is None else msgspec.to_builtins(ruling)}))
+        self.rows.append(self.recorded(self.match_id, self.version, {
+            "timestamp": self.ts, "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind,
+            "applied": applied, "ruling": ruling}))  # msgpack encodes a Ruling as to_builtins would
 
     def step(self, step: Step) -> None:
         """One verified log event (and what it forced): rows, and a snapshot now and then."""
@@ -707,15 +805,14 @@ class _BatchWriter:
             self.step(Step(number, line, ev, None, False))  # type: ignore[arg-type]
 
     def flush(self) -> None:
-        if self.rows:  # through the application recorder (ours: one executemany per batch)
-            to_stored = self.app.events.mapper.to_stored_event
-            _bulk_insert(self.app.recorder, self.cursor, [to_stored(e) for e in self.rows])
-            self.rows.clear()
+        recorder: _BatchWriting = self.app.recorder  # type: ignore[assignment]
+        if self.rows:  # one executemany (SQLite) or COPY (PostgreSQL) per batch
+            recorder.write_batch(self.cursor, self.rows)
+            self.rows = []
         snapshots = self.app.snapshots
         if self.snaps and snapshots is not None:
             to_stored = snapshots.mapper.to_stored_event
-            sql = _insert_statement(snapshots.recorder)
-            self.cursor.executemany(sql, [_row(to_stored(e)) for e in self.snaps])
+            recorder.write_snapshots(self.cursor, snapshots.recorder, [to_stored(e) for e in self.snaps])
             self.snaps.clear()
 
     def close(self, result: Result, count: int, index_version: int, data: MatchData) -> None:
@@ -730,13 +827,13 @@ class _BatchWriter:
             unchecked=[v.as_dict() for v in result.unchecked], versions=self.versions, events=count,
             stored_events=self.stored_events, players=self.game.players(state) if state is not None else [],
             outcome=None if outcome is None else msgspec.to_builtins(outcome), chain_head=self.log.chain_head)
-        self.rows.append(closed)
-        self.rows.append(IndexEntry(
+        self.rows.append(self.to_stored(closed))
+        self.rows.append(self.to_stored(IndexEntry(
             originator_id=INDEX_ID, originator_version=index_version, timestamp=self.ts,
             match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
             players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
             events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-            chain_head=closed.chain_head, data=[d for d, _ in data], meta=self.meta))
+            chain_head=closed.chain_head, data=[d for d, _ in data], meta=self.meta)))
         self.flush()
 
 
@@ -919,10 +1016,12 @@ def _forced(settings: dict[str, str]) -> dict[str, str]:
     return out
 
 
-#: what the store adds to a PostgreSQL configuration unless the environment sets it: a match's
-#: events are inserted by the library's database function (one statement); its default, a
+#: what the store adds to a PostgreSQL configuration unless the environment sets it: an import
+#: writes its batches with COPY in one transaction (:class:`BulkPostgresApplicationRecorder`);
+#: the library's other inserts go through its database function (one statement): its default, a
 #: pipelined executemany, stalls on a long match's thousands of rows (measured: 6,000 events)
-POSTGRES_DEFAULTS: dict[str, str] = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y"}
+POSTGRES_DEFAULTS: dict[str, str] = {"POSTGRES_ENABLE_DB_FUNCTIONS": "y",
+                                     "APPLICATION_RECORDER_TOPIC": f"{__name__}:BulkPostgresApplicationRecorder"}
 
 
 def store_env(db: str | None = None, *, memory: bool = False) -> tuple[dict[str, str], str]:
@@ -987,6 +1086,12 @@ class MatchStore:
         self._index_version = 0
         self._index_lock = threading.Lock()
         self._data_sources: dict[tuple[uuid.UUID, int], sources.Sources] = {}
+        #: the sources imports resolve data in: (the sources in effect, them with the store's
+        #: supplier), kept while both stay the same, so a pool file is read and hashed once per
+        #: command, not once per log; dropped when this store keeps a new content
+        self._import_sources: tuple[sources.Sources, sources.Sources] | None = None
+        #: data streams known to exist (kept content is never removed)
+        self._kept_streams: set[uuid.UUID] = set()
         with _db_errors(self.location):
             self.app = MatchApplication(env=env)
 
@@ -1010,15 +1115,22 @@ class MatchStore:
         return self._import(lambda: log, allow_illegal, proceed)
 
     def import_file(self, path: str | os.PathLike[str], *, allow_illegal: bool = False) -> ImportResult:
-        """:meth:`import_log` of a log file read as a stream: on SQLite, memory is bounded by the
-        position and one batch of events, not by the log (``python -m benchmarks --memory``)."""
+        """:meth:`import_log` of a log file read as a stream: on SQLite and PostgreSQL, memory is
+        bounded by the position and one batch of events, not by the log (``python -m benchmarks --memory``)."""
         return self._import(lambda: stream_log(path), allow_illegal, None)
 
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                 proceed: Callable[[], bool] | None) -> ImportResult:
         # the data a log names is looked for in the store too (after the shipped data and --pools)
-        with sources.using(sources.current().derive(supplier=self.supply)):
+        with sources.using(self._sources_for_import()):
             return self._import_in(open_log, allow_illegal, proceed)
+
+    def _sources_for_import(self) -> sources.Sources:
+        """The sources in effect with the store's supplier after them (see ``_import_sources``)."""
+        base, held = sources.current(), self._import_sources
+        if held is None or held[0] is not base:
+            held = self._import_sources = (base, base.derive(supplier=self.supply))
+        return held[1]
 
     def _import_in(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                    proceed: Callable[[], bool] | None) -> ImportResult:
@@ -1031,7 +1143,7 @@ class MatchStore:
         with _db_errors(self.location):
             if self._exists(match_id):
                 return self._already(match_id, path)
-            if isinstance(self.app.recorder, BulkSQLiteApplicationRecorder):
+            if isinstance(self.app.recorder, _BatchWriting):
                 return self._import_batched(open_log, match_id, digest, count, allow_illegal, proceed)
             log = open_log()
             if not isinstance(log.events, list):  # another database: the log is held whole
@@ -1059,7 +1171,7 @@ class MatchStore:
 
     def _import_batched(self, open_log: Callable[[], MatchLog], match_id: uuid.UUID, digest: str, count: int,
                         allow_illegal: bool, proceed: Callable[[], bool] | None) -> ImportResult:
-        """Verify and write in one SQLite transaction, a batch at a time (rolled back if refused)."""
+        """Verify and write in one transaction, a batch at a time (rolled back if refused)."""
         recorder = self.app.recorder
         for _ in range(_SAVE_RETRIES):
             last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
@@ -1107,8 +1219,9 @@ class MatchStore:
         raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
 
     def write_prepared(self, p: Prepared) -> ImportResult:
-        """Write a match a worker prepared (:func:`prepare_log`): its stream and index entry in one
-        transaction through the recorder's ``insert_events``, then its snapshots; once by content."""
+        """Write a match a worker prepared (:func:`prepare_log`): its stream, index entry and
+        snapshots in one transaction through the batch recorder (in memory: the recorder's
+        ``insert_events``, then the snapshots); once by content."""
         if p.status is not None:
             return ImportResult(str(p.match_id), False, p.verdict, p.violations, p.events, 0, p.status, p.path)
         assert p.entry is not None
@@ -1119,16 +1232,31 @@ class MatchStore:
                     return self._already(p.match_id, p.path)
                 last = next(iter(self.app.events.get(INDEX_ID, desc=True, limit=1)), None)
                 entry = dc_replace(p.entry, originator_version=1 if last is None else last.originator_version + 1)
+                rows = [*p.stream, self.app.events.mapper.to_stored_event(entry)]
                 try:
-                    self.app.recorder.insert_events([*p.stream, self.app.events.mapper.to_stored_event(entry)])
+                    batched = self._write_batched(rows, p.snapshots)  # snapshots in the same transaction
+                    if not batched:
+                        self.app.recorder.insert_events(rows)
                     break
                 except IntegrityError:
                     continue  # another writer took the next index version, or stored the match
             else:
                 raise StoreError(f"{self.location}: could not record the match index after {_SAVE_RETRIES} tries")
-            if p.snapshots and self.app.snapshots is not None:
+            if not batched and p.snapshots and self.app.snapshots is not None:
                 self.app.snapshots.recorder.insert_events(p.snapshots)
         return ImportResult(str(p.match_id), True, p.verdict, p.violations, p.events, p.stored_events, STORED, p.path)
+
+    def _write_batched(self, rows: list[StoredEvent], snapshots: list[StoredEvent]) -> bool:
+        """Write a prepared match's rows and snapshots in one transaction through the batch
+        recorder (``executemany`` / ``COPY``); False when the recorder has no batch path."""
+        recorder = self.app.recorder
+        if not isinstance(recorder, _BatchWriting):
+            return False
+        with recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            recorder.write_batch(cursor, rows)
+            if snapshots and self.app.snapshots is not None:
+                recorder.write_snapshots(cursor, self.app.snapshots.recorder, snapshots)
+        return True
 
     # -- data (pools, boards, islands) kept once by hash ------------------------------------------
     def _keep_data(self, game: str, data: MatchData) -> None:
@@ -1136,7 +1264,10 @@ class MatchStore:
         to_stored = self.app.events.mapper.to_stored_event
         for d, content in data:
             sid = data_stream_id(game, d["kind"], d["sha256"])
-            if self._exists(sid):
+            if len(self._kept_streams) > 4096:  # bounded: a long-running service sees many uploads
+                self._kept_streams.clear()
+            if sid in self._kept_streams or self._exists(sid):
+                self._kept_streams.add(sid)
                 continue
             ev = DataStored(originator_id=sid, originator_version=1, timestamp=EPOCH, game=game,
                             kind=d["kind"], data_id=d["id"], sha256=d["sha256"], content=content)
@@ -1144,6 +1275,8 @@ class MatchStore:
                 self.app.recorder.insert_events([to_stored(ev)])
             except IntegrityError:
                 pass  # another writer kept the same content meanwhile
+            self._kept_streams.add(sid)
+            self._import_sources = None  # an unpinned id may now have another stored version
 
     def _content(self, game: str, kind: str, sha256: str) -> sources.Candidate | None:
         """A kept content as a candidate for the sources (checked against its hash)."""
