@@ -170,6 +170,16 @@ def seat_records(log: list[Any], player: str) -> list[Any]:
     return list(redact_log(parse_log(to_jsonl(log), "m.jsonl"), player))
 
 
+def seat_events(log: list[Any], player: str) -> list[Any]:
+    """Each event of the log as ``player``'s seat saw it, with what it knew before it (the events
+    list of the API: one per log event; a seat's record may state derived events besides)."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.seats import positions_before
+
+    g = registry.get(log[0].game)
+    return [g.redact(e, player, before) for e, before in zip(log, positions_before(parse_log(to_jsonl(log), "m.jsonl")))]
+
+
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from litestar.testing import TestClient
@@ -230,7 +240,7 @@ def test_the_json_api_shows_a_seat_only_what_the_game_shows_it(api: Any, gid: st
                 got[what] = r.json()
             assert got["position"]["scene"] == jsonish(g.scene(s, p))
             assert got["document"]["state"] == jsonish(g.view(s, p))
-            for ev, logged in zip(got["events"]["events"], seat_records(log, p)):
+            for ev, logged in zip(got["events"]["events"], seat_events(log, p)[:n], strict=True):
                 assert ev["event"] == jsonish(logged)
             for what, doc in got.items():
                 leaked = strings(doc) & unseen

@@ -52,15 +52,33 @@ def seat_record(game, events, player: str) -> bytes:
     return b"".join(encode_line(e) + b"\n" for e in redact_log(_log(events), player))
 
 
-def expected(game, events) -> bytes:
-    """The match as the seats together saw it: each event as written, or, when every seat saw
-    it masked alike (no one saw it), as they saw it."""
-    players = list(events[0].players)
-    out = []
-    for e, before in zip(events, positions_before(_log(events))):
-        seen = {encode_line(game.redact(e, p, before)) for p in players}
-        out.append(encode_line(e) if encode_line(e) in seen or len(seen) > 1 else seen.pop())
-    return b"".join(ln + b"\n" for ln in out)
+def rebuilds(game, merged: bytes, events) -> None:
+    """``merged`` is the match as its seats saw it together: every event of the full log, in order,
+    each as written or with what a seat saw filled in where the log leaves a field out (a called
+    LOGOS Backup card, LG-39), a value no seat saw (Colossi's tiles set aside) left ``"?"``; besides
+    them only derived events a seat's record states (a Colossus Order Locus card an attack turned
+    face up, which the full log leaves to the engine); and it verifies as the full log does."""
+    got = [json.loads(ln) for ln in merged.splitlines()]
+    want = [json.loads(encode_line(e)) for e in events]
+    i = 0
+    for doc in got:
+        if i < len(want) and _fits(doc, want[i]):
+            i += 1
+            continue
+        cls = game.event_class(doc["type"])
+        assert cls is not None and cls.kind == "X", (doc, want[i] if i < len(want) else None)
+    assert i == len(want), f"the merged log stops before event {i + 1}: {want[i]}"
+    mine, full = run(parse_log(merged, "m.jsonl")), run(_log(events))
+    assert mine.verdict == full.verdict and mine.outcome == full.outcome, [v.as_dict() for v in mine.violations]
+
+
+def _fits(doc: dict, want: dict) -> bool:
+    if doc.get("type") != want.get("type"):
+        return False
+    for k, v in want.items():
+        if k != "prev" and doc.get(k) != v and not (doc["type"] == "TileSetAside" and doc.get(k) == "?"):
+            return False
+    return True  # (a field the log leaves out may be filled by what a seat saw)
 
 
 def merged_from_seats(tmp_path: Path, game, events) -> tuple[bytes, list]:
@@ -88,14 +106,7 @@ def test_every_complete_example_is_rebuilt_from_its_seats_records(tmp_path: Path
     log = read_log(path)
     events = [e for _l, e in log.events]
     merged, results = merged_from_seats(tmp_path, log.game, events)
-    want = expected(log.game, events)
-    assert merged == want
-    if log.game.id != "colossi":  # every hidden value was seen by a seat: the very file back
-        assert merged == path.read_bytes()
-    else:  # only the tiles set aside, hidden from every seat, stay masked
-        differ = {ln.split(b'"type":"')[1].split(b'"')[0] for ln, orig in
-                  zip(merged.splitlines(), path.read_bytes().splitlines()) if ln != orig}
-        assert differ <= {b"TileSetAside"}
+    rebuilds(log.game, merged, events)
     if len(events[0].players) == 2:
         [res] = results
         assert (res.seat_a, res.seat_b) == tuple(events[0].players)
@@ -112,7 +123,7 @@ def test_generated_matches_are_rebuilt_from_their_seats_records(tmp_path_factory
     events, _state = playout(game, seed, max_events=300)
     tmp = tmp_path_factory.mktemp("gen")
     merged, _results = merged_from_seats(tmp, game, events)
-    assert merged == expected(game, events)
+    rebuilds(game, merged, events)
 
 
 def two_records(tmp_path: Path, name: str = "examples/colossus-order/legal-gem-complete.jsonl"):
@@ -154,7 +165,7 @@ def test_a_different_event_and_a_derived_event_one_record_leaves_out(tmp_path: P
     b.write_bytes(seat_record(game, [e for e in events if e.kind != "X"], two))  # B states no derived event
     res = reconcile(read_record(a), read_record(b))
     assert not res.contradictions and res.only_a == [i + 1 for i in derived]
-    assert b"".join(ln + b"\n" for ln in res.lines) == expected(game, events)
+    rebuilds(game, b"".join(ln + b"\n" for ln in res.lines), events)
     public = [i for i, e in enumerate(events[:-1]) if i and all(game.redact(x, p) == x for x in events[i:i + 2]
                                                                 for p in (one, two)) and e != events[i + 1]]
     k = public[0]  # two events both seats saw, swapped in B's record
@@ -171,7 +182,9 @@ def test_sealed_records_give_a_sealed_merged_log(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
     r = invoke("reconcile", a, b, "-o", out)
     assert r.exit_code == 0 and "sealed: both records were" in r.output, r.output
-    assert out.read_bytes() == b"".join(ln + b"\n" for ln in seal_lines((ROOT / "examples/logos/legal-hidden-picks.jsonl").read_bytes().splitlines()))
+    full = read_log(ROOT / "examples/logos/legal-hidden-picks.jsonl")
+    rebuilds(full.game, out.read_bytes(), [e for _l, e in full.events])
+    assert all(b'"prev"' in ln for ln in out.read_bytes().splitlines()[1:])  # sealed anew
     assert run(read_log(out)).verdict == "legal"
     plain = tmp_path / "plain.jsonl"
     plain.write_bytes(seat_record(read_log(out).game, [e for _l, e in read_log(out).events], "ben"))

@@ -170,7 +170,7 @@ def test_info_and_games(client: TestClient) -> None:
 def test_events_carry_rulings_and_marks(client: TestClient, store: MatchStore, gid: str) -> None:
     for path in example_logs()[gid]:
         mid = stored(store, path)
-        doc = client.get(f"/api/matches/{mid[:13]}/events").json()  # a unique prefix works too
+        doc = client.get(f"/api/matches/{mid[:13]}/events?limit=10000").json()  # a unique prefix works too
         events = doc["events"]
         n = len(read_log(path).events)
         assert doc["match"]["match_id"] == mid and doc["match"]["events"] == n

@@ -157,7 +157,7 @@ def test_keys_step_through_a_match(live: Live, page: Any, gid: str) -> None:
     mid = stored(live.store, path)
     replay = Replay.from_file(path)
     n = len(replay)
-    events = live.api(f"/api/matches/{mid}/events")["events"]
+    events = live.api(f"/api/matches/{mid}/events?limit=10000")["events"]
     page.goto(f"{live.url}/matches/{mid}?at=1")
     wait_at(page, 1)
 

@@ -432,7 +432,7 @@ def _seat(game: Game, rec: Record, lines: list[bytes]) -> str | None:
     from .log import parse_log
     from .seats import positions_before
 
-    if len(lines) != len(rec.lines):
+    if len(lines) < len(rec.lines):
         return None
     try:
         log = parse_log(b"".join(ln + b"\n" for ln in lines), "<merged>")
@@ -443,8 +443,21 @@ def _seat(game: Game, rec: Record, lines: list[bytes]) -> str | None:
     before = positions_before(log)
     players = list(getattr(events[0], "players", []) or [])
     for p in players:
-        if all(msgspec.structs.replace(game.redact(e, p, s), prev=None) == o for e, s, o in zip(events, before, own)):
+        if _seen_as(game, p, events, before, own):
             if all(game.redact(e, p, s) == e for e, s in zip(events, before)):
                 return None  # this seat saw everything: the record says nothing of whose it is
             return p
     return None
+
+
+def _seen_as(game: Game, p: str, events: list[Any], before: list[Any], own: list[Any]) -> bool:
+    """``own`` is ``p``'s view of ``events``, but for derived events another seat's record stated
+    (a card that seat saw turned face up: the merged log has them, this record leaves them to the
+    engine)."""
+    j = 0
+    for e, s in zip(events, before):
+        if j < len(own) and msgspec.structs.replace(game.redact(e, p, s), prev=None) == own[j]:
+            j += 1
+        elif e.kind != "X":
+            return False
+    return j == len(own)

@@ -14,11 +14,9 @@ import uuid
 from typing import Any
 
 import msgspec
-from eventsourcing.domain import DomainEvent
-from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import register_topic
 
-from .store import EPOCH, MATCH_NAMESPACE, MatchStore, StoreError
+# (the store is the one module that imports eventsourcing: tests/test_store_upgrade.py)
+from .store import EPOCH, MATCH_NAMESPACE, DomainEvent, IntegrityError, MatchStore, StoreError, register_topic
 
 #: the stream that lists every stored tournament
 TOURNAMENTS_ID = uuid.uuid5(MATCH_NAMESPACE, "adjudicator.store/tournaments")

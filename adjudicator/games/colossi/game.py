@@ -69,6 +69,9 @@ class Colossi(KitGame[State]):
             if isinstance(v, int):
                 spaces.check(f, v)
         t = type(event)
+        if (t is E.TileExplored or t is E.TileReplaced) and (event.tile is None or event.tile == HIDDEN):
+            raise RefError("tile", "a tile turned up on the island is seen by every player: a record names it "
+                                   "('?' or null cannot stand for it, CL-2.7)")
         if t is E.Alchemized or t is E.TopRevealed:
             self.validate_item(event)
         players = ctx["player"]

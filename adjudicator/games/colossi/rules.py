@@ -85,6 +85,8 @@ def canonical(e: Any) -> Any:
         return replace(e, cards=sorted(e.cards, key=_name_key))
     if t is E.CardPlayed and len(e.targets) > 1 and e.targets != sorted(e.targets):
         return replace(e, targets=sorted(e.targets))
+    if t is CardsMoved and e.from_zone == "hand" and e.cards != sorted(e.cards, key=_name_key):  # a hand: a set
+        return replace(e, cards=sorted(e.cards, key=_name_key))
     return e
 
 
