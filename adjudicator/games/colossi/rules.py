@@ -85,8 +85,10 @@ def canonical(e: Any) -> Any:
         return replace(e, cards=sorted(e.cards, key=_name_key))
     if t is E.CardPlayed and len(e.targets) > 1 and e.targets != sorted(e.targets):
         return replace(e, targets=sorted(e.targets))
-    if t is CardsMoved and e.from_zone == "hand" and e.cards != sorted(e.cards, key=_name_key):  # a hand: a set
-        return replace(e, cards=sorted(e.cards, key=_name_key))
+    if t is CardsMoved:  # the seats shown it are a set, and so is a hand
+        cards = sorted(e.cards, key=_name_key) if e.from_zone == "hand" else e.cards
+        if cards != e.cards or e.seen_by != sorted(e.seen_by):
+            return replace(e, cards=cards, seen_by=sorted(e.seen_by))
     return e
 
 
