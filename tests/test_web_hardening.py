@@ -374,3 +374,14 @@ def test_serve_documents_its_bounds() -> None:
     assert "--body-timeout" in r.output and "--max-connections" in r.output
     doc = (ROOT / "docs" / "replay.md").read_text()
     assert "--body-timeout" in doc and "414" in doc and "408" in doc and f"{MAX_URL:,}" in doc
+
+
+def test_a_page_past_the_end_as_a_seat_is_empty_not_503(client: TestClient) -> None:
+    """Found by the service fuzzer (seed 0): ``/events?from=<past the end>&as=<seat>`` asked the
+    store for the position before that event and answered 503 "store unavailable"."""
+    mid = put(client, LOG.read_bytes())["match_id"]
+    for first in ("9223372036854775808", "100000"):
+        r = client.get(f"/api/matches/{mid}/events", params={"from": first, "as": "ann"})
+        assert r.status_code in (200, 400), r.text
+        if r.status_code == 200:
+            assert r.json()["events"] == []

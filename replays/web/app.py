@@ -441,7 +441,8 @@ class WebService:
             last_turn = 0
             players: list[str] | None = None
             # the position before each event (what the seat knew then), for its record of it
-            before = self.store.state_at(mid, first - 1)[1] if view is not None and first > 1 else None
+            before = (self.store.state_at(mid, first - 1)[1]  # (a page past the end has no events)
+                      if view is not None and 1 < first <= total else None)
             for step in self.store.steps(mid, first, first + limit - 1):
                 if players is None and step.state is not None:
                     players = game.players(step.state)
