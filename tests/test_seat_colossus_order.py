@@ -563,3 +563,25 @@ def test_events_applied_unchecked_change_only_what_they_state() -> None:
     assert shown.player(A).deck_known == (card,) and shown.todo == state.todo
     back = GAME.apply(state, E.CardsReturned(player=A, cards=[state.player(A).hand[0]])).player(A)
     assert len(back.hand) == len(state.player(A).hand) - 1 and len(back.deck_bottom) == 1
+
+
+def test_an_attacker_destroyed_before_its_battle_fizzles_in_a_seats_record_too() -> None:
+    """Found by `python -m benchmarks` (seat records of generated matches, seed 15): an X-play
+    destroyed the attacker before its battle against an unknown Locus card; the seat's record
+    treated the battle as a hit it went on without stating (the slot turned face up with "?"),
+    and a later Complete Declaration of that slot was ruled illegal (CO-3.2).  A destroyed
+    follower (or the end of the match) comes before the battle, which then fizzles."""
+    from adjudicator.core.events import encode_line
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.playout import playout
+    from adjudicator.core import registry
+    from adjudicator.core.seats import redact_log
+    from adjudicator.core.verify import run
+
+    game = registry.get("colossus-order")
+    events, _state = playout(game, 15, max_events=5000)
+    log = parse_log(b"".join(encode_line(e) + b"\n" for e in events), "m.jsonl")
+    for seat in events[0].players:
+        record = b"".join(encode_line(e) + b"\n" for e in redact_log(log, seat))
+        res = run(parse_log(record, f"{seat}.jsonl"))
+        assert res.verdict != "illegal", [v.as_dict() for v in res.violations]

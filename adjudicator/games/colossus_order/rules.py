@@ -1527,6 +1527,16 @@ class Rules(RulesBase):
     def derive(self, s: State) -> Any:
         if s.result is not None:
             return None
+        forced = self.state_based(s)
+        if forced is not None or not s.todo:
+            return forced
+        h = s.todo[0]
+        step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
+        return None if step is None else step(self, s, h)
+
+    def state_based(self, s: State) -> Any:
+        """What the position forces before any task of the queue: the match's end (a pending end,
+        a deck out) or a follower destroyed (CO-9); None when nothing is."""
         if s.pending_ends:
             r = s.pending_ends[0]
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
@@ -1546,11 +1556,7 @@ class Rules(RulesBase):
                 # only damage or a lowered Defence can destroy a follower: skip the rest fast
                 if (f.damage or f.boost[1] < 0 or weakening or f.set_defence is not None) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
-        if not s.todo:
-            return None
-        h = s.todo[0]
-        step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
-        return None if step is None else step(self, s, h)
+        return None
 
     # derived steps of the task queue: the event the engine emits when the task is at the head
     @derives(StartTurn)
@@ -1606,6 +1612,8 @@ class Rules(RulesBase):
         if not todo or s.result is not None or s.pending_ends:
             return None
         t = todo[0].__class__
+        if t in _BLIND and self.state_based(s) is not None:
+            return None  # a follower destroyed (or the end) comes first: the engine derives it
         if t is Battle:
             b = self.battle(s)
             return b if b.card == HIDDEN and b.result == "locus-hit" else None
