@@ -798,6 +798,10 @@ class Rules(RulesBase):
         who = getattr(e, "player", None) or getattr(e, "owner", None)
         if type(h) is not task or h.player != who:
             raise self.out_of_step(s, e)
+        if e.source is not None and e.source != (h.source or None):  # informational, but never another card's
+            rule = "CO-43" if task is ToLocus else "CO-41" if task is Look and h.zone == "hand" else "CO-42"
+            raise bad(rule, "private-source", f"{type(e).__name__}: source {e.source!r}, but {h.source or 'no card'} "
+                                              f"lets {who} do this (the source may be left out)")
         return h
 
     @checks(CardsLooked, rule="CO-41")
