@@ -14,7 +14,7 @@ from adjudicator.core.refs import Names, check_deck_lists
 
 from . import events as E
 from .cards import CLASSES, POOLS, Pool, load_pool
-from .rules import bad
+from .rulebook import bad
 from .state import Options, Player, State
 from .unknowns import open_conditions, open_player
 

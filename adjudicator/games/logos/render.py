@@ -6,7 +6,7 @@ from typing import Any
 
 from adjudicator.core.events import HIDDEN
 
-from .rules import show_panels
+from .values import show_panels
 from .state import State
 
 

@@ -6,7 +6,10 @@ analysis (LG-1 to LG-30), then the project's own answers about the cards a pool 
 to LG-34), then how a seat's record with unknown cards is judged (LG-35 to LG-39).
 """
 
-from adjudicator.core.rulings import Rulebook
+from adjudicator.core.rulings import Illegal, Rulebook
+
+#: the prefix of every ruling code of LOGOS
+NS = "logos/"
 
 RULES: dict[str, str] = {
     # 1 set-up
@@ -88,3 +91,7 @@ RULES: dict[str, str] = {
 }
 
 RULEBOOK = Rulebook("LG", RULES)
+
+
+def bad(rule: str, code: str, message: str) -> Illegal:
+    return Illegal(rule, NS + code, message)

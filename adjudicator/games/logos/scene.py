@@ -17,9 +17,9 @@ from adjudicator.core.events import HIDDEN
 from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import COLOUR_OF, Pool, load_pool
-from .rules import card_stats, pool_of
 from .state import Player, State
 from .unknowns import possible
+from .values import card_stats, pool_of
 
 #: players have no colour of their own: seat colours for the viewers
 _SEAT_COLOURS = ("blue", "red")

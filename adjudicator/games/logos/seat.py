@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import events as E
-from .rules import commitment_of, example_salt
+from .commitments import commitment_of, example_salt
 
 
 def hidden_value(state: Any, event: Any) -> str | None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -36,27 +36,18 @@ from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.rulings import Illegal, Undetermined
 
 from . import events as E
-from .cards import POOLS, Pool
+from .cards import Pool
+from .rulebook import NS, bad
 from .state import Pending, Player, State
+from .values import playable_card, pool_of
 
-if TYPE_CHECKING:
-    from .rules import Rules
-
-NS = "logos/"
+#: the game's rules (rules.Rules), passed in by its caller: this module reads no rules module
+Rules = Any
 
 
 def unknown(card: str | None) -> bool:
     """Does an event field name an unknown card (``"?"`` or null)?"""
     return card is None or card == HIDDEN
-
-
-def _bad(rule: str, code: str, message: str) -> Any:
-    from .rules import bad
-    return bad(rule, code, message)
-
-
-def pool_of(s: State) -> Pool:
-    return POOLS.of_setup(s.setup)
 
 
 def tracked(s: State, p: Player) -> bool:
@@ -92,7 +83,6 @@ def _can_be(pool: Pool, unseen: tuple[str, ...] | None) -> tuple[str, ...]:
 
 @lru_cache(maxsize=8192)
 def _playable_among(pool: Pool, ids: tuple[str, ...], counter: tuple[str | None, ...]) -> tuple[str, ...]:
-    from .rules import playable_card
     return tuple(c for c in ids if playable_card(pool, c, counter))
 
 
@@ -125,7 +115,7 @@ def check_reveal(s: State, p: Player, card: str, what: str, rule: str = "LG-36")
     else:
         n = s.options.max_copies
         why = f"all {n} {'copy' if n == 1 else 'copies'} of {card} the ruleset allows (max_copies) are already accounted for ({_where(p, card)})"
-    raise _bad(rule, "impossible-card", f"{what}, but {why}")
+    raise bad(rule, "impossible-card", f"{what}, but {why}")
 
 
 def take(s: State, p: Player, card: str) -> Player:
@@ -164,13 +154,13 @@ def to_deck(p: Player, cards: tuple[str, ...], tracked_ids: bool) -> tuple[tuple
 
 def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
     if not p.deck and not p.deck_open:
-        raise _bad("LG-2.3", "not-in-deck", f"{e.player} draws a card, but the deck is empty")
+        raise bad("LG-2.3", "not-in-deck", f"{e.player} draws a card, but the deck is empty")
     if unknown(e.card):
         return
     assert e.card is not None
     if p.unknown == "":
         if e.card not in p.deck:
-            raise _bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(p.deck)} cards left)")
+            raise bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(p.deck)} cards left)")
         return
     check_reveal(s, p, e.card, f"{e.player} draws {e.card}")
 
@@ -182,7 +172,6 @@ def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
 def armed_unknown(r: Rules, s: State, p: Player) -> bool:
     """LG-2.4 for a player with unknown cards in the slots: armed for sure when a known card is
     playable, or when every card the unknown ones can be is playable."""
-    from .rules import playable_card
     pool, counter = pool_of(s), r.counter(s, p)
     if any(c is not None and c != HIDDEN and playable_card(pool, c, counter) for c in p.slots):
         return True
@@ -199,7 +188,7 @@ def armed_condition(r: Rules, s: State, p: Player, what: str) -> None:
         return
     can = playable_ids(r, s, p, possible(s, p))
     if not can:
-        raise _bad("LG-2.4", "defenseless", f"{what}: none of {p.id}'s card slots can hold a playable card (no card its unknown cards can be is playable)")
+        raise bad("LG-2.4", "defenseless", f"{what}: none of {p.id}'s card slots can hold a playable card (no card its unknown cards can be is playable)")
     raise Undetermined("LG-37", NS + "unknown-playable", f"{what}: whether {p.id} holds a playable card turns on unknown cards",
                        f"one of {p.id}'s unknown slot cards is playable in round {s.round} ({_few(can)})")
 
@@ -216,10 +205,10 @@ def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> 
         ids += possible(s, p)
     if not ids:
         held = "nothing"
-        raise _bad("LG-4.1", "not-in-slots", f"BackupAssigned by {e.player}: {e.player}'s card slots hold {held}")
+        raise bad("LG-4.1", "not-in-slots", f"BackupAssigned by {e.player}: {e.player}'s card slots hold {held}")
     ok = sorted({c for c in ids if pool[c].backup_eligible}, key=list(pool.cards).index)
     if not ok:
-        raise _bad("LG-4.1", "not-eligible", f"BackupAssigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
+        raise bad("LG-4.1", "not-eligible", f"BackupAssigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
     if len(ok) < len(set(ids)):
         raise Undetermined("LG-37", NS + "unknown-backup", f"BackupAssigned by {e.player} names an unknown card",
                            f"{e.player}'s Backup card of round {s.round} has Speed above 99 and no combo requirement ({_few(ok)}), "
@@ -228,7 +217,7 @@ def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> 
 
 def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
     if HIDDEN not in p.slots and not any(p.slots):
-        raise _bad("LG-3.2", "not-in-slots", f"CardPicked by {e.player}: {e.player}'s card slots hold nothing")
+        raise bad("LG-3.2", "not-in-slots", f"CardPicked by {e.player}: {e.player}'s card slots hold nothing")
     can = playable_ids(r, s, p, possible(s, p))
     raise Undetermined("LG-37", NS + "unknown-pick", f"CardPicked by {e.player} names an unknown card",
                        f"{e.player}'s battle card of round {s.round} is playable ({_few(can)})")
@@ -325,7 +314,7 @@ def _check_one(r: Rules, s: State, e: Any) -> None:
                 raise _mismatch(r, s, e, f"{p.id}'s card slots hold {have} where {named} is named")
         live = playable_ids(r, s, p, [c for c in e.cards if c != HIDDEN])
         if live:
-            raise _bad("LG-2.4", "not-defenseless", f"Defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
+            raise bad("LG-2.4", "not-defenseless", f"Defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
         return
     outcomes = _blind_outcomes(r, s, e)
     if not outcomes:
@@ -339,7 +328,7 @@ def _check_one(r: Rules, s: State, e: Any) -> None:
 
 
 def _mismatch(r: Rules, s: State, e: Any, why: str) -> Any:
-    return _bad("LG-38", "stated-mismatch", f"the log states {type(e).__name__} by the engine's rules, but {why}")
+    return bad("LG-38", "stated-mismatch", f"the log states {type(e).__name__} by the engine's rules, but {why}")
 
 
 def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], State]]:
@@ -620,7 +609,7 @@ def _check_held(r: Rules, s: State, e: Any, held: State) -> None:
     ruling = r.check(held, e)
     r._fits = (s, e, [held] if ruling.allowed else [], None)
     if not ruling.allowed:
-        raise _bad(ruling.rule or "LG-38", (ruling.code or "stated-mismatch").removeprefix(NS),
+        raise bad(ruling.rule or "LG-38", (ruling.code or "stated-mismatch").removeprefix(NS),
                    f"{ruling.message} (whatever the unknown battle card was)")
     if ruling.condition is not None:
         raise Undetermined(ruling.rule, ruling.code, ruling.message, f"{held.assumed}, and {ruling.condition}")
@@ -643,8 +632,8 @@ def _check_branches(r: Rules, s: State, e: Any) -> None:
     r._fits = (s, e, allowed, None)
     if not allowed:
         if first is None:
-            raise _bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
-        raise _bad(first.rule or "LG-38", (first.code or "stated-mismatch").removeprefix(NS),
+            raise bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
+        raise bad(first.rule or "LG-38", (first.code or "stated-mismatch").removeprefix(NS),
                    f"{first.message} (whatever the unknown battle card was)")
     if len(allowed) == len(branches) and not s.blind_step:
         return

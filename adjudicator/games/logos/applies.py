@@ -1,0 +1,221 @@
+"""The LOGOS apply handlers: one per event type, each a pure function of the position and a
+checked event, and the defined effect of an irregular event a judge let stand (LG-40)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.kit import applies
+from adjudicator.core.rulings import Undefined
+
+from . import events as E
+from . import unknowns as U
+from .effects import fire
+from .phases import Phases
+from .state import Direction, Player, Result, State
+from .zones import empty_slot, remove_first, sorted_add, with_player
+
+
+class Applies(Phases):
+    """The apply handlers of the LOGOS rules."""
+
+    @applies(E.CardDrawn)
+    def a_drawn(self, s: State, e: E.CardDrawn) -> State:
+        p = s.player(e.player)
+        try:
+            i = p.slots.index(None)
+        except ValueError:  # no empty slot: a draw a judge let stand (LG-40)
+            return self.irregular_draw(s, p, e)
+        if p.unknown or e.card is None or e.card == HIDDEN:
+            card = HIDDEN if e.card is None or e.card == HIDDEN else e.card
+            q = U.to_list_mode(p) if card == HIDDEN else p
+            if card != HIDDEN:
+                q = U.take(s, q, card)
+            deck = q.deck[1:] if q.deck else q.deck
+            return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
+        try:
+            deck = remove_first(p.deck, e.card)
+        except ValueError:  # a card the deck does not hold: a draw a judge let stand (LG-40)
+            return self.irregular_draw(s, p, e)
+        s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
+        return self.after_refill(s)
+
+    @applies(E.DeckRebuilt)
+    def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
+        p = s.player(e.player)
+        if p.unknown:
+            deck, unseen = U.to_deck(p, p.discard, U.tracked(s, p))
+            return with_player(s, e.player, deck=deck, unseen=unseen, discard=())
+        return with_player(s, e.player, deck=sorted_add(p.deck, p.discard), discard=())
+
+    @applies(E.Defenseless)
+    def a_defenseless(self, s: State, e: E.Defenseless) -> State:
+        p = s.player(e.player)
+        cards = tuple(c for c in p.slots if c is not None)
+        s = with_player(s, e.player, slots=(None,) * len(p.slots), discard=p.discard + cards, defenseless=True)
+        return self.after_pick(replace(s, due=s.due[1:]))
+
+    @applies(E.BackupAssigned)
+    def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
+        p = s.player(e.player)
+        if p.backup is not None:  # LG-40: a second Backup card a judge let stand replaces the first
+            p = replace(p, discard=p.discard + (p.backup,), backup=None)
+            s = U.with_player_struct(s, p) if s.unknowns else with_player(s, p.id, discard=p.discard, backup=None)
+        if e.card is None or e.card == HIDDEN or e.card not in p.slots:
+            q, slots = U.take_slot(s, p, e.card)
+            return U.with_player_struct(s, replace(q, slots=slots, backup=HIDDEN if e.card is None else e.card))
+        return with_player(s, e.player, slots=empty_slot(p.slots, e.card), backup=e.card)
+
+    @applies(E.CardPicked)
+    def a_picked(self, s: State, e: E.CardPicked) -> State:
+        if s.pending and e.card is not None and e.card != HIDDEN:
+            s = U.settle(s, f"battle:{e.player}:{s.round}")
+        if s.phase != "pick":  # LG-40: a late play a judge let stand
+            return self.late_play(s, e.player, e.card)
+        p = s.player(e.player)
+        if e.card is None or e.card == HIDDEN or e.card not in p.slots:
+            q, slots = U.take_slot(s, p, e.card)
+            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if e.card is None else e.card, public=True)))
+        # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
+        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
+        return self.after_pick(s)
+
+    # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
+    def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
+        """A draw with no empty slot to fill goes to the discard pile; a card the deck does not hold
+        is taken from nowhere (the deck keeps its cards)."""
+        card = HIDDEN if e.card is None else e.card
+        deck = remove_first(p.deck, card) if card in p.deck else p.deck
+        if None in p.slots:
+            i = p.slots.index(None)
+            return self.after_refill(with_player(s, p.id, deck=deck, slots=p.slots[:i] + (card,) + p.slots[i + 1:]))
+        return with_player(s, p.id, deck=deck, discard=p.discard + (card,))
+
+    def late_play(self, s: State, pid: str, card: str | None) -> State:
+        """A battle card played when no round takes it (its round resolved, or not begun): it
+        leaves the card slots (when it is there, or an unknown card is) for the discard pile; the
+        round goes on as it was."""
+        p = s.player(pid)
+        shown = HIDDEN if card is None else card
+        if shown not in p.slots and HIDDEN not in p.slots:  # a card from nowhere: no effect to define
+            raise Undefined(f"{pid} has no {shown} in its card slots to play")
+        q, slots = U.take_slot(s, p, shown)
+        p = replace(q, slots=slots)
+        p = replace(p, discard=p.discard + (shown,))
+        return U.with_player_struct(s, p) if shown == HIDDEN or s.unknowns else with_player(s, pid, slots=p.slots, discard=p.discard)
+
+    def late_call(self, s: State, p: Player) -> State:
+        """A Backup call outside the window: the Backup card replaces the battle card when there
+        are both (no effect fires: the window is where they queue); otherwise nothing changes."""
+        if p.backup is None or p.battle is None:
+            return s
+        return with_player(s, p.id, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
+
+    @applies(E.CardCommitted)
+    def a_committed(self, s: State, e: E.CardCommitted) -> State:
+        return self.after_pick(with_player(s, e.player, commitment=e.commitment))
+
+    @applies(E.PickRevealed)
+    def a_revealed(self, s: State, e: E.PickRevealed) -> State:
+        if s.pending:  # P's battle card of this round named: it was playable (LG-37)
+            s = U.settle(s, f"battle:{e.player}:{s.round}")
+        if s.phase != "pick" and s.phase != "reveal":  # LG-40: a play after its round resolved, let stand
+            return self.late_play(s, e.player, e.card)
+        p = s.player(e.player)
+        if e.card not in p.slots:
+            q, slots = U.take_slot(s, p, e.card)
+            return self.after_reveal(U.with_player_struct(s, replace(q, slots=slots, battle=e.card, public=True)))
+        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
+        return self.after_reveal(s)
+
+    @applies(E.DirectionDetermined)
+    def a_direction(self, s: State, e: E.DirectionDetermined) -> State:
+        d = Direction(e.basis, e.attacker, e.defender)
+        s = replace(s, direction=d)
+        if e.stage == "before-effects":
+            if d.basis == "deadlock" and s.options.deadlock_before_effects:
+                return self.start_push(s, deadlock=True)
+            if d.basis == "deadlock":
+                pids = [p.id for p in s.players]
+            elif s.options.effect_order == "defender-first":
+                pids = [d.defender, d.attacker]  # type: ignore[list-item]
+            else:
+                pids = [d.attacker, d.defender]  # type: ignore[list-item]
+            items = self.queue_effects(s, pids)
+            if items:
+                return replace(s, effects=items, step="effects")
+            # LG-7.5: no effect fired, so nothing can have changed the direction
+        if d.basis == "deadlock":
+            return self.start_push(s, deadlock=True)
+        return self.open_window(s)
+
+    @applies(E.EffectResolved)
+    def a_effect(self, s: State, e: E.EffectResolved) -> State:
+        return fire(self, s, s.effects[0])[1]
+
+    @applies(E.BackupCalled)
+    def a_called(self, s: State, e: E.BackupCalled) -> State:
+        p = s.player(e.player)
+        if s.step != "backup" or p.battle is None or p.backup is None:  # LG-40: a call a judge let stand
+            return self.late_call(s, p)
+        if p.backup == HIDDEN and e.card is not None and e.card != HIDDEN:  # LG-39: named as it turns face up
+            s = U.settle(U.with_player_struct(s, replace(U.take(s, p, e.card), backup=e.card)), f"backup:{e.player}")
+            p = s.player(e.player)
+        assert p.battle is not None
+        s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
+        if p.backup == HIDDEN:  # LG-38: the log states what the called card does
+            return replace(s, priority=None, passed=(), effects=(), step="blind", blind_step="called")
+        items = self.queue_effects(s, [e.player])
+        return replace(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
+
+    @applies(E.BackupPassed)
+    def a_passed(self, s: State, e: E.BackupPassed) -> State:
+        if s.step != "backup":  # LG-40: a pass outside the window changes nothing
+            return s
+        return self.open_window(replace(s, passed=s.passed + (e.player,)))
+
+    @applies(E.StrikeResolved)
+    def a_strike(self, s: State, e: E.StrikeResolved) -> State:
+        ev, new = self.strike(s)
+        if e.hp != ev.hp and e.target == ev.target and len(new.players) == 2:
+            # LG-40: a wrongly stated strike a judge lets stand: the stated hit points are what
+            # both players then played on
+            return with_player(new, e.target, hp=e.hp)
+        return new
+
+    @applies(E.RoundEnded)
+    def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
+        both = all(p.defenseless for p in s.players)
+        shared = s.shared_combo
+        combos = {}
+        for push in s.pushes:
+            if push.counter == "shared":
+                for colour in push.colours:
+                    shared = (colour, shared[0], shared[1])
+            else:
+                c = s.player(push.counter).combo
+                for colour in push.colours:
+                    c = (colour, c[0], c[1])
+                combos[push.counter] = c
+        players = []
+        for p in s.players:
+            discard = p.discard + (p.battle,) if p.battle is not None else p.discard
+            players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
+                                   mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))
+        s = replace(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
+                    priority=None, passed=(), striker=None, strikes=0, pushes=(), shared_combo=shared,
+                    stall=s.stall + 1 if both else 0)
+        return self.after_refill(s)
+
+    @applies(E.Resigned)
+    def a_resigned(self, s: State, e: E.Resigned) -> State:
+        if s.options.resign_result == "draw":
+            end = Result("draw", None, "resignation")
+        else:
+            end = Result("win", s.other(e.player), "resignation")
+        return replace(s, pending_end=end)
+
+    @applies(E.GameEnded)
+    def a_game_ended(self, s: State, e: E.GameEnded) -> State:
+        return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", step="", pending_end=None)

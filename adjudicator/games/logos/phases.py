@@ -1,0 +1,216 @@
+"""The LOGOS round, phase by phase: reading the position (playable cards, the refill, the
+direction), what the position waits for, and the transitions apply makes from step to step:
+Phase 1 after the refill and the picks, the battle's direction, effects queue, Backup window and
+strikes, and the combo pushes that end the round.
+
+:class:`Phases` is the base of the rules (checks.py and applies.py build on it; rules.py joins
+them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from adjudicator.core.events import HIDDEN
+from adjudicator.core.kit import Owed, RulesBase
+
+from . import events as E
+from . import unknowns as U
+from .cards import Pool
+from .rulebook import NS
+from .state import Direction, EffectItem, Player, Push, State
+from .values import beats, card_stats, playable_card, pool_of
+from .zones import picked, with_player
+
+
+class Phases(RulesBase):
+    """Reading a LOGOS position and stepping it from phase to phase."""
+
+    namespace = NS
+
+    # -- reading the position ------------------------------------------------------------------
+    @staticmethod
+    def pool(s: State) -> Pool:
+        return pool_of(s)
+
+    @staticmethod
+    def stats(s: State, p: Player) -> tuple[str, int, int, int]:
+        assert p.battle is not None
+        return card_stats(pool_of(s), p.battle, p.mods)
+
+    @staticmethod
+    def counter(s: State, p: Player) -> tuple[str | None, ...]:
+        return p.combo if s.options.combo_counter == "per-player" else s.shared_combo
+
+    def playable(self, s: State, p: Player, slots: tuple[str | None, ...] | None = None) -> list[str]:
+        """The distinct cards of ``p``'s slots (or of ``slots``) that could be sent now, by id."""
+        name = pool_of(s)
+        counter = self.counter(s, p)
+        return sorted({c for c in (p.slots if slots is None else slots) if c is not None and c != HIDDEN and playable_card(name, c, counter)})
+
+    def armed(self, s: State, p: Player) -> bool:
+        """Does ``p`` hold a playable card (LG-2.4)?"""
+        if p.unknown:
+            return U.armed_unknown(self, s, p)
+        name = pool_of(s)
+        counter = self.counter(s, p)
+        for c in p.slots:
+            if c is not None and playable_card(name, c, counter):
+                return True
+        return False
+
+    def refill_next(self, s: State) -> Player | None:
+        """The first player (seat order) with an empty slot that the deck (or discard) can fill."""
+        reshuffle = s.options.on_empty_deck == "reshuffle-discard"
+        for p in s.players:
+            if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
+                return p
+        return None
+
+    def direction(self, s: State) -> Direction | None:
+        """LG-5.1 / LG-5.2 / LG-15: the direction from the battle cards as they stand."""
+        a, b = s.players
+        if a.battle is None and b.battle is None:
+            return None
+        if a.battle is None:
+            return Direction("defenseless", b.id, a.id)
+        if b.battle is None:
+            return Direction("defenseless", a.id, b.id)
+        ka, _, _, sa = self.stats(s, a)
+        kb, _, _, sb = self.stats(s, b)
+        if ka == kb:
+            if sa == sb:
+                return Direction("deadlock")
+            return Direction("speed", a.id, b.id) if sa > sb else Direction("speed", b.id, a.id)
+        return Direction("class", a.id, b.id) if beats(ka, kb) else Direction("class", b.id, a.id)
+
+    # -- what happens next ---------------------------------------------------------------------
+    step_rule = "LG-2.1"
+
+    def owed(self, s: State, e: Any = None) -> Owed:
+        """What the position waits for: the refill of empty slots (LG-2.2) and the reveal of a
+        commitment (LG-3.4) are owed by rules of their own; every other step by LG-2.1."""
+        if s.result is not None:
+            return Owed("nothing (the match is over)")
+        if len(s.players) != 2:
+            return Owed("nothing (no match of two players)")
+        if s.phase == "refill":
+            p = self.refill_next(s)
+            if p is not None:
+                return Owed(f"CardDrawn by {p.id}", "LG-2.2", f"{p.slots.count(None)} empty card slot(s) to refill: "
+                            "every empty slot takes a card at the start of the round", p.id)
+        if s.phase == "pick":
+            who = [p.id for p in s.players if not p.defenseless and not picked(s, p)]
+            verb = "CardPicked" if s.options.picks == "open" else "CardCommitted"
+            return Owed(f"{verb} by {' and '.join(who)}", None, "BackupAssigned first, if wanted")
+        if s.phase == "reveal":
+            who = [p.id for p in s.players if p.commitment is not None and p.battle is None]
+            return Owed(f"PickRevealed by {' and '.join(who)}", "LG-3.4",
+                        "both picks are committed: each is revealed before the battle", who[0] if len(who) == 1 else None)
+        if s.phase == "battle" and s.step == "backup":
+            return Owed(f"BackupCalled or BackupPassed by {s.priority}")
+        return Owed("a derived event")
+
+    def expected(self, s: State) -> str:
+        o = self.owed(s)
+        return f"{o.expects} ({o.why})" if o.why else o.expects
+
+    # -- transitions (used by apply) -------------------------------------------------------------
+    def after_refill(self, s: State) -> State:
+        """Phase 1 begins once no empty slot can be filled; players without a playable card
+        are due to be declared defenseless (LG-2.4)."""
+        if s.phase == "refill" and self.refill_next(s) is None:
+            return replace(s, phase="pick", due=tuple(p.id for p in s.players if not self.armed(s, p)))
+        return s
+
+    def after_pick(self, s: State) -> State:
+        """Phase 1 is over once every player is defenseless or has picked / committed."""
+        if any(not p.defenseless and not picked(s, p) for p in s.players):
+            return s
+        if s.options.picks == "open":
+            a, b = s.players
+            s = replace(s, players=(replace(a, public=a.battle is not None), replace(b, public=b.battle is not None)))
+            return self.enter_battle(s)
+        if any(p.commitment is not None for p in s.players):
+            return replace(s, phase="reveal")
+        return self.enter_battle(s)
+
+    def after_reveal(self, s: State) -> State:
+        if any(p.commitment is not None and p.battle is None for p in s.players):
+            return s
+        return self.enter_battle(s)
+
+    def enter_battle(self, s: State) -> State:
+        if all(p.battle is None for p in s.players):
+            return self.start_push(replace(s, phase="battle"), deadlock=False)
+        if s.players[0].battle == HIDDEN or s.players[1].battle == HIDDEN:  # LG-38: the log states what follows
+            return replace(s, phase="battle", step="blind", blind_step="direction")
+        return replace(s, phase="battle", step="direction")
+
+    def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
+        fields = ("left", "right") if s.options.field_order == "left-then-right" else ("right", "left")
+        pool = self.pool(s)
+        items = []
+        for pid in pids:
+            p = s.player(pid)
+            if p.battle is None:
+                continue
+            card = pool[p.battle]
+            for f in fields:
+                if card.field(f) is not None:
+                    items.append(EffectItem(pid, p.battle, f))  # type: ignore[arg-type]
+        return tuple(items)
+
+    def open_window(self, s: State) -> State:
+        """After the direction following the effects: the Backup window, else the strike."""
+        d = s.direction
+        assert d is not None and d.attacker is not None and d.defender is not None
+        order = [d.defender, d.attacker] if s.options.backup_call_order == "defender-first" else [d.attacker, d.defender]
+        for pid in order:
+            p = s.player(pid)
+            if p.battle is not None and p.backup is not None and pid not in s.passed:
+                return replace(s, step="backup", priority=pid)
+        return replace(s, step="strike", priority=None, passed=(), striker=d.attacker, strikes=0)
+
+    def start_push(self, s: State, deadlock: bool) -> State:
+        """The end of the battle: the colours each counter receives (LG-6.1, LG-9)."""
+        pushes: tuple[Push, ...] = ()
+        if not deadlock or s.options.push_on_deadlock:
+            d = s.direction
+            if d is not None and d.defender is not None and d.attacker is not None:
+                order = [d.defender, d.attacker]
+            else:
+                order = [p.id for p in s.players]
+            per = []
+            for pid in order:
+                p = s.player(pid)
+                if p.battle is None:
+                    continue
+                colour = self.stats(s, p)[0]
+                per.append((pid, (colour, colour) if p.double_combo else (colour,)))
+            if s.options.combo_counter == "per-player":
+                pushes = tuple(Push(pid, cols) for pid, cols in sorted(per, key=lambda x: self.seat(s, x[0])))
+            elif per:
+                pushes = (Push("shared", tuple(c for _, cols in per for c in cols)),)
+        return replace(s, step="push", pushes=pushes, priority=None, striker=None, effects=())
+
+    @staticmethod
+    def seat(s: State, pid: str) -> int:
+        return 0 if s.players[0].id == pid else 1
+
+    # -- strikes ---------------------------------------------------------------------------------
+    def strike(self, s: State) -> tuple[E.StrikeResolved, State]:
+        assert s.striker is not None and s.direction is not None
+        att, de = s.player(s.striker), s.opponent(s.striker)
+        atk = self.stats(s, att)[1]
+        dfn = self.stats(s, de)[2] if de.battle is not None else s.options.defenseless_defense
+        damage = max(0, atk - dfn)
+        hp = de.hp - damage
+        ev = E.StrikeResolved(striker=att.id, target=de.id, attack=atk, defense=dfn, damage=damage, hp=hp, counter=s.strikes > 0)
+        s = with_player(s, de.id, hp=hp)
+        strikes = s.strikes + 1
+        if damage == 0 and s.direction.basis == "speed" and strikes <= s.options.max_counters:
+            return ev, replace(s, striker=de.id, strikes=strikes)
+        return ev, self.start_push(replace(s, strikes=strikes), deadlock=False)
+

@@ -1,0 +1,37 @@
+"""Small pure helpers that move LOGOS cards between a player's zones (tuples of card ids) and
+replace one player of a position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from .state import Player, State
+
+
+def remove_first(items: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
+    i = items.index(value)
+    return items[:i] + items[i + 1:]
+
+
+def empty_slot(slots: tuple[str | None, ...], card: str) -> tuple[str | None, ...]:
+    """``slots`` with the leftmost slot holding ``card`` emptied."""
+    i = slots.index(card)
+    return slots[:i] + (None,) + slots[i + 1:]
+
+
+def sorted_add(items: tuple[str, ...], more: Any) -> tuple[str, ...]:
+    return tuple(sorted(items + tuple(more)))
+
+
+def with_player(s: State, pid: str, **changes: Any) -> State:
+    a, b = s.players
+    if a.id == pid:
+        return replace(s, players=(replace(a, **changes), b))
+    return replace(s, players=(a, replace(b, **changes)))
+
+
+def picked(s: State, p: Player) -> bool:
+    """Has ``p`` sent (open picks) or committed (hidden picks) a card this round?"""
+    return p.battle is not None or p.commitment is not None
