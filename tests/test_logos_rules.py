@@ -1029,6 +1029,49 @@ def test_every_effect_kind_fires_through_one_handler() -> None:
     assert cards.CARD_EFFECTS <= kinds
 
 
+
+def _package_imports() -> dict[str, set[str]]:
+    """Module -> the modules of the LOGOS package it imports (every import statement, AST)."""
+    import ast
+
+    from adjudicator.games.logos import rules
+
+    package = Path(rules.__file__).parent
+    here = {f.stem for f in package.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for f in sorted(package.glob("*.py")):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                deps |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("adjudicator.games.logos"):
+                rest = node.module[len("adjudicator.games.logos"):].lstrip(".")  # type: ignore[index]
+                deps |= {rest.split(".")[0]} if rest else {a.name for a in node.names}
+        graph[f.stem] = (deps & here) - {f.stem}
+    return graph
+
+
+def test_the_package_reads_in_one_direction() -> None:
+    """Issue 23: no module of the package imports, directly or not, a module that imports it back
+    (events -> state -> rules and effects -> game glue), and loading the card data imports none of
+    the modules that interpret it."""
+    graph = _package_imports()
+
+    def reach(m: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [m]
+        while todo:
+            for d in graph[todo.pop()] - seen:
+                seen.add(d)
+                todo.append(d)
+        return seen
+
+    circles = sorted(m for m in graph if m in reach(m))
+    assert not circles, f"modules on an import circle: {circles}"
+    assert reach("cards") <= {"events"}, reach("cards")
+    assert not reach("events") and reach("state") <= {"events"}
+    assert {"rules", "checks", "applies", "effects", "phases"}.isdisjoint(reach("unknowns"))
+
 # ==================================================================================================
 # the card vocabulary: any card the game allows (docs/rules/logos.md, "What a card can be")
 # ==================================================================================================
