@@ -132,10 +132,9 @@ class Applies(Phases):
     @applies(E.DirectionDetermined)
     def a_direction(self, s: State, e: E.DirectionDetermined) -> State:
         d = Direction(e.basis, e.attacker, e.defender)
-        s = replace(s, direction=d)
         if e.stage == "before-effects":
             if d.basis == "deadlock" and s.options.deadlock_before_effects:
-                return self.start_push(s, deadlock=True)
+                return self.start_push(replace(s, direction=d), deadlock=True)
             if d.basis == "deadlock":
                 pids = [p.id for p in s.players]
             elif s.options.effect_order == "defender-first":
@@ -144,8 +143,9 @@ class Applies(Phases):
                 pids = [d.attacker, d.defender]  # type: ignore[list-item]
             items = self.queue_effects(s, pids)
             if items:
-                return replace(s, effects=items, step="effects")
+                return replace(s, direction=d, effects=items, step="effects")
             # LG-7.5: no effect fired, so nothing can have changed the direction
+        s = replace(s, direction=d)
         if d.basis == "deadlock":
             return self.start_push(s, deadlock=True)
         return self.open_window(s)

@@ -20,7 +20,7 @@ from .commitments import commitment_of
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import matches, show_panels
+from .values import playable_card, show_panels
 from .zones import empty_slot, picked
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -77,9 +77,10 @@ class Checks(Phases):
         if card not in p.slots and not U.check_known_from_unknown_slot(s, p, card, f"{p.id} sends {card}"):
             held = ", ".join(c for c in p.slots if c) or "nothing"
             raise bad("LG-3.2", "not-in-slots", f"{card} is not in {p.id}'s card slots (they hold {held})")
-        c = self.pool(s)[card]
+        pool = self.pool(s)
         counter = self.counter(s, p)
-        if not matches(c, counter):
+        if not playable_card(pool, card, counter):
+            c = pool[card]
             whose = f"{p.id}'s counter" if s.options.combo_counter == "per-player" else "the shared counter"
             raise bad("LG-3.3", "combo-mismatch", f"{card} needs the combo {show_panels(c.combo)}, but {whose} shows {show_panels(counter)} "
                       "(grey matches anything, an empty panel only grey: LG-8)")

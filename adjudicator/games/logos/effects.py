@@ -30,26 +30,32 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
     assert fx is not None
     target = opp if item.field == "left" else owner
     copied: str | None = None
-    base = dict(player=item.player, card=item.card, field=item.field, effect=fx.do)
-    s = replace(s, effects=s.effects[1:])
-    if not s.effects:
-        s = replace(s, step="after-effects")
-    if fx.do == "mimmick":
+    value: int | None = None
+    result: str | None = None
+    effect = fx.do
+    rest = s.effects[1:]
+    s = replace(s, effects=rest, step=s.step if rest else "after-effects")
+    if effect == "mimmick":
         src = None if opp.battle is None else pool[opp.battle].field(item.field)
         if opp.battle is None:
-            return E.EffectResolved(target=target.id, result="no-target", **base), s
-        if src is None or src.do == "mimmick":
-            return E.EffectResolved(target=target.id, result="no-change", copied=None if src is None else src.do, **base), s
-        copied = src.do
-        if s.options.mimmick_target == "by-source-field":
-            target = owner if item.field == "left" else opp
-        fx = src
-    if target.shield:
-        return E.EffectResolved(target=target.id, result="blocked", copied=copied, **base), s
-    if fx.do in CARD_EFFECTS and target.battle is None:
-        return E.EffectResolved(target=target.id, result="no-target", copied=copied, **base), s
-    s, result, value = FIRE[fx.do](r, s, target, owner, item, fx)
-    return E.EffectResolved(target=target.id, result=result, copied=copied, value=value, **base), s  # type: ignore[arg-type]
+            result = "no-target"
+        elif src is None or src.do == "mimmick":
+            result, copied = "no-change", None if src is None else src.do
+        else:
+            copied = src.do
+            if s.options.mimmick_target == "by-source-field":
+                target = owner if item.field == "left" else opp
+            fx = src
+    if result is not None:
+        pass
+    elif target.shield:
+        result = "blocked"
+    elif fx.do in CARD_EFFECTS and target.battle is None:
+        result = "no-target"
+    else:
+        s, result, value = FIRE[fx.do](r, s, target, owner, item, fx)
+    return E.EffectResolved(player=item.player, card=item.card, field=item.field, effect=effect, target=target.id,
+                            result=result, copied=copied, value=value), s  # type: ignore[arg-type]
 
 
 # -- what each effect kind does when it fires ------------------------------------------------------------

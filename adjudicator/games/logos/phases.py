@@ -30,9 +30,8 @@ class Phases(RulesBase):
     namespace = NS
 
     # -- reading the position ------------------------------------------------------------------
-    @staticmethod
-    def pool(s: State) -> Pool:
-        return pool_of(s)
+    #: the match's pool (values.pool_of)
+    pool = staticmethod(pool_of)
 
     @staticmethod
     def stats(s: State, p: Player) -> tuple[str, int, int, int]:
@@ -53,12 +52,7 @@ class Phases(RulesBase):
         """Does ``p`` hold a playable card (LG-2.4)?"""
         if p.unknown:
             return U.armed_unknown(self, s, p)
-        name = pool_of(s)
-        counter = self.counter(s, p)
-        for c in p.slots:
-            if c is not None and playable_card(name, c, counter):
-                return True
-        return False
+        return _armed(pool_of(s), p.slots, self.counter(s, p))
 
     def refill_next(self, s: State) -> Player | None:
         """The first player (seat order) with an empty slot that the deck (or discard) can fill."""
@@ -77,8 +71,9 @@ class Phases(RulesBase):
             return Direction("defenseless", b.id, a.id)
         if b.battle is None:
             return Direction("defenseless", a.id, b.id)
-        ka, _, _, sa = self.stats(s, a)
-        kb, _, _, sb = self.stats(s, b)
+        pool = pool_of(s)
+        ka, _, _, sa = card_stats(pool, a.battle, a.mods)
+        kb, _, _, sb = card_stats(pool, b.battle, b.mods)
         if ka == kb:
             if sa == sb:
                 return Direction("deadlock")
@@ -121,7 +116,12 @@ class Phases(RulesBase):
         """Phase 1 begins once no empty slot can be filled; players without a playable card
         are due to be declared defenseless (LG-2.4)."""
         if s.phase == "refill" and self.refill_next(s) is None:
-            return replace(s, phase="pick", due=tuple(p.id for p in s.players if not self.armed(s, p)))
+            if any(p.unknown for p in s.players):
+                due = tuple(p.id for p in s.players if not self.armed(s, p))
+            else:  # every card known: one pool lookup for both players
+                pool, shared = pool_of(s), s.options.combo_counter != "per-player"
+                due = tuple(p.id for p in s.players if not _armed(pool, p.slots, s.shared_combo if shared else p.combo))
+            return replace(s, phase="pick", due=due)
         return s
 
     def after_pick(self, s: State) -> State:
@@ -130,7 +130,8 @@ class Phases(RulesBase):
             return s
         if s.options.picks == "open":
             a, b = s.players
-            s = replace(s, players=(replace(a, public=a.battle is not None), replace(b, public=b.battle is not None)))
+            if a.public != (a.battle is not None) or b.public != (b.battle is not None):
+                s = replace(s, players=(replace(a, public=a.battle is not None), replace(b, public=b.battle is not None)))
             return self.enter_battle(s)
         if any(p.commitment is not None for p in s.players):
             return replace(s, phase="reveal")
@@ -182,17 +183,12 @@ class Phases(RulesBase):
                 order = [d.defender, d.attacker]
             else:
                 order = [p.id for p in s.players]
-            per = []
-            for pid in order:
-                p = s.player(pid)
-                if p.battle is None:
-                    continue
-                colour = self.stats(s, p)[0]
-                per.append((pid, (colour, colour) if p.double_combo else (colour,)))
-            if s.options.combo_counter == "per-player":
-                pushes = tuple(Push(pid, cols) for pid, cols in sorted(per, key=lambda x: self.seat(s, x[0])))
-            elif per:
-                pushes = (Push("shared", tuple(c for _, cols in per for c in cols)),)
+            pool = pool_of(s)
+            if s.options.combo_counter == "per-player":  # each counter its own colours, in seat order
+                pushes = tuple(Push(p.id, _colours(pool, p)) for p in s.players if p.battle is not None)
+            else:
+                cols = tuple(c for pid in order if (p := s.player(pid)).battle is not None for c in _colours(pool, p))
+                pushes = (Push("shared", cols),) if cols else ()
         return replace(s, step="push", pushes=pushes, priority=None, striker=None, effects=())
 
     @staticmethod
@@ -202,9 +198,11 @@ class Phases(RulesBase):
     # -- strikes ---------------------------------------------------------------------------------
     def strike(self, s: State) -> tuple[E.StrikeResolved, State]:
         assert s.striker is not None and s.direction is not None
-        att, de = s.player(s.striker), s.opponent(s.striker)
-        atk = self.stats(s, att)[1]
-        dfn = self.stats(s, de)[2] if de.battle is not None else s.options.defenseless_defense
+        a, b = s.players
+        att, de = (a, b) if a.id == s.striker else (b, a)
+        pool = pool_of(s)
+        atk = card_stats(pool, att.battle, att.mods)[1]
+        dfn = card_stats(pool, de.battle, de.mods)[2] if de.battle is not None else s.options.defenseless_defense
         damage = max(0, atk - dfn)
         hp = de.hp - damage
         ev = E.StrikeResolved(striker=att.id, target=de.id, attack=atk, defense=dfn, damage=damage, hp=hp, counter=s.strikes > 0)
@@ -214,3 +212,16 @@ class Phases(RulesBase):
             return ev, replace(s, striker=de.id, strikes=strikes)
         return ev, self.start_push(replace(s, strikes=strikes), deadlock=False)
 
+
+def _colours(pool: Pool, p: Player) -> tuple[str, ...]:
+    """The colours ``p``'s battle card pushes at the end of the round (twice with Double Combo)."""
+    colour = card_stats(pool, p.battle, p.mods)[0]
+    return (colour, colour) if p.double_combo else (colour,)
+
+
+def _armed(pool: Pool, slots: tuple[str | None, ...], counter: tuple[str | None, ...]) -> bool:
+    """Does one of ``slots`` (every card known) hold a card playable with ``counter``?"""
+    for c in slots:
+        if c is not None and playable_card(pool, c, counter):
+            return True
+    return False

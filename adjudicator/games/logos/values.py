@@ -29,9 +29,13 @@ def beats(x: str, y: str) -> bool:
     return (x, y) in _BEATS
 
 
+_of_setup = POOLS.of_setup
+
+
 def pool_of(s: State) -> Pool:
-    """The match's pool (by id, pinned by hash when the set-up pins it)."""
-    return POOLS.of_setup(s.setup)
+    """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in effect:
+    asked once per step, then passed along)."""
+    return _of_setup(s.setup)
 
 
 @lru_cache(maxsize=8192)
