@@ -21,7 +21,7 @@ from .cards import Pool
 from .rulebook import NS
 from .state import Direction, EffectItem, Player, Push, State
 from .values import beats, card_stats, playable_card, pool_of
-from .zones import picked, with_player
+from .zones import picked
 
 
 class Phases(RulesBase):
@@ -126,8 +126,9 @@ class Phases(RulesBase):
 
     def after_pick(self, s: State) -> State:
         """Phase 1 is over once every player is defenseless or has picked / committed."""
-        if any(not p.defenseless and not picked(s, p) for p in s.players):
-            return s
+        for p in s.players:
+            if not p.defenseless and p.battle is None and p.commitment is None:  # not picked yet
+                return s
         if s.options.picks == "open":
             a, b = s.players
             if a.public != (a.battle is not None) or b.public != (b.battle is not None):
@@ -143,7 +144,10 @@ class Phases(RulesBase):
         return self.enter_battle(s)
 
     def enter_battle(self, s: State) -> State:
-        if all(p.battle is None for p in s.players):
+        for p in s.players:
+            if p.battle is not None:
+                break
+        else:  # nobody sends a card
             return self.start_push(replace(s, phase="battle"), deadlock=False)
         if s.players[0].battle == HIDDEN or s.players[1].battle == HIDDEN:  # LG-38: the log states what follows
             return replace(s, phase="battle", step="blind", blind_step="direction")
@@ -206,11 +210,11 @@ class Phases(RulesBase):
         damage = max(0, atk - dfn)
         hp = de.hp - damage
         ev = E.StrikeResolved(striker=att.id, target=de.id, attack=atk, defense=dfn, damage=damage, hp=hp, counter=s.strikes > 0)
-        s = with_player(s, de.id, hp=hp)
+        players = (replace(a, hp=hp), b) if de is a else (a, replace(b, hp=hp))
         strikes = s.strikes + 1
         if damage == 0 and s.direction.basis == "speed" and strikes <= s.options.max_counters:
-            return ev, replace(s, striker=de.id, strikes=strikes)
-        return ev, self.start_push(replace(s, strikes=strikes), deadlock=False)
+            return ev, replace(s, players=players, striker=de.id, strikes=strikes)
+        return ev, self.start_push(replace(s, players=players, strikes=strikes), deadlock=False)
 
 
 def _colours(pool: Pool, p: Player) -> tuple[str, ...]:
