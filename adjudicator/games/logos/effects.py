@@ -25,7 +25,8 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
     """One effect field fires: the event that reports it and the position after it.  Mimmick
     first finds the effect it copies; a shield blocks; each kind then does its own (:data:`FIRE`)."""
     pool = r.pool(s)
-    owner, opp = s.player(item.player), s.opponent(item.player)
+    a, b = s.players
+    owner, opp = (a, b) if a.id == item.player else (b, a)
     fx = pool[item.card].field(item.field)
     assert fx is not None
     target = opp if item.field == "left" else owner
