@@ -22,7 +22,8 @@ class Applies(Phases):
 
     @applies(E.CardDrawn)
     def a_drawn(self, s: State, e: E.CardDrawn) -> State:
-        p = s.player(e.player)
+        a, b = s.players
+        p = a if a.id == e.player else b
         try:
             i = p.slots.index(None)
         except ValueError:  # no empty slot: a draw a judge let stand (LG-40)
@@ -38,8 +39,8 @@ class Applies(Phases):
             deck = remove_first(p.deck, e.card)
         except ValueError:  # a card the deck does not hold: a draw a judge let stand (LG-40)
             return self.irregular_draw(s, p, e)
-        s = with_player(s, e.player, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
-        return self.after_refill(s)
+        q = replace(p, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
+        return self.after_refill(replace(s, players=(q, b) if p is a else (a, q)))
 
     @applies(E.DeckRebuilt)
     def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
