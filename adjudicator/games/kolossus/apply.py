@@ -186,19 +186,18 @@ class Apply(Movement, TitanPowers):
             wk = self.walk(s, e)
         except Illegal:  # a move a judge's ruling lets stand (KO-40)
             wk = self.stood_walk(s, e)
-        b = board_of(s)
-        end = b.names[wk.path[-1]]
+        end = wk.names[-1]
         gone = wk.beaten
-        pieces = []
-        for p in s.pieces:
-            if p is wk.mover:
-                pieces.append(replace(p, square=end, activated=True))
-            elif p not in gone:
-                pieces.append(p)
+        mover = wk.mover
+        moved = replace(mover, square=end, activated=True)
+        pieces = [p for p in s.pieces if p is mover or p not in gone] if gone else list(s.pieces)
+        pieces[pieces.index(mover)] = moved  # (the squares of a position's miniatures are distinct)
+        new = tuple(pieces)
+        self.moved_occupancy(s, new, mover, moved, gone)
         a = s.activation
         if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)
-            return self.beat(replace(s, pieces=tuple(pieces)), gone, e.warband)
-        s = replace(s, pieces=tuple(pieces), step="act", activation=replace(a, at=end, left=wk.left))
+            return self.beat(replace(s, pieces=new), gone, e.warband)
+        s = replace(s, pieces=new, step="act", activation=replace(a, at=end, left=wk.left))
         if e.weapon is not None:
             w = s.current
             s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
@@ -245,10 +244,17 @@ class Apply(Movement, TitanPowers):
     @applies(E.TurnEnded)
     def a_turn_end(self, s: State, e: E.TurnEnded) -> State:
         wid = s.current.id
-        if any(p.warband == wid and (p.activated or p.reborn) for p in s.pieces):
-            s = replace(s, pieces=tuple(replace(p, activated=False, reborn=False) if p.warband == wid and (p.activated or p.reborn)
-                                        else p for p in s.pieces))
-        s = replace(s, activation=None, points=0)
+        pieces = s.pieces
+        rested: list[Piece] | None = None
+        for i, p in enumerate(pieces):
+            if p.warband == wid and (p.activated or p.reborn):
+                if rested is None:
+                    rested = list(pieces)
+                rested[i] = replace(p, activated=False, reborn=False)
+        if rested is not None:
+            s = replace(s, pieces=tuple(rested), activation=None, points=0)
+        else:
+            s = replace(s, activation=None, points=0)
         if s.options.chapter >= 2 and s.current.pending > 0:
             return replace(s, step="allocate")
         return self.next_turn(s)

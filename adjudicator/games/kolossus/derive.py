@@ -10,11 +10,17 @@ from .queries import Queries
 from .state import Result, State
 
 
+#: the steps whose event the engine derives (``over``: none)
+DERIVING = ("turn-start", "round-start", "game-end")
+
+
 class Derive(Queries):
     """The derived events."""
 
     # -- derive ------------------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
+        if not s.queue and s.ending is None and s.step not in DERIVING:  # the usual case: a player's step
+            return None
         if s.result is not None or len(s.warbands) != 4:
             return None
         if s.queue:

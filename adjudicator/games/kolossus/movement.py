@@ -10,7 +10,7 @@ from adjudicator.core.rulings import Illegal, Ruling, Undefined, legal
 
 from . import events as E
 from .basics import NS, bad, board_of, title, wname
-from .board import DIRECTION_OF, OPPOSITE, step_name
+from .board import DIRECTION_OF, OPPOSITE, Board, step_name
 from .queries import Queries
 from .state import WEAPON_CHARGE, WEAPONS, Piece, State
 
@@ -18,18 +18,19 @@ from .state import WEAPON_CHARGE, WEAPONS, Piece, State
 class Walk:
     """What a checked move does: the path (board indices), the miniatures it beats, what is left."""
 
-    __slots__ = ("path", "beaten", "left", "capture", "mover", "turn_at", "defence_paid")
+    __slots__ = ("path", "beaten", "left", "capture", "mover", "turn_at", "defence_paid", "names")
 
     def __init__(self, path: list[int], beaten: list[Piece], left: int, capture: bool, mover: Piece,
-                 turn_at: int, defence_paid: int) -> None:
+                 turn_at: int, defence_paid: int, names: list[str]) -> None:
         self.path = path
+        #: the squares of the path by name
+        self.names = names
         self.beaten = beaten
         self.left = left
         self.capture = capture
         self.mover = mover
         self.turn_at = turn_at
         self.defence_paid = defence_paid
-
 
 
 class Movement(Queries):
@@ -75,7 +76,7 @@ class Movement(Queries):
         c = self._walk
         if c is not None and c[0] is s and c[1] is e:
             return c[2]
-        w, names, start, occ, mover = self._walk_start(s, e)
+        w, names, start, occ, mover, b = self._walk_start(s, e)
         a = s.activation
         assert a is not None
         ch = a.character
@@ -83,7 +84,6 @@ class Movement(Queries):
         if weapon is not None:
             self._check_weapon(s, e, w, ch, weapon)
         opts = s.options
-        b = board_of(s)
         index, size, levels = b.index, b.size, s.levels
         mp = a.mp
         colossus = ch == "colossus"
@@ -94,23 +94,29 @@ class Movement(Queries):
         turn_at = 0
         extra = 0
         beaten: list[Piece] = []
+        adjacent = b.adjacent
         for i in range(1, n + 1):
-            an, tn = names[i - 1], names[i]
-            t = index.get(tn) if isinstance(tn, str) else None
+            tn = names[i]
             here = path[-1]
-            if t is None:
-                raise bad("KO-5.2", "off-board", f"step {i} {an}->{tn}: {tn!r} is not a square of the board")
-            dname = DIRECTION_OF.get((t % size - here % size, t // size - here // size))
-            if dname is None:
-                raise bad("KO-5.2", "not-a-step", f"step {i} {an}->{tn} is not a step to a neighbouring square")
+            hit = adjacent[here].get(tn) if type(tn) is str else None
+            if hit is not None:
+                t, dname = hit
+            else:  # not a neighbour's name: say why (or a str subclass naming one)
+                an = names[i - 1]
+                t = index.get(tn) if isinstance(tn, str) else None
+                if t is None:
+                    raise bad("KO-5.2", "off-board", f"step {i} {an}->{tn}: {tn!r} is not a square of the board")
+                dname = DIRECTION_OF.get((t % size - here % size, t // size - here // size))
+                if dname is None:
+                    raise bad("KO-5.2", "not-a-step", f"step {i} {an}->{tn} is not a step to a neighbouring square")
             if prev_dir is not None and dname != prev_dir:
-                turn_at = _turn(i, an, tn, ch, prev_dir, dname, turn_at, opts.allow_reversal)
+                turn_at = _turn(i, names[i - 1], tn, ch, prev_dir, dname, turn_at, opts.allow_reversal)
             prev_dir = dname
             if i + extra > mp:
-                raise bad("KO-5.4", "too-far", f"step {i} {an}->{tn} is beyond the {mp} movement points"
+                raise bad("KO-5.4", "too-far", f"step {i} {names[i - 1]}->{tn} is beyond the {mp} movement points"
                           + (f" ({extra} already paid for Defence)" if extra else ""))
             if not colossus and abs(levels[t] - levels[here]) > 1:
-                _jump(i, an, tn, levels[here], levels[t])
+                _jump(i, names[i - 1], tn, levels[here], levels[t])
             path.append(t)
             p = occ.get(tn)
             if p is None or p is mover or p in beaten:
@@ -122,7 +128,7 @@ class Movement(Queries):
                 extra += dfc
             beaten.append(p)
         self._weapon_used(weapon, beaten, path, index)
-        result = Walk(path, beaten, mp - n - extra, self._captures(s, path, index), mover, turn_at, extra)
+        result = Walk(path, beaten, mp - n - extra, self._captures(s, path, index), mover, turn_at, extra, names)
         self._walk = (s, e, result)
         return result
 
@@ -154,16 +160,17 @@ class Movement(Queries):
                                 f"on the {wname(mover.warband)} {title(mover.character)}'s side; a square holds one miniature")
             beaten.append(there)
         mp = s.activation.mp if s.activation is not None else 0
-        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0)
+        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0, names)
 
-    def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, Piece], Piece]:
+    def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, Piece], Piece, Board]:
         """The mover: a square of the board holding the warband's miniature of the activated
         class, the one the activation named (KO-11)."""
         w = self.actor(s, e, "move")
         a = s.activation
         assert a is not None
         names = self.resolve_path(e)
-        start = board_of(s).index.get(names[0]) if isinstance(names[0], str) else None
+        b = board_of(s)
+        start = b.index.get(names[0]) if isinstance(names[0], str) else None
         if start is None:
             raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {names[0]!r} is not a square of the board")
         occ = self.occupancy(s)
@@ -172,7 +179,7 @@ class Movement(Queries):
         if a.square is not None and names[0] != a.square:
             raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {names[0]}; the activation named the "
                       f"{ch} on {a.square}")
-        return w, names, start, occ, mover
+        return w, names, start, occ, mover, b
 
     def _check_weapon(self, s: State, e: E.MiniatureMoved, w: Any, ch: str, weapon: str) -> None:
         """A Titan Weapon: chapter 3, the warband's own Colossus, charged (KO-8.1)."""
@@ -233,8 +240,7 @@ class Movement(Queries):
     @checks(E.MiniatureMoved, rule="KO-5.1")
     def c_move(self, s: State, e: E.MiniatureMoved) -> Ruling:
         wk = self.walk(s, e)
-        b = board_of(s)
-        what = f"{wname(e.warband)} {title(wk.mover.character)} {b.names[wk.path[0]]}->{b.names[wk.path[-1]]} " \
+        what = f"{wname(e.warband)} {title(wk.mover.character)} {wk.names[0]}->{wk.names[-1]} " \
                f"({len(wk.path) - 1} of {s.activation.mp if s.activation else 0} movement points"
         what += f", change of direction at step {wk.turn_at})" if wk.turn_at else ")"
         if wk.beaten:

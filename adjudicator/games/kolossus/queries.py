@@ -39,6 +39,20 @@ class Queries(RulesBase):
         self._occ = (s.pieces, occ)
         return occ
 
+    def moved_occupancy(self, s: State, pieces: tuple[Piece, ...], mover: Piece, moved: Piece, gone: list[Piece]) -> None:
+        """The occupancy of ``pieces`` (``s.pieces`` with ``mover`` now ``moved``, ``gone`` taken off)
+        made from the one of ``s`` when that is at hand: a move changes two or three squares, and
+        the check of the next move reads it.  (A new dict: the one handed out before is not changed.)"""
+        c = self._occ
+        if c is None or c[0] is not s.pieces:
+            return
+        occ = dict(c[1])
+        del occ[mover.square]
+        for p in gone:
+            occ.pop(p.square, None)
+        occ[moved.square] = moved
+        self._occ = (pieces, occ)
+
     def allied(self, s: State, a: str, b: str) -> bool:
         return s.seat_of(a) % 2 == s.seat_of(b) % 2
 
@@ -67,6 +81,14 @@ class Queries(RulesBase):
 
     def activatable(self, s: State, warband: str, character: str) -> list[Piece]:
         return [p for p in s.pieces if self.can_activate(s, p, warband, character)]
+
+    def any_activatable(self, s: State, warband: str, character: str) -> bool:
+        """Is some miniature :meth:`can_activate` (one loop, no call per miniature)?"""
+        resting = not s.options.rebirth_can_activate
+        for p in s.pieces:
+            if p.warband == warband and p.character == character and not p.activated and not (p.reborn and resting):
+                return True
+        return False
 
     def mana_gain(self, s: State, value: int, supply: int) -> int:
         if not 1 <= value <= 4:
@@ -137,6 +159,11 @@ class Queries(RulesBase):
 
     def actor(self, s: State, e: Any, *steps: str) -> Warband:
         """The acting warband: known, at a step allowing the event, and the one whose step it is."""
+        ws, seat = s.warbands, s.seat
+        if 0 <= seat < len(ws):  # the usual case first: the warband whose step it is, at a step that allows the event
+            cur = ws[seat]
+            if e.warband == cur.id and s.result is None and not s.queue and s.ending is None and s.step in steps:
+                return cur
         if s.wb(e.warband) is None:
             raise bad("KO-4.1", "unknown-warband", f"{type(e).__name__}: {e.warband!r} is not a warband of this match "
                       f"({', '.join(w.id for w in s.warbands)})")

@@ -104,7 +104,7 @@ class TurnChecks(Queries):
             if e.square is not None:
                 raise bad("KO-11", "square-named", f"ActivationDeclared by {w.id} names {e.square}; the miniature is chosen "
                           f"after the movement roll (choose_after_roll)")
-            if not any(self.can_activate(s, p, w.id, c) for p in s.pieces):
+            if not self.any_activatable(s, w.id, c):
                 raise bad("KO-4.4", "none-left", self.none_left(s, w, c))
             return
         if e.square is None:
