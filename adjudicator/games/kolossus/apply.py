@@ -193,7 +193,7 @@ class Apply(Movement, TitanPowers):
         pieces = [p for p in s.pieces if p is mover or p not in gone] if gone else list(s.pieces)
         pieces[pieces.index(mover)] = moved  # (the squares of a position's miniatures are distinct)
         new = tuple(pieces)
-        self.moved_occupancy(s, new, mover, moved, gone)
+        self.moved_index(s, new, mover, end, gone)
         a = s.activation
         if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)
             return self.beat(replace(s, pieces=new), gone, e.warband)
@@ -252,7 +252,9 @@ class Apply(Movement, TitanPowers):
                     rested = list(pieces)
                 rested[i] = replace(p, activated=False, reborn=False)
         if rested is not None:
-            s = replace(s, pieces=tuple(rested), activation=None, points=0)
+            new = tuple(rested)
+            self.same_squares(s, new)
+            s = replace(s, pieces=new, activation=None, points=0)
         else:
             s = replace(s, activation=None, points=0)
         if s.options.chapter >= 2 and s.current.pending > 0:

@@ -76,7 +76,8 @@ class Movement(Queries):
         c = self._walk
         if c is not None and c[0] is s and c[1] is e:
             return c[2]
-        w, names, start, occ, mover, b = self._walk_start(s, e)
+        w, names, start, at, mover, b = self._walk_start(s, e)
+        pieces = s.pieces
         a = s.activation
         assert a is not None
         ch = a.character
@@ -118,8 +119,11 @@ class Movement(Queries):
             if not colossus and abs(levels[t] - levels[here]) > 1:
                 _jump(i, names[i - 1], tn, levels[here], levels[t])
             path.append(t)
-            p = occ.get(tn)
-            if p is None or p is mover or p in beaten:
+            k = at.get(tn)
+            if k is None:
+                continue
+            p = pieces[k]
+            if p is mover or p in beaten:
                 continue
             dfc = self._meet(s, e, w, p, i, n, names, mp - i - extra)
             if dfc is None:
@@ -162,7 +166,7 @@ class Movement(Queries):
         mp = s.activation.mp if s.activation is not None else 0
         return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0, names)
 
-    def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, Piece], Piece, Board]:
+    def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, int], Piece, Board]:
         """The mover: a square of the board holding the warband's miniature of the activated
         class, the one the activation named (KO-11)."""
         w = self.actor(s, e, "move")
@@ -173,13 +177,14 @@ class Movement(Queries):
         start = b.index.get(names[0]) if isinstance(names[0], str) else None
         if start is None:
             raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {names[0]!r} is not a square of the board")
-        occ = self.occupancy(s)
+        at = self.square_index(s)
         ch = a.character
-        mover = self.mover_ok(s, w, ch, occ.get(names[0]), names[0], "MiniatureMoved")
+        k = at.get(names[0])
+        mover = self.mover_ok(s, w, ch, None if k is None else s.pieces[k], names[0], "MiniatureMoved")
         if a.square is not None and names[0] != a.square:
             raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {names[0]}; the activation named the "
                       f"{ch} on {a.square}")
-        return w, names, start, occ, mover, b
+        return w, names, start, at, mover, b
 
     def _check_weapon(self, s: State, e: E.MiniatureMoved, w: Any, ch: str, weapon: str) -> None:
         """A Titan Weapon: chapter 3, the warband's own Colossus, charged (KO-8.1)."""

@@ -23,6 +23,8 @@ class Queries(RulesBase):
 
     def __init__(self) -> None:
         self._occ: tuple[Any, dict[str, Piece]] | None = None
+        #: (pieces, square -> index in pieces): see square_index
+        self._at: tuple[Any, dict[str, int]] | None = None
         self._walk: tuple[Any, Any, Any] | None = None  # (state, move, movement.Walk)
         #: seed -> (generator, the results it gave so far): a cache of a pure function of the seed
         self._gens: dict[int, tuple[random.Random, list[int]]] = {}
@@ -39,19 +41,34 @@ class Queries(RulesBase):
         self._occ = (s.pieces, occ)
         return occ
 
-    def moved_occupancy(self, s: State, pieces: tuple[Piece, ...], mover: Piece, moved: Piece, gone: list[Piece]) -> None:
-        """The occupancy of ``pieces`` (``s.pieces`` with ``mover`` now ``moved``, ``gone`` taken off)
-        made from the one of ``s`` when that is at hand: a move changes two or three squares, and
-        the check of the next move reads it.  (A new dict: the one handed out before is not changed.)"""
-        c = self._occ
-        if c is None or c[0] is not s.pieces:
+    def square_index(self, s: State) -> dict[str, int]:
+        """Where each miniature of ``s`` stands: square -> its index in ``s.pieces``.  Kept from one
+        position to the next where apply knows it stays true (the miniatures rested at the end of
+        a turn stand where they stood; a move without a beat changes one square): the check of a
+        move reads it, and rebuilding it is most of that check's cost."""
+        c = self._at
+        if c is not None and c[0] is s.pieces:
+            return c[1]
+        at = {p.square: i for i, p in enumerate(s.pieces)}
+        self._at = (s.pieces, at)
+        return at
+
+    def same_squares(self, s: State, pieces: tuple[Piece, ...]) -> None:
+        """``pieces`` stand on the squares of ``s.pieces``, in the same order: the same index."""
+        c = self._at
+        if c is not None and c[0] is s.pieces:
+            self._at = (pieces, c[1])
+
+    def moved_index(self, s: State, pieces: tuple[Piece, ...], mover: Piece, end: str, gone: list[Piece]) -> None:
+        """``pieces``: ``s.pieces`` with ``mover`` moved to ``end``; with nothing beaten (``gone``)
+        every other index stays, so the index of ``s`` is updated (a new dict: the one handed out
+        before is not changed)."""
+        c = self._at
+        if gone or c is None or c[0] is not s.pieces:
             return
-        occ = dict(c[1])
-        del occ[mover.square]
-        for p in gone:
-            occ.pop(p.square, None)
-        occ[moved.square] = moved
-        self._occ = (pieces, occ)
+        at = dict(c[1])
+        at[end] = at.pop(mover.square)
+        self._at = (pieces, at)
 
     def allied(self, s: State, a: str, b: str) -> bool:
         return s.seat_of(a) % 2 == s.seat_of(b) % 2
