@@ -190,9 +190,9 @@ class Apply(Movement, TitanPowers):
         gone = wk.beaten
         mover = wk.mover
         moved = replace(mover, square=end, activated=True)
-        pieces = [p for p in s.pieces if p is mover or p not in gone] if gone else list(s.pieces)
-        pieces[pieces.index(mover)] = moved  # (the squares of a position's miniatures are distinct)
-        new = tuple(pieces)
+        pieces = list(s.pieces)
+        pieces[wk.mover_at] = moved
+        new = tuple(p for p in pieces if p not in gone) if gone else tuple(pieces)  # (a beaten miniature is not the mover's side)
         self.moved_index(s, new, mover, end, gone)
         a = s.activation
         if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from adjudicator.core.rulings import Illegal
 
 from .board import Board, load_board
-from .state import WARBANDS, State
+from .state import CHARACTERS, WARBANDS, State
 
 NS = "kolossus/"
 CI = {"warrior": 0, "guardian": 1, "colossus": 2}
@@ -21,6 +21,10 @@ def bad(rule: str, code: str, message: str) -> Illegal:
 
 def title(c: str) -> str:
     return c.capitalize()
+
+
+#: the classes' names in a sentence (``title`` of each)
+TITLES: dict[str, str] = {c: title(c) for c in CHARACTERS}
 
 
 def wname(w: str) -> str:

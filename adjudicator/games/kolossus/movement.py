@@ -5,32 +5,35 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from adjudicator.core.kit import checks
 from adjudicator.core.rulings import Illegal, Ruling, Undefined, legal
 
 from . import events as E
-from .basics import NS, bad, board_of, title, wname
+from .basics import NS, TITLES, bad, board_of, title, wname
 from .board import DIRECTION_OF, OPPOSITE, Board, step_name
 from .queries import Queries
-from .state import WEAPON_CHARGE, WEAPONS, Piece, State
+from .state import WARBANDS, WEAPON_CHARGE, WEAPONS, Piece, State
+
+_OK = NS + "ok"
 
 
-class Walk:
-    """What a checked move does: the path (board indices), the miniatures it beats, what is left."""
+class Walk(msgspec.Struct, gc=False):
+    """What a checked move does: the path (board indices), the miniatures it beats, what is left.
+    (A struct: built in one call per move.)"""
 
-    __slots__ = ("path", "beaten", "left", "capture", "mover", "turn_at", "defence_paid", "names")
-
-    def __init__(self, path: list[int], beaten: list[Piece], left: int, capture: bool, mover: Piece,
-                 turn_at: int, defence_paid: int, names: list[str]) -> None:
-        self.path = path
-        #: the squares of the path by name
-        self.names = names
-        self.beaten = beaten
-        self.left = left
-        self.capture = capture
-        self.mover = mover
-        self.turn_at = turn_at
-        self.defence_paid = defence_paid
+    path: list[int]
+    beaten: list[Piece]
+    left: int
+    capture: bool
+    mover: Piece
+    turn_at: int
+    defence_paid: int
+    #: the squares of the path by name
+    names: list[str]
+    #: the mover's index in the position's pieces
+    mover_at: int
 
 
 class Movement(Queries):
@@ -77,6 +80,7 @@ class Movement(Queries):
         if c is not None and c[0] is s and c[1] is e:
             return c[2]
         w, names, start, at, mover, b = self._walk_start(s, e)
+        mover_at = at[names[0]]
         pieces = s.pieces
         a = s.activation
         assert a is not None
@@ -99,10 +103,14 @@ class Movement(Queries):
         for i in range(1, n + 1):
             tn = names[i]
             here = path[-1]
-            hit = adjacent[here].get(tn) if type(tn) is str else None
-            if hit is not None:
-                t, dname = hit
-            else:  # not a neighbour's name: say why (or a str subclass naming one)
+            near = adjacent[here]
+            try:
+                hit = tn in near
+            except TypeError:  # (not a name: unhashable)
+                hit = False
+            if hit:
+                t, dname = near[tn]
+            else:  # not a neighbour's name: say why
                 an = names[i - 1]
                 t = index.get(tn) if isinstance(tn, str) else None
                 if t is None:
@@ -116,13 +124,12 @@ class Movement(Queries):
             if i + extra > mp:
                 raise bad("KO-5.4", "too-far", f"step {i} {names[i - 1]}->{tn} is beyond the {mp} movement points"
                           + (f" ({extra} already paid for Defence)" if extra else ""))
-            if not colossus and abs(levels[t] - levels[here]) > 1:
+            if not colossus and not -1 <= levels[t] - levels[here] <= 1:
                 _jump(i, names[i - 1], tn, levels[here], levels[t])
             path.append(t)
-            k = at.get(tn)
-            if k is None:
+            if tn not in at:
                 continue
-            p = pieces[k]
+            p = pieces[at[tn]]
             if p is mover or p in beaten:
                 continue
             dfc = self._meet(s, e, w, p, i, n, names, mp - i - extra)
@@ -131,8 +138,10 @@ class Movement(Queries):
             if cost_mode:
                 extra += dfc
             beaten.append(p)
-        self._weapon_used(weapon, beaten, path, index)
-        result = Walk(path, beaten, mp - n - extra, self._captures(s, path, index), mover, turn_at, extra, names)
+        if weapon is not None:
+            self._weapon_used(weapon, beaten, path, index)
+        result = Walk(path, beaten, mp - n - extra, s.on_citadel != 0 and self._captures(s, path, index), mover, turn_at,
+                      extra, names, mover_at)
         self._walk = (s, e, result)
         return result
 
@@ -164,7 +173,8 @@ class Movement(Queries):
                                 f"on the {wname(mover.warband)} {title(mover.character)}'s side; a square holds one miniature")
             beaten.append(there)
         mp = s.activation.mp if s.activation is not None else 0
-        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0, names)
+        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0, names,
+                    self.square_index(s)[names[0]])
 
     def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, int], Piece, Board]:
         """The mover: a square of the board holding the warband's miniature of the activated
@@ -180,7 +190,11 @@ class Movement(Queries):
         at = self.square_index(s)
         ch = a.character
         k = at.get(names[0])
-        mover = self.mover_ok(s, w, ch, None if k is None else s.pieces[k], names[0], "MiniatureMoved")
+        p = None if k is None else s.pieces[k]
+        if p is not None and p.warband == w.id and p.character == ch and not p.activated and not p.reborn:
+            mover = p  # (what mover_ok accepts at once)
+        else:
+            mover = self.mover_ok(s, w, ch, p, names[0], "MiniatureMoved")
         if a.square is not None and names[0] != a.square:
             raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {names[0]}; the activation named the "
                       f"{ch} on {a.square}")
@@ -245,14 +259,14 @@ class Movement(Queries):
     @checks(E.MiniatureMoved, rule="KO-5.1")
     def c_move(self, s: State, e: E.MiniatureMoved) -> Ruling:
         wk = self.walk(s, e)
-        what = f"{wname(e.warband)} {title(wk.mover.character)} {wk.names[0]}->{wk.names[-1]} " \
+        what = f"{WARBANDS.get(e.warband, e.warband)} {TITLES[wk.mover.character]} {wk.names[0]}->{wk.names[-1]} " \
                f"({len(wk.path) - 1} of {s.activation.mp if s.activation else 0} movement points"
         what += f", change of direction at step {wk.turn_at})" if wk.turn_at else ")"
         if wk.beaten:
             what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
         if wk.capture:
             what += f"; captures {s.on_citadel} crystal(s) on the Citadel"
-        return legal("KO-5.1", NS + "ok", what)
+        return legal("KO-5.1", _OK, what)
 
 
 def _turn(i: int, an: Any, tn: Any, ch: str, prev_dir: str, dname: str, turn_at: int, allow_reversal: bool) -> int:

@@ -25,6 +25,8 @@ class Queries(RulesBase):
         self._occ: tuple[Any, dict[str, Piece]] | None = None
         #: (pieces, square -> index in pieces): see square_index
         self._at: tuple[Any, dict[str, int]] | None = None
+        #: (event, its skills): see skills
+        self._skills: tuple[Any, Any] | None = None
         self._walk: tuple[Any, Any, Any] | None = None  # (state, move, movement.Walk)
         #: seed -> (generator, the results it gave so far): a cache of a pure function of the seed
         self._gens: dict[int, tuple[random.Random, list[int]]] = {}
@@ -80,6 +82,9 @@ class Queries(RulesBase):
         return w.defence[CI[p.character]] if w is not None else 0
 
     def generated(self, seed: int, start: int, n: int) -> list[int]:
+        ent = self._gens.get(seed)
+        if ent is not None and len(ent[1]) >= start + n:  # drawn already (a sequence only grows: no lock to read it)
+            return ent[1][start:start + n]
         with self._gens_lock:
             ent = self._gens.get(seed)
             if ent is None:
@@ -217,6 +222,9 @@ class Queries(RulesBase):
                           f"{setup.rng} (seed {setup.seed}) gives {want} for {which} of the match")
 
     def skills(self, s: State, e: Any, rule: str) -> tuple[tuple[int, int, int], tuple[int, int, int], int]:
+        c = self._skills
+        if c is not None and c[0] is e:  # (a function of the event alone: apply reuses what its check found)
+            return c[1]
         att, dfc = [0, 0, 0], [0, 0, 0]
         for name, target in (("attack", att), ("defence", dfc)):
             for k, v in getattr(e, name).items():
@@ -225,7 +233,9 @@ class Queries(RulesBase):
                 if v < 0:
                     raise bad(rule, "negative", f"{type(e).__name__}: {name}.{k} is {v}; mana cannot be taken back")
                 target[CI[k]] = v
-        return (att[0], att[1], att[2]), (dfc[0], dfc[1], dfc[2]), sum(att) + sum(dfc)
+        found = (att[0], att[1], att[2]), (dfc[0], dfc[1], dfc[2]), sum(att) + sum(dfc)
+        self._skills = (e, found)
+        return found
 
     def skill_cap(self, s: State, e: Any, w: Warband, att: tuple[int, ...], dfc: tuple[int, ...], rule: str) -> None:
         cap = s.options.skill_cap
