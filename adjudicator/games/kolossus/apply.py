@@ -272,8 +272,9 @@ class Apply(Movement, TitanPowers):
         w = s.current
         att, dfc, skills = self.skills(s, e, "KO-7.2")
         used = skills + e.pool + e.weapon
-        s = self.with_wb(s, s.seat, attack=tuple(x + y for x, y in zip(w.attack, att)),
-                         defence=tuple(x + y for x, y in zip(w.defence, dfc)), pool=w.pool + e.pool,
+        wa, wd = w.attack, w.defence
+        s = self.with_wb(s, s.seat, attack=(wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
+                         defence=(wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), pool=w.pool + e.pool,
                          charged=w.charged or e.weapon == WEAPON_CHARGE, pending=0, supply=w.supply + w.pending - used)
         if s.round == 0:
             return self.next_quake(s, s.order + 1)

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from adjudicator.core.kit import checks
-from adjudicator.core.rulings import Illegal, Ruling, Undefined, legal
+from adjudicator.core.rulings import Illegal, Ruling, Undefined
 
 from . import events as E
 from .basics import NS, TITLES, bad, board_of, title, wname
@@ -266,7 +266,7 @@ class Movement(Queries):
             what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
         if wk.capture:
             what += f"; captures {s.on_citadel} crystal(s) on the Citadel"
-        return legal("KO-5.1", _OK, what)
+        return Ruling("legal", "KO-5.1", _OK, what)  # (what ``legal`` builds, without the call)
 
 
 def _turn(i: int, an: Any, tn: Any, ch: str, prev_dir: str, dname: str, turn_at: int, allow_reversal: bool) -> int:
