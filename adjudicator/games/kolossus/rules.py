@@ -1,7 +1,11 @@
 """Kolossus rules: pure check / apply / derive / legal events.
 
 ``check`` raises :class:`Illegal` inside helpers and returns a Ruling; it never mutates.
-``apply`` builds a new immutable State; it assumes the event was checked.
+``apply`` builds a new immutable State; it assumes the event was checked.  What a check found
+is kept for the apply of the same event (the walk of a move, the skills of an allocation), and
+where each miniature stands is kept from one position to the next where apply knows it still
+holds (:meth:`.queries.Queries.square_index`): working data keyed by the identity of the event or
+of the position's pieces, never a change to a position handed out.
 ``derive`` returns the next consequence the rules force: first the reports of what a decision
 did (a miniature beaten, crystals captured), then a due end of the match, then the derived steps
 (a round or a turn starting, the end after the last round).
