@@ -201,7 +201,8 @@ class Apply(Movement, TitanPowers):
         if e.weapon is not None:
             w = s.current
             s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
-        s = self.beat(s, gone, e.warband)
+        if gone:
+            s = self.beat(s, gone, e.warband)
         if wk.capture:
             s = replace(s, queue=s.queue + (E.CrystalsCaptured(warband=e.warband, count=s.on_citadel),))
         return s

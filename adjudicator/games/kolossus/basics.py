@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adjudicator.core.rulings import Illegal
 
-from .board import Board, load_board
+from .board import BOARDS, Board
 from .state import CHARACTERS, WARBANDS, State
 
 NS = "kolossus/"
@@ -32,6 +32,7 @@ def wname(w: str) -> str:
 
 
 def board_of(s: State) -> Board:
-    return load_board(s.options.board, s.setup.board_sha256)
+    """The board a position names (``load_board``: called once per check of a move, so without the hop)."""
+    return BOARDS.load(s.options.board, s.setup.board_sha256)
 
 
