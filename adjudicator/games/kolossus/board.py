@@ -103,6 +103,9 @@ class Board:
                 out.append(r * size + c if 0 <= c < size and 0 <= r < size else -1)
             self.step[dname] = tuple(out)
         self.zone_of: dict[int, str] = {sq: name for name, sqs in corners.items() for sq in sqs}
+        #: per square: the name of each neighbouring square -> (its index, the direction of the step)
+        self.adjacent: tuple[dict[str, tuple[int, str]], ...] = tuple(
+            {self.names[t]: (t, d) for d, t in ((d, self.step[d][i]) for d in DIRECTIONS) if t >= 0} for i in range(n))
 
     def region_axis(self, region: str) -> str:
         return "row" if region.startswith("row-") else "column"

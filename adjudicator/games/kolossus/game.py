@@ -11,8 +11,8 @@ from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_i
 from adjudicator.core.protocol import RefError
 
 from . import events as E
+from .basics import CI, RNGS, bad
 from .board import BOARDS, Board, load_board, square_key, step_name
-from .rules import CI, RNGS, bad
 from .state import CHARACTERS, MANA, WARBANDS, Options, State, Warband
 
 

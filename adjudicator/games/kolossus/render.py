@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import CI, board_of, wname
+from .basics import CI, board_of, wname
 from .state import CHARACTERS, WEAPONS, State
 
 LETTER = {"tuatha": "T", "krell": "K", "ishtari": "I", "firbolg": "F"}

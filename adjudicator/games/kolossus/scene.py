@@ -14,8 +14,8 @@ from typing import Any
 
 from adjudicator.core.scene import Board, Cell, Counter, Piece, PlayerInfo, Scene
 
+from .basics import CI, board_of
 from .board import LETTERS
-from .rules import CI, board_of
 from .state import CHARACTERS, COLOURS, WARBANDS, WEAPONS, State
 
 TERRAIN = {1: "board", 2: "woods", 3: "hills", 4: "mountains", 5: "citadel"}
