@@ -19,6 +19,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN
 
+from .selections import multiset_combinations
 from .state import Player
 from .unknowns import remove_one, take_unknown
 
@@ -260,8 +261,6 @@ def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
 
 def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
     """Every distinct sorted multiset the top ``k`` cards of ``p``'s deck can be."""
-    from .rules import multiset_combinations
-
     fixed, partial, ordered, n = _split(p, k, as_listed)
     if n == 0:
         return [tuple(sorted(fixed))]

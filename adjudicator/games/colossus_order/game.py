@@ -17,7 +17,7 @@ from adjudicator.core.refs import check_deck_lists
 
 from . import events as E
 from .cards import POOLS, load_pool
-from .rules import bad
+from .positions import bad
 from .state import ChooseFirst, Player, Shuffle, State
 from .unknowns import MAX_OPEN_DECK, UNKNOWN_DECK_SIZE, open_size, open_unseen
 
