@@ -1609,6 +1609,55 @@ def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
     assert cited <= set(RULES), cited - set(RULES)
 
 
+def _package_imports() -> dict[str, list[str]]:
+    """Module -> the modules of the Colossus Order package it imports (every import statement,
+    at module level or in a function), read from the source."""
+    import ast
+
+    from adjudicator.games.colossus_order import rules
+    package = Path(rules.__file__).parent
+    modules = {p.stem: p for p in package.glob("*.py")}
+    graph: dict[str, list[str]] = {}
+    for name, path in sorted(modules.items()):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                inside = node.level == 1 or (node.module or "").startswith("adjudicator.games.colossus_order")
+                mod = (node.module or "").removeprefix("adjudicator.games.colossus_order").lstrip(".")
+                if inside:
+                    found |= {mod.split(".")[0]} if mod else {a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {a.name.rsplit(".", 1)[-1] for a in node.names if a.name.startswith("adjudicator.games.colossus_order.")}
+        graph[name] = sorted(m for m in found if m in modules and m != name)
+    return graph
+
+
+def test_the_package_imports_in_one_direction() -> None:
+    """Issue 23: no import circle among the game's modules (events -> state -> rules -> glue), the
+    card data never imports what interprets it, and no module holds more than 900 lines."""
+    graph = _package_imports()
+    order: list[str] = []
+    marks: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> None:
+        assert marks.get(m) != 1, f"import circle: {' -> '.join(path[path.index(m):] + [m])}"
+        if marks.get(m) == 2:
+            return
+        marks[m] = 1
+        for d in graph[m]:
+            visit(d, path + [m])
+        marks[m] = 2
+        order.append(m)
+    for m in graph:
+        visit(m, [])
+    assert graph["cards"] == [] and graph["events"] == [], graph  # data and events stand alone
+    assert "rules" not in {d for m, ds in graph.items() if m not in ("game", "__init__") for d in ds}
+    assert graph["rules"] and "deck" in graph and "rules" not in graph["deck"]
+    from adjudicator.games.colossus_order import rules
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in Path(rules.__file__).parent.glob("*.py")}
+    assert max(sizes.values()) <= 900, sorted(sizes.items(), key=lambda x: -x[1])[:3]
+
+
 def test_setup_context_follows_each_new_match() -> None:
     """Reference checks use the players of the match being read, never a cached older one."""
     from adjudicator.core.protocol import RefError

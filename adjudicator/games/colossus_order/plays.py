@@ -178,25 +178,17 @@ class Plays:
             return push(s, Window(s.other(item.player), 0), drop=1)
         return push(s, Window(s.turn_player, 0), Resolve())
 
-    @applies(E.FollowerPlayed)
-    def a_follower(self, s: State, e: E.FollowerPlayed) -> State:
+    @applies(E.FollowerPlayed, E.ActionPlayed)
+    def a_played(self, s: State, e: E.FollowerPlayed | E.ActionPlayed) -> State:
+        """A card played from hand: paid for (CO-5) and put on the chain (a follower or an Action)."""
         p = s.player(e.player)
         c = pool_of(s)[e.card]
         hand, unseen, _ = self.off_hand(p, e.card)
         if HIDDEN in p.captured:
             s = self.pay_conditions(s, p, c)
         s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
-        return self._add_to_chain(s, ChainItem(e.player, "follower", e.card, tuple(e.targets)))
-
-    @applies(E.ActionPlayed)
-    def a_action(self, s: State, e: E.ActionPlayed) -> State:
-        p = s.player(e.player)
-        c = pool_of(s)[e.card]
-        hand, unseen, _ = self.off_hand(p, e.card)
-        if HIDDEN in p.captured:
-            s = self.pay_conditions(s, p, c)
-        s = with_player(s, e.player, hand=hand, unseen=unseen, locus_used=p.locus_used + self.locus_cost(s, p, c))
-        return self._add_to_chain(s, ChainItem(e.player, "action", e.card, tuple(e.targets)))
+        kind = "follower" if type(e) is E.FollowerPlayed else "action"
+        return self._add_to_chain(s, ChainItem(e.player, kind, e.card, tuple(e.targets)))
 
     @applies(E.FollowerAbilityActivated)
     def a_ability(self, s: State, e: E.FollowerAbilityActivated) -> State:
