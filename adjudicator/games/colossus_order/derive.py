@@ -39,20 +39,30 @@ class Derive:
             r = s.pending_ends[0]
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
         a, b = s.players
-        if not a.deck_count or not b.deck_count:
+        # a deck is empty when all of its layers are (Player.deck_count, without adding them up)
+        if not (a.deck_top or a.deck_known or a.deck_bottom or a.deck_under or a.deck_peek) \
+                or not (b.deck_top or b.deck_known or b.deck_bottom or b.deck_under or b.deck_peek):
             if a.deck_count == 0 and b.deck_count == 0:
                 if s.options.simultaneous_deckout == "draw" or s.turn_player is None:
                     return E.GameEnded(result="draw", winner=None, reason="deck-out")
                 return E.GameEnded(result="win", winner=s.other(s.turn_player), reason="deck-out")
             loser = a if a.deck_count == 0 else b
             return E.GameEnded(result="win", winner=s.other(loser.id), reason="deck-out")
-        weakening = self._weakening.get(pool_of(s))
-        if weakening is None:
-            weakening = self.weakening(s)
+        if not a.field and not b.field:
+            return None
+        weakening = None  # the pool's, asked for once a follower with no damage needs it
         for p in s.players:
             for f in p.field:
                 # only damage or a lowered Defence can destroy a follower: skip the rest fast
-                if (f.damage or f.boost[1] < 0 or weakening or f.set_defence is not None) and self.destroyed(s, p, f):
+                if not (f.damage or f.boost[1] < 0 or f.set_defence is not None):
+                    if weakening is None:
+                        pool = pool_of(s)
+                        weakening = self._weakening.get(pool)
+                        if weakening is None:
+                            weakening = self.weakening(s)
+                    if not weakening:
+                        continue
+                if self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
         return None
 

@@ -178,4 +178,4 @@ def seat_apply(self: Any, s: State, e: Any) -> State:
                 t = todo[0].__class__ if todo else None
         if t is UnknownLocusHit:
             s = self.after_unknown_hit(s, e)[0]
-    return self._kit_apply(s, e)
+    return self._applies[e.__class__](self, s, e)  # the kit's apply (RulesBase.apply), inlined
