@@ -112,10 +112,16 @@ class Combat:
 
     @applies(E.AttackDeclared)
     def a_attack(self, s: State, e: E.AttackDeclared) -> State:
-        s = with_follower(s, e.attacker, attacked=True, **({"on": False} if s.options.attack_taps_attacker else {}))
-        card = find_follower(s, e.attacker)[2].card  # type: ignore[index]
-        s = replace(s, attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower, card=card))
-        return push(s, Block(s.other(e.player)), Window(e.player, 0), Resolve(), Battle())
+        found = find_follower(s, e.attacker)
+        if found is None:  # an unchecked attack by no follower: no defined effect
+            raise TypeError("'NoneType' object is not subscriptable")
+        p, i, f = found
+        f = replace(f, attacked=True, on=False) if s.options.attack_taps_attacker else replace(f, attacked=True)
+        p = replace(p, field=p.field[:i] + (f,) + p.field[i + 1:])
+        a, b = s.players
+        return replace(s, players=(p, b) if a.id == p.id else (a, p),
+                       attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower, card=f.card),
+                       todo=(Block(s.other(e.player)), Window(e.player, 0), Resolve(), Battle()) + s.todo)
 
     @applies(E.BlockDeclared)
     def a_block(self, s: State, e: E.BlockDeclared) -> State:

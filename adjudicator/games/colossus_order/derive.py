@@ -16,7 +16,6 @@ from adjudicator.core.events import HIDDEN
 from . import unknowns
 from . import events as E
 from .state import EndTurn, Flipped, Resolve, RevealLocus, StartTurn, State
-from .positions import pool_of
 
 
 class Derive:
@@ -31,6 +30,11 @@ class Derive:
         h = s.todo[0]
         step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
         return None if step is None else step(self, s, h)
+
+    #: the two fields (tuples of followers: a position is never changed, so the same tuple holds the
+    #: same followers) last found with no follower damaged or with its Defence lowered: nothing of
+    #: them can be destroyed in a pool that does not weaken (Stats.weakening); swapped whole
+    _calm: tuple[Any, Any] = ((), ())
 
     def state_based(self, s: State) -> Any:
         """What the position forces before any task of the queue: the match's end (a pending end,
@@ -48,22 +52,22 @@ class Derive:
                 return E.GameEnded(result="win", winner=s.other(s.turn_player), reason="deck-out")
             loser = a if a.deck_count == 0 else b
             return E.GameEnded(result="win", winner=s.other(loser.id), reason="deck-out")
-        if not a.field and not b.field:
+        fa, fb = a.field, b.field
+        if not fa and not fb:
             return None
-        weakening = None  # the pool's, asked for once a follower with no damage needs it
+        # only damage or a lowered Defence can destroy a follower, unless the pool weakens (auras
+        # that lower Defence, followers without Defence): fields without either were seen last
+        weakening = self.weakening(s)
+        if not weakening:
+            calm = self._calm
+            if calm[0] is fa and calm[1] is fb:
+                return None
         for p in s.players:
             for f in p.field:
-                # only damage or a lowered Defence can destroy a follower: skip the rest fast
-                if not (f.damage or f.boost[1] < 0 or f.set_defence is not None):
-                    if weakening is None:
-                        pool = pool_of(s)
-                        weakening = self._weakening.get(pool)
-                        if weakening is None:
-                            weakening = self.weakening(s)
-                    if not weakening:
-                        continue
-                if self.destroyed(s, p, f):
+                if (weakening or f.damage or f.boost[1] < 0 or f.set_defence is not None) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
+        if not weakening and not any(f.damage or f.boost[1] < 0 or f.set_defence is not None for f in fa + fb):
+            self._calm = (fa, fb)
         return None
 
     # derived steps of the task queue: the event the engine emits when the task is at the head

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from adjudicator.core.events import HIDDEN
+from adjudicator.core.sources import current
 
 from .cards import Aura, Card, COLOURS, CostChange
 from .state import Follower, Player, State
@@ -68,9 +69,17 @@ class Stats:
 
     #: per pool object (one per content), never per pool id
     _weakening: dict[Any, bool] = {}
+    #: the set-up last asked about, the data sources in effect then, and its pool's answer: the
+    #: state-based check asks after every event (the pool's own cache, PoolLoader.of_setup, kept
+    #: the same way, without its four calls); the tuple is swapped whole, so threads never see half
+    _weak_last: tuple[Any, Any, bool] = (None, None, False)
 
     def weakening(self, s: State) -> bool:
         """Does the pool have a card whose aura lowers Defence, or a follower without Defence?"""
+        src = current()
+        last = self._weak_last
+        if last[0] is s.setup and last[1] is src:
+            return last[2]
         pool = pool_of(s)
         w = self._weakening.get(pool)
         if w is None:
@@ -80,6 +89,7 @@ class Stats:
                 for c in pool.cards.values()
             )
             self._weakening[pool] = w
+        self._weak_last = (s.setup, src, w)
         return w
 
     def destroyed(self, s: State, owner: Player, f: Follower) -> bool:

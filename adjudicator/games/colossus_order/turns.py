@@ -332,18 +332,20 @@ class Turns:
             p, card = deck.take_unknown_top(s.player(e.player), self.as_listed(s))
         else:
             p, card = deck.take(s.player(e.player), e.card, self.as_listed(s)), e.card  # type: ignore[arg-type]
-        s = self.with_seat(s, replace(p, hand=p.hand + (card,)))
+        p = replace(p, hand=p.hand + (card,))
+        a, b = s.players
+        players = (p, b) if a.id == p.id else (a, p)
         if e.card is not None and looks_like(e.card):
-            s = self.committed(s, e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
-        h = s.todo[0] if s.todo else None
+            s = self.committed(replace(s, players=players), e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
+        todo = s.todo
+        h = todo[0] if todo else None
         if h.__class__ is not Draw or h.player != e.player:  # a draw no rule owed (applied as stated): nothing else changes
-            return s
+            return replace(s, players=players)
         if h.count > 1:
-            return push(s, replace(h, count=h.count - 1), drop=1)
-        s = push(s, drop=1)
+            return replace(s, players=players, todo=(replace(h, count=h.count - 1),) + todo[1:])
         if h.reason == "draw-step":
-            s = replace(s, phase="main", declaration_open=False)
-        return s
+            return replace(s, players=players, todo=todo[1:], phase="main", declaration_open=False)
+        return replace(s, players=players, todo=todo[1:])
 
     @applies(E.CardsReturned)
     def a_returned(self, s: State, e: E.CardsReturned) -> State:
