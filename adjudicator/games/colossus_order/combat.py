@@ -65,7 +65,7 @@ class Combat:
 
     @checks(E.BlockDeclined, rule="CO-7.5")
     def c_block_declined(self, s: State, e: E.BlockDeclined) -> None:
-        h = head(s)
+        h = s.todo[0] if s.todo else None
         if type(h) is not Block or h.player != e.player:
             raise bad("CO-7.5", "block-timing", f"BlockDeclined by {e.player}, but the position expects {self.expected(s)}")
 
@@ -131,7 +131,7 @@ class Combat:
 
     @applies(E.BlockDeclined)
     def a_block_declined(self, s: State, e: E.BlockDeclined) -> State:
-        return push(s, drop=1)
+        return replace(s, todo=s.todo[1:])
 
 
     def battle(self, s: State) -> E.BattleResolved:
@@ -177,8 +177,7 @@ class Combat:
 
     @applies(E.BattleResolved)
     def a_battle(self, s: State, e: E.BattleResolved) -> State:
-        s = replace(s, attack=None)
-        s = push(s, drop=1)
+        s = replace(s, attack=None, todo=s.todo[1:])
         defender = s.other(e.player)
         if e.result == "follower-damaged":
             f = find_follower(s, e.follower)

@@ -32,9 +32,10 @@ class Derive:
         return None if step is None else step(self, s, h)
 
     #: the two fields (tuples of followers: a position is never changed, so the same tuple holds the
-    #: same followers) last found with no follower damaged or with its Defence lowered: nothing of
-    #: them can be destroyed in a pool that does not weaken (Stats.weakening); swapped whole
-    _calm: tuple[Any, Any] = ((), ())
+    #: same followers), the pool they were judged in (Stats._weak_last: set-up, data sources) and
+    #: the options, last found with no follower destroyed: the answer stays None until either
+    #: field changes; swapped whole
+    _settled: tuple[Any, Any, Any, Any] = (None, None, None, None)
 
     def state_based(self, s: State) -> Any:
         """What the position forces before any task of the queue: the match's end (a pending end,
@@ -55,19 +56,18 @@ class Derive:
         fa, fb = a.field, b.field
         if not fa and not fb:
             return None
-        # only damage or a lowered Defence can destroy a follower, unless the pool weakens (auras
-        # that lower Defence, followers without Defence): fields without either were seen last
         weakening = self.weakening(s)
-        if not weakening:
-            calm = self._calm
-            if calm[0] is fa and calm[1] is fb:
-                return None
+        pool = self._weak_last  # the pool the stats are read in (weakening names it)
+        seen = self._settled
+        if seen[0] is fa and seen[1] is fb and seen[2] is pool and seen[3] is s.options:
+            return None
         for p in s.players:
             for f in p.field:
+                # only damage or a lowered Defence can destroy a follower, unless the pool weakens
+                # (auras that lower Defence, followers without Defence)
                 if (weakening or f.damage or f.boost[1] < 0 or f.set_defence is not None) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
-        if not weakening and not any(f.damage or f.boost[1] < 0 or f.set_defence is not None for f in fa + fb):
-            self._calm = (fa, fb)
+        self._settled = (fa, fb, pool, s.options)
         return None
 
     # derived steps of the task queue: the event the engine emits when the task is at the head

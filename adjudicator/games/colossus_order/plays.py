@@ -165,7 +165,7 @@ class Plays:
 
     @checks(E.XPlayPassed, rule="CO-9.2")
     def c_pass(self, s: State, e: E.XPlayPassed) -> None:
-        h = head(s)
+        h = s.todo[0] if s.todo else None
         if type(h) is not Window:
             raise bad("CO-9.2", "no-window", f"XPlayPassed by {e.player}, but no X-play window is open (expected: {self.expected(s)})")
         if h.priority != e.player:
@@ -237,11 +237,11 @@ class Plays:
         if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
             return s
         if h.passes + 1 < 2:
-            return push(s, Window(s.other(e.player), h.passes + 1), drop=1)
-        s = push(s, drop=1)
-        if type(head(s)) is Resolve and not s.chain:
-            s = push(s, drop=1)
-        return s
+            return replace(s, todo=(Window(s.other(e.player), h.passes + 1),) + s.todo[1:])
+        todo = s.todo[1:]
+        if todo and todo[0].__class__ is Resolve and not s.chain:  # both passed on an empty chain
+            todo = todo[1:]
+        return replace(s, todo=todo)
 
     @applies(E.XPlayResolved)
     def a_resolved(self, s: State, e: E.XPlayResolved) -> State:

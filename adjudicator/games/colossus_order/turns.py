@@ -384,10 +384,10 @@ class Turns:
         opp = s.opponent(e.player)
         if any(f.attacked for f in opp.field):
             s = with_player(s, opp.id, field=tuple(replace(f, attacked=False) for f in opp.field))
-        s = replace(s, turn=e.turn, turn_player=e.player)
         if e.turn == 1 and e.player == s.first:
-            return replace(push(s, drop=1), phase="main", declaration_open=False)
-        return replace(push(s, Draw(e.player, 1, "draw-step"), drop=1), phase="start", declaration_open=True)
+            return replace(s, turn=e.turn, turn_player=e.player, todo=s.todo[1:], phase="main", declaration_open=False)
+        return replace(s, turn=e.turn, turn_player=e.player, todo=(Draw(e.player, 1, "draw-step"),) + s.todo[1:],
+                       phase="start", declaration_open=True)
 
     @applies(E.CompleteDeclared)
     def a_declared(self, s: State, e: E.CompleteDeclared) -> State:
@@ -463,7 +463,7 @@ class Turns:
             if any(f.damage or f.boost != (0, 0, 0, 0) or f.set_attack is not None or f.set_defence is not None for f in p.field):
                 s = with_player(s, p.id, field=tuple(replace(f, damage=0, boost=(0, 0, 0, 0), set_attack=None, set_defence=None)
                                                      for f in p.field))
-        return replace(push(s, StartTurn(), drop=1), phase="end")
+        return replace(s, todo=(StartTurn(),) + s.todo[1:], phase="end")
 
     @applies(E.Conceded)
     def a_concede(self, s: State, e: E.Conceded) -> State:
