@@ -12,6 +12,7 @@ from typing import Any
 
 from adjudicator.core.kit import applies, derives, head, push
 from adjudicator.core.events import HIDDEN
+from adjudicator.core.sources import current
 
 from . import unknowns
 from . import events as E
@@ -32,10 +33,10 @@ class Derive:
         return None if step is None else step(self, s, h)
 
     #: the two fields (tuples of followers: a position is never changed, so the same tuple holds the
-    #: same followers), the pool they were judged in (Stats._weak_last: set-up, data sources) and
-    #: the options, last found with no follower destroyed: the answer stays None until either
+    #: same followers), the pool they were judged in (the set-up and the data sources in effect)
+    #: and the options, last found with no follower destroyed: the answer stays None until either
     #: field changes; swapped whole
-    _settled: tuple[Any, Any, Any, Any] = (None, None, None, None)
+    _settled: tuple[Any, Any, Any, Any, Any] = (None, None, None, None, None)
 
     def state_based(self, s: State) -> Any:
         """What the position forces before any task of the queue: the match's end (a pending end,
@@ -56,18 +57,18 @@ class Derive:
         fa, fb = a.field, b.field
         if not fa and not fb:
             return None
-        weakening = self.weakening(s)
-        pool = self._weak_last  # the pool the stats are read in (weakening names it)
+        src = current()  # the data sources in effect: with the set-up, they name the pool
         seen = self._settled
-        if seen[0] is fa and seen[1] is fb and seen[2] is pool and seen[3] is s.options:
+        if seen[0] is fa and seen[1] is fb and seen[2] is s.setup and seen[3] is src and seen[4] is s.options:
             return None
+        weakening = self.weakening(s)
         for p in s.players:
             for f in p.field:
                 # only damage or a lowered Defence can destroy a follower, unless the pool weakens
                 # (auras that lower Defence, followers without Defence)
                 if (weakening or f.damage or f.boost[1] < 0 or f.set_defence is not None) and self.destroyed(s, p, f):
                     return E.FollowerDestroyed(player=p.id, follower=f.handle, card=f.card)
-        self._settled = (fa, fb, pool, s.options)
+        self._settled = (fa, fb, s.setup, src, s.options)
         return None
 
     # derived steps of the task queue: the event the engine emits when the task is at the head
