@@ -1819,6 +1819,36 @@ def test_set_stats_order_against_boosts_by_option() -> None:
     assert GAME.rules.stats(s.state(), s.player(A), later)[0] == 3
 
 
+def test_the_state_based_check_follows_the_pool_in_effect(tmp_path: Path) -> None:
+    """The state-based check remembers the fields it last found settled, and the pool's weakening,
+    per set-up and data sources in effect (issue 22): the same position judged in a pool of the same
+    id where Bone Sentry's Defence is 1 destroys it (1 damage) there, and nothing again in the first."""
+    from adjudicator.core import sources
+
+    text = (Path(E.__file__).parent / "data" / "sample.toml").read_text().replace('pool = "sample"', 'pool = "club"', 1)
+    plain, weak = tmp_path / "plain", tmp_path / "weak"
+    plain.mkdir(), weak.mkdir()
+    (plain / "club.toml").write_text(text)
+    at = text.index('id = "bone-sentry"')
+    end = text.index("defence = 2", at) + len("defence = 2")
+    (weak / "club.toml").write_text(text[:at] + text[at:end].replace("defence = 2", "defence = 1") + text[end:])
+    s = red_black([]).state()
+    assert [f.card for p in s.players for f in p.field] == ["caoren-berserker", "bone-sentry"]
+    bob = s.players[1]
+    hurt = (msgspec.structs.replace(bob.field[0], damage=1),)
+    position = msgspec.structs.replace(s, setup=msgspec.structs.replace(s.setup, pool="club", pool_sha256=None),
+                                       players=(s.players[0], msgspec.structs.replace(bob, field=hurt)))
+    rules = GAME.rules
+    for _ in range(2):  # each time with new sources: nothing is kept from the sources before
+        with sources.using(sources.Sources([plain])):
+            assert rules.state_based(position) is None
+            assert rules.state_based(position) is None  # (remembered)
+        with sources.using(sources.Sources([weak])):
+            destroyed = rules.state_based(position)
+            assert isinstance(destroyed, E.FollowerDestroyed) and destroyed.card == "bone-sentry"
+            assert rules.state_based(position) == destroyed
+
+
 @covers("CO-6.5")
 def test_a_response_to_the_opponents_attacker_with_a_condition() -> None:
     s = red_black([], ["valdens-judgement"])
