@@ -36,7 +36,7 @@ from .private import Private
 from .stats import Stats
 from .targets import Targets
 from .turns import Turns
-from .unstated import Unstated, seat_apply, seat_check
+from .unstated import Unstated, seat_apply, seat_check_of
 
 # the names other code imports from this module (before the split by concern)
 from .conditions import declaration_condition, face_up_condition, hit_condition  # noqa: F401
@@ -55,9 +55,10 @@ class Rules(Stats, Turns, Targets, Plays, Effects, Combat, Private, Unstated, De
 
 #: the kit's compiled check and its apply dispatch; Rules.check/apply add one step before them:
 #: a position waiting for the record to say what an unknown Locus card hit was (CO-39.5)
-#: (:func:`~adjudicator.games.colossus_order.unstated.seat_check`)
+#: (:func:`~adjudicator.games.colossus_order.unstated.seat_check_of`)
 Rules._kit_check = Rules.check  # type: ignore[attr-defined]
 Rules._kit_apply = Rules.apply  # type: ignore[attr-defined]
-seat_check.__doc__, seat_apply.__doc__ = Rules.check.__doc__, Rules.apply.__doc__
-Rules.check = seat_check  # type: ignore[method-assign]
+seat_apply.__doc__ = Rules.apply.__doc__
+Rules.check = seat_check_of(Rules.check)  # type: ignore[method-assign]
+Rules.check.__doc__ = Rules._kit_check.__doc__  # type: ignore[attr-defined]
 Rules.apply = seat_apply  # type: ignore[method-assign]

@@ -27,7 +27,7 @@ from .conditions import face_up_condition, hit_condition
 #: consequence's event type
 BLIND = {Battle: E.BattleResolved, RevealLocus: E.LocusRevealed, Flipped: E.LocusFlipped}
 #: the steps where check and apply may first have to follow what the record leaves unstated
-#: (:func:`seat_check`, :func:`seat_apply`)
+#: (:func:`seat_check_of`, :func:`seat_apply`)
 WAITING = frozenset({*BLIND, UnknownLocusHit})
 
 
@@ -153,17 +153,23 @@ class Unstated:
         return with_player(s, player, locus=tuple(locus), unseen=unseen)
 
 
-def seat_check(self: Any, s: State, e: Any) -> Ruling:
-    todo = s.todo
-    if todo and todo[0].__class__ in WAITING:
-        t = todo[0].__class__
-        if t is UnknownLocusHit:
-            return self.check_after_unknown_hit(s, e)
-        if e.__class__ is not BLIND[t]:
-            blind = self.blind(s)
-            if blind is not None:  # the record went on without stating it
-                return seat_check(self, self.unstated(s, blind), e)
-    return self._kit_check(s, e)
+def seat_check_of(kit_check: Any) -> Any:
+    """The check of :class:`~adjudicator.games.colossus_order.rules.Rules`: ``kit_check`` (the kit's
+    compiled check, bound here once: the verify loop calls it on every event) after one step a
+    position waiting on what a seat's record leaves unstated takes first (:data:`WAITING`)."""
+
+    def seat_check(self: Any, s: State, e: Any) -> Ruling:
+        todo = s.todo
+        if todo and todo[0].__class__ in WAITING:
+            t = todo[0].__class__
+            if t is UnknownLocusHit:
+                return self.check_after_unknown_hit(s, e)
+            if e.__class__ is not BLIND[t]:
+                blind = self.blind(s)
+                if blind is not None:  # the record went on without stating it
+                    return seat_check(self, self.unstated(s, blind), e)
+        return kit_check(self, s, e)
+    return seat_check
 
 
 def seat_apply(self: Any, s: State, e: Any) -> State:
