@@ -1596,8 +1596,8 @@ def test_stated_derived_events_must_match() -> None:
 # ==================================================================================================
 
 def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
-    from adjudicator.games.colossus_order import game, rules
-    src = Path(rules.__file__).read_text() + Path(game.__file__).read_text()
+    from adjudicator.games.colossus_order import rules
+    src = "".join(p.read_text() for p in sorted(Path(rules.__file__).parent.glob("*.py")))  # the rules' every module
     ids = re.compile(r'"(CO-[0-9.]+)"')
     cited = set(re.findall(r'bad\(\s*"(CO-[0-9.]+)"', src))
     for call in re.findall(r'(?:open_timing|in_window)\([^\n]*', src):
@@ -1607,6 +1607,55 @@ def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
     assert {"CO-3.4", "CO-6.1", "CO-8.2"} <= cited  # the scan finds all three forms
     assert not (cited & set(NEVER_REJECTS)), cited & set(NEVER_REJECTS)
     assert cited <= set(RULES), cited - set(RULES)
+
+
+def _package_imports() -> dict[str, list[str]]:
+    """Module -> the modules of the Colossus Order package it imports (every import statement,
+    at module level or in a function), read from the source."""
+    import ast
+
+    from adjudicator.games.colossus_order import rules
+    package = Path(rules.__file__).parent
+    modules = {p.stem: p for p in package.glob("*.py")}
+    graph: dict[str, list[str]] = {}
+    for name, path in sorted(modules.items()):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                inside = node.level == 1 or (node.module or "").startswith("adjudicator.games.colossus_order")
+                mod = (node.module or "").removeprefix("adjudicator.games.colossus_order").lstrip(".")
+                if inside:
+                    found |= {mod.split(".")[0]} if mod else {a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {a.name.rsplit(".", 1)[-1] for a in node.names if a.name.startswith("adjudicator.games.colossus_order.")}
+        graph[name] = sorted(m for m in found if m in modules and m != name)
+    return graph
+
+
+def test_the_package_imports_in_one_direction() -> None:
+    """Issue 23: no import circle among the game's modules (events -> state -> rules -> glue), the
+    card data never imports what interprets it, and no module holds more than 900 lines."""
+    graph = _package_imports()
+    order: list[str] = []
+    marks: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> None:
+        assert marks.get(m) != 1, f"import circle: {' -> '.join(path[path.index(m):] + [m])}"
+        if marks.get(m) == 2:
+            return
+        marks[m] = 1
+        for d in graph[m]:
+            visit(d, path + [m])
+        marks[m] = 2
+        order.append(m)
+    for m in graph:
+        visit(m, [])
+    assert graph["cards"] == [] and graph["events"] == [], graph  # data and events stand alone
+    assert "rules" not in {d for m, ds in graph.items() if m not in ("game", "__init__") for d in ds}
+    assert graph["rules"] and "deck" in graph and "rules" not in graph["deck"]
+    from adjudicator.games.colossus_order import rules
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in Path(rules.__file__).parent.glob("*.py")}
+    assert max(sizes.values()) <= 900, sorted(sizes.items(), key=lambda x: -x[1])[:3]
 
 
 def test_setup_context_follows_each_new_match() -> None:
@@ -1768,6 +1817,36 @@ def test_set_stats_order_against_boosts_by_option() -> None:
     s = red_black([])
     later = Follower("F2", "caoren-berserker", set_attack=1, boost=(2, 0, 0, 0))
     assert GAME.rules.stats(s.state(), s.player(A), later)[0] == 3
+
+
+def test_the_state_based_check_follows_the_pool_in_effect(tmp_path: Path) -> None:
+    """The state-based check remembers the fields it last found settled, and the pool's weakening,
+    per set-up and data sources in effect (issue 22): the same position judged in a pool of the same
+    id where Bone Sentry's Defence is 1 destroys it (1 damage) there, and nothing again in the first."""
+    from adjudicator.core import sources
+
+    text = (Path(E.__file__).parent / "data" / "sample.toml").read_text().replace('pool = "sample"', 'pool = "club"', 1)
+    plain, weak = tmp_path / "plain", tmp_path / "weak"
+    plain.mkdir(), weak.mkdir()
+    (plain / "club.toml").write_text(text)
+    at = text.index('id = "bone-sentry"')
+    end = text.index("defence = 2", at) + len("defence = 2")
+    (weak / "club.toml").write_text(text[:at] + text[at:end].replace("defence = 2", "defence = 1") + text[end:])
+    s = red_black([]).state()
+    assert [f.card for p in s.players for f in p.field] == ["caoren-berserker", "bone-sentry"]
+    bob = s.players[1]
+    hurt = (msgspec.structs.replace(bob.field[0], damage=1),)
+    position = msgspec.structs.replace(s, setup=msgspec.structs.replace(s.setup, pool="club", pool_sha256=None),
+                                       players=(s.players[0], msgspec.structs.replace(bob, field=hurt)))
+    rules = GAME.rules
+    for _ in range(2):  # each time with new sources: nothing is kept from the sources before
+        with sources.using(sources.Sources([plain])):
+            assert rules.state_based(position) is None
+            assert rules.state_based(position) is None  # (remembered)
+        with sources.using(sources.Sources([weak])):
+            destroyed = rules.state_based(position)
+            assert isinstance(destroyed, E.FollowerDestroyed) and destroyed.card == "bone-sentry"
+            assert rules.state_based(position) == destroyed
 
 
 @covers("CO-6.5")

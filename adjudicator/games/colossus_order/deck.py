@@ -19,6 +19,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN
 
+from .selections import multiset_combinations
 from .state import Player
 from .unknowns import remove_one, take_unknown
 
@@ -35,6 +36,8 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
     """Why ``card`` cannot be the top card of ``p``'s deck now: (rule, code, message), or None.
 
     ``verb`` names what happens to it ("draws", "reveals", "mills")."""
+    if not p.deck_known and not p.deck_peek and card in p.deck_top:  # the top layer, of unknown order, holds it
+        return None
     ls = layers(p, as_listed)
     if not ls:
         return ("CO-2.5", "not-in-deck", f"{p.id} {verb} {card}, but the deck is empty")
@@ -75,6 +78,10 @@ def _impossible(p: Player, card: str, verb: str) -> tuple[str, str, str]:
 
 def take(p: Player, card: str, as_listed: bool) -> Player:
     """``p`` with ``card`` taken from the top of the deck (checked by :func:`next_problem`)."""
+    top = p.deck_top
+    if not p.deck_known and not p.deck_peek and card in top:  # the top layer, of unknown order, holds it
+        i = top.index(card)
+        return replace(p, deck_top=top[:i] + top[i + 1:])
     ls = layers(p, as_listed)
     if not ls:
         return p
@@ -260,8 +267,6 @@ def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
 
 def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
     """Every distinct sorted multiset the top ``k`` cards of ``p``'s deck can be."""
-    from .rules import multiset_combinations
-
     fixed, partial, ordered, n = _split(p, k, as_listed)
     if n == 0:
         return [tuple(sorted(fixed))]

@@ -16,8 +16,8 @@ from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
 
 from . import events as E
-from .cards import POOLS, load_pool
-from .rules import bad
+from .cards import COLOURS, POOLS, load_pool
+from .positions import bad
 from .state import ChooseFirst, Player, Shuffle, State
 from .unknowns import MAX_OPEN_DECK, UNKNOWN_DECK_SIZE, open_size, open_unseen
 
@@ -195,8 +195,6 @@ class ColossusOrder(KitGame[State]):
         """Two mono-colour decks of the sample pool; ``long``: :data:`LONG_COPIES` times the cards
         (26,000 a deck, deck validation off): over a million events before a deck runs out (no
         concession and no winning Complete Declaration in those matches, see ``playout_weight``)."""
-        from .cards import COLOURS
-
         pool = load_pool("sample")
         c1 = COLOURS[seed % 4]
         c2 = COLOURS[(seed // 4 + 1 + seed) % 4]

@@ -18,7 +18,7 @@ from typing import Any
 from adjudicator.core.commitments import PREFIX
 from adjudicator.core.events import HIDDEN
 
-from .cards import Pool
+from .cards import POOLS, Pool
 
 #: the deck size a deck list left unknown is taken to have (CO-1.2, CO-39.1)
 UNKNOWN_DECK_SIZE = 50
@@ -132,8 +132,6 @@ def problem(s: Any, owner: Any, zone: tuple[str, ...], card: str, what: str, rul
 
 
 def s_pool(s: Any) -> Pool:
-    from .cards import POOLS
-
     return POOLS.of_setup(s.setup)
 
 

@@ -1,0 +1,123 @@
+"""Small pure helpers of the Colossus Order rules: the ruling of a broken rule (:func:`bad`), the pool
+a position names, multisets of card ids, a follower's readiness, and a position with one player or
+one follower changed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from msgspec.structs import replace
+
+from adjudicator.core.rulings import Illegal
+
+from .cards import Card, Pool, POOLS
+from .state import Follower, Player, State
+
+
+NS = "colossus-order/"
+
+
+def bad(rule: str, code: str, message: str) -> Illegal:
+    return Illegal(rule, NS + code, message)
+
+
+# -- small pure helpers -------------------------------------------------------------------------
+
+def pool_of(s: State) -> Pool:
+    return POOLS.of_setup(s.setup)
+
+
+def remove_many(items: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+    out = list(items)
+    for c in cards:
+        out.remove(c)
+    return tuple(out)
+
+
+def contains_multiset(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
+    """``items`` holds every card of ``wanted`` (repeats counted).  Each copy is found by
+    ``index`` from the one before: in a deck of thousands of cards that stops after a few, where
+    counting the whole deck would not."""
+    for k, v in Counter(wanted).items():
+        at = -1
+        for _ in range(v):
+            try:
+                at = items.index(k, at + 1)
+            except ValueError:
+                return False
+    return True
+
+
+def not_ready(s: State, f: Follower) -> Illegal | None:
+    """Why follower ``f`` cannot attack now (CO-7.3), or None (``check`` and the candidates)."""
+    if not f.on:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) is OFF and cannot attack")
+    if f.played_turn == s.turn:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
+    if f.attacked:
+        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) already attacked this turn")
+    return None
+
+
+def cannot_go_off(s: State, f: Follower) -> Illegal | None:
+    """Why follower ``f`` cannot pay an OFF cost now (CO-8.3, CO-9), or None."""
+    if not f.on:
+        return bad("CO-8.3", "already-off", f"{f.handle} ({f.card}) is OFF and cannot pay an OFF cost")
+    if f.played_turn == s.turn:
+        return bad("CO-9", "summoning-sick", f"{f.handle} ({f.card}) was played this turn and cannot pay an OFF cost")
+    return None
+
+
+def with_player(s: State, pid: str, **changes: Any) -> State:
+    a, b = s.players
+    if a.id == pid:
+        return replace(s, players=(replace(a, **changes), b))
+    return replace(s, players=(a, replace(b, **changes)))
+
+
+def find_follower(s: State, handle: str | None) -> tuple[Player, int, Follower] | None:
+    if handle is None:
+        return None
+    for p in s.players:
+        for i, f in enumerate(p.field):
+            if f.handle == handle:
+                return p, i, f
+    return None
+
+
+def with_follower(s: State, handle: str, **changes: Any) -> State:
+    found = find_follower(s, handle)
+    if found is None:
+        return s
+    p, i, f = found
+    field = p.field[:i] + (replace(f, **changes),) + p.field[i + 1:]
+    return with_player(s, p.id, field=field)
+
+
+def without_follower(s: State, handle: str, to: str) -> State:
+    """Take a follower off the field into its owner's discard pile or hand."""
+    found = find_follower(s, handle)
+    if found is None:
+        return s
+    p, i, f = found
+    field = p.field[:i] + p.field[i + 1:]
+    if to == "hand":
+        return with_player(s, p.id, field=field, hand=p.hand + (f.card,))
+    return with_player(s, p.id, field=field, discard=p.discard + (f.card,))
+
+
+def _is_gem(card: Card) -> bool:
+    return card.is_gem
+
+
+def _not_gem(card: Card) -> bool:
+    return not card.is_gem
+
+
+def available_locus(p: Player) -> int:
+    return max(0, len(p.locus) - p.locus_used)
+
+
+def describe_gems(req: dict[str, int]) -> str:
+    return ", ".join(f"{n} {c}" for c, n in req.items()) or "none"
