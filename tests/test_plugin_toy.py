@@ -8,6 +8,7 @@ viewers.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,14 @@ import pytest
 from tests.toygame import PLUGIN
 
 ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "adding-a-game.md"
+
+
+def doc_block(marker: str) -> str:
+    """The fenced block after ``<!-- marker -->`` in docs/adding-a-game.md."""
+    m = re.search(rf"<!-- {marker} -->\n```\w*\n(.*?)```", DOC.read_text(), re.S)
+    assert m, f"docs/adding-a-game.md has no block marked {marker}"
+    return m.group(1)
 
 #: runs the conformance suite in the plugin's environment, then says where its toy game came from
 SCRIPT = """
@@ -89,3 +98,17 @@ def test_the_installed_toy_plugin_passes_the_conformance_suite(toy_venv: Path, t
     # every test of the suite that is parametrised over the registry ran for the toy game
     suite = (ROOT / "tests" / "test_conformance.py").read_text()
     assert len(toy) == suite.count('@pytest.mark.parametrize("gid", GAMES)'), sorted(toy)
+    # the page's command is the one run here, and `adjudicator games` there lists the toy as the page says
+    command = next(x for x in doc_block("plugin-conformance").splitlines() if "pytest" in x).split("#")[0].split()
+    assert command[command.index("-p"):] == ["-p", "no:cacheprovider", "tests/test_conformance.py", "-k", "toy"]
+    r = subprocess.run([str(toy_venv), "-m", "adjudicator", "games"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    row = next(line.split("\t") for line in r.stdout.splitlines() if line.startswith("toy\t"))
+    documented = re.search(r"adjudicator games +# (.*)", DOC.read_text()).group(1)
+    assert row == re.split(r"  +", documented.strip())
+    assert {line.split("\t")[0] for line in r.stdout.splitlines()} >= {"colossi", "colossus-order", "kolossus", "logos"}
+
+
+def test_the_page_shows_the_plugins_pyproject() -> None:
+    assert doc_block("plugin-pyproject") == (PLUGIN / "pyproject.toml").read_text()
