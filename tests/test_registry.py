@@ -50,6 +50,33 @@ def test_the_api_the_cli_and_the_games_package_import_no_game() -> None:
     assert loaded == ["adjudicator.games"] and logos == "logos"
 
 
+def test_threads_asking_at_once_each_get_their_game_loaded_once() -> None:
+    """The web service reads uploads on worker threads: the first requests may ask together."""
+    got = _fresh(
+        "import json, threading\nimport adjudicator.core.registry as r\n"
+        "ids = ['kolossus', 'logos', 'colossi', 'colossus-order'] * 4; out = {}\n"
+        "def ask(i, gid): out[i] = r.get(gid).id\n"
+        "ts = [threading.Thread(target=ask, args=(i, g)) for i, g in enumerate(ids)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "print(json.dumps([[out[i] for i in range(len(ids))] == ids, r.ids(), [f.reason for f in r.failures()],"
+        " sorted(o.entry_point for o in map(r.origin, r.ids()))]))")
+    assert got == [True, sorted(BUILTIN), [],
+                   sorted(f"{g} = adjudicator.games.{g.replace('-', '_')}" for g in BUILTIN)]
+
+
+def test_unreadable_entry_point_metadata_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(**_kw):
+        raise ValueError("bad entry_points.txt")
+
+    monkeypatch.setattr(registry, "entry_points", broken)
+    monkeypatch.setattr(registry, "_FAILURES", [])
+    monkeypatch.setattr(registry, "_all_loaded", False)
+    with pytest.raises(UnknownGame, match="unknown game 'nope'"):
+        registry.get("nope")
+    assert [f.describe() for f in registry.failures()] == [
+        "reading the adjudicator.games entry points failed: ValueError: bad entry_points.txt"]
+
+
 def test_games_lists_where_each_game_comes_from() -> None:
     r = CliRunner().invoke(main, ["games"], catch_exceptions=False)
     assert r.exit_code == 0, r.output

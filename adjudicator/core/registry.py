@@ -22,6 +22,7 @@ entry point.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
@@ -58,6 +59,8 @@ class Failure:
     reason: str
 
     def describe(self) -> str:
+        if self.name == "*":  # the installed distributions' metadata itself
+            return f"reading the {GROUP} entry points failed: {self.reason}"
         return f"{self.origin.describe()} failed: {self.reason}"
 
 
@@ -85,6 +88,9 @@ _TRIED: set[tuple[str, str, str]] = set()
 _all_loaded = False
 #: the entry point being loaded (its registrations get this origin)
 _loading: Origin | None = None
+#: loading is one thread's at a time (the web service reads uploads on worker threads); re-entrant,
+#: since a plugin's import may ask the registry for a game
+_LOCK = threading.RLock()
 
 
 def register(game: Game) -> Game:
@@ -130,7 +136,13 @@ def _ordered(eps: list[EntryPoint]) -> list[EntryPoint]:
 
 
 def _entry_points(name: str | None = None) -> list[EntryPoint]:
-    eps = entry_points(group=GROUP)
+    try:
+        eps = list(entry_points(group=GROUP))
+    except Exception as exc:  # noqa: BLE001 - a distribution's unreadable metadata: reported, not raised
+        failure = Failure("*", Origin("*"), f"{type(exc).__name__}: {exc}"[:500])
+        if failure not in _FAILURES:
+            _FAILURES.append(failure)
+        return []
     return _ordered([ep for ep in eps if name is None or ep.name == name])
 
 
@@ -161,8 +173,11 @@ def _load_one(ep: EntryPoint) -> None:
         if not any(o == here for o in _ORIGINS.values()):
             raise PluginError("it registered no game (call adjudicator.core.registry.register(game))")
     except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never a traceback
-        _GAMES.clear()
-        _GAMES.update(before)
+        for gid in [gid for gid in _GAMES if _GAMES[gid] is not before.get(gid)]:
+            if gid in before:
+                _GAMES[gid] = before[gid]
+            else:
+                del _GAMES[gid]
         for gid in [gid for gid, o in _ORIGINS.items() if o == here]:
             del _ORIGINS[gid]
         what = f"{type(exc).__name__}: {exc}"
@@ -173,11 +188,12 @@ def _load_one(ep: EntryPoint) -> None:
 
 def _load_all() -> None:
     global _all_loaded
-    if _all_loaded:
-        return
-    _all_loaded = True
-    for ep in _entry_points():
-        _load_one(ep)
+    with _LOCK:
+        if _all_loaded:
+            return
+        _all_loaded = True
+        for ep in _entry_points():
+            _load_one(ep)
 
 
 def get(game_id: str) -> Game:
@@ -185,11 +201,11 @@ def get(game_id: str) -> Game:
     game = _GAMES.get(game_id)
     if game is not None:
         return game
-    named = _entry_points(game_id)
-    for ep in named:
-        _load_one(ep)
-    if game_id not in _GAMES:
-        _load_all()
+    with _LOCK:
+        for ep in _entry_points(game_id):
+            _load_one(ep)
+        if game_id not in _GAMES:
+            _load_all()
     game = _GAMES.get(game_id)
     if game is not None:
         return game
