@@ -19,6 +19,7 @@ every import with its file and line); (b) nothing in ``adjudicator/core`` import
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,13 +166,19 @@ def render(comp: list[str], cycle: list[Import]) -> str:
     return head + "\n" + "\n".join(f"    {e}" for e in cycle)
 
 
+@functools.cache
+def project_imports() -> tuple[Import, ...]:
+    """The project's import edges, read once per session."""
+    return tuple(imports(modules()))
+
+
 def test_no_import_circle() -> None:
-    found = cycles(imports(modules()))
+    found = cycles(list(project_imports()))
     assert not found, f"{len(found)} import circle(s):\n" + "\n".join(render(*c) for c in found)
 
 
 def test_core_imports_no_game() -> None:
-    bad = [e for e in imports(modules())
+    bad = [e for e in project_imports()
            if e.source.startswith("adjudicator.core.") and e.target.startswith("adjudicator.games")]
     assert not bad, "adjudicator/core imports a game:\n" + "\n".join(f"    {e}" for e in bad)
 
