@@ -513,12 +513,9 @@ def schema(game_id: str, pool: bool) -> None:
     emit_json(msgspec.json.schema(loader.file_type))
 
 
-@main.command()
-def games() -> None:
-    """List the registered games."""
-    for g in registry.games():
-        echo(f"{g.id}\t{g.name}")
+from . import games as _games  # noqa: E402  (adjudicator games: the registered games and their plugins)
 
+main.add_command(_games.games)
 
 from . import store as _store  # noqa: E402  (the event store commands)
 

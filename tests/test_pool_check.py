@@ -373,11 +373,11 @@ def test_json_lines_of_every_card_key(cards: list[dict], indent: int | None) -> 
 
 
 def test_size_and_depth_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator.core import data
+    from adjudicator.core import documents  # where data files are read (adjudicator.core.data names it)
 
     big = tmp_path / "big.toml"
     big.write_text('pool = "big"\ndescription = "' + "x" * 200 + '"\n')
-    monkeypatch.setattr(data, "MAX_DATA_BYTES", 100)
+    monkeypatch.setattr(documents, "MAX_DATA_BYTES", 100)
     r = invoke("pool", "check", big, "--game", "logos")
     assert r.exit_code == 2 and "larger than 100 bytes" in r.output, r.output
     with pytest.raises(DataError, match="larger than 100 bytes"):

@@ -1,51 +1,223 @@
 """The game registry.  Games register an instance; core, CLI and replays look them up by id.
 
-Built-in games live in :mod:`adjudicator.games` and register on import; third-party games can
-register through the ``adjudicator.games`` entry-point group (each entry point names a module or
-a callable; importing/calling it must call :func:`register`).
+Every game, the four built-in ones included, is found through the ``adjudicator.games``
+entry-point group (``[project.entry-points."adjudicator.games"]`` in a distribution's
+``pyproject.toml``).  An entry point's name is the game id; its value names a module (importing it
+registers the game: ``registry.register(MyGame())`` at module level) or a callable (calling it
+registers, or returns a :class:`~adjudicator.core.protocol.Game` instance or a list of them).
+
+This module imports no game.  :func:`get` loads only the entry points named by the id asked for
+(and all of them only when none has that name: an id registered under another name);
+:func:`games` and :func:`ids` load every entry point.  Entry points load in a fixed order: those
+of the ``adjudicator`` distribution first, then by distribution name and entry-point name.
+
+A plugin that cannot be loaded (its import fails, its callable raises, it registers an id another
+entry point already registered, or it registers nothing) never stops the other games: it is
+recorded as a :class:`Failure` naming the entry point and its distribution (``adjudicator games``
+lists it with the reason), whatever it registered is taken back, and asking for its game raises
+:class:`GameUnavailable` (an :class:`~adjudicator.core.errors.UnknownGame`, exit code 2) with that
+reason.  A game registered in-process (``register(MyGame())`` from a test or a script) needs no
+entry point.
 """
 
 from __future__ import annotations
 
-import importlib
-from importlib.metadata import entry_points
+import threading
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
+from types import ModuleType
 
 from .errors import UnknownGame
 from .protocol import Game
 
+#: the entry-point group games are found through
+GROUP = "adjudicator.games"
+#: the distribution whose entry points load first (the built-in games)
+HOME = "adjudicator"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a game comes from: its entry point (``name = value``) and that entry point's distribution."""
+
+    entry_point: str
+    distribution: str | None = None
+    version: str | None = None
+
+    def describe(self) -> str:
+        dist = "an unknown distribution" if self.distribution is None else (
+            f"distribution {self.distribution} {self.version or '(no version)'}")
+        return f"entry point '{self.entry_point}' of {dist}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An entry point that could not be loaded, and why."""
+
+    name: str
+    origin: Origin
+    reason: str
+
+    def describe(self) -> str:
+        if self.name == "*":  # the installed distributions' metadata itself
+            return f"reading the {GROUP} entry points failed: {self.reason}"
+        return f"{self.origin.describe()} failed: {self.reason}"
+
+
+class GameUnavailable(UnknownGame):
+    """A game whose entry point exists but failed to load (the reason names it)."""
+
+    def __init__(self, game: str, failures: list[Failure]):
+        self.game = self.id = game
+        self.failures = failures
+        why = "; ".join(f.describe() for f in failures)
+        super(UnknownGame, self).__init__(f"game {game!r} could not be loaded: {why}")
+
+
+class PluginError(Exception):
+    """Raised inside an entry point's loading: a duplicate id, or nothing registered."""
+
+
 _GAMES: dict[str, Game] = {}
-_loaded = False
+#: the origin of each game registered through an entry point
+_ORIGINS: dict[str, Origin] = {}
+#: entry points that failed, in loading order
+_FAILURES: list[Failure] = []
+#: the entry points already tried (loaded or failed), by (distribution, name, value)
+_TRIED: set[tuple[str, str, str]] = set()
+_all_loaded = False
+#: the entry point being loaded (its registrations get this origin)
+_loading: Origin | None = None
+#: loading is one thread's at a time (the web service reads uploads on worker threads); re-entrant,
+#: since a plugin's import may ask the registry for a game
+_LOCK = threading.RLock()
 
 
 def register(game: Game) -> Game:
-    if game.id in _GAMES and type(_GAMES[game.id]) is not type(game):
-        raise ValueError(f"game id {game.id!r} registered twice")
+    """Register a game instance under its id (a second instance of the same class replaces it)."""
+    old = _GAMES.get(game.id)
+    if old is not None and type(old) is not type(game):
+        where = _ORIGINS.get(game.id)
+        by = where.describe() if where is not None else f"{type(old).__module__}.{type(old).__qualname__}"
+        raise PluginError(f"game id {game.id!r} registered twice: it is already registered by {by}")
     _GAMES[game.id] = game
+    if _loading is not None:
+        _ORIGINS[game.id] = _loading
     return game
 
 
-def _load() -> None:
-    global _loaded
-    if _loaded:
+def origin(game_id: str) -> Origin | None:
+    """The entry point a registered game was loaded through (None: registered in-process)."""
+    return _ORIGINS.get(game_id)
+
+
+def failures() -> list[Failure]:
+    """Every entry point that failed to load so far (all of them after :func:`games`)."""
+    return list(_FAILURES)
+
+
+def _key(ep: EntryPoint) -> tuple[str, str, str]:
+    return (_dist(ep)[0] or "", ep.name, ep.value)
+
+
+def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return None, None
+    return dist.metadata["Name"], dist.version
+
+
+def _ordered(eps: list[EntryPoint]) -> list[EntryPoint]:
+    def order(ep: EntryPoint) -> tuple[bool, str, str, str]:
+        name = (_dist(ep)[0] or "").lower()
+        return (name != HOME, name, ep.name, ep.value)
+
+    return sorted(eps, key=order)
+
+
+def _entry_points(name: str | None = None) -> list[EntryPoint]:
+    try:
+        eps = list(entry_points(group=GROUP))
+    except Exception as exc:  # noqa: BLE001 - a distribution's unreadable metadata: reported, not raised
+        failure = Failure("*", Origin("*"), f"{type(exc).__name__}: {exc}"[:500])
+        if failure not in _FAILURES:
+            _FAILURES.append(failure)
+        return []
+    return _ordered([ep for ep in eps if name is None or ep.name == name])
+
+
+def _load_one(ep: EntryPoint) -> None:
+    """Load one entry point; any failure is recorded, never raised, and undoes what it registered."""
+    global _loading
+    key = _key(ep)
+    if key in _TRIED:
         return
-    _loaded = True
-    importlib.import_module("adjudicator.games")
-    for ep in entry_points(group="adjudicator.games"):
+    _TRIED.add(key)
+    dist, version = _dist(ep)
+    here = Origin(f"{ep.name} = {ep.value}", dist, version)
+    before = dict(_GAMES)
+    _loading = here
+    try:
         obj = ep.load()
-        if callable(obj):
-            obj()
+        if not isinstance(obj, ModuleType):
+            if not callable(obj):
+                raise PluginError(f"names a {type(obj).__name__}, not a module or a callable")
+            made = obj()
+            for game in made if isinstance(made, (list, tuple)) else [made]:
+                if isinstance(game, Game) and _GAMES.get(game.id) is not game:
+                    register(game)
+        for gid, g in _GAMES.items():  # registered by an earlier plain import of the module
+            mod = type(g).__module__
+            if gid not in _ORIGINS and (mod == ep.module or mod.startswith(ep.module + ".")):
+                _ORIGINS[gid] = here
+        if not any(o == here for o in _ORIGINS.values()):
+            raise PluginError("it registered no game (call adjudicator.core.registry.register(game))")
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never a traceback
+        for gid in [gid for gid in _GAMES if _GAMES[gid] is not before.get(gid)]:
+            if gid in before:
+                _GAMES[gid] = before[gid]
+            else:
+                del _GAMES[gid]
+        for gid in [gid for gid, o in _ORIGINS.items() if o == here]:
+            del _ORIGINS[gid]
+        what = f"{type(exc).__name__}: {exc}"
+        _FAILURES.append(Failure(ep.name, here, what if len(what) <= 500 else what[:497] + "..."))
+    finally:
+        _loading = None
+
+
+def _load_all() -> None:
+    global _all_loaded
+    with _LOCK:
+        if _all_loaded:
+            return
+        _all_loaded = True
+        for ep in _entry_points():
+            _load_one(ep)
 
 
 def get(game_id: str) -> Game:
-    _load()
-    try:
-        return _GAMES[game_id]
-    except KeyError:
-        raise UnknownGame(game_id, sorted(_GAMES)) from None
+    """The game with this id, loading only its entry point (all of them if none has its name)."""
+    game = _GAMES.get(game_id)
+    if game is not None:
+        return game
+    with _LOCK:
+        for ep in _entry_points(game_id):
+            _load_one(ep)
+        if game_id not in _GAMES:
+            _load_all()
+    game = _GAMES.get(game_id)
+    if game is not None:
+        return game
+    failed = [f for f in _FAILURES if f.name == game_id]
+    if failed:
+        raise GameUnavailable(game_id, failed)
+    raise UnknownGame(game_id, sorted(_GAMES))
 
 
 def games() -> list[Game]:
-    _load()
+    """Every game: every entry point loaded (those that fail are in :func:`failures`), by id."""
+    _load_all()
     return [_GAMES[k] for k in sorted(_GAMES)]
 
 

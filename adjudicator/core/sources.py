@@ -45,6 +45,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from .documents import parse_text
 from .errors import DataError
 from .limits import MAX_DATA_BYTES, MAX_NAME
 
@@ -81,9 +82,7 @@ def read_document(path: str | Path) -> Any:
 
 def decode_document(raw: bytes, name: str) -> Any:
     """A data file's bytes decoded: JSON when ``name`` ends in ``.json``, TOML otherwise (the
-    parsing of :func:`adjudicator.core.data.parse_text`: bounded depth, the line of an error)."""
-    from .data import parse_text
-
+    parsing of :func:`adjudicator.core.documents.parse_text`: bounded depth, the line of an error)."""
     if len(raw) > MAX_DATA_BYTES:
         raise DataError(name, f"{len(raw)} bytes; a data file holds at most {MAX_DATA_BYTES}")
     try:
