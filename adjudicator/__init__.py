@@ -18,10 +18,11 @@ from .api import (  # noqa: E402
     IllegalEvent, Match, Position, Proposal, Verdict, event, game, game_ids, load_position, parse,
     read_log,
 )
+from .build import Recording  # noqa: E402  (Match.new's recording: adjudicator.build)
 from .core.errors import AdjudicatorError, LogError, UnknownGame  # noqa: E402
 from .core.rulings import Ruling  # noqa: E402
 
 __all__ = [
-    "AdjudicatorError", "IllegalEvent", "LogError", "Match", "Position", "Proposal", "Ruling",
+    "AdjudicatorError", "IllegalEvent", "LogError", "Match", "Position", "Proposal", "Recording", "Ruling",
     "UnknownGame", "Verdict", "event", "game", "game_ids", "load_position", "parse", "read_log",
 ]

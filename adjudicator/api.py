@@ -22,7 +22,7 @@ import functools
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, ClassVar, Callable, Iterable, Iterator, TypeVar
 
 import msgspec
 
@@ -260,13 +260,21 @@ class Match:
         self._log = log
         self._sources = sources
 
+    #: the class :meth:`new` makes: the recording subclass (:class:`adjudicator.build.Recording`)
+    #: names itself here when it is defined (``class Recording(Match, recording=True)``), so this
+    #: module never imports the one that builds on it (``adjudicator/__init__.py`` imports both)
+    _recording: ClassVar[Any] = None
+
+    def __init_subclass__(cls, *, recording: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if recording:
+            Match._recording = cls
+
     @staticmethod
     def new(game: str | Game, players: list[str], **kwargs: Any) -> Any:
         """Start recording a match: a :class:`adjudicator.build.Recording` (``legal()``,
         ``push(event)``, ``pop()``, ``save(path)``); see docs/api.md, "Building a log"."""
-        from .build import Recording
-
-        return Recording.new(game, players, **kwargs)
+        return Match._recording.new(game, players, **kwargs)
 
     def __repr__(self) -> str:
         return f"<Match {self.game.id} {self.path} events={len(self)}>"

@@ -71,7 +71,7 @@ def setup_event(game: Game, players: list[str], *, pool: str | None = None,
     return setup
 
 
-class Recording(Match):
+class Recording(Match, recording=True):
     """A match being recorded, one entry at a time (see the module docstring).
 
     An *entry* is what one :meth:`push` added: one event, or an illegal event with the judge's

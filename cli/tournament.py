@@ -30,14 +30,9 @@ from adjudicator.core.log import stream_log
 from adjudicator.core.reconcile import Record, reconcile, read_record
 
 from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, pools_option
+from .verdicts import run_jobs, verify_one
 
 
-def verify_one(path: Path, keep_going: bool) -> dict[str, Any]:
-    """``adjudicator verify``'s verdict document of one log (imported when used: cli.main imports
-    this module)."""
-    from .main import verify_one as one
-
-    return one(path, keep_going)
 
 #: the exit code when the report finds a problem (any kind): as for an illegal log
 EXIT_PROBLEMS = EXIT_ILLEGAL
@@ -229,7 +224,6 @@ def check_tournament(manifest: str, jobs: int, cluster: str | None, keep_going: 
     tour = T.load(manifest)
     items = [json.dumps(t.job()) for t in tour.tables]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(items) or 1))
-    from .main import run_jobs
 
     docs = []
     for ref, doc in zip(tour.tables, run_jobs(items, keep_going, jobs, cluster, check_table)):
