@@ -32,7 +32,7 @@ def play_card(w: W, e: Any) -> None:
     w.later(AfterCard(me, e.card))
 
 
-@card_effect("bolster", "per_space")
+@card_effect("bolster")
 def _bolster(w: W, e: Any, prm: Params) -> None:
     me = e.player
     spaces = tuple(i for i, sp in enumerate(w.spaces) if acol(sp, w.si(me)) > 0)
@@ -45,7 +45,7 @@ def _commandeer(w: W, e: Any, _prm: Params) -> None:
     w.put_banner(me, e.space)
 
 
-@card_effect("convene", "range")
+@card_effect("convene")
 def _convene(w: W, e: Any, _prm: Params) -> None:
     me = e.player
     cs = w.P(e.player).colossus
@@ -85,7 +85,7 @@ def _influence(w: W, e: Any, _prm: Params) -> None:
     w.later(*[Influence(p) for p in w.order_from(me)])
 
 
-@card_effect("intimidate", "distance")
+@card_effect("intimidate")
 def _intimidate(w: W, e: Any, _prm: Params) -> None:
     me = e.player
     cs = w.P(e.player).colossus
@@ -106,7 +106,7 @@ def _magnetize(w: W, e: Any, _prm: Params) -> None:
     w.move_cubes(e.space, cs)
 
 
-@card_effect("draw", "count")
+@card_effect("draw")
 def _draw(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.draw(me, int(prm["count"]))
@@ -143,7 +143,7 @@ def _swap_colossi(w: W, e: Any, _prm: Params) -> None:
     w.arrive("colossus", b, sa, me)
 
 
-@card_effect("ritual-sacrifice", "kill_at_most", "faces", "range")
+@card_effect("ritual-sacrifice")
 def _ritual_sacrifice(w: W, e: Any, prm: Params) -> None:
     me = e.player
     cs = w.P(e.player).colossus
@@ -156,13 +156,13 @@ def _ritual_sacrifice(w: W, e: Any, prm: Params) -> None:
         w.later(Rolls(me, tuple(victims), int(prm["kill_at_most"]), int(prm["faces"])))
 
 
-@card_effect("sabotage", "max_spaces")
+@card_effect("sabotage")
 def _sabotage(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.later(Sabotage(me, int(prm["max_spaces"])))
 
 
-@card_effect("secure", "min_acolytes")
+@card_effect("secure")
 def _secure(w: W, e: Any, _prm: Params) -> None:
     me = e.player
     n = acol(w.spaces[e.space], w.si(me))
@@ -206,7 +206,7 @@ def _lure(w: W, e: Any, _prm: Params) -> None:
     w.move_beast(e.beast, cs, me)
 
 
-@card_effect("walk", "steps")
+@card_effect("walk")
 def _walk(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.later(WalkOp(me, e.beast, int(prm["steps"])))
@@ -218,7 +218,7 @@ def _rampage(w: W, e: Any, _prm: Params) -> None:
     w.later(RampageOp(me, e.beast, e.direction))
 
 
-@card_effect("curse-limit", "gold", "limit", "value")
+@card_effect("curse-limit")
 def _curse_limit(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.gain(me, int(prm["gold"]))
@@ -227,7 +227,7 @@ def _curse_limit(w: W, e: Any, prm: Params) -> None:
     w.trait_check(me)
 
 
-@card_effect("haste", "gold")
+@card_effect("haste")
 def _haste(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.gain(me, int(prm["gold"]))
@@ -237,14 +237,14 @@ def _haste(w: W, e: Any, prm: Params) -> None:
     w.road = None
 
 
-@card_effect("pity", "gold", "other_gold")
+@card_effect("pity")
 def _pity(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.gain(e.target, int(prm["other_gold"]))
     w.gain(me, int(prm["gold"]))
 
 
-@card_effect("totality", "gold")
+@card_effect("totality")
 def _totality(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for i, sp in enumerate(w.spaces):
@@ -256,7 +256,7 @@ def _totality(w: W, e: Any, prm: Params) -> None:
     w.gain(me, int(prm["gold"]))
 
 
-@card_effect("abundance", "own", "others")
+@card_effect("abundance")
 def _abundance(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.draw(me, int(prm["own"]))
@@ -264,7 +264,7 @@ def _abundance(w: W, e: Any, prm: Params) -> None:
         w.draw(q, int(prm["others"]))
 
 
-@card_effect("audacity", "gold")
+@card_effect("audacity")
 def _audacity(w: W, e: Any, prm: Params) -> None:
     me = e.player
     near = set()
@@ -275,7 +275,7 @@ def _audacity(w: W, e: Any, prm: Params) -> None:
         w.gain(q, n * int(prm["gold"]))
 
 
-@card_effect("authority", "gold")
+@card_effect("authority")
 def _authority(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for q in w.order_from(me):
@@ -286,13 +286,13 @@ def _authority(w: W, e: Any, prm: Params) -> None:
         w.gain(q, n * int(prm["gold"]))
 
 
-@card_effect("companionship", "max")
+@card_effect("companionship")
 def _companionship(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.later(*[Companions(q, e.target, int(prm["max"])) for q in w.order_from(me)])
 
 
-@card_effect("comradery", "gold")
+@card_effect("comradery")
 def _comradery(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for q in w.order_from(me):
@@ -301,7 +301,7 @@ def _comradery(w: W, e: Any, prm: Params) -> None:
             w.gain(q, int(prm["gold"]))
 
 
-@card_effect("diplomacy", "gold")
+@card_effect("diplomacy")
 def _diplomacy(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for q in w.order_from(me):
@@ -321,7 +321,7 @@ def _dominion(w: W, e: Any, _prm: Params) -> None:
     w.later(*[Dominion(q) for q in w.order_from(me)])
 
 
-@card_effect("fortitude", "gold")
+@card_effect("fortitude")
 def _fortitude(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for q in w.order_from(me):
@@ -338,7 +338,7 @@ def _miracle(w: W, e: Any, _prm: Params) -> None:
     w.later(*[Miracle(q) for q in w.order_from(me)])
 
 
-@card_effect("reinforcements", "per_space")
+@card_effect("reinforcements")
 def _reinforcements(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for q in w.order_from(me):
@@ -355,7 +355,7 @@ def _solidarity(w: W, e: Any, _prm: Params) -> None:
         w.later(Solidarity(top[0]))
 
 
-@card_effect("solitude", "gold", "range")
+@card_effect("solitude")
 def _solitude(w: W, e: Any, prm: Params) -> None:
     me = e.player
     for q in w.order_from(me):
@@ -375,7 +375,7 @@ def _windfall(w: W, e: Any, _prm: Params) -> None:
             w.later(ScoreOp(q, c, rest=False))
 
 
-@card_effect("exchange", "gold")
+@card_effect("exchange")
 def _exchange(w: W, e: Any, prm: Params) -> None:
     me = e.player
     w.later(*[Contribute(q, int(prm["gold"])) for q in w.order_from(me)], DealOp(me))

@@ -24,9 +24,9 @@ def environment(w: W, op: Any) -> None:
         TILE_EFFECTS[fx.kind].run(w, op, fx.params)
 
 
-@tile_effect("deep-mines", "base", "step")
-@tile_effect("pull-loot", "range")
-@tile_effect("keep-banners", "max")
+@tile_effect("deep-mines")
+@tile_effect("pull-loot")
+@tile_effect("keep-banners")
 def _applied_elsewhere(w: W, op: Any, _prm: Params) -> None:
     """Deep Mines score after a Rest (MinesOp), the Maar pulls Loot before it is collected, and a
     Rest lets BannerScored keep Banners (Rest.stone): nothing happens at scoring time."""
@@ -39,14 +39,14 @@ def _move_beast_anywhere(w: W, op: Any, _prm: Params) -> None:
         w.later(Mantle(me))
 
 
-@tile_effect("gold-per-own-acolyte", "gold")
+@tile_effect("gold-per-own-acolyte")
 def _gold_per_own_acolyte(w: W, op: Any, prm: Params) -> None:
     me = op.player
     space = op.space
     w.gain(me, int(prm["gold"]) * acol(w.spaces[space], w.si(me)))
 
 
-@tile_effect("launch", "range")
+@tile_effect("launch")
 def _launch(w: W, op: Any, prm: Params) -> None:
     me = op.player
     space = op.space
@@ -56,14 +56,14 @@ def _launch(w: W, op: Any, prm: Params) -> None:
         w.later(Launch(me, tuple(items)))
 
 
-@tile_effect("sell-cards", "gold")
+@tile_effect("sell-cards")
 def _sell_cards(w: W, op: Any, prm: Params) -> None:
     me = op.player
     if w.P(me).hand:
         w.later(Market(me, int(prm["gold"])))
 
 
-@tile_effect("moat", "gold", "steal")
+@tile_effect("moat")
 def _moat(w: W, op: Any, prm: Params) -> None:
     me = op.player
     space = op.space
@@ -81,7 +81,7 @@ def _moat(w: W, op: Any, prm: Params) -> None:
             w.transfer(q, me, int(prm["steal"]))
 
 
-@tile_effect("new-hand", "draw")
+@tile_effect("new-hand")
 def _new_hand(w: W, op: Any, prm: Params) -> None:
     me = op.player
     if w.P(me).hand:  # the hand goes face up to the discard pile: an event names it (CL-42)
@@ -90,7 +90,7 @@ def _new_hand(w: W, op: Any, prm: Params) -> None:
         w.draw(me, int(prm["draw"]))
 
 
-@tile_effect("tribute", "gold")
+@tile_effect("tribute")
 def _tribute(w: W, op: Any, prm: Params) -> None:
     me = op.player
     w.later(*[Tribute(q, me, int(prm["gold"])) for q in Q.opponents(w, me)])
@@ -114,7 +114,7 @@ def _swap_spaces(w: W, op: Any, _prm: Params) -> None:
         w.later(Teleporter(me, space))
 
 
-@tile_effect("trade", "gold")
+@tile_effect("trade")
 def _trade(w: W, op: Any, prm: Params) -> None:
     me = op.player
     w.later(*[TradeGive(me, q, int(prm["gold"])) for q in Q.opponents(w, me)])
@@ -126,14 +126,14 @@ def _replace_tile(w: W, op: Any, _prm: Params) -> None:
     w.later(Void(me))
 
 
-@tile_effect("kill-around", "range")
+@tile_effect("kill-around")
 def _kill_around(w: W, op: Any, _prm: Params) -> None:
     me = op.player
     space = op.space
     kill_around(w, space, me)
 
 
-@tile_effect("kill-around-beast", "range")
+@tile_effect("kill-around-beast")
 def _kill_around_beast(w: W, op: Any, _prm: Params) -> None:
     me = op.player
     b = w.C.tiles[op.tile].beast
@@ -142,7 +142,7 @@ def _kill_around_beast(w: W, op: Any, _prm: Params) -> None:
         kill_around(w, at, me)
 
 
-@tile_effect("gold-around-beast", "amount")
+@tile_effect("gold-around-beast")
 def _gold_around_beast(w: W, op: Any, prm: Params) -> None:
     b = w.C.tiles[op.tile].beast
     at = Q.beast_space(w, b.id) if b else None
@@ -160,7 +160,7 @@ def _spread_loot_from_beast(w: W, op: Any, _prm: Params) -> None:
         w.later(Hungry(me, at))
 
 
-@tile_effect("reproduce-around-beast", "range")
+@tile_effect("reproduce-around-beast")
 def _reproduce_around_beast(w: W, op: Any, _prm: Params) -> None:
     b = w.C.tiles[op.tile].beast
     at = Q.beast_space(w, b.id) if b else None
@@ -169,7 +169,7 @@ def _reproduce_around_beast(w: W, op: Any, _prm: Params) -> None:
             w.produce(a)
 
 
-@tile_effect("extra-actions", "actions")
+@tile_effect("extra-actions")
 def _extra_actions(w: W, op: Any, prm: Params) -> None:
     me = op.player
     if me == w.turn_player:
