@@ -20,13 +20,6 @@ BANNERS = 6
 #: the Golden Beast leaves one gold cube on each space it leaves
 GOLDEN_DROP = 1
 
-SCALARS = ("first", "turn", "turn_player", "info", "road", "tile_top", "tile_deck", "tile_box", "card_top",
-           "card_deck", "tile_seen", "card_seen", "discard", "trait_deck", "trait_row", "trait_discard", "growth",
-           "pile", "reached", "result")
-_SCALARS = frozenset(SCALARS)
-#: the scalars a working copy does not copy when made (read from the State until set)
-_RARE = tuple(f for f in SCALARS if f not in ("first", "turn_player", "info", "road", "result"))
-
 
 # == queries (State or W) ================================================================================
 

@@ -12,6 +12,7 @@ disagree.  Choices a card, tile or Trait asks for later are answered against ``t
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from adjudicator.core.kit import Owed, RulesBase, head
@@ -28,6 +29,16 @@ from .options import FAST, canon, canonical  # noqa: F401 (re-exported: game.py 
 from .pump import pump
 from .state import Actions, BannerChoice, Deploy, Draft, Draw, EndTurn, PlaceStart, Replenish, Rest, StartTurn, State
 from .working import W
+
+
+class _Kept(threading.local):
+    """The last position this thread's ``apply`` returned and its working copy (:meth:`Rules.apply`)."""
+
+    frozen: State | None = None
+    w: W | None = None
+
+
+_KEPT = _Kept()
 
 
 class Rules(Checks, Applies, RulesBase):
@@ -137,9 +148,16 @@ class Rules(Checks, Applies, RulesBase):
             w = W(s)
             self._applies[type(e)](self, w, e)
             return U.conditions_after(s0, e, self.finish(w))
-        w = W(s)  # the kit's RulesBase._apply_working, inlined (the hot path)
+        # the working position: the one that made ``s`` when ``s`` is the position this thread's last
+        # apply returned (a fold applies to the position it just got), else a new copy of ``s``
+        kept = _KEPT
+        w = kept.w if kept.frozen is s else W(s)
+        kept.frozen = None  # a handler that fails leaves no half-applied working position to reuse
         self._applies[type(e)](self, w, e)
-        return self.finish(w)
+        pump(w)
+        after = w.freeze()  # a new State: nothing of it is mutable or shared with ``w``
+        kept.frozen, kept.w = after, w
+        return after
 
     def rule_of(self, e: Any) -> str:
         return _RULE_OF.get(type(e), "CL-2.1")

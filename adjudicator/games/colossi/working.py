@@ -1,20 +1,28 @@
-"""``W``, the working copy ``apply`` edits: it copies the State's tuples into lists on first
-write, applies one event with all its immediate consequences and freezes a new State
-(:meth:`W.freeze`).  The engine's continuations are run by :mod:`pump`.
+"""``W``, the working position ``apply`` edits: it holds the State's fields (tuples copied into
+lists on first write), applies one event with all its immediate consequences and freezes a new
+State (:meth:`W.freeze`); ``Rules.apply`` goes on with the same working position for the next event
+applied to the State it froze.  The engine's continuations are run by :mod:`pump`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from msgspec.structs import replace
+from msgspec.structs import astuple, replace
 
 from .data import board, content
 from .engine import (
-    GOLDEN_DROP, _RARE, _SCALARS, acol, acolyte_protected, acolyte_room, beast_space, counted_traits, deadly,
+    GOLDEN_DROP, acol, acolyte_protected, acolyte_room, beast_space, counted_traits, deadly,
     from_seat, hand_limit, has, holders, produces, seats, tparam, trait_cap,
 )
 from .state import AnimalDraw, Discard, Draw, Explore, Necro, Player, React, Resurrect, ScoreOp, Space, State, TraitCap
+
+
+#: the fields of a position, in order: ``freeze`` passes them to ``State`` in this order
+_FIELDS = ("setup", "options", "players", "spaces", "first", "turn", "turn_player", "info", "road", "todo", "tile_top",
+           "tile_deck", "tile_box", "card_top", "card_deck", "tile_seen", "card_seen", "discard", "trait_deck",
+           "trait_row", "trait_discard", "growth", "pile", "reached", "result", "unseen")
+assert State.__struct_fields__ == _FIELDS, "colossi: W.freeze lists the State's fields in their order"
 
 
 # == the working copy =====================================================================================
@@ -23,40 +31,25 @@ class W:
     """A mutable copy of a State for ``apply``; ``freeze()`` gives the new State."""
 
     def __init__(self, s: State) -> None:
-        self.s0 = s
-        self.options = s.options
+        # every field of the position, as it is (tuples until the first write: then lists)
+        self.__dict__.update(zip(_FIELDS, astuple(s)))
+        self.todo = list(s.todo)
         self.B = board(s.options.board, s.setup.board_sha256)
         self.C = content()
-        self.setup = s.setup
-        #: tuples until the first write (then lists)
-        self.players: Any = s.players
-        self.spaces: Any = s.spaces
-        self.todo = list(s.todo)
         self.buf: list[Any] = []
         self._seat = {p.id: i for i, p in enumerate(s.players)}
-        # the fields read most are copied; the others are read from the State until set here
-        self.turn_player = s.turn_player
-        self.info = s.info
-        self.road = s.road
-        self.first = s.first
-        self.result = s.result  # read by every turn of the pump
-
-    def __getattr__(self, name: str) -> Any:
-        # the other fields of the position are read from the State until they are set here
-        if name in _SCALARS:
-            return getattr(self.__dict__["s0"], name)
-        raise AttributeError(name)
 
     def freeze(self) -> State:
+        """The position as a new State: it shares nothing mutable with this working copy, which
+        may go on to the next event (``Rules.apply``)."""
         if self.buf:
             self.flush()
-        d = self.__dict__
-        # the copied fields as they are, the others where set (a field set to what it was is harmless)
-        changes = {f: d[f] for f in _RARE if f in d}
         players = self.players if type(self.players) is tuple else tuple(self.players)
         spaces = self.spaces if type(self.spaces) is tuple else tuple(self.spaces)
-        return replace(self.s0, players=players, spaces=spaces, todo=tuple(self.todo), turn_player=self.turn_player,
-                       info=self.info, road=self.road, first=self.first, result=self.result, **changes)
+        return State(self.setup, self.options, players, spaces, self.first, self.turn, self.turn_player, self.info,
+                     self.road, tuple(self.todo), self.tile_top, self.tile_deck, self.tile_box, self.card_top,
+                     self.card_deck, self.tile_seen, self.card_seen, self.discard, self.trait_deck, self.trait_row,
+                     self.trait_discard, self.growth, self.pile, self.reached, self.result, self.unseen)
 
     # -- basics -------------------------------------------------------------------------------------
     def P(self, pid: str) -> Player:
