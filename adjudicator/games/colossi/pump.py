@@ -9,7 +9,7 @@ from typing import Any
 
 from .card_effects import after_card
 from .engine import beast_space
-from .settle import settle_task
+from .settle import WAITING, settle_task
 from .state import (
     AfterCard, Deal, DealOp, EnvOp, LootOp, Maar, MinesOp, MonoOp, OPS, RampageOp, ScoreOp, TakeTrait, Walk, WalkOp,
 )
@@ -80,15 +80,23 @@ def run_op(w: W, op: Any) -> None:
 
 # == the pump ======================================================================================
 
+#: the engine's own continuations (a set: looked up once per turn of the pump)
+_OPS = frozenset(OPS)
+
+
 def pump(w: W) -> None:
     """Run the engine's continuations and drop tasks that have nothing left to ask."""
     for _ in range(100_000):
         if w.buf:
             w.flush()
-        if not w.todo or w.result is not None:
+        todo = w.todo
+        if not todo or w.result is not None:
             return
-        h = w.todo[0]
-        if type(h) in OPS:
+        h = todo[0]
+        t = type(h)
+        if t in WAITING:  # (settle_task leaves these as they are)
+            return
+        if t in _OPS:
             w.pop()
             run_op(w, h)
             continue
@@ -96,5 +104,3 @@ def pump(w: W) -> None:
             continue
         return
     raise RuntimeError("colossi: the task queue does not settle")
-
-

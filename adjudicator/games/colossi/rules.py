@@ -92,7 +92,7 @@ class Rules(Checks, Applies, RulesBase):
                 raise bad("CL-2.1", "unexpected-event", f"{type(e).__name__} is derived by the engine and cannot be proposed")
             if type(e) is E.MatchStarted:
                 raise bad("CL-2.1", "unexpected-event", "MatchStarted can only be the first event")
-            h = head(s)
+            h = s.todo[0] if s.todo else None
             if h is None:
                 raise self.out_of_step(s, e)
             t = type(h)
@@ -180,15 +180,16 @@ class Rules(Checks, Applies, RulesBase):
             for p in s.players:
                 if p.gold >= o.gold_target and p.id not in s.reached:
                     return E.TargetReached(player=p.id, gold=p.gold)
-        h = head(s)
-        t = type(h)
+        t = type(s.todo[0]) if s.todo else None
         if t is StartTurn:
             nxt = s.first if s.turn_player is None else Q.from_seat(s, s.turn_player)[1]
             if s.reached and nxt == s.first:
                 return self.game_end(s)
             return E.TurnStarted(turn=s.turn + 1, player=nxt)
-        if t is Replenish:
-            return E.LootReplenished(spaces=[i for i, sp in enumerate(s.spaces) if Q.produces(sp) and sp.loot == 0])
+        if t is Replenish:  # every explored space that produces and holds no Loot
+            tiles = Q.C().tiles
+            return E.LootReplenished(spaces=[i for i, sp in enumerate(s.spaces) if sp.tile is not None
+                                             and sp.gold + sp.blue + sp.green == 0 and tiles[sp.tile].produces])
         if t is EndTurn:
             return E.TurnEnded(turn=s.turn, player=s.turn_player)
         return None

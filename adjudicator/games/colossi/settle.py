@@ -287,8 +287,8 @@ def _settle_place_choice(w: W, h: Any) -> bool | None:
 WAITING = frozenset({Actions, BannerChoice, Deploy, StartTurn, Replenish, NamePlayer, Peek, PlaceStart, ChooseFirst,
                      SetAside, Wind, Void, LookTop, NewHand})
 
-#: tasks that are dropped when they offer nothing (the options come from rules.task_options)
-CHOICE_TASKS = (Borrow, MoveBeast, PlaceChoice, Companions, Influence, Purge, Recall, Sabotage, Walk, Domineer, Maar,
-                Market, Mantle, Hungry, Launch, Teleporter, Speedy, Dominion, Miracle, Solidarity, Mimesis,
-                Resurrect, Necro, React, Parasite, GrowthPick)
+#: tasks that are dropped when they offer nothing (the options come from options.task_options)
+CHOICE_TASKS = frozenset({Borrow, MoveBeast, PlaceChoice, Companions, Influence, Purge, Recall, Sabotage, Walk,
+                          Domineer, Maar, Market, Mantle, Hungry, Launch, Teleporter, Speedy, Dominion, Miracle,
+                          Solidarity, Mimesis, Resurrect, Necro, React, Parasite, GrowthPick})
 
