@@ -312,7 +312,9 @@ def _options_place_start(x: Any, h: Any) -> list[Any]:
 @_options_for(MoveBeast)
 def _options_move_beast(x: Any, h: Any) -> list[Any]:
     p = getattr(h, "player", None)
-    return [E.BeastMoved(player=p, beast=bst, to=a) for bst, _ in Q.beasts_on_board(x) for a in beast_steps(x, bst)]
+    adj, spaces, anywhere = Q.B(x).adj, x.spaces, x.options.beasts_enter_unexplored  # beast_steps of each Beast
+    return [E.BeastMoved(player=p, beast=bst, to=a) for bst, at in Q.beasts_on_board(x) for a in adj[at]
+            if spaces[a].tile is not None or anywhere]
 
 
 @_options_for(PlaceChoice)
