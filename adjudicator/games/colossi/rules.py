@@ -81,7 +81,11 @@ class Rules(Checks, Applies, RulesBase):
         o = self.owed(s)
         return f"{o.expects}: {o.why}" if o.why else o.expects
 
-    def check(self, s: State, e: Any) -> Ruling:
+    def check(self, s: State, e: Any, known: bool = False) -> Ruling:
+        """The ruling on ``e`` in ``s``.  A record with unknown identities first goes through
+        :meth:`check_unknown` (``known``: it did); a full-information log costs one test."""
+        if not known and (s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e))):
+            return self.check_unknown(s, e)
         try:
             if s.result is not None:
                 raise bad("CL-2.1", "after-end", "the match is over")
@@ -120,20 +124,16 @@ class Rules(Checks, Applies, RulesBase):
         except Illegal as x:
             return x.ruling()
 
-    _check_known = check
-
-    def check(self, s: State, e: Any) -> Ruling:
-        """:meth:`_check_known`; a record with unknown identities first goes through unknowns.py
-        (an impossible name is illegal, CL-2.7; a decision turning on an unknown, undetermined)."""
-        if s.unseen is None and (type(e) not in U.FIELDS or not U.involved(s, e)):
-            return self._check_known(s, e)  # a full-information log: nothing more to do
+    def check_unknown(self, s: State, e: Any) -> Ruling:
+        """:meth:`check` of an event in a record with unknown identities: unknowns.py first (an
+        impossible name is illegal, CL-2.7; a decision turning on an unknown, undetermined)."""
         try:
             U.settled_against(s, e)
             s, e = U.check(s, e)
             U.trade_back_condition(s, e)
         except (Illegal, Undetermined) as x:
             return x.ruling()
-        r = self._check_known(s, e)
+        r = self.check(s, e, True)
         if r.verdict == "legal":
             try:
                 U.beast_lair_condition(s, e)
