@@ -84,7 +84,7 @@ class Rules(Checks, Applies, RulesBase):
     def check(self, s: State, e: Any, known: bool = False) -> Ruling:
         """The ruling on ``e`` in ``s``.  A record with unknown identities first goes through
         :meth:`check_unknown` (``known``: it did); a full-information log costs one test."""
-        if not known and (s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e))):
+        if not known and type(e) in U.WATCHED and (s.unseen is not None or U.involved(s, e)):
             return self.check_unknown(s, e)
         try:
             if s.result is not None:
