@@ -72,15 +72,17 @@ def test_a_board_whose_neighbours_do_not_lead_back(data_copy: Path) -> None:
 
 
 def test_the_effect_kinds_are_the_handlers_registries() -> None:
-    """One list of kinds: the handlers registered in effects.py.  Every card and tile effect in the
-    data has a handler, and every handler is used by some card or tile (no dead kind)."""
+    """One list of kinds, declared with the data (data.CARD_KINDS, data.TILE_KINDS): every declared
+    kind has its handler (effects.py's registries) with the declared parameters, every card and tile
+    effect in the data has a handler, and every handler is used by some card or tile (no dead kind)."""
     from adjudicator.games.colossi.effects import CARD_EFFECTS, TILE_EFFECTS
 
     used_cards = {c.effect.kind for c in C.cards.values() if c.effect is not None}
     used_tiles = {t.rest.kind for t in C.tiles.values() if t.rest is not None}
     assert used_cards == set(CARD_EFFECTS)
     assert used_tiles == set(TILE_EFFECTS)
-    assert D.effect_kinds("CARD_EFFECTS") == {k: fx.params for k, fx in CARD_EFFECTS.items()}
+    assert D.CARD_KINDS == {k: fx.params for k, fx in CARD_EFFECTS.items()}
+    assert D.TILE_KINDS == {k: fx.params for k, fx in TILE_EFFECTS.items()}
     for c in C.cards.values():  # each card gives the parameters its kind needs
         if c.effect is not None:
             assert set(CARD_EFFECTS[c.effect.kind].params) <= set(c.effect.params), c.id

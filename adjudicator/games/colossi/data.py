@@ -134,14 +134,27 @@ class Board:
 
 # -- loading -------------------------------------------------------------------------------------
 
-def effect_kinds(table: str) -> dict[str, tuple[str, ...]]:
-    """The effect kinds the engine implements, with the parameters each needs: read from the
-    handlers' registries in ``effects.py`` (``CARD_EFFECTS``, ``TILE_EFFECTS``), the one list."""
-    from . import effects  # effects needs the engine, which needs this module: imported when used
-
-    return {kind: fx.params for kind, fx in getattr(effects, table).items()}
-
-
+#: card effect kinds, with the parameters each needs (each has its handler in card_effects.py)
+CARD_KINDS: dict[str, tuple[str, ...]] = {
+    "bolster": ("per_space",), "commandeer": (), "convene": ("range",), "convert": (), "dominate": (),
+    "influence": (), "intimidate": ("distance",), "magnetize": (), "draw": ("count",), "purge": (), "recall": (),
+    "swap-colossi": (), "ritual-sacrifice": ("kill_at_most", "faces", "range"), "sabotage": ("max_spaces",),
+    "secure": ("min_acolytes",), "short-rest": (), "steal-trait": (), "teleport": (), "vandalize": (), "lure": (),
+    "walk": ("steps",), "rampage": (), "curse-limit": ("gold", "limit", "value"), "haste": ("gold",),
+    "pity": ("gold", "other_gold"), "totality": ("gold",), "abundance": ("own", "others"), "audacity": ("gold",),
+    "authority": ("gold",), "companionship": ("max",), "comradery": ("gold",), "diplomacy": ("gold",), "dominion": (),
+    "fortitude": ("gold",), "miracle": (), "reinforcements": ("per_space",), "solidarity": (),
+    "solitude": ("gold", "range"), "windfall": (), "exchange": ("gold",), "growth": (), "mimesis": (), "harvest": (),
+}
+#: tile scoring (Rest) effect kinds, with the parameters each needs (handlers: tile_effects.py)
+TILE_KINDS: dict[str, tuple[str, ...]] = {
+    "keep-banners": ("max",), "pull-loot": ("range",), "deep-mines": ("base", "step"), "move-beast-anywhere": (),
+    "gold-per-own-acolyte": ("gold",), "launch": ("range",), "sell-cards": ("gold",), "moat": ("gold", "steal"),
+    "new-hand": ("draw",), "tribute": ("gold",), "speedy-slopes": (), "swap-spaces": (), "trade": ("gold",),
+    "replace-tile": (), "kill-around": ("range",), "kill-around-beast": ("range",), "gold-around-beast": ("amount",),
+    "spread-loot-from-beast": (), "reproduce-around-beast": ("range",), "extra-actions": ("actions",),
+    "blow-acolytes": (),
+}
 #: trigger kinds of tiles (applied where the game reaches them), with the parameters each needs
 TRIGGER_KINDS: dict[str, tuple[str, ...]] = {
     "gold-on-reveal": ("amount",), "gold-on-entry": ("amount",), "acolytes-die-here": (),
@@ -227,15 +240,14 @@ def content() -> Content:
             seen.add(e.id)
             if getattr(e, "copies", 1) < 1:
                 raise DataError(str(DATA / name), f"entry {e.id!r}: copies must be at least 1")
-    rest_kinds, card_kinds = effect_kinds("TILE_EFFECTS"), effect_kinds("CARD_EFFECTS")
     for t in tiles:
         p = str(DATA / "tiles.json")
-        _check_effect(p, t.id, "rest effect", t.rest, rest_kinds)
+        _check_effect(p, t.id, "rest effect", t.rest, TILE_KINDS)
         _check_effect(p, t.id, "trigger", t.trigger, TRIGGER_KINDS)
         if (t.kind == "lair") != (t.beast is not None):
             raise DataError(p, f"entry {t.id!r}: a lair (and only a lair) names its beast")
     for c in cards:
-        _check_effect(str(DATA / "cards.json"), c.id, "effect", c.effect, card_kinds)
+        _check_effect(str(DATA / "cards.json"), c.id, "effect", c.effect, CARD_KINDS)
     for tr in traits:
         _check_effect(str(DATA / "traits.json"), tr.id, "effect", tr.effect, TRAIT_KINDS)
         if tr.effect.kind != tr.id:

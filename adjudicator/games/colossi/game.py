@@ -26,6 +26,8 @@ def option_limits(opts: Options) -> None:
 
 #: event fields naming a space (a number on the island)
 _SPACE_FIELDS = ("space", "victim_space", "to")
+#: event type -> its fields of _SPACE_FIELDS (bounded: one entry per event type of the game)
+_SPACE_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 
 
 #: the events whose ``cards`` list names cards (or tiles: CardsLooked at the tile deck)
@@ -63,12 +65,16 @@ class Colossi(KitGame[State]):
         }
 
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
-        spaces = ctx["space"]
-        for f in _SPACE_FIELDS:
-            v = getattr(event, f, None)
-            if isinstance(v, int):
-                spaces.check(f, v)
         t = type(event)
+        fields = _SPACE_FIELDS_OF.get(t)
+        if fields is None:  # the space fields of an event type, found once
+            fields = _SPACE_FIELDS_OF[t] = tuple(f for f in _SPACE_FIELDS if f in getattr(t, "__struct_fields__", ()))
+        if fields:
+            spaces = ctx["space"]
+            for f in fields:
+                v = getattr(event, f)
+                if isinstance(v, int):
+                    spaces.check(f, v)
         if (t is E.TileExplored or t is E.TileReplaced) and (event.tile is None or event.tile == HIDDEN):
             raise RefError("tile", "a tile turned up on the island is seen by every player: a record names it "
                                    "('?' or null cannot stand for it, CL-2.7)")

@@ -42,6 +42,9 @@ FIELDS: dict[type, str] = {
     CardsLooked: "cards", CardsMoved: "cards",
 }
 TILE_EVENTS = (E.TileSetAside, E.TileExplored, E.TileReplaced)
+#: the event types the unknown-identity work of ``check`` concerns: those naming a card or tile, and
+#: an Animalistic draw (its Lair may be face down: CL-40); any other is checked as it is
+WATCHED: frozenset[type] = frozenset(FIELDS) | {E.BeastDrawn}
 
 
 def unknown(v: Any) -> bool:
@@ -369,8 +372,8 @@ def conditions_after(s: Any, e: Any, after: Any) -> Any:
     and those later events settled dropped: a Lair's once no face-down Lair is left unknown or
     once the Lair is named anywhere (CL-40; :meth:`Colossi.open_conditions`)."""
     un = after.unseen
-    if un is None:
-        return after
+    if un is None or (not un.open and type(e) is not E.BeastDrawn and type(e) is not E.CardGiven):
+        return after  # (no condition open, and the event opens none)
     opened = list(un.open)
     c = lair_condition(s, e)
     if c is not None:
