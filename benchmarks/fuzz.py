@@ -306,7 +306,7 @@ def timed_run(rep: Report, kind: str, i: int, act: Callable[[], str], hang_secon
 
 def fuzz_in_child(game_id: str, n: int, seed: int, memory_bytes: int,
                   fuzz: Callable[[str, int, int], Report] | None = None) -> Report:
-    """:func:`fuzz_game` (or a surface's ``fuzz``: :data:`SURFACES`) in a child process whose
+    """:func:`fuzz_game` (or a surface's ``fuzz``: :func:`benchmarks.fuzz_surfaces.surfaces`) in a child process whose
     address space is capped (a memory bomb is a crash)."""
     import multiprocessing as mp
 
@@ -332,17 +332,3 @@ def _child(q: Any, game_id: str, n: int, seed: int, memory_bytes: int,
         q.put(fuzz(game_id, n, seed))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
         q.put(f"{type(exc).__name__}: {exc}")
-
-
-# -- more surfaces: each in a module of its own that registers itself here ------------------------
-
-#: fuzz surfaces beyond the games' inputs: name -> fuzz(name, n, seed) -> Report
-SURFACES: dict[str, Callable[[str, int, int], Report]] = {}
-
-
-def surfaces() -> dict[str, Callable[[str, int, int], Report]]:
-    """Every registered surface (importing the modules that register them)."""
-    from . import fuzz_data  # noqa: F401 - registers "pool-toml", "pool-json", "output"
-    from . import fuzz_service  # noqa: F401 - registers "service"
-
-    return SURFACES

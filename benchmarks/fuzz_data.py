@@ -11,7 +11,7 @@
   folder, a long or control-character name; besides a crash, a changed input, a file replaced
   without ``--force`` or a temporary file left behind is a finding.
 
-Registered in :data:`benchmarks.fuzz.SURFACES`: ``python -m benchmarks --fuzz N`` runs them after
+Listed in :func:`benchmarks.fuzz_surfaces.surfaces`: ``python -m benchmarks --fuzz N`` runs them after
 the games, each in a child process with its peak memory (``--fuzz-surface pool-toml`` alone);
 :func:`hostile_figures` times the 1 MB hostile TOML shapes.
 """
@@ -30,7 +30,7 @@ from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.playout import playout, to_jsonl
 
-from .fuzz import HANG_SECONDS, SURFACES, Report, absurd, encode, mutate_doc, mutate_lines, timed_run
+from .fuzz import HANG_SECONDS, Report, absurd, encode, mutate_doc, mutate_lines, timed_run
 
 #: the surfaces of this module
 DATA_SURFACES = ("pool-toml", "pool-json", "output")
@@ -295,7 +295,7 @@ def _first_player(data: bytes) -> str:
 
 
 def fuzz_surface(surface: str, n: int, seed: int = 0, *, hang_seconds: float = HANG_SECONDS) -> SurfaceReport:
-    """:func:`fuzz_game` for a surface of :data:`SURFACES`: mutated and hostile data files (TOML,
+    """:func:`fuzz_game` for a surface of :data:`DATA_SURFACES`: mutated and hostile data files (TOML,
     JSON) through everything that reads them, or mutated logs through every ``-o`` command."""
     import os
     import tempfile
@@ -351,8 +351,3 @@ def fuzz_surface(surface: str, n: int, seed: int = 0, *, hang_seconds: float = H
             timed_run(rep, kind, i, act, hang_seconds)
     rep.peak_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return rep
-
-
-
-for _name in DATA_SURFACES:
-    SURFACES[_name] = fuzz_surface

@@ -19,7 +19,7 @@ three mutations:
 
 A **crash** is any 5xx answer (other than the documented 503 of an upload over its time budget)
 or an exception out of the app; a **hang** is a request over ``hang_seconds``.  Registered as
-``service`` in :data:`benchmarks.fuzz.SURFACES`: ``python -m benchmarks --fuzz N`` runs it after
+``service`` in :func:`benchmarks.fuzz_surfaces.surfaces`: ``python -m benchmarks --fuzz N`` runs it after
 the games (``--fuzz-surface service`` alone), in a child process, and reports its peak memory.
 """
 
@@ -41,7 +41,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from .fuzz import SURFACES, Report, encode, mutate_doc, mutate_lines
+from .fuzz import Report, encode, mutate_doc, mutate_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -341,7 +341,5 @@ def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG
     rep.peak_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return rep
 
-
-SURFACES["service"] = fuzz_service
 
 __all__ = ["ServiceReport", "fuzz_service"]

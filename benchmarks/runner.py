@@ -589,7 +589,8 @@ def sizes_of(args: argparse.Namespace) -> Sizes:
 def run_fuzz(games: list[Any], n: int, seed: int, as_json: bool, only: list[str] | None = None,
              with_surfaces: bool = True) -> int:
     """Fuzz ``games`` then every registered surface (``with_surfaces``), or only the names in ``only``."""
-    from .fuzz import fuzz_in_child, surfaces
+    from .fuzz import fuzz_in_child
+    from .fuzz_surfaces import surfaces
 
     extra = surfaces()
     if only:

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from adjudicator.replays.web import app as web_app
-from benchmarks.fuzz import SURFACES, surfaces
+from benchmarks.fuzz_surfaces import surfaces
 from benchmarks.fuzz_service import fuzz_service
 from benchmarks.runner import main as bench_main
 
@@ -41,7 +41,7 @@ def test_the_service_surface_finds_the_unbounded_var(monkeypatch: pytest.MonkeyP
 
 
 def test_the_surface_is_registered_and_selectable(capsys: pytest.CaptureFixture[str]) -> None:
-    assert surfaces()["service"] is fuzz_service and SURFACES["service"] is fuzz_service
+    assert surfaces()["service"] is fuzz_service
     assert bench_main(["--fuzz", "30", "--fuzz-surface", "service"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[1].split()[:4] == ["service", "30", "0", "0"], out

@@ -1,0 +1,19 @@
+"""The fuzz surfaces beyond the games' own inputs (``python -m benchmarks --fuzz N
+--fuzz-surface NAME``): name -> ``fuzz(name, n, seed) -> Report``.  The surfaces' modules build on
+:mod:`benchmarks.fuzz` and this module lists them, so neither imports the other's importer."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .fuzz import Report
+from .fuzz_data import DATA_SURFACES, fuzz_surface
+from .fuzz_service import fuzz_service
+
+
+def surfaces() -> dict[str, Callable[[str, int, int], Report]]:
+    """Every surface by name: the data files' (:data:`benchmarks.fuzz_data.DATA_SURFACES`), then
+    the replay service's."""
+    found: dict[str, Callable[[str, int, int], Report]] = {name: fuzz_surface for name in DATA_SURFACES}
+    found["service"] = fuzz_service
+    return found
