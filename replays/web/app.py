@@ -31,7 +31,6 @@ Nothing here names a game: games come from the registry, positions from ``game.s
 
 from __future__ import annotations
 
-import hmac
 import tempfile
 import threading
 import unicodedata
@@ -71,6 +70,8 @@ from adjudicator.core.store import (
     UnknownMatch,
 )
 from adjudicator.replays.core import card_texts, make_frame, seen_by
+
+from .access import _web, require_token
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
@@ -653,10 +654,6 @@ class WebService:
                             res.events, violations, url), status
 
 
-def _web(state: State) -> WebService:
-    return state.web
-
-
 # -- the API -----------------------------------------------------------------------------------
 
 class ErrorAnswer(msgspec.Struct):
@@ -845,20 +842,6 @@ class _UploadOperation(Operation):
 def _upload_name(name: str | None) -> str:
     base = PurePath((name or "").replace("\\", "/")).name.strip()
     return (base or "upload.jsonl")[:120]
-
-
-def require_token(request: Request, web: WebService, what: str) -> None:
-    """Refuse a write (an upload, a recording) without the service's token: 403 when the service
-    has none (read-only), 401 when the request does not carry it."""
-    if web.upload_token is None:
-        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
-                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
-    given = request.headers.get("authorization", "")
-    scheme, _, token = given.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
-        raise HTTPException(status_code=401, detail=f"{what} needs the service's token "
-                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
-                            headers={"WWW-Authenticate": "Bearer"})
 
 
 def _guard_upload(request: Request, web: WebService, fname: str) -> str:

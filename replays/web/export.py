@@ -30,6 +30,7 @@ from adjudicator.core.log import MatchLog
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.verify import run
 from adjudicator.replays.core import card_texts, make_frame, seen_by
+from .access import _web
 
 STATIC = Path(__file__).parent / "static"
 
@@ -205,7 +206,6 @@ def match_export(
 ) -> Response[str]:
     """The match as one self-contained HTML replay (no server, no network), holding only the
     viewpoints asked for (default: the public view, every seat's hidden cards masked)."""
-    from .app import _web
 
     try:
         page, name = _stored_page(_web(state), match_id, list(views or [PUBLIC]))

@@ -30,6 +30,7 @@ from adjudicator.core.log import read_log
 from adjudicator.core.meta import header_line, meta_of
 from adjudicator.core.protocol import Game
 from adjudicator.replays.record import RecordSession
+from .access import require_token
 
 #: recordings open at once in one service (each holds its positions in memory)
 MAX_RECORDINGS = 200
@@ -169,7 +170,6 @@ def _recordings(state: State) -> Recordings:
 
 
 def _token(request: Request, state: State) -> None:
-    from .app import require_token
 
     require_token(request, state.web, "a recording")
 

@@ -17,10 +17,10 @@ from litestar.params import FromPath
 from adjudicator.core import tournament_store
 
 from .report import render
+from .access import _web
 
 
 def _report(state: State, ref: str) -> dict[str, Any]:
-    from .app import _web
 
     web = _web(state)
     try:
@@ -33,7 +33,6 @@ def _report(state: State, ref: str) -> dict[str, Any]:
 @get("/api/tournaments", sync_to_thread=True, tags=["tournaments"])
 def list_tournaments(state: State) -> list[dict[str, Any]]:
     """Every stored tournament: id, name, game, dates and its report's summary."""
-    from .app import _web
 
     web = _web(state)
     with web.lock:
