@@ -168,7 +168,13 @@ class ColossusOrder(KitGame[State]):
     _SET_FIELDS = {E.CompleteDeclared: "slots", E.DeclarationDiscarded: "slots",
                    E.GemsCaptured: "cards", E.CardsRevealed: "cards"}
 
+    #: a look at a hand names its cards in any order (a hand has none: CO-41); a look at a deck's top
+    #: names them in the deck's order
+    _HAND_LOOK = {CardsLooked: "cards"}
+
     def canonical(self, event: Event) -> Event:
+        if event.__class__ is CardsLooked and event.zone == "hand":  # type: ignore[attr-defined]
+            return sorted_fields(event, self._HAND_LOOK)
         return sorted_fields(event, self._SET_FIELDS)
 
     # what a player sees: observe.py (view, redact, scene and describe go through it)
