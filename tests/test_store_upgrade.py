@@ -1,6 +1,6 @@
 """The eventsourcing internals the store relies on, checked against the installed library.
 
-``adjudicator/core/store.py`` lists them in ``INTERNALS`` (each reached through one helper); an
+``adjudicator/core/store_adapter.py`` lists them in ``INTERNALS`` (each reached through one helper); an
 eventsourcing release that renames or changes one fails here, naming it.  And no other module
 touches eventsourcing at all.
 """
@@ -148,7 +148,7 @@ def test_the_internal_is_still_there(name: str, tmp_path: Path) -> None:
     try:
         check(tmp_path) if "tmp" in inspect.signature(check).parameters else check()
     except (AttributeError, AssertionError, TypeError) as exc:
-        pytest.fail(f"eventsourcing {version('eventsourcing')} changed {name}, which adjudicator/core/store.py "
+        pytest.fail(f"eventsourcing {version('eventsourcing')} changed {name}, which adjudicator/core/store_adapter.py "
                     f"relies on ({dict(store.INTERNALS)[name]}): {type(exc).__name__}: {exc}")
     assert eventsourcing
 
@@ -161,7 +161,7 @@ def test_no_other_module_touches_eventsourcing() -> None:
     found = []
     for folder in ("adjudicator", "cli", "replays"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            if path == ROOT / "adjudicator" / "core" / "store.py":
+            if path == ROOT / "adjudicator" / "core" / "store_adapter.py":
                 continue
             for m in PRIVATE.finditer(path.read_text(encoding="utf-8")):
                 found.append(f"{path.relative_to(ROOT)}: {m.group(0).strip()}")
@@ -169,8 +169,8 @@ def test_no_other_module_touches_eventsourcing() -> None:
 
 
 def test_the_helpers_are_the_only_users_of_the_internals_in_the_store() -> None:
-    """Inside store.py each internal is used by its helper only (and the recorder override)."""
-    src = (ROOT / "adjudicator" / "core" / "store.py").read_text(encoding="utf-8")
+    """Inside store_adapter.py (the adapter over eventsourcing) each internal is used by its helper only (and the recorder override)."""
+    src = (ROOT / "adjudicator" / "core" / "store_adapter.py").read_text(encoding="utf-8")
     body = src.split("def _new(", 1)[1]  # after the helpers
     code = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(("#", '"', "``")))
     for name in ("_pending_events", "__base_init__", "insert_events_statement", "._modified_on", "._version"):
