@@ -83,6 +83,19 @@ def _insert_statement(tmp: Path) -> None:
             assert sql.count("?") == 4, sql  # originator_id, originator_version, topic, state
 
 
+def _get_connection(tmp: Path) -> None:
+    """``datastore.transaction`` is ``get_connection`` then the connection's ``transaction``: the
+    store's import transaction is the same with one pragma before it begins."""
+    from eventsourcing.sqlite import SQLiteDatastore
+
+    src = inspect.getsource(SQLiteDatastore.transaction)
+    assert "self.get_connection(commit=commit)" in src and "conn.transaction(commit=commit)" in src, src
+    with store.MatchStore(str(tmp / "sync.db")) as st:
+        with st.app.recorder.batch_transaction() as cursor:
+            cursor.execute("PRAGMA synchronous")
+            assert cursor.fetchone()[0] == 1  # NORMAL, inside the transaction it opened
+
+
 def _dict() -> None:
     from eventsourcing.domain import DomainEvent
 
@@ -127,6 +140,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "eventsourcing.domain.Aggregate._pending_events": _pending,
     "eventsourcing.sqlite.SQLiteApplicationRecorder._insert_events": _insert_events,
     "eventsourcing.sqlite.SQLiteAggregateRecorder.insert_events_statement": _insert_statement,
+    "eventsourcing.sqlite.SQLiteDatastore.get_connection": _get_connection,
     "eventsourcing.domain.DomainEvent.__dict__": _dict,
     "eventsourcing.postgres.PostgresApplicationRecorder._lock_table": _lock_table,
     "eventsourcing.postgres.PostgresApplicationRecorder._notify_channel": _lock_table,

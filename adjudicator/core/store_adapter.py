@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timezone
 from typing import Any
 
@@ -63,9 +63,11 @@ INTERNALS: tuple[tuple[str, str], ...] = (
     ("eventsourcing.domain.Aggregate._pending_events",
      "pending events are handed over by swapping the list (the library pops from its front: quadratic)"),
     ("eventsourcing.sqlite.SQLiteApplicationRecorder._insert_events",
-     "SQLite inserts a batch with one executemany (BulkSQLiteApplicationRecorder)"),
+     "SQLite inserts the rows of a save() with one executemany (BulkSQLiteApplicationRecorder)"),
     ("eventsourcing.sqlite.SQLiteAggregateRecorder.insert_events_statement",
      "a long match is written in batches on the cursor of one transaction, with the library's own INSERT"),
+    ("eventsourcing.sqlite.SQLiteDatastore.get_connection",
+     "an import's transaction sets its connection's synchronous level first (SQLITE_SYNCHRONOUS_ENV)"),
     ("eventsourcing.domain.DomainEvent.__dict__",
      "stored events are built without their dataclass __init__, as the library's mapper reads them back"),
     ("eventsourcing.postgres.PostgresApplicationRecorder._lock_table",
@@ -101,10 +103,15 @@ def _give_pending(agg: Any, events: list[Any]) -> None:
     agg._pending_events = events
 
 
-def _bulk_insert(recorder: Any, cursor: Any, stored_events: list[Any]) -> None:
-    """Insert stored events on ``cursor`` (inside the caller's transaction) through the
-    application recorder's ``_insert_events`` (ours: one executemany)."""
-    recorder._insert_events(cursor, stored_events)
+@contextmanager
+def _sqlite_transaction(datastore: Any, pragma: str) -> Iterator[Any]:
+    """A write transaction of the SQLite ``datastore`` whose connection runs ``pragma`` before it
+    begins (``get_connection``, ``transaction``: what ``datastore.transaction`` does, plus the
+    pragma: SQLite refuses to change ``synchronous`` inside a transaction)."""
+    with datastore.get_connection(commit=True) as conn:
+        conn.cursor().execute(pragma)
+        with conn.transaction(commit=True) as cursor:
+            yield cursor
 
 
 def _insert_statement(recorder: Any) -> str:
@@ -394,32 +401,80 @@ class MatchMapper(Mapper[uuid.UUID]):
     def recorded(self, match_id: uuid.UUID, version: int, fields: dict[str, Any]) -> StoredEvent:
         """The stored form of a ``Recorded`` event with these fields (``_RECORDED_FIELDS``, in
         that order), built without the domain event (the import writes thousands a second)."""
-        state = self.transcoder.encode(fields)
-        if self.compressor:
-            state = self.compressor.compress(state)
-        if self.cipher:
-            state = self.cipher.encrypt(state)
         return _new(StoredEvent, {"originator_id": match_id, "originator_version": version,
-                                  "topic": Match.Recorded.TOPIC, "state": state})
+                                  "topic": Match.Recorded.TOPIC, "state": self.state_encoder()(fields)})
+
+    def state_encoder(self) -> Callable[[dict[str, Any]], bytes]:
+        """fields -> the stored ``state`` bytes, as ``to_stored_event`` makes them: the
+        transcoder's own C encoder when no compressor or cipher is configured."""
+        encode, compressor, cipher = self.transcoder.encode, self.compressor, self.cipher
+        if not compressor and not cipher:
+            return encode
+
+        def encoded(fields: dict[str, Any]) -> bytes:
+            state = encode(fields)
+            if compressor:
+                state = compressor.compress(state)
+            if cipher:
+                state = cipher.encrypt(state)
+            return state
+
+        return encoded
+
+
+#: a stored event as a batch recorder writes it: (originator id as its table takes it, version,
+#: topic, state); built directly by the import, without a ``StoredEvent`` per row
+Row = tuple[Any, int, str, bytes]
+
+#: the environment variable naming SQLite's ``synchronous`` level for imports (docs/deploy.md)
+SQLITE_SYNCHRONOUS_ENV = "ADJUDICATOR_SQLITE_SYNCHRONOUS"
+#: the levels it may name; NORMAL (the default) in WAL mode: a committed match survives the
+#: process being killed; a power cut may lose the matches committed since the last checkpoint
+SQLITE_SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
+
+
+def sqlite_synchronous() -> str:
+    """The ``synchronous`` level imports commit with on SQLite (:data:`SQLITE_SYNCHRONOUS_ENV`)."""
+    level = os.environ.get(SQLITE_SYNCHRONOUS_ENV, "").strip().upper() or "NORMAL"
+    if level not in SQLITE_SYNCHRONOUS:
+        raise StoreError(f"{SQLITE_SYNCHRONOUS_ENV}={os.environ[SQLITE_SYNCHRONOUS_ENV]!r}: "
+                         f"expected one of {', '.join(SQLITE_SYNCHRONOUS)}")
+    return level
 
 
 class _BatchWriting:
-    """An application recorder that also writes batches on the cursor of a transaction the
-    caller holds (``recorder.datastore.transaction``): the import writes a whole match, a batch
-    at a time, in ONE transaction, so a log is stored whole or not at all (a kill -9 included).
-    Selected through the library's ``APPLICATION_RECORDER_TOPIC`` setting (:func:`store_env`)."""
+    """An application recorder that also writes batches on the cursor of one transaction it
+    opens for the caller (:meth:`batch_transaction`): the import writes a whole match, a batch at
+    a time, in ONE transaction, so a log is stored whole or not at all (a kill -9 included).
+    Selected through the library's ``APPLICATION_RECORDER_TOPIC`` setting (:func:`store_env`).
+    The two recorders below define every method; this class names what the import uses."""
 
-    def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
-        """Insert ``stored_events`` into the events table, inside the caller's transaction."""
+    def batch_transaction(self) -> AbstractContextManager[Any]:
+        """A write transaction (its cursor) for :meth:`write_batch` and :meth:`write_snapshots`."""
+        raise NotImplementedError
+
+    def row_key(self, originator_id: uuid.UUID) -> Any:
+        """An originator id as this recorder's table takes it in a :data:`Row`."""
+        raise NotImplementedError
+
+    def write_batch(self, cursor: Any, rows: Sequence[Row], *, first: bool) -> None:
+        """Insert ``rows`` into the events table, inside the caller's transaction (``first``: the
+        transaction's first batch)."""
         raise NotImplementedError
 
     def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
         """Insert snapshots into the table of ``recorder`` (the application's snapshot recorder)."""
         raise NotImplementedError
 
+    def rows(self, stored: Sequence[StoredEvent]) -> list[Row]:
+        """Stored events as rows."""
+        key = self.row_key
+        return [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored]
+
 
 class BulkSQLiteApplicationRecorder(_BatchWriting, SQLiteApplicationRecorder):
-    """Inserts a batch with one ``executemany`` instead of one ``execute`` per row.
+    """Inserts a batch with one ``executemany`` instead of one ``execute`` per row, in a
+    transaction whose connection commits at :func:`sqlite_synchronous`'s level.
 
     It does not report notification ids (rows still get them: the table keeps its rowid), so
     ``save()`` returns no recordings; nothing here uses them, and followers that read the
@@ -427,29 +482,26 @@ class BulkSQLiteApplicationRecorder(_BatchWriting, SQLiteApplicationRecorder):
     ``APPLICATION_RECORDER_TOPIC`` setting when the store is SQLite.
     """
 
-    def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
-        _bulk_insert(self, cursor, stored_events)
+    def batch_transaction(self) -> AbstractContextManager[Any]:
+        return _sqlite_transaction(self.datastore, f"PRAGMA synchronous={sqlite_synchronous()}")
+
+    def row_key(self, originator_id: uuid.UUID) -> Any:
+        return originator_id.hex if isinstance(originator_id, uuid.UUID) else originator_id
+
+    def write_batch(self, cursor: Any, rows: Sequence[Row], *, first: bool) -> None:
+        cursor.executemany(_insert_statement(self), rows)
 
     def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
-        cursor.executemany(_insert_statement(recorder), [_row(s) for s in stored])
+        cursor.executemany(_insert_statement(recorder), self.rows(stored))
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        hexes: dict[Any, str] = {}
-
-        def key(oid: Any) -> str:
-            h = hexes.get(oid)
-            if h is None:
-                h = hexes[oid] = oid.hex if isinstance(oid, uuid.UUID) else oid
-            return h
-
-        c.executemany(_insert_statement(self),
-                      [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events])
+        c.executemany(_insert_statement(self), self.rows(stored_events))
 
 
-def _copy_rows(cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
-    """``COPY ... FROM STDIN (FORMAT BINARY)`` of stored events into ``recorder``'s table: no
-    per-row statement, no composite-type text escaping (the library's insert spends most of its
-    time there on a long match)."""
+def _copy_rows(cursor: Any, recorder: Any, rows: Sequence[Row]) -> None:
+    """``COPY ... FROM STDIN (FORMAT BINARY)`` of rows into ``recorder``'s table: no per-row
+    statement, no composite-type text escaping (the library's insert spends most of its time
+    there on a long match)."""
     from psycopg import sql
 
     schema, table, id_type = _copy_target(recorder)
@@ -457,8 +509,8 @@ def _copy_rows(cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> Non
     with cursor.copy(statement.format(sql.Identifier(schema), sql.Identifier(table))) as copy:
         copy.set_types([id_type, "int8", "text", "bytea"])
         write = copy.write_row
-        for s in stored:
-            write((s.originator_id, s.originator_version, s.topic, s.state))
+        for row in rows:
+            write(row)
 
 
 def _bulk_postgres_class() -> type:
@@ -472,12 +524,19 @@ def _bulk_postgres_class() -> type:
         order); everything else is the library's recorder.  Selected through
         ``APPLICATION_RECORDER_TOPIC`` (:data:`POSTGRES_DEFAULTS`)."""
 
-        def write_batch(self, cursor: Any, stored_events: Sequence[StoredEvent]) -> None:
-            _lock_and_notify(self, cursor)
-            _copy_rows(cursor, self, stored_events)
+        def batch_transaction(self) -> AbstractContextManager[Any]:
+            return self.datastore.transaction(commit=True)
+
+        def row_key(self, originator_id: uuid.UUID) -> Any:
+            return originator_id
+
+        def write_batch(self, cursor: Any, rows: Sequence[Row], *, first: bool) -> None:
+            if first:  # held until the transaction ends: once is enough
+                _lock_and_notify(self, cursor)
+            _copy_rows(cursor, self, rows)
 
         def write_snapshots(self, cursor: Any, recorder: Any, stored: Sequence[StoredEvent]) -> None:
-            _copy_rows(cursor, recorder, stored)
+            _copy_rows(cursor, recorder, self.rows(stored))
 
     BulkPostgresApplicationRecorder.__module__ = __name__
     return BulkPostgresApplicationRecorder
@@ -539,6 +598,7 @@ def store_env(db: str | None = None, *, memory: bool = False) -> tuple[dict[str,
     """
     common = {"IS_SNAPSHOTTING_ENABLED": "y"}
     bulk = {"APPLICATION_RECORDER_TOPIC": f"{__name__}:BulkSQLiteApplicationRecorder"}
+    sqlite_synchronous()  # a bad setting is refused before anything is opened
     if memory:
         return _forced({**common, "PERSISTENCE_MODULE": "eventsourcing.popo"}), "memory"
     fallback = os.environ.get(DB_ENV) or DEFAULT_DB
@@ -567,10 +627,4 @@ def _db_errors(where: str) -> Iterator[None]:
         raise
     except (PersistenceError, InfrastructureFactoryError, OSError, sqlite3.Error) as exc:
         raise StoreError(f"{where}: {type(exc).__name__}: {exc}") from None
-
-
-def _row(s: StoredEvent) -> tuple[Any, ...]:
-    """A stored event as the library's INSERT statements take it (the id as hex on SQLite)."""
-    oid = s.originator_id
-    return (oid.hex if isinstance(oid, uuid.UUID) else oid, s.originator_version, s.topic, s.state)
 

@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from . import sources
+from .errors import DataError
 from .events import Event
 from .log import MatchLog, read_log, stream_log
 from .meta import meta_of
@@ -34,7 +35,7 @@ from .rulings import Ruling
 from .store_adapter import (
     EPOCH, INDEX_ID, MATCH_NAMESPACE, SNAPSHOT_EVERY, DataStored, IndexEntry, IntegrityError, Match,
     MatchApplication, MatchMapper, StoreError, StoredEvent, _BatchWriting, _db_errors, _fold, _give_pending, _new,
-    _set_position, data_stream_id, store_env,
+    Row, _set_position, data_stream_id, store_env,
 )
 from .verify import Result, Step, Violation, run
 
@@ -80,6 +81,7 @@ def data_of(log: MatchLog) -> MatchData:
 
 
 _json = msgspec.json.Encoder()
+_RECORDED = Match.Recorded.TOPIC
 
 
 def digest_of(log: MatchLog) -> str:
@@ -169,24 +171,31 @@ class _BatchWriter:
         self.snapshot_every = snapshot_every
         self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
         self.meta = meta_of(log.setup) or None  # (read now: a streamed log is read front to back)
+        self.recorder: _BatchWriting = app.recorder  # type: ignore[assignment]
         mapper: MatchMapper = app.events.mapper  # type: ignore[assignment]
-        self.to_stored, self.recorded = mapper.to_stored_event, mapper.recorded
-        #: the batch, as stored events (encoded as they are made: no domain event per row)
-        self.rows: list[StoredEvent] = []
+        self.to_stored, self.encode = mapper.to_stored_event, mapper.state_encoder()
+        self.key = self.recorder.row_key(match_id)
+        #: the batch, as rows (encoded as they are made: no domain event, no stored event per row)
+        self.rows: list[Row] = []
+        self.first = True
         self.snaps: list[Any] = []
         self.version, self.last_snapshot, self.emitted = 1, 1, 0
         self.versions: list[int] = []
         self.state: Any = None
         self.stored_events = 0
-        self.rows.append(self.to_stored(Match.Created(
+        self._stored(Match.Created(
             originator_id=match_id, originator_version=1, timestamp=self.ts0, originator_topic=Match.TOPIC,
-            game=self.game.id, digest=digest, source=log.path)))
+            game=self.game.id, digest=digest, source=log.path))
+
+    def _stored(self, domain_event: Any) -> None:
+        """A domain event as a row of the batch (the few that are not ``Recorded``)."""
+        self.rows += self.recorder.rows([self.to_stored(domain_event)])
 
     def _recorded(self, ev: Event, line: int, seq: int | None, applied: bool, ruling: Any) -> None:
         self.version += 1
-        self.rows.append(self.recorded(self.match_id, self.version, {
+        self.rows.append((self.key, self.version, _RECORDED, self.encode({
             "timestamp": self.ts, "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind,
-            "applied": applied, "ruling": ruling}))  # msgpack encodes a Ruling as to_builtins would
+            "applied": applied, "ruling": ruling})))  # msgpack encodes a Ruling as to_builtins would
 
     def step(self, step: Step) -> None:
         """One verified log event (and what it forced): rows, and a snapshot now and then."""
@@ -194,13 +203,13 @@ class _BatchWriter:
         if ev.at is not None:
             self.ts = _timestamp(ev.at, self.ts)
         self._recorded(ev, step.line, step.seq, step.applied, step.ruling)
+        replaced = False
         if step.applied:
             for d in step.derived:
                 self._recorded(d, step.line, None, True, None)
             self.state = step.state if step.state is not None else _refold(self.game, self.state, step)
-        replaced = _replaces_derivation(step)
-        if replaced:
-            self.state = step.state
+        elif step.ruling is not None and _replaces_derivation(step):
+            self.state, replaced = step.state, True
         if (replaced or self.version - self.last_snapshot >= self.snapshot_every) and self.state is not None:
             self.snaps.append(Match.Snapshot.of(self.match_id, self.version, self.ts, self.game, self.state,
                                                 digest=self.digest, source=self.source, created_on=self.ts0))
@@ -222,10 +231,10 @@ class _BatchWriter:
             self.step(Step(number, line, ev, None, False))  # type: ignore[arg-type]
 
     def flush(self) -> None:
-        recorder: _BatchWriting = self.app.recorder  # type: ignore[assignment]
+        recorder = self.recorder
         if self.rows:  # one executemany (SQLite) or COPY (PostgreSQL) per batch
-            recorder.write_batch(self.cursor, self.rows)
-            self.rows = []
+            recorder.write_batch(self.cursor, self.rows, first=self.first)
+            self.rows, self.first = [], False
         snapshots = self.app.snapshots
         if self.snaps and snapshots is not None:
             to_stored = snapshots.mapper.to_stored_event
@@ -244,13 +253,13 @@ class _BatchWriter:
             unchecked=[v.as_dict() for v in result.unchecked], versions=self.versions, events=count,
             stored_events=self.stored_events, players=self.game.players(state) if state is not None else [],
             outcome=None if outcome is None else msgspec.to_builtins(outcome), chain_head=self.log.chain_head)
-        self.rows.append(self.to_stored(closed))
-        self.rows.append(self.to_stored(IndexEntry(
+        self._stored(closed)
+        self._stored(IndexEntry(
             originator_id=INDEX_ID, originator_version=index_version, timestamp=self.ts,
             match_id=str(self.match_id), game=self.game.id, source=self.source, digest=self.digest,
             players=closed.players, verdict=closed.verdict, violations=len(closed.violations),
             events=closed.events, stored_events=closed.stored_events, outcome=closed.outcome,
-            chain_head=closed.chain_head, data=[d for d, _ in data], meta=self.meta)))
+            chain_head=closed.chain_head, data=[d for d, _ in data], meta=self.meta))
         self.flush()
 
 
@@ -414,6 +423,39 @@ PREPARE_MAX_BYTES = 32 * 1024 * 1024
 
 # -- the store's import methods ----------------------------------------------------------------
 
+class _FilesFirst(sources.Sources):
+    """``base.derive(supplier=store)`` that answers from ``base`` itself (and its cache) every id
+    ``base`` resolves, and asks the store only for an id it does not: a pool file is read and
+    hashed once per command, not again for each store a command opens.
+
+    The same answers: with no supplier of its own, ``base`` resolves an id from its files, and
+    the derived sources take the files' content first whenever the files resolve it (pinned: the
+    first candidate with the pinned hash, files before the store; unpinned: the files alone).
+    """
+
+    def __init__(self, base: sources.Sources, supplier: sources.Supplier) -> None:
+        derived = base.derive(supplier=supplier)
+        super().__init__(derived.dirs, derived.supplier, derived.pins, derived.files)
+        self.base = base
+        #: the questions ``base`` could not answer (asked of the whole sources from then on)
+        self._beyond: set[tuple[str, str, str, str | None]] = set()
+
+    def find(self, kind: sources.DataKind[Any], id: str, sha256: str | None = None) -> tuple[Any, sources.DataRef]:
+        key = (kind.game, kind.kind, id, sha256)
+        if key not in self._beyond:
+            try:
+                return self.base.find(kind, id, sha256)
+            except DataError:
+                self._beyond.add(key)
+        return super().find(kind, id, sha256)
+
+    def content(self, ref: sources.DataRef) -> bytes:
+        try:
+            return super().content(ref)
+        except KeyError:  # found by ``base``
+            return self.base.content(ref)
+
+
 class Importing:
     """The import methods of :class:`adjudicator.core.store.MatchStore` (a base class of it).
 
@@ -465,7 +507,8 @@ class Importing:
         """The sources in effect with the store's supplier after them (see ``_import_sources``)."""
         base, held = sources.current(), self._import_sources
         if held is None or held[0] is not base:
-            held = self._import_sources = (base, base.derive(supplier=self.supply))
+            after = _FilesFirst(base, self.supply) if base.supplier is None else base.derive(supplier=self.supply)
+            held = self._import_sources = (base, after)
         return held[1]
 
     def _import_in(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
@@ -515,7 +558,7 @@ class Importing:
             log = open_log()
             try:
                 data = data_of(log)
-                with recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+                with recorder.batch_transaction() as cursor:  # type: ignore[union-attr]
                     writer = _BatchWriter(self.app, cursor, match_id, log, digest, self.snapshot_every)
                     result = self._verify(log, keep_going=True, on_step=writer.step)
                     writer.unchecked_rest(log, result)
@@ -588,8 +631,8 @@ class Importing:
         recorder = self.app.recorder
         if not isinstance(recorder, _BatchWriting):
             return False
-        with recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
-            recorder.write_batch(cursor, rows)
+        with recorder.batch_transaction() as cursor:
+            recorder.write_batch(cursor, recorder.rows(rows), first=True)
             if snapshots and self.app.snapshots is not None:
                 recorder.write_snapshots(cursor, self.app.snapshots.recorder, snapshots)
         return True
