@@ -81,6 +81,7 @@ def data_of(log: MatchLog) -> MatchData:
 
 
 _json = msgspec.json.Encoder()
+_msgpack = msgspec.msgpack.Encoder()
 _RECORDED = Match.Recorded.TOPIC
 
 
@@ -170,6 +171,7 @@ class _BatchWriter:
         self.game, self.digest, self.source = log.game, digest, log.path
         self.snapshot_every = snapshot_every
         self.ts0 = self.ts = _timestamp(log.setup.at, EPOCH)
+        self.ts_raw = msgspec.Raw(_msgpack.encode(self.ts))
         self.meta = meta_of(log.setup) or None  # (read now: a streamed log is read front to back)
         self.recorder: _BatchWriting = app.recorder  # type: ignore[assignment]
         mapper: MatchMapper = app.events.mapper  # type: ignore[assignment]
@@ -191,32 +193,38 @@ class _BatchWriter:
         """A domain event as a row of the batch (the few that are not ``Recorded``)."""
         self.rows += self.recorder.rows([self.to_stored(domain_event)])
 
-    def _recorded(self, ev: Event, line: int, seq: int | None, applied: bool, ruling: Any) -> None:
-        self.version += 1
-        self.rows.append((self.key, self.version, _RECORDED, self.encode({
-            "timestamp": self.ts, "event": _json.encode(ev), "line": line, "seq": seq, "kind": ev.kind,
-            "applied": applied, "ruling": ruling})))  # msgpack encodes a Ruling as to_builtins would
-
     def step(self, step: Step) -> None:
         """One verified log event (and what it forced): rows, and a snapshot now and then."""
         ev = step.event
         if ev.at is not None:
             self.ts = _timestamp(ev.at, self.ts)
-        self._recorded(ev, step.line, step.seq, step.applied, step.ruling)
+            self.ts_raw = msgspec.Raw(_msgpack.encode(self.ts))
+        rows, key, encode, dumps, ts = self.rows, self.key, self.encode, _json.encode, self.ts_raw
+        line, applied = step.line, step.applied
+        version = self.version + 1
+        # the Recorded event's fields (_RECORDED_FIELDS, in order); msgpack encodes a Ruling as
+        # to_builtins would, and the timestamp is encoded once for the events that share it
+        rows.append((key, version, _RECORDED, encode({
+            "timestamp": ts, "event": dumps(ev), "line": line, "seq": step.seq, "kind": ev.kind,
+            "applied": applied, "ruling": step.ruling})))
         replaced = False
-        if step.applied:
+        if applied:
             for d in step.derived:
-                self._recorded(d, step.line, None, True, None)
+                version += 1
+                rows.append((key, version, _RECORDED, encode({
+                    "timestamp": ts, "event": dumps(d), "line": line, "seq": None, "kind": d.kind,
+                    "applied": True, "ruling": None})))
             self.state = step.state if step.state is not None else _refold(self.game, self.state, step)
         elif step.ruling is not None and _replaces_derivation(step):
             self.state, replaced = step.state, True
-        if (replaced or self.version - self.last_snapshot >= self.snapshot_every) and self.state is not None:
-            self.snaps.append(Match.Snapshot.of(self.match_id, self.version, self.ts, self.game, self.state,
+        self.version = version
+        if (replaced or version - self.last_snapshot >= self.snapshot_every) and self.state is not None:
+            self.snaps.append(Match.Snapshot.of(self.match_id, version, self.ts, self.game, self.state,
                                                 digest=self.digest, source=self.source, created_on=self.ts0))
-            self.last_snapshot = self.version
-        self.versions.append(self.version)
+            self.last_snapshot = version
+        self.versions.append(version)
         self.emitted += 1
-        if len(self.rows) >= self.BATCH:
+        if len(rows) >= self.BATCH:
             self.flush()
 
     def unchecked_rest(self, log: MatchLog, result: Result) -> None:
