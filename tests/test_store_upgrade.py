@@ -223,3 +223,23 @@ def test_list_and_lookup_query_only_the_new_index_entries(tmp_path: Path, monkey
         assert [m.match_id for m in reader.matches()] == [first, *more]
         assert reader.resolve(more[1][:12]) == more[1]
         assert [c.get("gt") for c in calls] == [0, 1, 3]  # each query starts after the last entry read
+
+
+def test_the_import_encodes_recorded_fields_as_the_library_mapper_does() -> None:
+    """The batch writer encodes a ``Recorded`` event's fields as a ``RecordedFields`` struct, with
+    the timestamp pre-encoded: the same bytes as the mapper's dict of the event's fields."""
+    from adjudicator.core.rulings import Ruling
+    from adjudicator.core.store_adapter import _RECORDED_FIELDS, RecordedFields
+
+    import msgspec
+
+    assert RecordedFields.__struct_fields__ == _RECORDED_FIELDS
+    with store.MatchStore(memory=True) as st:
+        mapper = st.app.events.mapper
+        encode = mapper.state_encoder()
+        when = datetime(2030, 1, 1, 12, 30, tzinfo=timezone.utc)
+        for values in ((b'{"type":"X"}', 3, 2, "D", True, Ruling("legal", "R-1", "c", "why")),
+                       (b"{}", 9, None, "X", False, None)):
+            fields = dict(zip(_RECORDED_FIELDS, (when, *values)))
+            raw = msgspec.Raw(msgspec.msgpack.encode(when))
+            assert encode(RecordedFields(raw, *values)) == mapper.transcoder.encode(fields)

@@ -386,6 +386,21 @@ def _project(aggregate: Match | None, events: Iterable[Any]) -> Match | None:
 _RECORDED_FIELDS = ("timestamp", "event", "line", "seq", "kind", "applied", "ruling")
 
 
+class RecordedFields(msgspec.Struct):
+    """A ``Recorded`` event's stored fields, in :data:`_RECORDED_FIELDS` order: msgpack encodes it
+    as the same map a dict of them gives (the same bytes), made faster (the import makes one per
+    stored event).  ``timestamp`` may be the datetime's encoding (``msgspec.Raw``)."""
+
+    timestamp: Any
+    event: bytes
+    line: int
+    seq: int | None
+    kind: str
+    applied: bool
+    ruling: Any
+
+
+
 class MatchMapper(Mapper[uuid.UUID]):
     """The library's mapper with a direct path for ``Recorded``, nearly every stored event.
 
@@ -405,14 +420,14 @@ class MatchMapper(Mapper[uuid.UUID]):
         return _new(StoredEvent, {"originator_id": match_id, "originator_version": version,
                                   "topic": Match.Recorded.TOPIC, "state": self.state_encoder()(fields)})
 
-    def state_encoder(self) -> Callable[[dict[str, Any]], bytes]:
+    def state_encoder(self) -> Callable[[Any], bytes]:
         """fields -> the stored ``state`` bytes, as ``to_stored_event`` makes them: the
         transcoder's own C encoder when no compressor or cipher is configured."""
         encode, compressor, cipher = self.transcoder.encode, self.compressor, self.cipher
         if not compressor and not cipher:
             return encode
 
-        def encoded(fields: dict[str, Any]) -> bytes:
+        def encoded(fields: Any) -> bytes:
             state = encode(fields)
             if compressor:
                 state = compressor.compress(state)

@@ -34,8 +34,8 @@ from .protocol import Game
 from .rulings import Ruling
 from .store_adapter import (
     EPOCH, INDEX_ID, MATCH_NAMESPACE, SNAPSHOT_EVERY, DataStored, IndexEntry, IntegrityError, Match,
-    MatchApplication, MatchMapper, StoreError, StoredEvent, _BatchWriting, _db_errors, _fold, _give_pending, _new,
-    Row, _set_position, data_stream_id, store_env,
+    MatchApplication, MatchMapper, RecordedFields, Row, StoreError, StoredEvent, _BatchWriting, _db_errors, _fold,
+    _give_pending, _new, _set_position, data_stream_id, store_env,
 )
 from .verify import Result, Step, Violation, run
 
@@ -202,18 +202,16 @@ class _BatchWriter:
         rows, key, encode, dumps, ts = self.rows, self.key, self.encode, _json.encode, self.ts_raw
         line, applied = step.line, step.applied
         version = self.version + 1
-        # the Recorded event's fields (_RECORDED_FIELDS, in order); msgpack encodes a Ruling as
-        # to_builtins would, and the timestamp is encoded once for the events that share it
-        rows.append((key, version, _RECORDED, encode({
-            "timestamp": ts, "event": dumps(ev), "line": line, "seq": step.seq, "kind": ev.kind,
-            "applied": applied, "ruling": step.ruling})))
+        # the Recorded event's fields; msgpack encodes a Ruling as to_builtins would, and the
+        # timestamp is encoded once for the events that share it
+        rows.append((key, version, _RECORDED, encode(RecordedFields(
+            ts, dumps(ev), line, step.seq, ev.kind, applied, step.ruling))))
         replaced = False
         if applied:
             for d in step.derived:
                 version += 1
-                rows.append((key, version, _RECORDED, encode({
-                    "timestamp": ts, "event": dumps(d), "line": line, "seq": None, "kind": d.kind,
-                    "applied": True, "ruling": None})))
+                rows.append((key, version, _RECORDED, encode(RecordedFields(
+                    ts, dumps(d), line, None, d.kind, True, None))))
             self.state = step.state if step.state is not None else _refold(self.game, self.state, step)
         elif step.ruling is not None and _replaces_derivation(step):
             self.state, replaced = step.state, True
