@@ -14,13 +14,20 @@ Choices forced by measured eventsourcing 9.5.6 costs (see the design's performan
   ``COPY`` on PostgreSQL, through the application recorder the store selects): an error, a lost
   connection or a kill -9 mid-import leaves the whole match or nothing.  (In memory, and for a
   match a worker prepared, one ``app.save`` or ``insert_events`` call: one transaction too.)
+  Its rows are built as the recorder writes them (a tuple per stored event, its state encoded
+  from a msgspec struct: no domain event, no ``StoredEvent``), PostgreSQL's ``COPY`` payload is
+  encoded in one pass, and SQLite commits with ``synchronous=NORMAL`` (WAL: a kill -9 loses
+  nothing committed; ``ADJUDICATOR_SQLITE_SYNCHRONOUS`` waits for the disk, docs/deploy.md).
+* A pool the files (shipped, ``--pools``) resolve is resolved by them, with their cache; the
+  store is asked only for an id they do not resolve (``_FilesFirst``).
 * Pending events are handed over by swapping the list (``collect_events`` pops from the front,
   which is quadratic), and events are built directly, not through ``@event`` methods.
 * Snapshots are built while folding the stream during import (every :data:`SNAPSHOT_EVERY`
   stream events) and written after the match; the library's synchronous interval snapshots are
   never enabled.  A snapshot serialises the game state with ``game.view(state, None)`` and
-  restores it with ``game.load_state``.  Snapshots go in a second transaction after the match:
-  they are a cache, and a match whose snapshots were lost still replays, from the start.
+  restores it with ``game.load_state``.  Batched, they are written in the match's transaction;
+  otherwise in a second one after the match: they are a cache, and a match whose snapshots were
+  lost still replays, from the start.
 * Replays use a plain projector (no runtime-protocol ``isinstance`` per event).
 * Timestamps come from the log (the envelope's ``at`` when it parses, else the previous one,
   else a fixed epoch): nothing here reads the clock, so replays are deterministic.
