@@ -511,3 +511,27 @@ def test_sqlite_imports_commit_at_the_synchronous_level_asked_for(tmp_path: Path
     r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "bad.db")])
     assert r.exit_code == 2 and "ADJUDICATOR_SQLITE_SYNCHRONOUS='off'" in r.output, r.output
     assert "Traceback" not in r.output and not (tmp_path / "bad.db").exists()
+
+
+def test_a_pool_the_files_resolve_is_read_once_for_every_store_a_command_opens(
+        tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store is asked for a pool only when the files do not resolve it: a second store opened
+    in the same sources reads no pool file again.  (A pool only the store keeps, pinned or not:
+    tests/test_pools.py.)"""
+    from adjudicator.core import sources
+
+    root = Path(__file__).resolve().parent.parent
+    example = root / "examples" / "colossus-order" / "legal-gem-complete.jsonl"
+    reads: list[str] = []
+    real = sources.read_document
+
+    def counting(path: Any) -> Any:
+        reads.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(sources, "read_document", counting)
+    with sources.using(sources.Sources()):
+        for name in ("a.db", "b.db"):
+            with MatchStore(str(tmp_path / name)) as st:
+                assert st.import_log(read_log(example)).status == STORED
+    assert len(reads) == 1, reads
