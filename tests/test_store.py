@@ -224,9 +224,9 @@ def _crash_after_first_batch(st: MatchStore, how: str, marker: Path) -> None:
     recorder = st.app.recorder
     real = recorder.write_batch
 
-    def first_then_crash(cursor: Any, stored_events: Any) -> None:
-        real(cursor, stored_events)
-        marker.write_text(str(len(stored_events)))
+    def first_then_crash(cursor: Any, rows: Any, **options: Any) -> None:
+        real(cursor, rows, **options)
+        marker.write_text(str(len(rows)))
         if how == "kill -9":
             os.kill(os.getpid(), signal.SIGKILL)
         raise RuntimeError("power cut")
@@ -483,3 +483,55 @@ def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Pat
                 assert len(rows) > 2, path.name
         assert [m.match_id for m in st.matches()] == [m.match_id for m in written.matches()]
         assert len(st.matches()) == len(picked)
+
+
+def test_sqlite_imports_commit_at_the_synchronous_level_asked_for(tmp_path: Path, backend: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite imports commit with ``synchronous=NORMAL`` (WAL: a committed match survives a kill;
+    docs/deploy.md), or the level ``ADJUDICATOR_SQLITE_SYNCHRONOUS`` names; a bad level is refused
+    with the variable's name (exit 2), before the store is opened."""
+    if backend != "sqlite":
+        pytest.skip("SQLite only")
+    log = toy_log(tmp_path, target=5)
+    seen: list[int] = []
+    for level, code in (("", 1), ("full", 2), ("EXTRA", 3), ("NORMAL", 1)):
+        monkeypatch.setenv("ADJUDICATOR_SQLITE_SYNCHRONOUS", level)
+        with MatchStore(str(tmp_path / f"s{level}.db")) as st:
+            real = st.app.recorder.write_batch
+
+            def probe(cursor: Any, rows: Any, **options: Any) -> None:
+                cursor.execute("PRAGMA synchronous")
+                seen.append(cursor.fetchone()[0])
+                real(cursor, rows, **options)
+
+            st.app.recorder.write_batch = probe  # type: ignore[method-assign]
+            assert st.import_log(log).status == STORED
+        assert seen[-1] == code, (level, seen)
+    monkeypatch.setenv("ADJUDICATOR_SQLITE_SYNCHRONOUS", "off")
+    r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "bad.db")])
+    assert r.exit_code == 2 and "ADJUDICATOR_SQLITE_SYNCHRONOUS='off'" in r.output, r.output
+    assert "Traceback" not in r.output and not (tmp_path / "bad.db").exists()
+
+
+def test_a_pool_the_files_resolve_is_read_once_for_every_store_a_command_opens(
+        tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store is asked for a pool only when the files do not resolve it: a second store opened
+    in the same sources reads no pool file again.  (A pool only the store keeps, pinned or not:
+    tests/test_pools.py.)"""
+    from adjudicator.core import sources
+
+    root = Path(__file__).resolve().parent.parent
+    example = root / "examples" / "colossus-order" / "legal-gem-complete.jsonl"
+    reads: list[str] = []
+    real = sources.read_document
+
+    def counting(path: Any) -> Any:
+        reads.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(sources, "read_document", counting)
+    with sources.using(sources.Sources()):
+        for name in ("a.db", "b.db"):
+            with MatchStore(str(tmp_path / name)) as st:
+                assert st.import_log(read_log(example)).status == STORED
+    assert len(reads) == 1, reads

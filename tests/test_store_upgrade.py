@@ -1,6 +1,6 @@
 """The eventsourcing internals the store relies on, checked against the installed library.
 
-``adjudicator/core/store.py`` lists them in ``INTERNALS`` (each reached through one helper); an
+``adjudicator/core/store_adapter.py`` lists them in ``INTERNALS`` (each reached through one helper); an
 eventsourcing release that renames or changes one fails here, naming it.  And no other module
 touches eventsourcing at all.
 """
@@ -83,6 +83,19 @@ def _insert_statement(tmp: Path) -> None:
             assert sql.count("?") == 4, sql  # originator_id, originator_version, topic, state
 
 
+def _get_connection(tmp: Path) -> None:
+    """``datastore.transaction`` is ``get_connection`` then the connection's ``transaction``: the
+    store's import transaction is the same with one pragma before it begins."""
+    from eventsourcing.sqlite import SQLiteDatastore
+
+    src = inspect.getsource(SQLiteDatastore.transaction)
+    assert "self.get_connection(commit=commit)" in src and "conn.transaction(commit=commit)" in src, src
+    with store.MatchStore(str(tmp / "sync.db")) as st:
+        with st.app.recorder.batch_transaction() as cursor:
+            cursor.execute("PRAGMA synchronous")
+            assert cursor.fetchone()[0] == 1  # NORMAL, inside the transaction it opened
+
+
 def _dict() -> None:
     from eventsourcing.domain import DomainEvent
 
@@ -127,6 +140,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "eventsourcing.domain.Aggregate._pending_events": _pending,
     "eventsourcing.sqlite.SQLiteApplicationRecorder._insert_events": _insert_events,
     "eventsourcing.sqlite.SQLiteAggregateRecorder.insert_events_statement": _insert_statement,
+    "eventsourcing.sqlite.SQLiteDatastore.get_connection": _get_connection,
     "eventsourcing.domain.DomainEvent.__dict__": _dict,
     "eventsourcing.postgres.PostgresApplicationRecorder._lock_table": _lock_table,
     "eventsourcing.postgres.PostgresApplicationRecorder._notify_channel": _lock_table,
@@ -148,7 +162,7 @@ def test_the_internal_is_still_there(name: str, tmp_path: Path) -> None:
     try:
         check(tmp_path) if "tmp" in inspect.signature(check).parameters else check()
     except (AttributeError, AssertionError, TypeError) as exc:
-        pytest.fail(f"eventsourcing {version('eventsourcing')} changed {name}, which adjudicator/core/store.py "
+        pytest.fail(f"eventsourcing {version('eventsourcing')} changed {name}, which adjudicator/core/store_adapter.py "
                     f"relies on ({dict(store.INTERNALS)[name]}): {type(exc).__name__}: {exc}")
     assert eventsourcing
 
@@ -161,7 +175,7 @@ def test_no_other_module_touches_eventsourcing() -> None:
     found = []
     for folder in ("adjudicator", "cli", "replays"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            if path == ROOT / "adjudicator" / "core" / "store.py":
+            if path == ROOT / "adjudicator" / "core" / "store_adapter.py":
                 continue
             for m in PRIVATE.finditer(path.read_text(encoding="utf-8")):
                 found.append(f"{path.relative_to(ROOT)}: {m.group(0).strip()}")
@@ -169,8 +183,8 @@ def test_no_other_module_touches_eventsourcing() -> None:
 
 
 def test_the_helpers_are_the_only_users_of_the_internals_in_the_store() -> None:
-    """Inside store.py each internal is used by its helper only (and the recorder override)."""
-    src = (ROOT / "adjudicator" / "core" / "store.py").read_text(encoding="utf-8")
+    """Inside store_adapter.py (the adapter over eventsourcing) each internal is used by its helper only (and the recorder override)."""
+    src = (ROOT / "adjudicator" / "core" / "store_adapter.py").read_text(encoding="utf-8")
     body = src.split("def _new(", 1)[1]  # after the helpers
     code = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(("#", '"', "``")))
     for name in ("_pending_events", "__base_init__", "insert_events_statement", "._modified_on", "._version"):
@@ -209,3 +223,23 @@ def test_list_and_lookup_query_only_the_new_index_entries(tmp_path: Path, monkey
         assert [m.match_id for m in reader.matches()] == [first, *more]
         assert reader.resolve(more[1][:12]) == more[1]
         assert [c.get("gt") for c in calls] == [0, 1, 3]  # each query starts after the last entry read
+
+
+def test_the_import_encodes_recorded_fields_as_the_library_mapper_does() -> None:
+    """The batch writer encodes a ``Recorded`` event's fields as a ``RecordedFields`` struct, with
+    the timestamp pre-encoded: the same bytes as the mapper's dict of the event's fields."""
+    from adjudicator.core.rulings import Ruling
+    from adjudicator.core.store_adapter import _RECORDED_FIELDS, RecordedFields
+
+    import msgspec
+
+    assert RecordedFields.__struct_fields__ == _RECORDED_FIELDS
+    with store.MatchStore(memory=True) as st:
+        mapper = st.app.events.mapper
+        encode = mapper.state_encoder()
+        when = datetime(2030, 1, 1, 12, 30, tzinfo=timezone.utc)
+        for values in ((b'{"type":"X"}', 3, 2, "D", True, Ruling("legal", "R-1", "c", "why")),
+                       (b"{}", 9, None, "X", False, None)):
+            fields = dict(zip(_RECORDED_FIELDS, (when, *values)))
+            raw = msgspec.Raw(msgspec.msgpack.encode(when))
+            assert encode(RecordedFields(raw, *values)) == mapper.transcoder.encode(fields)
