@@ -22,7 +22,9 @@ from adjudicator.core.log import find_logs
 from adjudicator.core.meta import header_line, parse_filters
 from adjudicator.core.verify import ENGINE_FAILURE
 from adjudicator.core import registry, sources
-from adjudicator.core.store import PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, prepare_log
+from adjudicator.core.store import (
+    PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, importing_files, prepare_log,
+)
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, echo, emit_json, fail,
@@ -159,7 +161,8 @@ def import_(paths: tuple[str, ...], allow_illegal: bool, jobs: int, db: str | No
         raise BadInput(f"no *.jsonl logs under {', '.join(paths)}")
     jobs = min(jobs or os.cpu_count() or 1, len(files))
     worst = EXIT_LEGAL
-    with open_store(db) as st:
+    # the logs stay where they are: a commit need not wait for the disk (docs/deploy.md)
+    with open_store(db) as st, importing_files():
         for f, kind, res in _imports(st, files, allow_illegal, jobs):
             if kind == "unreadable":
                 worst = max(worst, EXIT_BAD_INPUT, key=_SEVERITY.index)

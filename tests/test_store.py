@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -18,7 +19,7 @@ from adjudicator.core.errors import UnknownGame
 from adjudicator.core.log import MatchLog, read_log
 from adjudicator.core.store import (
     ALREADY_STORED, INDEX_ID, REFUSED, STORED, AmbiguousMatch, BadPosition, MatchStore,
-    UnknownMatch, _BatchWriter, match_id_of, store_env,
+    UnknownMatch, _BatchWriter, importing_files, match_id_of, store_env,
 )
 from adjudicator.core.verify import position_at
 from adjudicator.cli.main import main
@@ -487,16 +488,21 @@ def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Pat
 
 def test_sqlite_imports_commit_at_the_synchronous_level_asked_for(tmp_path: Path, backend: str,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """SQLite imports commit with ``synchronous=NORMAL`` (WAL: a committed match survives a kill;
-    docs/deploy.md), or the level ``ADJUDICATOR_SQLITE_SYNCHRONOUS`` names; a bad level is refused
-    with the variable's name (exit 2), before the store is opened."""
+    """SQLite imports of logs that remain as files (``store import``) commit with
+    ``synchronous=NORMAL`` (WAL: a committed match survives a kill; docs/deploy.md), a store that
+    holds the only copy (an upload, a recording) with FULL, or every commit at the level
+    ``ADJUDICATOR_SQLITE_SYNCHRONOUS`` names; a bad level is refused with the variable's name
+    (exit 2), before the store is opened."""
     if backend != "sqlite":
         pytest.skip("SQLite only")
     log = toy_log(tmp_path, target=5)
     seen: list[int] = []
-    for level, code in (("", 1), ("full", 2), ("EXTRA", 3), ("NORMAL", 1)):
+    cases = [(level, files, code) for files in (True, False)
+             for level, code in (("", 1 if files else 2), ("full", 2), ("EXTRA", 3), ("NORMAL", 1))]
+    for level, files, code in cases:
         monkeypatch.setenv("ADJUDICATOR_SQLITE_SYNCHRONOUS", level)
-        with MatchStore(str(tmp_path / f"s{level}.db")) as st:
+        with MatchStore(str(tmp_path / f"s{level}{files}.db")) as st, \
+                (importing_files() if files else contextlib.nullcontext()):
             real = st.app.recorder.write_batch
 
             def probe(cursor: Any, rows: Any, **options: Any) -> None:
@@ -506,7 +512,7 @@ def test_sqlite_imports_commit_at_the_synchronous_level_asked_for(tmp_path: Path
 
             st.app.recorder.write_batch = probe  # type: ignore[method-assign]
             assert st.import_log(log).status == STORED
-        assert seen[-1] == code, (level, seen)
+        assert seen[-1] == code, (level, files, seen)
     monkeypatch.setenv("ADJUDICATOR_SQLITE_SYNCHRONOUS", "off")
     r = CliRunner().invoke(main, ["store", "list", "--db", str(tmp_path / "bad.db")])
     assert r.exit_code == 2 and "ADJUDICATOR_SQLITE_SYNCHRONOUS='off'" in r.output, r.output

@@ -90,7 +90,7 @@ def _get_connection(tmp: Path) -> None:
 
     src = inspect.getsource(SQLiteDatastore.transaction)
     assert "self.get_connection(commit=commit)" in src and "conn.transaction(commit=commit)" in src, src
-    with store.MatchStore(str(tmp / "sync.db")) as st:
+    with store.MatchStore(str(tmp / "sync.db")) as st, store.importing_files():
         with st.app.recorder.batch_transaction() as cursor:
             cursor.execute("PRAGMA synchronous")
             assert cursor.fetchone()[0] == 1  # NORMAL, inside the transaction it opened

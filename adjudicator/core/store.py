@@ -16,8 +16,10 @@ Choices forced by measured eventsourcing 9.5.6 costs (see the design's performan
   match a worker prepared, one ``app.save`` or ``insert_events`` call: one transaction too.)
   Its rows are built as the recorder writes them (a tuple per stored event, its state encoded
   from a msgspec struct: no domain event, no ``StoredEvent``), PostgreSQL's ``COPY`` payload is
-  encoded in one pass, and SQLite commits with ``synchronous=NORMAL`` (WAL: a kill -9 loses
-  nothing committed; ``ADJUDICATOR_SQLITE_SYNCHRONOUS`` waits for the disk, docs/deploy.md).
+  encoded in one pass, and SQLite commits logs that remain as files (``store import``) with
+  ``synchronous=NORMAL`` (WAL: a kill -9 loses nothing committed) and an upload or a recording,
+  of which the store holds the only copy, with FULL (``ADJUDICATOR_SQLITE_SYNCHRONOUS`` decides
+  when set; docs/deploy.md).
 * A pool the files (shipped, ``--pools``) resolve is resolved by them, with their cache; the
   store is asked only for an id they do not resolve (``_FilesFirst``).
 * Pending events are handed over by swapping the list (``collect_events`` pops from the front,
@@ -69,7 +71,7 @@ from .store_adapter import (
     APP_NAME, DB_ENV, DEFAULT_DB, EPOCH, INDEX_ID, INTERNALS, MATCH_NAMESPACE, POSTGRES_DEFAULTS, SNAPSHOT_EVERY,
     BulkSQLiteApplicationRecorder, DataStored, DomainEvent, IndexEntry, IntegrityError, Match, MatchApplication,
     MatchMapper, MsgpackTranscoder, StoreError, VariationStored, _db_errors, _forced, _give_pending, _insert_statement, _new, _restored,
-    _set_position, _take_pending, data_stream_id, register_topic, store_env, variations_stream_id,
+    _set_position, _take_pending, data_stream_id, importing_files, register_topic, store_env, variations_stream_id,
 )
 from .store_import import (
     ABORTED, ALREADY_STORED, PREPARE_MAX_BYTES, REFUSED, STORED, ImportResult, Importing, MatchData, Prepared,

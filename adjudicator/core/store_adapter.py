@@ -25,6 +25,7 @@ import struct
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import Any
 
@@ -444,14 +445,35 @@ Row = tuple[Any, int, str, bytes]
 
 #: the environment variable naming SQLite's ``synchronous`` level for imports (docs/deploy.md)
 SQLITE_SYNCHRONOUS_ENV = "ADJUDICATOR_SQLITE_SYNCHRONOUS"
-#: the levels it may name; NORMAL (the default) in WAL mode: a committed match survives the
-#: process being killed; a power cut may lose the matches committed since the last checkpoint
+#: the levels it may name; NORMAL in WAL mode: a committed match survives the process being
+#: killed; a power cut may lose the matches committed since the last checkpoint.  FULL waits for
+#: the disk at every commit
 SQLITE_SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
+
+#: set while the logs being imported are files that stay where they are (``store import``): a
+#: match a power cut loses is stored again by importing its file again, so commits need not wait
+#: for the disk.  Elsewhere (an upload, a match recorded in the browser) the store holds the only
+#: copy and every commit waits (FULL)
+_FROM_FILES: ContextVar[bool] = ContextVar("adjudicator_import_from_files", default=False)
+
+
+@contextmanager
+def importing_files() -> Iterator[None]:
+    """Imports inside commit at NORMAL unless :data:`SQLITE_SYNCHRONOUS_ENV` says otherwise: the
+    logs are files that remain (``adjudicator store import``)."""
+    token = _FROM_FILES.set(True)
+    try:
+        yield
+    finally:
+        _FROM_FILES.reset(token)
 
 
 def sqlite_synchronous() -> str:
-    """The ``synchronous`` level imports commit with on SQLite (:data:`SQLITE_SYNCHRONOUS_ENV`)."""
-    level = os.environ.get(SQLITE_SYNCHRONOUS_ENV, "").strip().upper() or "NORMAL"
+    """The ``synchronous`` level imports commit with on SQLite: :data:`SQLITE_SYNCHRONOUS_ENV`
+    when set, else NORMAL for logs that remain as files (:func:`importing_files`) and FULL for a
+    store that holds the only copy."""
+    default = "NORMAL" if _FROM_FILES.get() else "FULL"
+    level = os.environ.get(SQLITE_SYNCHRONOUS_ENV, "").strip().upper() or default
     if level not in SQLITE_SYNCHRONOUS:
         raise StoreError(f"{SQLITE_SYNCHRONOUS_ENV}={os.environ[SQLITE_SYNCHRONOUS_ENV]!r}: "
                          f"expected one of {', '.join(SQLITE_SYNCHRONOUS)}")

@@ -17,6 +17,7 @@ The store's import methods are :class:`Importing`, a base class of
 from __future__ import annotations
 
 import hashlib
+import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace as dc_replace
