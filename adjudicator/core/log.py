@@ -24,7 +24,7 @@ from .errors import LogError, UnknownGame
 from .events import CORE_EVENTS, Event, JudgeRuling
 from .suggest import hint, literal_values, struct_fields
 from .meta import meta_error
-from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
+from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
@@ -219,28 +219,50 @@ class _LineReader:
         self.last_line_no, self.truncated = last_line_no, truncated
         self.setup: Event | None = None
         self.chain = Chain(path)
+        #: bound once: the reading pass calls them once per line
+        self._decode = game.decoder.decode
+        self._refs = game.validate_refs
 
     def read(self, number: int, line_no: int, raw: bytes) -> Event:
-        path, game = self.path, self.game
+        # the common line, in one frame: within the size and depth bounds (the depth can only
+        # exceed MAX_DEPTH when the line holds more opening brackets than that: depth_error),
+        # decoded by the game's tagged-union decoder built once; anything else takes the road
+        # that names file, line and field (decode_event)
+        if len(raw) <= MAX_LINE_BYTES and raw.count(b"{") + raw.count(b"[") <= MAX_DEPTH:
+            try:
+                event = self._decode(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError):
+                event = self._decoded(line_no, raw)
+        else:
+            event = self._decoded(line_no, raw)
+        chain = self.chain
+        if event.prev is not None or chain.chained:
+            chain.link(number, line_no, raw, event.prev)
+        else:  # Chain.link's unchained step
+            chain.prev_raw, chain.prev_line = raw, line_no
+        if event.seq is not None and event.seq != number:
+            raise LogError(self.path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
+        setup = self.setup
+        if setup is None:
+            setup = self.setup = event
+            check_setup_size(event, self.path, line_no)
+        elif type(event) is type(setup):  # the first line is MatchStarted (game_of)
+            raise LogError(self.path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
         try:
-            event = decode_event(game, raw, path, line_no)
+            self._refs(setup, event)
+        except RefError as exc:
+            raise LogError(self.path, line_no, exc.message, exc.field) from None
+        return event
+
+    def _decoded(self, line_no: int, raw: bytes) -> Event:
+        """One line through :func:`decode_event` (its errors name file, line and field)."""
+        path = self.path
+        try:
+            return decode_event(self.game, raw, path, line_no)
         except LogError as exc:
             if self.truncated and line_no == self.last_line_no and exc.reason.startswith("not valid JSON"):
                 raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
             raise
-        self.chain.link(number, line_no, raw, event.prev)
-        if event.seq is not None and event.seq != number:
-            raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
-        if self.setup is None:
-            self.setup = event
-            check_setup_size(event, path, line_no)
-        elif type(event).__name__ == "MatchStarted":
-            raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
-        try:
-            game.validate_refs(self.setup, event)
-        except RefError as exc:
-            raise LogError(path, line_no, exc.message, exc.field) from None
-        return event
 
 
 def line_hash(raw: bytes) -> str:
@@ -273,8 +295,8 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     game = game_of(lines[0][1], path, lines[0][0])
     log = MatchLog(path, game)
     reader = _LineReader(path, game, lines[-1][0], truncated)
-    for number, (line_no, raw) in enumerate(lines, start=1):
-        log.events.append((line_no, reader.read(number, line_no, raw)))
+    read = reader.read
+    log.events = [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines, start=1)]
     log.sealed_head = reader.chain.head
     return log
 
