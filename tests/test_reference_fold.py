@@ -187,3 +187,37 @@ def test_reference_fold_on_seat_records(gid: str) -> None:
             record = to_jsonl(list(redact_log(parse_log(data, "full"), seat)))
             ref = _compare(record, f"{gid}-{seed}-as-{seat}")
             assert ref.violations == [], ref.violations  # a seat's record of a legal match is never illegal
+
+
+@pytest.mark.parametrize("block", [7, 64, 1 << 18])
+def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``adjudicator verify``'s road (a streamed log: a first pass in blocks that counts the lines
+    and finds the judges' rulings, then one line at a time) gives what a log read whole gives,
+    whatever the block boundaries cut (a ruling's type, blank lines, a line's end)."""
+    from pathlib import Path
+
+    from adjudicator.core import log as logmod
+    from adjudicator.core.verify import ruling_dict
+
+    monkeypatch.setattr(logmod, "_BLOCK", block)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    for example in sorted(examples.glob("*/legal-judge-*.jsonl"))[:4]:
+        lines = example.read_bytes().splitlines()
+        data = b"\n".join(lines) + b"\n\n  \r\n "  # blank lines at the end (the rulings name lines), no final newline
+        path = tmp_path / f"{example.parent.name}-{example.name}"
+        path.write_bytes(data)
+        whole = run(parse_log(data, str(path)))
+        assert whole.verdict == "legal" and whole.rulings, example
+        streamed = logmod.stream_log(path)
+        res = run(streamed)
+        streamed.events.drain()
+        assert res.verdict == whole.verdict and res.events == whole.events, example
+        assert [ruling_dict(*r) for r in res.rulings] == [ruling_dict(*r) for r in whole.rulings], example
+        assert [w.as_dict() for w in res.warnings] == [w.as_dict() for w in whole.warnings], example
+        assert _data(res.state) == _data(whole.state), example
+    long = tmp_path / "long.jsonl"
+    first = (examples / "logos" / "legal-judge-stands.jsonl").read_bytes().splitlines()[0]
+    long.write_bytes(first + b"\n\n" + b" " * (logmod.MAX_LINE_BYTES + 1) + b"\n")
+    with pytest.raises(logmod.LogError) as info:
+        logmod.stream_log(long)
+    assert info.value.line == 3 and "longer than" in info.value.reason

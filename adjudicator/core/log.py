@@ -14,6 +14,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from pathlib import Path
 
@@ -327,12 +328,50 @@ def read_log(path: str | Path) -> MatchLog:
 
 def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
     """(line number, stripped bytes) of every non-empty line; a line is read to the size limit only."""
-    for line_no, raw in enumerate(iter(lambda: f.readline(MAX_LINE_BYTES + 2), b""), start=1):
-        if len(raw) > MAX_LINE_BYTES + 1 or (len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")):
+    limit = MAX_LINE_BYTES
+    for line_no, raw in enumerate(iter(partial(f.readline, limit + 2), b""), start=1):
+        if len(raw) > limit and (len(raw) > limit + 1 or not raw.endswith(b"\n")):
             raise LogError(path, line_no, f"the line is longer than {MAX_LINE_BYTES} bytes")
         raw = raw.strip()
         if raw:
             yield line_no, raw
+
+
+#: the first pass over a streamed log reads it in blocks of this many bytes
+_BLOCK = 1 << 18
+
+
+def _first_pass(f: Any, path: str) -> tuple[int, int, list[tuple[int, int, bytes]]]:
+    """The non-empty lines of a log file counted (each within the size limit), the number of the
+    last one, and (event number, line, bytes) of the lines that may be judges' rulings (see
+    :func:`judge_rulings`); read in blocks, memory bounded by a block and the longest line."""
+    count = last = line_no = 0
+    maybe: list[tuple[int, int, bytes]] = []
+    rest = b""
+    limit = MAX_LINE_BYTES
+    while True:
+        block = f.read(_BLOCK)
+        buf = rest + block if rest else block
+        lines = buf.split(b"\n")
+        rest = lines.pop() if block else b""  # a line the next block goes on with
+        rulings = b"JudgeRuling" in buf or b"\\u" in buf
+        for raw in lines:
+            line_no += 1
+            if len(raw) > limit:
+                raise LogError(path, line_no, f"the line is longer than {MAX_LINE_BYTES} bytes")
+            raw = raw.strip()
+            if not raw:
+                continue
+            count += 1
+            last = line_no
+            if rulings and (b"JudgeRuling" in raw or b"\\u" in raw) and _type_of(raw) == "JudgeRuling":
+                maybe.append((count, line_no, raw))  # (a type may be written with escapes)
+                if len(maybe) > MAX_RULINGS:
+                    raise LogError(path, line_no, f"more than {MAX_RULINGS} judges' rulings in one log")
+        if len(rest) > limit:
+            raise LogError(path, line_no + 1, f"the line is longer than {MAX_LINE_BYTES} bytes")
+        if not block:
+            return count, last, maybe
 
 
 class _Typed(msgspec.Struct):
@@ -363,16 +402,9 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
 
     def __init__(self, path: str) -> None:
         self.path = path
-        count, last, tail = 0, 0, b"\n"
-        #: (event number, line, bytes) of the lines that may be judges' rulings (see judge_rulings)
-        self._maybe_rulings: list[tuple[int, int, bytes]] = []
+        tail = b"\n"
         with _open(path) as f:
-            for line_no, raw in _raw_lines(f, path):
-                count, last = count + 1, line_no
-                if (b"JudgeRuling" in raw or b"\\u" in raw) and _type_of(raw) == "JudgeRuling":
-                    self._maybe_rulings.append((count, line_no, raw))  # (a type may be written with escapes)
-                    if len(self._maybe_rulings) > MAX_RULINGS:
-                        raise LogError(path, line_no, f"more than {MAX_RULINGS} judges' rulings in one log")
+            count, last, self._maybe_rulings = _first_pass(f, path)
             f.seek(0, 2)
             if f.tell():
                 f.seek(-1, 2)
@@ -401,6 +433,21 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
             self._pos += 1
             self._current = (line_no, self._reader.read(self._pos + 1, line_no, raw))
         return self._current
+
+    def __iter__(self) -> Iterator[tuple[int, Event]]:
+        """The events from the first (which must still be the current one), each line read as it
+        is reached (the verify loop's road: no index checks per line)."""
+        if self._pos:
+            raise IndexError(f"{self.path}: events are read front to back (asked for 0 at {self._pos})")
+        yield self._current
+        read, lines, count = self._reader.read, self._lines, self._count
+        while self._pos + 1 < count:
+            item = next(lines, None)
+            if item is None:
+                raise LogError(self.path, None, "the log file changed while it was read")
+            self._pos += 1
+            self._current = current = (item[0], read(self._pos + 1, item[0], item[1]))
+            yield current
 
     def drain(self) -> None:
         """Read (and check) every line not read yet: a log is unreadable wherever its bad line is."""

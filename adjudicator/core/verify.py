@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any, Callable
 
 import msgspec
@@ -344,8 +345,7 @@ def run(
     committing = getattr(game, "committing", None)
     made: dict[str, tuple[int, int]] = {}
     number = 1
-    for number in range(2, n + 1):
-        line, ev = events[number - 1]
+    for number, (line, ev) in enumerate(islice(events, 1, n), start=2):  # (a streamed log: read as reached)
         if number == mark:  # a judge's ruling, or an event one names: follow the ruling
             judged, ruling, state = _judged(judge, number, line, ev, state, unconfirmed, result)
             mark = judge.next_mark(number)
