@@ -7,8 +7,8 @@ stay open at the end (``open_conditions``), what a verdict assumes (``assumption
 types hold commitments and which stayed unopened (``committing``/``commitments_in``,
 ``unopened``).  On a log that hides nothing these answers are all "nothing".  The figure: the
 same full-information corpus matches verified as usual and with those hooks answering "nothing"
-without being asked (the game object's attributes shadowed for the pass, then restored),
-interleaved passes, the ratio of the median times minus one.  Both must verify every match legal.
+without being asked (the game object's attributes shadowed for the pass, then restored), each
+match both ways in turn on the CPU clock, the ratio of the median round times minus one.  Both must verify every match legal.
 
 What a game's own rules do about unknown cards inside ``check`` and ``apply`` is part of the
 game (its package), not of these hooks; the seat-record row compares a seat's record with the
@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import gc
 import statistics
+from time import process_time as cpu
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from adjudicator.core.protocol import Game
 
-from .corpus import perf
 
 #: corpus matches verified (the first ones)
 HIDDEN_MATCHES = 30
@@ -67,23 +67,32 @@ def without_hooks(game: Game) -> Iterator[None]:
 
 def measure(game: Game, files: Sequence[Any], verify_pass: Callable[[Sequence[Any]], Any],
             say: Callable[[str], None], pairs: int) -> dict[str, Any]:
-    """``pairs`` interleaved pairs of passes over the first :data:`HIDDEN_MATCHES` files."""
+    """``pairs`` rounds over the first :data:`HIDDEN_MATCHES` files, each match verified with the
+    hooks and without them one after the other (the order alternating), on the process's CPU
+    clock (``time.process_time``: other processes on the cores count less), the times summed per
+    round: drift and noise hit both sides alike."""
     part = list(files[:HIDDEN_MATCHES])
     verify_pass(part)
     with without_hooks(game):
         verify_pass(part)  # warm-up; every match still legal
     with_s: list[float] = []
     without_s: list[float] = []
-    for _ in range(pairs):
+    for r in range(pairs):
         gc.collect()
-        t0 = perf()
-        verify_pass(part)
-        with_s.append(perf() - t0)
-        gc.collect()
-        with without_hooks(game):
-            t0 = perf()
-            verify_pass(part)
-            without_s.append(perf() - t0)
+        on = off = 0.0
+        for i, f in enumerate(part):
+            for hooks in ((True, False) if (i + r) % 2 == 0 else (False, True)):
+                if hooks:
+                    t0 = cpu()
+                    verify_pass([f])
+                    on += cpu() - t0
+                else:
+                    with without_hooks(game):
+                        t0 = cpu()
+                        verify_pass([f])
+                        off += cpu() - t0
+        with_s.append(on)
+        without_s.append(off)
     cost = statistics.median(with_s) / statistics.median(without_s) - 1
     say(f"  [{game.id}] hidden-information hooks on {len(part)} full logs: {cost:+.1%} of the verify time")
     return {"hidden_matches": len(part), "hidden_cost": cost, "hidden_runs_s": with_s, "hidden_off_runs_s": without_s}
