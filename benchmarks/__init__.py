@@ -7,16 +7,25 @@ would:
 
 * ``verify_events_per_s``: read bytes, ``parse_log``, ``verify.run``; every match must verify
   legal (a benchmark of broken verification is worthless: an illegal match is an error);
+  ``verify_to_chess``: against python-chess reading and validating PGN, passes interleaved in the
+  same run (target >= 3x, the long-range goal 5x; :mod:`benchmarks.peer`);
 * ``decode_events_per_s``: the msgspec decode-only ceiling on the same files (read bytes, split
-  lines, ``game.decoder.decode`` each line), passes interleaved with the verify passes;
+  lines, ``game.decoder.decode`` each line), passes interleaved with the verify passes
+  (``verify_to_decode``: target >= 10%);
+* ``hidden_cost``: what full-information logs pay for the hidden-information hooks the verifier
+  consults (target < 5%; :mod:`benchmarks.hidden`);
 * ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset
   (target >= 50k events/s), and again on a throwaway PostgreSQL server
   (``postgres.import_events_per_s``, target >= 25k events/s; :mod:`benchmarks.postgres`);
+* ``profile``: cProfile of one verify pass over the first 30 matches, its top five entries by
+  ``tottime`` (``file:line:function``) and the shares of the core, the game and the rest
+  (:mod:`benchmarks.profile`; ``--profile``: the whole corpus, the top 15 printed);
 * ``seek_ms`` / ``rebuild_ms``: on a long generated match imported into SQLite, the position at
   the end through snapshots (``state_at``) versus replayed from the first event
   (``full_rebuild_state``), plus seeks to random events in the second half.
 
-Everything is generated afresh on each run; nothing is cached.  See :mod:`benchmarks.runner`.
+Everything is generated afresh on each run; nothing is cached.  See :mod:`benchmarks.runner` (the
+run and the report) and :mod:`benchmarks.corpus` (the corpus and the passes its parts share).
 """
 
 from .runner import BenchmarkError, IllegalMatch, main

@@ -10,6 +10,8 @@ import os
 from time import perf_counter as perf
 from typing import Any, Callable
 
+from .corpus import BenchmarkError
+
 #: rounds of the generated event (the matches are spread over them)
 ROUNDS = 10
 
@@ -33,8 +35,6 @@ def measure(matches: int, workdir: str, say: Callable[[str], None]) -> dict[str,
         report = check_tournament(str(gen.manifest), jobs, None)
         out[f"jobs_{jobs}_s"] = perf() - t0
         if report["summary"]["problems"]:  # a clean event must check clean: else the figure is not honest
-            from .runner import BenchmarkError
-
             raise BenchmarkError(f"the generated tournament reports {report['summary']['problems']} problems")
         say(f"[tournament] --jobs {jobs}: {out[f'jobs_{jobs}_s']:.1f} s")
     out["events"] = sum(t["events"] or 0 for t in report["tables"])

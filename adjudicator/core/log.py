@@ -14,6 +14,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from .errors import LogError, UnknownGame
 from .events import CORE_EVENTS, Event, JudgeRuling
 from .suggest import hint, literal_values, struct_fields
 from .meta import meta_error
-from .limits import MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
+from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
@@ -219,28 +220,50 @@ class _LineReader:
         self.last_line_no, self.truncated = last_line_no, truncated
         self.setup: Event | None = None
         self.chain = Chain(path)
+        #: bound once: the reading pass calls them once per line
+        self._decode = game.decoder.decode
+        self._refs = game.validate_refs
 
     def read(self, number: int, line_no: int, raw: bytes) -> Event:
-        path, game = self.path, self.game
+        # the common line, in one frame: within the size and depth bounds (the depth can only
+        # exceed MAX_DEPTH when the line holds more opening brackets than that: depth_error),
+        # decoded by the game's tagged-union decoder built once; anything else takes the road
+        # that names file, line and field (decode_event)
+        if len(raw) <= MAX_LINE_BYTES and raw.count(b"{") + raw.count(b"[") <= MAX_DEPTH:
+            try:
+                event = self._decode(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError):
+                event = self._decoded(line_no, raw)
+        else:
+            event = self._decoded(line_no, raw)
+        chain = self.chain
+        if event.prev is not None or chain.chained:
+            chain.link(number, line_no, raw, event.prev)
+        else:  # Chain.link's unchained step
+            chain.prev_raw, chain.prev_line = raw, line_no
+        if event.seq is not None and event.seq != number:
+            raise LogError(self.path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
+        setup = self.setup
+        if setup is None:
+            setup = self.setup = event
+            check_setup_size(event, self.path, line_no)
+        elif type(event) is type(setup):  # the first line is MatchStarted (game_of)
+            raise LogError(self.path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
         try:
-            event = decode_event(game, raw, path, line_no)
+            self._refs(setup, event)
+        except RefError as exc:
+            raise LogError(self.path, line_no, exc.message, exc.field) from None
+        return event
+
+    def _decoded(self, line_no: int, raw: bytes) -> Event:
+        """One line through :func:`decode_event` (its errors name file, line and field)."""
+        path = self.path
+        try:
+            return decode_event(self.game, raw, path, line_no)
         except LogError as exc:
             if self.truncated and line_no == self.last_line_no and exc.reason.startswith("not valid JSON"):
                 raise LogError(path, line_no, "truncated last line (no newline and not valid JSON)") from None
             raise
-        self.chain.link(number, line_no, raw, event.prev)
-        if event.seq is not None and event.seq != number:
-            raise LogError(path, line_no, f"expected {number}, got {event.seq} (seq counts events from 1 without gaps)", "seq")
-        if self.setup is None:
-            self.setup = event
-            check_setup_size(event, path, line_no)
-        elif type(event).__name__ == "MatchStarted":
-            raise LogError(path, line_no, "a log holds one match: MatchStarted may only be the first event", "type")
-        try:
-            game.validate_refs(self.setup, event)
-        except RefError as exc:
-            raise LogError(path, line_no, exc.message, exc.field) from None
-        return event
 
 
 def line_hash(raw: bytes) -> str:
@@ -273,8 +296,8 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     game = game_of(lines[0][1], path, lines[0][0])
     log = MatchLog(path, game)
     reader = _LineReader(path, game, lines[-1][0], truncated)
-    for number, (line_no, raw) in enumerate(lines, start=1):
-        log.events.append((line_no, reader.read(number, line_no, raw)))
+    read = reader.read
+    log.events = [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines, start=1)]
     log.sealed_head = reader.chain.head
     return log
 
@@ -305,12 +328,50 @@ def read_log(path: str | Path) -> MatchLog:
 
 def _raw_lines(f: Any, path: str) -> Iterator[tuple[int, bytes]]:
     """(line number, stripped bytes) of every non-empty line; a line is read to the size limit only."""
-    for line_no, raw in enumerate(iter(lambda: f.readline(MAX_LINE_BYTES + 2), b""), start=1):
-        if len(raw) > MAX_LINE_BYTES + 1 or (len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")):
+    limit = MAX_LINE_BYTES
+    for line_no, raw in enumerate(iter(partial(f.readline, limit + 2), b""), start=1):
+        if len(raw) > limit and (len(raw) > limit + 1 or not raw.endswith(b"\n")):
             raise LogError(path, line_no, f"the line is longer than {MAX_LINE_BYTES} bytes")
         raw = raw.strip()
         if raw:
             yield line_no, raw
+
+
+#: the first pass over a streamed log reads it in blocks of this many bytes
+_BLOCK = 1 << 18
+
+
+def _first_pass(f: Any, path: str) -> tuple[int, int, list[tuple[int, int, bytes]]]:
+    """The non-empty lines of a log file counted (each within the size limit), the number of the
+    last one, and (event number, line, bytes) of the lines that may be judges' rulings (see
+    :func:`judge_rulings`); read in blocks, memory bounded by a block and the longest line."""
+    count = last = line_no = 0
+    maybe: list[tuple[int, int, bytes]] = []
+    rest = b""
+    limit = MAX_LINE_BYTES
+    while True:
+        block = f.read(_BLOCK)
+        buf = rest + block if rest else block
+        lines = buf.split(b"\n")
+        rest = lines.pop() if block else b""  # a line the next block goes on with
+        rulings = b"JudgeRuling" in buf or b"\\u" in buf
+        for raw in lines:
+            line_no += 1
+            if len(raw) > limit:
+                raise LogError(path, line_no, f"the line is longer than {MAX_LINE_BYTES} bytes")
+            raw = raw.strip()
+            if not raw:
+                continue
+            count += 1
+            last = line_no
+            if rulings and (b"JudgeRuling" in raw or b"\\u" in raw) and _type_of(raw) == "JudgeRuling":
+                maybe.append((count, line_no, raw))  # (a type may be written with escapes)
+                if len(maybe) > MAX_RULINGS:
+                    raise LogError(path, line_no, f"more than {MAX_RULINGS} judges' rulings in one log")
+        if len(rest) > limit:
+            raise LogError(path, line_no + 1, f"the line is longer than {MAX_LINE_BYTES} bytes")
+        if not block:
+            return count, last, maybe
 
 
 class _Typed(msgspec.Struct):
@@ -341,16 +402,9 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
 
     def __init__(self, path: str) -> None:
         self.path = path
-        count, last, tail = 0, 0, b"\n"
-        #: (event number, line, bytes) of the lines that may be judges' rulings (see judge_rulings)
-        self._maybe_rulings: list[tuple[int, int, bytes]] = []
+        tail = b"\n"
         with _open(path) as f:
-            for line_no, raw in _raw_lines(f, path):
-                count, last = count + 1, line_no
-                if (b"JudgeRuling" in raw or b"\\u" in raw) and _type_of(raw) == "JudgeRuling":
-                    self._maybe_rulings.append((count, line_no, raw))  # (a type may be written with escapes)
-                    if len(self._maybe_rulings) > MAX_RULINGS:
-                        raise LogError(path, line_no, f"more than {MAX_RULINGS} judges' rulings in one log")
+            count, last, self._maybe_rulings = _first_pass(f, path)
             f.seek(0, 2)
             if f.tell():
                 f.seek(-1, 2)
@@ -379,6 +433,21 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
             self._pos += 1
             self._current = (line_no, self._reader.read(self._pos + 1, line_no, raw))
         return self._current
+
+    def __iter__(self) -> Iterator[tuple[int, Event]]:
+        """The events from the first (which must still be the current one), each line read as it
+        is reached (the verify loop's road: no index checks per line)."""
+        if self._pos:
+            raise IndexError(f"{self.path}: events are read front to back (asked for 0 at {self._pos})")
+        yield self._current
+        read, lines, count = self._reader.read, self._lines, self._count
+        while self._pos + 1 < count:
+            item = next(lines, None)
+            if item is None:
+                raise LogError(self.path, None, "the log file changed while it was read")
+            self._pos += 1
+            self._current = current = (item[0], read(self._pos + 1, item[0], item[1]))
+            yield current
 
     def drain(self) -> None:
         """Read (and check) every line not read yet: a log is unreadable wherever its bad line is."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any, Callable
 
 import msgspec
@@ -171,14 +172,20 @@ class EngineLoop(Exception):
 
 def settle(game: Game, state: Any) -> tuple[Any, list[Event]]:
     """Apply every consequence the rules force; return the settled state and those events."""
-    derived: list[Event] = []
     d = game.derive(state)
+    return (state, []) if d is None else _settle_from(game, state, d)
+
+
+def _settle_from(game: Game, state: Any, d: Event) -> tuple[Any, list[Event]]:
+    """:func:`settle` once the first consequence ``d`` is known (the verify loop asks for it)."""
+    derived: list[Event] = []
+    apply, derive = game.apply, game.derive
     while d is not None:
-        state = game.apply(state, d)
+        state = apply(state, d)
         derived.append(d)
         if len(derived) > MAX_DERIVED_RUN:
             raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
-        d = game.derive(state)
+        d = derive(state)
     return state, derived
 
 
@@ -322,7 +329,7 @@ def run(
         return result
     game = log.game
     unconfirmed: deque[Event] = deque(derived)
-    check, apply, outcome = game.check, game.apply, game.outcome
+    check, apply, derive, outcome = game.check, game.apply, game.derive, game.outcome
     events = log.events
     n = len(events) if upto is None else min(upto, len(events))
     violations = _Violations(game, result.violations)
@@ -337,9 +344,8 @@ def run(
     #: where each was made (commitment -> event number, line)
     committing = getattr(game, "committing", None)
     made: dict[str, tuple[int, int]] = {}
-    for number in range(2, n + 1):
-        line, ev = events[number - 1]
-        result.events = number
+    number = 1
+    for number, (line, ev) in enumerate(islice(events, 1, n), start=2):  # (a streamed log: read as reached)
         if number == mark:  # a judge's ruling, or an event one names: follow the ruling
             judged, ruling, state = _judged(judge, number, line, ev, state, unconfirmed, result)
             mark = judge.next_mark(number)
@@ -379,7 +385,8 @@ def run(
         if ruling.verdict != "illegal":
             try:
                 applied = apply(state, ev)
-                state_after, derived = settle(game, applied)
+                d = derive(applied)  # settle, its first step inline (most events force nothing)
+                state_after, derived = (applied, []) if d is None else _settle_from(game, applied, d)
             except Exception as exc:  # the position stays where it was before the event; stop
                 ruling = _engine_failure(game, ev, exc)
                 violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
@@ -388,7 +395,8 @@ def run(
                 break
             state = state_after
             violations.root = None
-            unconfirmed.extend(derived)
+            if derived:
+                unconfirmed.extend(derived)
             if judge is not None:  # where a derived event the log states may be put in place
                 judge.base = (applied, derived)
             if committing is not None and ev.__class__ in committing:
@@ -426,6 +434,7 @@ def run(
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
             break
+    result.events = number
     result.state = state
     if state is not None:
         _close_conditions(game, state, result)
