@@ -191,3 +191,34 @@ def test_a_log_of_a_broken_plugins_game_is_unreadable_and_the_others_verify(brok
     assert isinstance(err.value, UnknownGame) and "no_such_module_for_the_registry_test" in str(err.value)
     with pytest.raises(UnknownGame, match="unknown game 'nope'"):
         registry.get("nope")
+
+
+def test_a_game_class_finds_its_parts_in_its_package_init_and_a_top_level_one_has_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kit finds ``scene.py`` in the package of the game class's module: ``game.py`` or the
+    package's ``__init__.py`` alike; a class in a top-level module has no package and gets the
+    protocol's text-only scene (it used to fail: "the 'package' argument is required")."""
+    import sys
+
+    from tests.toygame import ToyGame
+
+    pkg = tmp_path / "initgame"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from tests.toygame import ToyGame\n\n\nclass InitGame(ToyGame):\n"
+                                     "    id = 'init-game'\n")
+    (pkg / "scene.py").write_text("def scene(game, state, player):\n    return 'from initgame.scene'\n")
+    (tmp_path / "toplevelgame.py").write_text("from tests.toygame import ToyGame\n\n\nclass TopGame(ToyGame):\n"
+                                              "    id = 'top-game'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        import initgame
+        import toplevelgame
+
+        assert initgame.InitGame().scene(None, None) == "from initgame.scene"
+        top = toplevelgame.TopGame()
+        assert top.part("render") is None and top.part("scene") is None
+        assert type(top).scene is not initgame.InitGame.scene
+    finally:
+        for name in ("initgame", "initgame.scene", "toplevelgame"):
+            sys.modules.pop(name, None)
+    assert ToyGame().part("scene") is not None  # the toy plugin's own scene.py, as before

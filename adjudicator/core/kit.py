@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -401,8 +402,19 @@ PACKAGE_PARTS: dict[str, tuple[str, str]] = {
 }
 
 
+def _package_of(cls: type) -> str:
+    """The package a game class's module belongs to (its own name for a package's ``__init__``;
+    empty for a top-level module, which has no parts to find)."""
+    module = sys.modules.get(cls.__module__)
+    package = getattr(module, "__package__", None)
+    return cls.__module__.rpartition(".")[0] if package is None else package
+
+
 def _package_module(package: str, name: str) -> Any:
-    """``<package>.<name>`` imported, or None when the package has no such module."""
+    """``<package>.<name>`` imported, or None when the package has no such module (or there is
+    no package)."""
+    if not package:
+        return None
     try:
         return importlib.import_module(f"{package}.{name}")
     except ModuleNotFoundError as exc:
@@ -433,7 +445,7 @@ class KitGame(Game[S], Generic[S]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        package = cls.__module__.rpartition(".")[0]
+        package = _package_of(cls)
         for attr, (module, name) in PACKAGE_PARTS.items():
             if not hasattr(cls, attr):
                 mod = _package_module(package, module)
@@ -627,7 +639,7 @@ class KitGame(Game[S], Generic[S]):
         """A module of the game's package (``render``, ``scene``), imported on first use."""
         mod = self._parts.get(name)
         if mod is None:
-            mod = self._parts[name] = _package_module(type(self).__module__.rpartition(".")[0], name) or False
+            mod = self._parts[name] = _package_module(_package_of(type(self)), name) or False
         return mod or None
 
     # -- what a player sees: the package's observe.py, the one place a game writes its hiding -------------
