@@ -385,7 +385,12 @@ async def test_a_text_only_scene_shows_its_status_and_notes(toy, tmp_path, monke
     def describe(self, s, player):
         return f"total {s.total}/{s.target}\nnote one: {self.current(s)} to act\nnote two:   a   table   row"
 
+    from adjudicator.core.protocol import Game
+
     monkeypatch.setattr(type(toy), "describe", describe)
+    # a game without scene.py (the toy plugin has one): the protocol's text-only scene
+    monkeypatch.setattr(type(toy), "scene", Game.scene)
+    monkeypatch.setattr(type(toy), "turn_number", Game.turn_number)
     app = build_app(str(_toy_log(tmp_path)), at=2)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
