@@ -1,0 +1,343 @@
+"""``python -m benchmarks.compiled``: is compiling the engines with mypyc worth it? (issue 22)
+
+Nothing in the repository is compiled; this evaluation builds, in a temporary directory, one copy
+of the package per *module set* with the set's modules compiled by mypyc (``pip install mypy``;
+gcc and the Python headers, Debian's ``python3-dev``), and an interpreted copy beside them.  Each
+copy runs in its own process, as the benchmark does (``benchmarks.runner.measure_verify_decode``:
+verify passes interleaved with python-chess's ``read_game`` passes, the median ratio reported),
+over one corpus of generated matches shared by every copy; copies are measured in turn, ``rounds``
+times, so that the load of the machine hits them alike.  It prints, per set and game, the build
+time, the verify / python-chess ratio interpreted and compiled, the speed-up, and whether every
+verdict is unchanged: the generated corpus and ``examples/<game>/`` verified in both copies give
+the same verdict, violations, warnings, outcome and final position (its JSON).
+
+What mypyc needs of this code base, applied to the copies only (``PATCHES``; docs/benchmarks.md,
+"Compiling the engines", has the figures and what adoption would take):
+
+- mypy type errors do not stop the build (``ignore_errors``: the code base is not mypy-clean)
+  and a name may be re-bound with another type (``allow_redefinition_new``);
+- ``@checks``/``@applies`` mark handlers with a function attribute; a compiled method has no
+  ``__dict__``, so the marks go to a side table (``core/kit.py``);
+- a method defined twice in one class body (Colossi's ``Rules.check``) is a C symbol defined
+  twice: the first is renamed;
+- a compiled class has a fixed layout and no ``__dict__``; Colossi's working copy ``W`` sets
+  fields by name and reads ``__dict__``, so it is declared a plain Python class
+  (``@mypyc_attr(native_class=False)``: its methods are still compiled);
+- msgspec Structs must stay in interpreted modules: mypyc erases their annotations to the bare
+  runtime class (``list[Corner]`` becomes ``list``), so msgspec would silently stop validating
+  their fields.  No module defining a Struct is in a set.
+
+Exit codes: 0 every verdict unchanged, 1 a verdict differs, 2 usage or mypyc missing, 3 a build
+or a worker failed.  ``--keep DIR`` keeps the copies (run tests against one with
+``PYTHONPATH=DIR/<set> python -m pytest ...`` from that directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: the module sets compiled, each in a copy of its own (paths inside the package)
+SETS: dict[str, tuple[str, ...]] = {
+    "kolossus": ("adjudicator/games/kolossus/rules.py",),
+    "colossi": ("adjudicator/games/colossi/engine.py", "adjudicator/games/colossi/effects.py",
+                "adjudicator/games/colossi/rules.py"),
+    "core": ("adjudicator/core/verify.py", "adjudicator/core/log.py"),
+}
+#: the games measured for a set by default
+GAMES_OF: dict[str, tuple[str, ...]] = {"kolossus": ("kolossus",), "colossi": ("colossi",),
+                                        "core": ("kolossus", "colossi")}
+
+MYPY_CONFIG = """[mypy]
+follow_imports = silent
+ignore_missing_imports = True
+allow_redefinition_new = True
+local_partial_types = True
+ignore_errors = True
+"""
+
+#: (file, text, replacement): the source changes a compiled copy needs (module docstring)
+PATCHES: tuple[tuple[str, str, str], ...] = (
+    ("adjudicator/core/kit.py",
+     '    def mark(fn: Callable) -> Callable:\n'
+     '        fn.__dict__.setdefault("_kit_roles", []).append((role, types, rule))\n',
+     '    def mark(fn: Callable) -> Callable:\n'
+     '        try:\n'
+     '            fn.__dict__.setdefault("_kit_roles", []).append((role, types, rule))\n'
+     '        except AttributeError:  # a method compiled by mypyc has no __dict__\n'
+     '            _ROLES.setdefault(fn, []).append((role, types, rule))\n'),
+    ("adjudicator/core/kit.py",
+     "def _mark(role: str",
+     "_ROLES: dict[Any, list[Any]] = {}\n\n\n"
+     "def _roles(fn: Any) -> Any:\n"
+     "    found = getattr(fn, '_kit_roles', None)\n"
+     "    if found is not None:\n"
+     "        return found\n"
+     "    try:\n"
+     "        return _ROLES.get(fn, ())\n"
+     "    except TypeError:  # an unhashable class attribute\n"
+     "        return ()\n\n\n"
+     "def _mark(role: str"),
+    ("adjudicator/core/kit.py", 'getattr(fn, "_kit_roles", ())', "_roles(fn)"),
+    ("adjudicator/games/colossi/rules.py",
+     "    def check(self, s: State, e: Any) -> Ruling:\n        try:\n",
+     "    def _check_known(self, s: State, e: Any) -> Ruling:\n        try:\n"),
+    ("adjudicator/games/colossi/rules.py", "\n    _check_known = check\n", "\n"),
+    ("adjudicator/games/colossi/engine.py", "\nclass W:\n",
+     "\n@mypyc_attr(native_class=False)  # fields set by name, read through __dict__\nclass W:\n"),
+    ("adjudicator/games/colossi/engine.py", "from __future__ import annotations\n",
+     "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n"),
+)
+
+
+class Failed(Exception):
+    """A step of the evaluation failed (exit 3)."""
+
+
+def say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# -- the copies --------------------------------------------------------------------------------
+
+def make_copy(dst: Path) -> Path:
+    """The installed layout of the package (cli/ and replays/ inside it) and benchmarks/."""
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.c", "build")
+    shutil.copytree(ROOT / "adjudicator", dst / "adjudicator", ignore=skip)
+    shutil.copytree(ROOT / "cli", dst / "adjudicator" / "cli", ignore=skip)
+    shutil.copytree(ROOT / "replays", dst / "adjudicator" / "replays", ignore=skip)
+    shutil.copytree(ROOT / "benchmarks", dst / "benchmarks", ignore=skip)
+    return dst
+
+
+def patch(copy: Path) -> None:
+    for rel, old, new in PATCHES:
+        p = copy / rel
+        text = p.read_text()
+        if text.count(old) != 1:
+            raise Failed(f"{rel}: the text the mypyc workaround replaces is no longer there once "
+                         f"({text.count(old)} times): update benchmarks/compiled.py PATCHES\n  {old!r}")
+        p.write_text(text.replace(old, new))
+
+
+def build(copy: Path, modules: tuple[str, ...], config: Path) -> float:
+    """Compile ``modules`` in place in ``copy``; the wall-clock seconds it took."""
+    t0 = time.perf_counter()
+    log = copy / "mypyc.log"
+    with open(log, "wb") as out:
+        proc = subprocess.run([sys.executable, "-m", "mypyc", "--config-file", str(config), *modules],
+                              cwd=copy, stdout=out, stderr=subprocess.STDOUT, env=_env(copy))
+    if proc.returncode != 0:
+        tail = log.read_text(errors="replace").splitlines()[-15:]
+        raise Failed(f"mypyc failed on {', '.join(modules)} (exit {proc.returncode}); {log}:\n" + "\n".join(tail))
+    return time.perf_counter() - t0
+
+
+def _env(copy: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(copy)
+    return env
+
+
+def worker(copy: Path, *args: str) -> Any:
+    """Run this module's worker in ``copy`` (its own process: a compiled module cannot be
+    unloaded); its one line of JSON on stdout."""
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.compiled", "--worker", *args],
+                          cwd=copy, env=_env(copy), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        raise Failed(f"worker {' '.join(args)} in {copy} failed (exit {proc.returncode}):\n"
+                     + proc.stderr.decode(errors="replace")[-3000:])
+    return json.loads(proc.stdout.decode())
+
+
+# -- the worker (runs inside a copy) ---------------------------------------------------------------
+
+def _files(spec: str) -> list[Any]:
+    from benchmarks.runner import CorpusFile
+
+    return [CorpusFile(**d) for d in json.loads(Path(spec).read_text())]
+
+
+def _compiled_modules() -> list[str]:
+    return sorted(name for name, m in list(sys.modules.items())
+                  if name.startswith("adjudicator.") and str(getattr(m, "__file__", "")).endswith(".so"))
+
+
+def _fingerprint(path: str) -> dict[str, Any]:
+    """What a verdict says about one log: to compare an interpreted and a compiled run."""
+    import msgspec
+
+    from adjudicator.core.errors import AdjudicatorError
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.verify import run
+
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        res = run(parse_log(raw, path))
+    except AdjudicatorError as exc:
+        return {"file": os.path.basename(path), "error": str(exc)}
+    try:
+        pos = hashlib.sha256(msgspec.json.encode(res.state)).hexdigest()
+    except (TypeError, msgspec.EncodeError):
+        pos = repr(res.state)
+    out = res.outcome
+    return {"file": os.path.basename(path), "verdict": res.verdict, "events": res.events,
+            "violations": [v.as_dict() for v in res.violations + res.undetermined + res.unchecked],
+            "warnings": [w.as_dict() for w in res.warnings],
+            "outcome": None if out is None else msgspec.to_builtins(out), "position": pos}
+
+
+def run_worker(argv: list[str]) -> int:
+    from adjudicator.core import registry
+
+    mode, gid = argv[0], argv[1]
+    game = registry.get(gid)
+    if mode == "generate":
+        from dataclasses import asdict
+
+        from benchmarks.runner import generate_corpus
+
+        directory, matches = argv[2], int(argv[3])
+        os.makedirs(directory, exist_ok=True)
+        files = generate_corpus(game, directory, matches, report=say)
+        print(json.dumps([asdict(f) for f in files]))
+    elif mode == "measure":
+        from benchmarks.runner import measure_verify_decode
+
+        res = measure_verify_decode(game, _files(argv[2]), int(argv[3]))
+        print(json.dumps({"ratio": res["verify_to_chess"], "verify": res["verify_events_per_s"],
+                          "chess": res["chess_moves_per_s"], "compiled": _compiled_modules()}))
+    elif mode == "verdicts":
+        paths = [f.path for f in _files(argv[2])] + sorted(str(p) for p in Path(argv[3]).glob("*.jsonl"))
+        print(json.dumps({"verdicts": [_fingerprint(p) for p in paths], "compiled": _compiled_modules()}))
+    else:
+        raise SystemExit(f"unknown worker mode {mode!r}")
+    return 0
+
+
+# -- the evaluation ----------------------------------------------------------------------------------
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.compiled", description=__doc__.split("\n\n")[0])
+    p.add_argument("--sets", default="kolossus", metavar="SET,...",
+                   help=f"module sets to compile, each in its own copy ({', '.join(SETS)}; default kolossus)")
+    p.add_argument("--games", default=None, metavar="ID,...", help="games measured (default: the sets' own)")
+    p.add_argument("--matches", type=int, default=40, help="generated matches per game (default 40)")
+    p.add_argument("--passes", type=int, default=3, help="timed verify passes per measurement (default 3)")
+    p.add_argument("--rounds", type=int, default=2, help="measurements of each copy, in turn (default 2)")
+    p.add_argument("--keep", default=None, metavar="DIR", help="build in DIR and keep it")
+    p.add_argument("--worker", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return p
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    sets = [s for s in args.sets.split(",") if s]
+    unknown = [s for s in sets if s not in SETS]
+    if unknown or not sets:
+        say(f"python -m benchmarks.compiled: error: unknown module set(s) {unknown}; known: {', '.join(SETS)}")
+        return 2
+    if args.matches < 1 or args.passes < 1 or args.rounds < 1:
+        say("python -m benchmarks.compiled: error: --matches, --passes and --rounds must be at least 1")
+        return 2
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        say("python -m benchmarks.compiled: error: mypyc is not installed (pip install mypy; gcc and "
+            "the Python headers, Debian's python3-dev)")
+        return 2
+    games = args.games.split(",") if args.games else list(dict.fromkeys(g for s in sets for g in GAMES_OF[s]))
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="adjudicator-compiled-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        config = work / "mypy.ini"
+        config.write_text(MYPY_CONFIG)
+        copies = {"interpreted": make_copy(work / "interpreted")}
+        builds: dict[str, float] = {}
+        for s in sets:
+            copies[s] = make_copy(work / s)
+            patch(copies[s])
+            say(f"[{s}] mypyc {' '.join(SETS[s])}")
+            builds[s] = build(copies[s], SETS[s], config)
+            say(f"[{s}] built in {builds[s]:.1f} s")
+        corpora: dict[str, str] = {}
+        for g in games:
+            say(f"[{g}] generating {args.matches} matches")
+            files = worker(copies["interpreted"], "generate", g, str(work / "corpus" / g), str(args.matches))
+            corpora[g] = str(work / "corpus" / f"{g}.json")
+            Path(corpora[g]).write_text(json.dumps(files))
+        ratios: dict[tuple[str, str], list[float]] = {}
+        compiled_mods: dict[str, list[str]] = {}
+        for r in range(args.rounds):
+            for name, copy in copies.items():
+                for g in games:
+                    got = worker(copy, "measure", g, corpora[g], str(args.passes))
+                    ratios.setdefault((name, g), []).append(got["ratio"])
+                    compiled_mods[name] = got["compiled"]
+                    say(f"round {r + 1}/{args.rounds} [{name}] {g}: verify {got['verify']:,.0f} events/s, "
+                        f"python-chess {got['chess']:,.0f} moves/s, ratio {got['ratio']:.2f}x")
+        for s in sets:
+            missing = sorted(set(_module_names(SETS[s])) - set(compiled_mods[s]))
+            if missing:
+                raise Failed(f"[{s}] these modules did not load compiled: {', '.join(missing)}")
+        differ = 0
+        verdicts: dict[tuple[str, str], int] = {}
+        for g in games:
+            base = worker(copies["interpreted"], "verdicts", g, corpora[g], str(ROOT / "examples" / g))["verdicts"]
+            for s in sets:
+                got = worker(copies[s], "verdicts", g, corpora[g], str(ROOT / "examples" / g))["verdicts"]
+                bad = [a["file"] for a, b in zip(base, got) if a != b] + (["(count)"] if len(base) != len(got) else [])
+                verdicts[(s, g)] = len(base)
+                if bad:
+                    differ += 1
+                    say(f"[{s}] {g}: verdicts differ on {', '.join(bad[:10])}")
+        print(report(sets, games, builds, ratios, verdicts, differ))
+        return 1 if differ else 0
+    except Failed as exc:
+        say(f"python -m benchmarks.compiled: {exc}")
+        return 3
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _module_names(paths: tuple[str, ...]) -> list[str]:
+    return [p.removesuffix(".py").replace("/", ".") for p in paths]
+
+
+def report(sets: list[str], games: list[str], builds: dict[str, float], ratios: dict[tuple[str, str], list[float]],
+           verdicts: dict[tuple[str, str], int], differ: int) -> str:
+    rows = ["| module set | build s | game | interpreted / python-chess | compiled / python-chess | speed-up | verdicts |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for s in sets:
+        for g in games:
+            base, comp = ratios[("interpreted", g)], ratios[(s, g)]
+            mb, mc = statistics.median(base), statistics.median(comp)
+            runs = lambda xs: ", ".join(f"{x:.2f}" for x in xs)  # noqa: E731
+            rows.append(f"| {s} | {builds[s]:.0f} | {g} | {mb:.2f}x ({runs(base)}) | {mc:.2f}x ({runs(comp)}) | "
+                        f"{mc / mb:.2f}x | {verdicts[(s, g)]} logs, "
+                        f"{'unchanged' if not differ else 'see above'} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.worker is not None:
+        return run_worker(args.worker)
+    return evaluate(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
