@@ -20,12 +20,17 @@ What mypyc needs of this code base, applied to the copies only (``PATCHES``; doc
   ``__dict__``, so the marks go to a side table (``core/kit.py``);
 - a method defined twice in one class body (Colossi's ``Rules.check``) is a C symbol defined
   twice: the first is renamed;
+- a compiled function checks its annotations: ``MatchLog.events: list[...]`` holds a
+  ``StreamedEvents`` (a Sequence) when a log is streamed, a TypeError once compiled: annotated
+  ``Sequence``;
 - a compiled class has a fixed layout and no ``__dict__``; Colossi's working copy ``W`` sets
   fields by name and reads ``__dict__``, so it is declared a plain Python class
   (``@mypyc_attr(native_class=False)``: its methods are still compiled);
 - msgspec Structs must stay in interpreted modules: mypyc erases their annotations to the bare
   runtime class (``list[Corner]`` becomes ``list``), so msgspec would silently stop validating
-  their fields.  No module defining a Struct is in a set.
+  their fields (and a field named ``type`` annotated ``Any`` becomes one that must hold a
+  ``type``: ``core/log.py``'s ``_Typed`` then decodes no line, and no judge's ruling is found).
+  No module of a set defines a Struct class (``_Typed`` is made with ``msgspec.defstruct``).
 
 Exit codes: 0 every verdict unchanged, 1 a verdict differs, 2 usage or mypyc missing, 3 a build
 or a worker failed.  ``--keep DIR`` keeps the copies (run tests against one with
@@ -38,6 +43,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -99,6 +105,10 @@ PATCHES: tuple[tuple[str, str, str], ...] = (
      "\n@mypyc_attr(native_class=False)  # fields set by name, read through __dict__\nclass W:\n"),
     ("adjudicator/games/colossi/engine.py", "from __future__ import annotations\n",
      "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n"),
+    ("adjudicator/core/log.py", "class _Typed(msgspec.Struct):\n    type: Any = None\n",
+     "_Typed = msgspec.defstruct('_Typed', [('type', Any, None)])  # a Struct made at run time\n"),
+    ("adjudicator/core/log.py", "    events: list[tuple[int, Event]] = field(default_factory=list)\n",
+     "    events: Sequence[tuple[int, Event]] = field(default_factory=list)\n"),
 )
 
 
@@ -151,15 +161,37 @@ def _env(copy: Path) -> dict[str, str]:
     return env
 
 
-def worker(copy: Path, *args: str) -> Any:
+def worker(copy: Path, *args: str, under: tuple[str, ...] = ()) -> Any:
     """Run this module's worker in ``copy`` (its own process: a compiled module cannot be
-    unloaded); its one line of JSON on stdout."""
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.compiled", "--worker", *args],
+    unloaded), ``under`` a tool if given; its one line of JSON on stdout (``_stderr``: its
+    standard error)."""
+    proc = subprocess.run([*under, sys.executable, "-m", "benchmarks.compiled", "--worker", *args],
                           cwd=copy, env=_env(copy), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if proc.returncode != 0:
         raise Failed(f"worker {' '.join(args)} in {copy} failed (exit {proc.returncode}):\n"
                      + proc.stderr.decode(errors="replace")[-3000:])
-    return json.loads(proc.stdout.decode())
+    out = json.loads(proc.stdout.decode())
+    if isinstance(out, dict):
+        out["_stderr"] = proc.stderr.decode(errors="replace")
+    return out
+
+
+def instructions_per_pass(copy: Path, gid: str, spec: str, work: Path) -> tuple[int, int]:
+    """Instructions one verify pass over the corpus ``spec`` executes in ``copy``, counted by
+    callgrind (the same count however loaded the machine is): a run with two counted passes
+    less a run with one, so that start-up, imports and the warm-up pass cancel out; and the
+    events of one pass."""
+    totals = []
+    events = 0
+    for passes in (1, 2):
+        got = worker(copy, "count", gid, spec, str(passes),
+                     under=("valgrind", "--tool=callgrind", f"--callgrind-out-file={work / 'callgrind.out'}"))
+        m = re.search(r"Collected : (\d+)", got["_stderr"])
+        if m is None:
+            raise Failed(f"callgrind printed no instruction count for {copy}:\n{got['_stderr'][-2000:]}")
+        totals.append(int(m.group(1)))
+        events = got["events"]
+    return totals[1] - totals[0], events
 
 
 # -- the worker (runs inside a copy) ---------------------------------------------------------------
@@ -220,6 +252,14 @@ def run_worker(argv: list[str]) -> int:
         res = measure_verify_decode(game, _files(argv[2]), int(argv[3]))
         print(json.dumps({"ratio": res["verify_to_chess"], "verify": res["verify_events_per_s"],
                           "chess": res["chess_moves_per_s"], "compiled": _compiled_modules()}))
+    elif mode == "count":
+        from benchmarks.runner import verify_pass
+
+        files = _files(argv[2])
+        events = 0
+        for _ in range(1 + int(argv[3])):  # a warm-up pass (data loaded, caches filled), then the counted ones
+            events = verify_pass(files).events
+        print(json.dumps({"events": events, "compiled": _compiled_modules()}))
     elif mode == "verdicts":
         paths = [f.path for f in _files(argv[2])] + sorted(str(p) for p in Path(argv[3]).glob("*.jsonl"))
         print(json.dumps({"verdicts": [_fingerprint(p) for p in paths], "compiled": _compiled_modules()}))
@@ -238,6 +278,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--matches", type=int, default=40, help="generated matches per game (default 40)")
     p.add_argument("--passes", type=int, default=3, help="timed verify passes per measurement (default 3)")
     p.add_argument("--rounds", type=int, default=2, help="measurements of each copy, in turn (default 2)")
+    p.add_argument("--callgrind", action="store_true",
+                   help="also count the instructions per verified event with valgrind's callgrind (the "
+                        "same count whatever the machine's load; slow: use a small --matches)")
     p.add_argument("--keep", default=None, metavar="DIR", help="build in DIR and keep it")
     p.add_argument("--worker", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return p
@@ -304,6 +347,16 @@ def evaluate(args: argparse.Namespace) -> int:
                     differ += 1
                     say(f"[{s}] {g}: verdicts differ on {', '.join(bad[:10])}")
         print(report(sets, games, builds, ratios, verdicts, differ))
+        if args.callgrind:
+            if shutil.which("valgrind") is None:
+                raise Failed("--callgrind: valgrind is not installed (Debian's valgrind)")
+            counted = {}
+            for name, copy in copies.items():
+                for g in games:
+                    counted[(name, g)] = instructions_per_pass(copy, g, corpora[g], work)
+                    say(f"[{name}] {g}: {counted[(name, g)][0] / counted[(name, g)][1]:,.0f} instructions per event")
+            print()
+            print(report_instructions(sets, games, counted))
         return 1 if differ else 0
     except Failed as exc:
         say(f"python -m benchmarks.compiled: {exc}")
@@ -329,6 +382,16 @@ def report(sets: list[str], games: list[str], builds: dict[str, float], ratios: 
             rows.append(f"| {s} | {builds[s]:.0f} | {g} | {mb:.2f}x ({runs(base)}) | {mc:.2f}x ({runs(comp)}) | "
                         f"{mc / mb:.2f}x | {verdicts[(s, g)]} logs, "
                         f"{'unchanged' if not differ else 'see above'} |")
+    return "\n".join(rows)
+
+
+def report_instructions(sets: list[str], games: list[str], counted: dict[tuple[str, str], tuple[int, int]]) -> str:
+    rows = ["| module set | game | instructions / event, interpreted | compiled | interpreted / compiled |",
+            "| --- | --- | --- | --- | --- |"]
+    for s in sets:
+        for g in games:
+            (bi, be), (ci, ce) = counted[("interpreted", g)], counted[(s, g)]
+            rows.append(f"| {s} | {g} | {bi / be:,.0f} | {ci / ce:,.0f} | {(bi / be) / (ci / ce):.2f}x |")
     return "\n".join(rows)
 
 
