@@ -62,9 +62,11 @@ SETS: dict[str, tuple[str, ...]] = {
                 "adjudicator/games/colossi/rules.py"),
     "core": ("adjudicator/core/verify.py", "adjudicator/core/log.py"),
 }
+#: every set at once: what compiling would give a user
+SETS["all"] = tuple(m for mods in list(SETS.values()) for m in mods)
 #: the games measured for a set by default
 GAMES_OF: dict[str, tuple[str, ...]] = {"kolossus": ("kolossus",), "colossi": ("colossi",),
-                                        "core": ("kolossus", "colossi")}
+                                        "core": ("kolossus", "colossi"), "all": ("kolossus", "colossi")}
 
 MYPY_CONFIG = """[mypy]
 follow_imports = silent
