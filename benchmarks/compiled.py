@@ -37,32 +37,33 @@ or a worker failed.  ``--keep DIR`` keeps the copies (run tests against one with
 ``PYTHONPATH=DIR/<set> python -m pytest ...`` from that directory).
 
 Measured on 2026-11-26 (main at 8a3f149; mypy/mypyc 2.4.1, Cython 3.3.1, gcc 12.2, CPython
-3.11.7; two cores shared with seven other sessions, load average 6 to 9).  Instructions per
-verified event (callgrind, the same whatever the load; 10 generated Kolossus matches, 3,816
-events, and 6 Colossi matches, 4,824 events):
+3.11.7, two cores).  Instructions per verified event (callgrind: the same whatever the load; 10
+generated Kolossus matches, 3,816 events; 6 Colossi matches, 4,824 events) and verify /
+python-chess timed side by side (30 matches, 3 passes, median of 3 rounds, on a quiet spell):
 
-======================================  ==================  ==================
-compiled                                Kolossus            Colossi
-======================================  ==================  ==================
-nothing (interpreted)                   72,053              179,220
-kolossus: its rules.py                  60,072 (1.20x)      (not its code)
-colossi: its engine, effects, rules     (not its code)      155,162 (1.16x)
-core: verify.py, log.py                 68,373 (1.05x)      178,040 (1.01x)
-all of these                            55,962 (1.29x)      149,717 (1.20x)
-Cython, pure-Python mode, the same      67,345 (1.07x)      see the report
-engine modules, no source change
-======================================  ==================  ==================
+=====================================  ========================  ========================
+compiled                               Kolossus                  Colossi
+=====================================  ========================  ========================
+nothing (interpreted)                  72,053 instr.; 1.86x      179,220 instr.; 0.71x
+kolossus: its rules.py                 60,072 (1.20x); 2.77x     (not its code)
+colossi: its engine, effects, rules    (not its code)            155,162 (1.16x); 1.02x
+core: verify.py, log.py                68,373 (1.05x)            178,040 (1.01x)
+all of these                           55,962 (1.29x); 2.90x     149,717 (1.20x); 1.05x
+Cython (pure-Python mode, no source    67,345 (1.07x); 2.38x     146,156 (1.23x); 1.00x
+change) on the same engine modules
+=====================================  ========================  ========================
 
-The timed ratio (the default; 30 matches, 3 passes, 2 rounds) said Kolossus 2.01x -> 2.80x
-python-chess with its rules compiled and Colossi 0.72x -> 1.12x with its engine compiled, but
-the same run had the kolossus set "speed up" Colossi 1.96x, which it cannot: on that loaded
-machine a ratio moved by up to 2x between rounds, so the callgrind counts are the figures to
-go by.  Build time (wall, loaded): kolossus 57-131 s, colossi 159-282 s, core 65-113 s, all
-454 s; Cython on kolossus rules.py 329 s.  The compiled modules weigh 5.4 MB.  Every verdict of
-the generated matches and of ``examples/`` was unchanged, and against the "all" build 285 of
-286 tests of test_examples, test_kolossus_*, test_colossi_{examples,rules,fast,unknowns},
-test_seat_colossi, test_judge_*, test_rulings and test_cli_verify_many passed (the other reads
-``rules.__file__`` as source, a .so once compiled).
+Timed, the speed-up is larger than the instruction count says (Kolossus 1.49x with its rules
+compiled, 1.56x with all; Colossi 1.43x and 1.47x; Cython 1.28x and 1.40x).  While seven other
+sessions loaded the machine (load average 6 to 9) a timed ratio moved by up to 2x between rounds
+(the kolossus set once "sped up" Colossi 1.96x, which it cannot): there, go by ``--callgrind``.
+Build time (wall): kolossus 41 s quiet, 57-131 s loaded; colossi 159-282 s loaded; core 65-113 s;
+all 454 s loaded; Cython kolossus 329 s, colossi 180 s (loaded).  The compiled modules weigh
+5.4 MB.  Every verdict of the generated matches and of ``examples/`` was unchanged; against the
+"all" build 285 of 286 tests of test_examples, test_kolossus_*, test_colossi_{examples,rules,
+fast,unknowns}, test_seat_colossi, test_judge_*, test_rulings and test_cli_verify_many passed
+(the other reads ``rules.__file__`` as source, a .so once compiled); the Cython Colossi build
+passed the 111 Colossi and example tests run against it.
 """
 
 from __future__ import annotations
