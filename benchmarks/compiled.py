@@ -3,7 +3,7 @@
 Nothing in the repository is compiled; this evaluation builds, in a temporary directory, one copy
 of the package per *module set* with the set's modules compiled by mypyc (``pip install mypy``;
 gcc and the Python headers, Debian's ``python3-dev``), and an interpreted copy beside them.  Each
-copy runs in its own process, as the benchmark does (``benchmarks.runner.measure_verify_decode``:
+copy runs in its own process, as the benchmark does (``benchmarks.sidebyside.measure_verify_decode``:
 verify passes interleaved with python-chess's ``read_game`` passes, the median ratio reported),
 over one corpus of generated matches shared by every copy; copies are measured in turn, ``rounds``
 times, so that the load of the machine hits them alike.  It prints, per set and game, the build
@@ -228,7 +228,7 @@ def instructions_per_pass(copy: Path, gid: str, spec: str, work: Path) -> tuple[
 # -- the worker (runs inside a copy) ---------------------------------------------------------------
 
 def _files(spec: str) -> list[Any]:
-    from benchmarks.runner import CorpusFile
+    from benchmarks.corpus import CorpusFile
 
     return [CorpusFile(**d) for d in json.loads(Path(spec).read_text())]
 
@@ -271,20 +271,20 @@ def run_worker(argv: list[str]) -> int:
     if mode == "generate":
         from dataclasses import asdict
 
-        from benchmarks.runner import generate_corpus
+        from benchmarks.corpus import generate_corpus
 
         directory, matches = argv[2], int(argv[3])
         os.makedirs(directory, exist_ok=True)
         files = generate_corpus(game, directory, matches, report=say)
         print(json.dumps([asdict(f) for f in files]))
     elif mode == "measure":
-        from benchmarks.runner import measure_verify_decode
+        from benchmarks.sidebyside import measure_verify_decode
 
         res = measure_verify_decode(game, _files(argv[2]), int(argv[3]))
         print(json.dumps({"ratio": res["verify_to_chess"], "verify": res["verify_events_per_s"],
                           "chess": res["chess_moves_per_s"], "compiled": _compiled_modules()}))
     elif mode == "count":
-        from benchmarks.runner import verify_pass
+        from benchmarks.corpus import verify_pass
 
         files = _files(argv[2])
         events = 0
