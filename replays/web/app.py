@@ -46,7 +46,6 @@ import anyio.to_thread
 import msgspec
 from litestar import Litestar, Request, Response, get, post
 from litestar.middleware import DefineMiddleware
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from litestar.datastructures import State
 from litestar.enums import MediaType
 from litestar.exceptions import ClientException, HTTPException, NotFoundException
@@ -72,6 +71,11 @@ from adjudicator.core.store import (
 from adjudicator.replays.core import card_texts, make_frame, seen_by
 
 from .access import _web, require_token
+from .answers import (
+    CardText, EventInfo, GameInfo, LegalEvent, LegalEvents, MatchEvents, MatchInfo, Position, ServiceInfo,
+    UploadResult, Variation, VariationStep, ViolationInfo,
+)
+from .bounds import DEFAULT_BODY_TIMEOUT, MAX_REQUEST_HEAD, MAX_URL, RequestBounds  # noqa: F401 (serve's)
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
@@ -80,14 +84,6 @@ MAX_VARIATION = 500
 #: events per page of ``/api/matches/{id}/events`` (default and largest)
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
-#: the longest request target (path and query string, bytes) answered; longer: 414
-MAX_URL = 131_072
-#: the largest request head (request line and headers, bytes) the server reads (``serve`` gives it
-#: to uvicorn's h11): a larger one is refused by uvicorn itself (400, connection closed)
-MAX_REQUEST_HEAD = 1_048_576
-#: the longest a request body may take to arrive, in seconds (``adjudicator serve --body-timeout``);
-#: then 408 and the connection is closed
-DEFAULT_BODY_TIMEOUT = 30.0
 #: the longest an upload's verification may take (``adjudicator serve --upload-seconds``)
 DEFAULT_UPLOAD_SECONDS = 20.0
 #: the most events one upload may hold (a bound on its verification time and memory)
@@ -98,198 +94,6 @@ TOKEN_ENV = "ADJUDICATOR_UPLOAD_TOKEN"
 UPLOAD_TYPES = ("application/x-ndjson", "multipart/form-data")
 #: where the pages, the script and the style sheet live
 STATIC = Path(__file__).parent / "static"
-
-# -- the answers -------------------------------------------------------------------------------
-
-
-class GameInfo(msgspec.Struct):
-    id: str
-    name: str
-
-
-class ServiceInfo(msgspec.Struct):
-    """What the service accepts: the registered games, the upload limit, illegal uploads."""
-
-    version: str
-    games: list[GameInfo]
-    #: the largest upload accepted, in bytes
-    max_upload: int
-    #: whether an illegal log is stored (with its verdict) or refused
-    allow_illegal: bool
-    #: how many matches are stored
-    matches: int
-    #: whether uploads are accepted at all (only with a token: ``serve --upload-token``)
-    uploads: bool = False
-
-
-class MatchInfo(msgspec.Struct):
-    """One stored match, as listed."""
-
-    match_id: str
-    game: str
-    game_name: str
-    players: list[str]
-    verdict: str
-    #: how many illegal events
-    violations: int
-    #: log events (1 = MatchStarted)
-    events: int
-    #: the result in words (``alice wins by gem-complete``; ``unfinished``)
-    result: str
-    outcome: dict[str, Any] | None
-    source: str
-    #: the hash of the last line of a sealed log (the hash chain's head); None: not sealed
-    chain_head: str | None = None
-    #: the card pool, board or island the match was checked against: ``kind``, ``id``, ``sha256``
-    data: list[dict[str, str]] = []
-    #: the match header (``MatchStarted.meta``: event, round, table, date, judge, ...); {} for none
-    meta: dict[str, str] = {}
-
-
-class EventInfo(msgspec.Struct):
-    """One log event as the viewer lists it, with the adjudicator's ruling."""
-
-    number: int
-    line: int
-    type: str
-    #: the event kind (``D`` decision, ``R`` random outcome, ``X`` derived, ...)
-    kind: str
-    text: str
-    #: ``legal``, ``illegal``, ``unchecked`` (accepted, not engine-checked), ``derived`` or
-    #: ``undetermined`` (legal only if what the record leaves unknown is as ``condition`` says);
-    #: or what a judge's ruling made of it: ``stands``, ``taken-back``, ``ruling`` (the JudgeRuling)
-    mark: str
-    verdict: str
-    rule: str
-    code: str
-    message: str
-    #: the consequences the rules forced after it
-    derived: list[str]
-    turn: int
-    event: dict[str, Any]
-    #: an undetermined ruling's condition on the unknown identities ("bob's hidden card is
-    #: iron-wolf"): the event is legal if it holds, and followed as if it does; None otherwise
-    condition: str | None = None
-    #: the annotation written on the event (the envelope's ``note``); None: none
-    note: str | None = None
-
-
-class MatchEvents(msgspec.Struct):
-    """One page of a match's events (``events`` from event number ``first`` on)."""
-
-    match: MatchInfo
-    #: numbers of the illegal events (of the whole match)
-    violations: list[int]
-    events: list[EventInfo]
-    #: how many log events the match has
-    total: int = 0
-    #: the number of the first event of this page
-    first: int = 1
-    #: the ``from`` of the next page (None: this is the last page)
-    next: int | None = None
-
-
-class CardText(msgspec.Struct):
-    """A card of the match's pool as the viewers show it (hover or select a card)."""
-
-    id: str
-    name: str
-    text: str = ""
-    #: short facts (``follower``, ``white``, ``locus 3``, ``3/2``)
-    facts: list[str] = []
-
-
-class Position(msgspec.Struct):
-    """The position after event ``at`` from one viewpoint (``view`` None: the judge)."""
-
-    match_id: str
-    at: int
-    events: int
-    view: str | None
-    players: list[str]
-    turn: int
-    scene: Scene
-    #: what event ``at`` changed, as this viewpoint sees it
-    changes: list[str]
-    #: ids of the scene's cells, cards and pieces event ``at`` concerns (the viewer marks them)
-    touched: list[str] = []
-    #: how the event is marked (``legal``, ``illegal``, ...): an illegal one is drawn in red
-    mark: str = ""
-    #: the text of each card the scene shows by identity (``scene`` cards' ``card``), then of each
-    #: card an unknown card (``possible``) can still be, by card id, from the match's own pool:
-    #: name, text and short facts; none of a card this view cannot see
-    cards: dict[str, CardText] = {}
-
-
-class LegalEvent(msgspec.Struct):
-    type: str
-    text: str
-    event: dict[str, Any]
-
-
-class LegalEvents(msgspec.Struct):
-    match_id: str
-    at: int
-    to_act: list[str]
-    #: how many legal events there are (``events`` holds at most ``limit`` of them)
-    count: int
-    events: list[LegalEvent]
-    outcome: str | None = None
-    #: seen as a player (``as``): the legal events that name cards hidden from that player (an
-    #: opponent's possible draws) are counted here, not listed (``count`` excludes them)
-    hidden: int = 0
-
-
-class VariationStep(msgspec.Struct):
-    """One event of an analysis variation with its ruling and what followed from it."""
-
-    type: str
-    text: str
-    verdict: str
-    rule: str
-    code: str
-    message: str
-    derived: list[str]
-    event: dict[str, Any]
-    #: an undetermined step's condition (the step is followed as if it holds); None otherwise
-    condition: str | None = None
-
-
-class Variation(msgspec.Struct):
-    """Events tried from the position after event ``at``: each ruled on in turn (the first illegal
-    one ends it), the position they lead to as a scene, and what is legal there."""
-
-    match_id: str
-    at: int
-    view: str | None
-    steps: list[VariationStep]
-    #: how many of the steps were legal or undetermined (and applied)
-    applied: int
-    scene: Scene
-    legal: LegalEvents
-
-
-class ViolationInfo(msgspec.Struct):
-    seq: int
-    line: int
-    rule: str
-    code: str
-    message: str
-
-
-class UploadResult(msgspec.Struct):
-    """What an upload did: ``status`` is ``stored``, ``already stored`` or ``refused``."""
-
-    match_id: str
-    status: str
-    stored: bool
-    verdict: str
-    game: str
-    events: int
-    violations: list[ViolationInfo]
-    #: the viewer page of the match (None when refused)
-    url: str | None
-
 
 # -- headers built from input -----------------------------------------------------------------
 
@@ -979,77 +783,6 @@ def static_file(name: FromPath[str]) -> Response[bytes]:
     if found is None:
         raise NotFoundException(detail=f"no static file {name[:80]!r}")
     return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache"})
-
-
-# -- request bounds: the target's length, the body's time ----------------------------------------
-
-class _BodyTimeout(HTTPException):
-    """The request body did not arrive in time (408; the connection is closed after the answer)."""
-
-    status_code = 408
-
-
-class RequestBounds:
-    """ASGI middleware bounding what a client controls before any handler runs.
-
-    A request target (path and query string) longer than :data:`MAX_URL` answers **414** without
-    reaching the handler.  A request body must arrive whole within ``body_timeout`` seconds of the
-    request: a client that dribbles it is answered **408** with ``Connection: close`` (uvicorn then
-    closes the connection), so slow uploads never hold a connection, a worker thread or memory for
-    longer than that.  Once the body is complete, ``receive`` is passed through untimed.
-    """
-
-    def __init__(self, app: ASGIApp, body_timeout: float = DEFAULT_BODY_TIMEOUT) -> None:
-        self.app, self.body_timeout = app, body_timeout
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        target = (len(scope.get("raw_path") or scope["path"].encode("utf-8", "replace"))
-                  + len(scope.get("query_string") or b""))
-        if target > MAX_URL:
-            await _send_error(send, 414, f"the request target is {target} bytes long; at most {MAX_URL} "
-                                         "(a variation that long: download it as a log and upload that)")
-            return
-        deadline = anyio.current_time() + self.body_timeout
-        complete = False
-        started = False
-
-        async def timed_receive() -> Message:
-            nonlocal complete
-            if complete:
-                return await receive()
-            try:
-                with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
-                    message = await receive()
-            except TimeoutError:
-                raise _BodyTimeout(detail=f"the request body did not arrive within {self.body_timeout:g} s "
-                                          "(serve --body-timeout); nothing stored",
-                                   headers={"Connection": "close"}) from None
-            complete = message["type"] != "http.request" or not message.get("more_body", False)
-            return message
-
-        async def watched_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, timed_receive, watched_send)  # type: ignore[arg-type]
-        except _BodyTimeout as exc:  # raised where no handler turned it into an answer
-            if started:
-                raise
-            await _send_error(send, 408, str(exc.detail), close=True)
-
-
-async def _send_error(send: Send, status: int, detail: str, close: bool = False) -> None:
-    body = msgspec.json.encode({"status_code": status, "detail": detail})
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if close:
-        headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})  # type: ignore[typeddict-item]
-    await send({"type": "http.response.body", "body": body, "more_body": False})  # type: ignore[typeddict-item]
 
 
 # -- the app -----------------------------------------------------------------------------------
