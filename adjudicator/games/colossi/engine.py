@@ -83,11 +83,29 @@ def holders(x: Any, trait: str) -> list[str]:
     return [p for p in from_seat(x, start) if trait in player(x, p).traits]
 
 
+#: (trait, parameter) -> its value, for the content it was read from (a new content, a new table)
+_TPARAM: dict[tuple[str, str], int] = {}
+_TPARAM_OF: list[Content] = []
+
+
 def tparam(trait: str, name: str) -> int:
-    return int(C().traits[trait].effect.params[name])
+    c = content()
+    if not _TPARAM_OF or _TPARAM_OF[0] is not c:
+        _TPARAM.clear()
+        _TPARAM_OF[:] = [c]
+    v = _TPARAM.get((trait, name))
+    if v is None:
+        v = _TPARAM[(trait, name)] = int(c.traits[trait].effect.params[name])
+    return v
+
+
+#: the limits of a player without curses (shared: callers only read it)
+_NO_LIMITS: dict[str, int] = {}
 
 
 def curse_limits(p: Player) -> dict[str, int]:
+    if not p.curses:
+        return _NO_LIMITS
     out: dict[str, int] = {}
     cards = C().cards
     for c in p.curses:
@@ -100,6 +118,8 @@ def curse_limits(p: Player) -> dict[str, int]:
 
 def hand_limit(x: Any, pid: str) -> int:
     p = player(x, pid)
+    if not p.curses and "ludicrously-capacious" not in p.traits:
+        return BASE_HAND
     limits = []
     if "ludicrously-capacious" in p.traits:
         limits.append(tparam("ludicrously-capacious", "hand"))
@@ -110,7 +130,10 @@ def hand_limit(x: Any, pid: str) -> int:
 
 
 def trait_cap(x: Any, pid: str) -> int:
-    lim = curse_limits(player(x, pid)).get("traits")
+    p = player(x, pid)
+    if not p.curses:
+        return BASE_TRAITS
+    lim = curse_limits(p).get("traits")
     return min(BASE_TRAITS, lim) if lim is not None else BASE_TRAITS
 
 

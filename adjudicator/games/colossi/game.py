@@ -32,6 +32,9 @@ _SPACE_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 
 #: the events whose ``cards`` list names cards (or tiles: CardsLooked at the tile deck)
 _CARD_LISTS = frozenset({E.CardsContributed, CardsLooked, CardsMoved, CardsReordered})
+#: the event types ``validate_more`` checks beyond their space fields
+_MORE = frozenset({E.TileExplored, E.TileReplaced, E.Alchemized, E.TopRevealed, E.ComponentMoved, E.Moved,
+                   E.GameEnded}) | _CARD_LISTS
 
 
 class Colossi(KitGame[State]):
@@ -75,6 +78,8 @@ class Colossi(KitGame[State]):
                 v = getattr(event, f)
                 if isinstance(v, int):
                     spaces.check(f, v)
+        if t not in _MORE:  # no other check below concerns this event type
+            return
         if (t is E.TileExplored or t is E.TileReplaced) and (event.tile is None or event.tile == HIDDEN):
             raise RefError("tile", "a tile turned up on the island is seen by every player: a record names it "
                                    "('?' or null cannot stand for it, CL-2.7)")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import Owed, RulesBase, head
 from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
 
@@ -39,6 +40,10 @@ class _Kept(threading.local):
 
 
 _KEPT = _Kept()
+#: the legal ruling of each action of the Actions step (checks._RULE_OF; any other: ``ok(rule_of)``)
+_OK_ACTION = {t: ok(rule) for t, rule in _RULE_OF.items()}
+#: the field of an event type naming a card or tile (unknowns.FIELDS), looked up once per event
+_FIELD_OF = U.FIELDS.get
 
 
 class Rules(Checks, Applies, RulesBase):
@@ -84,8 +89,14 @@ class Rules(Checks, Applies, RulesBase):
     def check(self, s: State, e: Any, known: bool = False) -> Ruling:
         """The ruling on ``e`` in ``s``.  A record with unknown identities first goes through
         :meth:`check_unknown` (``known``: it did); a full-information log costs one test."""
-        if not known and type(e) in U.WATCHED and (s.unseen is not None or U.involved(s, e)):
-            return self.check_unknown(s, e)
+        if not known and type(e) in U.WATCHED:
+            if s.unseen is not None:
+                return self.check_unknown(s, e)
+            f = _FIELD_OF(type(e))  # unknowns.involved, inlined for a full-information position
+            if f is not None:
+                v = getattr(e, f)
+                if (v == HIDDEN) if v.__class__ is str else U.involved(s, e):
+                    return self.check_unknown(s, e)
         try:
             if s.result is not None:
                 raise bad("CL-2.1", "after-end", "the match is over")
@@ -111,7 +122,7 @@ class Rules(Checks, Applies, RulesBase):
                 raise bad(rule, "not-your-decision", f"{type(e).__name__} by {who}, but {hp} decides now ({self.expected(s)})")
             if t is Actions:
                 self.c_actions(s, e, h)
-                return ok(self.rule_of(e))
+                return _OK_ACTION.get(type(e)) or ok(self.rule_of(e))
             if t is BannerChoice:
                 return legal("CL-2.5", NS + "ok", f"{e.choice} chosen")
             if t is Deploy:
@@ -144,7 +155,15 @@ class Rules(Checks, Applies, RulesBase):
     def apply(self, s: State, e: Any) -> State:
         # a record with unknown identities: the position the event is applied in (unknowns.py);
         # a full-information log costs one test
-        hidden = s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e))
+        if s.unseen is not None:
+            hidden = True
+        else:  # unknowns.involved, inlined for a full-information position (a name is one string)
+            f = _FIELD_OF(type(e))
+            if f is None:
+                hidden = False
+            else:
+                v = getattr(e, f)
+                hidden = v == HIDDEN if v.__class__ is str else U.involved(s, e)
         if hidden:
             s0 = s
             s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
