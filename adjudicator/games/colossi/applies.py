@@ -9,6 +9,7 @@ from typing import Any
 
 from adjudicator.core.events import CardsLooked, CardsMoved
 from adjudicator.core.kit import applies
+from adjudicator.core.rulings import Undefined
 
 from . import engine as Q
 from . import events as E
@@ -41,9 +42,7 @@ class Applies:
     @applies(E.TileSetAside)
     def a_set_aside(self, w: W, e: Any) -> None:
         w.pop()
-        box = list(w.tile_box)
-        box.remove(e.tile)
-        w.tile_box = tuple(box)
+        w.tile_box = remove1(w.tile_box, e.tile)
         w.tile_deck = tuple(sorted(w.tile_deck + (e.tile,)))
 
     @applies(E.TraitRevealed)
@@ -221,7 +220,7 @@ class Applies:
         sp = w.spaces[e.space]
         there = owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0
         if not there:
-            raise ValueError(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
+            raise Undefined(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
         w.road = None
         w.step_piece(e.piece, owner, e.space, e.to, e.player)
 
@@ -317,7 +316,10 @@ class Applies:
 
     @applies(E.ActionsEnded)
     def a_actions_ended(self, w: W, e: Any) -> None:
-        h = w.pop()
+        h = w.todo[0] if w.todo else None
+        if type(h) is not Actions or h.player != e.player:  # out of step, let stand: nothing ends (CL-43)
+            return
+        w.pop()
         w.road = None
         if h.extra:
             return
@@ -339,7 +341,7 @@ class Applies:
         elif w.spaces[e.space].tile is None:  # a tile turned up out of step that a judge let stand
             by = w.turn_player or w.first or w.players[0].id
         else:
-            raise ValueError(f"space {e.space} is explored already: no tile can be turned up there")
+            raise Undefined(f"space {e.space} is explored already: no tile can be turned up there")
         self.new_tile(w, e.space, e.tile, by)
 
     def new_tile(self, w: W, i: int, tile: str, by: str) -> None:
@@ -516,7 +518,9 @@ class Applies:
 
     @applies(E.DieRolled)
     def a_rolled(self, w: W, e: Any) -> None:
-        h = w.todo[0]
+        h = w.todo[0] if w.todo else None
+        if type(h) is not Rolls:  # a die rolled when none is owed, let stand: it decides nothing (CL-43)
+            return
         v = h.victims[0]
         rest = h.victims[1:]
         if rest:
@@ -595,7 +599,12 @@ class Applies:
 
 
 def remove1(items: tuple[str, ...], x: str) -> tuple[str, ...]:
-    i = items.index(x)
+    """``items`` less one ``x``; an ``x`` that is not there has no defined effect (a judge's
+    ``stands`` cannot take it: :class:`Undefined`, in words; a checked event always finds it)."""
+    try:
+        i = items.index(x)
+    except ValueError:
+        raise Undefined(f"{x!r} is not where the event takes it from (it holds {len(items)} other items)") from None
     return items[:i] + items[i + 1:]
 
 

@@ -12,6 +12,7 @@ from adjudicator.core.protocol import RefError
 
 from . import events as E
 from .data import ISLANDS, board, content
+from .observe import keep_seen
 from .rules import canonical
 from .state import ChooseFirst, Options, Player, Space, State
 
@@ -135,6 +136,10 @@ class Colossi(KitGame[State]):
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) -------------
     def canonical(self, event: Event) -> Event:
         return canonical(event)
+
+    def keep_seen(self, state: State, annulled: State) -> State:
+        """What the seats saw in events a judge's ruling took back, kept (CL-44: observe.py)."""
+        return keep_seen(state, annulled)
 
     def open_conditions(self, state: State) -> list[str] | None:
         """The conditions of undetermined events that later events left open (CL-40); None for a

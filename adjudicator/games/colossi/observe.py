@@ -14,6 +14,8 @@ these two (via :class:`~adjudicator.core.kit.KitGame`):
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN, Event, hidden, masked
@@ -59,3 +61,103 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
     if t is E.TopRevealed:
         return masked(event, "item")
     return event
+
+
+# == what a taking back keeps (CL-44) ================================================================
+
+def keep_seen(s: State, annulled: State) -> State:
+    """``s`` (the position a judge's taking back returns to) with what the seats learnt in the
+    events taken back, as ``annulled`` (the position those events left at the table) shows it: the
+    Colossus cards drawn go back on top of the deck, each known to the seat that drew it (to every
+    seat when it left the hand face up since), the items looked at on top stay known, and the tiles
+    turned up from the tile deck go back on top of it, known to every seat (CL-44).  A deck the
+    events taken back added to (the discard pile shuffled in) is reinstated with nothing kept."""
+    everyone = tuple(p.id for p in s.players)
+    drawn = _gains(s, annulled)
+    top, deck, seen, pool = _kept_deck(s.card_top, s.card_deck, s.card_seen, annulled.card_top, annulled.card_seen,
+                                       annulled.card_deck, drawn, everyone, s.unseen.cards if s.unseen else None)
+    island: dict[str, int] = {}  # the tiles turned up since: seen by every seat
+    for a, b in zip(s.spaces, annulled.spaces):
+        if a.tile is None and b.tile is not None:
+            island[b.tile] = island.get(b.tile, 0) + 1
+    tiles = {t: [everyone] * n for t, n in island.items()}
+    ttop, tdeck, tseen, tpool = _kept_deck(s.tile_top, s.tile_deck, s.tile_seen, annulled.tile_top, annulled.tile_seen,
+                                           annulled.tile_deck, tiles, everyone, s.unseen.tiles if s.unseen else None)
+    if (top, seen, ttop, tseen) == (s.card_top, s.card_seen, s.tile_top, s.tile_seen):
+        return s
+    unseen = s.unseen
+    if unseen is not None:
+        unseen = replace(unseen, cards=pool, tiles=tpool)
+    return replace(s, card_top=top, card_deck=deck, card_seen=seen, tile_top=ttop, tile_deck=tdeck, tile_seen=tseen,
+                   unseen=unseen)
+
+
+def _gains(s: State, annulled: State) -> dict[str, list[tuple[str, ...]]]:
+    """Each card that came into a hand in the events taken back -> who saw it, one entry a copy
+    (``"?"``: a card the record does not name, seen by its holder only)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for a, b in zip(s.players, annulled.players):
+        left = list(a.hand)
+        for c in b.hand:
+            if c in left:
+                left.remove(c)
+            else:
+                out.setdefault(c, []).append((b.id,))
+    return out
+
+
+def _kept_deck(top: tuple[str, ...], deck: tuple[str, ...], seen: tuple[tuple[str, ...], ...],
+               a_top: tuple[str, ...], a_seen: tuple[tuple[str, ...], ...], a_deck: tuple[str, ...],
+               gained: dict[str, list[tuple[str, ...]]], everyone: tuple[str, ...],
+               pool: tuple[str, ...] | None) -> tuple[Any, Any, Any, Any]:
+    """One deck after a taking back (see :func:`keep_seen`): the items that left it go back on
+    top, those that were on top first in their order, then the others in name order; the items
+    still on top keep what the seats saw of them in ``a_seen``.  Returns the top, the rest, who
+    saw each item on top, and what a record's unknown items can still be (``pool``)."""
+    before = list(top) + list(deck)
+    after = list(a_top) + list(a_deck)
+    rest = list(before)
+    for x in after:
+        if x not in rest:
+            return top, deck, seen, pool  # the deck grew (a reshuffle): reinstated as it was
+        rest.remove(x)
+    if not rest:  # nothing left the deck: only what was looked at on top
+        if len(a_top) < len(top) or a_top[:len(top)] != top:
+            return top, deck, seen, pool
+        return a_top, a_deck, a_seen, pool
+    from_top = [x for x in top[:len(top) - len(a_top)]] if a_top == top[len(top) - len(a_top):] else []
+    off = list(rest)
+    for x in from_top:
+        if x in off:
+            off.remove(x)
+        else:
+            from_top = []
+            off = list(rest)
+            break
+    order = from_top + sorted(off, key=lambda x: (x == HIDDEN, x))
+    pool_left = list(pool) if pool is not None else None
+    names: list[str] = []
+    who: list[tuple[str, ...]] = []
+    for i, x in enumerate(order):
+        if x == HIDDEN:  # unknown in the deck: named if a hand got a card the deck did not name
+            named = next((c for c in gained if c != HIDDEN and c not in before and gained[c]), None)
+            if named is not None and pool_left is not None and named in pool_left:
+                pool_left.remove(named)
+                x = named
+        by = gained.get(x)
+        saw = by.pop(0) if by else (() if x == HIDDEN else everyone)
+        if i < len(from_top) and i < len(seen):
+            saw = tuple(sorted(set(seen[i]) | set(saw)))
+        names.append(x)
+        who.append(tuple(sorted(saw)))
+    kept = list(before)
+    for x in order:
+        kept.remove(x)
+    deck_left = list(kept)
+    for x in a_top:  # what is still on top stays there, as the seats saw it then
+        if x in deck_left:
+            deck_left.remove(x)
+    new_top = tuple(names) + tuple(a_top)
+    new_seen = tuple(who) + tuple(a_seen[:len(a_top)])
+    new_pool = tuple(sorted(pool_left)) if pool_left is not None else pool
+    return new_top, tuple(sorted(deck_left)), new_seen, new_pool

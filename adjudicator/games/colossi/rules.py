@@ -17,7 +17,7 @@ from typing import Any
 
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import Owed, RulesBase, head
-from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
+from adjudicator.core.rulings import Illegal, Ruling, Undefined, Undetermined, legal
 
 from . import engine as Q
 from . import events as E
@@ -172,8 +172,14 @@ class Rules(Checks, Applies, RulesBase):
         kept = _KEPT
         w = kept.w if kept.frozen is s else W(s)
         kept.frozen = None  # a handler that fails leaves no half-applied working position to reuse
-        self._applies[type(e)](self, w, e)
-        pump(w)
+        try:
+            self._applies[type(e)](self, w, e)
+            pump(w)
+        except (AttributeError, IndexError, KeyError) as x:  # (nothing is tested on the way: a handler's failure)
+            why = self.unanswered(s, e)
+            if why is None:
+                raise  # an answer to the step the position waits for: an engine defect
+            raise Undefined(why) from x
         after = w.freeze()  # a new State: nothing of it is mutable or shared with ``w``
         if hidden:
             final = U.conditions_after(s0, e, after)
@@ -182,6 +188,15 @@ class Rules(Checks, Applies, RulesBase):
                 after = final
         kept.frozen, kept.w = after, w
         return after
+
+    def unanswered(self, s: State, e: Any) -> str | None:
+        """Why ``e`` has no defined effect in ``s`` when it answers a step the position does not
+        wait for (its handler needs that step: a judge's ``stands`` cannot take it, CL-43); None
+        when it answers the head step."""
+        h = s.todo[0] if s.todo else None
+        if h is not None and type(e) in ANSWERS.get(type(h), ()):
+            return None
+        return f"{type(e).__name__} answers no step the position waits for (it expects {self.expected(s)})"
 
     def rule_of(self, e: Any) -> str:
         return _RULE_OF.get(type(e), "CL-2.1")
