@@ -183,6 +183,9 @@ class Applies:
         t = type(h)
         p = e.player
         owner = e.owner or p
+        sp = w.spaces[e.space]  # a piece that is not there cannot move (no defined effect, CL-43)
+        if not (owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0):
+            raise Undefined(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
         if getattr(h, "player", None) != p:  # a step out of turn that a judge let stand
             self.stray_step(w, e, owner)
         elif t is Actions or t is Speedy:
@@ -216,11 +219,7 @@ class Applies:
 
     def stray_step(self, w: W, e: Any, owner: str) -> None:
         """A step no task asked for that a judge let stand: the piece moves (and what its arrival
-        does happens), nothing is spent; a piece that is not there cannot move (no meaning)."""
-        sp = w.spaces[e.space]
-        there = owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0
-        if not there:
-            raise Undefined(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
+        does happens), nothing is spent (``a_moved`` found the piece there)."""
         w.road = None
         w.step_piece(e.piece, owner, e.space, e.to, e.player)
 

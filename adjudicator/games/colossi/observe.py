@@ -113,51 +113,47 @@ def _kept_deck(top: tuple[str, ...], deck: tuple[str, ...], seen: tuple[tuple[st
     """One deck after a taking back (see :func:`keep_seen`): the items that left it go back on
     top, those that were on top first in their order, then the others in name order; the items
     still on top keep what the seats saw of them in ``a_seen``.  Returns the top, the rest, who
-    saw each item on top, and what a record's unknown items can still be (``pool``)."""
+    saw each item on top, and what a record's unknown items can still be (``pool``: an item the
+    record named in the events taken back is no longer unknown)."""
     before = list(top) + list(deck)
-    after = list(a_top) + list(a_deck)
     rest = list(before)
-    for x in after:
-        if x not in rest:
+    left = list(pool) if pool is not None else None
+    for x in list(a_top) + list(a_deck):
+        if x in rest:
+            rest.remove(x)
+        elif HIDDEN in rest and left is not None and x in left:  # a placeholder the record named since
+            rest.remove(HIDDEN)
+            left.remove(x)
+        else:
             return top, deck, seen, pool  # the deck grew (a reshuffle): reinstated as it was
-        rest.remove(x)
-    if not rest:  # nothing left the deck: only what was looked at on top
-        if len(a_top) < len(top) or a_top[:len(top)] != top:
-            return top, deck, seen, pool
-        return a_top, a_deck, a_seen, pool
-    from_top = [x for x in top[:len(top) - len(a_top)]] if a_top == top[len(top) - len(a_top):] else []
+    n = min(len(rest), len(top))  # a draw takes the top first: what was known on top left first
+    from_top = list(top[:n])
     off = list(rest)
     for x in from_top:
-        if x in off:
-            off.remove(x)
-        else:
-            from_top = []
-            off = list(rest)
+        if x not in off:  # (taken from under the known top, a judge let stand: the order is not known)
+            from_top, off = [], list(rest)
             break
+        off.remove(x)
     order = from_top + sorted(off, key=lambda x: (x == HIDDEN, x))
-    pool_left = list(pool) if pool is not None else None
     names: list[str] = []
     who: list[tuple[str, ...]] = []
     for i, x in enumerate(order):
+        name = x
         if x == HIDDEN:  # unknown in the deck: named if a hand got a card the deck did not name
             named = next((c for c in gained if c != HIDDEN and c not in before and gained[c]), None)
-            if named is not None and pool_left is not None and named in pool_left:
-                pool_left.remove(named)
-                x = named
-        by = gained.get(x)
-        saw = by.pop(0) if by else (() if x == HIDDEN else everyone)
+            if named is not None and left is not None and named in left:
+                left.remove(named)
+                name = named
+        by = gained.get(name)
+        saw = by.pop(0) if by else (() if name == HIDDEN else everyone)
         if i < len(from_top) and i < len(seen):
-            saw = tuple(sorted(set(seen[i]) | set(saw)))
-        names.append(x)
+            saw = tuple(set(seen[i]) | set(saw))
+        names.append(name)
         who.append(tuple(sorted(saw)))
-    kept = list(before)
+    deck_left = list(before)
     for x in order:
-        kept.remove(x)
-    deck_left = list(kept)
+        deck_left.remove(x)
     for x in a_top:  # what is still on top stays there, as the seats saw it then
-        if x in deck_left:
-            deck_left.remove(x)
-    new_top = tuple(names) + tuple(a_top)
-    new_seen = tuple(who) + tuple(a_seen[:len(a_top)])
-    new_pool = tuple(sorted(pool_left)) if pool_left is not None else pool
-    return new_top, tuple(sorted(deck_left)), new_seen, new_pool
+        deck_left.remove(x if x in deck_left else HIDDEN)
+    new_pool = tuple(sorted(left)) if left is not None else None
+    return tuple(names) + tuple(a_top), tuple(sorted(deck_left)), tuple(who) + tuple(a_seen[:len(a_top)]), new_pool
