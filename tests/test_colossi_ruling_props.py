@@ -13,7 +13,8 @@ is not allowed, an event out of its phase), with a ``JudgeRuling``:
    verdict gives the LOG-5 words (never an engine failure, never exit code 3).
 3. Every seat's record of those logs (``redact_log``) verifies without an illegal verdict.
 4. A seat cannot unsee (CL-44): a card drawn and taken back stays known to its drawer on top of
-   the deck, in the position, in the seat's view and in its record; a look taken back too.
+   the deck, in the position, in the seat's view and in its record; a look taken back too, and a
+   tile turned up, to every seat.
 """
 
 from __future__ import annotations
@@ -305,6 +306,27 @@ def test_a_legal_draw_taken_back_is_drawn_again(seed: int) -> None:
         taken_back(res, GAME.check(before[k], ev))
         assert data(res.state) == data(final)
         seats_verify(prefix + events[k:], f"again-{seed}-{k}")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_tile_turned_up_and_taken_back_is_known_on_top_to_every_seat(seed: int) -> None:
+    """A tile explored from the tile deck, taken back: it goes back on top of the deck, every
+    seat knows it (their views name it), and the match turns it up again as it did."""
+    events, final, before = match(seed)
+    idx = [k for k in range(1, len(events)) if type(events[k]) is E.TileExplored
+           and events[k].tile in before[k].tile_top + before[k].tile_deck]
+    assert idx
+    for k in random.Random(seed + 500).sample(idx, min(3, len(idx))):
+        ev = events[k]
+        prefix = events[:k] + [ev, JudgeRuling(event=k + 1, decision="taken-back")]
+        back = verify(prefix, "tile-back").state
+        assert back.tile_top[0] == ev.tile and set(back.tile_seen[0]) == set(match_players(events))
+        assert all(GAME.observe(back, p).tile_top[0] == ev.tile for p in match_players(events))
+        log = prefix + events[k:]
+        res = verify(log, "tile-again")
+        taken_back(res, GAME.check(before[k], ev))
+        assert data(res.state) == data(final)
+        seats_verify(log, f"tile-again-{seed}-{k}")
 
 
 def look_points(seed: int) -> list[tuple[list[Any], int, int]]:
