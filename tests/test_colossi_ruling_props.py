@@ -34,6 +34,7 @@ from adjudicator.core import registry
 from adjudicator.core.events import HIDDEN, JudgeRuling
 from adjudicator.core.log import parse_log
 from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.rulings import Undefined
 from adjudicator.core.seats import positions_before, redact_log
 from adjudicator.core.verify import Result, run, settle
 from adjudicator.games.colossi import engine as Q
@@ -237,6 +238,50 @@ def test_an_illegal_decision_stands_or_says_why_it_cannot(seed: int) -> None:
                 seats_verify(prefix + rest, f"st-{seed}-{k}-{kind}")
             stood += 1
     assert stood >= 3 and undefined >= 1, (stood, undefined)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_any_event_a_judge_lets_stand_applies_or_has_no_defined_effect(seed: int) -> None:
+    """The legal events of other positions of the match, proposed where they are illegal: apply
+    takes each (CL-43) or says in words why it has no defined effect (``Undefined``), never fails
+    otherwise (found so: a Trait borrowed or stolen that nobody holds, a card played before the
+    Colossi are placed)."""
+    events, _final, before = match(seed)
+    rng = random.Random(seed + 600)
+    others = [e for k in rng.sample(range(1, len(events)), 12) for e in GAME.legal_events(before[k])[:6]]
+    applied = undefined = 0
+    for k in rng.sample(range(2, len(events)), 12):
+        s = before[k]
+        for e in others:
+            if GAME.check(s, e).allowed:
+                continue
+            try:
+                settle(GAME, GAME.apply(s, e))
+                applied += 1
+            except Undefined as exc:
+                assert str(exc) and "Error" not in str(exc), exc
+                undefined += 1
+    assert applied and undefined, (applied, undefined)
+
+
+def test_a_trait_nobody_holds_and_a_card_before_the_colossi_are_placed_have_no_defined_effect() -> None:
+    events, _final, before = match(SEEDS[0])
+    k = next(j for j in range(1, len(events)) if type(before[j].todo[0]).__name__ == "PlaceStart")
+    s = before[k]
+    me = s.todo[0].player
+    trait = next(t for t in sorted(content().traits) if not any(t in p.traits for p in s.players if p.id != me))
+    for bad in (E.TraitStolen(player=me, trait=trait), E.TraitBorrowed(player=me, trait=trait)):
+        with pytest.raises(Undefined, match=f"no player but {me} has the Trait {trait!r} in play"):
+            GAME.apply(s, bad)
+    played = [c for c in sorted(content().cards) if content().cards[c].needs]
+    failed = 0
+    for card in played:
+        for prm in ({"space": 0}, {"target": next(p.id for p in s.players if p.id != me)}):
+            try:
+                settle(GAME, GAME.apply(s, E.CardPlayed(player=me, card=card, **prm)))
+            except Undefined as exc:
+                failed += "comes out of step" in str(exc) or "in hand" in str(exc)
+    assert failed
 
 
 def test_an_event_with_no_defined_effect_exits_1_with_the_words(tmp_path: Any) -> None:

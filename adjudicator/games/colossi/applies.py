@@ -116,7 +116,7 @@ class Applies:
     @applies(E.TraitBorrowed)
     def a_borrowed(self, w: W, e: Any) -> None:
         w.pop()
-        lender = next(p.id for p in w.players if p.id != e.player and e.trait in p.traits)
+        lender = holder_of(w, e)
         w.lose_trait(lender, e.trait, discard=False)
         w.setinfo(borrowed=e.trait, lender=lender)
         w.gain_trait(e.player, e.trait)
@@ -511,7 +511,7 @@ class Applies:
     @applies(E.TraitStolen)
     def a_stolen(self, w: W, e: Any) -> None:
         w.pop()
-        holder = next(p.id for p in w.players if p.id != e.player and e.trait in p.traits)
+        holder = holder_of(w, e)
         w.lose_trait(holder, e.trait, discard=False)
         w.gain_trait(e.player, e.trait)
 
@@ -595,6 +595,15 @@ class Applies:
     def a_game_ended(self, w: W, e: Any) -> None:
         w.result = Result(e.result, e.winner, e.reason)
         w.todo = []
+
+
+def holder_of(w: W, e: Any) -> str:
+    """The other player who has ``e.trait`` in play (a Trait borrowed or stolen); none: the event
+    has no defined effect (CL-43)."""
+    for p in w.players:
+        if p.id != e.player and e.trait in p.traits:
+            return p.id
+    raise Undefined(f"no player but {e.player} has the Trait {e.trait!r} in play: there is nothing to take")
 
 
 def remove1(items: tuple[str, ...], x: str) -> tuple[str, ...]:

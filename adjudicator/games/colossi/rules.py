@@ -175,7 +175,7 @@ class Rules(Checks, Applies, RulesBase):
         try:
             self._applies[type(e)](self, w, e)
             pump(w)
-        except (AttributeError, IndexError, KeyError) as x:  # (nothing is tested on the way: a handler's failure)
+        except (AttributeError, IndexError, KeyError, TypeError) as x:  # (nothing is tested on the way: a handler's failure)
             why = self.unanswered(s, e)
             if why is None:
                 raise  # an answer to the step the position waits for: an engine defect
@@ -190,13 +190,14 @@ class Rules(Checks, Applies, RulesBase):
         return after
 
     def unanswered(self, s: State, e: Any) -> str | None:
-        """Why ``e`` has no defined effect in ``s`` when it answers a step the position does not
-        wait for (its handler needs that step: a judge's ``stands`` cannot take it, CL-43); None
-        when it answers the head step."""
+        """Why ``e`` has no defined effect in ``s`` when it comes out of step and its handler needs
+        what the position does not hold (the step it answers, a placed Colossus: a judge's
+        ``stands`` cannot take it, CL-43); None when it answers the head step (a defect)."""
         h = s.todo[0] if s.todo else None
         if h is not None and type(e) in ANSWERS.get(type(h), ()):
             return None
-        return f"{type(e).__name__} answers no step the position waits for (it expects {self.expected(s)})"
+        return f"{type(e).__name__} comes out of step (the position expects {self.expected(s)}), and what it does " \
+               "needs what that position does not hold"
 
     def rule_of(self, e: Any) -> str:
         return _RULE_OF.get(type(e), "CL-2.1")
