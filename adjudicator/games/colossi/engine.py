@@ -147,6 +147,8 @@ def counted_traits(x: Any, pid: str) -> int:
 
 def acolyte_cap(x: Any, pid: str) -> int:
     p = player(x, pid)
+    if not p.traits and not p.curses:
+        return ACOLYTES
     caps = [ACOLYTES]
     if "miserly" in p.traits:
         caps.append(tparam("miserly", "acolytes"))
@@ -160,6 +162,8 @@ def acolyte_cap(x: Any, pid: str) -> int:
 
 def banner_cap(x: Any, pid: str) -> int:
     p = player(x, pid)
+    if not p.traits and not p.curses:
+        return BANNERS
     caps = [BANNERS]
     for t, key in (("miserly", "banners"), ("nomadic", "banners"), ("monolithic", "banners")):
         if t in p.traits:

@@ -101,8 +101,12 @@ class Rules(Checks, Applies, RulesBase):
             if s.result is not None:
                 raise bad("CL-2.1", "after-end", "the match is over")
             who = getattr(e, "player", None)
-            if who is not None and not Q.is_player(s, who):
-                raise bad("CL-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+            if who is not None:
+                for p in s.players:  # (engine.is_player, inlined: once per proposed event)
+                    if p.id == who:
+                        break
+                else:
+                    raise bad("CL-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
             if e.kind == "X":
                 raise bad("CL-2.1", "unexpected-event", f"{type(e).__name__} is derived by the engine and cannot be proposed")
             if type(e) is E.MatchStarted:
