@@ -33,9 +33,9 @@ from .working import W
 
 
 class _Kept(threading.local):
-    """The last position this thread's ``apply`` returned and its working copy (:meth:`Rules.apply`)."""
+    """This thread's working copy (:meth:`Rules.apply`); ``w.made`` is the last position this
+    thread's ``apply`` returned from it (None while an apply is under way or failed)."""
 
-    frozen: State | None = None
     w: W | None = None
 
 
@@ -174,8 +174,10 @@ class Rules(Checks, Applies, RulesBase):
         # the working position: the one that made ``s`` when ``s`` is the position this thread's last
         # apply returned (a fold applies to the position it just got), else a new copy of ``s``
         kept = _KEPT
-        w = kept.w if kept.frozen is s else W(s)
-        kept.frozen = None  # a handler that fails leaves no half-applied working position to reuse
+        w = kept.w  # (the thread's one working position; ``w.made`` the State it stands for)
+        if w is None or w.made is not s:
+            w = kept.w = W(s)
+        w.made = None  # a handler that fails leaves no half-applied working position to reuse
         try:
             self._applies[type(e)](self, w, e)
             pump(w)
@@ -190,7 +192,7 @@ class Rules(Checks, Applies, RulesBase):
             if final is not after:  # (conditions_after changes the conditions only: ``unseen``)
                 w.unseen = final.unseen
                 after = final
-        kept.frozen, kept.w = after, w
+        w.made = after
         return after
 
     def unanswered(self, s: State, e: Any) -> str | None:

@@ -40,6 +40,8 @@ class W:
         self.C = content()
         self.buf: list[Any] = []
         self._seat = {p.id: i for i, p in enumerate(s.players)}
+        #: the State this working copy stands for (``Rules.apply``: the last one it froze; None: none)
+        self.made: State | None = None
 
     def freeze(self) -> State:
         """The position as a new State: it shares nothing mutable with this working copy, which
