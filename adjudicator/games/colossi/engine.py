@@ -79,6 +79,11 @@ def has(x: Any, pid: str | None, trait: str) -> bool:
 
 def holders(x: Any, trait: str) -> list[str]:
     """Players with ``trait`` in play, in seat order from the turn player."""
+    for p in x.players:  # (mostly nobody: no list built then)
+        if trait in p.traits:
+            break
+    else:
+        return []
     start = x.turn_player or x.first or x.players[0].id
     return [p for p in from_seat(x, start) if trait in player(x, p).traits]
 
@@ -123,7 +128,7 @@ def hand_limit(x: Any, pid: str) -> int:
     limits = []
     if "ludicrously-capacious" in p.traits:
         limits.append(tparam("ludicrously-capacious", "hand"))
-    lim = curse_limits(p).get("hand")
+    lim = curse_limits(p).get("hand") if p.curses else None
     if lim is not None:
         limits.append(lim)
     return min(limits) if limits else BASE_HAND
@@ -133,7 +138,7 @@ def trait_cap(x: Any, pid: str) -> int:
     p = player(x, pid)
     if not p.curses:
         return BASE_TRAITS
-    lim = curse_limits(p).get("traits")
+    lim = curse_limits(p).get("traits") if p.curses else None
     return min(BASE_TRAITS, lim) if lim is not None else BASE_TRAITS
 
 
@@ -154,7 +159,7 @@ def acolyte_cap(x: Any, pid: str) -> int:
         caps.append(tparam("miserly", "acolytes"))
     if "necromancer" in p.traits:
         caps.append(tparam("necromancer", "acolytes"))
-    lim = curse_limits(p).get("acolytes")
+    lim = curse_limits(p).get("acolytes") if p.curses else None
     if lim is not None:
         caps.append(lim)
     return min(caps)
@@ -168,7 +173,7 @@ def banner_cap(x: Any, pid: str) -> int:
     for t, key in (("miserly", "banners"), ("nomadic", "banners"), ("monolithic", "banners")):
         if t in p.traits:
             caps.append(tparam(t, key))
-    lim = curse_limits(p).get("banners")
+    lim = curse_limits(p).get("banners") if p.curses else None
     if lim is not None:
         caps.append(lim)
     return min(caps)
