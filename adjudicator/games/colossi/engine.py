@@ -209,12 +209,15 @@ def acol(sp: Space, i: int) -> int:
 def control(x: Any, space: int) -> str | None:
     """CL-4.1: who controls ``space`` (None on a tie or an empty space)."""
     sp = x.spaces[space]
-    ids = seats(x)
     if sp.colossi:
         if len(sp.colossi) == 1:
             return sp.colossi[0]
+        ids = seats(x)
         counts = [(acol(sp, ids.index(c)), c) for c in sp.colossi]
     else:
+        if not any(sp.acolytes):
+            return None
+        ids = seats(x)
         counts = [(n, ids[i]) for i, n in enumerate(sp.acolytes) if n > 0]
     if not counts:
         return None
