@@ -223,8 +223,32 @@ def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
             return found.ruling()
 
     check._kit_wrapper = True  # type: ignore[attr-defined]
+    #: what the wrapper dispatches on, for a caller that calls the handler itself (the verify
+    #: loop: see :func:`direct_check`): the handler table, the accepted rulings, the precheck
+    check._kit_dispatch = (table, accepted, pre)  # type: ignore[attr-defined]
     check.__doc__ = RulesBase.check.__doc__
     return check
+
+
+def direct_check(check: Callable[[Any, Any], Ruling]) -> tuple[Any, dict[type, Callable[..., Any]], dict[type, Ruling], Any] | None:
+    """For a game's bound ``check`` that is the kit's wrapper (a :class:`KitGame` whose rules do
+    not override ``check``): ``(rules, handler table, accepted rulings, precheck or None)``, so
+    that a caller may call the handler of an event's type itself (one call less per event), and
+    call ``check`` for anything else (no handler, a handler that raises: the wrapper's rulings);
+    None for any other ``check``.  A handler is pure, so calling ``check`` after it gives the
+    ruling the wrapper gives."""
+    dispatch = getattr(getattr(check, "__func__", None), "_kit_dispatch", None)
+    return None if dispatch is None else (check.__self__,) + dispatch  # type: ignore[attr-defined]
+
+
+def direct_apply(apply: Callable[[Any, Any], Any]) -> tuple[Any, dict[type, Callable[..., Any]]] | None:
+    """For a game's bound ``apply`` that is :meth:`RulesBase.apply` itself (frozen positions, no
+    override): ``(rules, apply handler table)``; the caller calls ``table[type(e)](rules, s, e)``,
+    exactly what that method does.  None for any other ``apply``."""
+    if getattr(apply, "__func__", None) is not RulesBase.apply:
+        return None
+    rules = apply.__self__  # type: ignore[attr-defined]
+    return rules, type(rules)._applies
 
 
 @dataclass(frozen=True)

@@ -297,9 +297,58 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     log = MatchLog(path, game)
     reader = _LineReader(path, game, lines[-1][0], truncated)
     read = reader.read
-    log.events = [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines, start=1)]
+    first = lines[0][0]
+    events = [(first, read(1, first, lines[0][1]))]
+    start = _read_plain(reader, lines, events, len(data) > MAX_LINE_BYTES) if _shallow(data) else 1
+    events += [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines[start:], start=start + 1)]
+    log.events = events
     log.sealed_head = reader.chain.head
     return log
+
+
+#: every byte but those that open a JSON container and the line break (:func:`_shallow`)
+_NOT_OPENING = bytes(range(256)).translate(None, b"{[\n")
+
+
+def _shallow(data: bytes) -> bool:
+    """No line of ``data`` holds more than :data:`MAX_DEPTH` opening brackets (so none is nested
+    deeper: the reader's per-line bound, checked for the whole log at once)."""
+    return max(map(len, data.translate(None, _NOT_OPENING).split(b"\n"))) <= MAX_DEPTH
+
+
+def _read_plain(reader: _LineReader, lines: list[tuple[int, bytes]], events: list[tuple[int, Event]],
+                long: bool) -> int:
+    """Read the lines after MatchStarted into ``events`` while each is a plain one: within the
+    size bound (checked per line only when the log is ``long``: longer than a line may be), it
+    decodes, has no ``prev`` or ``seq``, is no second MatchStarted, and its references check; the
+    depth bound was checked for the whole log (:func:`_shallow`).  Returns the index of the
+    first line that is not plain (``len(lines)``: none), which :meth:`_LineReader.read` then reads
+    as it reads any line (its error, or a hash chain or seq counted from there)."""
+    decode, refs = reader._decode, reader._refs
+    setup = events[0][1]
+    setup_type = type(setup)
+    append = events.append
+    i = 1
+    for i in range(1, len(lines)):
+        line_no, raw = lines[i]
+        if long and len(raw) > MAX_LINE_BYTES:
+            break
+        try:
+            event = decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            break
+        if event.prev is not None or event.seq is not None or type(event) is setup_type:
+            break
+        try:
+            refs(setup, event)
+        except RefError:
+            break
+        append((line_no, event))
+    else:
+        i = len(lines)
+    if i > 1:  # the hash chain's unchained step, at the last plain line
+        reader.chain.prev_raw, reader.chain.prev_line = lines[i - 1][1], lines[i - 1][0]
+    return i
 
 
 def _open(path: str | Path) -> Any:
