@@ -18,7 +18,7 @@ import msgspec
 
 from .commitments import Unopened, report
 from .events import Event, JudgeRuling, bare
-from .kit import direct_apply, direct_check
+from .kit import LazyLegal, direct_apply, direct_check
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
 from .rulings import Illegal, Ruling, Undefined
@@ -396,6 +396,8 @@ def run(
                         if pre is not None:
                             pre(rules, state, ev)
                         ruling = fn(rules, state, ev) or accepted[ev.__class__]
+                        if steps is not None and ruling.__class__ is LazyLegal:
+                            ruling = ruling.ruling()  # a step shows its message (else: never read)
                     except Exception:  # noqa: BLE001 - the wrapper (check) says what it is
                         ruling = None
             if ruling is None:
