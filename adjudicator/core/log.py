@@ -489,13 +489,33 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
         if self._pos:
             raise IndexError(f"{self.path}: events are read front to back (asked for 0 at {self._pos})")
         yield self._current
-        read, lines, count = self._reader.read, self._lines, self._count
+        reader, lines, count = self._reader, self._lines, self._count
+        read, chain = reader.read, reader.chain
+        decode, refs, setup = reader._decode, reader._refs, reader.setup
+        setup_type = type(setup)
         while self._pos + 1 < count:
             item = next(lines, None)
             if item is None:
                 raise LogError(self.path, None, "the log file changed while it was read")
             self._pos += 1
-            self._current = current = (item[0], read(self._pos + 1, item[0], item[1]))
+            line_no, raw = item
+            # a plain line (as parse_log's _read_plain reads them; within the size bound: read so)
+            # in this frame; any other, or one that fails, read by the reader from the start
+            event = None
+            if not chain.chained and raw.count(b"{") + raw.count(b"[") <= MAX_DEPTH:
+                try:
+                    event = decode(raw)
+                    if event.prev is not None or event.seq is not None or type(event) is setup_type:
+                        event = None
+                    else:
+                        refs(setup, event)
+                except (msgspec.DecodeError, UnicodeDecodeError, RefError):
+                    event = None
+            if event is None:
+                event = read(self._pos + 1, line_no, raw)
+            else:  # Chain.link's unchained step
+                chain.prev_raw, chain.prev_line = raw, line_no
+            self._current = current = (line_no, event)
             yield current
 
     def drain(self) -> None:
