@@ -42,6 +42,9 @@ class MatchLog:
     events: list[tuple[int, Event]] = field(default_factory=list)
     #: the hash of the last line of a sealed log read whole (None: not sealed; see chain_head)
     sealed_head: str | None = None
+    #: read whole from bytes that cannot hold a judge's ruling (no ``JudgeRuling``, no ``\\u``
+    #: escape that could spell one): :func:`judge_rulings` need not look at every event
+    no_rulings: bool = False
 
     @property
     def chain_head(self) -> str | None:
@@ -303,6 +306,7 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     events += [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines[start:], start=start + 1)]
     log.events = events
     log.sealed_head = reader.chain.head
+    log.no_rulings = b"JudgeRuling" not in data and b"\\u" not in data
     return log
 
 
@@ -552,6 +556,8 @@ def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int
     order: the verifier reads them before it starts (a ruling decides how an earlier event is
     followed).  A streamed log found them in its first pass; a log in memory is scanned here."""
     events = log.events
+    if log.no_rulings:
+        return []
     found = (events.judge_rulings() if isinstance(events, StreamedEvents)
              else [(i, line, e) for i, (line, e) in enumerate(events, start=1) if type(e) is JudgeRuling])
     if len(found) > MAX_RULINGS:
