@@ -317,6 +317,9 @@ def test_refs_check_single_and_list_fields_and_skip_what_is_not_a_name() -> None
     with pytest.raises(RefError) as exc:
         refs.check(Ev(cards=["c1", "c9"]), ctx)
     assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p' (valid: c1)")
+    with pytest.raises(RefError) as exc:  # the place of the first unknown name, whatever comes before and after it
+        refs.check(Ev(cards=[None, 3, "c1", "c" + "9", "c9", "c7"]), ctx)
+    assert exc.value.field == "cards[3]"
     assert refs.kinds() == {"player", "card"}
 
 
