@@ -16,7 +16,10 @@ would:
   consults (target < 5%; :mod:`benchmarks.hidden`);
 * ``floor_events_per_s`` / ``floor_share``: the core floor, the same corpus read as verify reads
   it and folded with a null game (kit rules whose handlers do nothing): what the core costs per
-  event, and its share of the verify time (the rest is the game's; :mod:`benchmarks.floor`);
+  event, and its share of the verify time (the rest is the game's); per event, the core's time
+  (``core_us_per_event``), the game's (``game_us_per_event``) and what 3x python-chess allows
+  both together (``budget_us_per_event``): how much of the gap to the target is the core's and
+  how much the game's (:mod:`benchmarks.floor`);
 * ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset, as
   ``adjudicator store import`` imports (a commit does not wait for the disk: the files remain;
   target >= 50k events/s), ``import_full_events_per_s`` as a store holding the only copy

@@ -29,6 +29,9 @@ from adjudicator.core.verify import run
 
 from .corpus import CorpusFile, _read, perf, verify_pass
 
+#: the peer's multiple the verify target asks for (benchmarks.runner.VERIFY_TO_CHESS_MIN)
+VERIFY_TO_CHESS_MIN = 3
+
 #: the ruling the null game gives the set-up
 NULL_RULING = legal("NULL-1", "null/setup", "accepted by the null game")
 
@@ -139,8 +142,11 @@ def null_pass(game: Game[Any], files: Sequence[CorpusFile]) -> tuple[int, float]
 
 
 def measure(game: Game[Any], files: Sequence[CorpusFile], passes: int,
-            say: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The floor against the real verify, passes interleaved (one untimed pass of each first)."""
+            say: Callable[[str], None] | None = None, chess_moves_per_s: float | None = None) -> dict[str, Any]:
+    """The floor against the real verify, passes interleaved (one untimed pass of each first):
+    events/s, its share of the verify time, the time per event of the core (the floor) and of
+    the game (the rest), and, given python-chess's rate in the same run, the time per event that
+    3x python-chess allows (``budget_us_per_event``: what core and game together must fit in)."""
     null_pass(game, files)
     verify_pass(files)
     floor_s: list[float] = []
@@ -153,8 +159,11 @@ def measure(game: Game[Any], files: Sequence[CorpusFile], passes: int,
         gc.collect()
         verify_s.append(verify_pass(files).seconds)
     floor, real = statistics.median(floor_s), statistics.median(verify_s)
+    core_us, verify_us = floor / events * 1e6, real / events * 1e6
     out = {"floor_events_per_s": events / floor, "floor_share": floor / real,
-           "floor_runs_s": floor_s, "floor_verify_runs_s": verify_s}
+           "floor_runs_s": floor_s, "floor_verify_runs_s": verify_s,
+           "core_us_per_event": core_us, "game_us_per_event": verify_us - core_us,
+           "budget_us_per_event": None if not chess_moves_per_s else 1e6 / (VERIFY_TO_CHESS_MIN * chess_moves_per_s)}
     if say is not None:
         say(f"  [{game.id}] core floor {out['floor_events_per_s']:,.0f} events/s, "
             f"{out['floor_share']:.0%} of the verify time")
@@ -162,6 +171,10 @@ def measure(game: Game[Any], files: Sequence[CorpusFile], passes: int,
 
 
 def render(r: dict[str, Any]) -> tuple[str, str, str, str]:
-    """The benchmark table's row."""
+    """The benchmark table's row: the floor, and per event the core's time and the game's (and
+    the time 3x python-chess allows, when python-chess was measured)."""
+    budget = r.get("budget_us_per_event")
     return ("core floor (null rules)", f"{r['floor_events_per_s']:,.0f} events/s, "
-            f"{r['floor_share']:.0%} of the verify time", "", "")
+            f"{r['floor_share']:.0%} of the verify time: core {r['core_us_per_event']:.2f} us/event, "
+            f"game {r['game_us_per_event']:.2f} us/event"
+            + ("" if not budget else f" (3x python-chess allows {budget:.2f})"), "", "")

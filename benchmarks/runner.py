@@ -36,6 +36,7 @@ from adjudicator.core.log import parse_log
 from adjudicator.core.protocol import Game
 from adjudicator.core.store import STORED, MatchStore
 
+from . import floor
 from .sidebyside import measure_verify_decode
 from .corpus import (CORPUS_MAX_EVENTS, LONG_SEED_TRIES, BenchmarkError, CorpusFile, IllegalMatch, Pass,
                      _outcome, _read, decode_pass, generate_corpus, generate_long, perf, say, verify_pass)
@@ -48,7 +49,7 @@ __all__ = ["BenchmarkError", "IllegalMatch", "CorpusFile", "Pass", "CORPUS_MAX_E
 #: verify must reach this share of the decode-only throughput measured in the same run
 VERIFY_TO_DECODE_MIN = 0.10
 #: every game at least 3x python-chess validating PGN, measured side by side (the long-range goal: 5x)
-VERIFY_TO_CHESS_MIN = 3
+VERIFY_TO_CHESS_MIN = floor.VERIFY_TO_CHESS_MIN
 VERIFY_TO_CHESS_GOAL = 5
 IMPORT_MIN_EVENTS_PER_S = 50_000
 #: ``store import`` on PostgreSQL (a throwaway local server sharing the cores)
@@ -252,9 +253,7 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False,
     from . import hidden, seats
 
     res.update(hidden.measure(game, files, verify_pass, say, sizes.passes))
-    from . import floor
-
-    res.update(floor.measure(game, files, sizes.passes, say))
+    res.update(floor.measure(game, files, sizes.passes, say, res.get("chess_moves_per_s")))
     res.update(seats.measure(game, [f.path for f in files], directory, sizes.passes, say, IllegalMatch))
     res["generate_s"] = gen_s
     res["generate_events_per_s"] = res["events"] / gen_s
@@ -304,8 +303,6 @@ def _verdict(ok: bool) -> str:
 
 
 def render(gid: str, r: dict[str, Any]) -> str:
-    from . import floor
-
     t = r["targets"]
     peer = (("verify / python-chess", "python-chess not installed (pip install -e '.[bench]')", "", "")
             if r.get("verify_to_chess") is None else

@@ -49,6 +49,11 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert res["floor_events_per_s"] > 0 and len(res["floor_runs_s"]) == len(res["floor_verify_runs_s"]) > 0
     assert res["floor_share"] == pytest.approx(_median(res["floor_runs_s"]) / _median(res["floor_verify_runs_s"]))
     assert res["floor_events_per_s"] == pytest.approx(res["events"] / _median(res["floor_runs_s"]))
+    assert res["core_us_per_event"] == pytest.approx(1e6 / res["floor_events_per_s"])
+    assert res["core_us_per_event"] + res["game_us_per_event"] == pytest.approx(
+        _median(res["floor_verify_runs_s"]) / res["events"] * 1e6)
+    if res.get("chess_moves_per_s"):  # per event, what 3x python-chess allows core and game together
+        assert res["budget_us_per_event"] == pytest.approx(1e6 / (3 * res["chess_moves_per_s"]))
     # import as store import does, as the only copy (FULL), and the share of it that is verifying
     assert res["import_full_events_per_s"] > 0 and 0 < res["import_verify_share"]
     assert res["hidden_cost"] == pytest.approx(_median(res["hidden_runs_s"]) / _median(res["hidden_off_runs_s"]) - 1)
@@ -79,7 +84,8 @@ def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "import, SQLite (" in out and ">= 50,000 events/s" in out
     assert re.search(r"import, SQLite \(\d+ matches, as store import\) +[\d,]+ events/s \(verify \d+% of it\)", out)
     assert re.search(r"import, SQLite, synchronous=FULL \(the only copy\) +[\d,]+ events/s", out)
-    assert re.search(r"core floor \(null rules\) +[\d,]+ events/s, \d+% of the verify time", out)
+    assert re.search(r"core floor \(null rules\) +[\d,]+ events/s, \d+% of the verify time: core \d+\.\d\d us/event, "
+                     r"game -?\d+\.\d\d us/event", out)
     assert re.search(r"import, PostgreSQL +not measured", out)  # --no-postgres
     assert re.search(r"hidden-information hooks, full logs \(12 matches\) +[+-]\d+\.\d% of the verify time +< 5%", out)
     assert re.search(r"profile of one verify pass \(12 matches, .*core \d+%, game \d+%, other \d+%; top 5 by tottime:", out)
