@@ -315,7 +315,7 @@ def render(gid: str, r: dict[str, Any]) -> str:
         ("verify / decode", f"{r['verify_to_decode']:.1%}", f">= {VERIFY_TO_DECODE_MIN:.0%}",
          _verdict(t["verify_to_decode"]["pass"])),
         ("  of verify: read+parse", f"{r['verify_parse_share']:.0%} of the time", "", ""),
-        floor.render(r),
+        *floor.render(r),
         (f"hidden-information hooks, full logs ({r['hidden_matches']} matches)", f"{r['hidden_cost']:+.1%} of the verify time",
          f"< {HIDDEN_COST_MAX:.0%}", _verdict(t["hidden_cost"]["pass"])),
         (f"seat records ({r['seat_matches']} matches)", f"{r['seat_events_per_s']:,.0f} events/s, "
