@@ -17,7 +17,7 @@ from typing import Any, Callable
 import msgspec
 
 from .commitments import Unopened, report
-from .events import Event, JudgeRuling, bare
+from .events import HIDDEN, Event, JudgeRuling, bare
 from .kit import LazyLegal, direct_apply, direct_check
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
@@ -537,6 +537,19 @@ def _ruling_error(r: JudgeRuling, seq: int, total: int, players: list[str]) -> s
     return None
 
 
+def _names_hidden(value: Any) -> bool:
+    """Whether an event (or a field of one) names a card its record hides (:data:`HIDDEN`)."""
+    if isinstance(value, str):
+        return value == HIDDEN
+    if isinstance(value, (list, tuple)):
+        return any(_names_hidden(v) for v in value)
+    if isinstance(value, dict):
+        return any(_names_hidden(v) for v in value.values())
+    if isinstance(value, msgspec.Struct):
+        return any(_names_hidden(getattr(value, f)) for f in value.__struct_fields__)
+    return False
+
+
 def _judged_as(ruling: Ruling, judged: str) -> Ruling:
     """``ruling`` marked with what a judge's ruling made of its event (``Ruling.judged``)."""
     return msgspec.structs.replace(ruling, judged=judged)
@@ -669,6 +682,13 @@ class _Judge:
             result.warnings.append(move.warning)
             return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state, table=self.table)
         if ruling.allowed:
+            if ruling.verdict == "undetermined" or _names_hidden(ev):
+                # a seat's record: what the judge ruled on turns on cards this seat could not see
+                # (LOG-5.1); the event stands as it was played, whatever those cards were
+                ruling = Ruling("legal", ruling.rule, ruling.code,
+                                f"{ruling.message}; the irregularity the judge ruled on turns on cards this "
+                                "record does not show (LOG-5.1)")
+                return self._stand(move, number, line, ev, state, ruling, state, unconfirmed, result)
             move.bad = f"event {number} is {ruling.verdict} ({ruling.rule}): there is no irregularity to let stand"
             return state, None
         return self._stand(move, number, line, ev, state, ruling, state, unconfirmed, result)
