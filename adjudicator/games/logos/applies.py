@@ -35,11 +35,13 @@ class Applies(Phases):
                 q = U.take(s, q, card)
             deck = q.deck[1:] if q.deck else q.deck
             return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
+        deck = p.deck
         try:
-            deck = remove_first(p.deck, e.card)
+            j = deck.index(e.card)
         except ValueError:  # a card the deck does not hold: a draw a judge let stand (LG-40)
             return self.irregular_draw(s, p, e)
-        q = replace(p, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
+        slots = p.slots
+        q = replace(p, slots=slots[:i] + (e.card,) + slots[i + 1:], deck=deck[:j] + deck[j + 1:])
         return self.after_refill(replace(s, players=(q, b) if p is a else (a, q)))
 
     @applies(E.DeckRebuilt)
@@ -74,13 +76,17 @@ class Applies(Phases):
             s = U.settle(s, f"battle:{e.player}:{s.round}")
         if s.phase != "pick":  # LG-40: a late play a judge let stand
             return self.late_play(s, e.player, e.card)
-        p = s.player(e.player)
-        if e.card is None or e.card == HIDDEN or e.card not in p.slots:
-            q, slots = U.take_slot(s, p, e.card)
-            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if e.card is None else e.card, public=True)))
+        a, b = s.players
+        p = a if a.id == e.player else b
+        card = e.card
+        if card is None or card == HIDDEN or card not in p.slots:
+            q, slots = U.take_slot(s, p, card)
+            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if card is None else card, public=True)))
         # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
-        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
-        return self.after_pick(s)
+        slots = p.slots
+        i = slots.index(card)
+        q = replace(p, slots=slots[:i] + (None,) + slots[i + 1:], battle=card, public=True)
+        return self.after_pick(replace(s, players=(q, b) if p is a else (a, q)))
 
     # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
     def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
@@ -187,7 +193,8 @@ class Applies(Phases):
 
     @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
-        both = all(p.defenseless for p in s.players)
+        a, b = s.players
+        both = a.defenseless and b.defenseless
         shared = s.shared_combo
         combos = {}
         for push in s.pushes:
@@ -195,12 +202,12 @@ class Applies(Phases):
                 for colour in push.colours:
                     shared = (colour, shared[0], shared[1])
             else:
-                c = s.player(push.counter).combo
+                c = a.combo if a.id == push.counter else b.combo
                 for colour in push.colours:
                     c = (colour, c[0], c[1])
                 combos[push.counter] = c
         players = []
-        for p in s.players:
+        for p in (a, b):
             discard = p.discard + (p.battle,) if p.battle is not None else p.discard
             players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
                                    mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))

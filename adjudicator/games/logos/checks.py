@@ -20,7 +20,7 @@ from .commitments import commitment_of
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import playable_card, show_panels
+from .values import playable_card, pool_of_setup, show_panels
 from .zones import empty_slot, picked
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -52,8 +52,11 @@ class Checks(Phases):
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:
         if s.phase != "refill":
             raise bad("LG-2.2", "no-draw-owed", f"CardDrawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
-        nxt = self.refill_next(s)
-        if nxt is None:
+        reshuffle = s.options.on_empty_deck == "reshuffle-discard"
+        for nxt in s.players:  # the first player with a slot to refill (refill_next)
+            if None in nxt.slots and (nxt.deck or nxt.deck_open or (reshuffle and nxt.discard)):
+                break
+        else:
             raise self.out_of_step(s, e)
         if nxt.id != e.player:
             raise bad("LG-2.2", "wrong-drawer", f"CardDrawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
@@ -116,11 +119,15 @@ class Checks(Phases):
     def c_picked(self, s: State, e: E.CardPicked) -> None:
         if s.options.picks != "open":
             raise bad("LG-6", "commitment-required", f"CardPicked by {e.player}: this match keeps picks hidden (picks = \"commit-reveal\"): log CardCommitted, then PickRevealed")
-        p = s.player(e.player)
-        self.pick_checks(s, p, "CardPicked")
-        if e.card is None or e.card == HIDDEN:
+        a, b = s.players
+        p = a if a.id == e.player else b
+        if p.defenseless or p.battle is not None or p.commitment is not None or s.phase != "pick":
+            self.pick_checks(s, p, "CardPicked")
+        card = e.card
+        if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
-        self.slot_checks(s, p, e.card)
+        if card not in p.slots or not playable_card(pool_of_setup(s.setup), card, self.counter(s, p)):
+            self.slot_checks(s, p, card)
 
     @checks(E.CardCommitted, rule="LG-3.4")
     def c_committed(self, s: State, e: E.CardCommitted) -> None:

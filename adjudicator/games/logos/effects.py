@@ -12,7 +12,7 @@ from . import unknowns as U
 from .cards import CARD_EFFECTS
 from .phases import Phases
 from .state import EffectItem, Player, State
-from .values import card_stats, pool_of
+from .values import card_stats, pool_of, pool_of_setup
 from .zones import sorted_add, with_player
 
 #: Berserk works on a player below this many hit points (seed 001, Berserk)
@@ -24,10 +24,11 @@ _EMPTY3: tuple[None, None, None] = (None, None, None)
 def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State]:
     """One effect field fires: the event that reports it and the position after it.  Mimmick
     first finds the effect it copies; a shield blocks; each kind then does its own (:data:`FIRE`)."""
-    pool = r.pool(s)
+    pool = pool_of_setup(s.setup)
     a, b = s.players
     owner, opp = (a, b) if a.id == item.player else (b, a)
-    fx = pool[item.card].field(item.field)
+    card = pool[item.card]
+    fx = card.left if item.field == "left" else card.right
     assert fx is not None
     target = opp if item.field == "left" else owner
     copied: str | None = None

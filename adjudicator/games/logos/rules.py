@@ -69,14 +69,17 @@ class Rules(Checks, Applies):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        if s.result is not None or len(s.players) != 2:
+        if s.result is not None:
+            return None
+        players = s.players
+        if len(players) != 2:
             return None
         if s.alts:  # alternatives: the record says what follows (LG-38), but an end they all reach
             return U.common_end(self, s)
-        if s.pending_end is not None:
-            r = s.pending_end
+        r = s.pending_end
+        if r is not None:
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
-        a, b = s.players
+        a, b = players
         if a.hp <= 0 or b.hp <= 0:
             if a.hp <= 0 and b.hp <= 0:  # LG-27: cannot happen (one event changes one player's hit points)
                 return E.GameEnded(result="draw", winner=None, reason="hit-points")
@@ -106,12 +109,15 @@ class Rules(Checks, Applies):
                 return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
             return None
         if phase == "refill":
-            p = self.refill_next(s)
-            if p is not None and not p.deck and not p.deck_open:
-                return E.DeckRebuilt(player=p.id, count=len(p.discard))
+            reshuffle = opts.on_empty_deck == "reshuffle-discard"
+            for p in players:  # the first player with a slot to refill (refill_next)
+                if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
+                    if not p.deck and not p.deck_open:
+                        return E.DeckRebuilt(player=p.id, count=len(p.discard))
+                    return None
             return None
         if phase == "pick" and s.due:
-            p = s.player(s.due[0])
+            p = a if a.id == s.due[0] else b
             if HIDDEN in p.slots:  # LG-38: whether p holds a playable card is unknown
                 return None
             return E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None])

@@ -29,13 +29,14 @@ def beats(x: str, y: str) -> bool:
     return (x, y) in _BEATS
 
 
-_of_setup = POOLS.of_setup
+#: the pool a set-up names (bound once: the engines ask on every step)
+pool_of_setup = POOLS.of_setup
 
 
 def pool_of(s: State) -> Pool:
     """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in effect:
     asked once per step, then passed along)."""
-    return _of_setup(s.setup)
+    return pool_of_setup(s.setup)
 
 
 @lru_cache(maxsize=8192)
