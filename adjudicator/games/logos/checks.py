@@ -20,7 +20,7 @@ from .commitments import commitment_of
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import playable_card, pool_of_setup, show_panels
+from .values import plain_cards, playable_card, pool_of_setup, show_panels
 from .zones import empty_slot, picked
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -54,7 +54,7 @@ class Checks(Phases):
             raise bad("LG-2.2", "no-draw-owed", f"CardDrawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
         reshuffle = s.options.on_empty_deck == "reshuffle-discard"
         for nxt in s.players:  # the first player with a slot to refill (refill_next)
-            if None in nxt.slots and (nxt.deck or nxt.deck_open or (reshuffle and nxt.discard)):
+            if not all(nxt.slots) and (nxt.deck or nxt.deck_open or (reshuffle and nxt.discard)):  # an empty slot
                 break
         else:
             raise self.out_of_step(s, e)
@@ -126,7 +126,8 @@ class Checks(Phases):
         card = e.card
         if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
-        if card not in p.slots or not playable_card(pool_of_setup(s.setup), card, self.counter(s, p)):
+        if card not in p.slots or (card not in plain_cards(pool := pool_of_setup(s.setup))
+                                   and not playable_card(pool, card, self.counter(s, p))):
             self.slot_checks(s, p, card)
 
     @checks(E.CardCommitted, rule="LG-3.4")

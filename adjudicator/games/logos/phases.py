@@ -20,7 +20,7 @@ from . import unknowns as U
 from .cards import Pool
 from .rulebook import NS
 from .state import Direction, EffectItem, Player, Push, State
-from .values import pool_of_setup, beats, card_stats, playable_card, pool_of
+from .values import beats, card_stats, plain_cards, playable_card, pool_of, pool_of_setup
 from .zones import picked
 
 
@@ -58,7 +58,7 @@ class Phases(RulesBase):
         """The first player (seat order) with an empty slot that the deck (or discard) can fill."""
         reshuffle = s.options.on_empty_deck == "reshuffle-discard"
         for p in s.players:
-            if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
+            if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
                 return p
         return None
 
@@ -120,7 +120,7 @@ class Phases(RulesBase):
         a, b = s.players
         reshuffle = s.options.on_empty_deck == "reshuffle-discard"
         for p in (a, b):  # a slot still to refill (refill_next)
-            if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
+            if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
                 return s
         if a.unknown or b.unknown:
             due = tuple(p.id for p in s.players if not self.armed(s, p))
@@ -247,6 +247,10 @@ def _colours(pool: Pool, p: Player) -> tuple[str, ...]:
 
 def _armed(pool: Pool, slots: tuple[str | None, ...], counter: tuple[str | None, ...]) -> bool:
     """Does one of ``slots`` (every card known) hold a card playable with ``counter``?"""
+    plain = plain_cards(pool)
+    for c in slots:
+        if c in plain:
+            return True
     for c in slots:
         if c is not None and playable_card(pool, c, counter):
             return True

@@ -111,7 +111,7 @@ class Rules(Checks, Applies):
         if phase == "refill":
             reshuffle = opts.on_empty_deck == "reshuffle-discard"
             for p in players:  # the first player with a slot to refill (refill_next)
-                if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
+                if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
                     if not p.deck and not p.deck_open:
                         return E.DeckRebuilt(player=p.id, count=len(p.discard))
                     return None

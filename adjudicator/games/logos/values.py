@@ -67,6 +67,13 @@ def matches(card: Card, counter: tuple[str | None, ...]) -> bool:
     return True
 
 
+@lru_cache(maxsize=64)
+def plain_cards(pool: Pool) -> frozenset[str]:
+    """The cards of ``pool`` without a combo requirement: playable whatever a counter shows
+    (LG-3.3), so a set lookup answers for most cards without asking :func:`playable_card`."""
+    return frozenset(cid for cid, c in pool.items() if not c.has_combo)
+
+
 @lru_cache(maxsize=65536)
 def playable_card(pool: Pool, card: str, counter: tuple[str | None, ...]) -> bool:
     c = pool[card]
