@@ -66,6 +66,7 @@ class Applies(Phases):
             p = replace(p, discard=p.discard + (p.backup,), backup=None)
             s = U.with_player_struct(s, p) if s.unknowns else with_player(s, p.id, discard=p.discard, backup=None)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
+            self.in_slots(p, e.card, "put in the Backup Slot")
             q, slots = U.take_slot(s, p, e.card)
             return U.with_player_struct(s, replace(q, slots=slots, backup=HIDDEN if e.card is None else e.card))
         return with_player(s, e.player, slots=empty_slot(p.slots, e.card), backup=e.card)
@@ -79,7 +80,10 @@ class Applies(Phases):
         a, b = s.players
         p = a if a.id == e.player else b
         card = e.card
+        if p.battle is not None:  # LG-40: a second battle card a judge let stand replaces the first
+            return self.after_pick(U.with_player_struct(s, self.second_battle_card(s, p, card)))
         if card is None or card == HIDDEN or card not in p.slots:
+            self.in_slots(p, card, "play")
             q, slots = U.take_slot(s, p, card)
             return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if card is None else card, public=True)))
         # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
@@ -112,6 +116,22 @@ class Applies(Phases):
         p = replace(p, discard=p.discard + (shown,))
         return U.with_player_struct(s, p) if shown == HIDDEN or s.unknowns else with_player(s, pid, slots=p.slots, discard=p.discard)
 
+    @staticmethod
+    def in_slots(p: Player, card: str | None, what: str) -> None:
+        """A named card that is neither in ``p``'s card slots nor can be one of its unknown slot
+        cards comes from nowhere: an event a judge let stand with no effect to define (LG-40)."""
+        if card is not None and card != HIDDEN and card not in p.slots and HIDDEN not in p.slots:
+            raise Undefined(f"{p.id} has no {card} in its card slots to {what}")
+
+    def second_battle_card(self, s: State, p: Player, card: str | None) -> Player:
+        """A player who already sent a battle card this round sends another (a judge let it stand):
+        it leaves the slots and replaces the first, which goes to the discard pile with its
+        temporary effects (LG-40)."""
+        self.in_slots(p, card, "play")
+        q, slots = U.take_slot(s, p, card)
+        shown = HIDDEN if card is None else card
+        return replace(q, slots=slots, discard=q.discard + (q.battle,), battle=shown, mods=(), public=True)
+
     def late_call(self, s: State, p: Player) -> State:
         """A Backup call outside the window: the Backup card replaces the battle card when there
         are both (no effect fires: the window is where they queue); otherwise nothing changes."""
@@ -130,7 +150,10 @@ class Applies(Phases):
         if s.phase != "pick" and s.phase != "reveal":  # LG-40: a play after its round resolved, let stand
             return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
+        if p.battle is not None:  # LG-40: a second battle card a judge let stand replaces the first
+            return self.after_reveal(U.with_player_struct(s, self.second_battle_card(s, p, e.card)))
         if e.card not in p.slots:
+            self.in_slots(p, e.card, "play")
             q, slots = U.take_slot(s, p, e.card)
             return self.after_reveal(U.with_player_struct(s, replace(q, slots=slots, battle=e.card, public=True)))
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
