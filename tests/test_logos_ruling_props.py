@@ -33,13 +33,14 @@ from adjudicator.core.seats import redact_log
 from adjudicator.core.verify import run, settle
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.values import pool_of
+from tests.test_logos_rules import covers
 
 GAME = registry.get("logos")
 #: fixed seeds: every run checks the same matches
 SEEDS = (1, 4, 8, 13, 21)
 MAX_EVENTS = 160
-#: the fields of a position that say what a seat saw (LG-41), not where the cards are
-KNOWLEDGE = ("seen",)
+#: the field of a position that says what a seat saw (LG-41), not where the cards are
+KNOWLEDGE = "seen"
 
 
 def _setup(seed: int) -> E.MatchStarted:
@@ -68,9 +69,7 @@ def _fold(events: list[Any]) -> list[Any]:
 def _data(state: Any) -> Any:
     """A position as data, without what the seats saw (compared on its own, LG-41)."""
     d = msgspec.to_builtins(state)
-    for p in d["players"]:
-        for k in KNOWLEDGE:
-            p.pop(k, None)
+    d.pop(KNOWLEDGE)
     return d
 
 
@@ -194,6 +193,7 @@ def _defined(state: Any, ev: Any) -> bool:
     return True
 
 
+@covers("LG-40", illegal=False, behaviour=True)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_an_illegal_decision_that_stands_goes_on_from_where_it_left_the_table(seed: int) -> None:
     events, _ = _match(seed)
@@ -240,3 +240,94 @@ def test_the_illegal_decisions_cover_every_kind_of_event_a_player_makes() -> Non
 def test_hidden_picks_reach_the_reveal() -> None:
     events, _ = _match(SEEDS[0])
     assert any(type(e) is E.PickRevealed for e in events) and HIDDEN not in [getattr(e, "card", "") for e in events]
+
+
+# -- LG-41: a seat cannot unsee ----------------------------------------------------------------------
+
+def _after_ruling(log: list[Any], number: int) -> Any:
+    """The position after the event ``number`` (a judge's ruling) of ``log``."""
+    res = run(parse_log(to_jsonl(log), "seen.jsonl"), record_steps=True)
+    assert res.verdict == "legal", [v.as_dict() for v in res.violations]
+    return next(s.state for s in res.steps if s.seq == number)
+
+
+def _picks_taken_back(seeds: range, kinds: tuple[type, ...], eligible: bool = False) -> list[tuple[list[Any], int, Any]]:
+    """Generated matches with a pick (``kinds``) to take back: (events, index of the pick, the
+    position before it); ``eligible``: only a pick of a card that could go to the Backup Slot."""
+    out = []
+    for seed in seeds:
+        events, _ = _match(seed)
+        before = _fold(events)
+        for i, e in enumerate(events):
+            if type(e) in kinds and e.card in before[i].player(e.player).slots and \
+                    (not eligible or pool_of(before[i])[e.card].backup_eligible):
+                out.append((events, i, before[i]))
+                break
+    return out
+
+
+@covers("LG-41", illegal=False, behaviour=True)
+def test_a_card_shown_in_events_taken_back_stays_known_to_the_other_seat() -> None:
+    """An open pick (seeds 0, 2, ...) or a revealed pick (1, 3, ...) taken back goes back to its
+    card slot, known to the opponent: the opponent's view names it there, the player's own view
+    is unchanged, and the opponent's record names the card when it goes to the Backup Slot."""
+    cases = _picks_taken_back(range(12), (E.CardPicked, E.PickRevealed))
+    assert len(cases) >= 8
+    cases += _picks_taken_back(range(12, 60), (E.CardPicked, E.PickRevealed), eligible=True)
+    named = 0
+    for events, i, state in cases:
+        e = events[i]
+        q, p = e.player, state.other(e.player)
+        first = i  # a reveal is taken back with the commitment before it
+        if type(e) is E.PickRevealed:
+            first = max(k for k in range(i) if type(events[k]) is E.CardCommitted and events[k].player == q)
+        log = events[:i + 1] + [_ruling(first + 1, "taken-back")]
+        after = _after_ruling(log, i + 2)
+        assert (q, (e.card,)) in [(k.player, k.shown) for k in after.seen]  # (p's reveal taken back with it too)
+        seen_by_p = GAME.observe(after, p).player(q)
+        assert e.card in seen_by_p.slots and seen_by_p.slots.count(HIDDEN) == sum(c is not None for c in after.player(q).slots) - 1
+        assert all(k.player != q for k in GAME.observe(after, q).seen)
+        assert GAME.observe(after, q).player(q).slots == after.player(q).slots
+        assert GAME.redact(E.BackupAssigned(player=q, card=e.card), p, after).card == e.card
+        other = next((c for c in after.player(q).slots if c not in (None, e.card)), None)
+        if other is not None:
+            assert GAME.redact(E.BackupAssigned(player=q, card=other), p, after).card == HIDDEN
+        assign = E.BackupAssigned(player=q, card=e.card)
+        if GAME.check(after, assign).allowed:  # through the seats' records: p's names the card
+            rest, _ = _continue(settle(GAME, GAME.apply(after, assign))[0], random.Random(i), 20)
+            full = log + [assign] + rest
+            record = list(redact_log(parse_log(to_jsonl(full), "f"), p))
+            assert record[len(log)] == assign
+            _seat_records_never_illegal(full, f"seen-{i}")
+            named += 1
+    assert named >= 1
+
+
+@covers("LG-41", illegal=False, behaviour=True)
+def test_a_card_drawn_and_put_back_is_known_on_top_of_the_deck_to_the_drawer() -> None:
+    for seed in SEEDS:
+        events, _ = _match(seed)
+        before = _fold(events)
+        i = next(k for k in range(2, len(events)) if type(events[k]) is E.CardDrawn)
+        e, q = events[i], events[i].player
+        log = events[:i + 1] + [_ruling(i + 1, "taken-back")] + events[i:]
+        after = _after_ruling(log, i + 2)
+        assert _data(after) == _data(before[i])
+        [k] = after.seen
+        assert (k.player, k.top, k.shown) == (q, (e.card,), ())
+        mine = GAME.observe(after, q).player(q)
+        assert mine.deck[0] == e.card and set(mine.deck[1:]) <= {HIDDEN}
+        other = GAME.observe(after, after.other(q))
+        assert other.seen == () and set(other.player(q).deck) <= {HIDDEN}
+        drawn = settle(GAME, GAME.apply(after, e))[0]  # drawn again: no longer on top
+        assert drawn.seen == ()
+        _seat_records_never_illegal(log, f"top-{seed}")
+
+
+@covers("LG-41", illegal=False, behaviour=True)
+def test_what_a_seat_saw_is_forgotten_when_the_card_leaves_for_a_place_it_sees() -> None:
+    """The known card played again is a battle card both see: nothing left to remember."""
+    [(events, i, state)] = _picks_taken_back(range(0, 2), (E.CardPicked,))[:1]
+    log = events[:i + 1] + [_ruling(i + 1, "taken-back"), events[i]]
+    res = _verify(log)
+    assert res.verdict == "legal" and res.state.seen == ()

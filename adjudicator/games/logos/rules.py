@@ -26,6 +26,7 @@ from . import unknowns as U
 from .applies import Applies
 from .checks import Checks
 from .commitments import commitment_of, example_salt
+from .observe import forget
 from .effects import CRITICAL_HP, FIRE, Fired, fire  # noqa: F401 (re-exported)
 from .rulebook import NS, bad  # noqa: F401 (re-exported)
 from .state import State
@@ -48,10 +49,12 @@ class Rules(Checks, Applies):
     def apply(self, s: State, e: Any) -> State:
         memo = self._memo
         if memo is not None and memo[0] is s and memo[1] is e:
-            return memo[2]
-        if s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            return U.keep_condition(self, s, e, self.apply_plain)
-        return self._applies[type(e)](self, s, e)
+            new = memo[2]
+        elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
+            new = U.keep_condition(self, s, e, self.apply_plain)
+        else:
+            new = self._applies[type(e)](self, s, e)
+        return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)
 
     def apply_plain(self, s: State, e: Any) -> State:
         """``apply`` without keeping the event's condition (unknowns.py applies in each of the
