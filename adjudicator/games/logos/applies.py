@@ -184,6 +184,10 @@ class Applies(Phases):
     def a_effect(self, s: State, e: E.EffectResolved) -> State:
         return fire(self, s, s.effects[0])[1]
 
+    def fire_next(self, s: State) -> tuple[E.EffectResolved, State]:
+        """The effect at the head of the queue fires: its event and the position after it."""
+        return fire(self, s, s.effects[0])
+
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
         p = s.player(e.player)

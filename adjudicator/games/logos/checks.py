@@ -45,8 +45,11 @@ class Checks(Phases):
             return
         if who != s.players[0].id and who != s.players[1].id:
             raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
-        if s.unknowns and (s.alts or s.step == "blind" or (s.due and U.unsure(s))) and e.kind != "X":  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
-            U.check_branches(self, s, e)
+        if s.unknowns and e.kind != "X":
+            if U.shows_unseen(self, s):  # LG-42: the record left out what an effect showed
+                U.check_after_shown(self, s, e)
+            if s.alts or s.step == "blind" or (s.due and U.unsure(s)):  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
+                U.check_branches(self, s, e)
 
     @checks(E.CardDrawn, rule="LG-2.2")
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:

@@ -56,8 +56,26 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
         result = "no-target"
     else:
         s, result, value = FIRE[fx.do](r, s, target, owner, item, fx)
+        if result == "applied" and fx.do in MOVES_CARDS:  # LG-42: the cards it moved, named
+            moved = moved_cards(fx.do, target.slots)
+            if moved:
+                return E.EffectResolved(player=item.player, card=item.card, field=item.field, effect=effect,
+                                        target=target.id, result=result, copied=copied, value=value,
+                                        cards=moved), s  # type: ignore[arg-type]
     return E.EffectResolved(player=item.player, card=item.card, field=item.field, effect=effect, target=target.id,
                             result=result, copied=copied, value=value), s  # type: ignore[arg-type]
+
+
+#: the effects that move cards out of the target's card slots (LG-42: EffectResolved.cards)
+MOVES_CARDS = frozenset({"shuffle-hand", "remove-card-slot"})
+
+
+def moved_cards(effect: str, slots: tuple[str | None, ...]) -> list[str]:
+    """The cards ``effect`` (applied) moves out of card slots ``slots``, in slot order: every card
+    (Shuffle Hand), the card of the rightmost slot when no slot is empty (Remove Card Slot)."""
+    if effect == "shuffle-hand":
+        return [c for c in slots if c is not None]
+    return [] if not slots or None in slots else [slots[-1]]  # type: ignore[list-item]
 
 
 # -- what each effect kind does when it fires ------------------------------------------------------------

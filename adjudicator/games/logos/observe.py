@@ -157,6 +157,27 @@ def forget(before: State, after: State) -> State:
     return replace(after, seen=tuple(out))
 
 
+def _to_deck(e: E.EffectResolved, state: State | None) -> bool:
+    """Did ``e`` move the cards it names into a deck (Shuffle Hand, ``shuffle_hand_to = "deck"``)?
+    Without the position, assumed so (nothing is shown that might not have been)."""
+    if (e.copied or e.effect) != "shuffle-hand":
+        return False
+    return state is None or state.options.shuffle_hand_to == "deck"
+
+
+def _effect_seen(e: E.EffectResolved, player: str, state: State | None) -> E.EffectResolved:
+    """LG-42: the cards an effect moved out of the target's card slots, named for the target and,
+    when they went face up into the discard pile, for the opponent; shuffled into the deck, the
+    opponent saw them go unseen.  ``state``: the position the log's events reached around it
+    (settled); where the match ended there before anybody acted again, the opponent's record
+    derives the effect with them unknown, and has them so."""
+    if not e.cards or e.target == player:
+        return e
+    if not _to_deck(e, state) and (state is None or state.result is None):
+        return e
+    return replace(e, cards=[HIDDEN] * len(e.cards))
+
+
 def redact(event: Event, player: str, state: State | None = None) -> Event:
     """``event`` as ``player`` saw it at the table; ``state``, the full position before it, names
     what the seat saw though the event does not: a called Backup card is turned face up for both
@@ -170,6 +191,8 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
         return event
     if t is E.MatchStarted:
         return replace(event, decks={p: (d if p == player else {}) for p, d in event.decks.items()})
+    if t is E.EffectResolved:
+        return _effect_seen(event, player, state)  # type: ignore[arg-type]
     if getattr(event, "player", player) == player:
         return event
     if t is E.CardDrawn or t is E.BackupAssigned:  # an open pick is public (LG-6)

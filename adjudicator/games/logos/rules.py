@@ -66,7 +66,7 @@ class Rules(Checks, Applies):
             if e.kind == "X":
                 if U.follows(self, s):
                     return U.apply_stated(self, s, e)
-            elif s.blind_step or s.alts or (s.due and U.unsure(s)):
+            elif s.blind_step or s.alts or (s.due and U.unsure(s)) or U.shows_unseen(self, s):
                 return U.apply_branches(self, s, e)
         return self._applies[type(e)](self, s, e)
 
@@ -96,6 +96,8 @@ class Rules(Checks, Applies):
         if phase == "battle":
             step = s.step
             if step == "effects":
+                if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
+                    return None
                 ev, new = fire(self, s, s.effects[0])
                 self._memo = (s, ev, new)
                 return ev
