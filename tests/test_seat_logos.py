@@ -209,11 +209,11 @@ def test_a_seats_record_names_the_cards_shuffle_hand_and_remove_card_slot_showed
                         # derives the effect with them unknown: its record has them so)
                         unseen = d.target != seat and (ended or (d.copied or d.effect) == "shuffle-hand" and shuffle_to == "deck")
                         assert e == (msgspec.structs.replace(d, cards=[HIDDEN] * len(d.cards)) if unseen else d)
-                    for st in res.steps:  # the record's position has them by name in the discard pile
-                        e = st.event
+                    for step in res.steps:  # the record's position has them by name in the discard pile
+                        e = step.event
                         if type(e) is E.EffectResolved and e.cards and HIDDEN not in e.cards and e.target != seat and \
                                 not ((e.copied or e.effect) == "shuffle-hand" and shuffle_to == "deck"):
-                            assert all(c in st.state.player(e.target).discard for c in e.cards)
+                            assert all(c in step.state.player(e.target).discard for c in e.cards)
                             counts[shuffle_to] += 1
                         elif type(e) is E.EffectResolved and e.cards:
                             counts[shuffle_to] += 1
