@@ -55,12 +55,16 @@ class Checks(Phases):
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:
         if s.phase != "refill":
             raise bad("LG-2.2", "no-draw-owed", f"CardDrawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
-        reshuffle = s.options.on_empty_deck == "reshuffle-discard"
-        for nxt in s.players:  # the first player with a slot to refill (refill_next)
-            if not all(nxt.slots) and (nxt.deck or nxt.deck_open or (reshuffle and nxt.discard)):  # an empty slot
-                break
+        m = self._refill
+        if m is not None and m[0] is s:  # the position the last refill step found
+            nxt = m[1]
         else:
-            raise self.out_of_step(s, e)
+            reshuffle = s.options.on_empty_deck == "reshuffle-discard"
+            for nxt in s.players:  # the first player with a slot to refill (refill_next)
+                if not all(nxt.slots) and (nxt.deck or nxt.deck_open or (reshuffle and nxt.discard)):  # an empty slot
+                    break
+            else:
+                raise self.out_of_step(s, e)
         if nxt.id != e.player:
             raise bad("LG-2.2", "wrong-drawer", f"CardDrawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
         if nxt.unknown or e.card is None or e.card == HIDDEN:

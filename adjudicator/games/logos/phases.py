@@ -28,6 +28,9 @@ class Phases(RulesBase):
     """Reading a LOGOS position and stepping it from phase to phase."""
 
     namespace = NS
+    #: (position, the player whose empty slots are refilled next) of the last refill step found by
+    #: after_refill (refill_next's answer: derive and the next draw's check ask it of that position)
+    _refill: tuple[State, Player] | None = None
 
     # -- reading the position ------------------------------------------------------------------
     #: the match's pool (values.pool_of)
@@ -121,6 +124,7 @@ class Phases(RulesBase):
         reshuffle = s.options.on_empty_deck == "reshuffle-discard"
         for p in (a, b):  # a slot still to refill (refill_next)
             if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
+                self._refill = (s, p)  # derive and the draw's check ask the same of this position
                 return s
         if a.unknown or b.unknown:
             due = tuple(p.id for p in s.players if not self.armed(s, p))

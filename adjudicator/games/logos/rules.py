@@ -114,6 +114,10 @@ class Rules(Checks, Applies):
                 return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
             return None
         if phase == "refill":
+            m = self._refill
+            if m is not None and m[0] is s:  # the position the last refill step found
+                p = m[1]
+                return E.DeckRebuilt(player=p.id, count=len(p.discard)) if not p.deck and not p.deck_open else None
             reshuffle = opts.on_empty_deck == "reshuffle-discard"
             for p in players:  # the first player with a slot to refill (refill_next)
                 if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
