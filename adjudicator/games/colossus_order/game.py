@@ -186,6 +186,11 @@ class ColossusOrder(KitGame[State]):
                 for c in getattr(p, zone):
                     if c not in pool and c != HIDDEN:
                         raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
+            # the multisets a position keeps sorted (the deck's checks and draws search them by bisection)
+            for zone in ("deck_top", "unseen") + (("deck_bottom",) if state.options.returned_order != "as-listed" else ()):
+                cards = getattr(p, zone)
+                if any(cards[i] > cards[i + 1] for i in range(len(cards) - 1)):
+                    raise msgspec.ValidationError(f"{zone} is a multiset of unknown order and must be sorted - at `$.players.{p.id}.{zone}`")
 
     # describe (render.py), scene (scene.py), turn_number (state.turn): the kit's defaults
 
