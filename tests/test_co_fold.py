@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import msgspec
 import pytest
 
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.playout import playout
+from adjudicator.core.protocol import RefError
 from adjudicator.games.colossus_order import deck
+from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import Player
 
-from .co_scenarios import GAME
+from .co_scenarios import A, GAME, Script
 
 CARDS = ("a-gem", "b-imp", "c-knight", "d-bolt", HIDDEN)
 
@@ -68,3 +71,29 @@ def test_a_position_document_with_an_unsorted_multiset_is_refused(zone: str) -> 
     cards[zone] = ["white-gem", "bastion-squire"]  # pool cards, out of order
     with pytest.raises(msgspec.ValidationError, match=f"{zone} is a multiset of unknown order and must be sorted"):
         GAME.load_state(doc)
+
+
+def _ref_error(setup: Any, event: Any) -> tuple[str, str] | None:
+    try:
+        GAME.validate_refs(setup, event)
+    except RefError as x:
+        return x.field, str(x)
+    return None
+
+
+def test_a_seat_records_unknown_cards_are_read_without_an_error_and_problems_still_named() -> None:
+    """CO-39/CO-40: "?" and commitments in the fields a seat's record may leave unknown are read
+    at once; any other problem of the same event is named as it is for a full log."""
+    setup = Script().events()[0]
+    commitment = "sha256:" + "ab" * 32
+    for ok in (E.CardDrawn(player=A, card=HIDDEN), E.CardDrawn(player=A, card=commitment),
+               E.CardsReturned(player=A, cards=[HIDDEN, commitment, "ash"]), E.CardSet(player=A, card=HIDDEN, zone="locus")):
+        assert _ref_error(setup, ok) is None, ok
+    assert _ref_error(setup, E.CardsReturned(player=A, cards=[HIDDEN, "no-such-card"])) == _ref_error(
+        setup, E.CardsReturned(player=A, cards=["ash", "no-such-card"]))
+    assert _ref_error(setup, E.CardsReturned(player=A, cards=[HIDDEN, "no-such-card"]))[0] == "cards[1]"
+    assert _ref_error(setup, E.CardDrawn(player="carol", card=HIDDEN)) == _ref_error(setup, E.CardDrawn(player="carol", card="ash"))
+    field, message = _ref_error(setup, E.CardDrawn(player=A, card="sha256:xyz"))
+    assert field == "card" and "malformed commitment 'sha256:xyz'" in message
+    field, message = _ref_error(setup, E.FollowerPlayed(player=A, card=HIDDEN))
+    assert field == "card" and "FollowerPlayed.card must name the card" in message
