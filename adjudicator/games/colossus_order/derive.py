@@ -22,14 +22,27 @@ from .state import EndTurn, Flipped, Resolve, RevealLocus, StartTurn, State
 class Derive:
     """What the rules force next."""
 
+    #: the players (a pair of seats: a position is never changed, so the same tuple holds the same
+    #: decks and fields), the set-up, the data sources in effect and the options last found to force
+    #: nothing (:meth:`state_based` is None): a step that left the seats as they were (a pass, a
+    #: declined block, the end of the main phase) needs no state-based check; swapped whole
+    _calm: tuple[Any, Any, Any, Any] = (None, None, None, None)
+
     def derive(self, s: State) -> Any:
         if s.result is not None:
             return None
-        forced = self.state_based(s)
-        if forced is not None or not s.todo:
-            return forced
-        h = s.todo[0]
-        step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
+        calm = self._calm
+        if s.pending_ends or calm[0] is not s.players or calm[1] is not s.setup or calm[3] is not s.options \
+                or calm[2] is not current():
+            forced = self.state_based(s)
+            if forced is not None:
+                return forced
+            self._calm = (s.players, s.setup, current(), s.options)
+        todo = s.todo
+        if not todo:
+            return None
+        h = todo[0]
+        step = self._derives.get(h.__class__)  # the @derives steps (RulesBase.derive_task, inlined)
         return None if step is None else step(self, s, h)
 
     #: the two fields (tuples of followers: a position is never changed, so the same tuple holds the

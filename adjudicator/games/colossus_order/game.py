@@ -97,8 +97,10 @@ class ColossusOrder(KitGame[State]):
 
     def commitments_in(self, event: Any) -> list[str]:
         """The commitments ``event`` (one of :attr:`committing`) holds."""
-        values = event.cards if type(event) is E.CardsReturned else [event.card]
-        return [v for v in values if v is not None and looks_like(v)]
+        if event.__class__ is E.CardsReturned:
+            return [v for v in event.cards if v is not None and looks_like(v)]
+        card = event.card  # a card of the pool most of the time (the verify loop asks on every draw)
+        return [card] if card is not None and looks_like(card) else []
 
     def unopened(self, state: State) -> list[Any]:
         """CO-40: the commitments of the match never opened (verify lists them beside the verdict)."""
