@@ -1843,10 +1843,14 @@ def test_the_state_based_check_follows_the_pool_in_effect(tmp_path: Path) -> Non
         with sources.using(sources.Sources([plain])):
             assert rules.state_based(position) is None
             assert rules.state_based(position) is None  # (remembered)
+            assert not isinstance(rules.derive(position), E.FollowerDestroyed)
+            assert not isinstance(rules.derive(position), E.FollowerDestroyed)  # (derive remembers the seats)
         with sources.using(sources.Sources([weak])):
+            assert rules.derive(position) == rules.state_based(position)  # the same seats, other sources
             destroyed = rules.state_based(position)
             assert isinstance(destroyed, E.FollowerDestroyed) and destroyed.card == "bone-sentry"
             assert rules.state_based(position) == destroyed
+            assert rules.derive(position) == destroyed
 
 
 @covers("CO-6.5")
