@@ -97,3 +97,18 @@ def test_a_seat_records_unknown_cards_are_read_without_an_error_and_problems_sti
     assert field == "card" and "malformed commitment 'sha256:xyz'" in message
     field, message = _ref_error(setup, E.FollowerPlayed(player=A, card=HIDDEN))
     assert field == "card" and "FollowerPlayed.card must name the card" in message
+
+
+def test_a_look_drawn_to_the_end_leaves_no_looker_behind() -> None:
+    """CO-42/CO-44: when the cards a player looked at (or drew and had taken back) are all drawn,
+    nothing is known on top any more: ``peek_by`` goes with the last of them (a position that
+    followed them is the one that never had them)."""
+    p = Player("p1", "colossus", deck_peek=("a-gem", "b-imp"), peek_by="p2", deck_top=("c-knight",))
+    once = deck.take(p, "a-gem", False)
+    assert (once.deck_peek, once.peek_by) == (("b-imp",), "p2")
+    twice = deck.take(once, "b-imp", False)
+    assert (twice.deck_peek, twice.peek_by, twice.deck_top) == ((), None, ("c-knight",))
+    assert deck.take_top(p, ["a-gem", "b-imp"], False).peek_by is None
+    unknown = Player("p1", "colossus", deck_peek=(HIDDEN,), peek_by="p1", deck_top=(HIDDEN,), unseen=("a-gem", "b-imp"))
+    left, card = deck.take_unknown_top(unknown, False)
+    assert (card, left.deck_peek, left.peek_by) == (HIDDEN, (), None)

@@ -32,6 +32,21 @@ def find(cards: tuple[str, ...], card: str) -> int:
     return i if i < len(cards) and cards[i] == card else -1
 
 
+def _layer(p: Player, field: str, cards: tuple[str, ...]) -> Player:
+    """``p`` with the deck layer ``field`` now ``cards`` (the looker of a ``deck_peek`` drawn to the
+    end knows nothing on top any more: ``peek_by`` goes with it)."""
+    if field == "deck_peek" and not cards:
+        return replace(p, deck_peek=cards, peek_by=None)
+    return replace(p, **{field: cards})
+
+
+def _peek_done(changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` of deck layers, with ``peek_by`` dropped when they empty ``deck_peek``."""
+    if "deck_peek" in changes and not changes["deck_peek"]:
+        changes["peek_by"] = None
+    return changes
+
+
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
     """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
     out = [("deck_known", p.deck_known, True), ("deck_top", p.deck_top, False),
@@ -98,16 +113,16 @@ def take(p: Player, card: str, as_listed: bool) -> Player:
     if cards[0] == card:
         if field == "deck_known":
             return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
-        return replace(p, **{field: cards[1:]})
+        return _layer(p, field, cards[1:])
     if field != "deck_known":
         i = -1 if ordered else find(cards, card)
         if i >= 0:
-            return replace(p, **{field: cards[:i] + cards[i + 1:]})
+            return _layer(p, field, cards[:i] + cards[i + 1:])
         hidden = -1 if ordered else find(cards, HIDDEN)
         if cards[0] == HIDDEN or hidden >= 0:  # CO-39.2
             rest = cards[1:] if ordered else cards[:hidden] + cards[hidden + 1:]
             u = find(p.unseen, card)
-            return replace(p, unseen=p.unseen[:u] + p.unseen[u + 1:] if u >= 0 else p.unseen, **{field: rest})
+            return _layer(replace(p, unseen=p.unseen[:u] + p.unseen[u + 1:]) if u >= 0 else p, field, rest)
     return _take_as_stated(p, card, ls)
 
 
@@ -121,11 +136,11 @@ def _take_as_stated(p: Player, card: str, ls: list[tuple[str, tuple[str, ...], b
             rest = cards[:i] + cards[i + 1:]
             if field == "deck_known":
                 return replace(p, deck_known=rest, known_why=p.known_why[:i] + p.known_why[i + 1:])
-            return replace(p, **{field: rest})
+            return _layer(p, field, rest)
     field, cards, _ordered = ls[0]
     if field == "deck_known":
         return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
-    return replace(p, **{field: cards[1:]})
+    return _layer(p, field, cards[1:])
 
 
 def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
@@ -138,7 +153,7 @@ def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
     if field == "deck_known":
         return replace(p, deck_known=cards[1:], known_why=p.known_why[1:]), cards[0]
     if ordered:
-        return replace(p, **{field: cards[1:]}), cards[0]
+        return _layer(p, field, cards[1:]), cards[0]
     rest, unseen, card = take_unknown(cards, p.unseen)
     return replace(p, unseen=unseen, **{field: rest}), card
 
@@ -242,7 +257,7 @@ def _take_top_unknown(p: Player, cards: list[str], as_listed: bool) -> Player:
             unseen = remove_one(unseen, c)
     if "deck_known" in changes:
         changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
-    return replace(p, unseen=unseen, **changes)
+    return replace(p, unseen=unseen, **_peek_done(changes))
 
 
 def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
@@ -274,7 +289,7 @@ def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
         k = 0
     if "deck_known" in changes:
         changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
-    return replace(p, **changes)
+    return replace(p, **_peek_done(changes))
 
 
 def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:

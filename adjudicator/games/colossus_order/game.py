@@ -16,6 +16,7 @@ from adjudicator.core.protocol import RefError
 from adjudicator.core.refs import check_deck_lists
 
 from . import events as E
+from . import observe
 from .cards import COLOURS, POOLS, load_pool
 from .positions import bad
 from .state import ChooseFirst, Player, Shuffle, State
@@ -183,6 +184,10 @@ class ColossusOrder(KitGame[State]):
                 out.append(f"{p}'s deck list, unknown to this record, is {open_size(deck, state.options)} cards of "
                            f"the pool (deck_validation off: no construction rules; CO-39.1)")
         return out
+
+    def keep_seen(self, state: State, annulled: State) -> State:
+        """CO-44: a taking back keeps what the seats saw (observe.keep_seen, beside the game's hiding)."""
+        return observe.keep_seen(state, annulled)
 
     def open_conditions(self, state: State) -> tuple[str, ...]:
         """CO-39: the conditions later events have not settled (a stated reveal settles them)."""

@@ -16,6 +16,8 @@ these two (via :class:`~adjudicator.core.kit.KitGame`), so what a seat cannot se
 
 from __future__ import annotations
 
+from collections import Counter
+
 from msgspec.structs import replace
 
 from adjudicator.core.commitments import looks_like
@@ -99,3 +101,102 @@ def shows_seat(event: Event, player: str, state: State | None) -> bool:
         slots = event.slots if t is E.LocusRevealed else [event.slot]
         return any(sl.id in slots and not sl.known for sl in owner.locus)
     return False
+
+
+# -- a taking back (CO-44): what the seats saw is not unseen ---------------------------------------
+
+#: how a card put back on a deck by a taking back became known to both players (``known_why``)
+TAKEN_BACK_WHY = "seen by both players in events a judge's ruling took back (CO-44)"
+
+
+def keep_seen(state: State, annulled: State) -> State:
+    """CO-44 (FIDE 7.5): the position a judge's taking back returns to (``state``) with what the seats
+    learnt in the events taken back (``annulled``: the position those events left at the table) kept.
+    The cards those events took from the top of a deck go back on top, in the order they came off
+    it, known to the seats that saw them: a card a player drew to the deck owner alone
+    (``deck_peek``), a card shown to both (discarded, played, captured, revealed) to both
+    (``deck_known``).  Where the order they came off in is not known (two or more cards that did
+    not all stay in the hand they were drawn to), nothing is kept of it (CO-44 names the limit)."""
+    as_listed = state.options.returned_order == "as-listed"
+    players = tuple(_kept(p, a, as_listed) for p, a in zip(state.players, annulled.players))
+    if all(x is y for x, y in zip(players, state.players)):
+        return state
+    return replace(state, players=players)
+
+
+def _deck(p: Player) -> Counter[str]:
+    return Counter(p.deck_known + p.deck_peek + p.deck_top + p.deck_bottom + p.deck_under)
+
+
+def _excess(after: tuple[str, ...], before: tuple[str, ...]) -> list[str]:
+    """The cards of ``after`` beyond those of ``before`` (multisets), in ``after``'s order."""
+    left = Counter(before)
+    out = []
+    for c in after:
+        if left[c] > 0:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def _kept(p: Player, a: Player, as_listed: bool) -> Player:
+    """``p``'s deck with the top cards the annulled events showed (``a``: ``p`` at the table after
+    them) put back on top, known to whoever saw them."""
+    gone = _deck(p) - _deck(a)
+    whys = p.known_why
+    drawn = _excess(a.hand, p.hand)
+    if gone and Counter(drawn) == gone:  # drawn and still in hand: in the order drawn, seen by the owner
+        order, seers = drawn, [frozenset({p.id})] * len(drawn)
+    elif sum(gone.values()) == 1:
+        card = next(iter(gone))
+        hidden_slot = any(sl.card == card and not (sl.face_up or sl.known) for sl in a.locus[len(p.locus):])
+        order = [card]
+        seers = [frozenset({p.id}) if card in a.hand else frozenset() if hidden_slot else _BOTH]
+    elif not gone and len(a.revealed) == 1 and not p.revealed:  # a deck hit's single card, shown to both
+        order, seers = list(a.revealed), [_BOTH]
+    elif not gone and len(a.deck_peek) == 1 and not p.deck_peek and a.peek_by is not None:  # a look at one card
+        order, seers = list(a.deck_peek), [frozenset({a.peek_by})]
+    elif not gone and len(a.deck_known) > len(p.deck_known) and a.deck_known[:len(p.deck_known)] == p.deck_known:
+        order, seers = list(a.deck_known), [_BOTH] * len(a.deck_known)  # revealed and left on top (CO-36)
+        whys = a.known_why
+    else:
+        return p
+    from . import deck  # (deck reads the state: imported when a taking back needs it)
+
+    rest = p
+    known: list[tuple[str, frozenset[str]]] = []  # the top cards, top first, and who knows each
+    for card in order:
+        if not unknown_card(card) and deck.next_problem(rest, card, as_listed, "draws") is not None:
+            return p  # not the top of this deck as the position knows it: nothing to keep
+        before = frozenset({"*"}) if rest.deck_known else frozenset({rest.peek_by}) if rest.deck_peek else frozenset()
+        if unknown_card(card):
+            rest, card = deck.take_unknown_top(rest, as_listed)
+        else:
+            rest = deck.take(rest, card, as_listed)
+        known.append((card, before | seers[len(known)]))
+    if rest.deck_known:
+        return p  # every card came from those known to both: nothing new
+    top_known, why, peek, peek_by = [], [], [], rest.peek_by if rest.deck_peek else None
+    for card, who in known:
+        both = "*" in who or len(who - {None}) >= 2
+        if both and not peek:
+            top_known.append(card)
+            why.append(whys[len(top_known) - 1] if len(top_known) <= len(whys) else TAKEN_BACK_WHY)
+            continue
+        one = peek_by if both else next(iter(who - {None}), None)  # (a card both know, below one seat's: that seat's)
+        if one is None or (peek_by is not None and one != peek_by):
+            break  # a card nobody saw (or another seat's) above the rest: the rest's order is not kept
+        peek.append(card)
+        peek_by = one
+    else:
+        return replace(rest, deck_known=tuple(top_known), known_why=tuple(why),
+                       deck_peek=tuple(peek) + rest.deck_peek, peek_by=peek_by)
+    return p
+
+
+_BOTH = frozenset({"*"})
+
+
+def unknown_card(card: str | None) -> bool:
+    return card is None or card == HIDDEN or looks_like(card)
