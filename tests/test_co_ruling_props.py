@@ -289,3 +289,59 @@ def test_a_card_drawn_and_taken_back_stays_known_to_the_drawer(seed: int) -> Non
         mine, theirs = list(redact_log(full, me)), list(redact_log(full, other))
         assert position_after(mine, ruling_seq(mine)).player(me).deck_peek[:1] == (e.card,)
         assert position_after(theirs, ruling_seq(theirs)).player(me).deck_peek[:1] == (HIDDEN,)
+
+
+#: generated matches with looks at one card of a deck's top, deck hits, mills and reveals
+SEEN_SEEDS = (0, 1, 6, 21, 27, 35)
+
+
+def shown(e: Any) -> tuple[str, str, str | None] | None:
+    """(the deck's owner, the card shown from its top, who alone saw it or None: both) for an event
+    that shows one card of a deck's top, else None."""
+    t = type(e).__name__
+    if t == "CardsLooked" and e.zone == "deck-top" and len(e.cards) == 1:
+        return e.owner, e.cards[0], e.player
+    if t == "CardsRevealed" and len(e.cards) == 1:
+        return e.player, e.cards[0], None
+    if t in ("CardMilled", "TopCardRevealed"):
+        return e.player, e.card, None
+    return None
+
+
+@pytest.mark.parametrize("seed", SEEN_SEEDS)
+def test_a_card_looked_at_or_revealed_and_taken_back_stays_known(seed: int) -> None:
+    """Property 4 (CO-44): a look at the top card of a deck, a deck hit's card, a milled or a
+    revealed card, taken back: the card is back on top, known to the looker (``deck_peek``) or to
+    both (``deck_known``), in the views and in each seat's record."""
+    events = match(seed)
+    before, _ = positions(events)
+    found = [i for i, e in enumerate(events) if shown(e) is not None
+             and not before[i].player(shown(e)[0]).deck_known and not before[i].player(shown(e)[0]).deck_peek]
+    assert found, seed
+    for i in found[:3]:
+        e = events[i]
+        owner, card, looker = shown(e)  # type: ignore[misc]
+        head = events[:i] + [e, JudgeRuling(event=i + 1, decision="taken-back")]
+        res = verify(head)
+        assert res.verdict == "legal", (seed, i, e, [v.as_dict() for v in res.violations][:2])
+        back = res.state
+        p = back.player(owner)
+        assert deck_of(back, owner) == deck_of(before[i], owner) and p.hand == before[i].player(owner).hand
+        for seat in seated(back):
+            view = GAME.observe(back, seat).player(owner)
+            if looker is None:  # both saw it: known on top to both
+                assert (p.deck_known[:1], view.deck_known[:1]) == ((card,), (card,)), (seed, i, e, p)
+            else:
+                assert (p.deck_peek[:1], p.peek_by) == ((card,), looker), (seed, i, e, p)
+                assert view.deck_peek[:1] == ((card,) if seat == looker else (HIDDEN,))
+        log = head + continuation(back, random.Random(seed * 3 + i), 20)
+        assert verify(log).verdict == "legal"
+        seat_records_verify(log, f"seen-taken-back-{seed}-{i}")
+        full = parse_log(encode(log), "full.jsonl")
+        for seat in seated(back):
+            record = list(redact_log(full, seat))
+            q = position_after(record, ruling_seq(record)).player(owner)
+            if looker is None:
+                assert q.deck_known[:1] == (card,), (seed, i, seat, q)
+            else:
+                assert q.deck_peek[:1] == ((card,) if seat == looker else (HIDDEN,)), (seed, i, seat, q)

@@ -143,21 +143,27 @@ def _excess(after: tuple[str, ...], before: tuple[str, ...]) -> list[str]:
 def _kept(p: Player, a: Player, as_listed: bool) -> Player:
     """``p``'s deck with the top cards the annulled events showed (``a``: ``p`` at the table after
     them) put back on top, known to whoever saw them."""
+    n = p.deck_count - a.deck_count  # the cards that left the deck (a record may name some of them meanwhile)
     gone = _deck(p) - _deck(a)
     whys = p.known_why
     drawn = _excess(a.hand, p.hand)
-    if gone and Counter(drawn) == gone:  # drawn and still in hand: in the order drawn, seen by the owner
+    if n > 0 and len(drawn) == n:  # drawn and still in hand: in the order drawn, seen by the owner
         order, seers = drawn, [frozenset({p.id})] * len(drawn)
-    elif sum(gone.values()) == 1:
-        card = next(iter(gone))
-        hidden_slot = any(sl.card == card and not (sl.face_up or sl.known) for sl in a.locus[len(p.locus):])
-        order = [card]
-        seers = [frozenset({p.id}) if card in a.hand else frozenset() if hidden_slot else _BOTH]
-    elif not gone and len(a.revealed) == 1 and not p.revealed:  # a deck hit's single card, shown to both
+    elif n == 1:  # one card left the deck: where it went says who saw it (and, in a record, what it was)
+        face_down = [sl for sl in a.locus[len(p.locus):] if not (sl.face_up or sl.known)]
+        if face_down:  # into the Locus face down (CO-43): nobody saw it
+            order, seers = [face_down[-1].card], [frozenset()]
+        elif len(a.discard) > len(p.discard):  # milled (or drawn and played): shown to both
+            order, seers = [a.discard[-1]], [_BOTH]
+        elif sum(gone.values()) == 1:  # played, captured: shown to both
+            order, seers = [next(iter(gone))], [_BOTH]
+        else:
+            return p
+    elif n == 0 and len(a.revealed) == 1 and not p.revealed:  # a deck hit's single card, shown to both
         order, seers = list(a.revealed), [_BOTH]
-    elif not gone and len(a.deck_peek) == 1 and not p.deck_peek and a.peek_by is not None:  # a look at one card
+    elif n == 0 and len(a.deck_peek) == 1 and not p.deck_peek and a.peek_by is not None:  # a look at one card
         order, seers = list(a.deck_peek), [frozenset({a.peek_by})]
-    elif not gone and len(a.deck_known) > len(p.deck_known) and a.deck_known[:len(p.deck_known)] == p.deck_known:
+    elif n == 0 and len(a.deck_known) > len(p.deck_known) and a.deck_known[:len(p.deck_known)] == p.deck_known:
         order, seers = list(a.deck_known), [_BOTH] * len(a.deck_known)  # revealed and left on top (CO-36)
         whys = a.known_why
     else:
