@@ -345,3 +345,21 @@ def test_a_card_looked_at_or_revealed_and_taken_back_stays_known(seed: int) -> N
                 assert q.deck_known[:1] == (card,), (seed, i, seat, q)
             else:
                 assert q.deck_peek[:1] == ((card,) if seat == looker else (HIDDEN,)), (seed, i, seat, q)
+
+
+@pytest.mark.parametrize("seed", (5, 9, 13))
+def test_a_hand_looked_at_and_taken_back_stays_named_in_the_lookers_record(seed: int) -> None:
+    """Property 4 (CO-44, CO-41): a look at the opponent's hand taken back: the looker's record keeps
+    the cards it saw named in that hand (the judge's log names them anyway)."""
+    events = match(seed)
+    before, _ = positions(events)
+    [i, *_] = [i for i, e in enumerate(events) if type(e).__name__ == "CardsLooked" and e.zone == "hand"]
+    e = events[i]
+    head = events[:i] + [e, JudgeRuling(event=i + 1, decision="taken-back")]
+    back = verify(head).state
+    log = head + continuation(back, random.Random(seed), 20)
+    assert verify(log).verdict == "legal"
+    seat_records_verify(log, f"hand-look-taken-back-{seed}")
+    record = list(redact_log(parse_log(encode(log), "full.jsonl"), e.player))
+    seen = position_after(record, ruling_seq(record)).player(e.owner)
+    assert sorted(seen.hand) == sorted(before[i].player(e.owner).hand) == sorted(e.cards), (seed, seen.hand)

@@ -118,7 +118,7 @@ def keep_seen(state: State, annulled: State) -> State:
     (``deck_known``).  Where the order they came off in is not known (two or more cards that did
     not all stay in the hand they were drawn to), nothing is kept of it (CO-44 names the limit)."""
     as_listed = state.options.returned_order == "as-listed"
-    players = tuple(_kept(p, a, as_listed) for p, a in zip(state.players, annulled.players))
+    players = tuple(_named_hand(_kept(p, a, as_listed), a) for p, a in zip(state.players, annulled.players))
     if all(x is y for x, y in zip(players, state.players)):
         return state
     return replace(state, players=players)
@@ -202,6 +202,27 @@ def _kept(p: Player, a: Player, as_listed: bool) -> Player:
 
 
 _BOTH = frozenset({"*"})
+
+
+def _named_hand(p: Player, a: Player) -> Player:
+    """CO-41 in a seat's record: the cards of ``p``'s hand a look taken back named (``a``: ``p`` at
+    the table after it) stay named, when the hand is otherwise the same (the same size, the
+    named cards still there; only unknown cards named)."""
+    unknown = p.hand.count(HIDDEN)
+    if not unknown or len(a.hand) != len(p.hand) or a.hand.count(HIDDEN) >= unknown:
+        return p
+    before = Counter(c for c in p.hand if c != HIDDEN)
+    after = Counter(c for c in a.hand if c != HIDDEN)
+    new = after - before
+    if before - after or sum(new.values()) != unknown - a.hand.count(HIDDEN):
+        return p
+    unseen = p.unseen
+    for c in sorted(new.elements()):
+        i = unseen.index(c) if c in unseen else -1
+        if i < 0:
+            return p
+        unseen = unseen[:i] + unseen[i + 1:]
+    return replace(p, hand=a.hand, unseen=unseen)
 
 
 def unknown_card(card: str | None) -> bool:
