@@ -303,8 +303,8 @@ def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
 
 def shuffled(p: Player) -> Player:
     """``p`` with the whole deck shuffled: nothing of its order is known any more."""
-    everything = p.deck_known + p.deck_peek + p.deck_top + p.deck_bottom + p.deck_under
-    return replace(p, deck_top=tuple(sorted(everything)), deck_known=(), known_why=(), deck_peek=(), peek_by=None,
+    rest = p.deck_known + p.deck_peek + p.deck_bottom + p.deck_under
+    return replace(p, deck_top=tuple(sorted(p.deck_top + rest)) if rest else p.deck_top,  # (deck_top: sorted already) deck_known=(), known_why=(), deck_peek=(), peek_by=None,
                    deck_bottom=(), deck_under=())
 
 
