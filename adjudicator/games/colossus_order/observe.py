@@ -24,8 +24,10 @@ from adjudicator.core.commitments import looks_like
 from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
+from . import deck
 from . import events as E
 from .state import LocusSlot, Player, State
+from .unknowns import unknown
 
 
 def observe(s: State, player: str) -> State:
@@ -115,8 +117,9 @@ def keep_seen(state: State, annulled: State) -> State:
     The cards those events took from the top of a deck go back on top, in the order they came off
     it, known to the seats that saw them: a card a player drew to the deck owner alone
     (``deck_peek``), a card shown to both (discarded, played, captured, revealed) to both
-    (``deck_known``).  Where the order they came off in is not known (two or more cards that did
-    not all stay in the hand they were drawn to), nothing is kept of it (CO-44 names the limit)."""
+    (``deck_known``), a single card looked at to the looker; a look at a hand leaves the cards the
+    looker's record named there named.  Where the order they came off in is not known (two or more
+    cards that did not all stay in the hand they were drawn to), nothing is kept of it (CO-44)."""
     as_listed = state.options.returned_order == "as-listed"
     players = tuple(_named_hand(_kept(p, a, as_listed), a) for p, a in zip(state.players, annulled.players))
     if all(x is y for x, y in zip(players, state.players)):
@@ -168,15 +171,13 @@ def _kept(p: Player, a: Player, as_listed: bool) -> Player:
         whys = a.known_why
     else:
         return p
-    from . import deck  # (deck reads the state: imported when a taking back needs it)
-
     rest = p
     known: list[tuple[str, frozenset[str]]] = []  # the top cards, top first, and who knows each
     for card in order:
-        if not unknown_card(card) and deck.next_problem(rest, card, as_listed, "draws") is not None:
+        if not unknown(card) and deck.next_problem(rest, card, as_listed, "draws") is not None:
             return p  # not the top of this deck as the position knows it: nothing to keep
         before = frozenset({"*"}) if rest.deck_known else frozenset({rest.peek_by}) if rest.deck_peek else frozenset()
-        if unknown_card(card):
+        if unknown(card):
             rest, card = deck.take_unknown_top(rest, as_listed)
         else:
             rest = deck.take(rest, card, as_listed)
@@ -224,6 +225,3 @@ def _named_hand(p: Player, a: Player) -> Player:
         unseen = unseen[:i] + unseen[i + 1:]
     return replace(p, hand=a.hand, unseen=unseen)
 
-
-def unknown_card(card: str | None) -> bool:
-    return card is None or card == HIDDEN or looks_like(card)
