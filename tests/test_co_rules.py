@@ -2117,3 +2117,26 @@ def test_an_illegal_event_stands_where_its_effect_is_defined_and_says_why_where_
     assert [v.rule for v in res.violations][:2] == [GAME.check(before, attack).rule, "LOG-5"]
     assert "has no defined effect on the table: AttackDeclared by" in res.violations[1].message
     assert "no follower 'F99' is on the field to attack" in res.violations[1].message
+
+
+@documents("CO-45")
+def test_a_play_let_stand_before_the_first_turn_gives_its_player_priority() -> None:
+    """CO-9.2 gives the turn player priority first; before the first turn there is none: a follower
+    played in the opening exchange and let stand opens a window for its player (it once gave
+    priority to nobody, and the legal events named no player)."""
+    from adjudicator.core.playout import playout
+    from adjudicator.core.verify import settle
+
+    events = playout(GAME, 62, max_events=40)[0]
+    state = settle(GAME, GAME.initial_state(events[0]))[0]
+    for e in events[1:]:
+        if type(e) is E.CardDrawn and state.turn_player is None and state.player(e.player).hand:
+            break
+        state = settle(GAME, GAME.apply(state, e))[0]
+    me = e.player
+    card = next(c for c in state.player(me).hand if POOL[c].is_follower)
+    play = E.FollowerPlayed(player=me, card=card)
+    assert not GAME.check(state, play).legal
+    after = settle(GAME, GAME.apply(state, play))[0]
+    assert after.todo[0] == Window(me, 0)
+    assert all(getattr(x, "player", me) == me for x in GAME.legal_events(after) if type(x) is not E.Conceded)

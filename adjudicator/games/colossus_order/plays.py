@@ -176,7 +176,8 @@ class Plays:
         h = head(s)
         if type(h) is Window:
             return push(s, Window(s.other(item.player), 0), drop=1)
-        return push(s, Window(s.turn_player, 0), Resolve())
+        # the turn player first (CO-9.2); a play let stand before the first turn: its player (CO-45)
+        return push(s, Window(s.turn_player or item.player, 0), Resolve())
 
     @applies(E.FollowerPlayed, E.ActionPlayed)
     def a_played(self, s: State, e: E.FollowerPlayed | E.ActionPlayed) -> State:
