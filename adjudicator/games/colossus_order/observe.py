@@ -146,6 +146,8 @@ def _excess(after: tuple[str, ...], before: tuple[str, ...]) -> list[str]:
 def _kept(p: Player, a: Player, as_listed: bool) -> Player:
     """``p``'s deck with the top cards the annulled events showed (``a``: ``p`` at the table after
     them) put back on top, known to whoever saw them."""
+    if p.revealed:  # a deck hit's cards are shown already (CO-7.7): the capture that follows shows no more
+        return p
     n = p.deck_count - a.deck_count  # the cards that left the deck (a record may name some of them meanwhile)
     gone = _deck(p) - _deck(a)
     whys = p.known_why
