@@ -1285,6 +1285,22 @@ def test_a_pool_holds_any_card_the_game_allows(tmp_path: Path) -> None:
     # what the game does not allow: tests/test_logos_docs.py, test_a_malformed_pool_names_the_file_card_and_field
 
 
+def test_a_log_written_before_effect_cards_existed_still_states_the_effect() -> None:
+    """LOG-2 and LG-42: ``EffectResolved.cards`` was added after logs were written; a log that
+    states a Shuffle Hand without it (null, the default) confirms the engine's derivation, and a
+    log that names other cards is still LOG-2."""
+    s = duel(["arc-lancer"] * 3, ["quiet-index", "logic-bomb", "cipher-drone"], fill="white-wall")
+    s.play("arc-lancer", "quiet-index")
+    log = list(s.all_events())
+    at = next(i for i, e in enumerate(log) if type(e) is E.EffectResolved and e.cards)
+    assert under(log).verdict == "legal"
+    old = log[:at] + [msgspec.structs.replace(log[at], cards=None)] + log[at + 1:]
+    assert under(old).verdict == "legal"
+    wrong = log[:at] + [msgspec.structs.replace(log[at], cards=list(reversed(log[at].cards)) + ["logic-bomb"])] + log[at + 1:]
+    assert first_violation(under(wrong)) == ("LOG-2", "core/derived-mismatch")
+
+
+
 # the unknown-identity rules (LG-35 to LG-38) are shown in their own file; importing it registers them
 import tests.test_logos_unknowns  # noqa: E402,F401
 import tests.test_logos_ruling_props  # noqa: E402,F401

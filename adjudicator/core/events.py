@@ -58,6 +58,22 @@ def bare(event: Event) -> Event:
     return msgspec.structs.replace(event, seq=None, at=None, note=None, prev=None)
 
 
+def states(derived: Event, stated: Event) -> bool:
+    """Whether the log's ``stated`` event states the engine's ``derived`` one: equal without their
+    envelopes, or differing only in fields the log leaves out (null) whose default is null: a
+    field added to an event after a log was written is not stated by that log (LOG-2)."""
+    a, b = bare(derived), bare(stated)
+    if a == b:
+        return True
+    if type(a) is not type(b):
+        return False
+    for f in msgspec.structs.fields(type(a)):
+        mine, theirs = getattr(a, f.name), getattr(b, f.name)
+        if mine != theirs and not (theirs is None and f.default is None):
+            return False
+    return True
+
+
 def to_builtins(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict, exactly as it would be written as a log line."""
     return msgspec.to_builtins(event)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import msgspec
 
 from .commitments import Unopened, report
-from .events import HIDDEN, Event, JudgeRuling, bare
+from .events import HIDDEN, Event, JudgeRuling, states
 from .kit import LazyLegal, direct_apply, direct_check
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
@@ -373,7 +373,7 @@ def run(
                     break
                 continue
         kind = ev.kind
-        if kind == "X" and unconfirmed and bare(unconfirmed[0]) == bare(ev):
+        if kind == "X" and unconfirmed and states(unconfirmed[0], ev):
             unconfirmed.popleft()  # the log states a consequence the engine already derived and applied
             if steps is not None:
                 steps(Step(number, line, ev, _CONFIRMED, False, state=state))
@@ -726,7 +726,7 @@ class _Judge:
                        "values stand or has them corrected; it cannot take a consequence back"
             return state, None
         expected = unconfirmed[0] if unconfirmed else None
-        if expected is not None and bare(expected) == bare(ev):
+        if expected is not None and states(expected, ev):
             move.bad = f"event {number} is what the engine derives: there is no irregularity to rule on"
             return state, None
         ruling = _stated_consequence(game, state, ev, deque(unconfirmed))
