@@ -22,9 +22,7 @@ class Apply(Movement, TitanPowers):
 
     # -- apply ------------------------------------------------------------------------------------------------
     def with_wb(self, s: State, seat: int, **changes: Any) -> State:
-        wbs = list(s.warbands)
-        wbs[seat] = replace(wbs[seat], **changes)
-        return replace(s, warbands=tuple(wbs))
+        return replace(s, warbands=_wbs(s, seat, changes))
 
     @applies(E.SkillsChosen)
     def a_skills(self, s: State, e: E.SkillsChosen) -> State:
@@ -103,14 +101,16 @@ class Apply(Movement, TitanPowers):
         if not gone:
             return s
         queue = s.queue + tuple(E.MiniatureBeaten(warband=p.warband, character=p.character, square=p.square, by=by) for p in gone)
-        s = replace(s, queue=queue)
-        return replace(s, ending=self.wipeout(s))
+        return replace(s, queue=queue, ending=self.wipeout(s))  # (the queue plays no part in a wipe-out)
 
     def wipeout(self, s: State) -> Result | None:
         mode = s.options.wipeout
         if mode == "never":
             return None
-        alive = {w.id: 0 for w in s.warbands}
+        wbs = s.warbands
+        if len(wbs) == 4 and len({p.warband for p in s.pieces} & {w.id for w in wbs}) == 4:
+            return None  # (the usual case: every warband still has a miniature, so nobody is wiped out)
+        alive = {w.id: 0 for w in wbs}
         for p in s.pieces:
             alive[p.warband] += 1
         losers: list[int] = []
@@ -156,8 +156,13 @@ class Apply(Movement, TitanPowers):
 
     @applies(E.DestinyRolled)
     def a_destiny(self, s: State, e: E.DestinyRolled) -> State:
-        s = replace(s, destiny=e.value, points=e.value, rolls=s.rolls + 1, step="act")
-        return self.gain(s, e.value)
+        v = e.value
+        if s.options.chapter < 2:
+            return replace(s, destiny=v, points=v, rolls=s.rolls + 1, step="act")
+        w = s.warbands[s.seat]  # (gain, in the same replace)
+        g = self.mana_gain(s, v, w.supply + w.pending)
+        return replace(s, destiny=v, points=v, rolls=s.rolls + 1, step="act",
+                       warbands=_wbs(s, s.seat, {"supply": w.supply + w.pending - g, "pending": g}))
 
     @applies(E.InitiativeUsed)
     def a_initiative(self, s: State, e: E.InitiativeUsed) -> State:
@@ -244,29 +249,33 @@ class Apply(Movement, TitanPowers):
 
     @applies(E.TurnEnded)
     def a_turn_end(self, s: State, e: E.TurnEnded) -> State:
-        wid = s.current.id
+        seat = s.seat
+        w = s.warbands[seat]
+        wid = w.id
         pieces = s.pieces
         rested: list[Piece] | None = None
         for i, p in enumerate(pieces):
-            if p.warband == wid and (p.activated or p.reborn):
+            if (p.activated or p.reborn) and p.warband == wid:
                 if rested is None:
                     rested = list(pieces)
                 rested[i] = replace(p, activated=False, reborn=False)
+        # (the next step read from the position before the miniatures rest: they do not change it)
+        more = {"step": "allocate"} if s.options.chapter >= 2 and w.pending > 0 else self.turn_after(s)
         if rested is not None:
             new = tuple(rested)
             self.same_squares(s, new)
-            s = replace(s, pieces=new, activation=None, points=0)
-        else:
-            s = replace(s, activation=None, points=0)
-        if s.options.chapter >= 2 and s.current.pending > 0:
-            return replace(s, step="allocate")
-        return self.next_turn(s)
+            return replace(s, pieces=new, activation=None, points=0, **more)
+        return replace(s, activation=None, points=0, **more)
 
-    def next_turn(self, s: State) -> State:
+    def turn_after(self, s: State) -> dict[str, Any]:
+        """What changes when the turn of ``s`` is over: the next warband's turn starts, or the round ends."""
         order = s.order + 1
         if order < 4:
-            return replace(s, order=order, seat=(s.first + order) % 4, step="turn-start")
-        return replace(s, order=order, step="game-end" if s.round >= s.options.rounds else "round-start")
+            return {"order": order, "seat": (s.first + order) % 4, "step": "turn-start"}
+        return {"order": order, "step": "game-end" if s.round >= s.options.rounds else "round-start"}
+
+    def next_turn(self, s: State) -> State:
+        return replace(s, **self.turn_after(s))
 
     @applies(E.ManaAllocated)
     def a_allocate(self, s: State, e: E.ManaAllocated) -> State:
@@ -274,12 +283,13 @@ class Apply(Movement, TitanPowers):
         att, dfc, skills = self.skills(s, e, "KO-7.2")
         used = skills + e.pool + e.weapon
         wa, wd = w.attack, w.defence
-        s = self.with_wb(s, s.seat, attack=(wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
-                         defence=(wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), pool=w.pool + e.pool,
-                         charged=w.charged or e.weapon == WEAPON_CHARGE, pending=0, supply=w.supply + w.pending - used)
+        wbs = _wbs(s, s.seat, {"attack": (wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
+                               "defence": (wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), "pool": w.pool + e.pool,
+                               "charged": w.charged or e.weapon == WEAPON_CHARGE, "pending": 0,
+                               "supply": w.supply + w.pending - used})
         if s.round == 0:
-            return self.next_quake(s, s.order + 1)
-        return self.next_turn(s)
+            return self.next_quake(replace(s, warbands=wbs), s.order + 1)
+        return replace(s, warbands=wbs, **self.turn_after(s))  # (the skills do not change whose turn is next)
 
     @applies(E.MiniatureBeaten)
     def a_beaten(self, s: State, e: E.MiniatureBeaten) -> State:
@@ -299,3 +309,9 @@ class Apply(Movement, TitanPowers):
     @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
         return replace(s, result=Result(e.result, e.winner, tuple(e.alliance), e.reason), step="over", queue=(), ending=None)
+
+
+def _wbs(s: State, seat: int, changes: dict[str, Any]) -> tuple[Any, ...]:
+    """``s.warbands`` with the warband at ``seat`` changed."""
+    wbs = s.warbands
+    return wbs[:seat] + (replace(wbs[seat], **changes),) + wbs[seat + 1:]
