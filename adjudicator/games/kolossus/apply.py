@@ -253,19 +253,14 @@ class Apply(Movement, TitanPowers):
         w = s.warbands[seat]
         wid = w.id
         pieces = s.pieces
-        rested: list[Piece] | None = None
-        for i, p in enumerate(pieces):
-            if (p.activated or p.reborn) and p.warband == wid:
-                if rested is None:
-                    rested = list(pieces)
-                rested[i] = replace(p, activated=False, reborn=False)
         # (the next step read from the position before the miniatures rest: they do not change it)
         more = {"step": "allocate"} if s.options.chapter >= 2 and w.pending > 0 else self.turn_after(s)
-        if rested is not None:
-            new = tuple(rested)
-            self.same_squares(s, new)
-            return replace(s, pieces=new, activation=None, points=0, **more)
-        return replace(s, activation=None, points=0, **more)
+        if not any([p.activated or p.reborn for p in pieces]):  # (one pass: most miniatures rest already)
+            return replace(s, activation=None, points=0, **more)
+        new = tuple([replace(p, activated=False, reborn=False) if (p.activated or p.reborn) and p.warband == wid else p
+                     for p in pieces])
+        self.same_squares(s, new)
+        return replace(s, pieces=new, activation=None, points=0, **more)
 
     def turn_after(self, s: State) -> dict[str, Any]:
         """What changes when the turn of ``s`` is over: the next warband's turn starts, or the round ends."""

@@ -217,13 +217,15 @@ class Movement(Queries):
         else the enemy's Defence the move pays to beat it."""
         opts = s.options
         an, tn = names[i - 1], names[i]
-        if p.warband == w.id or (opts.allies_as_own and self.allied(s, p.warband, w.id)):
+        own = p.warband == w.id
+        ally = own or self.allied(s, p.warband, w.id)
+        if own or (opts.allies_as_own and ally):
             if i == n:
-                whose = "its own" if p.warband == w.id else "an allied"
+                whose = "its own" if own else "an allied"
                 raise bad("KO-5.6", "ends-on-own", f"step {i} {an}->{tn} ends the move on {tn}, held by {whose} "
                           f"{wname(p.warband)} {title(p.character)}")
             return None
-        if self.allied(s, p.warband, w.id):
+        if ally:
             raise bad("KO-5.6", "ally-blocks", f"step {i} {an}->{tn} enters {tn}, held by an allied {wname(p.warband)} "
                       f"{title(p.character)}; with allies_as_own off allies block the way (KO-15)")
         # an enemy
