@@ -49,3 +49,31 @@ def test_a_cold_fold_gives_the_rulings_and_positions_of_the_warm_one(seed: int) 
     assert moves > 10 and kept > 0, (moves, kept)  # the match moved miniatures, and the index was carried over
     for s, encoded in handed_out:
         assert msgspec.json.encode(s) == encoded
+
+
+def test_the_board_a_position_names_follows_the_sources_in_effect(tmp_path: object) -> None:
+    """``board_of`` finds a position's board again at once (issue 22), but only in the sources it
+    was found in: the same position read under a directory holding another file of that board id
+    gets that file's board, and the shipped one again outside it."""
+    from pathlib import Path
+
+    from adjudicator.core.sources import Sources, using
+    from adjudicator.games.kolossus.basics import board_of
+    from adjudicator.games.kolossus.board import DATA
+
+    log, _final = playout(GAME, 1, max_events=40)
+    s = GAME.initial_state(log[0])
+    shipped = board_of(s)
+    assert board_of(s) is shipped
+    text = (DATA / "zikkurat-11.toml").read_text(encoding="utf-8")
+    other = Path(str(tmp_path)) / "zikkurat-11.toml"
+    other.write_text(text.replace('description = "', 'description = "another reading: ', 1), encoding="utf-8")
+    from adjudicator.core.data import read_toml
+    from adjudicator.core.sources import sha256_of
+
+    pins = {("kolossus", "board", "zikkurat-11"): sha256_of(read_toml(other))}  # (the file read, not the shipped one)
+    with using(Sources([str(tmp_path)], pins=pins)):
+        mine = board_of(s)
+        assert mine is not shipped and mine.description.startswith("another reading: ")
+        assert board_of(s) is mine
+    assert board_of(s) is shipped

@@ -197,7 +197,7 @@ class Apply(Movement, TitanPowers):
         moved = replace(mover, square=end, activated=True)
         pieces = list(s.pieces)
         pieces[wk.mover_at] = moved
-        new = tuple(p for p in pieces if p not in gone) if gone else tuple(pieces)  # (a beaten miniature is not the mover's side)
+        new = tuple([p for p in pieces if p not in gone]) if gone else tuple(pieces)  # (a beaten miniature is not the mover's side)
         self.moved_index(s, new, mover, end, gone)
         a = s.activation
         if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)
