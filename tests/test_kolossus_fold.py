@@ -77,3 +77,36 @@ def test_the_board_a_position_names_follows_the_sources_in_effect(tmp_path: obje
         assert mine is not shipped and mine.description.startswith("another reading: ")
         assert board_of(s) is mine
     assert board_of(s) is shipped
+
+
+def test_a_position_without_four_warbands_rejects_every_proposed_event_first() -> None:
+    """KO-1.1 four-seats comes before any other rule for every event type a player proposes (the
+    check asks it in ``chapter``/``actor``, the first question of every handler, not in a
+    precheck per event): at positions of a chapter-3 match with none, three or five warbands, every
+    event of the match and one of each type it lacks is rejected with KO-1.1."""
+    from adjudicator.core.rulings import Ruling
+    from adjudicator.games.kolossus import events as E
+
+    log, _final = playout(GAME, 2, max_events=600)  # seed 2: chapter 3
+    rules = Rules()
+    more = [E.WeaponUsed(warband="tuatha", weapon="spear", targets=["f6"]),
+            E.EarthquakeUsed(warband="krell", region="row-6", direction="E"),
+            E.RebirthUsed(warband="ishtari", character="warrior", square="a1"),
+            E.InitiativeUsed(warband="firbolg"), E.ManaAllocated(warband="zz", pool=1),
+            E.MiniatureMoved(warband="tuatha", path=["zz"]), E.QuakeShifted(warband="krell", region="row-2", direction="N",
+                                                                           distance=9)]
+    proposed = [ev for ev in log[1:] if type(ev) in type(rules)._checks] + more
+    assert {type(ev) for ev in proposed} == set(type(rules)._checks)  # every type a player proposes
+    s = _settle(rules, GAME.initial_state(log[0]))
+    seen = 0
+    for k, ev in enumerate(log[1:]):
+        if k % 7 == 0:
+            for wbs in ((), s.warbands[:3], s.warbands + s.warbands[:1]):
+                short, n = msgspec.structs.replace(s, warbands=wbs), len(wbs)
+                for p in proposed:
+                    r = rules.check(short, p)
+                    assert (r.verdict, r.rule, r.code) == ("illegal", "KO-1.1", "kolossus/four-seats"), (k, n, p, r)
+                    assert r.message == f"{type(p).__name__}: the set-up seats {n} warbands, so nothing can be played"
+                    seen += 1
+        s = _settle(rules, rules.apply(s, ev))
+    assert seen > 1000 and isinstance(r, Ruling)

@@ -20,10 +20,9 @@ _OK = NS + "ok"
 
 
 class Walk(msgspec.Struct, gc=False):
-    """What a checked move does: the path (board indices), the miniatures it beats, what is left.
+    """What a checked move does: the miniatures it beats, what is left, the squares of its path.
     (A struct: built in one call per move.)"""
 
-    path: list[int]
     beaten: list[Piece]
     left: int
     capture: bool
@@ -113,7 +112,6 @@ class Movement(Queries):
         mp = a.mp
         colossus = ch == "colossus"
         n = len(names) - 1
-        path = [start]
         here = start
         prev_dir: str | None = None
         turn_at = 0
@@ -135,7 +133,6 @@ class Movement(Queries):
                           + (f" ({extra} already paid for Defence)" if extra else ""))
             if not colossus and not -1 <= levels[t] - levels[here] <= 1:
                 _jump(i, names[i - 1], tn, levels[here], levels[t])
-            path.append(t)
             here = t
             k = at.get(tn)
             if k is None:
@@ -150,8 +147,8 @@ class Movement(Queries):
                 extra += dfc
             beaten.append(p)
         if weapon is not None:
-            self._weapon_used(weapon, beaten, path, index)
-        result = Walk(path, beaten, mp - n - extra, s.on_citadel != 0 and self._captures(s, path, index), mover, turn_at,
+            self._weapon_used(weapon, beaten, names)
+        result = Walk(beaten, mp - n - extra, s.on_citadel != 0 and self._captures(s, names), mover, turn_at,
                       extra, names, mover_at)
         self._walk = (s, e, result)
         return result
@@ -179,12 +176,9 @@ class Movement(Queries):
             names = self.resolve_path(e)
         except Illegal as x:
             raise Undefined(x.message) from None
-        path: list[int] = []
         for name in names:
-            i = b.index.get(name) if isinstance(name, str) else None
-            if i is None:
+            if not isinstance(name, str) or name not in b.index:
                 raise Undefined(f"MiniatureMoved: {name!r} is not a square of the {b.size}x{b.size} board")
-            path.append(i)
         occ = self.occupancy(s)
         mover = occ.get(names[0])
         if mover is None:
@@ -197,7 +191,7 @@ class Movement(Queries):
                                 f"on the {wname(mover.warband)} {title(mover.character)}'s side; a square holds one miniature")
             beaten.append(there)
         mp = s.activation.mp if s.activation is not None else 0
-        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0, names,
+        return Walk(beaten, max(0, mp - (len(names) - 1)), self._captures(s, names), mover, 0, 0, names,
                     self.square_index(s)[names[0]])
 
     def _check_weapon(self, s: State, e: E.MiniatureMoved, w: Any, ch: str, weapon: str) -> None:
@@ -242,21 +236,22 @@ class Movement(Queries):
         return dfc
 
     @staticmethod
-    def _weapon_used(weapon: str | None, beaten: list[Piece], path: list[int], index: dict[str, int]) -> None:
-        """The Sword must carry the move on past a beaten enemy (KO-8.2); the Whip must beat one (KO-8.3)."""
-        if weapon == "sword" and not any(index[p.square] != path[-1] for p in beaten):
+    def _weapon_used(weapon: str | None, beaten: list[Piece], names: list[str]) -> None:
+        """The Sword must carry the move on past a beaten enemy (KO-8.2); the Whip must beat one (KO-8.3).
+        (``names``: the path's squares, each a square of the board by its one name.)"""
+        if weapon == "sword" and not any(p.square != names[-1] for p in beaten):
             raise bad("KO-8.2", "sword-unused", "MiniatureMoved with the Sword of Storm: the move must go on after beating "
                       "an enemy, or the Sword is not used")
         if weapon == "whip" and not beaten:
             raise bad("KO-8.3", "whip-unused", "MiniatureMoved with the Whip of Wrath beats nobody")
 
     @staticmethod
-    def _captures(s: State, path: list[int], index: dict[str, int]) -> bool:
-        """Does the move capture the Citadel's crystals (where the move ends, or on the way: an option)?"""
+    def _captures(s: State, names: list[str]) -> bool:
+        """Does the move capture the Citadel's crystals (where the move ends, or on the way: an option)?
+        (``names``: the path's squares, each a square of the board by its one name.)"""
         if not s.on_citadel:
             return False
-        cit = index[s.citadel]
-        return path[-1] == cit if s.options.crystal_capture == "end-of-move" else cit in path[1:]
+        return names[-1] == s.citadel if s.options.crystal_capture == "end-of-move" else s.citadel in names[1:]
 
     @checks(E.MiniatureMoved, rule="KO-5.1")
     def c_move(self, s: State, e: E.MiniatureMoved) -> Ruling:
