@@ -181,7 +181,7 @@ class Apply(Movement, TitanPowers):
         a = s.activation
         if a is None:  # a roll that stands without an activation (KO-40): the dice are used, nothing moves
             return replace(s, rolls=s.rolls + len(e.dice))
-        bonus = s.current.attack[CI[a.character]] if s.options.chapter >= 2 else 0
+        bonus = s.warbands[s.seat].attack[CI[a.character]] if s.options.chapter >= 2 else 0
         return replace(s, rolls=s.rolls + len(e.dice), step="move",
                        activation=replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus))
 
@@ -274,7 +274,7 @@ class Apply(Movement, TitanPowers):
 
     @applies(E.ManaAllocated)
     def a_allocate(self, s: State, e: E.ManaAllocated) -> State:
-        w = s.current
+        w = s.warbands[s.seat]
         att, dfc, skills = self.skills(s, e, "KO-7.2")
         used = skills + e.pool + e.weapon
         wa, wd = w.attack, w.defence
