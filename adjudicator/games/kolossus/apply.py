@@ -11,7 +11,7 @@ from adjudicator.core.kit import applies
 from adjudicator.core.rulings import Illegal, Undefined
 
 from . import events as E
-from .basics import CI, board_of
+from .basics import CI, board_of, title, wname
 from .movement import Movement
 from .state import COST, EARTHQUAKE_COST, MANA, REBIRTH_COST, WEAPON_CHARGE, WEAPONS, Activation, Piece, Result, State
 from .titan import TitanPowers
@@ -37,6 +37,12 @@ class Apply(Movement, TitanPowers):
         w = s.current.id
         new = [Piece(e.colossus, w, "colossus")] + [Piece(q, w, "guardian") for q in e.guardians] \
             + [Piece(q, w, "warrior") for q in e.warriors]
+        held = self.occupancy(s)
+        seen: set[str] = set()
+        for p in new:  # (a placement a judge's ruling lets stand, KO-40: a square holds one miniature)
+            if p.square in held or p.square in seen:
+                raise Undefined(f"MiniaturesPlaced by {e.warband}: {p.square} would hold two miniatures")
+            seen.add(p.square)
         s = replace(s, pieces=s.pieces + tuple(new))
         if s.seat + 1 < 4:
             return replace(s, seat=s.seat + 1)
@@ -67,7 +73,10 @@ class Apply(Movement, TitanPowers):
         line = b.regions.get(region)
         if line is None:
             raise Undefined(f"{region!r} is no region of the board")
-        sign = 1 if direction == b.region_directions(region)[0] else -1
+        dirs = b.region_directions(region)
+        if direction not in dirs or distance < 0:  # (a slide a judge's ruling lets stand, KO-40)
+            raise Undefined(f"{region} slides {dirs[0]} or {dirs[1]} by 0 or more squares, not {distance} {direction}")
+        sign = 1 if direction == dirs[0] else -1
         n = len(line)
         levels = list(s.levels)
         old = [s.levels[i] for i in line]
@@ -220,6 +229,8 @@ class Apply(Movement, TitanPowers):
         w = s.current
         occ = self.occupancy(s)
         try:
+            if a.at is None:  # (the Colossus has not moved: no use of it is legal, KO-8.1)
+                raise Illegal("KO-8.1", "", "")
             cost = self.weapon_cost(s, w, a, e)
         except Illegal:  # a use a judge's ruling lets stand (KO-40): the miniatures targeted are beaten
             cost = 0
@@ -228,15 +239,22 @@ class Apply(Movement, TitanPowers):
                 raise Undefined(f"WeaponUsed by {e.warband}: there is no miniature on {missing[0]!r} to beat")
         gone = list(dict.fromkeys(occ[t] for t in e.targets))
         s = replace(s, pieces=tuple(p for p in s.pieces if p not in gone), activation=replace(a, left=a.left - cost))
-        s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
+        # (the charge goes back to the supply: none when a use that stands found the weapon not charged)
+        s = self.with_wb(s, s.seat, charged=False, supply=w.supply + (WEAPON_CHARGE if w.charged else 0))
         return self.beat(s, gone, e.warband)
 
     @applies(E.EarthquakeUsed)
     def a_earthquake(self, s: State, e: E.EarthquakeUsed) -> State:
         w = s.current
         s = self.with_wb(s, s.seat, pool=w.pool - EARTHQUAKE_COST, supply=w.supply + EARTHQUAKE_COST)
-        s = replace(s, activation=None, acted=True)
+        s = replace(s, activation=self.after_power(s), acted=True)
         return self.shift(s, e.region, e.direction, 1, "earthquake")
+
+    def after_power(self, s: State) -> Activation | None:
+        """The activation after a Titan Power: none (a power ends what the last activation could
+        still do); one declared and not yet moved stays when a power a judge's ruling lets stand
+        came at its roll or move (KO-40)."""
+        return s.activation if s.step == "roll" or s.step == "move" else None
 
     @applies(E.RebirthUsed)
     def a_rebirth(self, s: State, e: E.RebirthUsed) -> State:
@@ -244,8 +262,15 @@ class Apply(Movement, TitanPowers):
         cost = REBIRTH_COST[e.character]
         beaten = list(w.beaten)
         beaten[CI[e.character]] -= 1
+        if beaten[CI[e.character]] < 0:  # (a rebirth a judge's ruling lets stand, KO-40)
+            raise Undefined(f"RebirthUsed: no {title(e.character)} of the {wname(w.id)} is off the board to return")
+        there = self.occupancy(s).get(e.square)
+        if there is not None:
+            raise Undefined(f"RebirthUsed: {e.square} holds the {wname(there.warband)} {title(there.character)}; "
+                            f"a square holds one miniature")
         s = self.with_wb(s, s.seat, pool=w.pool - cost, supply=w.supply + cost, beaten=tuple(beaten))
-        return replace(s, pieces=s.pieces + (Piece(e.square, w.id, e.character, reborn=True),), activation=None, acted=True)
+        return replace(s, pieces=s.pieces + (Piece(e.square, w.id, e.character, reborn=True),),
+                       activation=self.after_power(s), acted=True)
 
     @applies(E.TurnEnded)
     def a_turn_end(self, s: State, e: E.TurnEnded) -> State:
