@@ -397,3 +397,26 @@ def test_miniatures_placed_on_a_held_square_are_refused() -> None:
     assert (r.verdict, r.rule, r.code) == ("illegal", "KO-1.4", "kolossus/occupied"), r
     assert r.message.startswith(f"MiniaturesPlaced by {placed.warband}: {placed.warriors[0]} is held by the ")
     assert GAME.check(s, placed).legal
+
+
+def test_adjudicator_verify_says_it_in_words_and_exit_codes(tmp_path: Any) -> None:
+    """As a user runs it (``verify --keep-going``: without it the verdict stops at the event's own
+    violation): a ruling that lets an event with no effect on the table stand is illegal (exit 1)
+    with the LOG-5 words, never an internal error (exit 3); one whose event has
+    an effect verifies legal (exit 0) with the warning."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+
+    events, before = _chapter3()
+    k = _first(events, before, "act")
+    s = before[k]
+    w = s.warbands[s.seat]
+    for x, code, words in (
+            (E.RebirthUsed(warband=w.id, character="warrior", square=s.pieces[0].square), 1, "has no defined effect on the table"),
+            (E.TurnEnded(warband=s.warbands[(s.seat + 1) % 4].id), 0, "stands by the judge's ruling")):
+        path = tmp_path / f"{type(x).__name__}.jsonl"
+        path.write_bytes(to_jsonl(events[:k] + [x, ruling(k + 1, "stands")]))
+        out = CliRunner().invoke(main, ["verify", "--keep-going", str(path)], catch_exceptions=False)
+        assert out.exit_code == code, out.output
+        assert words in out.output and "LOG-4" not in out.output, out.output
