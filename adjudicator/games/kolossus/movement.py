@@ -94,9 +94,10 @@ class Movement(Queries):
         start = index.get(first) if isinstance(first, str) else None
         if start is None:
             raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {first!r} is not a square of the board")
-        at = self.square_index(s)
-        ch = a.character
         pieces = s.pieces
+        c = self._at  # (square_index, its kept answer read inline: once per move)
+        at = c[1] if c is not None and c[0] is pieces else self.square_index(s)
+        ch = a.character
         mover_at = at.get(first)
         p = None if mover_at is None else pieces[mover_at]
         if p is not None and p.warband == w.id and p.character == ch and not p.activated and not p.reborn:
@@ -258,7 +259,7 @@ class Movement(Queries):
         wk = self.walk(s, e)
         names = wk.names
         what = f"{WARBANDS.get(e.warband, e.warband)} {TITLES[wk.mover.character]} {names[0]}->{names[-1]} " \
-               f"({len(names) - 1} of {s.activation.mp if s.activation else 0} movement points" \
+               f"({len(names) - 1} of {s.activation.mp} movement points" \
                + (f", change of direction at step {wk.turn_at})" if wk.turn_at else ")")
         if wk.beaten:
             what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
