@@ -280,10 +280,8 @@ class Apply(Movement, TitanPowers):
         pieces = s.pieces
         # (the next step read from the position before the miniatures rest: they do not change it)
         more = {"step": "allocate"} if s.options.chapter >= 2 and w.pending > 0 else self.turn_after(s)
-        if not any([p.activated or p.reborn for p in pieces]):  # (one pass: most miniatures rest already)
-            return replace(s, activation=None, points=0, **more)
         new = tuple([replace(p, activated=False, reborn=False) if (p.activated or p.reborn) and p.warband == wid else p
-                     for p in pieces])
+                     for p in pieces])  # (one pass: most miniatures rest already)
         self.same_squares(s, new)
         return replace(s, pieces=new, activation=None, points=0, **more)
 
