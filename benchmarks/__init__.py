@@ -14,8 +14,17 @@ would:
   (``verify_to_decode``: target >= 10%);
 * ``hidden_cost``: what full-information logs pay for the hidden-information hooks the verifier
   consults (target < 5%; :mod:`benchmarks.hidden`);
-* ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset
-  (target >= 50k events/s), and again on a throwaway PostgreSQL server
+* ``floor_events_per_s`` / ``floor_share``: the core floor, the same corpus read as verify reads
+  it and folded with a null game (kit rules whose handlers do nothing): what the core costs per
+  event, and its share of the verify time (the rest is the game's); per event, the core's time
+  (``core_us_per_event``), the game's (``game_us_per_event``) and what 3x python-chess allows
+  both together (``budget_us_per_event``): how much of the gap to the target is the core's and
+  how much the game's (:mod:`benchmarks.floor`);
+* ``import_events_per_s``: ``MatchStore.import_log`` into a fresh SQLite store, on a subset, as
+  ``adjudicator store import`` imports (a commit does not wait for the disk: the files remain;
+  target >= 50k events/s), ``import_full_events_per_s`` as a store holding the only copy
+  imports (synchronous=FULL), ``import_verify_share`` the share of the import's time that
+  ``verify.run`` alone takes; and again on a throwaway PostgreSQL server
   (``postgres.import_events_per_s``, target >= 25k events/s; :mod:`benchmarks.postgres`);
 * ``profile``: cProfile of one verify pass over the first 30 matches, its top five entries by
   ``tottime`` (``file:line:function``) and the shares of the core, the game and the rest

@@ -45,6 +45,17 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert res["targets"]["hidden_cost"]["max"] == 0.05
     assert res["targets"]["hidden_cost"]["pass"] is (res["hidden_cost"] < 0.05)
     assert res["hidden_matches"] == 12 and len(res["hidden_runs_s"]) == len(res["hidden_off_runs_s"]) > 0
+    # the core floor: the same corpus folded by the null game, against verify passes of the same run
+    assert res["floor_events_per_s"] > 0 and len(res["floor_runs_s"]) == len(res["floor_verify_runs_s"]) > 0
+    assert res["floor_share"] == pytest.approx(_median(res["floor_runs_s"]) / _median(res["floor_verify_runs_s"]))
+    assert res["floor_events_per_s"] == pytest.approx(res["events"] / _median(res["floor_runs_s"]))
+    assert res["core_us_per_event"] == pytest.approx(1e6 / res["floor_events_per_s"])
+    assert res["core_us_per_event"] + res["game_us_per_event"] == pytest.approx(
+        _median(res["floor_verify_runs_s"]) / res["events"] * 1e6)
+    if res.get("chess_moves_per_s"):  # per event, what 3x python-chess allows core and game together
+        assert res["budget_us_per_event"] == pytest.approx(1e6 / (3 * res["chess_moves_per_s"]))
+    # import as store import does, as the only copy (FULL), and the share of it that is verifying
+    assert res["import_full_events_per_s"] > 0 and 0 < res["import_verify_share"]
     assert res["hidden_cost"] == pytest.approx(_median(res["hidden_runs_s"]) / _median(res["hidden_off_runs_s"]) - 1)
     # the profile of one verify pass: the top five by tottime, named file:line:function
     prof = res["profile"]
@@ -71,6 +82,10 @@ def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "events/s by log length (100:" in out and "verify --jobs 1:" in out
     assert "PASS" in out or "MISS" in out
     assert "import, SQLite (" in out and ">= 50,000 events/s" in out
+    assert re.search(r"import, SQLite \(\d+ matches, as store import\) +[\d,]+ events/s \(verify \d+% of it\)", out)
+    assert re.search(r"import, SQLite, synchronous=FULL \(the only copy\) +[\d,]+ events/s", out)
+    assert re.search(r"core floor \(null rules\) +[\d,]+ events/s, \d+% of the verify time\n", out)
+    assert re.search(r"  per event: core \+ game +\d+\.\d\d \+ -?\d+\.\d\d us", out)
     assert re.search(r"import, PostgreSQL +not measured", out)  # --no-postgres
     assert re.search(r"hidden-information hooks, full logs \(12 matches\) +[+-]\d+\.\d% of the verify time +< 5%", out)
     assert re.search(r"profile of one verify pass \(12 matches, .*core \d+%, game \d+%, other \d+%; top 5 by tottime:", out)
@@ -140,3 +155,29 @@ def test_tournament_figures(tmp_path: Path) -> None:
     assert r["tables"] == 6 and r["rounds"] == 6 and r["events"] > 0
     assert r["jobs_1_s"] > 0 and r["jobs_2_s"] > 0 and r["speedup"] == pytest.approx(r["jobs_1_s"] / r["jobs_2_s"])
     assert "--jobs 1:" in tournament.render(r) and "--jobs 2:" in tournament.render(r)
+
+
+def test_null_game_folds_every_event_with_the_kits_constant_ruling(tmp_path: Path) -> None:
+    """The core floor's null game: every event of a real game's log accepted by the kit's one
+    legal ruling of its type (the same object each time), the position never changed, and the
+    log read by the real game (an unknown player is still a reading error)."""
+    from adjudicator.core.errors import LogError
+    from adjudicator.core.log import MatchLog, parse_log
+    from adjudicator.core.verify import run
+    from benchmarks import floor
+
+    game = registry.get(GAME)
+    files = runner.generate_corpus(game, str(tmp_path), 2, report=lambda _m: None)
+    events, seconds = floor.null_pass(game, files)
+    assert events == sum(f.events for f in files) and seconds > 0
+    log = parse_log(Path(files[0].path).read_bytes(), files[0].path)
+    null = floor.NullGame(game)
+    res = run(MatchLog(log.path, null, log.events), record_steps=True)
+    assert res.verdict == "legal" and res.events == len(log.events) and res.state is log.setup
+    assert all(s.state is log.setup and s.derived == [] for s in res.steps)
+    for s in res.steps[1:]:
+        assert s.ruling is null.rules._legal[type(s.event)] and s.ruling.rule == "NULL-1"
+    path = Path(files[0].path)
+    path.write_bytes(path.read_bytes().replace(b'"player":"', b'"player":"nobody', 1))
+    with pytest.raises(LogError, match="unknown player"):
+        floor.null_pass(game, files)

@@ -89,6 +89,8 @@ NEVER_REJECTS: dict[str, str] = {
     "CO-8.9": "the stats a set-stats effect gives are derived (a stated battle that ignores them: LOG-2); "
               "its targets are checked under CO-6.3 / CO-6.5",
     "CO-36": "what is known of a deck's order is enforced under CO-2.6",
+    "CO-44": "what a taking back keeps is enforced under CO-2.6 (the next draw must be the card drawn and put back)",
+    "CO-45": "what an unchecked apply makes of an illegal event; one with no defined effect is LOG-5",
     "CO-37": "the order of set values and boosts feeds the derived stats (LOG-2 otherwise)",
     "CO-38": "enforced under CO-3.2 / CO-22 (face-down slots only) and CO-8.7",
 }
@@ -1843,10 +1845,14 @@ def test_the_state_based_check_follows_the_pool_in_effect(tmp_path: Path) -> Non
         with sources.using(sources.Sources([plain])):
             assert rules.state_based(position) is None
             assert rules.state_based(position) is None  # (remembered)
+            assert not isinstance(rules.derive(position), E.FollowerDestroyed)
+            assert not isinstance(rules.derive(position), E.FollowerDestroyed)  # (derive remembers the seats)
         with sources.using(sources.Sources([weak])):
+            assert rules.derive(position) == rules.state_based(position)  # the same seats, other sources
             destroyed = rules.state_based(position)
             assert isinstance(destroyed, E.FollowerDestroyed) and destroyed.card == "bone-sentry"
             assert rules.state_based(position) == destroyed
+            assert rules.derive(position) == destroyed
 
 
 @covers("CO-6.5")
@@ -2062,3 +2068,75 @@ def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under,
 # import registers their coverage wherever this module's coverage is read
 from . import test_co_unknowns  # noqa: E402,F401
 from . import test_seat_colossus_order  # noqa: E402,F401
+
+
+def _taken_back_draw() -> tuple[list, int, "State"]:
+    """A generated match, the index of a draw of an unknown-order part of a deck after the opening,
+    and the position before it."""
+    from adjudicator.core.playout import playout
+    from adjudicator.core.verify import settle
+
+    events = playout(GAME, 3, max_events=120)[0]
+    state = settle(GAME, GAME.initial_state(events[0]))[0]
+    for i, e in enumerate(events[1:], start=1):
+        if i > 20 and type(e) is E.CardDrawn and not state.player(e.player).deck_known and not state.player(e.player).deck_peek:
+            return events, i, state
+        state = settle(GAME, GAME.apply(state, e))[0]
+    raise AssertionError("no draw to take back")
+
+
+@documents("CO-44")
+def test_a_draw_taken_back_stays_known_to_the_drawer_on_top_of_the_deck() -> None:
+    from adjudicator.core.events import JudgeRuling
+
+    events, i, before = _taken_back_draw()
+    e = events[i]
+    log = events[:i] + [e, JudgeRuling(event=i + 1, decision="taken-back")]
+    back = verify_events(log).state
+    p = back.player(e.player)
+    assert (p.deck_peek[:1], p.peek_by, p.hand) == ((e.card,), e.player, before.player(e.player).hand)
+    other = next(c for c in sorted(set(p.deck_top)) if c != e.card)
+    rejects(GAME.check(back, E.CardDrawn(player=e.player, card=other)), "CO-2.6", "not-next-card", e.card, "looked at by")
+    accepts(GAME.check(back, E.CardDrawn(player=e.player, card=e.card)), "CO-2.5")
+
+
+@documents("CO-45")
+def test_an_illegal_event_stands_where_its_effect_is_defined_and_says_why_where_not() -> None:
+    from adjudicator.core.events import JudgeRuling
+
+    events, i, before = _taken_back_draw()
+    me = events[i].player
+    declined = E.BlockDeclined(player=me)  # no block owed: it stands and changes nothing
+    assert not GAME.check(before, declined).legal
+    assert GAME.apply(before, declined) == before
+    res = verify_events(events[:i] + [declined, JudgeRuling(event=i + 1, decision="stands")] + events[i:])
+    assert res.verdict == "legal" and [w.decision for w in res.warnings] == ["stands"]
+    attack = E.AttackDeclared(player=me, attacker="F99", target="deck")  # by no follower: no defined effect
+    res = run(parse_log(encode(events[:i] + [attack, JudgeRuling(event=i + 1, decision="stands")] + events[i:]), "a.jsonl"),
+              keep_going=True)
+    assert [v.rule for v in res.violations][:2] == [GAME.check(before, attack).rule, "LOG-5"]
+    assert "has no defined effect on the table: AttackDeclared by" in res.violations[1].message
+    assert "no follower 'F99' is on the field to attack" in res.violations[1].message
+
+
+@documents("CO-45")
+def test_a_play_let_stand_before_the_first_turn_gives_its_player_priority() -> None:
+    """CO-9.2 gives the turn player priority first; before the first turn there is none: a follower
+    played in the opening exchange and let stand opens a window for its player (it once gave
+    priority to nobody, and the legal events named no player)."""
+    from adjudicator.core.playout import playout
+    from adjudicator.core.verify import settle
+
+    events = playout(GAME, 62, max_events=40)[0]
+    state = settle(GAME, GAME.initial_state(events[0]))[0]
+    for e in events[1:]:
+        if type(e) is E.CardDrawn and state.turn_player is None and state.player(e.player).hand:
+            break
+        state = settle(GAME, GAME.apply(state, e))[0]
+    me = e.player
+    card = next(c for c in state.player(me).hand if POOL[c].is_follower)
+    play = E.FollowerPlayed(player=me, card=card)
+    assert not GAME.check(state, play).legal
+    after = settle(GAME, GAME.apply(state, play))[0]
+    assert after.todo[0] == Window(me, 0)
+    assert all(getattr(x, "player", me) == me for x in GAME.legal_events(after) if type(x) is not E.Conceded)

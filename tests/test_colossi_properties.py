@@ -110,14 +110,12 @@ class _NothingKept:
     """A stand-in for rules._KEPT that never hands back a working position (each apply copies
     the State it is given: the straightforward fold)."""
 
-    w = None
-
     @property
-    def frozen(self) -> None:
+    def w(self) -> None:
         return None
 
-    @frozen.setter
-    def frozen(self, _value: object) -> None:
+    @w.setter
+    def w(self, _value: object) -> None:
         pass
 
 

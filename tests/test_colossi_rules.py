@@ -76,6 +76,8 @@ NEVER_REJECTS: dict[str, str] = {
     "CL-37": "answers are checked under CL-6.4",
     "CL-38": "orders are derived",
     "CL-39": "the known top is checked under CL-2.6",
+    "CL-43": "what apply makes of an event a judge lets stand (tests/test_colossi_ruling_props.py)",
+    "CL-44": "what a taking back keeps (Game.keep_seen; tests/test_colossi_ruling_props.py)",
 }
 
 
@@ -272,6 +274,41 @@ def test_a_soothsayer_looks_at_the_items_another_seat_saw_on_top() -> None:
     rejects(GAME.check(state, replace(look, cards=look.cards[:1])), "CL-41", "soothsayer-look")
     r = GAME.check(state, events[k + 1])  # the look left out
     assert (r.verdict, r.rule) == ("illegal", "CL-41"), r
+
+
+@documents("CL-43")
+def test_an_irregular_event_let_stand_does_what_it_says_or_has_no_defined_effect() -> None:
+    """An ActionsEnded by a player not in their Actions changes nothing; a card played that is not
+    in hand, or a piece moved that is not there, has no defined effect (Undefined, in words)."""
+    from adjudicator.core.rulings import Undefined
+
+    m = setup_until(Actions)
+    s, me = m.state(), m.head().player
+    other = next(p.id for p in s.players if p.id != me)
+    assert GAME.apply(s, E.ActionsEnded(player=other)) == s
+    card = next(c for c in sorted(Q.C().cards) if c not in s.player(me).hand)
+    with pytest.raises(Undefined, match=f"{me} has no {card} in hand"):
+        GAME.apply(s, E.CardPlayed(player=me, card=card))
+    empty = next(i for i, sp in enumerate(s.spaces) if not sp.colossi and not any(sp.acolytes))
+    with pytest.raises(Undefined, match=f"{me} has no acolyte on space {empty}"):
+        GAME.apply(s, E.Moved(player=me, piece="acolyte", space=empty, to=Q.B(s).adj[empty][0]))
+
+
+@documents("CL-44")
+def test_a_card_drawn_and_taken_back_goes_back_on_top_known_to_its_drawer() -> None:
+    from adjudicator.core.events import HIDDEN
+    from adjudicator.core.verify import settle
+
+    m = setup_until(Draw)
+    s, me = m.state(), m.head().player
+    card = sorted(s.card_deck)[0]
+    annulled, _ = settle(GAME, GAME.apply(s, E.CardDrawn(player=me, card=card)))
+    kept = GAME.keep_seen(s, annulled)
+    assert (kept.card_top, kept.card_seen) == ((card,), ((me,),))
+    assert sorted(kept.card_deck + kept.card_top) == sorted(s.card_deck)
+    other = next(p.id for p in s.players if p.id != me)
+    assert GAME.observe(kept, me).card_top == (card,) and GAME.observe(kept, other).card_top == (HIDDEN,)
+    assert GAME.keep_seen(s, s) is s  # nothing seen, nothing kept
 
 
 @covers("CL-2.7")

@@ -19,9 +19,9 @@ from adjudicator.core.errors import DataError
 from adjudicator.core.events import Event
 from adjudicator.core.kit import (
     ChooseFirst, KitGame, MatchStartedBase, Names, PerSetup, Refs, RulesBase, StartTurn, Task, Working, applies,
-    checks, derives, head, push, sorted_fields,
+    checks, derives, head, lazy_legal, push, sorted_fields,
 )
-from adjudicator.core.protocol import RefError
+from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.refs import check_deck_lists
 from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
 
@@ -317,6 +317,9 @@ def test_refs_check_single_and_list_fields_and_skip_what_is_not_a_name() -> None
     with pytest.raises(RefError) as exc:
         refs.check(Ev(cards=["c1", "c9"]), ctx)
     assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p' (valid: c1)")
+    with pytest.raises(RefError) as exc:  # the place of the first unknown name, whatever comes before and after it
+        refs.check(Ev(cards=[None, 3, "c1", "c" + "9", "c9", "c7"]), ctx)
+    assert exc.value.field == "cards[3]"
     assert refs.kinds() == {"player", "card"}
 
 
@@ -437,3 +440,77 @@ def test_seeded_dice_are_the_same_sequence_on_every_thread() -> None:
 
     hammer(roll, [()] * 4)
     assert len(got) == 4 and all(out == want for out in got)
+
+
+# -- a legal ruling written only when read (LazyLegal) ----------------------------------------------
+
+class Lazy(RulesBase):
+    namespace = "kit/"
+    written: ClassVar[list[int]] = []
+
+    @staticmethod
+    def text(e: Ping, total: int) -> str:
+        Lazy.written.append(e.n)
+        return f"{e.player} pings {e.n} (total {total} before)"
+
+    @checks(Ping, rule="K-1")
+    def c_ping(self, s: Pos, e: Ping) -> Any:
+        if e.n < 0:
+            raise Illegal("K-1", "kit/negative", f"n={e.n}")
+        return lazy_legal("K-1", "kit/ping", Lazy.text, e, s.total)
+
+    @applies(Ping)
+    def a_ping(self, s: Pos, e: Ping) -> Pos:
+        return msgspec.structs.replace(s, total=s.total + e.n)
+
+    def derive(self, s: Pos) -> None:
+        return None
+
+
+class LazyGame(Game[Pos]):
+    """The smallest game on :class:`Lazy` rules that ``verify.run`` folds."""
+
+    id, name, event_types, state_type = "lazy", "lazy", (Setup, Ping), Pos
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules = Lazy()
+        self.check, self.apply = self.rules.check, self.rules.apply  # type: ignore[method-assign]
+
+    def validate_refs(self, setup: Any, event: Any) -> None: ...
+    def setup_of(self, state: Pos) -> Any: ...
+    def check_start(self, setup: Any) -> Ruling: return legal("K-0", "kit/setup", "set up")
+    def initial_state(self, setup: Any) -> Pos: return Pos()
+    def check(self, state: Pos, event: Any) -> Ruling: raise AssertionError  # bound in __init__
+    def apply(self, state: Pos, event: Any) -> Pos: raise AssertionError
+    def derive(self, state: Pos) -> Any: return None
+    def legal_events(self, state: Pos) -> list[Any]: return []
+    def to_act(self, state: Pos) -> list[str]: return ["a"]
+    def outcome(self, state: Pos) -> Any: return None
+    def players(self, state: Pos) -> list[str]: return ["a"]
+    def view(self, state: Pos, player: str | None) -> dict[str, Any]: return {}
+    def load_state(self, data: Any) -> Pos: return Pos()
+    def describe(self, state: Pos, player: str | None) -> str: return ""
+
+
+def test_a_lazy_legal_ruling_is_written_only_when_read() -> None:
+    from adjudicator.core.log import MatchLog
+    from adjudicator.core.verify import run
+
+    rules, s = Lazy(), Pos(total=5)
+    Lazy.written.clear()
+    got = rules.check(s, Ping(player="a", n=2))  # the wrapper: every caller of check gets a Ruling
+    assert type(got) is Ruling and got == Ruling("legal", "K-1", "kit/ping", "a pings 2 (total 5 before)")
+    assert Lazy.written == [2]
+    assert rules.check(s, Ping(player="a", n=-1)).code == "kit/negative"
+    game = LazyGame()
+    events = [(1, Setup(game="lazy", players=["a"]))] + [(i, Ping(player="a", n=i)) for i in range(2, 6)]
+    Lazy.written.clear()
+    plain = run(MatchLog("x", game, events))  # the verify loop calls the handler itself: nothing written
+    assert plain.verdict == "legal" and plain.state == Pos(total=14) and Lazy.written == []
+    stepped = run(MatchLog("x", game, events), record_steps=True)  # steps kept: each written, as check writes it
+    assert [s.ruling.message for s in stepped.steps[1:]] == [f"a pings {n} (total {t} before)"
+                                                              for n, t in ((2, 0), (3, 2), (4, 5), (5, 9))]
+    assert all(type(s.ruling) is Ruling for s in stepped.steps) and Lazy.written == [2, 3, 4, 5]
+    bad = run(MatchLog("x", game, events + [(6, Ping(player="a", n=-3))]))
+    assert bad.verdict == "illegal" and bad.violations[0].code == "kit/negative" and bad.violations[0].line == 6

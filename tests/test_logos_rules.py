@@ -43,7 +43,9 @@ def derived_rule(*ids: str):
 #: shapes a derived event, a LOG-2 case for a log that states that event otherwise)
 NEVER_REJECTS: dict[str, str] = {
     "LG-35": "an unknown card is never illegal in itself: an unknown deck list under limits is an assumption stated once (tests/test_logos_unknowns.py)",
-    "LG-40": "what an illegal event a judge lets stand does to the position: it never rejects (tests/test_logos_unknowns.py)",
+    "LG-40": "what an illegal event a judge lets stand does to the position: it never rejects (tests/test_logos_unknowns.py, tests/test_logos_ruling_props.py)",
+    "LG-42": "what a seat's record names of the cards an effect moved: a record states it, the rules it names cards under reject (LG-36, LG-38) (tests/test_seat_logos.py)",
+    "LG-41": "what a seat keeps of events a judge took back: knowledge, never a ruling (tests/test_logos_ruling_props.py)",
     "LG-37": "a decision that needs an unknown card is undetermined; where no card could do, the rule it needs rejects it (LG-2.4, LG-4.1)",
     "LG-1.3": "the starting position is derived from the set-up",
     "LG-5.1": "the direction is derived (DirectionDetermined; LOG-2 if stated otherwise)",
@@ -1285,3 +1287,5 @@ def test_a_pool_holds_any_card_the_game_allows(tmp_path: Path) -> None:
 
 # the unknown-identity rules (LG-35 to LG-38) are shown in their own file; importing it registers them
 import tests.test_logos_unknowns  # noqa: E402,F401
+import tests.test_logos_ruling_props  # noqa: E402,F401
+import tests.test_seat_logos  # noqa: E402,F401

@@ -205,9 +205,11 @@ def _called_in_a_seats_record(seed: int = 0) -> tuple[object, str, list]:
     k = next(i for i, e in enumerate(events) if type(e) is E.BackupCalled)
     owner = events[k].player
     seat = next(p for p in events[0].players if p != owner)
-    rec = list(redact_log(parse_log(to_jsonl(events)), seat))[:k + 1]
-    assert rec[k].card == events[k].card or events[k].card is None  # redact names the card turned face up (LG-39)
-    assert rec[k].card is not None and rec[k].card != HIDDEN
+    rec = list(redact_log(parse_log(to_jsonl(events)), seat))
+    j = next(i for i, e in enumerate(rec) if type(e) is E.BackupCalled)  # (a record may state derived events, LG-42)
+    rec = rec[:j + 1]
+    assert rec[j].card == events[k].card or events[k].card is None  # redact names the card turned face up (LG-39)
+    assert rec[j].card is not None and rec[j].card != HIDDEN
     return owner, seat, rec
 
 

@@ -223,3 +223,26 @@ def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, mon
     with pytest.raises(logmod.LogError) as info:
         logmod.stream_log(long)
     assert info.value.line == 3 and "longer than" in info.value.reason
+
+
+def test_a_log_read_whole_skips_the_scan_for_rulings_only_when_its_bytes_hold_none() -> None:
+    """``parse_log`` notes bytes that cannot hold a judge's ruling (``no_rulings``: no
+    ``JudgeRuling``, no ``\\u`` escape that could spell one); a ruling written with an escape is
+    still found and followed, as written plainly."""
+    from pathlib import Path
+
+    from adjudicator.core.log import judge_rulings
+    from adjudicator.core.verify import ruling_dict
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "logos" / "legal-judge-stands.jsonl"
+    plain = example.read_bytes()
+    escaped = plain.replace(b'"JudgeRuling"', b'"\\u004audgeRuling"')
+    assert escaped != plain
+    logs = [parse_log(data, "x") for data in (plain, escaped)]
+    assert [log.no_rulings for log in logs] == [False, False]
+    assert judge_rulings(logs[0]) == judge_rulings(logs[1]) != []
+    a, b = run(logs[0]), run(logs[1])
+    assert a.verdict == b.verdict == "legal" and [ruling_dict(*r) for r in a.rulings] == [ruling_dict(*r) for r in b.rulings]
+    events, _ = playout(registry.get("logos"), 3, max_events=60)
+    none = parse_log(to_jsonl(events), "y")
+    assert none.no_rulings and judge_rulings(none) == [] and run(none).verdict == "legal"

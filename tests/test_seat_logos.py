@@ -22,6 +22,7 @@ from adjudicator.core.reconcile import read_record, reconcile
 from adjudicator.core.seats import redact_log
 from adjudicator.core.verify import run
 from adjudicator.games.logos import events as E
+from tests.test_logos_rules import covers
 
 GAME = registry.get("logos")
 ENC = msgspec.json.Encoder()
@@ -44,6 +45,11 @@ def _setup(seed: int, picks: str, shuffle_to: str, ruleset: str) -> E.MatchStart
     if ruleset == "sized":
         options["deck_size"] = sum(next(iter(s.decks.values())).values())
     return msgspec.structs.replace(s, options=options)
+
+
+def _shown(e: object, seat: str) -> bool:
+    """An effect that turned card slot cards face up, named in ``seat``'s record (LG-42)."""
+    return type(e) is E.EffectResolved and bool(e.cards)
 
 
 def _never_shown(condition: str, record: list, seq: int) -> bool:
@@ -83,7 +89,10 @@ def test_each_seats_record_of_a_generated_match_is_never_illegal_and_reconciles(
         rec = _record(full, seat)
         res = run(parse_log(_lines(rec)))
         assert res.verdict in ("legal", "undetermined"), (seed, seat, [v.as_dict() for v in res.violations])
-        assert res.events == len(events)
+        assert res.events == len(rec)
+        # the log's decisions; derived events only as the log states them and up to an effect that
+        # showed the seat the opponent's cards (LG-42), which that record names
+        assert sum(e.kind != "X" for e in rec) == sum(e.kind != "X" for e in events)
         for u in res.undetermined:  # only conditions on a card no later event of this record shows
             assert _never_shown(u.condition, rec, u.seq), u
         if ruleset == "sized":
@@ -97,8 +106,16 @@ def test_each_seats_record_of_a_generated_match_is_never_illegal_and_reconciles(
         res = reconcile(read_record(pa), read_record(pb))
         assert not res.contradictions, res.contradictions[:3]
         merged = b"".join(ln + b"\n" for ln in res.lines)
-    assert run(parse_log(merged)).verdict == "legal"
-    assert merged == full  # the full log names each called Backup card (LG-39), so nothing is lost
+    res = run(parse_log(merged))
+    assert res.verdict == "legal"
+    # the full log names each called Backup card (LG-39), so nothing is lost; the records state the
+    # effects that showed a seat the opponent's cards, with the derived events before them (LG-42)
+    def decisions(data: bytes) -> list:
+        return [e for _line, e in parse_log(data).events if e.kind != "X"]
+    assert decisions(merged) == decisions(full)
+    assert msgspec.to_builtins(res.state) == msgspec.to_builtins(run(parse_log(full)).state)
+    if not any(_shown(e, s) for s in records for e in records[s]):
+        assert merged == full
 
 
 def test_generated_matches_call_backup_cards_and_name_them_in_both_records() -> None:
@@ -157,3 +174,47 @@ def test_logos_refuses_the_private_look_events_it_has_no_rule_for() -> None:
         assert res.verdict == "illegal"
         v = res.violations[0]
         assert (v.rule, v.code, v.seq) == ("LOG-6", "core/no-private-event", len(events) + 1), v
+
+
+@covers("LG-42", illegal=False, behaviour=True)
+def test_a_seats_record_names_the_cards_shuffle_hand_and_remove_card_slot_showed() -> None:
+    """LG-42: the cards Shuffle Hand (into the discard pile) and Remove Card Slot move out of the
+    opponent's card slots are face up for both: the engine's derivation names them
+    (``EffectResolved.cards``); where the log states that event, each seat's record states it
+    naming them (the record could not name them otherwise) and its engine follows it; shuffled
+    into the deck, the opponent's record has them as ``"?"``.  A log that leaves the event out
+    gives records that leave it out too: they go on with those cards unknown."""
+    counts = {"discard": 0, "deck": 0}
+    for seed in range(8):
+        for shuffle_to in ("discard", "deck"):
+            for with_derived in (False, True):
+                events, _ = playout(GAME, seed, max_events=300, with_derived=with_derived,
+                                    setup=_setup(seed, "open", shuffle_to, "standard"))
+                full = to_jsonl(events)
+                steps = run(parse_log(full), record_steps=True).steps
+                # each effect that moved cards, and whether the match ended before anybody acted again
+                moved = [(d, s.state.result is not None) for s in steps for d in s.derived
+                         if type(d) is E.EffectResolved and d.cards]
+                for seat in events[0].players:
+                    rec = _record(full, seat)
+                    res = run(parse_log(_lines(rec)), record_steps=True)
+                    assert res.verdict in ("legal", "undetermined"), [v.as_dict() for v in res.violations]
+                    named = [e for e in rec if type(e) is E.EffectResolved and e.cards]
+                    if not with_derived:  # the log leaves them out, and so does the record
+                        assert named == []
+                        continue
+                    assert len(named) == len(moved)
+                    for e, (d, ended) in zip(named, moved):  # named where the seat saw them, else "?"
+                        # (where the match ends before anybody acts again, the opponent's engine
+                        # derives the effect with them unknown: its record has them so)
+                        unseen = d.target != seat and (ended or (d.copied or d.effect) == "shuffle-hand" and shuffle_to == "deck")
+                        assert e == (msgspec.structs.replace(d, cards=[HIDDEN] * len(d.cards)) if unseen else d)
+                    for step in res.steps:  # the record's position has them by name in the discard pile
+                        e = step.event
+                        if type(e) is E.EffectResolved and e.cards and HIDDEN not in e.cards and e.target != seat and \
+                                not ((e.copied or e.effect) == "shuffle-hand" and shuffle_to == "deck"):
+                            assert all(c in step.state.player(e.target).discard for c in e.cards)
+                            counts[shuffle_to] += 1
+                        elif type(e) is E.EffectResolved and e.cards:
+                            counts[shuffle_to] += 1
+    assert counts["discard"] >= 5 and counts["deck"] >= 1, counts

@@ -42,7 +42,7 @@ from .rulings import Illegal, Ruling, Undetermined, legal
 __all__ = [
     "RulesBase", "checks", "applies", "derives", "Working", "KitGame", "MatchStartedBase", "GameEndedBase",
     "Result", "Task", "ChooseFirst", "StartTurn", "EndTurn", "head", "push", "TwoSeats", "Refs", "Names",
-    "PerSetup", "Pool", "PoolLoader", "DataField", "DataRef", "check_player_ids",
+    "PerSetup", "Pool", "PoolLoader", "DataField", "DataRef", "check_player_ids", "LazyLegal", "lazy_legal",
 ]
 
 S = TypeVar("S")
@@ -213,7 +213,8 @@ def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
         try:
             if pre is not None:
                 pre(self, s, e)
-            return fn(self, s, e) or accepted[type(e)]
+            r = fn(self, s, e) or accepted[type(e)]
+            return r if r.__class__ is not LazyLegal else r.ruling()
         except (Illegal, Undetermined) as x:
             return x.ruling()
         except _LOOKUP_ERRORS:
@@ -223,8 +224,67 @@ def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
             return found.ruling()
 
     check._kit_wrapper = True  # type: ignore[attr-defined]
+    #: what the wrapper dispatches on, for a caller that calls the handler itself (the verify
+    #: loop: see :func:`direct_check`): the handler table, the accepted rulings, the precheck
+    check._kit_dispatch = (table, accepted, pre)  # type: ignore[attr-defined]
     check.__doc__ = RulesBase.check.__doc__
     return check
+
+
+class LazyLegal:
+    """A legal ruling whose message is written only when someone reads it: what a check handler
+    may return instead of a :class:`Ruling` when its message describes the event at some cost
+    (a move's path, the pieces it beats).  ``text(*args)`` writes the message; it must not
+    raise (it describes what the handler has checked) and its arguments must not change (a
+    position, the event, what the handler computed: values, never a working copy).
+
+    The kit's check wrapper returns ``ruling()`` (every caller of ``check`` gets a
+    :class:`Ruling`); the verify loop, which calls handlers itself (:func:`direct_check`), writes
+    the message only when a step is kept or handed on, and otherwise reads only the verdict.
+    """
+
+    __slots__ = ("rule", "code", "text", "args")
+    verdict: ClassVar[str] = "legal"
+    engine_checked: ClassVar[bool] = True
+    judged: ClassVar[str | None] = None
+    condition: ClassVar[str | None] = None
+    settles: ClassVar[str | None] = None
+    legal: ClassVar[bool] = True
+    allowed: ClassVar[bool] = True
+
+    def __init__(self, rule: str, code: str, text: Callable[..., str], *args: Any) -> None:
+        self.rule, self.code, self.text, self.args = rule, code, text, args
+
+    def ruling(self) -> Ruling:
+        """The ruling, its message written now."""
+        return Ruling("legal", self.rule, self.code, self.text(*self.args))
+
+
+def lazy_legal(rule: str, code: str, text: Callable[..., str], *args: Any) -> LazyLegal:
+    """A legal ruling under ``rule`` whose message ``text(*args)`` is written only when it is
+    read (:class:`LazyLegal`): ``return lazy_legal("KO-5.1", NS + "ok", describe_move, s, e)``."""
+    return LazyLegal(rule, code, text, *args)
+
+
+def direct_check(check: Callable[[Any, Any], Ruling]) -> tuple[Any, dict[type, Callable[..., Any]], dict[type, Ruling], Any] | None:
+    """For a game's bound ``check`` that is the kit's wrapper (a :class:`KitGame` whose rules do
+    not override ``check``): ``(rules, handler table, accepted rulings, precheck or None)``, so
+    that a caller may call the handler of an event's type itself (one call less per event), and
+    call ``check`` for anything else (no handler, a handler that raises: the wrapper's rulings);
+    None for any other ``check``.  A handler is pure, so calling ``check`` after it gives the
+    ruling the wrapper gives."""
+    dispatch = getattr(getattr(check, "__func__", None), "_kit_dispatch", None)
+    return None if dispatch is None else (check.__self__,) + dispatch  # type: ignore[attr-defined]
+
+
+def direct_apply(apply: Callable[[Any, Any], Any]) -> tuple[Any, dict[type, Callable[..., Any]]] | None:
+    """For a game's bound ``apply`` that is :meth:`RulesBase.apply` itself (frozen positions, no
+    override): ``(rules, apply handler table)``; the caller calls ``table[type(e)](rules, s, e)``,
+    exactly what that method does.  None for any other ``apply``."""
+    if getattr(apply, "__func__", None) is not RulesBase.apply:
+        return None
+    rules = apply.__self__  # type: ignore[attr-defined]
+    return rules, type(rules)._applies
 
 
 @dataclass(frozen=True)

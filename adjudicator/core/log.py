@@ -42,6 +42,9 @@ class MatchLog:
     events: list[tuple[int, Event]] = field(default_factory=list)
     #: the hash of the last line of a sealed log read whole (None: not sealed; see chain_head)
     sealed_head: str | None = None
+    #: read whole from bytes that cannot hold a judge's ruling (no ``JudgeRuling``, no ``\\u``
+    #: escape that could spell one): :func:`judge_rulings` need not look at every event
+    no_rulings: bool = False
 
     @property
     def chain_head(self) -> str | None:
@@ -297,9 +300,59 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     log = MatchLog(path, game)
     reader = _LineReader(path, game, lines[-1][0], truncated)
     read = reader.read
-    log.events = [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines, start=1)]
+    first = lines[0][0]
+    events = [(first, read(1, first, lines[0][1]))]
+    start = _read_plain(reader, lines, events, len(data) > MAX_LINE_BYTES) if _shallow(data) else 1
+    events += [(line_no, read(number, line_no, raw)) for number, (line_no, raw) in enumerate(lines[start:], start=start + 1)]
+    log.events = events
     log.sealed_head = reader.chain.head
+    log.no_rulings = b"JudgeRuling" not in data and b"\\u" not in data
     return log
+
+
+#: every byte but those that open a JSON container and the line break (:func:`_shallow`)
+_NOT_OPENING = bytes(range(256)).translate(None, b"{[\n")
+
+
+def _shallow(data: bytes) -> bool:
+    """No line of ``data`` holds more than :data:`MAX_DEPTH` opening brackets (so none is nested
+    deeper: the reader's per-line bound, checked for the whole log at once)."""
+    return max(map(len, data.translate(None, _NOT_OPENING).split(b"\n"))) <= MAX_DEPTH
+
+
+def _read_plain(reader: _LineReader, lines: list[tuple[int, bytes]], events: list[tuple[int, Event]],
+                long: bool) -> int:
+    """Read the lines after MatchStarted into ``events`` while each is a plain one: within the
+    size bound (checked per line only when the log is ``long``: longer than a line may be), it
+    decodes, has no ``prev`` or ``seq``, is no second MatchStarted, and its references check; the
+    depth bound was checked for the whole log (:func:`_shallow`).  Returns the index of the
+    first line that is not plain (``len(lines)``: none), which :meth:`_LineReader.read` then reads
+    as it reads any line (its error, or a hash chain or seq counted from there)."""
+    decode, refs = reader._decode, reader._refs
+    setup = events[0][1]
+    setup_type = type(setup)
+    append = events.append
+    i = 1
+    for i in range(1, len(lines)):
+        line_no, raw = lines[i]
+        if long and len(raw) > MAX_LINE_BYTES:
+            break
+        try:
+            event = decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            break
+        if event.prev is not None or event.seq is not None or type(event) is setup_type:
+            break
+        try:
+            refs(setup, event)
+        except RefError:
+            break
+        append((line_no, event))
+    else:
+        i = len(lines)
+    if i > 1:  # the hash chain's unchained step, at the last plain line
+        reader.chain.prev_raw, reader.chain.prev_line = lines[i - 1][1], lines[i - 1][0]
+    return i
 
 
 def _open(path: str | Path) -> Any:
@@ -440,13 +493,33 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
         if self._pos:
             raise IndexError(f"{self.path}: events are read front to back (asked for 0 at {self._pos})")
         yield self._current
-        read, lines, count = self._reader.read, self._lines, self._count
+        reader, lines, count = self._reader, self._lines, self._count
+        read, chain = reader.read, reader.chain
+        decode, refs, setup = reader._decode, reader._refs, reader.setup
+        setup_type = type(setup)
         while self._pos + 1 < count:
             item = next(lines, None)
             if item is None:
                 raise LogError(self.path, None, "the log file changed while it was read")
             self._pos += 1
-            self._current = current = (item[0], read(self._pos + 1, item[0], item[1]))
+            line_no, raw = item
+            # a plain line (as parse_log's _read_plain reads them; within the size bound: read so)
+            # in this frame; any other, or one that fails, read by the reader from the start
+            event = None
+            if not chain.chained and raw.count(b"{") + raw.count(b"[") <= MAX_DEPTH:
+                try:
+                    event = decode(raw)
+                    if event.prev is not None or event.seq is not None or type(event) is setup_type:
+                        event = None
+                    else:
+                        refs(setup, event)
+                except (msgspec.DecodeError, UnicodeDecodeError, RefError):
+                    event = None
+            if event is None:
+                event = read(self._pos + 1, line_no, raw)
+            else:  # Chain.link's unchained step
+                chain.prev_raw, chain.prev_line = raw, line_no
+            self._current = current = (line_no, event)
             yield current
 
     def drain(self) -> None:
@@ -483,6 +556,8 @@ def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int
     order: the verifier reads them before it starts (a ruling decides how an earlier event is
     followed).  A streamed log found them in its first pass; a log in memory is scanned here."""
     events = log.events
+    if log.no_rulings:
+        return []
     found = (events.judge_rulings() if isinstance(events, StreamedEvents)
              else [(i, line, e) for i, (line, e) in enumerate(events, start=1) if type(e) is JudgeRuling])
     if len(found) > MAX_RULINGS:

@@ -125,16 +125,16 @@ class Refs:
             body += [f"    v = {read(f)}",
                      f"    if v.__class__ is str and v not in k{i}:",
                      f"        raise RefError({f!r}, unknown_name(m{i}, v, k{i}))"]
-        for i, (f, _) in enumerate(lists, len(single)):
+        for i, (f, _) in enumerate(lists, len(single)):  # (no enumerate per event: the place is found when reported)
             body += [f"    vs = {read(f)}",
                      "    if vs:",
-                     "        for j, v in enumerate(vs):",
+                     "        for v in vs:",
                      f"            if v.__class__ is str and v not in k{i}:",
-                     f"                raise RefError({f!r} + '[' + str(j) + ']', unknown_name(m{i}, v, k{i}))"]
+                     f"                raise RefError({f!r} + '[' + str(place(vs, v)) + ']', unknown_name(m{i}, v, k{i}))"]
         kinds = [k for _, k in single + lists]
         params = ", ".join(f"k{i}, m{i}" for i in range(len(kinds)))
         src = f"def make({params}):\n  def check(e):\n" + "\n".join("  " + line for line in body) + "\n  return check\n"
-        scope: dict[str, Any] = {"RefError": RefError, "unknown_name": unknown_name}
+        scope: dict[str, Any] = {"RefError": RefError, "unknown_name": unknown_name, "place": _place}
         exec(compile(src, f"<refs of {cls.__name__}>", "exec"), scope)  # field names: identifiers of the Struct
         plan = (scope["make"], kinds)
         self._plans[cls] = plan
@@ -143,6 +143,12 @@ class Refs:
     def bind(self, ctx: Mapping[str, Names]) -> BoundRefs:
         """These field lists with each kind's names looked up once (for one set-up)."""
         return BoundRefs(self, ctx)
+
+
+def _place(values: Any, value: Any) -> int:
+    """The index of ``value`` in ``values``: the first name not known (an earlier value that is
+    the same object would have been reported first)."""
+    return next(j for j, v in enumerate(values) if v is value)
 
 
 #: an event type a :class:`BoundRefs` has not seen yet

@@ -116,6 +116,7 @@ CORE_RULES = Rulebook(
         "LOG-3": "No event may follow the end of the match",
         "LOG-4": "The engine failed on this event (an engine defect, reported, never hidden)",
         "LOG-5": "A judge's ruling names an earlier event of the log and says what can follow from it",
+        "LOG-5.1": "In a seat's record, a judge's stands on an event whose irregularity turns on cards the record does not show is followed",
         "LOG-6": "A private-information event (a look, a reorder, a move between hidden zones) is one the game allows here",
     },
 )

@@ -17,7 +17,8 @@ from typing import Any, Callable
 import msgspec
 
 from .commitments import Unopened, report
-from .events import Event, JudgeRuling, bare
+from .events import HIDDEN, Event, JudgeRuling, bare
+from .kit import LazyLegal, direct_apply, direct_check
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
 from .rulings import Illegal, Ruling, Undefined
@@ -89,9 +90,10 @@ def _is_follow_on(ruling: Ruling) -> bool:
     return ruling.rule != ENGINE_FAILURE and ruling.rule != BAD_RULING
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
-    """One log event as the verifier saw it: its ruling and the consequences it forced."""
+    """One log event as the verifier saw it: its ruling and the consequences it forced (slotted:
+    one is made per event whenever steps are kept or handed on, the store's import included)."""
 
     seq: int
     line: int
@@ -301,6 +303,9 @@ class _Skipped:
         return state, ruling, (self if self.left > 0 else None)
 
 
+#: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
+_NOTHING: list[Event] = []
+
 #: the ruling of a stated derived event that confirms the engine's own
 _CONFIRMED = Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation")
 
@@ -344,6 +349,12 @@ def run(
     #: where each was made (commitment -> event number, line)
     committing = getattr(game, "committing", None)
     made: dict[str, tuple[int, int]] = {}
+    # the kit's handler tables, when the game's check and apply are the kit's own: the loop calls
+    # the handler of an event's type itself (kit.direct_check, kit.direct_apply), one call less
+    direct = direct_check(check)
+    rules, table, accepted, pre = direct if direct is not None else (None, None, None, None)
+    applies = direct_apply(apply)
+    apply_rules, apply_table = applies if applies is not None else (None, None)
     number = 1
     for number, (line, ev) in enumerate(islice(events, 1, n), start=2):  # (a streamed log: read as reached)
         if number == mark:  # a judge's ruling, or an event one names: follow the ruling
@@ -361,12 +372,13 @@ def run(
                 if not keep_going:
                     break
                 continue
-        if ev.kind == "X" and unconfirmed and bare(unconfirmed[0]) == bare(ev):
+        kind = ev.kind
+        if kind == "X" and unconfirmed and bare(unconfirmed[0]) == bare(ev):
             unconfirmed.popleft()  # the log states a consequence the engine already derived and applied
             if steps is not None:
                 steps(Step(number, line, ev, _CONFIRMED, False, state=state))
             continue
-        if ev.kind == "X" and (unconfirmed or (outcome(state) is None and not game.follows_stated(state))):
+        if kind == "X" and (unconfirmed or (outcome(state) is None and not game.follows_stated(state))):
             # (a position that waits on an unknown identity checks a stated consequence instead)
             # consequences still owed come first: LOG-2 before anything is "after the end" (LOG-3)
             ruling = _stated_consequence(game, state, ev, unconfirmed)
@@ -374,19 +386,33 @@ def run(
             ruling = Ruling("illegal", "LOG-3", "core/after-end",
                             f"{type(ev).__name__} comes after the match ended ({outcome(state).reason})")
         else:
-            unconfirmed.clear()
-            try:
-                ruling = check(state, ev)
-            except Exception as exc:
-                ruling = _engine_failure(game, ev, exc)
-        if skipped is not None and ev.kind != "X":  # a rejected event played on: only a recording error?
+            if unconfirmed:
+                unconfirmed.clear()
+            ruling = None
+            if table is not None:  # the kit's dispatch, inline; anything unusual: its wrapper
+                fn = table.get(ev.__class__)
+                if fn is not None:
+                    try:
+                        if pre is not None:
+                            pre(rules, state, ev)
+                        ruling = fn(rules, state, ev) or accepted[ev.__class__]
+                        if steps is not None and ruling.__class__ is LazyLegal:
+                            ruling = ruling.ruling()  # a step shows its message (else: never read)
+                    except Exception:  # noqa: BLE001 - the wrapper (check) says what it is
+                        ruling = None
+            if ruling is None:
+                try:
+                    ruling = check(state, ev)
+                except Exception as exc:
+                    ruling = _engine_failure(game, ev, exc)
+        if skipped is not None and kind != "X":  # a rejected event played on: only a recording error?
             state, ruling, skipped = skipped.follow(state, ev, ruling)
             unconfirmed.clear()
         if ruling.verdict != "illegal":
             try:
-                applied = apply(state, ev)
+                applied = apply(state, ev) if apply_table is None else apply_table[ev.__class__](apply_rules, state, ev)
                 d = derive(applied)  # settle, its first step inline (most events force nothing)
-                state_after, derived = (applied, []) if d is None else _settle_from(game, applied, d)
+                state_after, derived = (applied, _NOTHING) if d is None else _settle_from(game, applied, d)
             except Exception as exc:  # the position stays where it was before the event; stop
                 ruling = _engine_failure(game, ev, exc)
                 violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
@@ -408,7 +434,7 @@ def run(
                 result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
                                                      condition=ruling.condition))
             if steps is not None:
-                steps(Step(number, line, ev, ruling, True, derived, state))
+                steps(Step(number, line, ev, ruling, True, derived or [], state))
             continue
         if ruling.settles is not None:
             ruling = _settled_against(result, ruling)
@@ -509,6 +535,19 @@ def _ruling_error(r: JudgeRuling, seq: int, total: int, players: list[str]) -> s
     elif r.result is not None or r.winner is not None:
         return f"`result` and `winner` belong to a result ruling, not to {r.decision!r}"
     return None
+
+
+def _names_hidden(value: Any) -> bool:
+    """Whether an event (or a field of one) names a card its record hides (:data:`HIDDEN`)."""
+    if isinstance(value, str):
+        return value == HIDDEN
+    if isinstance(value, (list, tuple)):
+        return any(_names_hidden(v) for v in value)
+    if isinstance(value, dict):
+        return any(_names_hidden(v) for v in value.values())
+    if isinstance(value, msgspec.Struct):
+        return any(_names_hidden(getattr(value, f)) for f in value.__struct_fields__)
+    return False
 
 
 def _judged_as(ruling: Ruling, judged: str) -> Ruling:
@@ -643,6 +682,13 @@ class _Judge:
             result.warnings.append(move.warning)
             return state, Step(number, line, ev, _judged_as(ruling, "taken-back"), False, state=state, table=self.table)
         if ruling.allowed:
+            if ruling.verdict == "undetermined" or _names_hidden(ev):
+                # a seat's record: what the judge ruled on turns on cards this seat could not see
+                # (LOG-5.1); the event stands as it was played, whatever those cards were
+                ruling = Ruling("legal", ruling.rule, ruling.code,
+                                f"{ruling.message}; the irregularity the judge ruled on turns on cards this "
+                                "record does not show (LOG-5.1)")
+                return self._stand(move, number, line, ev, state, ruling, state, unconfirmed, result)
             move.bad = f"event {number} is {ruling.verdict} ({ruling.rule}): there is no irregularity to let stand"
             return state, None
         return self._stand(move, number, line, ev, state, ruling, state, unconfirmed, result)

@@ -9,6 +9,7 @@ from typing import Any
 
 from adjudicator.core.events import CardsLooked, CardsMoved
 from adjudicator.core.kit import applies
+from adjudicator.core.rulings import Undefined
 
 from . import engine as Q
 from . import events as E
@@ -41,9 +42,7 @@ class Applies:
     @applies(E.TileSetAside)
     def a_set_aside(self, w: W, e: Any) -> None:
         w.pop()
-        box = list(w.tile_box)
-        box.remove(e.tile)
-        w.tile_box = tuple(box)
+        w.tile_box = remove1(w.tile_box, e.tile)
         w.tile_deck = tuple(sorted(w.tile_deck + (e.tile,)))
 
     @applies(E.TraitRevealed)
@@ -117,7 +116,7 @@ class Applies:
     @applies(E.TraitBorrowed)
     def a_borrowed(self, w: W, e: Any) -> None:
         w.pop()
-        lender = next(p.id for p in w.players if p.id != e.player and e.trait in p.traits)
+        lender = holder_of(w, e)
         w.lose_trait(lender, e.trait, discard=False)
         w.setinfo(borrowed=e.trait, lender=lender)
         w.gain_trait(e.player, e.trait)
@@ -184,6 +183,9 @@ class Applies:
         t = type(h)
         p = e.player
         owner = e.owner or p
+        sp = w.spaces[e.space]  # a piece that is not there cannot move (no defined effect, CL-43)
+        if not (owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0):
+            raise Undefined(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
         if getattr(h, "player", None) != p:  # a step out of turn that a judge let stand
             self.stray_step(w, e, owner)
         elif t is Actions or t is Speedy:
@@ -217,11 +219,7 @@ class Applies:
 
     def stray_step(self, w: W, e: Any, owner: str) -> None:
         """A step no task asked for that a judge let stand: the piece moves (and what its arrival
-        does happens), nothing is spent; a piece that is not there cannot move (no meaning)."""
-        sp = w.spaces[e.space]
-        there = owner in sp.colossi if e.piece == "colossus" else acol(sp, w.si(owner)) > 0
-        if not there:
-            raise ValueError(f"{owner} has no {e.piece} on space {e.space}: there is nothing to move")
+        does happens), nothing is spent (``a_moved`` found the piece there)."""
         w.road = None
         w.step_piece(e.piece, owner, e.space, e.to, e.player)
 
@@ -317,7 +315,10 @@ class Applies:
 
     @applies(E.ActionsEnded)
     def a_actions_ended(self, w: W, e: Any) -> None:
-        h = w.pop()
+        h = w.todo[0] if w.todo else None
+        if type(h) is not Actions or h.player != e.player:  # out of step, let stand: nothing ends (CL-43)
+            return
+        w.pop()
         w.road = None
         if h.extra:
             return
@@ -339,7 +340,7 @@ class Applies:
         elif w.spaces[e.space].tile is None:  # a tile turned up out of step that a judge let stand
             by = w.turn_player or w.first or w.players[0].id
         else:
-            raise ValueError(f"space {e.space} is explored already: no tile can be turned up there")
+            raise Undefined(f"space {e.space} is explored already: no tile can be turned up there")
         self.new_tile(w, e.space, e.tile, by)
 
     def new_tile(self, w: W, i: int, tile: str, by: str) -> None:
@@ -510,13 +511,15 @@ class Applies:
     @applies(E.TraitStolen)
     def a_stolen(self, w: W, e: Any) -> None:
         w.pop()
-        holder = next(p.id for p in w.players if p.id != e.player and e.trait in p.traits)
+        holder = holder_of(w, e)
         w.lose_trait(holder, e.trait, discard=False)
         w.gain_trait(e.player, e.trait)
 
     @applies(E.DieRolled)
     def a_rolled(self, w: W, e: Any) -> None:
-        h = w.todo[0]
+        h = w.todo[0] if w.todo else None
+        if type(h) is not Rolls:  # a die rolled when none is owed, let stand: it decides nothing (CL-43)
+            return
         v = h.victims[0]
         rest = h.victims[1:]
         if rest:
@@ -594,8 +597,22 @@ class Applies:
         w.todo = []
 
 
+def holder_of(w: W, e: Any) -> str:
+    """The other player who has ``e.trait`` in play (a Trait borrowed or stolen); none: the event
+    has no defined effect (CL-43)."""
+    for p in w.players:
+        if p.id != e.player and e.trait in p.traits:
+            return p.id
+    raise Undefined(f"no player but {e.player} has the Trait {e.trait!r} in play: there is nothing to take")
+
+
 def remove1(items: tuple[str, ...], x: str) -> tuple[str, ...]:
-    i = items.index(x)
+    """``items`` less one ``x``; an ``x`` that is not there has no defined effect (a judge's
+    ``stands`` cannot take it: :class:`Undefined`, in words; a checked event always finds it)."""
+    try:
+        i = items.index(x)
+    except ValueError:
+        raise Undefined(f"{x!r} is not where the event takes it from (it holds {len(items)} other items)") from None
     return items[:i] + items[i + 1:]
 
 

@@ -79,15 +79,38 @@ def has(x: Any, pid: str | None, trait: str) -> bool:
 
 def holders(x: Any, trait: str) -> list[str]:
     """Players with ``trait`` in play, in seat order from the turn player."""
+    for p in x.players:  # (mostly nobody: no list built then)
+        if trait in p.traits:
+            break
+    else:
+        return []
     start = x.turn_player or x.first or x.players[0].id
     return [p for p in from_seat(x, start) if trait in player(x, p).traits]
 
 
+#: (trait, parameter) -> its value, for the content it was read from (a new content, a new table)
+_TPARAM: dict[tuple[str, str], int] = {}
+_TPARAM_OF: list[Content] = []
+
+
 def tparam(trait: str, name: str) -> int:
-    return int(C().traits[trait].effect.params[name])
+    c = content()
+    if not _TPARAM_OF or _TPARAM_OF[0] is not c:
+        _TPARAM.clear()
+        _TPARAM_OF[:] = [c]
+    v = _TPARAM.get((trait, name))
+    if v is None:
+        v = _TPARAM[(trait, name)] = int(c.traits[trait].effect.params[name])
+    return v
+
+
+#: the limits of a player without curses (shared: callers only read it)
+_NO_LIMITS: dict[str, int] = {}
 
 
 def curse_limits(p: Player) -> dict[str, int]:
+    if not p.curses:
+        return _NO_LIMITS
     out: dict[str, int] = {}
     cards = C().cards
     for c in p.curses:
@@ -100,17 +123,22 @@ def curse_limits(p: Player) -> dict[str, int]:
 
 def hand_limit(x: Any, pid: str) -> int:
     p = player(x, pid)
+    if not p.curses and "ludicrously-capacious" not in p.traits:
+        return BASE_HAND
     limits = []
     if "ludicrously-capacious" in p.traits:
         limits.append(tparam("ludicrously-capacious", "hand"))
-    lim = curse_limits(p).get("hand")
+    lim = curse_limits(p).get("hand") if p.curses else None
     if lim is not None:
         limits.append(lim)
     return min(limits) if limits else BASE_HAND
 
 
 def trait_cap(x: Any, pid: str) -> int:
-    lim = curse_limits(player(x, pid)).get("traits")
+    p = player(x, pid)
+    if not p.curses:
+        return BASE_TRAITS
+    lim = curse_limits(p).get("traits") if p.curses else None
     return min(BASE_TRAITS, lim) if lim is not None else BASE_TRAITS
 
 
@@ -124,12 +152,14 @@ def counted_traits(x: Any, pid: str) -> int:
 
 def acolyte_cap(x: Any, pid: str) -> int:
     p = player(x, pid)
+    if not p.traits and not p.curses:
+        return ACOLYTES
     caps = [ACOLYTES]
     if "miserly" in p.traits:
         caps.append(tparam("miserly", "acolytes"))
     if "necromancer" in p.traits:
         caps.append(tparam("necromancer", "acolytes"))
-    lim = curse_limits(p).get("acolytes")
+    lim = curse_limits(p).get("acolytes") if p.curses else None
     if lim is not None:
         caps.append(lim)
     return min(caps)
@@ -137,11 +167,13 @@ def acolyte_cap(x: Any, pid: str) -> int:
 
 def banner_cap(x: Any, pid: str) -> int:
     p = player(x, pid)
+    if not p.traits and not p.curses:
+        return BANNERS
     caps = [BANNERS]
     for t, key in (("miserly", "banners"), ("nomadic", "banners"), ("monolithic", "banners")):
         if t in p.traits:
             caps.append(tparam(t, key))
-    lim = curse_limits(p).get("banners")
+    lim = curse_limits(p).get("banners") if p.curses else None
     if lim is not None:
         caps.append(lim)
     return min(caps)
@@ -177,12 +209,15 @@ def acol(sp: Space, i: int) -> int:
 def control(x: Any, space: int) -> str | None:
     """CL-4.1: who controls ``space`` (None on a tie or an empty space)."""
     sp = x.spaces[space]
-    ids = seats(x)
     if sp.colossi:
         if len(sp.colossi) == 1:
             return sp.colossi[0]
+        ids = seats(x)
         counts = [(acol(sp, ids.index(c)), c) for c in sp.colossi]
     else:
+        if not any(sp.acolytes):
+            return None
+        ids = seats(x)
         counts = [(n, ids[i]) for i, n in enumerate(sp.acolytes) if n > 0]
     if not counts:
         return None

@@ -12,6 +12,7 @@ from adjudicator.core.protocol import RefError
 
 from . import events as E
 from .data import ISLANDS, board, content
+from .observe import keep_seen
 from .rules import canonical
 from .state import ChooseFirst, Options, Player, Space, State
 
@@ -32,6 +33,9 @@ _SPACE_FIELDS_OF: dict[type, tuple[str, ...]] = {}
 
 #: the events whose ``cards`` list names cards (or tiles: CardsLooked at the tile deck)
 _CARD_LISTS = frozenset({E.CardsContributed, CardsLooked, CardsMoved, CardsReordered})
+#: the event types ``validate_more`` checks beyond their space fields
+_MORE = frozenset({E.TileExplored, E.TileReplaced, E.Alchemized, E.TopRevealed, E.ComponentMoved, E.Moved,
+                   E.GameEnded}) | _CARD_LISTS
 
 
 class Colossi(KitGame[State]):
@@ -75,6 +79,8 @@ class Colossi(KitGame[State]):
                 v = getattr(event, f)
                 if isinstance(v, int):
                     spaces.check(f, v)
+        if t not in _MORE:  # no other check below concerns this event type
+            return
         if (t is E.TileExplored or t is E.TileReplaced) and (event.tile is None or event.tile == HIDDEN):
             raise RefError("tile", "a tile turned up on the island is seen by every player: a record names it "
                                    "('?' or null cannot stand for it, CL-2.7)")
@@ -130,6 +136,10 @@ class Colossi(KitGame[State]):
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) -------------
     def canonical(self, event: Event) -> Event:
         return canonical(event)
+
+    def keep_seen(self, state: State, annulled: State) -> State:
+        """What the seats saw in events a judge's ruling took back, kept (CL-44: observe.py)."""
+        return keep_seen(state, annulled)
 
     def open_conditions(self, state: State) -> list[str] | None:
         """The conditions of undetermined events that later events left open (CL-40); None for a

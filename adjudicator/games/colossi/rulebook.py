@@ -99,6 +99,8 @@ RULES: dict[str, str] = {
     "CL-40": "A seat's record: unknown cards and tiles are placeholders; what they can be is the data minus what was seen",
     "CL-41": "A look at a deck's top (Soothsayer) is written (TopRevealed; CardsLooked for what is on top); a seat keeps what it saw",
     "CL-42": "The Oasis discards the whole hand face up, written as one CardsMoved, before its draws",
+    "CL-43": "An irregular event a judge lets stand does what it says on the table; one naming what is not there has no defined effect",
+    "CL-44": "A seat cannot unsee: a taking back keeps the cards drawn, looked at and turned up, on top and known",
 }
 
 RULEBOOK = Rulebook("CL", RULES)

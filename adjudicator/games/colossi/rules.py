@@ -15,8 +15,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import Owed, RulesBase, head
-from adjudicator.core.rulings import Illegal, Ruling, Undetermined, legal
+from adjudicator.core.rulings import Illegal, Ruling, Undefined, Undetermined, legal
 
 from . import engine as Q
 from . import events as E
@@ -32,13 +33,17 @@ from .working import W
 
 
 class _Kept(threading.local):
-    """The last position this thread's ``apply`` returned and its working copy (:meth:`Rules.apply`)."""
+    """This thread's working copy (:meth:`Rules.apply`); ``w.made`` is the last position this
+    thread's ``apply`` returned from it (None while an apply is under way or failed)."""
 
-    frozen: State | None = None
     w: W | None = None
 
 
 _KEPT = _Kept()
+#: the legal ruling of each action of the Actions step (checks._RULE_OF; any other: ``ok(rule_of)``)
+_OK_ACTION = {t: ok(rule) for t, rule in _RULE_OF.items()}
+#: the field of an event type naming a card or tile (unknowns.FIELDS), looked up once per event
+_FIELD_OF = U.FIELDS.get
 
 
 class Rules(Checks, Applies, RulesBase):
@@ -84,14 +89,24 @@ class Rules(Checks, Applies, RulesBase):
     def check(self, s: State, e: Any, known: bool = False) -> Ruling:
         """The ruling on ``e`` in ``s``.  A record with unknown identities first goes through
         :meth:`check_unknown` (``known``: it did); a full-information log costs one test."""
-        if not known and type(e) in U.WATCHED and (s.unseen is not None or U.involved(s, e)):
-            return self.check_unknown(s, e)
+        if not known and type(e) in U.WATCHED:
+            if s.unseen is not None:
+                return self.check_unknown(s, e)
+            f = _FIELD_OF(type(e))  # unknowns.involved, inlined for a full-information position
+            if f is not None:
+                v = getattr(e, f)
+                if (v == HIDDEN) if v.__class__ is str else U.involved(s, e):
+                    return self.check_unknown(s, e)
         try:
             if s.result is not None:
                 raise bad("CL-2.1", "after-end", "the match is over")
             who = getattr(e, "player", None)
-            if who is not None and not Q.is_player(s, who):
-                raise bad("CL-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+            if who is not None:
+                for p in s.players:  # (engine.is_player, inlined: once per proposed event)
+                    if p.id == who:
+                        break
+                else:
+                    raise bad("CL-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
             if e.kind == "X":
                 raise bad("CL-2.1", "unexpected-event", f"{type(e).__name__} is derived by the engine and cannot be proposed")
             if type(e) is E.MatchStarted:
@@ -111,7 +126,7 @@ class Rules(Checks, Applies, RulesBase):
                 raise bad(rule, "not-your-decision", f"{type(e).__name__} by {who}, but {hp} decides now ({self.expected(s)})")
             if t is Actions:
                 self.c_actions(s, e, h)
-                return ok(self.rule_of(e))
+                return _OK_ACTION.get(type(e)) or ok(self.rule_of(e))
             if t is BannerChoice:
                 return legal("CL-2.5", NS + "ok", f"{e.choice} chosen")
             if t is Deploy:
@@ -144,25 +159,51 @@ class Rules(Checks, Applies, RulesBase):
     def apply(self, s: State, e: Any) -> State:
         # a record with unknown identities: the position the event is applied in (unknowns.py);
         # a full-information log costs one test
-        hidden = s.unseen is not None or (type(e) in U.FIELDS and U.involved(s, e))
+        if s.unseen is not None:
+            hidden = True
+        else:  # unknowns.involved, inlined for a full-information position (a name is one string)
+            f = _FIELD_OF(type(e))
+            if f is None:
+                hidden = False
+            else:
+                v = getattr(e, f)
+                hidden = v == HIDDEN if v.__class__ is str else U.involved(s, e)
         if hidden:
             s0 = s
             s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
         # the working position: the one that made ``s`` when ``s`` is the position this thread's last
         # apply returned (a fold applies to the position it just got), else a new copy of ``s``
         kept = _KEPT
-        w = kept.w if kept.frozen is s else W(s)
-        kept.frozen = None  # a handler that fails leaves no half-applied working position to reuse
-        self._applies[type(e)](self, w, e)
-        pump(w)
+        w = kept.w  # (the thread's one working position; ``w.made`` the State it stands for)
+        if w is None or w.made is not s:
+            w = kept.w = W(s)
+        w.made = None  # a handler that fails leaves no half-applied working position to reuse
+        try:
+            self._applies[type(e)](self, w, e)
+            pump(w)
+        except (AttributeError, IndexError, KeyError, TypeError) as x:  # (nothing is tested on the way: a handler's failure)
+            why = self.unanswered(s, e)
+            if why is None:
+                raise  # an answer to the step the position waits for: an engine defect
+            raise Undefined(why) from x
         after = w.freeze()  # a new State: nothing of it is mutable or shared with ``w``
         if hidden:
             final = U.conditions_after(s0, e, after)
             if final is not after:  # (conditions_after changes the conditions only: ``unseen``)
                 w.unseen = final.unseen
                 after = final
-        kept.frozen, kept.w = after, w
+        w.made = after
         return after
+
+    def unanswered(self, s: State, e: Any) -> str | None:
+        """Why ``e`` has no defined effect in ``s`` when it comes out of step and its handler needs
+        what the position does not hold (the step it answers, a placed Colossus: a judge's
+        ``stands`` cannot take it, CL-43); None when it answers the head step (a defect)."""
+        h = s.todo[0] if s.todo else None
+        if h is not None and type(e) in ANSWERS.get(type(h), ()):
+            return None
+        return f"{type(e).__name__} comes out of step (the position expects {self.expected(s)}), and what it does " \
+               "needs what that position does not hold"
 
     def rule_of(self, e: Any) -> str:
         return _RULE_OF.get(type(e), "CL-2.1")

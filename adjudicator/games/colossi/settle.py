@@ -127,6 +127,19 @@ def _settle_growth_drop(w: W, h: Any) -> bool:
     return _drop_if(w, h.trait not in w.P(h.player).traits)
 
 
+@_settles(MoveBeast)
+def _settle_move_beast(w: W, h: Any) -> bool | None:
+    """Dropped when no Beast on the island has a step (what ``task_options`` would find empty),
+    found without building the options."""
+    adj, spaces, anywhere = w.B.adj, w.spaces, w.options.beasts_enter_unexplored
+    for i, sp in enumerate(spaces):
+        if sp.beasts:
+            for a in adj[i]:
+                if anywhere or spaces[a].tile is not None:
+                    return False
+    return _drop(w)
+
+
 @_settles(Draw)
 def _settle_draw(w: W, h: Any) -> bool:
     if w.card_top or w.card_deck:

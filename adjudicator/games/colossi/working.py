@@ -10,6 +10,8 @@ from typing import Any, Iterable
 
 from msgspec.structs import astuple, replace
 
+from adjudicator.core.rulings import Undefined
+
 from .data import board, content
 from .engine import (
     GOLDEN_DROP, acol, acolyte_protected, acolyte_room, beast_space, counted_traits, deadly,
@@ -38,6 +40,8 @@ class W:
         self.C = content()
         self.buf: list[Any] = []
         self._seat = {p.id: i for i, p in enumerate(s.players)}
+        #: the State this working copy stands for (``Rules.apply``: the last one it froze; None: none)
+        self.made: State | None = None
 
     def freeze(self) -> State:
         """The position as a new State: it shares nothing mutable with this working copy, which
@@ -124,7 +128,10 @@ class W:
 
     def remove_card(self, pid: str, card: str) -> None:
         hand = list(self.P(pid).hand)
-        hand.remove(card)
+        try:
+            hand.remove(card)
+        except ValueError:  # (a checked event always finds it: a judge's stands cannot take it)
+            raise Undefined(f"{pid} has no {card} in hand") from None
         self.setP(pid, hand=tuple(hand))
 
     def to_discard(self, cards: Iterable[str]) -> None:
@@ -363,6 +370,8 @@ class W:
             self.setP(pid, banners=self.P(pid).banners - 1)
         else:
             bs = list(self.spaces[by_move_from].banners)
+            if pid not in bs:
+                raise Undefined(f"{pid} has no Banner on space {by_move_from} to move")
             bs.remove(pid)
             self.setS(by_move_from, banners=tuple(bs))
         self.setS(i, banners=mine + (pid,))

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from adjudicator.core.kit import applies, checks, derives, head, push
 from adjudicator.core.commitments import looks_like
 from adjudicator.core.events import HIDDEN
+from adjudicator.core.rulings import Undefined
 
 from . import deck, unknowns
 from . import events as E
@@ -113,8 +114,8 @@ class Combat:
     @applies(E.AttackDeclared)
     def a_attack(self, s: State, e: E.AttackDeclared) -> State:
         found = find_follower(s, e.attacker)
-        if found is None:  # an unchecked attack by no follower: no defined effect
-            raise TypeError("'NoneType' object is not subscriptable")
+        if found is None:  # an unchecked attack by no follower: no defined effect (CO-45)
+            raise Undefined(f"AttackDeclared by {e.player}: no follower {e.attacker!r} is on the field to attack")
         p, i, f = found
         f = replace(f, attacked=True, on=False) if s.options.attack_taps_attacker else replace(f, attacked=True)
         p = replace(p, field=p.field[:i] + (f,) + p.field[i + 1:])
@@ -131,6 +132,9 @@ class Combat:
 
     @applies(E.BlockDeclined)
     def a_block_declined(self, s: State, e: E.BlockDeclined) -> State:
+        h = s.todo[0] if s.todo else None
+        if h.__class__ is not Block or h.player != e.player:  # no block of this player owed (applied unchecked): nothing happens (CO-45)
+            return s
         return replace(s, todo=s.todo[1:])
 
 

@@ -12,6 +12,7 @@ removes it (the apply), :func:`next_options` lists the cards that can be next (t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from typing import Any, Iterable
 
@@ -22,6 +23,29 @@ from adjudicator.core.events import HIDDEN
 from .selections import multiset_combinations
 from .state import Player
 from .unknowns import remove_one, take_unknown
+
+def find(cards: tuple[str, ...], card: str) -> int:
+    """Where the first copy of ``card`` is in the sorted tuple ``cards`` (a layer of unknown order,
+    ``unseen``), or -1: a binary search, so that a deck of 26,000 cards costs a few comparisons, not
+    a scan of the deck (positions keep these layers sorted: ``State`` and ``check_position``)."""
+    i = bisect_left(cards, card)
+    return i if i < len(cards) and cards[i] == card else -1
+
+
+def _layer(p: Player, field: str, cards: tuple[str, ...]) -> Player:
+    """``p`` with the deck layer ``field`` now ``cards`` (the looker of a ``deck_peek`` drawn to the
+    end knows nothing on top any more: ``peek_by`` goes with it)."""
+    if field == "deck_peek" and not cards:
+        return replace(p, deck_peek=cards, peek_by=None)
+    return replace(p, **{field: cards})
+
+
+def _peek_done(changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` of deck layers, with ``peek_by`` dropped when they empty ``deck_peek``."""
+    if "deck_peek" in changes and not changes["deck_peek"]:
+        changes["peek_by"] = None
+    return changes
+
 
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
     """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
@@ -36,7 +60,7 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
     """Why ``card`` cannot be the top card of ``p``'s deck now: (rule, code, message), or None.
 
     ``verb`` names what happens to it ("draws", "reveals", "mills")."""
-    if not p.deck_known and not p.deck_peek and card in p.deck_top:  # the top layer, of unknown order, holds it
+    if not p.deck_known and not p.deck_peek and find(p.deck_top, card) >= 0:  # the top layer, of unknown order, holds it
         return None
     ls = layers(p, as_listed)
     if not ls:
@@ -56,10 +80,10 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
             return ("CO-2.6", "not-next-card", f"{p.id} {verb} {card}, but the next card of the deck is known to be "
                                               f"{cards[0]} ({what})")
         return None
-    if card in cards:
+    if find(cards, card) >= 0:
         return None
-    if HIDDEN in cards:  # CO-39.2: one of the unknown cards
-        return None if card in p.unseen else _impossible(p, card, verb)
+    if find(cards, HIDDEN) >= 0:  # CO-39.2: one of the unknown cards
+        return None if find(p.unseen, card) >= 0 else _impossible(p, card, verb)
     below = [(f, c) for f, c, _ in ls[1:] if card in c]
     if below:
         where = "returned to the bottom of the deck in the opening exchange" if below[0][0] == "deck_bottom" \
@@ -79,8 +103,8 @@ def _impossible(p: Player, card: str, verb: str) -> tuple[str, str, str]:
 def take(p: Player, card: str, as_listed: bool) -> Player:
     """``p`` with ``card`` taken from the top of the deck (checked by :func:`next_problem`)."""
     top = p.deck_top
-    if not p.deck_known and not p.deck_peek and card in top:  # the top layer, of unknown order, holds it
-        i = top.index(card)
+    i = -1 if p.deck_known or p.deck_peek else find(top, card)
+    if i >= 0:  # the top layer, of unknown order, holds it
         return replace(p, deck_top=top[:i] + top[i + 1:])
     ls = layers(p, as_listed)
     if not ls:
@@ -89,14 +113,16 @@ def take(p: Player, card: str, as_listed: bool) -> Player:
     if cards[0] == card:
         if field == "deck_known":
             return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
-        return replace(p, **{field: cards[1:]})
+        return _layer(p, field, cards[1:])
     if field != "deck_known":
-        if card in cards and not ordered:
-            i = cards.index(card)
-            return replace(p, **{field: cards[:i] + cards[i + 1:]})
-        if cards[0] == HIDDEN or (not ordered and HIDDEN in cards):  # CO-39.2
-            rest = cards[1:] if ordered else remove_one(cards, HIDDEN)
-            return replace(p, unseen=remove_one(p.unseen, card) if card in p.unseen else p.unseen, **{field: rest})
+        i = -1 if ordered else find(cards, card)
+        if i >= 0:
+            return _layer(p, field, cards[:i] + cards[i + 1:])
+        hidden = -1 if ordered else find(cards, HIDDEN)
+        if cards[0] == HIDDEN or hidden >= 0:  # CO-39.2
+            rest = cards[1:] if ordered else cards[:hidden] + cards[hidden + 1:]
+            u = find(p.unseen, card)
+            return _layer(replace(p, unseen=p.unseen[:u] + p.unseen[u + 1:]) if u >= 0 else p, field, rest)
     return _take_as_stated(p, card, ls)
 
 
@@ -110,11 +136,11 @@ def _take_as_stated(p: Player, card: str, ls: list[tuple[str, tuple[str, ...], b
             rest = cards[:i] + cards[i + 1:]
             if field == "deck_known":
                 return replace(p, deck_known=rest, known_why=p.known_why[:i] + p.known_why[i + 1:])
-            return replace(p, **{field: rest})
+            return _layer(p, field, rest)
     field, cards, _ordered = ls[0]
     if field == "deck_known":
         return replace(p, deck_known=cards[1:], known_why=p.known_why[1:])
-    return replace(p, **{field: cards[1:]})
+    return _layer(p, field, cards[1:])
 
 
 def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
@@ -127,7 +153,7 @@ def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
     if field == "deck_known":
         return replace(p, deck_known=cards[1:], known_why=p.known_why[1:]), cards[0]
     if ordered:
-        return replace(p, **{field: cards[1:]}), cards[0]
+        return _layer(p, field, cards[1:]), cards[0]
     rest, unseen, card = take_unknown(cards, p.unseen)
     return replace(p, unseen=unseen, **{field: rest}), card
 
@@ -170,7 +196,7 @@ def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | 
     if any(v < 0 for v in rest.values()):
         return ("not-in-deck", "the deck cannot yield them")
     left = sorted(rest.elements())
-    ok = Counter(left) == Counter(partial[:n]) if ordered else _contains(partial, left)
+    ok = Counter(left) == Counter(partial[:n]) if ordered else _sorted_contains(partial, left)
     return None if ok else ("not-in-deck", "the deck cannot yield them")
 
 
@@ -231,7 +257,7 @@ def _take_top_unknown(p: Player, cards: list[str], as_listed: bool) -> Player:
             unseen = remove_one(unseen, c)
     if "deck_known" in changes:
         changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
-    return replace(p, unseen=unseen, **changes)
+    return replace(p, unseen=unseen, **_peek_done(changes))
 
 
 def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
@@ -256,13 +282,14 @@ def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
         else:
             rest = list(layer)
             for c in sorted(left.elements()):
-                if c in rest:  # (always, for checked cards; an unchecked reveal takes what is there)
-                    rest.remove(c)
+                i = bisect_left(rest, c)  # (the layer is sorted: its first copy of c)
+                if i < len(rest) and rest[i] == c:  # (always, for checked cards; an unchecked reveal takes what is there)
+                    del rest[i]
             changes[field] = tuple(rest)
         k = 0
     if "deck_known" in changes:
         changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
-    return replace(p, **changes)
+    return replace(p, **_peek_done(changes))
 
 
 def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
@@ -276,9 +303,19 @@ def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
 
 def shuffled(p: Player) -> Player:
     """``p`` with the whole deck shuffled: nothing of its order is known any more."""
-    everything = p.deck_known + p.deck_peek + p.deck_top + p.deck_bottom + p.deck_under
-    return replace(p, deck_top=tuple(sorted(everything)), deck_known=(), known_why=(), deck_peek=(), peek_by=None,
+    rest = p.deck_known + p.deck_peek + p.deck_bottom + p.deck_under
+    return replace(p, deck_top=tuple(sorted(p.deck_top + rest)) if rest else p.deck_top,  # (deck_top: sorted already) deck_known=(), known_why=(), deck_peek=(), peek_by=None,
                    deck_bottom=(), deck_under=())
+
+
+def _sorted_contains(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
+    """The sorted tuple ``items`` holds every card of ``wanted`` (repeats counted): the copies of a
+    card are side by side, so its first copy and the one ``n - 1`` after it say it."""
+    for card, n in Counter(wanted).items():
+        i = find(items, card)
+        if i < 0 or i + n > len(items) or items[i + n - 1] != card:
+            return False
+    return True
 
 
 def _contains(items: Iterable[str], wanted: Iterable[str]) -> bool:

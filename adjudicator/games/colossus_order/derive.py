@@ -22,14 +22,37 @@ from .state import EndTurn, Flipped, Resolve, RevealLocus, StartTurn, State
 class Derive:
     """What the rules force next."""
 
+    #: the players (a pair of seats: a position is never changed, so the same tuple holds the same
+    #: decks and fields), the set-up, the data sources in effect and the options last found to force
+    #: nothing (:meth:`state_based` is None): a step that left the seats as they were (a pass, a
+    #: declined block, the end of the main phase) needs no state-based check; swapped whole
+    _calm: tuple[Any, Any, Any, Any] = (None, None, None, None)
+
     def derive(self, s: State) -> Any:
         if s.result is not None:
             return None
-        forced = self.state_based(s)
-        if forced is not None or not s.todo:
-            return forced
-        h = s.todo[0]
-        step = self._derives.get(type(h))  # the @derives steps (RulesBase.derive_task, inlined)
+        if s.pending_ends:
+            return self.state_based(s)
+        calm = self._calm
+        players = s.players
+        if calm[0] is players and calm[1] is s.setup and calm[3] is s.options:
+            src = current()  # the data sources in effect: with the set-up, they name the pool
+            if calm[2] is not src:
+                forced = self.forced(s, src)
+                if forced is not None:
+                    return forced
+                self._calm = (players, s.setup, src, s.options)
+        else:
+            src = current()
+            forced = self.forced(s, src)
+            if forced is not None:
+                return forced
+            self._calm = (players, s.setup, src, s.options)
+        todo = s.todo
+        if not todo:
+            return None
+        h = todo[0]
+        step = self._derives.get(h.__class__)  # the @derives steps (RulesBase.derive_task, inlined)
         return None if step is None else step(self, s, h)
 
     #: the two fields (tuples of followers: a position is never changed, so the same tuple holds the
@@ -44,6 +67,10 @@ class Derive:
         if s.pending_ends:
             r = s.pending_ends[0]
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
+        return self.forced(s, current())
+
+    def forced(self, s: State, src: Any) -> Any:
+        """:meth:`state_based` of a position with no pending end, in the data sources ``src``."""
         a, b = s.players
         # a deck is empty when all of its layers are (Player.deck_count, without adding them up)
         if not (a.deck_top or a.deck_known or a.deck_bottom or a.deck_under or a.deck_peek) \
@@ -57,11 +84,10 @@ class Derive:
         fa, fb = a.field, b.field
         if not fa and not fb:
             return None
-        src = current()  # the data sources in effect: with the set-up, they name the pool
         seen = self._settled
         if seen[0] is fa and seen[1] is fb and seen[2] is s.setup and seen[3] is src and seen[4] is s.options:
             return None
-        weakening = self.weakening(s)
+        weakening = self.weakening(s, src)
         for p in s.players:
             for f in p.field:
                 # only damage or a lowered Defence can destroy a follower, unless the pool weakens

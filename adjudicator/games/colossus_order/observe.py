@@ -16,14 +16,18 @@ these two (via :class:`~adjudicator.core.kit.KitGame`), so what a seat cannot se
 
 from __future__ import annotations
 
+from collections import Counter
+
 from msgspec.structs import replace
 
 from adjudicator.core.commitments import looks_like
 from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
+from . import deck
 from . import events as E
 from .state import LocusSlot, Player, State
+from .unknowns import unknown
 
 
 def observe(s: State, player: str) -> State:
@@ -99,3 +103,127 @@ def shows_seat(event: Event, player: str, state: State | None) -> bool:
         slots = event.slots if t is E.LocusRevealed else [event.slot]
         return any(sl.id in slots and not sl.known for sl in owner.locus)
     return False
+
+
+# -- a taking back (CO-44): what the seats saw is not unseen ---------------------------------------
+
+#: how a card put back on a deck by a taking back became known to both players (``known_why``)
+TAKEN_BACK_WHY = "seen by both players in events a judge's ruling took back (CO-44)"
+
+
+def keep_seen(state: State, annulled: State) -> State:
+    """CO-44 (FIDE 7.5): the position a judge's taking back returns to (``state``) with what the seats
+    learnt in the events taken back (``annulled``: the position those events left at the table) kept.
+    The cards those events took from the top of a deck go back on top, in the order they came off
+    it, known to the seats that saw them: a card a player drew to the deck owner alone
+    (``deck_peek``), a card shown to both (discarded, played, captured, revealed) to both
+    (``deck_known``), a single card looked at to the looker; a look at a hand leaves the cards the
+    looker's record named there named.  Where the order they came off in is not known (two or more
+    cards that did not all stay in the hand they were drawn to), nothing is kept of it (CO-44)."""
+    as_listed = state.options.returned_order == "as-listed"
+    players = tuple(_named_hand(_kept(p, a, as_listed), a) for p, a in zip(state.players, annulled.players))
+    if all(x is y for x, y in zip(players, state.players)):
+        return state
+    return replace(state, players=players)
+
+
+def _deck(p: Player) -> Counter[str]:
+    return Counter(p.deck_known + p.deck_peek + p.deck_top + p.deck_bottom + p.deck_under)
+
+
+def _excess(after: tuple[str, ...], before: tuple[str, ...]) -> list[str]:
+    """The cards of ``after`` beyond those of ``before`` (multisets), in ``after``'s order."""
+    left = Counter(before)
+    out = []
+    for c in after:
+        if left[c] > 0:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def _kept(p: Player, a: Player, as_listed: bool) -> Player:
+    """``p``'s deck with the top cards the annulled events showed (``a``: ``p`` at the table after
+    them) put back on top, known to whoever saw them."""
+    if p.revealed:  # a deck hit's cards are shown already (CO-7.7): the capture that follows shows no more
+        return p
+    n = p.deck_count - a.deck_count  # the cards that left the deck (a record may name some of them meanwhile)
+    gone = _deck(p) - _deck(a)
+    whys = p.known_why
+    drawn = _excess(a.hand, p.hand)
+    if n > 0 and len(drawn) == n:  # drawn and still in hand: in the order drawn, seen by the owner
+        order, seers = drawn, [frozenset({p.id})] * len(drawn)
+    elif n == 1:  # one card left the deck: where it went says who saw it (and, in a record, what it was)
+        face_down = [sl for sl in a.locus[len(p.locus):] if not (sl.face_up or sl.known)]
+        if face_down:  # into the Locus face down (CO-43): nobody saw it
+            order, seers = [face_down[-1].card], [frozenset()]
+        elif len(a.discard) > len(p.discard):  # milled (or drawn and played): shown to both
+            order, seers = [a.discard[-1]], [_BOTH]
+        elif sum(gone.values()) == 1:  # played, captured: shown to both
+            order, seers = [next(iter(gone))], [_BOTH]
+        else:
+            return p
+    elif n == 0 and len(a.revealed) == 1 and not p.revealed:  # a deck hit's single card, shown to both
+        order, seers = list(a.revealed), [_BOTH]
+    elif n == 0 and len(a.deck_peek) == 1 and not p.deck_peek and a.peek_by is not None:  # a look at one card
+        order, seers = list(a.deck_peek), [frozenset({a.peek_by})]
+    elif n == 0 and len(a.deck_known) > len(p.deck_known) and a.deck_known[:len(p.deck_known)] == p.deck_known:
+        order, seers = list(a.deck_known), [_BOTH] * len(a.deck_known)  # revealed and left on top (CO-36)
+        whys = a.known_why
+    else:
+        return p
+    rest = p
+    known: list[tuple[str, frozenset[str]]] = []  # the top cards, top first, and who knows each
+    for card in order:
+        if not unknown(card) and deck.next_problem(rest, card, as_listed, "draws") is not None:
+            return p  # not the top of this deck as the position knows it: nothing to keep
+        before = frozenset({"*"}) if rest.deck_known else frozenset({rest.peek_by}) if rest.deck_peek else frozenset()
+        if unknown(card):
+            rest, card = deck.take_unknown_top(rest, as_listed)
+        else:
+            rest = deck.take(rest, card, as_listed)
+        known.append((card, before | seers[len(known)]))
+    if rest.deck_known:
+        return p  # every card came from those known to both: nothing new
+    top_known, why, peek, peek_by = [], [], [], rest.peek_by if rest.deck_peek else None
+    for card, who in known:
+        both = "*" in who or len(who - {None}) >= 2
+        if both and not peek:
+            top_known.append(card)
+            why.append(whys[len(top_known) - 1] if len(top_known) <= len(whys) else TAKEN_BACK_WHY)
+            continue
+        one = peek_by if both else next(iter(who - {None}), None)  # (a card both know, below one seat's: that seat's)
+        if one is None or (peek_by is not None and one != peek_by):
+            break  # a card nobody saw (or another seat's) above the rest: the rest's order is not kept
+        peek.append(card)
+        peek_by = one
+    else:
+        return replace(rest, deck_known=tuple(top_known), known_why=tuple(why),
+                       deck_peek=tuple(peek) + rest.deck_peek, peek_by=peek_by)
+    return p
+
+
+_BOTH = frozenset({"*"})
+
+
+def _named_hand(p: Player, a: Player) -> Player:
+    """CO-41 in a seat's record: the cards of ``p``'s hand a look taken back named (``a``: ``p`` at
+    the table after it) stay named, when the hand is otherwise the same (the same size, the
+    named cards still there; only unknown cards named)."""
+    unknown = p.hand.count(HIDDEN)
+    if not unknown or len(a.hand) != len(p.hand) or a.hand.count(HIDDEN) >= unknown:
+        return p
+    before = Counter(c for c in p.hand if c != HIDDEN)
+    after = Counter(c for c in a.hand if c != HIDDEN)
+    new = after - before
+    if before - after or sum(new.values()) != unknown - a.hand.count(HIDDEN):
+        return p
+    unseen = p.unseen
+    for c in sorted(new.elements()):
+        i = unseen.index(c) if c in unseen else -1
+        if i < 0:
+            return p
+        unseen = unseen[:i] + unseen[i + 1:]
+    return replace(p, hand=a.hand, unseen=unseen)
+

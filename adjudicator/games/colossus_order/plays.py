@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.kit import applies, checks, head, push
 from adjudicator.core.events import HIDDEN
-from adjudicator.core.rulings import Ruling, Undetermined, legal
+from adjudicator.core.rulings import Ruling, Undefined, Undetermined, legal
 
 from . import events as E
 from .cards import Card
@@ -176,7 +176,8 @@ class Plays:
         h = head(s)
         if type(h) is Window:
             return push(s, Window(s.other(item.player), 0), drop=1)
-        return push(s, Window(s.turn_player, 0), Resolve())
+        # the turn player first (CO-9.2); a play let stand before the first turn: its player (CO-45)
+        return push(s, Window(s.turn_player or item.player, 0), Resolve())
 
     @applies(E.FollowerPlayed, E.ActionPlayed)
     def a_played(self, s: State, e: E.FollowerPlayed | E.ActionPlayed) -> State:
@@ -192,8 +193,14 @@ class Plays:
 
     @applies(E.FollowerAbilityActivated)
     def a_ability(self, s: State, e: E.FollowerAbilityActivated) -> State:
-        p, _, f = find_follower(s, e.follower)  # type: ignore[misc]
-        ab = pool_of(s)[f.card].abilities[e.ability]
+        found = find_follower(s, e.follower)
+        if found is None:  # an unchecked activation by no follower: no defined effect (CO-45)
+            raise Undefined(f"FollowerAbilityActivated by {e.player}: no follower {e.follower!r} is on the field")
+        f = found[2]
+        abilities = pool_of(s)[f.card].abilities
+        if not 0 <= e.ability < len(abilities):
+            raise Undefined(f"FollowerAbilityActivated by {e.player}: {f.card} ({e.follower}) has no ability #{e.ability}")
+        ab = abilities[e.ability]
         if ab.cost.off:
             s = with_follower(s, e.follower, on=False)
         if ab.cost.locus:

@@ -124,6 +124,8 @@ RULES: dict[str, str] = {
     "CO-41": "A look at the opponent's hand (look-hand): the looker names every card of it, seen by the looker alone",
     "CO-42": "A look at the top cards of a deck (look-top): named top first, seen by the looker alone, then put back in the order the looker chooses, which later draws follow",
     "CO-43": "The top cards of a deck put into its owner's Locus face down (deck-to-locus): named, seen by the owner alone",
+    "CO-44": "A taking back keeps what the seats saw: the cards taken from the top of a deck go back on top, known to whoever saw them",
+    "CO-45": "An illegal event that stands is applied as stated where its effect on the table is defined; an attack or ability by no follower on the field has none",
 }
 
 RULEBOOK = Rulebook("CO", RULES)

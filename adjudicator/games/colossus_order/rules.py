@@ -59,6 +59,6 @@ class Rules(Stats, Turns, Targets, Plays, Effects, Combat, Private, Unstated, De
 Rules._kit_check = Rules.check  # type: ignore[attr-defined]
 Rules._kit_apply = Rules.apply  # type: ignore[attr-defined]
 seat_apply.__doc__ = Rules.apply.__doc__
-Rules.check = seat_check_of(Rules.check)  # type: ignore[method-assign]
+Rules.check = seat_check_of(Rules.check, Rules._checks, Rules._legal)  # type: ignore[method-assign]
 Rules.check.__doc__ = Rules._kit_check.__doc__  # type: ignore[attr-defined]
 Rules.apply = seat_apply  # type: ignore[method-assign]

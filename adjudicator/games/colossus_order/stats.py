@@ -12,7 +12,6 @@ from collections import Counter
 from typing import Any
 
 from adjudicator.core.events import HIDDEN
-from adjudicator.core.sources import current
 
 from .cards import Aura, Card, COLOURS, CostChange
 from .state import Follower, Player, State
@@ -74,9 +73,9 @@ class Stats:
     #: the same way, without its four calls); the tuple is swapped whole, so threads never see half
     _weak_last: tuple[Any, Any, bool] = (None, None, False)
 
-    def weakening(self, s: State) -> bool:
-        """Does the pool have a card whose aura lowers Defence, or a follower without Defence?"""
-        src = current()
+    def weakening(self, s: State, src: Any) -> bool:
+        """Does the pool have a card whose aura lowers Defence, or a follower without Defence?
+        (``src``: the data sources in effect, :func:`~adjudicator.core.sources.current`)"""
         last = self._weak_last
         if last[0] is s.setup and last[1] is src:
             return last[2]

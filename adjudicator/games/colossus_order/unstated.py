@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.kit import checks, push
 from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.rulings import Illegal, Ruling
+from adjudicator.core.rulings import Illegal, Ruling, Undetermined
 
 from . import unknowns
 from . import events as E
@@ -153,10 +153,13 @@ class Unstated:
         return with_player(s, player, locus=tuple(locus), unseen=unseen)
 
 
-def seat_check_of(kit_check: Any) -> Any:
-    """The check of :class:`~adjudicator.games.colossus_order.rules.Rules`: ``kit_check`` (the kit's
-    compiled check, bound here once: the verify loop calls it on every event) after one step a
-    position waiting on what a seat's record leaves unstated takes first (:data:`WAITING`)."""
+def seat_check_of(kit_check: Any, table: dict[type, Any], accepted: dict[type, Ruling]) -> Any:
+    """The check of :class:`~adjudicator.games.colossus_order.rules.Rules`: one step a position
+    waiting on what a seat's record leaves unstated takes first (:data:`WAITING`), then the kit's
+    check (``kit_check``, its handler ``table`` and ``accepted`` rulings) in one frame: the verify
+    loop calls it on every event.  An event the fast path does not settle by itself (no handler,
+    a player who is not in the match, an error raised by a handler) is handed to ``kit_check``,
+    which rules on it as it always did (a handler is pure: running it again gives the same)."""
 
     def seat_check(self: Any, s: State, e: Any) -> Ruling:
         todo = s.todo
@@ -168,7 +171,17 @@ def seat_check_of(kit_check: Any) -> Any:
                 blind = self.blind(s)
                 if blind is not None:  # the record went on without stating it
                     return seat_check(self, self.unstated(s, blind), e)
-        return kit_check(self, s, e)
+            return kit_check(self, s, e)
+        fn = table.get(e.__class__)
+        who = getattr(e, "player", None)
+        if fn is None or (who is not None and who != s.players[0].id and who != s.players[1].id):
+            return kit_check(self, s, e)  # not proposed, or the kit's precheck rejects it
+        try:
+            return fn(self, s, e) or accepted[e.__class__]
+        except (Illegal, Undetermined) as x:
+            return x.ruling()
+        except Exception:  # noqa: BLE001 - the kit's check says what a lookup error means (or raises)
+            return kit_check(self, s, e)
     return seat_check
 
 

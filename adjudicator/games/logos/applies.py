@@ -35,11 +35,13 @@ class Applies(Phases):
                 q = U.take(s, q, card)
             deck = q.deck[1:] if q.deck else q.deck
             return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
+        deck = p.deck
         try:
-            deck = remove_first(p.deck, e.card)
+            j = deck.index(e.card)
         except ValueError:  # a card the deck does not hold: a draw a judge let stand (LG-40)
             return self.irregular_draw(s, p, e)
-        q = replace(p, slots=p.slots[:i] + (e.card,) + p.slots[i + 1:], deck=deck)
+        slots = p.slots
+        q = replace(p, slots=slots[:i] + (e.card,) + slots[i + 1:], deck=deck[:j] + deck[j + 1:])
         return self.after_refill(replace(s, players=(q, b) if p is a else (a, q)))
 
     @applies(E.DeckRebuilt)
@@ -64,6 +66,7 @@ class Applies(Phases):
             p = replace(p, discard=p.discard + (p.backup,), backup=None)
             s = U.with_player_struct(s, p) if s.unknowns else with_player(s, p.id, discard=p.discard, backup=None)
         if e.card is None or e.card == HIDDEN or e.card not in p.slots:
+            self.in_slots(p, e.card, "put in the Backup Slot")
             q, slots = U.take_slot(s, p, e.card)
             return U.with_player_struct(s, replace(q, slots=slots, backup=HIDDEN if e.card is None else e.card))
         return with_player(s, e.player, slots=empty_slot(p.slots, e.card), backup=e.card)
@@ -74,13 +77,20 @@ class Applies(Phases):
             s = U.settle(s, f"battle:{e.player}:{s.round}")
         if s.phase != "pick":  # LG-40: a late play a judge let stand
             return self.late_play(s, e.player, e.card)
-        p = s.player(e.player)
-        if e.card is None or e.card == HIDDEN or e.card not in p.slots:
-            q, slots = U.take_slot(s, p, e.card)
-            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if e.card is None else e.card, public=True)))
+        a, b = s.players
+        p = a if a.id == e.player else b
+        card = e.card
+        if p.battle is not None:  # LG-40: a second battle card a judge let stand replaces the first
+            return self.after_pick(U.with_player_struct(s, self.second_battle_card(s, p, card)))
+        if card is None or card == HIDDEN or card not in p.slots:
+            self.in_slots(p, card, "play")
+            q, slots = U.take_slot(s, p, card)
+            return self.after_pick(U.with_player_struct(s, replace(q, slots=slots, battle=HIDDEN if card is None else card, public=True)))
         # LG-6: an open pick is named openly, so everybody sees it at once (a seat's record names it)
-        s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
-        return self.after_pick(s)
+        slots = p.slots
+        i = slots.index(card)
+        q = replace(p, slots=slots[:i] + (None,) + slots[i + 1:], battle=card, public=True)
+        return self.after_pick(replace(s, players=(q, b) if p is a else (a, q)))
 
     # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
     def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
@@ -106,6 +116,22 @@ class Applies(Phases):
         p = replace(p, discard=p.discard + (shown,))
         return U.with_player_struct(s, p) if shown == HIDDEN or s.unknowns else with_player(s, pid, slots=p.slots, discard=p.discard)
 
+    @staticmethod
+    def in_slots(p: Player, card: str | None, what: str) -> None:
+        """A named card that is neither in ``p``'s card slots nor can be one of its unknown slot
+        cards comes from nowhere: an event a judge let stand with no effect to define (LG-40)."""
+        if card is not None and card != HIDDEN and card not in p.slots and HIDDEN not in p.slots:
+            raise Undefined(f"{p.id} has no {card} in its card slots to {what}")
+
+    def second_battle_card(self, s: State, p: Player, card: str | None) -> Player:
+        """A player who already sent a battle card this round sends another (a judge let it stand):
+        it leaves the slots and replaces the first, which goes to the discard pile with its
+        temporary effects (LG-40)."""
+        self.in_slots(p, card, "play")
+        q, slots = U.take_slot(s, p, card)
+        shown = HIDDEN if card is None else card
+        return replace(q, slots=slots, discard=q.discard + (q.battle,), battle=shown, mods=(), public=True)
+
     def late_call(self, s: State, p: Player) -> State:
         """A Backup call outside the window: the Backup card replaces the battle card when there
         are both (no effect fires: the window is where they queue); otherwise nothing changes."""
@@ -124,7 +150,10 @@ class Applies(Phases):
         if s.phase != "pick" and s.phase != "reveal":  # LG-40: a play after its round resolved, let stand
             return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
+        if p.battle is not None:  # LG-40: a second battle card a judge let stand replaces the first
+            return self.after_reveal(U.with_player_struct(s, self.second_battle_card(s, p, e.card)))
         if e.card not in p.slots:
+            self.in_slots(p, e.card, "play")
             q, slots = U.take_slot(s, p, e.card)
             return self.after_reveal(U.with_player_struct(s, replace(q, slots=slots, battle=e.card, public=True)))
         s = with_player(s, e.player, slots=empty_slot(p.slots, e.card), battle=e.card, public=True)
@@ -154,6 +183,10 @@ class Applies(Phases):
     @applies(E.EffectResolved)
     def a_effect(self, s: State, e: E.EffectResolved) -> State:
         return fire(self, s, s.effects[0])[1]
+
+    def fire_next(self, s: State) -> tuple[E.EffectResolved, State]:
+        """The effect at the head of the queue fires: its event and the position after it."""
+        return fire(self, s, s.effects[0])
 
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
@@ -187,7 +220,8 @@ class Applies(Phases):
 
     @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
-        both = all(p.defenseless for p in s.players)
+        a, b = s.players
+        both = a.defenseless and b.defenseless
         shared = s.shared_combo
         combos = {}
         for push in s.pushes:
@@ -195,12 +229,12 @@ class Applies(Phases):
                 for colour in push.colours:
                     shared = (colour, shared[0], shared[1])
             else:
-                c = s.player(push.counter).combo
+                c = a.combo if a.id == push.counter else b.combo
                 for colour in push.colours:
                     c = (colour, c[0], c[1])
                 combos[push.counter] = c
         players = []
-        for p in s.players:
+        for p in (a, b):
             discard = p.discard + (p.battle,) if p.battle is not None else p.discard
             players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
                                    mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))

@@ -20,7 +20,7 @@ from .commitments import commitment_of
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import playable_card, show_panels
+from .values import plain_cards, playable_card, pool_of_setup, show_panels
 from .zones import empty_slot, picked
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -45,16 +45,26 @@ class Checks(Phases):
             return
         if who != s.players[0].id and who != s.players[1].id:
             raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
-        if s.unknowns and (s.alts or s.step == "blind" or (s.due and U.unsure(s))) and e.kind != "X":  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
-            U.check_branches(self, s, e)
+        if s.unknowns and e.kind != "X":
+            if U.shows_unseen(self, s):  # LG-42: the record left out what an effect showed
+                U.check_after_shown(self, s, e)
+            if s.alts or s.step == "blind" or (s.due and U.unsure(s)):  # LG-37, LG-38: a battle card is unknown and the log states nothing of it
+                U.check_branches(self, s, e)
 
     @checks(E.CardDrawn, rule="LG-2.2")
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:
         if s.phase != "refill":
             raise bad("LG-2.2", "no-draw-owed", f"CardDrawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
-        nxt = self.refill_next(s)
-        if nxt is None:
-            raise self.out_of_step(s, e)
+        m = self._refill
+        if m is not None and m[0] is s:  # the position the last refill step found
+            nxt = m[1]
+        else:
+            reshuffle = s.options.on_empty_deck == "reshuffle-discard"
+            for nxt in s.players:  # the first player with a slot to refill (refill_next)
+                if not all(nxt.slots) and (nxt.deck or nxt.deck_open or (reshuffle and nxt.discard)):  # an empty slot
+                    break
+            else:
+                raise self.out_of_step(s, e)
         if nxt.id != e.player:
             raise bad("LG-2.2", "wrong-drawer", f"CardDrawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
         if nxt.unknown or e.card is None or e.card == HIDDEN:
@@ -116,11 +126,16 @@ class Checks(Phases):
     def c_picked(self, s: State, e: E.CardPicked) -> None:
         if s.options.picks != "open":
             raise bad("LG-6", "commitment-required", f"CardPicked by {e.player}: this match keeps picks hidden (picks = \"commit-reveal\"): log CardCommitted, then PickRevealed")
-        p = s.player(e.player)
-        self.pick_checks(s, p, "CardPicked")
-        if e.card is None or e.card == HIDDEN:
+        a, b = s.players
+        p = a if a.id == e.player else b
+        if p.defenseless or p.battle is not None or p.commitment is not None or s.phase != "pick":
+            self.pick_checks(s, p, "CardPicked")
+        card = e.card
+        if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
-        self.slot_checks(s, p, e.card)
+        if card not in p.slots or (card not in plain_cards(pool := pool_of_setup(s.setup))
+                                   and not playable_card(pool, card, self.counter(s, p))):
+            self.slot_checks(s, p, card)
 
     @checks(E.CardCommitted, rule="LG-3.4")
     def c_committed(self, s: State, e: E.CardCommitted) -> None:

@@ -12,7 +12,7 @@ from . import unknowns as U
 from .cards import CARD_EFFECTS
 from .phases import Phases
 from .state import EffectItem, Player, State
-from .values import card_stats, pool_of
+from .values import card_stats, pool_of, pool_of_setup
 from .zones import sorted_add, with_player
 
 #: Berserk works on a player below this many hit points (seed 001, Berserk)
@@ -24,10 +24,11 @@ _EMPTY3: tuple[None, None, None] = (None, None, None)
 def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State]:
     """One effect field fires: the event that reports it and the position after it.  Mimmick
     first finds the effect it copies; a shield blocks; each kind then does its own (:data:`FIRE`)."""
-    pool = r.pool(s)
+    pool = pool_of_setup(s.setup)
     a, b = s.players
     owner, opp = (a, b) if a.id == item.player else (b, a)
-    fx = pool[item.card].field(item.field)
+    card = pool[item.card]
+    fx = card.left if item.field == "left" else card.right
     assert fx is not None
     target = opp if item.field == "left" else owner
     copied: str | None = None
@@ -55,8 +56,26 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
         result = "no-target"
     else:
         s, result, value = FIRE[fx.do](r, s, target, owner, item, fx)
+        if result == "applied" and fx.do in MOVES_CARDS:  # LG-42: the cards it moved, named
+            moved = moved_cards(fx.do, target.slots)
+            if moved:
+                return E.EffectResolved(player=item.player, card=item.card, field=item.field, effect=effect,
+                                        target=target.id, result=result, copied=copied, value=value,
+                                        cards=moved), s  # type: ignore[arg-type]
     return E.EffectResolved(player=item.player, card=item.card, field=item.field, effect=effect, target=target.id,
                             result=result, copied=copied, value=value), s  # type: ignore[arg-type]
+
+
+#: the effects that move cards out of the target's card slots (LG-42: EffectResolved.cards)
+MOVES_CARDS = frozenset({"shuffle-hand", "remove-card-slot"})
+
+
+def moved_cards(effect: str, slots: tuple[str | None, ...]) -> list[str]:
+    """The cards ``effect`` (applied) moves out of card slots ``slots``, in slot order: every card
+    (Shuffle Hand), the card of the rightmost slot when no slot is empty (Remove Card Slot)."""
+    if effect == "shuffle-hand":
+        return [c for c in slots if c is not None]
+    return [] if not slots or None in slots else [slots[-1]]  # type: ignore[list-item]
 
 
 # -- what each effect kind does when it fires ------------------------------------------------------------

@@ -107,7 +107,10 @@ class EffectResolved(Event):
 
     ``player`` owns ``card``; ``field`` is ``left`` (aimed at the opponent) or ``right`` (at the
     owner); ``target`` is the player it was aimed at; ``copied`` is the effect a Mimmick copied;
-    ``value`` the hit points healed, the slots left, or the cards moved, where that applies.
+    ``value`` the hit points healed, the slots left, or the cards moved, where that applies;
+    ``cards`` the cards Shuffle Hand or Remove Card Slot moved out of the target's card slots, in
+    slot order (LG-42: ``"?"`` for one the seat that records it did not see; None when none moved,
+    and in a log written before the field).
     """
 
     kind: ClassVar[str] = "X"
@@ -119,6 +122,7 @@ class EffectResolved(Event):
     result: Literal["applied", "blocked", "no-target", "no-change"]
     copied: str | None = None
     value: int | None = None
+    cards: list[str] | None = None
 
 
 class BackupCalled(Event):

@@ -15,6 +15,7 @@ from adjudicator.core.refs import Names, check_deck_lists
 from . import events as E
 from .cards import CLASSES, POOLS, Pool, load_pool
 from .rulebook import bad
+from .observe import keep_seen
 from .state import Options, Player, State
 from .unknowns import open_conditions, open_player
 
@@ -169,9 +170,16 @@ class Logos(KitGame[State]):
                 if m not in ("maximize", "minimize", "swap-values", "berserk") and not (
                         m.startswith("color:") and m[6:] in CLASSES):
                     raise msgspec.ValidationError(f"unknown temporary effect {m!r} - at `$.players[{i}].mods`")
+        for k in state.seen:
+            if k.player not in ids or any(c not in pool for c in k.shown + k.top):
+                raise msgspec.ValidationError(f"unknown player or card in what {k.player!r} was seen to hold - at `$.seen`")
         for it in state.effects:
             if it.card not in pool or it.player not in ids:
                 raise msgspec.ValidationError(f"unknown effect source {it.player}/{it.card} - at `$.effects`")
+
+    def keep_seen(self, state: State, annulled: State) -> State:
+        """LG-41: what a seat saw in events a judge took back stays known to it (observe.py)."""
+        return keep_seen(state, annulled)
 
     # describe (render.py) and scene (scene.py): the kit's defaults
 

@@ -22,11 +22,16 @@ from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
 from . import events as E
-from .state import Player, State
+from .state import Player, Seen, State
 
 
 def observe(s: State, player: str) -> State:
-    """The position as ``player`` sees it: hidden cards are :data:`HIDDEN`, sizes kept."""
+    """The position as ``player`` sees it: hidden cards are :data:`HIDDEN`, sizes kept; a card the
+    seat saw in events a judge took back stays named (LG-41)."""
+    if s.seen:
+        seen = tuple(Seen(k.player, top=k.top) if k.player == player else Seen(k.player, shown=k.shown)
+                     for k in s.seen if (k.top if k.player == player else k.shown))
+        return seated(s, player, lambda p, mine: _seat_knowing(s, p, mine), setup=redact(s.setup, player), seen=seen)
     return seated(s, player, _seat, setup=redact(s.setup, player))
 
 
@@ -36,6 +41,141 @@ def _seat(p: Player, mine: bool) -> Player:
     return replace(p, deck=hidden(p.deck), slots=tuple(None if c is None else HIDDEN for c in p.slots),
                    backup=None if p.backup is None else HIDDEN,
                    battle=p.battle if p.battle is None or p.public else HIDDEN)
+
+
+def _seat_knowing(s: State, p: Player, mine: bool) -> Player:
+    """:func:`_seat` with what the viewer learnt of ``p``'s cards (LG-41): its own cards known on
+    top of its deck first, the opponent's cards it saw in their card slots and Backup Slot."""
+    k = _knowledge(s, p.id)
+    q = _seat(p, mine)
+    if mine:
+        return replace(q, deck=k.top + q.deck[len(k.top):]) if k.top else q
+    if not k.shown:
+        return q
+    known = list(k.shown)
+    slots = []
+    for c in p.slots:
+        if c is not None and c in known:
+            known.remove(c)
+            slots.append(c)
+        else:
+            slots.append(None if c is None else HIDDEN)
+    backup = q.backup
+    if p.backup is not None and p.backup in known:
+        backup = p.backup
+    return replace(q, slots=tuple(slots), backup=backup)
+
+
+def _knowledge(s: State, pid: str) -> Seen:
+    for k in s.seen:
+        if k.player == pid:
+            return k
+    return Seen(pid)
+
+
+def shown_to_opponent(s: State, pid: str) -> tuple[str, ...]:
+    """The cards of ``pid``'s card slots and Backup Slot its opponent saw (LG-41)."""
+    return _knowledge(s, pid).shown if s.seen else ()
+
+
+# -- LG-41: a seat cannot unsee --------------------------------------------------------------------
+
+def _hidden_zones(p: Player) -> list[str]:
+    """The cards of ``p`` its opponent cannot see: card slots and Backup Slot (named only)."""
+    out = [c for c in p.slots if c is not None and c != HIDDEN]
+    if p.backup is not None and p.backup != HIDDEN:
+        out.append(p.backup)
+    return out
+
+
+def _face_up(p: Player) -> list[str]:
+    """The cards of ``p`` both seats see: the discard pile and a battle card shown."""
+    out = [c for c in p.discard if c != HIDDEN]
+    if p.battle is not None and p.battle != HIDDEN and p.public:
+        out.append(p.battle)
+    return out
+
+
+def _minus(a: list[str] | tuple[str, ...], b: list[str] | tuple[str, ...]) -> list[str]:
+    """The multiset ``a`` without ``b``."""
+    left = list(a)
+    for c in b:
+        if c in left:
+            left.remove(c)
+    return left
+
+
+def _within(a: list[str], b: list[str]) -> list[str]:
+    """The multiset intersection of ``a`` and ``b``, in ``a``'s order."""
+    pool, out = list(b), []
+    for c in a:
+        if c in pool:
+            pool.remove(c)
+            out.append(c)
+    return out
+
+
+def keep_seen(state: State, annulled: State) -> State:
+    """The position a judge's take-back returns to (``state``) with what each seat learnt in the
+    events taken back (``annulled``: the position they left at the table) kept (LG-41, FIDE 7.5):
+    a card of a player's card slots or Backup Slot that the annulled events turned face up (a
+    pick revealed or played openly, a called Backup card, a defenseless player's cards, a card an
+    effect discarded) stays known to the opponent, and the cards a player drew in them and put back
+    stay known to it, on top of its deck.  Only a card the position shows there is kept: in a
+    seat's record an opponent's unknown card (``"?"``) is not named from a card the annulled events
+    showed (the event taken back may have played a card from nowhere); the record names it where a
+    later event shows it (``redact`` writes it, from the full log's knowledge)."""
+    if len(state.players) != 2 or len(annulled.players) != 2:
+        return state
+    seen = {k.player: k for k in state.seen}
+    for i, p in enumerate(state.players):
+        then = annulled.players[i]
+        shown = _minus(_face_up(then), _face_up(p))  # turned face up by the annulled events
+        k = seen.get(p.id, Seen(p.id))
+        more = _within(shown, _minus(_hidden_zones(p), k.shown))
+        drawn = [c for c in _minus(p.deck, then.deck) if c != HIDDEN]
+        top = tuple(sorted(_within(drawn, _minus(p.deck, k.top)))) if drawn else ()
+        if more or top:
+            seen[p.id] = Seen(p.id, tuple(sorted(k.shown + tuple(more))), tuple(sorted(k.top + top)))
+    return replace(state, seen=tuple(seen[p.id] for p in state.players if p.id in seen))
+
+
+def forget(before: State, after: State) -> State:
+    """``after`` (the position an event left, ``before`` held what seats learnt) without what no
+    longer holds: a known card that left the card slots and Backup Slot is no longer there to be
+    known; a card known on top of a deck leaves it when it is drawn (LG-41)."""
+    if len(after.players) != 2:
+        return after
+    out = []
+    for k in after.seen:
+        b, a = before.player(k.player), after.player(k.player)
+        shown = tuple(_minus(k.shown, _minus(_hidden_zones(b), _hidden_zones(a)))) if k.shown else ()
+        top = tuple(_minus(k.top, _minus(b.deck, a.deck))) if k.top else ()
+        top = tuple(_within(list(top), list(a.deck)))
+        if shown or top:
+            out.append(Seen(k.player, shown, top))
+    return replace(after, seen=tuple(out))
+
+
+def _to_deck(e: E.EffectResolved, state: State | None) -> bool:
+    """Did ``e`` move the cards it names into a deck (Shuffle Hand, ``shuffle_hand_to = "deck"``)?
+    Without the position, assumed so (nothing is shown that might not have been)."""
+    if (e.copied or e.effect) != "shuffle-hand":
+        return False
+    return state is None or state.options.shuffle_hand_to == "deck"
+
+
+def _effect_seen(e: E.EffectResolved, player: str, state: State | None) -> E.EffectResolved:
+    """LG-42: the cards an effect moved out of the target's card slots, named for the target and,
+    when they went face up into the discard pile, for the opponent; shuffled into the deck, the
+    opponent saw them go unseen.  ``state``: the position the log's events reached around it
+    (settled); where the match ended there before anybody acted again, the opponent's record
+    derives the effect with them unknown, and has them so."""
+    if not e.cards or e.target == player:
+        return e
+    if not _to_deck(e, state) and (state is None or state.result is None):
+        return e
+    return replace(e, cards=[HIDDEN] * len(e.cards))
 
 
 def redact(event: Event, player: str, state: State | None = None) -> Event:
@@ -51,8 +191,12 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
         return event
     if t is E.MatchStarted:
         return replace(event, decks={p: (d if p == player else {}) for p, d in event.decks.items()})
+    if t is E.EffectResolved:
+        return _effect_seen(event, player, state)  # type: ignore[arg-type]
     if getattr(event, "player", player) == player:
         return event
     if t is E.CardDrawn or t is E.BackupAssigned:  # an open pick is public (LG-6)
+        if t is E.BackupAssigned and state is not None and event.card in shown_to_opponent(state, event.player):  # type: ignore[attr-defined]
+            return event  # a card the seat saw in events a judge took back (LG-41)
         return masked(event, "card")
     return event

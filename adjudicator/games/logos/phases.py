@@ -20,7 +20,7 @@ from . import unknowns as U
 from .cards import Pool
 from .rulebook import NS
 from .state import Direction, EffectItem, Player, Push, State
-from .values import beats, card_stats, playable_card, pool_of
+from .values import beats, card_stats, plain_cards, playable_card, pool_of, pool_of_setup
 from .zones import picked
 
 
@@ -28,6 +28,9 @@ class Phases(RulesBase):
     """Reading a LOGOS position and stepping it from phase to phase."""
 
     namespace = NS
+    #: (position, the player whose empty slots are refilled next) of the last refill step found by
+    #: after_refill (refill_next's answer: derive and the next draw's check ask it of that position)
+    _refill: tuple[State, Player] | None = None
 
     # -- reading the position ------------------------------------------------------------------
     #: the match's pool (values.pool_of)
@@ -58,7 +61,7 @@ class Phases(RulesBase):
         """The first player (seat order) with an empty slot that the deck (or discard) can fill."""
         reshuffle = s.options.on_empty_deck == "reshuffle-discard"
         for p in s.players:
-            if None in p.slots and (p.deck or p.deck_open or (reshuffle and p.discard)):
+            if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
                 return p
         return None
 
@@ -71,7 +74,7 @@ class Phases(RulesBase):
             return Direction("defenseless", b.id, a.id)
         if b.battle is None:
             return Direction("defenseless", a.id, b.id)
-        pool = pool_of(s)
+        pool = pool_of_setup(s.setup)
         ka, _, _, sa = card_stats(pool, a.battle, a.mods)
         kb, _, _, sb = card_stats(pool, b.battle, b.mods)
         if ka == kb:
@@ -115,26 +118,39 @@ class Phases(RulesBase):
     def after_refill(self, s: State) -> State:
         """Phase 1 begins once no empty slot can be filled; players without a playable card
         are due to be declared defenseless (LG-2.4)."""
-        if s.phase == "refill" and self.refill_next(s) is None:
-            if any(p.unknown for p in s.players):
-                due = tuple(p.id for p in s.players if not self.armed(s, p))
-            else:  # every card known: one pool lookup for both players
-                pool, shared = pool_of(s), s.options.combo_counter != "per-player"
-                due = tuple(p.id for p in s.players if not _armed(pool, p.slots, s.shared_combo if shared else p.combo))
-            return replace(s, phase="pick", due=due)
-        return s
+        if s.phase != "refill":
+            return s
+        a, b = s.players
+        reshuffle = s.options.on_empty_deck == "reshuffle-discard"
+        for p in (a, b):  # a slot still to refill (refill_next)
+            if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
+                self._refill = (s, p)  # derive and the draw's check ask the same of this position
+                return s
+        if a.unknown or b.unknown:
+            due = tuple(p.id for p in s.players if not self.armed(s, p))
+        else:  # every card known: one pool lookup for both players
+            pool = pool_of_setup(s.setup)
+            if s.options.combo_counter == "per-player":
+                ca, cb = a.combo, b.combo
+            else:
+                ca = cb = s.shared_combo
+            if _armed(pool, a.slots, ca):
+                due = () if _armed(pool, b.slots, cb) else (b.id,)
+            else:
+                due = (a.id,) if _armed(pool, b.slots, cb) else (a.id, b.id)
+        return replace(s, phase="pick", due=due)
 
     def after_pick(self, s: State) -> State:
         """Phase 1 is over once every player is defenseless or has picked / committed."""
-        for p in s.players:
+        a, b = s.players
+        for p in (a, b):
             if not p.defenseless and p.battle is None and p.commitment is None:  # not picked yet
                 return s
         if s.options.picks == "open":
-            a, b = s.players
             if a.public != (a.battle is not None) or b.public != (b.battle is not None):
                 s = replace(s, players=(replace(a, public=a.battle is not None), replace(b, public=b.battle is not None)))
             return self.enter_battle(s)
-        if any(p.commitment is not None for p in s.players):
+        if a.commitment is not None or b.commitment is not None:
             return replace(s, phase="reveal")
         return self.enter_battle(s)
 
@@ -144,53 +160,63 @@ class Phases(RulesBase):
         return self.enter_battle(s)
 
     def enter_battle(self, s: State) -> State:
-        for p in s.players:
-            if p.battle is not None:
-                break
-        else:  # nobody sends a card
+        a, b = s.players
+        if a.battle is None and b.battle is None:  # nobody sends a card
             return self.start_push(replace(s, phase="battle"), deadlock=False)
-        if s.players[0].battle == HIDDEN or s.players[1].battle == HIDDEN:  # LG-38: the log states what follows
+        if a.battle == HIDDEN or b.battle == HIDDEN:  # LG-38: the log states what follows
             return replace(s, phase="battle", step="blind", blind_step="direction")
         return replace(s, phase="battle", step="direction")
 
     def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
-        fields = ("left", "right") if s.options.field_order == "left-then-right" else ("right", "left")
-        pool = self.pool(s)
+        left_first = s.options.field_order == "left-then-right"
+        pool = pool_of_setup(s.setup)
+        a, b = s.players
         items = []
         for pid in pids:
-            p = s.player(pid)
-            if p.battle is None:
+            p = a if a.id == pid else b
+            battle = p.battle
+            if battle is None:
                 continue
-            card = pool[p.battle]
-            for f in fields:
-                if card.field(f) is not None:
-                    items.append(EffectItem(pid, p.battle, f))  # type: ignore[arg-type]
+            card = pool[battle]
+            first, second = (card.left, card.right) if left_first else (card.right, card.left)
+            if first is not None:
+                items.append(EffectItem(pid, battle, "left" if left_first else "right"))
+            if second is not None:
+                items.append(EffectItem(pid, battle, "right" if left_first else "left"))
         return tuple(items)
 
     def open_window(self, s: State) -> State:
         """After the direction following the effects: the Backup window, else the strike."""
         d = s.direction
         assert d is not None and d.attacker is not None and d.defender is not None
-        order = [d.defender, d.attacker] if s.options.backup_call_order == "defender-first" else [d.attacker, d.defender]
-        for pid in order:
-            p = s.player(pid)
-            if p.battle is not None and p.backup is not None and pid not in s.passed:
-                return replace(s, step="backup", priority=pid)
+        order = (d.defender, d.attacker) if s.options.backup_call_order == "defender-first" else (d.attacker, d.defender)
+        a, b = s.players
+        if a.backup is not None or b.backup is not None:
+            passed = s.passed
+            for pid in order:
+                p = a if a.id == pid else b
+                if p.battle is not None and p.backup is not None and pid not in passed:
+                    return replace(s, step="backup", priority=pid)
         return replace(s, step="strike", priority=None, passed=(), striker=d.attacker, strikes=0)
 
     def start_push(self, s: State, deadlock: bool) -> State:
         """The end of the battle: the colours each counter receives (LG-6.1, LG-9)."""
         pushes: tuple[Push, ...] = ()
         if not deadlock or s.options.push_on_deadlock:
-            d = s.direction
-            if d is not None and d.defender is not None and d.attacker is not None:
-                order = [d.defender, d.attacker]
-            else:
-                order = [p.id for p in s.players]
-            pool = pool_of(s)
+            pool = pool_of_setup(s.setup)
             if s.options.combo_counter == "per-player":  # each counter its own colours, in seat order
-                pushes = tuple(Push(p.id, _colours(pool, p)) for p in s.players if p.battle is not None)
+                per: list[Push] = []
+                for p in s.players:
+                    if p.battle is not None:
+                        colour = card_stats(pool, p.battle, p.mods)[0]
+                        per.append(Push(p.id, (colour, colour) if p.double_combo else (colour,)))
+                pushes = tuple(per)
             else:
+                d = s.direction
+                if d is not None and d.defender is not None and d.attacker is not None:
+                    order = [d.defender, d.attacker]
+                else:
+                    order = [p.id for p in s.players]
                 cols = tuple(c for pid in order if (p := s.player(pid)).battle is not None for c in _colours(pool, p))
                 pushes = (Push("shared", cols),) if cols else ()
         return replace(s, step="push", pushes=pushes, priority=None, striker=None, effects=())
@@ -204,7 +230,7 @@ class Phases(RulesBase):
         assert s.striker is not None and s.direction is not None
         a, b = s.players
         att, de = (a, b) if a.id == s.striker else (b, a)
-        pool = pool_of(s)
+        pool = pool_of_setup(s.setup)
         atk = card_stats(pool, att.battle, att.mods)[1]
         dfn = card_stats(pool, de.battle, de.mods)[2] if de.battle is not None else s.options.defenseless_defense
         damage = max(0, atk - dfn)
@@ -225,6 +251,10 @@ def _colours(pool: Pool, p: Player) -> tuple[str, ...]:
 
 def _armed(pool: Pool, slots: tuple[str | None, ...], counter: tuple[str | None, ...]) -> bool:
     """Does one of ``slots`` (every card known) hold a card playable with ``counter``?"""
+    plain = plain_cards(pool)
+    for c in slots:
+        if c in plain:
+            return True
     for c in slots:
         if c is not None and playable_card(pool, c, counter):
             return True

@@ -3,7 +3,8 @@
 Dotted ids (``LG-3.3``) are rules the engine enforces, by section; undotted ids (``LG-11``) are
 the project's interpretations of the gaps of the seed, numbered as in section 3.2 of the design
 analysis (LG-1 to LG-30), then the project's own answers about the cards a pool may hold (LG-31
-to LG-34), then how a seat's record with unknown cards is judged (LG-35 to LG-39).
+to LG-34), then how a seat's record with unknown cards is judged (LG-35 to LG-39), what an
+irregular event a judge lets stand does (LG-40) what a seat keeps of events taken back (LG-41) and what the cards an effect moves show (LG-42).
 """
 
 from adjudicator.core.rulings import Illegal, Rulebook
@@ -87,6 +88,8 @@ RULES: dict[str, str] = {
     "LG-37": "A decision that needs a playable or eligible card among unknown cards is undetermined",
     "LG-38": "Where a derived step turns on an unknown card, the record's statement is checked against every card it can be",
     "LG-40": "An irregular event a judge lets stand has a defined effect: a late play leaves the slots for the discard pile, a draw with no empty slot is discarded, a call outside the window swaps the cards",
+    "LG-42": "The cards Shuffle Hand and Remove Card Slot move out of card slots are named (EffectResolved.cards); face up into the discard pile, both seats see them and a seat's record of a log that states the event names them",
+    "LG-41": "A seat cannot unsee: a card a seat saw in events a judge took back stays known to it where they went back (an opponent's card slots or Backup Slot, the top of its own deck)",
     "LG-39": "What each seat is shown: a called Backup card is turned face up for both players (BackupCalled names it); LOGOS has no private look",
 }
 

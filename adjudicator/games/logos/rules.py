@@ -26,6 +26,7 @@ from . import unknowns as U
 from .applies import Applies
 from .checks import Checks
 from .commitments import commitment_of, example_salt
+from .observe import forget
 from .effects import CRITICAL_HP, FIRE, Fired, fire  # noqa: F401 (re-exported)
 from .rulebook import NS, bad  # noqa: F401 (re-exported)
 from .state import State
@@ -48,10 +49,12 @@ class Rules(Checks, Applies):
     def apply(self, s: State, e: Any) -> State:
         memo = self._memo
         if memo is not None and memo[0] is s and memo[1] is e:
-            return memo[2]
-        if s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            return U.keep_condition(self, s, e, self.apply_plain)
-        return self._applies[type(e)](self, s, e)
+            new = memo[2]
+        elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
+            new = U.keep_condition(self, s, e, self.apply_plain)
+        else:
+            new = self._applies[type(e)](self, s, e)
+        return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)
 
     def apply_plain(self, s: State, e: Any) -> State:
         """``apply`` without keeping the event's condition (unknowns.py applies in each of the
@@ -63,20 +66,23 @@ class Rules(Checks, Applies):
             if e.kind == "X":
                 if U.follows(self, s):
                     return U.apply_stated(self, s, e)
-            elif s.blind_step or s.alts or (s.due and U.unsure(s)):
+            elif s.blind_step or s.alts or (s.due and U.unsure(s)) or U.shows_unseen(self, s):
                 return U.apply_branches(self, s, e)
         return self._applies[type(e)](self, s, e)
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        if s.result is not None or len(s.players) != 2:
+        if s.result is not None:
+            return None
+        players = s.players
+        if len(players) != 2:
             return None
         if s.alts:  # alternatives: the record says what follows (LG-38), but an end they all reach
             return U.common_end(self, s)
-        if s.pending_end is not None:
-            r = s.pending_end
+        r = s.pending_end
+        if r is not None:
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
-        a, b = s.players
+        a, b = players
         if a.hp <= 0 or b.hp <= 0:
             if a.hp <= 0 and b.hp <= 0:  # LG-27: cannot happen (one event changes one player's hit points)
                 return E.GameEnded(result="draw", winner=None, reason="hit-points")
@@ -90,6 +96,8 @@ class Rules(Checks, Applies):
         if phase == "battle":
             step = s.step
             if step == "effects":
+                if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
+                    return None
                 ev, new = fire(self, s, s.effects[0])
                 self._memo = (s, ev, new)
                 return ev
@@ -106,12 +114,19 @@ class Rules(Checks, Applies):
                 return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
             return None
         if phase == "refill":
-            p = self.refill_next(s)
-            if p is not None and not p.deck and not p.deck_open:
-                return E.DeckRebuilt(player=p.id, count=len(p.discard))
+            m = self._refill
+            if m is not None and m[0] is s:  # the position the last refill step found
+                p = m[1]
+                return E.DeckRebuilt(player=p.id, count=len(p.discard)) if not p.deck and not p.deck_open else None
+            reshuffle = opts.on_empty_deck == "reshuffle-discard"
+            for p in players:  # the first player with a slot to refill (refill_next)
+                if not all(p.slots) and (p.deck or p.deck_open or (reshuffle and p.discard)):  # an empty slot (card ids are never "")
+                    if not p.deck and not p.deck_open:
+                        return E.DeckRebuilt(player=p.id, count=len(p.discard))
+                    return None
             return None
         if phase == "pick" and s.due:
-            p = s.player(s.due[0])
+            p = a if a.id == s.due[0] else b
             if HIDDEN in p.slots:  # LG-38: whether p holds a playable card is unknown
                 return None
             return E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None])

@@ -137,6 +137,16 @@ class Push(msgspec.Struct, frozen=True, gc=False):
     colours: tuple[str, ...]
 
 
+class Seen(msgspec.Struct, frozen=True, gc=False):
+    """What a seat learnt in events a judge took back and cannot unsee (LG-41; observe.py keeps
+    it): ``shown``, cards in ``player``'s card slots and Backup Slot that the opponent saw; ``top``,
+    cards ``player`` drew and put back, known to it on top of its deck (sorted multisets)."""
+
+    player: str
+    shown: tuple[str, ...] = ()
+    top: tuple[str, ...] = ()
+
+
 Phase = Literal["refill", "pick", "reveal", "battle", "over"]
 Step = Literal["", "direction", "effects", "after-effects", "backup", "strike", "push", "blind"]
 
@@ -179,3 +189,6 @@ class State(TwoSeats, frozen=True, gc=False):
     #: the conditions of undetermined events still open (a seat's record, LG-37): a later event
     #: that names the card settles one (dropped if it fits; illegal, naming both events, if not)
     pending: tuple[Pending, ...] = ()
+    #: what a seat learnt in events a judge took back (LG-41): empty unless a take-back showed a
+    #: seat a card that went back where it cannot see it
+    seen: tuple[Seen, ...] = ()

@@ -249,6 +249,8 @@ def follows(r: Rules, s: State) -> bool:
         return p is not None and p.deck_open and not p.deck
     if s.phase == "pick":
         return bool(s.due) and any(HIDDEN in s.player(d).slots for d in s.due)
+    if s.phase == "battle" and s.step == "effects":
+        return shows_unseen(r, s)
     return s.phase == "battle" and s.step == "blind"
 
 
@@ -316,6 +318,8 @@ def _check_one(r: Rules, s: State, e: Any) -> None:
         if live:
             raise bad("LG-2.4", "not-defenseless", f"Defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
         return
+    if s.phase == "battle" and s.step == "effects":
+        return _check_shown(r, s, e)
     outcomes = _blind_outcomes(r, s, e)
     if not outcomes:
         who = " and ".join(f"{p.id}'s ({_few(possible(s, p))})" for p in s.players if p.battle == HIDDEN)
@@ -424,6 +428,8 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
                     p = take(s, p, cid)
                     slots[i] = cid
         return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
+    if s.phase == "battle" and s.step == "effects":
+        return [_apply_shown(r, s, e)]
     assert t is not None
     return [r.apply_plain(o, e) for _ids, o in _blind_outcomes(r, s, e)]
 
@@ -482,6 +488,8 @@ def _expand(r: Rules, s: State) -> list[State]:
         for b in todo:
             if b.blind_step:
                 more += _blind_branches(r, b)
+            elif shows_unseen(r, b):  # the record leaves out what the effect showed: unknown cards moved
+                more.append(_settled(r, _fire(r, b)[1]))
             elif b.due and any(HIDDEN in b.player(d).slots for d in b.due):
                 more += _due_branches(r, b)
             else:
@@ -789,3 +797,83 @@ def settled_key(s: State, e: Any) -> str | None:
     if t is E.BackupCalled and not unknown(e.card):
         return f"backup:{e.player}"
     return None
+
+
+# -- LG-42: an effect that turns a record's unknown cards face up ------------------------------------
+
+def _fire(r: Rules, s: State) -> tuple[Any, State]:
+    return r.fire_next(s)  # (effects.py, which imports this module, through the rules)
+
+
+def _shown(r: Rules, s: State) -> Any:
+    """The event of the effect at the head of the queue when it turns unknown cards face up:
+    Shuffle Hand into the discard pile, Remove Card Slot discarding a card (else None)."""
+    ev = _fire(r, s)[0]
+    if ev.cards is None or HIDDEN not in ev.cards:
+        return None
+    if (ev.copied or ev.effect) == "shuffle-hand" and s.options.shuffle_hand_to == "deck":
+        return None  # into the deck: nobody sees them
+    return ev
+
+
+def shows_unseen(r: Rules, s: State) -> bool:
+    """Does a seat's record wait at an effect that turns cards it does not know face up (LG-42)?
+    Then the record may state the ``EffectResolved`` naming them; a record that leaves it out goes
+    on with them unknown.  Where the match ends before anybody acts again, the engine derives the
+    effect with them unknown and the end (nothing is left for a record to wait for)."""
+    if not (s.unknowns and s.phase == "battle" and s.step == "effects" and s.effects):
+        return False
+    shown = _shown(r, s)
+    return shown is not None and _settled(r, _fire(r, s)[1]).result is None
+
+
+def _check_shown(r: Rules, s: State, e: Any) -> None:
+    ev = _shown(r, s)
+    assert ev is not None
+    if type(e) is not E.EffectResolved or replace(bare(e), cards=None) != replace(ev, cards=None):
+        raise _mismatch(r, s, e, f"the effect that fires now is {ev.effect} of {ev.player}'s {ev.card} ({ev.field}) on {ev.target}: {ev.result}")
+    if e.cards is None or len(e.cards) != len(ev.cards):
+        raise _mismatch(r, s, e, f"it moves {len(ev.cards)} card(s) out of {ev.target}'s card slots, "
+                        f"{'none' if e.cards is None else len(e.cards)} named (LG-42)")
+    q = s.player(ev.target)
+    for have, named in zip(ev.cards, e.cards):
+        if have != HIDDEN:
+            if named != have:
+                raise _mismatch(r, s, e, f"{q.id}'s card slots hold {have} where {named} is named")
+        elif named != HIDDEN:
+            check_reveal(s, q, named, f"EffectResolved names {named} among the cards {ev.copied or ev.effect} moved")
+            q = take(s, q, named)
+
+
+def _apply_shown(r: Rules, s: State, e: Any) -> State:
+    """The effect fired with the cards the record names in the target's unknown slots."""
+    ev = _shown(r, s)
+    assert ev is not None
+    p = s.player(ev.target)
+    slots = list(p.slots)
+    where = [i for i, c in enumerate(slots) if c is not None] if (ev.copied or ev.effect) == "shuffle-hand" else [len(slots) - 1]
+    for i, named in zip(where, e.cards):
+        if slots[i] == HIDDEN and named != HIDDEN:
+            p = take(s, p, named)
+            slots[i] = named
+    return _fire(r, _with(s, replace(p, slots=tuple(slots))))[1]
+
+
+class Decided(Undetermined):
+    """A decision judged where a seat's record left out an effect that showed it cards (LG-42): the
+    ruling it has in the positions after that effect (the check wrapper gives ``ruling()``), not
+    in the position waiting for the record to name them."""
+
+    def __init__(self, ruling: Any) -> None:
+        Exception.__init__(self, ruling.message)
+        self._ruling = ruling
+
+    def ruling(self) -> Any:
+        return self._ruling
+
+
+def check_after_shown(r: Rules, s: State, e: Any) -> None:
+    """A decision where the record waits for an effect to name the cards it showed and states
+    nothing of it: judged after the effect, those cards unknown (raises the ruling)."""
+    _check_branches(r, s, e)  # illegal or undetermined in some positions: raised there
+    raise Decided(r.check(r._fits[2][0], e))  # type: ignore[index]

@@ -29,13 +29,14 @@ def beats(x: str, y: str) -> bool:
     return (x, y) in _BEATS
 
 
-_of_setup = POOLS.of_setup
+#: the pool a set-up names (bound once: the engines ask on every step)
+pool_of_setup = POOLS.of_setup
 
 
 def pool_of(s: State) -> Pool:
     """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in effect:
     asked once per step, then passed along)."""
-    return _of_setup(s.setup)
+    return pool_of_setup(s.setup)
 
 
 @lru_cache(maxsize=8192)
@@ -64,6 +65,13 @@ def matches(card: Card, counter: tuple[str | None, ...]) -> bool:
         if want != "grey" and want != have:
             return False
     return True
+
+
+@lru_cache(maxsize=64)
+def plain_cards(pool: Pool) -> frozenset[str]:
+    """The cards of ``pool`` without a combo requirement: playable whatever a counter shows
+    (LG-3.3), so a set lookup answers for most cards without asking :func:`playable_card`."""
+    return frozenset(cid for cid, c in pool.items() if not c.has_combo)
 
 
 @lru_cache(maxsize=65536)

@@ -1,5 +1,9 @@
 """Small pure helpers that move LOGOS cards between a player's zones (tuples of card ids) and
-replace one player of a position."""
+replace one player of a position.
+
+A card id is never empty (a pool's ids are slugs; a seat's record writes ``"?"``), so ``all(slots)``
+says that no slot is empty: the hot paths ask it that way (``None in slots`` compares every card
+id with None the slow way)."""
 
 from __future__ import annotations
 
