@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.kit import checks
-from adjudicator.core.rulings import Illegal, Ruling, Undefined
+from adjudicator.core.kit import LazyLegal, checks, lazy_legal
+from adjudicator.core.rulings import Illegal, Undefined
 
 from . import events as E
 from .basics import NS, TITLES, bad, board_of, title, wname
@@ -255,17 +255,22 @@ class Movement(Queries):
         return names[-1] == s.citadel if s.options.crystal_capture == "end-of-move" else s.citadel in names[1:]
 
     @checks(E.MiniatureMoved, rule="KO-5.1")
-    def c_move(self, s: State, e: E.MiniatureMoved) -> Ruling:
-        wk = self.walk(s, e)
-        names = wk.names
-        what = f"{WARBANDS.get(e.warband, e.warband)} {TITLES[wk.mover.character]} {names[0]}->{names[-1]} " \
-               f"({len(names) - 1} of {s.activation.mp} movement points" \
-               + (f", change of direction at step {wk.turn_at})" if wk.turn_at else ")")
-        if wk.beaten:
-            what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
-        if wk.capture:
-            what += f"; captures {s.on_citadel} crystal(s) on the Citadel"
-        return Ruling("legal", "KO-5.1", _OK, what)  # (what ``legal`` builds, without the call)
+    def c_move(self, s: State, e: E.MiniatureMoved) -> LazyLegal:
+        # (the words are written only when someone reads them: the verify loop reads the verdict)
+        return lazy_legal("KO-5.1", _OK, _moved, s, e, self.walk(s, e))
+
+
+def _moved(s: State, e: E.MiniatureMoved, wk: Walk) -> str:
+    """A legal move in words: who moves what where, and what it beats and captures."""
+    names = wk.names
+    what = f"{WARBANDS.get(e.warband, e.warband)} {TITLES[wk.mover.character]} {names[0]}->{names[-1]} " \
+           f"({len(names) - 1} of {s.activation.mp if s.activation else 0} movement points" \
+           + (f", change of direction at step {wk.turn_at})" if wk.turn_at else ")")
+    if wk.beaten:
+        what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
+    if wk.capture:
+        what += f"; captures {s.on_citadel} crystal(s) on the Citadel"
+    return what
 
 
 def _turn(i: int, an: Any, tn: Any, ch: str, prev_dir: str, dname: str, turn_at: int, allow_reversal: bool) -> int:
