@@ -49,3 +49,64 @@ def test_a_cold_fold_gives_the_rulings_and_positions_of_the_warm_one(seed: int) 
     assert moves > 10 and kept > 0, (moves, kept)  # the match moved miniatures, and the index was carried over
     for s, encoded in handed_out:
         assert msgspec.json.encode(s) == encoded
+
+
+def test_the_board_a_position_names_follows_the_sources_in_effect(tmp_path: object) -> None:
+    """``board_of`` finds a position's board again at once (issue 22), but only in the sources it
+    was found in: the same position read under a directory holding another file of that board id
+    gets that file's board, and the shipped one again outside it."""
+    from pathlib import Path
+
+    from adjudicator.core.sources import Sources, using
+    from adjudicator.games.kolossus.basics import board_of
+    from adjudicator.games.kolossus.board import DATA
+
+    log, _final = playout(GAME, 1, max_events=40)
+    s = GAME.initial_state(log[0])
+    shipped = board_of(s)
+    assert board_of(s) is shipped
+    text = (DATA / "zikkurat-11.toml").read_text(encoding="utf-8")
+    other = Path(str(tmp_path)) / "zikkurat-11.toml"
+    other.write_text(text.replace('description = "', 'description = "another reading: ', 1), encoding="utf-8")
+    from adjudicator.core.data import read_toml
+    from adjudicator.core.sources import sha256_of
+
+    pins = {("kolossus", "board", "zikkurat-11"): sha256_of(read_toml(other))}  # (the file read, not the shipped one)
+    with using(Sources([str(tmp_path)], pins=pins)):
+        mine = board_of(s)
+        assert mine is not shipped and mine.description.startswith("another reading: ")
+        assert board_of(s) is mine
+    assert board_of(s) is shipped
+
+
+def test_a_position_without_four_warbands_rejects_every_proposed_event_first() -> None:
+    """KO-1.1 four-seats comes before any other rule for every event type a player proposes (the
+    check asks it in ``chapter``/``actor``, the first question of every handler, not in a
+    precheck per event): at positions of a chapter-3 match with none, three or five warbands, every
+    event of the match and one of each type it lacks is rejected with KO-1.1."""
+    from adjudicator.core.rulings import Ruling
+    from adjudicator.games.kolossus import events as E
+
+    log, _final = playout(GAME, 2, max_events=600)  # seed 2: chapter 3
+    rules = Rules()
+    more = [E.WeaponUsed(warband="tuatha", weapon="spear", targets=["f6"]),
+            E.EarthquakeUsed(warband="krell", region="row-6", direction="E"),
+            E.RebirthUsed(warband="ishtari", character="warrior", square="a1"),
+            E.InitiativeUsed(warband="firbolg"), E.ManaAllocated(warband="zz", pool=1),
+            E.MiniatureMoved(warband="tuatha", path=["zz"]), E.QuakeShifted(warband="krell", region="row-2", direction="N",
+                                                                           distance=9)]
+    proposed = [ev for ev in log[1:] if type(ev) in type(rules)._checks] + more
+    assert {type(ev) for ev in proposed} == set(type(rules)._checks)  # every type a player proposes
+    s = _settle(rules, GAME.initial_state(log[0]))
+    seen = 0
+    for k, ev in enumerate(log[1:]):
+        if k % 7 == 0:
+            for wbs in ((), s.warbands[:3], s.warbands + s.warbands[:1]):
+                short, n = msgspec.structs.replace(s, warbands=wbs), len(wbs)
+                for p in proposed:
+                    r = rules.check(short, p)
+                    assert (r.verdict, r.rule, r.code) == ("illegal", "KO-1.1", "kolossus/four-seats"), (k, n, p, r)
+                    assert r.message == f"{type(p).__name__}: the set-up seats {n} warbands, so nothing can be played"
+                    seen += 1
+        s = _settle(rules, rules.apply(s, ev))
+    assert seen > 1000 and isinstance(r, Ruling)

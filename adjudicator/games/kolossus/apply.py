@@ -11,7 +11,7 @@ from adjudicator.core.kit import applies
 from adjudicator.core.rulings import Illegal, Undefined
 
 from . import events as E
-from .basics import CI, board_of
+from .basics import CI, board_of, title, wname
 from .movement import Movement
 from .state import COST, EARTHQUAKE_COST, MANA, REBIRTH_COST, WEAPON_CHARGE, WEAPONS, Activation, Piece, Result, State
 from .titan import TitanPowers
@@ -22,9 +22,7 @@ class Apply(Movement, TitanPowers):
 
     # -- apply ------------------------------------------------------------------------------------------------
     def with_wb(self, s: State, seat: int, **changes: Any) -> State:
-        wbs = list(s.warbands)
-        wbs[seat] = replace(wbs[seat], **changes)
-        return replace(s, warbands=tuple(wbs))
+        return replace(s, warbands=_wbs(s, seat, changes))
 
     @applies(E.SkillsChosen)
     def a_skills(self, s: State, e: E.SkillsChosen) -> State:
@@ -39,6 +37,12 @@ class Apply(Movement, TitanPowers):
         w = s.current.id
         new = [Piece(e.colossus, w, "colossus")] + [Piece(q, w, "guardian") for q in e.guardians] \
             + [Piece(q, w, "warrior") for q in e.warriors]
+        held = self.occupancy(s)
+        seen: set[str] = set()
+        for p in new:  # (a placement a judge's ruling lets stand, KO-40: a square holds one miniature)
+            if p.square in held or p.square in seen:
+                raise Undefined(f"MiniaturesPlaced by {e.warband}: {p.square} would hold two miniatures")
+            seen.add(p.square)
         s = replace(s, pieces=s.pieces + tuple(new))
         if s.seat + 1 < 4:
             return replace(s, seat=s.seat + 1)
@@ -69,7 +73,10 @@ class Apply(Movement, TitanPowers):
         line = b.regions.get(region)
         if line is None:
             raise Undefined(f"{region!r} is no region of the board")
-        sign = 1 if direction == b.region_directions(region)[0] else -1
+        dirs = b.region_directions(region)
+        if direction not in dirs or distance < 0:  # (a slide a judge's ruling lets stand, KO-40)
+            raise Undefined(f"{region} slides {dirs[0]} or {dirs[1]} by 0 or more squares, not {distance} {direction}")
+        sign = 1 if direction == dirs[0] else -1
         n = len(line)
         levels = list(s.levels)
         old = [s.levels[i] for i in line]
@@ -103,14 +110,16 @@ class Apply(Movement, TitanPowers):
         if not gone:
             return s
         queue = s.queue + tuple(E.MiniatureBeaten(warband=p.warband, character=p.character, square=p.square, by=by) for p in gone)
-        s = replace(s, queue=queue)
-        return replace(s, ending=self.wipeout(s))
+        return replace(s, queue=queue, ending=self.wipeout(s))  # (the queue plays no part in a wipe-out)
 
     def wipeout(self, s: State) -> Result | None:
         mode = s.options.wipeout
         if mode == "never":
             return None
-        alive = {w.id: 0 for w in s.warbands}
+        wbs = s.warbands
+        if len(wbs) == 4 and len({p.warband for p in s.pieces} & {w.id for w in wbs}) == 4:
+            return None  # (the usual case: every warband still has a miniature, so nobody is wiped out)
+        alive = {w.id: 0 for w in wbs}
         for p in s.pieces:
             alive[p.warband] += 1
         losers: list[int] = []
@@ -156,8 +165,13 @@ class Apply(Movement, TitanPowers):
 
     @applies(E.DestinyRolled)
     def a_destiny(self, s: State, e: E.DestinyRolled) -> State:
-        s = replace(s, destiny=e.value, points=e.value, rolls=s.rolls + 1, step="act")
-        return self.gain(s, e.value)
+        v = e.value
+        if s.options.chapter < 2:
+            return replace(s, destiny=v, points=v, rolls=s.rolls + 1, step="act")
+        w = s.warbands[s.seat]  # (gain, in the same replace)
+        g = self.mana_gain(s, v, w.supply + w.pending)
+        return replace(s, destiny=v, points=v, rolls=s.rolls + 1, step="act",
+                       warbands=_wbs(s, s.seat, {"supply": w.supply + w.pending - g, "pending": g}))
 
     @applies(E.InitiativeUsed)
     def a_initiative(self, s: State, e: E.InitiativeUsed) -> State:
@@ -176,7 +190,7 @@ class Apply(Movement, TitanPowers):
         a = s.activation
         if a is None:  # a roll that stands without an activation (KO-40): the dice are used, nothing moves
             return replace(s, rolls=s.rolls + len(e.dice))
-        bonus = s.current.attack[CI[a.character]] if s.options.chapter >= 2 else 0
+        bonus = s.warbands[s.seat].attack[CI[a.character]] if s.options.chapter >= 2 else 0
         return replace(s, rolls=s.rolls + len(e.dice), step="move",
                        activation=replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus))
 
@@ -192,7 +206,7 @@ class Apply(Movement, TitanPowers):
         moved = replace(mover, square=end, activated=True)
         pieces = list(s.pieces)
         pieces[wk.mover_at] = moved
-        new = tuple(p for p in pieces if p not in gone) if gone else tuple(pieces)  # (a beaten miniature is not the mover's side)
+        new = tuple([p for p in pieces if p not in gone]) if gone else tuple(pieces)  # (a beaten miniature is not the mover's side)
         self.moved_index(s, new, mover, end, gone)
         a = s.activation
         if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)
@@ -215,6 +229,8 @@ class Apply(Movement, TitanPowers):
         w = s.current
         occ = self.occupancy(s)
         try:
+            if a.at is None:  # (the Colossus has not moved: no use of it is legal, KO-8.1)
+                raise Illegal("KO-8.1", "", "")
             cost = self.weapon_cost(s, w, a, e)
         except Illegal:  # a use a judge's ruling lets stand (KO-40): the miniatures targeted are beaten
             cost = 0
@@ -223,15 +239,22 @@ class Apply(Movement, TitanPowers):
                 raise Undefined(f"WeaponUsed by {e.warband}: there is no miniature on {missing[0]!r} to beat")
         gone = list(dict.fromkeys(occ[t] for t in e.targets))
         s = replace(s, pieces=tuple(p for p in s.pieces if p not in gone), activation=replace(a, left=a.left - cost))
-        s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
+        # (the charge goes back to the supply: none when a use that stands found the weapon not charged)
+        s = self.with_wb(s, s.seat, charged=False, supply=w.supply + (WEAPON_CHARGE if w.charged else 0))
         return self.beat(s, gone, e.warband)
 
     @applies(E.EarthquakeUsed)
     def a_earthquake(self, s: State, e: E.EarthquakeUsed) -> State:
         w = s.current
         s = self.with_wb(s, s.seat, pool=w.pool - EARTHQUAKE_COST, supply=w.supply + EARTHQUAKE_COST)
-        s = replace(s, activation=None, acted=True)
+        s = replace(s, activation=self.after_power(s), acted=True)
         return self.shift(s, e.region, e.direction, 1, "earthquake")
+
+    def after_power(self, s: State) -> Activation | None:
+        """The activation after a Titan Power: none (a power ends what the last activation could
+        still do); one declared and not yet moved stays when a power a judge's ruling lets stand
+        came at its roll or move (KO-40)."""
+        return s.activation if s.step == "roll" or s.step == "move" else None
 
     @applies(E.RebirthUsed)
     def a_rebirth(self, s: State, e: E.RebirthUsed) -> State:
@@ -239,47 +262,52 @@ class Apply(Movement, TitanPowers):
         cost = REBIRTH_COST[e.character]
         beaten = list(w.beaten)
         beaten[CI[e.character]] -= 1
+        if beaten[CI[e.character]] < 0:  # (a rebirth a judge's ruling lets stand, KO-40)
+            raise Undefined(f"RebirthUsed: no {title(e.character)} of the {wname(w.id)} is off the board to return")
+        there = self.occupancy(s).get(e.square)
+        if there is not None:
+            raise Undefined(f"RebirthUsed: {e.square} holds the {wname(there.warband)} {title(there.character)}; "
+                            f"a square holds one miniature")
         s = self.with_wb(s, s.seat, pool=w.pool - cost, supply=w.supply + cost, beaten=tuple(beaten))
-        return replace(s, pieces=s.pieces + (Piece(e.square, w.id, e.character, reborn=True),), activation=None, acted=True)
+        return replace(s, pieces=s.pieces + (Piece(e.square, w.id, e.character, reborn=True),),
+                       activation=self.after_power(s), acted=True)
 
     @applies(E.TurnEnded)
     def a_turn_end(self, s: State, e: E.TurnEnded) -> State:
-        wid = s.current.id
+        seat = s.seat
+        w = s.warbands[seat]
+        wid = w.id
         pieces = s.pieces
-        rested: list[Piece] | None = None
-        for i, p in enumerate(pieces):
-            if p.warband == wid and (p.activated or p.reborn):
-                if rested is None:
-                    rested = list(pieces)
-                rested[i] = replace(p, activated=False, reborn=False)
-        if rested is not None:
-            new = tuple(rested)
-            self.same_squares(s, new)
-            s = replace(s, pieces=new, activation=None, points=0)
-        else:
-            s = replace(s, activation=None, points=0)
-        if s.options.chapter >= 2 and s.current.pending > 0:
-            return replace(s, step="allocate")
-        return self.next_turn(s)
+        # (the next step read from the position before the miniatures rest: they do not change it)
+        more = {"step": "allocate"} if s.options.chapter >= 2 and w.pending > 0 else self.turn_after(s)
+        new = tuple([replace(p, activated=False, reborn=False) if (p.activated or p.reborn) and p.warband == wid else p
+                     for p in pieces])  # (one pass: most miniatures rest already)
+        self.same_squares(s, new)
+        return replace(s, pieces=new, activation=None, points=0, **more)
 
-    def next_turn(self, s: State) -> State:
+    def turn_after(self, s: State) -> dict[str, Any]:
+        """What changes when the turn of ``s`` is over: the next warband's turn starts, or the round ends."""
         order = s.order + 1
         if order < 4:
-            return replace(s, order=order, seat=(s.first + order) % 4, step="turn-start")
-        return replace(s, order=order, step="game-end" if s.round >= s.options.rounds else "round-start")
+            return {"order": order, "seat": (s.first + order) % 4, "step": "turn-start"}
+        return {"order": order, "step": "game-end" if s.round >= s.options.rounds else "round-start"}
+
+    def next_turn(self, s: State) -> State:
+        return replace(s, **self.turn_after(s))
 
     @applies(E.ManaAllocated)
     def a_allocate(self, s: State, e: E.ManaAllocated) -> State:
-        w = s.current
+        w = s.warbands[s.seat]
         att, dfc, skills = self.skills(s, e, "KO-7.2")
         used = skills + e.pool + e.weapon
         wa, wd = w.attack, w.defence
-        s = self.with_wb(s, s.seat, attack=(wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
-                         defence=(wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), pool=w.pool + e.pool,
-                         charged=w.charged or e.weapon == WEAPON_CHARGE, pending=0, supply=w.supply + w.pending - used)
+        wbs = _wbs(s, s.seat, {"attack": (wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
+                               "defence": (wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), "pool": w.pool + e.pool,
+                               "charged": w.charged or e.weapon == WEAPON_CHARGE, "pending": 0,
+                               "supply": w.supply + w.pending - used})
         if s.round == 0:
-            return self.next_quake(s, s.order + 1)
-        return self.next_turn(s)
+            return self.next_quake(replace(s, warbands=wbs), s.order + 1)
+        return replace(s, warbands=wbs, **self.turn_after(s))  # (the skills do not change whose turn is next)
 
     @applies(E.MiniatureBeaten)
     def a_beaten(self, s: State, e: E.MiniatureBeaten) -> State:
@@ -299,3 +327,9 @@ class Apply(Movement, TitanPowers):
     @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
         return replace(s, result=Result(e.result, e.winner, tuple(e.alliance), e.reason), step="over", queue=(), ending=None)
+
+
+def _wbs(s: State, seat: int, changes: dict[str, Any]) -> tuple[Any, ...]:
+    """``s.warbands`` with the warband at ``seat`` changed."""
+    wbs = s.warbands
+    return wbs[:seat] + (replace(wbs[seat], **changes),) + wbs[seat + 1:]

@@ -3,7 +3,10 @@ generators, the derived steps, the rejection helper and names in words, the boar
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.core.rulings import Illegal
+from adjudicator.core.sources import current
 
 from .board import BOARDS, Board
 from .state import CHARACTERS, WARBANDS, State
@@ -32,7 +35,16 @@ def wname(w: str) -> str:
 
 
 def board_of(s: State) -> Board:
-    """The board a position names (``load_board``: called once per check of a move, so without the hop)."""
-    return BOARDS.load(s.options.board, s.setup.board_sha256)
+    """The board a position names (``load_board``), found again at once for the position's set-up
+    and options in the same sources (each check of a move asks)."""
+    src = current()
+    last = _LAST[0]
+    if last is not None and last[0] is s.setup and last[1] is s.options and last[2] is src:
+        return last[3]
+    b = BOARDS.load(s.options.board, s.setup.board_sha256)
+    _LAST[0] = (s.setup, s.options, src, b)  # (one assignment: threads see this entry or the last)
+    return b
 
 
+#: the last (set-up, options, sources, board) board_of found
+_LAST: list[tuple[Any, Any, Any, Board] | None] = [None]

@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.kit import checks
-from adjudicator.core.rulings import Illegal, Ruling, Undefined
+from adjudicator.core.kit import LazyLegal, checks, lazy_legal
+from adjudicator.core.rulings import Illegal, Undefined
 
 from . import events as E
 from .basics import NS, TITLES, bad, board_of, title, wname
@@ -20,10 +20,9 @@ _OK = NS + "ok"
 
 
 class Walk(msgspec.Struct, gc=False):
-    """What a checked move does: the path (board indices), the miniatures it beats, what is left.
+    """What a checked move does: the miniatures it beats, what is left, the squares of its path.
     (A struct: built in one call per move.)"""
 
-    path: list[int]
     beaten: list[Piece]
     left: int
     capture: bool
@@ -79,71 +78,94 @@ class Movement(Queries):
         c = self._walk
         if c is not None and c[0] is s and c[1] is e:
             return c[2]
-        w, names, start, at, mover, b = self._walk_start(s, e)
-        mover_at = at[names[0]]
-        pieces = s.pieces
+        # the start (KO-11): a square of the board holding the warband's miniature of the
+        # activated class, the one the activation named
+        w = self.actor(s, e, "move")
         a = s.activation
         assert a is not None
+        if e.start is None and e.direction is None and e.steps is None and e.turn is None and e.turn_steps is None \
+                and e.path:
+            names = e.path  # (the usual form: the path of squares; resolve_path would copy it)
+        else:
+            names = self.resolve_path(e)
+        b = board_of(s)
+        index = b.index
+        first = names[0]
+        start = index.get(first) if isinstance(first, str) else None
+        if start is None:
+            raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {first!r} is not a square of the board")
+        pieces = s.pieces
+        c = self._at  # (square_index, its kept answer read inline: once per move)
+        at = c[1] if c is not None and c[0] is pieces else self.square_index(s)
         ch = a.character
+        mover_at = at.get(first)
+        p = None if mover_at is None else pieces[mover_at]
+        if p is not None and p.warband == w.id and p.character == ch and not p.activated and not p.reborn:
+            mover = p  # (what mover_ok accepts at once)
+        else:
+            mover = self.mover_ok(s, w, ch, p, first, "MiniatureMoved")
+        if a.square is not None and first != a.square:
+            raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {first}; the activation named the "
+                      f"{ch} on {a.square}")
         weapon = e.weapon
         if weapon is not None:
             self._check_weapon(s, e, w, ch, weapon)
-        opts = s.options
-        index, size, levels = b.index, b.size, s.levels
         mp = a.mp
         colossus = ch == "colossus"
-        cost_mode = opts.defence_mode == "cost"
         n = len(names) - 1
-        path = [start]
+        here = start
         prev_dir: str | None = None
         turn_at = 0
         extra = 0
         beaten: list[Piece] = []
         adjacent = b.adjacent
+        levels = s.levels
         for i in range(1, n + 1):
             tn = names[i]
-            here = path[-1]
-            near = adjacent[here]
             try:
-                hit = tn in near
-            except TypeError:  # (not a name: unhashable)
-                hit = False
-            if hit:
-                t, dname = near[tn]
-            else:  # not a neighbour's name: say why
-                an = names[i - 1]
-                t = index.get(tn) if isinstance(tn, str) else None
-                if t is None:
-                    raise bad("KO-5.2", "off-board", f"step {i} {an}->{tn}: {tn!r} is not a square of the board")
-                dname = DIRECTION_OF.get((t % size - here % size, t // size - here // size))
-                if dname is None:
-                    raise bad("KO-5.2", "not-a-step", f"step {i} {an}->{tn} is not a step to a neighbouring square")
+                t, dname = adjacent[here][tn]
+            except (KeyError, TypeError):  # not a neighbour's name (or not a name: unhashable): say why
+                t, dname = self._not_a_step(b, here, names, i)
             if prev_dir is not None and dname != prev_dir:
-                turn_at = _turn(i, names[i - 1], tn, ch, prev_dir, dname, turn_at, opts.allow_reversal)
+                turn_at = _turn(i, names[i - 1], tn, ch, prev_dir, dname, turn_at, s.options.allow_reversal)
             prev_dir = dname
             if i + extra > mp:
                 raise bad("KO-5.4", "too-far", f"step {i} {names[i - 1]}->{tn} is beyond the {mp} movement points"
                           + (f" ({extra} already paid for Defence)" if extra else ""))
             if not colossus and not -1 <= levels[t] - levels[here] <= 1:
                 _jump(i, names[i - 1], tn, levels[here], levels[t])
-            path.append(t)
-            if tn not in at:
+            here = t
+            k = at.get(tn)
+            if k is None:
                 continue
-            p = pieces[at[tn]]
+            p = pieces[k]
             if p is mover or p in beaten:
                 continue
             dfc = self._meet(s, e, w, p, i, n, names, mp - i - extra)
             if dfc is None:
                 continue
-            if cost_mode:
+            if s.options.defence_mode == "cost":
                 extra += dfc
             beaten.append(p)
         if weapon is not None:
-            self._weapon_used(weapon, beaten, path, index)
-        result = Walk(path, beaten, mp - n - extra, s.on_citadel != 0 and self._captures(s, path, index), mover, turn_at,
+            self._weapon_used(weapon, beaten, names)
+        result = Walk(beaten, mp - n - extra, s.on_citadel != 0 and self._captures(s, names), mover, turn_at,
                       extra, names, mover_at)
         self._walk = (s, e, result)
         return result
+
+    @staticmethod
+    def _not_a_step(b: Board, here: int, names: list[Any], i: int) -> tuple[int, str]:
+        """Step ``i`` does not name a neighbouring square of ``here``: why (KO-5.2)."""
+        an, tn = names[i - 1], names[i]
+        t = b.index.get(tn) if isinstance(tn, str) else None
+        if t is None:
+            raise bad("KO-5.2", "off-board", f"step {i} {an}->{tn}: {tn!r} is not a square of the board")
+        size = b.size
+        dname = DIRECTION_OF.get((t % size - here % size, t // size - here // size))
+        if dname is None:
+            raise bad("KO-5.2", "not-a-step", f"step {i} {an}->{tn} is not a step to a neighbouring square")
+        return t, dname  # (unreachable on a well-formed board: its neighbour table holds every step)
 
     def stood_walk(self, s: State, e: E.MiniatureMoved) -> Walk:
         """What an illegal move does when a judge's ruling lets it stand (KO-40): the miniature on
@@ -155,12 +177,9 @@ class Movement(Queries):
             names = self.resolve_path(e)
         except Illegal as x:
             raise Undefined(x.message) from None
-        path: list[int] = []
         for name in names:
-            i = b.index.get(name) if isinstance(name, str) else None
-            if i is None:
+            if not isinstance(name, str) or name not in b.index:
                 raise Undefined(f"MiniatureMoved: {name!r} is not a square of the {b.size}x{b.size} board")
-            path.append(i)
         occ = self.occupancy(s)
         mover = occ.get(names[0])
         if mover is None:
@@ -173,32 +192,8 @@ class Movement(Queries):
                                 f"on the {wname(mover.warband)} {title(mover.character)}'s side; a square holds one miniature")
             beaten.append(there)
         mp = s.activation.mp if s.activation is not None else 0
-        return Walk(path, beaten, max(0, mp - (len(path) - 1)), self._captures(s, path, b.index), mover, 0, 0, names,
+        return Walk(beaten, max(0, mp - (len(names) - 1)), self._captures(s, names), mover, 0, 0, names,
                     self.square_index(s)[names[0]])
-
-    def _walk_start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, list[Any], int, dict[str, int], Piece, Board]:
-        """The mover: a square of the board holding the warband's miniature of the activated
-        class, the one the activation named (KO-11)."""
-        w = self.actor(s, e, "move")
-        a = s.activation
-        assert a is not None
-        names = self.resolve_path(e)
-        b = board_of(s)
-        start = b.index.get(names[0]) if isinstance(names[0], str) else None
-        if start is None:
-            raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {names[0]!r} is not a square of the board")
-        at = self.square_index(s)
-        ch = a.character
-        k = at.get(names[0])
-        p = None if k is None else s.pieces[k]
-        if p is not None and p.warband == w.id and p.character == ch and not p.activated and not p.reborn:
-            mover = p  # (what mover_ok accepts at once)
-        else:
-            mover = self.mover_ok(s, w, ch, p, names[0], "MiniatureMoved")
-        if a.square is not None and names[0] != a.square:
-            raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {names[0]}; the activation named the "
-                      f"{ch} on {a.square}")
-        return w, names, start, at, mover, b
 
     def _check_weapon(self, s: State, e: E.MiniatureMoved, w: Any, ch: str, weapon: str) -> None:
         """A Titan Weapon: chapter 3, the warband's own Colossus, charged (KO-8.1)."""
@@ -217,13 +212,15 @@ class Movement(Queries):
         else the enemy's Defence the move pays to beat it."""
         opts = s.options
         an, tn = names[i - 1], names[i]
-        if p.warband == w.id or (opts.allies_as_own and self.allied(s, p.warband, w.id)):
+        own = p.warband == w.id
+        ally = own or self.allied(s, p.warband, w.id)
+        if own or (opts.allies_as_own and ally):
             if i == n:
-                whose = "its own" if p.warband == w.id else "an allied"
+                whose = "its own" if own else "an allied"
                 raise bad("KO-5.6", "ends-on-own", f"step {i} {an}->{tn} ends the move on {tn}, held by {whose} "
                           f"{wname(p.warband)} {title(p.character)}")
             return None
-        if self.allied(s, p.warband, w.id):
+        if ally:
             raise bad("KO-5.6", "ally-blocks", f"step {i} {an}->{tn} enters {tn}, held by an allied {wname(p.warband)} "
                       f"{title(p.character)}; with allies_as_own off allies block the way (KO-15)")
         # an enemy
@@ -240,33 +237,40 @@ class Movement(Queries):
         return dfc
 
     @staticmethod
-    def _weapon_used(weapon: str | None, beaten: list[Piece], path: list[int], index: dict[str, int]) -> None:
-        """The Sword must carry the move on past a beaten enemy (KO-8.2); the Whip must beat one (KO-8.3)."""
-        if weapon == "sword" and not any(index[p.square] != path[-1] for p in beaten):
+    def _weapon_used(weapon: str | None, beaten: list[Piece], names: list[str]) -> None:
+        """The Sword must carry the move on past a beaten enemy (KO-8.2); the Whip must beat one (KO-8.3).
+        (``names``: the path's squares, each a square of the board by its one name.)"""
+        if weapon == "sword" and not any(p.square != names[-1] for p in beaten):
             raise bad("KO-8.2", "sword-unused", "MiniatureMoved with the Sword of Storm: the move must go on after beating "
                       "an enemy, or the Sword is not used")
         if weapon == "whip" and not beaten:
             raise bad("KO-8.3", "whip-unused", "MiniatureMoved with the Whip of Wrath beats nobody")
 
     @staticmethod
-    def _captures(s: State, path: list[int], index: dict[str, int]) -> bool:
-        """Does the move capture the Citadel's crystals (where the move ends, or on the way: an option)?"""
+    def _captures(s: State, names: list[str]) -> bool:
+        """Does the move capture the Citadel's crystals (where the move ends, or on the way: an option)?
+        (``names``: the path's squares, each a square of the board by its one name.)"""
         if not s.on_citadel:
             return False
-        cit = index[s.citadel]
-        return path[-1] == cit if s.options.crystal_capture == "end-of-move" else cit in path[1:]
+        return names[-1] == s.citadel if s.options.crystal_capture == "end-of-move" else s.citadel in names[1:]
 
     @checks(E.MiniatureMoved, rule="KO-5.1")
-    def c_move(self, s: State, e: E.MiniatureMoved) -> Ruling:
-        wk = self.walk(s, e)
-        what = f"{WARBANDS.get(e.warband, e.warband)} {TITLES[wk.mover.character]} {wk.names[0]}->{wk.names[-1]} " \
-               f"({len(wk.path) - 1} of {s.activation.mp if s.activation else 0} movement points"
-        what += f", change of direction at step {wk.turn_at})" if wk.turn_at else ")"
-        if wk.beaten:
-            what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
-        if wk.capture:
-            what += f"; captures {s.on_citadel} crystal(s) on the Citadel"
-        return Ruling("legal", "KO-5.1", _OK, what)  # (what ``legal`` builds, without the call)
+    def c_move(self, s: State, e: E.MiniatureMoved) -> LazyLegal:
+        # (the words are written only when someone reads them: the verify loop reads the verdict)
+        return lazy_legal("KO-5.1", _OK, _moved, s, e, self.walk(s, e))
+
+
+def _moved(s: State, e: E.MiniatureMoved, wk: Walk) -> str:
+    """A legal move in words: who moves what where, and what it beats and captures."""
+    names = wk.names
+    what = f"{WARBANDS.get(e.warband, e.warband)} {TITLES[wk.mover.character]} {names[0]}->{names[-1]} " \
+           f"({len(names) - 1} of {s.activation.mp if s.activation else 0} movement points" \
+           + (f", change of direction at step {wk.turn_at})" if wk.turn_at else ")")
+    if wk.beaten:
+        what += "; beats " + ", ".join(f"the {wname(p.warband)} {title(p.character)} on {p.square}" for p in wk.beaten)
+    if wk.capture:
+        what += f"; captures {s.on_citadel} crystal(s) on the Citadel"
+    return what
 
 
 def _turn(i: int, an: Any, tn: Any, ch: str, prev_dir: str, dname: str, turn_at: int, allow_reversal: bool) -> int:

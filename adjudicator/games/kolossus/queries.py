@@ -180,12 +180,15 @@ class Queries(RulesBase):
         return f"{o.expects} ({o.why})" if o.why else o.expects
 
     def actor(self, s: State, e: Any, *steps: str) -> Warband:
-        """The acting warband: known, at a step allowing the event, and the one whose step it is."""
+        """The acting warband: known, at a step allowing the event, and the one whose step it is.
+        (The first question of every check handler that does not ask :meth:`chapter` first: a
+        position without four warbands is rejected before anything else.)"""
         ws, seat = s.warbands, s.seat
-        if 0 <= seat < len(ws):  # the usual case first: the warband whose step it is, at a step that allows the event
+        if len(ws) == 4 and 0 <= seat < 4:  # the usual case first: the warband whose step it is, at a step that allows the event
             cur = ws[seat]
             if e.warband == cur.id and s.result is None and not s.queue and s.ending is None and s.step in steps:
                 return cur
+        self.four_seats(s, e)
         if s.wb(e.warband) is None:
             raise bad("KO-4.1", "unknown-warband", f"{type(e).__name__}: {e.warband!r} is not a warband of this match "
                       f"({', '.join(w.id for w in s.warbands)})")
@@ -197,6 +200,10 @@ class Queries(RulesBase):
         return s.current
 
     def chapter(self, s: State, e: Any, n: int, rule: str) -> None:
+        """The event belongs to chapter ``n`` (checked first by the handlers of later chapters'
+        events: the position must seat four warbands first)."""
+        if len(s.warbands) != 4:
+            self.four_seats(s, e)
         if s.options.chapter < n:
             raise bad(rule, "chapter", f"{type(e).__name__} belongs to chapter {n}; this match plays chapter {s.options.chapter}")
 
@@ -214,6 +221,9 @@ class Queries(RulesBase):
                 raise bad("KO-2.1", "not-a-d4", f"{type(e).__name__}: {v} is not the result of a d4 (1 to 4)")
         setup = s.setup
         if setup.rng is not None and setup.seed is not None:
+            ent = self._gens.get(setup.seed)
+            if ent is not None and ent[1][s.rolls:s.rolls + n] == values:  # (a sequence only grows: read without the lock)
+                return  # (the usual case: the dice the generator gave, drawn already)
             want = self.generated(setup.seed, s.rolls, n)
             if list(values) != want:
                 first = s.rolls + 1
@@ -226,8 +236,8 @@ class Queries(RulesBase):
         if c is not None and c[0] is e:  # (a function of the event alone: apply reuses what its check found)
             return c[1]
         att, dfc = [0, 0, 0], [0, 0, 0]
-        for name, target in (("attack", att), ("defence", dfc)):
-            for k, v in getattr(e, name).items():
+        for name, given, target in (("attack", e.attack, att), ("defence", e.defence, dfc)):
+            for k, v in given.items():
                 if k not in CI:
                     raise bad(rule, "unknown-class", f"{type(e).__name__}: {name} names {k!r}; the classes are warrior, guardian, colossus")
                 if v < 0:
@@ -252,7 +262,10 @@ class Queries(RulesBase):
     def not_proposed(self, s: State, e: Any) -> Illegal:
         return bad("KO-4.1", "derived-event", f"{type(e).__name__} is derived by the engine; it is never proposed")
 
-    def precheck(self, s: State, e: Any) -> None:
+    # (no precheck: every check handler asks :meth:`chapter` or :meth:`actor` first, and both
+    # reject a position without four warbands before anything else, :meth:`four_seats`; a
+    # precheck would cost a call per event)
+    def four_seats(self, s: State, e: Any) -> None:
         if len(s.warbands) != 4:
             raise bad("KO-1.1", "four-seats", f"{type(e).__name__}: the set-up seats {len(s.warbands)} warbands, "
                       f"so nothing can be played")

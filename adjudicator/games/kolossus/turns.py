@@ -31,10 +31,15 @@ class TurnChecks(Queries):
                       f"Warriors; a warband has 1 Colossus, 2 Guardians and 5 Warriors")
         zone = b.corners[w.corner]
         seen: list[str] = []
+        held = self.occupancy(s)
         for sq in [e.colossus, *e.guardians, *e.warriors]:
             i = self.square(s, sq, "KO-1.4", f"MiniaturesPlaced by {w.id}")
             if sq in seen:
                 raise bad("KO-1.4", "same-square", f"MiniaturesPlaced by {w.id} places two miniatures on {sq}")
+            if sq in held:  # (only after an event a judge's ruling let stand: start zones are empty before)
+                p = held[sq]
+                raise bad("KO-1.4", "occupied", f"MiniaturesPlaced by {w.id}: {sq} is held by the {wname(p.warband)} "
+                          f"{title(p.character)}")
             if i not in zone:
                 raise bad("KO-1.4", "outside-zone", f"MiniaturesPlaced by {w.id}: {sq} is not in its start zone {w.corner} "
                           f"({', '.join(b.names[j] for j in zone)})")
