@@ -311,6 +311,21 @@ def test_every_illegal_kolossus_event_can_stand_unless_its_effect_is_undefined(n
         assert occupied[ev["path"][-1]].warband == ev["warband"]  # the miniature stands on the last square
 
 
+@pytest.mark.parametrize("name", sorted(KOLOSSUS_UNDEFINED))
+def test_a_ruling_that_cannot_be_followed_is_reported_where_verify_stops(name: str, tmp_path: Path) -> None:
+    """Without --keep-going the verifier stops at the event's own violation; the stands ruling
+    on it that cannot be followed is reported then too, at its own line, with the reason."""
+    lines = lines_of(ex("kolossus", name))
+    [v] = verify(lines).violations
+    res = verify(lines + [ruling(event=v.seq, decision="stands")])
+    assert [(x.seq, x.rule) for x in res.violations] == [(v.seq, v.rule), (v.seq + 1, "LOG-5")]
+    assert KOLOSSUS_UNDEFINED[name] in res.violations[1].message
+    path = tmp_path / name
+    path.write_bytes(b"".join(ln + b"\n" for ln in lines + [ruling(event=v.seq, decision="stands")]))
+    out = CliRunner().invoke(main, ["verify", str(path)])
+    assert out.exit_code == 1 and "cannot be followed" in out.output and KOLOSSUS_UNDEFINED[name] in out.output, out.output
+
+
 def test_a_ruling_never_shows_a_python_exception(monkeypatch) -> None:
     """The LOG-5 message once showed ``AssertionError``: an engine that cannot apply an event says
     so in words."""

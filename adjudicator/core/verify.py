@@ -459,6 +459,8 @@ def run(
         if steps is not None:
             steps(Step(number, line, ev, ruling, False, state=state))
         if not keep_going:
+            if judge is not None:  # the verifier stops here: say now why a ruling on it cannot be followed
+                judge.unfollowed(number, result)
             break
     result.events = number
     result.state = state
@@ -800,6 +802,17 @@ class _Judge:
         more = f" with the {w.taken_back_with} events after it" if w is not None and w.taken_back_with else ""
         return Ruling("legal", "LOG-5", "core/ruling",
                       f"event {r.event} is taken back{more}{why}: the position is the one before it")
+
+    def unfollowed(self, number: int, result: Result) -> None:
+        """The verifier stops at event ``number``'s violation (no ``--keep-going``): the rulings
+        on it that cannot be followed are reported now, at their own lines (LOG-5), not left
+        unread."""
+        for ruled in self.on.get(number, ()):
+            if ruled.bad is not None and not ruled.void:
+                r = ruled.ruling
+                result.violations.append(Violation(ruled.seq, ruled.line, BAD_RULING, "core/bad-ruling",
+                                                   f"the judge's ruling on event {r.event} ({r.decision}) "
+                                                   f"cannot be followed: {ruled.bad}"))
 
     def after_end(self, ev: Event) -> Ruling:
         r = self.ended
