@@ -514,3 +514,30 @@ def test_a_lazy_legal_ruling_is_written_only_when_read() -> None:
     assert all(type(s.ruling) is Ruling for s in stepped.steps) and Lazy.written == [2, 3, 4, 5]
     bad = run(MatchLog("x", game, events + [(6, Ping(player="a", n=-3))]))
     assert bad.verdict == "illegal" and bad.violations[0].code == "kit/negative" and bad.violations[0].line == 6
+
+
+
+def test_validate_more_is_called_only_for_the_types_a_game_names() -> None:
+    """``KitGame.validate_more_types``: a game that names the types its validate_more checks
+    saves the call for every other event, and what it checks is still refused."""
+    from adjudicator.core.protocol import RefError
+    from adjudicator.core.playout import playout
+    from adjudicator.games.kolossus import events as KE
+
+    game = registry.get("kolossus")
+    assert set(game.validate_more_types) == {KE.MiniatureBeaten, KE.GameEnded}
+    events, _ = playout(game, 3, max_events=200)
+    setup = events[0]
+    seen: list[type] = []
+    more = game._more
+    game._more = lambda setup, event, ctx: (seen.append(type(event)), more(setup, event, ctx))
+    try:
+        for e in events[1:]:
+            game.validate_refs(setup, e)
+        assert seen == []  # none of these types is validate_more's
+        beaten = KE.MiniatureBeaten(warband=setup.seats[0].warband, character="warrior", square="f6", by="nobody")
+        with pytest.raises(RefError, match="'nobody' is neither a warband"):
+            game.validate_refs(setup, beaten)
+        assert seen == [KE.MiniatureBeaten]
+    finally:
+        game._more = more

@@ -530,8 +530,10 @@ class KitGame(Game[S], Generic[S]):
         #: set-up -> (its names by kind, the reference check bound to them)
         self._setups: PerSetup[tuple[dict[str, Names], BoundRefs]] = PerSetup(self._bind_setup)
         self._setup_type = self.event_types[0]
-        #: validate_more, when the game has one (a call saved per event otherwise)
+        #: validate_more, when the game has one (a call saved per event otherwise), and the event
+        #: types it concerns (None: every type)
         self._more = None if type(self).validate_more is KitGame.validate_more else self.validate_more
+        self._more_types = None if self.validate_more_types is None else frozenset(self.validate_more_types)
         self._parts: dict[str, Any] = {}
         self._redactor: Callable[[Event, str, Any], Event] | None = None
 
@@ -624,7 +626,7 @@ class KitGame(Game[S], Generic[S]):
         fn = refs.by_type.get(event.__class__, UNSEEN)  # BoundRefs.check, inlined
         if fn is not None:
             (fn if fn is not UNSEEN else refs.learn(event.__class__))(event)
-        if self._more is not None:
+        if self._more is not None and (self._more_types is None or event.__class__ in self._more_types):
             self._more(setup, event, ctx)
 
     def validate_setup(self, setup: Any) -> None:
@@ -633,8 +635,13 @@ class KitGame(Game[S], Generic[S]):
         self.options_of(setup)
         self.check_data(setup)
 
+    #: the event types :meth:`validate_more` checks (called for no other: a call saved per event);
+    #: None, the default: it is called for every event
+    validate_more_types: ClassVar[Any] = None
+
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
-        """References :attr:`refs` cannot express (fields of one event type, composite names)."""
+        """References :attr:`refs` cannot express (fields of one event type, composite names).
+        Called for the types of :attr:`validate_more_types` only, when the game names them."""
 
     def load_state(self, data: Any) -> Any:
         """Decode a judge's view: the position Struct, the references of its set-up, then the

@@ -57,6 +57,8 @@ class Kolossus(KitGame[State]):
             "region": Names(board.regions, "{value!r} is not a region of this board (" + regions + ")"),
         }
 
+    validate_more_types = (E.MiniatureBeaten, E.GameEnded)
+
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         t = type(event)
         if t is E.MiniatureBeaten and event.by not in ctx["warband"].known and event.by not in ("quake", "earthquake"):

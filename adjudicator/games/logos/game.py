@@ -71,6 +71,8 @@ class Logos(KitGame[State]):
         # Still a mapping of the pool's cards (card_info reads it); "?" maps to no card
         return {**super().setup_context(setup), "card": Names({**cards.known, HIDDEN: None}, cards.unknown)}
 
+    validate_more_types = (*MUST_NAME, E.RoundEnded)
+
     def validate_more(self, setup: Any, event: Event, ctx: dict[str, Names]) -> None:
         t = type(event)
         if t in MUST_NAME:  # LG-35: cards shown to both players are named in every seat's record
