@@ -224,6 +224,7 @@ def check_seats(events: list[Any], tmp: Path) -> None:
 @given(seed=st.integers(0, 10_000), n=st.sampled_from([2, 3, 4]))
 @example(seed=10, n=4)  # a Soothsayer looks at items another seat saw (CardsLooked)
 @example(seed=5417, n=4)  # a Trade's card given back passed over by an unknown hand (CL-45)
+@example(seed=40, n=2)  # ... where the turn then ends (the derived EndTurn follows the Gold paid)
 def test_property_every_seat_record_verifies_and_reconciles(tmp_path_factory, seed: int, n: int) -> None:
     events = biased_match(["ann", "bob", "cid", "dee"][:n], seed)
     check_seats(events, tmp_path_factory.mktemp("seats"))

@@ -40,6 +40,8 @@ class _Kept(threading.local):
 
 
 _KEPT = _Kept()
+#: the derived events a Trade passed over may lead to in a row (CL-45; as the core bounds a run)
+_MAX_DERIVED = 100_000
 #: the legal ruling of each action of the Actions step (checks._RULE_OF; any other: ``ok(rule_of)``)
 _OK_ACTION = {t: ok(rule) for t, rule in _RULE_OF.items()}
 #: the field of an event type naming a card or tile (unknowns.FIELDS), looked up once per event
@@ -146,7 +148,7 @@ class Rules(Checks, Applies, RulesBase):
         checked where that player had none to give (CL-45), and is undetermined on that."""
         skipped = U.trade_back_skipped(s, e)
         if skipped is not None:
-            s = no_card_back(s)
+            s = self.no_card_back(s)
         try:
             U.settled_against(s, e)
             s, e = U.check(s, e)
@@ -164,6 +166,17 @@ class Rules(Checks, Applies, RulesBase):
                                     "back for a Trade, so 2 Gold paid in return", skipped).ruling()
         return r
 
+    def no_card_back(self, s: State) -> State:
+        """``s`` (a Trade's card given back passed over, CL-45) with the Gold paid instead and the
+        engine's consequences that follow (the derived events the full log's position settled)."""
+        s = no_card_back(s)
+        for _ in range(_MAX_DERIVED):
+            d = self.derive(s)
+            if d is None:
+                return s
+            s = self.apply(s, d)
+        raise RuntimeError("colossi: the consequences of a Trade passed over do not settle")
+
     def apply(self, s: State, e: Any) -> State:
         # a record with unknown identities: the position the event is applied in (unknowns.py);
         # a full-information log costs one test
@@ -179,7 +192,7 @@ class Rules(Checks, Applies, RulesBase):
         if hidden:
             s0 = s
             if U.trade_back_skipped(s, e) is not None:
-                s = no_card_back(s)  # (CL-45: as check_unknown)
+                s = self.no_card_back(s)  # (CL-45: as check_unknown)
             s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
         # the working position: the one that made ``s`` when ``s`` is the position this thread's last
         # apply returned (a fold applies to the position it just got), else a new copy of ``s``
