@@ -148,6 +148,8 @@ class Rules(Checks, Applies, RulesBase):
         checked where that player had none to give (CL-45), and is undetermined on that."""
         skipped = U.trade_back_skipped(s, e)
         if skipped is not None:
+            h = s.todo[0]
+            passed = f"{h.player} gives {h.to} no card back (Trade) and pays {h.gold} Gold instead"
             s = self.no_card_back(s)
         try:
             U.settled_against(s, e)
@@ -162,8 +164,8 @@ class Rules(Checks, Applies, RulesBase):
             except Undetermined as x:
                 return x.ruling()
             if skipped is not None:
-                return Undetermined("CL-45", NS + "unknown-trade", f"{type(e).__name__} by {e.player}: no card given "
-                                    "back for a Trade, so 2 Gold paid in return", skipped).ruling()
+                return Undetermined("CL-45", NS + "unknown-trade", f"{type(e).__name__} by {e.player}: {passed}",
+                                    skipped).ruling()
         return r
 
     def no_card_back(self, s: State) -> State:

@@ -222,7 +222,6 @@ def gold_back(w: W, h: Any) -> bool:
     return _drop(w)
 
 
-
 @_settles(Deal)
 def _settle_deal(w: W, h: Any) -> bool:
     return _drop_if(w, not w.pile)
