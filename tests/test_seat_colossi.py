@@ -391,6 +391,15 @@ def test_a_trade_passed_over_by_a_hand_the_record_does_not_show_is_undetermined_
     assert v.condition == "cid holds no card other than secure"
 
 
+def test_verify_of_a_record_with_a_trade_passed_over_exits_4_naming_the_condition(tmp_path: Path) -> None:
+    events, k = passed_over_trade()
+    path = tmp_path / "ann.jsonl"
+    path.write_bytes(encode(seat(events, "ann")[:k + 1]))
+    r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == 4, r.output
+    assert "cid holds no card other than the card received from bob" in r.output and "CL-45" in r.output
+
+
 def test_a_trade_passed_over_by_a_hand_that_shows_another_card_is_out_of_step() -> None:
     events, k = passed_over_trade()
     record = seat(events, "ann")
