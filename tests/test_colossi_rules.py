@@ -78,6 +78,8 @@ NEVER_REJECTS: dict[str, str] = {
     "CL-39": "the known top is checked under CL-2.6",
     "CL-43": "what apply makes of an event a judge lets stand (tests/test_colossi_ruling_props.py)",
     "CL-44": "what a taking back keeps (Game.keep_seen; tests/test_colossi_ruling_props.py)",
+    "CL-45": "a Trade's answer passed over by an unknown hand is undetermined; a hand shown to hold another "
+             "card is out of step under CL-2.1 (tests/test_seat_colossi.py)",
 }
 
 
@@ -329,6 +331,18 @@ def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
     rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "windfall", "1 in the discard pile")
     assert type(played) is E.CardPlayed and played.player == A
     accepts(GAME.check(s, played))
+
+
+@documents("CL-45")
+def test_a_trade_answer_passed_over_in_a_seat_record_is_undetermined_and_pays_the_gold() -> None:
+    from .test_seat_colossi import passed_over_trade, seat, verdict
+
+    events, k = passed_over_trade()
+    res = verdict(seat(events, "dee")[:k + 1])
+    v = res.undetermined[-1]
+    assert (res.verdict, v.seq, v.rule, v.condition) == ("undetermined", k + 1, "CL-45",
+                                                          "cid holds no card other than the card received from bob")
+    assert [p.gold for p in res.state.players] == [p.gold for p in verdict(events[:k + 1]).state.players]
 
 
 @documents("CL-40")

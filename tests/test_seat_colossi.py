@@ -181,6 +181,10 @@ def stays_unknown(record: list[Any], v: Any) -> bool:
         later = encode(record[v.seq:]).decode()
         return f'"{lair.group(1)}"' not in later and any(type(e) is E.TileSetAside and e.tile in (None, HIDDEN)
                                                           for e in record)
+    skipped = re.fullmatch(r"(\S+) holds no card other than .+", v.condition or "")
+    if skipped:  # a Trade's card given back passed over (CL-45): that hand was unknown there
+        before = positions_before(parse_log(encode(record), "<record>"))[v.seq - 1]
+        return any(p.id == skipped.group(1) and HIDDEN in p.hand for p in before.players)
     if v.code == "colossi/unknown-trade":
         back, given = record[v.seq - 1], record[v.seq - 2]
         return HIDDEN in (back.card, getattr(given, "card", HIDDEN))
@@ -219,6 +223,8 @@ def check_seats(events: list[Any], tmp: Path) -> None:
                                                                  HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), n=st.sampled_from([2, 3, 4]))
 @example(seed=10, n=4)  # a Soothsayer looks at items another seat saw (CardsLooked)
+@example(seed=5417, n=4)  # a Trade's card given back passed over by an unknown hand (CL-45)
+@example(seed=40, n=2)  # ... where the turn then ends (the derived EndTurn follows the Gold paid)
 def test_property_every_seat_record_verifies_and_reconciles(tmp_path_factory, seed: int, n: int) -> None:
     events = biased_match(["ann", "bob", "cid", "dee"][:n], seed)
     check_seats(events, tmp_path_factory.mktemp("seats"))
@@ -354,3 +360,53 @@ def test_a_step_out_of_turn_can_stand_and_a_piece_that_is_not_there_cannot() -> 
     # the words of an event with no defined effect (CL-43), never an engine defect's
     assert "has no defined effect on the table: bob has no colossus on space" in res.violations[1].message
     assert "defect" not in res.violations[1].message
+
+
+# == a Trade's card given back, passed over by an unknown hand (CL-45) ===========================
+
+def passed_over_trade() -> tuple[list[Any], int]:
+    """seed 5417, 4 players: bob's Trade gives cid a card; cid holds only copies of it and pays 2
+    Gold instead, so the next event is bob giving dee a card: the events and that event's index."""
+    events = biased_match(["ann", "bob", "cid", "dee"], 5417)
+    k = next(i for i in range(1, len(events)) if type(events[i]) is E.CardGiven and type(events[i - 1]) is E.CardGiven
+             and (events[i - 1].player, events[i - 1].to, events[i].player, events[i].to) == ("bob", "cid", "bob", "dee"))
+    return events, k
+
+
+def test_a_trade_passed_over_by_a_hand_the_record_does_not_show_is_undetermined_on_its_condition() -> None:
+    """ann's record does not show cid's hand nor the card bob gave: bob's next give is legal only
+    if cid held no other card (before CL-45 it was illegal there: not-your-decision)."""
+    events, k = passed_over_trade()
+    record = seat(events, "ann")
+    res = verdict(record[:k + 1])
+    assert res.verdict == "undetermined", [v.as_dict() for v in res.violations]
+    v = res.undetermined[-1]
+    assert (v.seq, v.rule, v.code) == (k + 1, "CL-45", "colossi/unknown-trade")
+    assert v.condition == "cid holds no card other than the card received from bob"
+    full = positions_before(parse_log(encode(events), "<full>"))[k + 1]
+    mine = positions_before(parse_log(encode(record), "<record>"))[k + 1]
+    assert [p.gold for p in mine.players] == [p.gold for p in full.players]  # cid paid the 2 Gold
+    # bob's record names the card he gave (cid's hand is still unknown there)
+    v = next(v for v in verdict(seat(events, "bob")).undetermined if v.seq == k + 1)
+    assert v.condition == "cid holds no card other than secure"
+
+
+def test_verify_of_a_record_with_a_trade_passed_over_exits_4_naming_the_condition(tmp_path: Path) -> None:
+    events, k = passed_over_trade()
+    path = tmp_path / "ann.jsonl"
+    path.write_bytes(encode(seat(events, "ann")[:k + 1]))
+    r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == 4, r.output
+    assert "cid holds no card other than the card received from bob" in r.output and "CL-45" in r.output
+
+
+def test_a_trade_passed_over_by_a_hand_that_shows_another_card_is_out_of_step() -> None:
+    events, k = passed_over_trade()
+    record = seat(events, "ann")
+    s = positions_before(parse_log(encode(record), "<record>"))[k]
+    assert type(s.todo[0]).__name__ == "TradeBack" and s.todo[0].player == "cid"
+    shown = msgspec.structs.replace(s, players=tuple(
+        msgspec.structs.replace(p, hand=("?", "lure", "pilfer")) if p.id == "cid" else p for p in s.players))
+    r = GAME.check(shown, record[k])
+    assert (r.verdict, r.rule, r.code) == ("illegal", "CL-2.1", "colossi/not-your-decision"), r
+    assert GAME.check(s, record[k]).verdict == "undetermined"

@@ -9,7 +9,7 @@ from typing import Any
 
 from .card_effects import after_card
 from .engine import beast_space
-from .settle import WAITING, settle_task
+from .settle import WAITING, gold_back, settle_task
 from .state import (
     AfterCard, Deal, DealOp, EnvOp, LootOp, Maar, MinesOp, MonoOp, OPS, RampageOp, ScoreOp, TakeTrait, Walk, WalkOp,
 )
@@ -104,3 +104,12 @@ def pump(w: W) -> None:
             continue
         return
     raise RuntimeError("colossi: the task queue does not settle")
+
+
+def no_card_back(s: Any) -> Any:
+    """The position ``s`` (waiting for a Trade's card given back, CL-45) once that player has no
+    different card to give: the Gold paid, then the engine goes on."""
+    w = W(s)
+    gold_back(w, w.todo[0])
+    pump(w)
+    return w.freeze()

@@ -101,6 +101,7 @@ RULES: dict[str, str] = {
     "CL-42": "The Oasis discards the whole hand face up, written as one CardsMoved, before its draws",
     "CL-43": "An irregular event a judge lets stand does what it says on the table; one naming what is not there has no defined effect",
     "CL-44": "A seat cannot unsee: a taking back keeps the cards drawn, looked at and turned up, on top and known",
+    "CL-45": "A Trade's card given back, passed over by a hand a seat's record does not show: none to give",
 }
 
 RULEBOOK = Rulebook("CL", RULES)

@@ -27,8 +27,8 @@ from .checks import Checks, NS, _RULE_OF, bad, ok
 from .engine import acol
 from .options import ANSWERS, CHOICES, answer_types, beast_steps, card_params, spawn_spaces, task_options
 from .options import FAST, canon, canonical  # noqa: F401 (re-exported: game.py and the tests import them from here)
-from .pump import pump
-from .state import Actions, BannerChoice, Deploy, Draft, Draw, EndTurn, PlaceStart, Replenish, Rest, StartTurn, State
+from .pump import no_card_back, pump
+from .state import Actions, BannerChoice, Deploy, Draft, Draw, EndTurn, PlaceStart, Replenish, Rest, StartTurn, State, TradeBack
 from .working import W
 
 
@@ -40,6 +40,8 @@ class _Kept(threading.local):
 
 
 _KEPT = _Kept()
+#: the derived events a Trade passed over may lead to in a row (CL-45; as the core bounds a run)
+_MAX_DERIVED = 100_000
 #: the legal ruling of each action of the Actions step (checks._RULE_OF; any other: ``ok(rule_of)``)
 _OK_ACTION = {t: ok(rule) for t, rule in _RULE_OF.items()}
 #: the field of an event type naming a card or tile (unknowns.FIELDS), looked up once per event
@@ -89,7 +91,7 @@ class Rules(Checks, Applies, RulesBase):
     def check(self, s: State, e: Any, known: bool = False) -> Ruling:
         """The ruling on ``e`` in ``s``.  A record with unknown identities first goes through
         :meth:`check_unknown` (``known``: it did); a full-information log costs one test."""
-        if not known and type(e) in U.WATCHED:
+        if not known and (type(e) in U.WATCHED or (s.unseen is not None and s.todo and type(s.todo[0]) is TradeBack)):
             if s.unseen is not None:
                 return self.check_unknown(s, e)
             f = _FIELD_OF(type(e))  # unknowns.involved, inlined for a full-information position
@@ -141,7 +143,14 @@ class Rules(Checks, Applies, RulesBase):
 
     def check_unknown(self, s: State, e: Any) -> Ruling:
         """:meth:`check` of an event in a record with unknown identities: unknowns.py first (an
-        impossible name is illegal, CL-2.7; a decision turning on an unknown, undetermined)."""
+        impossible name is illegal, CL-2.7; a decision turning on an unknown, undetermined).  An
+        event that passes over a Trade's card given back by a hand the record does not show is
+        checked where that player had none to give (CL-45), and is undetermined on that."""
+        skipped = U.trade_back_skipped(s, e)
+        if skipped is not None:
+            h = s.todo[0]
+            passed = f"{h.player} gives {h.to} no card back (Trade) and pays {h.gold} Gold instead"
+            s = self.no_card_back(s)
         try:
             U.settled_against(s, e)
             s, e = U.check(s, e)
@@ -154,7 +163,21 @@ class Rules(Checks, Applies, RulesBase):
                 U.beast_lair_condition(s, e)
             except Undetermined as x:
                 return x.ruling()
+            if skipped is not None:
+                return Undetermined("CL-45", NS + "unknown-trade", f"{type(e).__name__} by {e.player}: {passed}",
+                                    skipped).ruling()
         return r
+
+    def no_card_back(self, s: State) -> State:
+        """``s`` (a Trade's card given back passed over, CL-45) with the Gold paid instead and the
+        engine's consequences that follow (the derived events the full log's position settled)."""
+        s = no_card_back(s)
+        for _ in range(_MAX_DERIVED):
+            d = self.derive(s)
+            if d is None:
+                return s
+            s = self.apply(s, d)
+        raise RuntimeError("colossi: the consequences of a Trade passed over do not settle")
 
     def apply(self, s: State, e: Any) -> State:
         # a record with unknown identities: the position the event is applied in (unknowns.py);
@@ -170,6 +193,8 @@ class Rules(Checks, Applies, RulesBase):
                 hidden = v == HIDDEN if v.__class__ is str else U.involved(s, e)
         if hidden:
             s0 = s
+            if U.trade_back_skipped(s, e) is not None:
+                s = self.no_card_back(s)  # (CL-45: as check_unknown)
             s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
         # the working position: the one that made ``s`` when ``s`` is the position this thread's last
         # apply returned (a fold applies to the position it just got), else a new copy of ``s``

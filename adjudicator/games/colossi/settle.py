@@ -212,9 +212,14 @@ def _settle_trade_back(w: W, h: Any) -> bool:
     hand = w.P(h.player).hand
     # in a seat's record (CL-40) a second unknown card may be a different one
     if not [c for c in hand if c != h.card] and not (h.card == HIDDEN and hand.count(HIDDEN) > 1):
-        w.transfer(h.player, h.to, h.gold)
-        return _drop(w)
+        return gold_back(w, h)
     return False
+
+
+def gold_back(w: W, h: Any) -> bool:
+    """A Trade's player with no different card to give back pays the Gold instead (CL-6.4)."""
+    w.transfer(h.player, h.to, h.gold)
+    return _drop(w)
 
 
 @_settles(Deal)

@@ -372,9 +372,12 @@ def conditions_after(s: Any, e: Any, after: Any) -> Any:
     and those later events settled dropped: a Lair's once no face-down Lair is left unknown or
     once the Lair is named anywhere (CL-40; :meth:`Colossi.open_conditions`)."""
     un = after.unseen
-    if un is None or (not un.open and type(e) is not E.BeastDrawn and type(e) is not E.CardGiven):
+    skipped = trade_back_skipped(s, e)
+    if un is None or (not un.open and type(e) is not E.BeastDrawn and type(e) is not E.CardGiven and skipped is None):
         return after  # (no condition open, and the event opens none)
     opened = list(un.open)
+    if skipped is not None:
+        opened.append((skipped, ""))
     c = lair_condition(s, e)
     if c is not None:
         opened.append(c)
@@ -436,3 +439,36 @@ def trade_back_condition(s: Any, e: Any) -> None:
     c = trade_condition(s, e)
     if c is not None:
         raise Undetermined("CL-6.4", NS + "unknown-trade", f"{e.player} gives {e.to} a card back (Trade)", c)
+
+
+def _all_alike_possible(s: Any, hand: tuple[str, ...], got: str) -> bool:
+    """Whether every card of ``hand`` can be one card (``got`` when it is known): the record's
+    unknown cards there are then that card, as many copies as ``unseen`` still holds."""
+    known = {c for c in hand if c != HIDDEN}
+    if got != HIDDEN:
+        known.add(got)
+    if len(known) > 1:
+        return False
+    n = hand.count(HIDDEN)  # (the card received, when unknown, is one of them)
+    left = Counter(s.unseen.cards)
+    if known:
+        return left[next(iter(known))] >= n
+    return n <= 0 or any(k >= n for k in left.values())
+
+
+def trade_back_skipped(s: Any, e: Any) -> str | None:
+    """Trade (CL-6.4, CL-45) in a seat's record: the position waits for a card given back by a
+    player whose hand the record does not show, and ``e`` is not that answer.  Then the player
+    had no different card (the engine took the Gold, as it does when the hand shows none), and
+    that is the condition, in words; None when ``e`` answers, the hand is known, or the hand
+    cannot be all one card."""
+    if s.unseen is None or not s.todo or type(s.todo[0]).__name__ != "TradeBack":
+        return None
+    h = s.todo[0]
+    if type(e) in (E.CardGiven, E.GoldPaid) and getattr(e, "player", None) == h.player:
+        return None
+    hand = next((p.hand for p in s.players if p.id == h.player), ())
+    if HIDDEN not in hand or not _all_alike_possible(s, hand, h.card):
+        return None
+    got = "the card received from " + h.to if h.card == HIDDEN else h.card
+    return f"{h.player} holds no card other than {got}"
