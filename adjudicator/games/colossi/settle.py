@@ -86,15 +86,21 @@ def _shrink(w: W, n: int, old: int, smaller: Any) -> bool | None:
 
 # -- decks and rows ------------------------------------------------------------------------------------------
 
+def _refill_or_pop(w: W) -> bool:
+    """An empty Trait deck refilled from the discards, or the step dropped when it cannot be:
+    True when the working position changed (settle again), False when the deck has Traits."""
+    if w.trait_deck:
+        return False
+    if not _refill_traits(w):
+        w.pop()
+    return True
+
+
 @_settles(RevealTrait)
 def _settle_reveal_trait(w: W, h: Any) -> bool:
     if not w.options.use_traits or len(w.trait_row) >= 3:
         return _drop(w)
-    if not w.trait_deck:
-        if not _refill_traits(w):
-            w.pop()
-        return True
-    return False
+    return _refill_or_pop(w)
 
 
 @_settles(Draft, TakeTrait)
@@ -110,11 +116,7 @@ def _settle_draft(w: W, h: Any) -> bool:
 def _settle_growth_draw(w: W, h: Any) -> bool:
     if h.count <= 0:
         return _drop(w)
-    if not w.trait_deck:
-        if not _refill_traits(w):
-            w.pop()
-        return True
-    return False
+    return _refill_or_pop(w)
 
 
 @_settles(GrowthPick)
