@@ -702,6 +702,18 @@ class KitGame(Game[S], Generic[S]):
         card = known.get(card_id) if isinstance(known, Mapping) else None
         return None if card is None or not hasattr(card, "name") else card_info(self, card)
 
+    @property
+    def notation(self) -> Any:
+        """The package's ``notation.Notation(game)`` when it has one, else the core's game-neutral
+        :class:`~adjudicator.core.notation.Notation` (made once per game)."""
+        n = self.__dict__.get("_notation")
+        if n is None:
+            from .notation import Notation
+
+            cls = getattr(self.part("notation"), "Notation", None) or Notation
+            n = self.__dict__["_notation"] = cls(self)
+        return n
+
     def part(self, name: str) -> Any:
         """A module of the game's package (``render``, ``scene``), imported on first use."""
         mod = self._parts.get(name)

@@ -19,6 +19,7 @@ from .events import CORE_EVENTS, PRIVATE_EVENTS, Event, describe_private
 from .rulings import Rulebook, Ruling
 
 if TYPE_CHECKING:
+    from .notation import Notation
     from .scene import Scene
 
 S = TypeVar("S")
@@ -285,6 +286,21 @@ class Game(ABC, Generic[S]):
         """A key shared by legal events that differ only in how they get to the same result (the
         paths of one move to one square); ``adjudicator legal`` lists one per key unless asked for
         all.  None (the default): the event stands alone."""
+        return None
+
+    @property
+    def notation(self) -> "Notation":
+        """The game's notation (:mod:`adjudicator.core.notation`): events and positions as a
+        player writes them.  The default: the game-neutral notation from the event's fields."""
+        n = self.__dict__.get("_notation")
+        if n is None:
+            from .notation import Notation
+
+            n = self.__dict__["_notation"] = Notation(self)
+        return n
+
+    def part(self, name: str) -> Any:
+        """A module of the game's package (``render``, ``notation``): none outside the kit."""
         return None
 
     def describe_event(self, event: Event) -> str:
