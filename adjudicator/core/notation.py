@@ -11,6 +11,8 @@ default, built from the event's type and fields.
 - :meth:`Notation.parse` ``(text, state) -> Event``: reads the short form, ids and names; an
   ambiguity or a text that reads as no event raises :class:`NotationError` (with the candidates).
   A text that starts with ``{`` is an event as JSON (one log line's object) in every game.
+- :meth:`Notation.parse_entry` ``(text, state) -> list[Event]``: one entry at the table, which
+  a game may read as several events (a whole activation with its move).
 - :meth:`Notation.format_position` / :meth:`Notation.parse_position`: a position in one line
   (what the table shows, plus what one seat knows); the default says the game has none.
 
@@ -147,6 +149,13 @@ class Notation:
             return self.game.decoder.decode(text.encode())
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise NotationError(text[:80], f"not an event of {self.game.id}: {exc}") from None
+
+    def parse_entry(self, text: str, state: Any = None) -> list[Event]:
+        """The events one entry at the table writes (a recorder's line, a line of a match's text
+        form): a game may read a compound entry (a whole Kolossus activation with its move) as
+        several events, each in the position the ones before it leave (``game.apply`` of the
+        checked events, derived events left to the engine).  The default: one event."""
+        return [self.parse(text, state)]
 
     @staticmethod
     def pick(text: str, options: Sequence[tuple[str, Event]]) -> Event:
