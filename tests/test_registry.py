@@ -65,10 +65,10 @@ def test_threads_asking_at_once_each_get_their_game_loaded_once() -> None:
 
 
 def test_unreadable_entry_point_metadata_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(**_kw):
+    def broken(*_a, **_kw):
         raise ValueError("bad entry_points.txt")
 
-    monkeypatch.setattr(registry, "entry_points", broken)
+    monkeypatch.setattr(registry, "distributions", broken)
     monkeypatch.setattr(registry, "_FAILURES", [])
     monkeypatch.setattr(registry, "_all_loaded", False)
     with pytest.raises(UnknownGame, match="unknown game 'nope'"):

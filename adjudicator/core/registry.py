@@ -22,10 +22,13 @@ entry point.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, distributions
 from types import ModuleType
+from typing import Any
 
 from .errors import UnknownGame
 from .protocol import Game
@@ -91,6 +94,13 @@ _loading: Origin | None = None
 #: loading is one thread's at a time (the web service reads uploads on worker threads); re-entrant,
 #: since a plugin's import may ask the registry for a game
 _LOCK = threading.RLock()
+#: set in the thread that imports a plugin (:func:`_import_within`), which acts for the loading thread
+_local = threading.local()
+
+
+def _locked() -> Any:
+    """The registry's lock, except in a plugin's import thread (whose loader holds it already)."""
+    return contextlib.nullcontext() if getattr(_local, "plugin", False) else _LOCK
 
 
 def register(game: Game) -> Game:
@@ -135,15 +145,37 @@ def _ordered(eps: list[EntryPoint]) -> list[EntryPoint]:
     return sorted(eps, key=order)
 
 
+def _failed_metadata(where: str, exc: BaseException) -> None:
+    failure = Failure("*", Origin(where), f"{type(exc).__name__}: {exc}"[:500])
+    if failure not in _FAILURES:
+        _FAILURES.append(failure)
+
+
 def _entry_points(name: str | None = None) -> list[EntryPoint]:
+    """The group's entry points, read one distribution at a time: a distribution whose metadata
+    cannot be read (undecodable, malformed, a plugin's code raising anything while it is read) is
+    recorded as a failure naming it and the others are read all the same (importlib's own
+    ``entry_points()`` gives up on all of them at the first one)."""
     try:
-        eps = list(entry_points(group=GROUP))
-    except Exception as exc:  # noqa: BLE001 - a distribution's unreadable metadata: reported, not raised
-        failure = Failure("*", Origin("*"), f"{type(exc).__name__}: {exc}"[:500])
-        if failure not in _FAILURES:
-            _FAILURES.append(failure)
+        dists = list(distributions())
+    except BaseException as exc:  # noqa: BLE001 - the metadata of the installed distributions: reported, not raised
+        _failed_metadata("*", exc)
         return []
-    return _ordered([ep for ep in eps if name is None or ep.name == name])
+    eps: list[EntryPoint] = []
+    seen: set[str] = set()
+    for dist in dists:
+        where = str(getattr(dist, "_path", "")) or "a distribution"
+        try:
+            dname = (dist.metadata["Name"] or "").lower().replace("-", "_").replace(".", "_")
+            if dname in seen:  # the same distribution found twice on the path: the first wins, as in importlib
+                continue
+            seen.add(dname)
+            mine = [ep for ep in dist.entry_points if ep.group == GROUP and (name is None or ep.name == name)]
+        except BaseException as exc:  # noqa: BLE001 - one broken distribution never hides the others' games
+            _failed_metadata(where, exc)
+            continue
+        eps += mine
+    return _ordered(eps)
 
 
 def _load_one(ep: EntryPoint) -> None:
@@ -158,11 +190,8 @@ def _load_one(ep: EntryPoint) -> None:
     before = dict(_GAMES)
     _loading = here
     try:
-        obj = ep.load()
+        obj, made = _import_within(ep, _import_seconds())
         if not isinstance(obj, ModuleType):
-            if not callable(obj):
-                raise PluginError(f"names a {type(obj).__name__}, not a module or a callable")
-            made = obj()
             for game in made if isinstance(made, (list, tuple)) else [made]:
                 if isinstance(game, Game) and _GAMES.get(game.id) is not game:
                     register(game)
@@ -172,7 +201,7 @@ def _load_one(ep: EntryPoint) -> None:
                 _ORIGINS[gid] = here
         if not any(o == here for o in _ORIGINS.values()):
             raise PluginError("it registered no game (call adjudicator.core.registry.register(game))")
-    except Exception as exc:  # noqa: BLE001 - a broken plugin is reported, never a traceback
+    except BaseException as exc:  # noqa: BLE001 - a broken plugin (even SystemExit) is reported, never raised
         for gid in [gid for gid in _GAMES if _GAMES[gid] is not before.get(gid)]:
             if gid in before:
                 _GAMES[gid] = before[gid]
@@ -186,9 +215,59 @@ def _load_one(ep: EntryPoint) -> None:
         _loading = None
 
 
+def _import_seconds() -> float:
+    """The time a plugin's import may take (``ADJUDICATOR_PLUGIN_TIMEOUT``, seconds; default 20)."""
+    try:
+        return max(0.1, min(600.0, float(os.environ.get("ADJUDICATOR_PLUGIN_TIMEOUT", "20"))))
+    except ValueError:
+        return 20.0
+
+
+class PluginTimeout(PluginError):
+    """A plugin whose import did not finish in time (it is left running in a daemon thread)."""
+
+
+def _import(ep: EntryPoint) -> tuple[object, object]:
+    """The entry point's object, and what calling it made (a module: None)."""
+    obj = ep.load()
+    if isinstance(obj, ModuleType):
+        return obj, None
+    if not callable(obj):
+        raise PluginError(f"names a {type(obj).__name__}, not a module or a callable")
+    return obj, obj()
+
+
+def _import_within(ep: EntryPoint, seconds: float) -> tuple[object, object]:
+    """``ep.load()`` in a daemon thread, waited for ``seconds``: a plugin that hangs at import is a
+    failure, never a hang of the command or the service (its thread is abandoned; the process can
+    still exit and answer signals).  Whatever the import raises (``SystemExit`` and
+    ``KeyboardInterrupt`` included) is re-raised here as the failure's reason.  Calling a
+    callable entry point is part of the import."""
+    if _dist(ep)[0] == HOME:  # the built-in games: imported in the caller's thread, as any module
+        return _import(ep)
+    box: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        _local.plugin = True  # the loading thread holds _LOCK and waits on this one: lock-free here
+        try:
+            box.append((True, _import(ep)))
+        except BaseException as exc:  # noqa: BLE001 - carried to the loading thread
+            box.append((False, exc))
+
+    t = threading.Thread(target=run, name=f"plugin {ep.name}", daemon=True)
+    t.start()
+    t.join(seconds)
+    if not box:
+        raise PluginTimeout(f"its import did not finish in {seconds:g} s (ADJUDICATOR_PLUGIN_TIMEOUT)")
+    ok, value = box[0]
+    if not ok:
+        raise value  # type: ignore[misc]
+    return value
+
+
 def _load_all() -> None:
     global _all_loaded
-    with _LOCK:
+    with _locked():
         if _all_loaded:
             return
         _all_loaded = True
@@ -201,7 +280,7 @@ def get(game_id: str) -> Game:
     game = _GAMES.get(game_id)
     if game is not None:
         return game
-    with _LOCK:
+    with _locked():
         for ep in _entry_points(game_id):
             _load_one(ep)
         if game_id not in _GAMES:
