@@ -52,12 +52,24 @@ def internal_error_line(exc: BaseException, where: str | None = None) -> str:
 
 
 #: what reaches a terminal from input only as an escape: C0 controls but tab and newline (ESC, BEL,
-#: CR, backspace ...), DEL and the C1 controls (U+0080-U+009F: CSI, OSC ... in one character)
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: CR, backspace ...), DEL and the C1 controls (U+0080-U+009F: CSI, OSC ... in one character), the
+#: bidirectional overrides and isolates (U+202E makes a line read backwards) and the Unicode line
+#: and paragraph separators
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+#: the same, and the line breaks and tabs a value inside one line must not hold
+_IN_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def _escape(m: re.Match[str]) -> str:
-    return f"\\x{ord(m.group()):02x}"
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def inline(text: str) -> str:
+    """``text`` as a value inside one line: :func:`safe`, and its newlines and tabs written as
+    ``\\x0a``/``\\x09`` (a newline in a header value or a player's name cannot print a line of its
+    own that reads like a verdict)."""
+    return _IN_LINE.sub(_escape, text) if _IN_LINE.search(text) else text
 
 
 def safe(text: str) -> str:

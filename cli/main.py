@@ -22,7 +22,7 @@ from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import position_at, propose
 
 from .common import (
-    EXIT_ILLEGAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option, echo,
+    EXIT_ILLEGAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option, echo, inline,
     emit_json, fail, json_option, pools_option, position_option,
 )
 
@@ -95,7 +95,7 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
     else:
         echo(f"{doc['path']}: {doc['verdict']} ({doc['events']} events, {doc['game']}{tail})")
     if doc.get("meta"):
-        echo(f"  header: {header_line(doc['meta'])}")
+        echo(f"  header: {inline(header_line(doc['meta']))}")
     for v in doc["violations"]:
         echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
         if v.get("followers"):

@@ -27,7 +27,7 @@ from adjudicator.core.store import (
 )
 
 from .common import (
-    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, echo, emit_json, fail,
+    BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, BadInput, as_option, echo, emit_json, fail, inline,
     internal_error_line, json_option, pools_option, process_pool,
 )
 
@@ -207,7 +207,7 @@ def _outcome_text(outcome: dict[str, Any] | None) -> str:
 
 
 def _echo_summary(m: MatchSummary) -> None:
-    header = f"  [{header_line(m.meta)}]" if m.meta else ""
+    header = f"  [{inline(header_line(m.meta))}]" if m.meta else ""
     echo(f"{m.match_id}  {m.game}  {','.join(m.players)}  {m.verdict}  {m.events} events  "
          f"{_outcome_text(m.outcome)}  {m.source}{header}")
 

@@ -29,7 +29,7 @@ from adjudicator.core.events import HIDDEN
 from adjudicator.core.log import stream_log
 from adjudicator.core.reconcile import Record, reconcile, read_record
 
-from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, pools_option
+from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, inline, pools_option, safe
 from .verdicts import run_jobs, verify_one
 
 
@@ -198,11 +198,20 @@ def _text(report: dict[str, Any]) -> str:
     st = ", ".join(f"{n} {k}" for k, n in s["status"].items())
     kinds = ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()) or "none"
     out.append(f"{s['tables']} tables: {st}; {s['problems']} problems ({kinds})")
-    return "\n".join(out)
+    return "\n".join(map(inline, out))  # each entry one line: a newline inside a value is escaped
 
 
 CSV_FIELDS = ("round", "table", "players", "status", "verdict", "complete", "reported", "outcome", "events",
               "log", "problems", "kinds")
+
+
+#: what a spreadsheet reads as the start of a formula (OWASP's CSV injection list)
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs: text starting like a formula is prefixed with ``'``."""
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
 
 
 def _csv(report: dict[str, Any]) -> str:
@@ -211,10 +220,10 @@ def _csv(report: dict[str, Any]) -> str:
     w.writerow(CSV_FIELDS)
     for t in report["tables"]:
         log = t["log"] or " ".join((t["seats"] or {}).values())
-        w.writerow([t["round"], t["table"], " ".join(t["players"]), t["status"], t["verdict"] or "",
+        w.writerow(map(_cell, [t["round"], t["table"], " ".join(t["players"]), t["status"], t["verdict"] or "",
                     "" if t["complete"] is None else str(t["complete"]).lower(), t["reported"] or "",
                     T.describe_result(t["outcome"]) if t["outcome"] else "", t["events"] or "", log,
-                    len(t["problems"]), " ".join(p["kind"] for p in t["problems"])])
+                    len(t["problems"]), " ".join(p["kind"] for p in t["problems"])]))
     return buf.getvalue()
 
 
@@ -278,7 +287,7 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, repl
     if as_json:
         emit_json(report)
     elif as_csv:
-        sys.stdout.write(_csv(report))
+        sys.stdout.write(safe(_csv(report)))  # control characters escaped as everywhere on a terminal
     else:
         echo(_text(report))
     sys.exit(EXIT_PROBLEMS if report["summary"]["problems"] else EXIT_LEGAL)
