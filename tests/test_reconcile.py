@@ -15,7 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.core import registry
@@ -26,6 +26,8 @@ from adjudicator.core.playout import playout
 from adjudicator.core.reconcile import read_record, reconcile
 from adjudicator.core.verify import run
 from adjudicator.cli.main import main
+
+from .test_seat_colossi import stays_unknown
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,7 +71,15 @@ def rebuilds(game, merged: bytes, events) -> None:
         assert cls is not None and cls.kind == "X", (doc, want[i] if i < len(want) else None)
     assert i == len(want), f"the merged log stops before event {i + 1}: {want[i]}"
     mine, full = run(parse_log(merged, "m.jsonl")), run(_log(events))
-    assert mine.verdict == full.verdict and mine.outcome == full.outcome, [v.as_dict() for v in mine.violations]
+    if mine.verdict == "undetermined" and full.verdict == "legal":
+        # what no seat saw stays unknown in the merged log too (Colossi's tiles set aside face
+        # down): a decision that turns on one of them (an Animalistic Beast whose Lair may be among
+        # them, CL-40) stays open there, and only such a decision may (seed 395 of the property)
+        rec = [e for _l, e in parse_log(merged, "m.jsonl").events]
+        assert mine.undetermined and all(stays_unknown(rec, v) for v in mine.undetermined), mine.undetermined
+    else:
+        assert mine.verdict == full.verdict, [v.as_dict() for v in mine.violations]
+    assert mine.outcome == full.outcome
 
 
 def _fits(doc: dict, want: dict) -> bool:
@@ -118,6 +128,7 @@ HIDDEN_GAMES = [g.id for g in registry.games() if g.id in ("colossus-order", "lo
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(gid=st.sampled_from(HIDDEN_GAMES), seed=st.integers(0, 10_000))
+@example(gid="colossi", seed=395)  # an Animalistic draw turns on a face-down tile no seat saw (CL-40)
 def test_generated_matches_are_rebuilt_from_their_seats_records(tmp_path_factory, gid: str, seed: int) -> None:
     game = registry.get(gid)
     events, _state = playout(game, seed, max_events=300)
