@@ -56,8 +56,9 @@ def _skip_string(text: str, start: int, quote: str) -> int:
     return end
 
 
-def scan(text: str) -> None:
-    """Raise :class:`_Refused` where ``text`` first exceeds a limit (see the module)."""
+def scan(text: str, max_tokens: int = MAX_DATA_TOKENS) -> None:
+    """Raise :class:`_Refused` where ``text`` first exceeds a limit (see the module); ``max_tokens``
+    pieces at most (a data file's :data:`MAX_DATA_TOKENS`; a tournament manifest's own limit)."""
     stack: list[tuple[str, int]] = []  # open arrays / inline tables, each with its depth cost
     nested = 0  # the sum of the costs on the stack
     header = 0  # the depth of the current table (its header's parts, +1 for an array of tables)
@@ -67,7 +68,7 @@ def scan(text: str) -> None:
     value_parts = 0  # the parts of the key whose value is being read (the cost of its "[" / "{")
     pos = 0
     search = _TOKEN.search
-    for _ in range(MAX_DATA_TOKENS):
+    for _ in range(max_tokens):
         m = search(text, pos)
         if m is None:
             return
@@ -122,7 +123,7 @@ def scan(text: str) -> None:
                 key_mode, parts = True, 1
     m = search(text, pos)
     if m is not None:
-        raise _Refused(m.start(), f"more than {MAX_DATA_TOKENS} pieces (keys, values, brackets, commas, "
+        raise _Refused(m.start(), f"more than {max_tokens} pieces (keys, values, brackets, commas, "
                                   f"strings, comments, lines)")
 
 
@@ -130,23 +131,25 @@ def scan(text: str) -> None:
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
-def json_pieces_error(text: str) -> str | None:
+def json_pieces_error(text: str, max_tokens: int = MAX_DATA_TOKENS) -> str | None:
     """Why the JSON data file ``text`` has too many pieces (the TOML limit: its commas, objects and
     arrays, outside strings, over :data:`MAX_DATA_TOKENS`), or None.  C speed: a JSON file of a
     million tiny cards is refused before any reader builds them."""
-    if text.count(",") + text.count("{") + text.count("[") <= MAX_DATA_TOKENS:
+    if text.count(",") + text.count("{") + text.count("[") <= max_tokens:
         return None
     bare = _JSON_STRING.sub("", text)
-    if bare.count(",") + bare.count("{") + bare.count("[") <= MAX_DATA_TOKENS:
+    if bare.count(",") + bare.count("{") + bare.count("[") <= max_tokens:
         return None
-    return f"more than {MAX_DATA_TOKENS} pieces (values, objects, arrays)"
+    return f"more than {max_tokens} pieces (values, objects, arrays)"
 
 
-def load_toml_bounded(data: str | bytes, source_name: str) -> dict[str, Any]:
+def load_toml_bounded(data: str | bytes, source_name: str, *, max_bytes: int = MAX_DATA_BYTES,
+                      max_tokens: int = MAX_DATA_TOKENS) -> dict[str, Any]:
     """The TOML document ``data`` (text, or UTF-8 bytes) read from ``source_name``, within the
-    data limits; :class:`DataError` naming ``source_name`` (and the line) otherwise."""
-    if len(data) > MAX_DATA_BYTES:
-        raise DataError(source_name, f"larger than {MAX_DATA_BYTES} bytes")
+    data limits (a tournament manifest passes its own); :class:`DataError` naming ``source_name``
+    (and the line) otherwise."""
+    if len(data) > max_bytes:
+        raise DataError(source_name, f"larger than {max_bytes} bytes")
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -154,10 +157,10 @@ def load_toml_bounded(data: str | bytes, source_name: str) -> dict[str, Any]:
             raise DataError(source_name, f"not UTF-8 text (byte {exc.start})") from None
     else:
         text = data
-        if len(text.encode("utf-8", "surrogatepass")) > MAX_DATA_BYTES:
-            raise DataError(source_name, f"larger than {MAX_DATA_BYTES} bytes")
+        if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise DataError(source_name, f"larger than {max_bytes} bytes")
     try:
-        scan(text)
+        scan(text, max_tokens)
     except _Refused as r:
         line = text.count("\n", 0, r.pos) + 1
         raise DataError(f"{source_name}:{line}", f"not read ({r.message}: the limit of a data file, "

@@ -16,7 +16,7 @@ import msgspec
 
 from .boundedtoml import json_pieces_error, load_toml_bounded
 from .errors import DataError
-from .limits import MAX_DATA_BYTES, depth_error
+from .limits import MAX_DATA_BYTES, MAX_DATA_TOKENS, depth_error
 
 T = TypeVar("T")
 
@@ -36,15 +36,17 @@ def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
     return raw
 
 
-def parse_text(text: str, path: str | Path) -> dict[str, Any]:
+def parse_text(text: str, path: str | Path, *, max_bytes: int = MAX_DATA_BYTES,
+               max_tokens: int = MAX_DATA_TOKENS) -> dict[str, Any]:
     """The TOML or JSON (``.json``) document ``text`` read from ``path``, as plain data; the error
-    of a malformed one names its line."""
+    of a malformed one names its line.  ``max_bytes``, ``max_tokens``: its size and the pieces it
+    may hold (a data file's limits; a tournament manifest's are its own)."""
     p = str(path)
     if is_json(path):
         deep = depth_error(text)
         if deep is not None:
             raise DataError(p, f"not valid JSON ({deep})")
-        many = json_pieces_error(text)
+        many = json_pieces_error(text, max_tokens)
         if many is not None:
             raise DataError(p, f"not read ({many}: the limit of a data file, docs/log-format.md, \"Limits\")")
         try:
@@ -58,7 +60,7 @@ def parse_text(text: str, path: str | Path) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise DataError(f"{p}:1", "a data file in JSON is one object ({...})")
         return data
-    return _toml(text, p)
+    return load_toml_bounded(text, p, max_bytes=max_bytes, max_tokens=max_tokens)
 
 
 def _toml(text: str, p: str) -> dict[str, Any]:
@@ -70,10 +72,10 @@ def is_json(path: str | Path) -> bool:
     return str(path).lower().endswith(".json")
 
 
-def read_text(path: str | Path) -> str:
-    """The UTF-8 text of a data file (bounded by :data:`MAX_DATA_BYTES`)."""
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """The UTF-8 text of a data file (bounded by ``limit`` bytes, default :data:`MAX_DATA_BYTES`)."""
     try:
-        return read_bytes(path).decode("utf-8")
+        return read_bytes(path, limit).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(str(path), f"not UTF-8 text (byte {exc.start})") from None
 

@@ -34,6 +34,10 @@ MAX_DATA_FILES = 16
 #: the most copies of one card in a deck list, and the most cards a deck list may hold
 MAX_COPIES = 10_000
 MAX_DECK = 100_000
+#: a tournament manifest (TOML or JSON; docs/tournament.md): its bytes and its pieces, sized for
+#: the documented 100,000 tables (a table is about 100 bytes and 25 pieces of TOML)
+MAX_MANIFEST_BYTES = 20_000_000
+MAX_MANIFEST_TOKENS = 4_000_000
 #: the largest position document (bytes)
 MAX_POSITION_BYTES = 50_000_000
 

@@ -22,7 +22,7 @@ import msgspec
 from . import registry
 from .data import is_json, parse_text, read_data, read_text
 from .errors import AdjudicatorError, DataError, LogError
-from .limits import MAX_NAME, MAX_PLAYERS
+from .limits import MAX_MANIFEST_BYTES, MAX_MANIFEST_TOKENS, MAX_NAME, MAX_PLAYERS
 
 #: bounds on what a manifest may hold (docs/tournament.md, "Limits")
 MAX_ROUNDS = 1_000
@@ -100,8 +100,10 @@ class Lines:
     @classmethod
     def scan(cls, text: str) -> Lines:
         out = cls()
+        line, at = 1, 0  # counted on from the previous header: linear in the text
         for m in _HEADER.finditer(text):
-            line = text.count("\n", 0, m.start()) + 1
+            line += text.count("\n", at, m.start())
+            at = m.start()
             kind = re.sub(r"[ \t]", "", m.group(1))
             if kind == "players":
                 out.players.append(line)
@@ -175,7 +177,7 @@ def _convert(data: Any, path: str) -> Manifest:
 
 def _raise_at(path: str, data: Any, at: str | None, msg: str) -> Any:
     """Raise the error of field path ``at`` (``rounds[2].tables[0].players``) with its line."""
-    lines = Lines.scan(read_text(path)) if not is_json(path) else Lines()
+    lines = Lines.scan(read_text(path, MAX_MANIFEST_BYTES)) if not is_json(path) else Lines()
     line = None
     if at:
         m = re.match(r"rounds\[(\d+)\](?:\.tables\[(\d+)\])?", at)
@@ -192,8 +194,8 @@ def load(path: str | Path) -> Tournament:
     """Read and check a manifest: every refusal names file, line and field (exit 2)."""
     p = str(path)
     try:
-        text = read_text(path)
-        data = parse_text(text, path)
+        text = read_text(path, MAX_MANIFEST_BYTES)
+        data = parse_text(text, path, max_bytes=MAX_MANIFEST_BYTES, max_tokens=MAX_MANIFEST_TOKENS)
     except DataError as exc:
         raise _err(exc.path, None, exc.reason) from None
     man = _convert(data, p)
