@@ -73,11 +73,13 @@ class Sizes:
     rebuild_repeat: int = 5
     #: the log lengths of the scaling table (benchmarks.scaling)
     lengths: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
+    #: the log lengths of the seat-record scaling rows (benchmarks.seats.scaling)
+    seat_lengths: tuple[int, ...] = (4_000, 32_000, 128_000)
 
     @classmethod
     def quick(cls) -> Sizes:
         return cls(matches=100, import_matches=30, passes=5, import_repeat=3, seek_repeat=21, rebuild_repeat=5,
-                   lengths=(1_000, 10_000))
+                   lengths=(1_000, 10_000), seat_lengths=(4_000, 32_000))
 
 
 # -- import ------------------------------------------------------------------------------------
@@ -255,6 +257,7 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False,
     res.update(hidden.measure(game, files, verify_pass, say, sizes.passes))
     res.update(floor.measure(game, files, sizes.passes, say, res.get("chess_moves_per_s")))
     res.update(seats.measure(game, [f.path for f in files], directory, sizes.passes, say, IllegalMatch))
+    res["seat_scaling"] = seats.scaling(game, sizes.seat_lengths, say)
     res["generate_s"] = gen_s
     res["generate_events_per_s"] = res["events"] / gen_s
     res["matches_ended"] = sum(1 for f in files if f.outcome is not None)
@@ -302,6 +305,12 @@ def _verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
 
+def seats_rows(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    from . import seats
+
+    return seats.render_scaling(r.get("seat_scaling") or [])
+
+
 def render(gid: str, r: dict[str, Any]) -> str:
     t = r["targets"]
     peer = (("verify / python-chess", "python-chess not installed (pip install -e '.[bench]')", "", "")
@@ -320,6 +329,7 @@ def render(gid: str, r: dict[str, Any]) -> str:
          f"< {HIDDEN_COST_MAX:.0%}", _verdict(t["hidden_cost"]["pass"])),
         (f"seat records ({r['seat_matches']} matches)", f"{r['seat_events_per_s']:,.0f} events/s, "
          f"{r['seat_to_full_time']:.1f}x the full log's time per event", "", ""),
+        *seats_rows(r),
         (f"import, SQLite ({r['import_matches']} matches, as store import)", f"{r['import_events_per_s']:,.0f} events/s "
          f"(verify {r['import_verify_share']:.0%} of it)", f">= {IMPORT_MIN_EVENTS_PER_S:,} events/s",
          _verdict(t["import_events_per_s"]["pass"])),
@@ -383,6 +393,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tournament", type=int, default=None, metavar="N",
                    help="the time to check a generated tournament of about N matches with --jobs 1 and 2 "
                         "(default 1000; --quick: 0, none)")
+    p.add_argument("--seat-lengths", default=None, metavar="EVENTS,...",
+                   help="the log lengths of the seat-record rows: a seat's record against the full log per event "
+                        "(default 4000,32000,128000; --quick 4000,32000)")
     p.add_argument("--lengths", default=None, metavar="EVENTS,...",
                    help="the log lengths of the scaling table (default 1000,10000,100000,1000000; --quick 1000,10000)")
     # advanced: sizes for fast smoke tests
@@ -401,14 +414,17 @@ def sizes_of(args: argparse.Namespace) -> Sizes:
             if v < 1:
                 raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
             changes[name] = v
-    if args.lengths:
+    for opt, key in ((args.lengths, "lengths"), (args.seat_lengths, "seat_lengths")):
+        if not opt:
+            continue
+        flag = "--" + key.replace("_", "-")
         try:
-            lengths = tuple(int(x) for x in args.lengths.split(",") if x.strip())
+            lengths = tuple(int(x) for x in opt.split(",") if x.strip())
         except ValueError:
-            raise SystemExit(f"--lengths takes event counts separated by commas, not {args.lengths!r}") from None
+            raise SystemExit(f"{flag} takes event counts separated by commas, not {opt!r}") from None
         if not lengths or min(lengths) < 4:
-            raise SystemExit("--lengths: each length is at least 4 events")
-        changes["lengths"] = lengths  # type: ignore[assignment]
+            raise SystemExit(f"{flag}: each length is at least 4 events")
+        changes[key] = lengths  # type: ignore[assignment]
     if "matches" in changes and "import_matches" not in changes:
         changes["import_matches"] = min(s.import_matches, changes["matches"])
     s = Sizes(**{**s.__dict__, **changes})

@@ -11,11 +11,13 @@ from __future__ import annotations
 import gc
 import os
 import statistics
+import time
 from time import perf_counter as perf
 from typing import Any, Callable, Sequence
 
 import msgspec
 
+from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.log import parse_log
 from adjudicator.core.protocol import Game
 from adjudicator.core.seats import redact_log
@@ -69,3 +71,62 @@ def measure(game: Game, paths: Sequence[str], directory: str, passes: int, say: 
     f, s = statistics.median(full_rates), statistics.median(seat_rates)
     return {"seat_matches": len(seats), "seat_full_events_per_s": f, "seat_events_per_s": s,
             "seat_to_full_time": f / s, "seat_verdicts": verdicts}
+
+
+#: the log lengths of the seat-record scaling row (issue 29: LOGOS records were quadratic), and
+#: its target: a seat's record at most this many times the full log's time per event at each
+SEAT_LENGTHS = (4_000, 32_000, 128_000)
+SEAT_LENGTHS_QUICK = (4_000, 32_000)
+SEAT_TO_FULL_MAX = 3.0
+
+
+def _cpu_best(data: bytes, passes: int) -> float:
+    best = float("inf")
+    for _ in range(passes):
+        gc.collect()
+        t0 = time.process_time()
+        run(parse_log(data, "<bench>"))
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def scaling(game: Game, lengths: Sequence[int], say: Callable[[str], None], passes: int = 2) -> list[dict[str, Any]]:
+    """One long generated match (``sample_setup(long=True)``, seed 1) cut at each length, verified
+    as the full log and as its first seat's record (``redact --as``), best CPU time of ``passes``;
+    the figure is the record's time per event over the full log's (linear: it stays flat)."""
+    if not hides(game):
+        return []
+    from adjudicator.core.playout import playout, to_jsonl
+
+    events, _ = playout(game, 1, max_events=max(lengths), long=True)
+    rows = []
+    enc = msgspec.json.Encoder()
+    for n in lengths:
+        if n > len(events):
+            break
+        full = to_jsonl(events[:n])
+        seat = events[0].players[0]  # type: ignore[attr-defined]
+        rec = b"".join(enc.encode(e) + b"\n" for e in redact_log(parse_log(full, "<full>"), seat))
+        try:
+            tf, tr = _cpu_best(full, passes), _cpu_best(rec, passes)
+        except AdjudicatorError as exc:  # (Colossus Order's long set-up: decks beyond a record's bounds)
+            say(f"  [{game.id}] seat record at {n:,} events not measured: {exc}")
+            break
+        rows.append({"events": n, "full_s": tf, "seat_s": tr, "ratio": tr / tf if tf else float("inf"),
+                     "pass": tr / tf <= SEAT_TO_FULL_MAX if tf else False})
+        say(f"  [{game.id}] seat record at {n:,} events: {tr / tf:.2f}x the full log's time ({tr:.2f} s / {tf:.2f} s)")
+    return rows
+
+
+def hides(game: Game) -> bool:
+    """Does a seat's record of this game differ from the full log (some event redacted)?"""
+    from adjudicator.core.playout import playout
+
+    events, _ = playout(game, 0, max_events=200)
+    players = list(events[0].players)  # type: ignore[attr-defined]
+    return any(game.redact(e, p) != e for e in events for p in players)
+
+
+def render_scaling(rows: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
+    return [(f"  seat record / full log at {r['events']:,} events", f"{r['ratio']:.2f}x per event",
+             f"<= {SEAT_TO_FULL_MAX:.0f}x", "PASS" if r["pass"] else "MISS") for r in rows]

@@ -6,6 +6,8 @@ shows; and the two records reconcile to the full log."""
 
 from __future__ import annotations
 
+import itertools
+
 import re
 import tempfile
 from pathlib import Path
@@ -114,7 +116,10 @@ def test_each_seats_record_of_a_generated_match_is_never_illegal_and_reconciles(
         return [e for _line, e in parse_log(data).events if e.kind != "X"]
     assert decisions(merged) == decisions(full)
     assert msgspec.to_builtins(res.state) == msgspec.to_builtins(run(parse_log(full)).state)
-    if not any(_shown(e, s) for s in records for e in records[s]):
+    if with_derived and not any(_shown(e, s) for s in records for e in records[s]):
+        # (a log that leaves derived events to the engine: the records state the public derived
+        # facts the seat's engine cannot derive, the opponent's deck rebuilt or defenseless
+        # (observe.shows_seat), with the derived events before them; the decisions compare above)
         assert merged == full
 
 
@@ -200,8 +205,16 @@ def test_a_seats_record_names_the_cards_shuffle_hand_and_remove_card_slot_showed
                     res = run(parse_log(_lines(rec)), record_steps=True)
                     assert res.verdict in ("legal", "undetermined"), [v.as_dict() for v in res.violations]
                     named = [e for e in rec if type(e) is E.EffectResolved and e.cards]
-                    if not with_derived:  # the log leaves them out, and so does the record
-                        assert named == []
+                    if not with_derived:  # the log leaves them out, and so does the record, but in a run
+                        # of derived events it states for a public fact its engine cannot derive
+                        # (the opponent's deck rebuilt or defenseless: observe.shows_seat)
+                        for i, e in enumerate(rec):
+                            if type(e) is E.EffectResolved and e.cards:
+                                run_after = [x for x in itertools.takewhile(lambda x: x.kind == "X", rec[i + 1:])]
+                                assert any(type(x) in (E.DeckRebuilt, E.Defenseless) and x.player != seat
+                                           for x in run_after), (seed, seat, i)
+                                if e.target != seat and (shuffle_to == "deck"):
+                                    assert set(e.cards) == {HIDDEN}
                         continue
                     assert len(named) == len(moved)
                     for e, (d, ended) in zip(named, moved):  # named where the seat saw them, else "?"
@@ -218,3 +231,24 @@ def test_a_seats_record_names_the_cards_shuffle_hand_and_remove_card_slot_showed
                         elif type(e) is E.EffectResolved and e.cards:
                             counts[shuffle_to] += 1
     assert counts["discard"] >= 5 and counts["deck"] >= 1, counts
+
+
+def test_a_seats_record_states_the_opponents_deck_rebuilt_and_keeps_the_tables_discard_pile() -> None:
+    """LG-4, LG-35: the table sees the opponent rebuild their deck from the discard pile; a record
+    that does not know the opponent's deck list cannot derive when, so it states it (issue 29: the
+    opponent's discard pile grew for the whole match, a record verified in quadratic time), and
+    its position then holds the opponent's discard pile as the full log's does."""
+    events, _ = playout(GAME, 1, max_events=6000, long=True)
+    full = to_jsonl(events)
+    rebuilt = run(parse_log(full), record_steps=True).steps
+    n_rebuilt = {p: sum(type(d) is E.DeckRebuilt and d.player == p for s in rebuilt for d in s.derived)
+                 for p in events[0].players}
+    end = run(parse_log(full)).state
+    for seat in events[0].players:
+        other = next(p for p in events[0].players if p != seat)
+        assert n_rebuilt[other] > 2
+        rec = _record(full, seat)
+        assert sum(type(e) is E.DeckRebuilt and e.player == other for e in rec) == n_rebuilt[other]
+        mine = run(parse_log(_lines(rec)))
+        assert mine.verdict in ("legal", "undetermined"), [v.as_dict() for v in mine.violations]
+        assert len(mine.state.player(other).discard) == len(end.player(other).discard)

@@ -92,11 +92,14 @@ def redact_log(log: MatchLog, player: str) -> Iterator[Event]:
         last = max((i for i, d in enumerate(left) if game.shows_seat(d, player, pos)), default=-1)
         if last < 0:
             continue
+        # each as the seat saw it: the derived events before the one it must state may show
+        # another seat's cards (an effect shuffling a hand into a deck)
+        seen = [game.redact(d, player, pos) for d in left[: last + 1]]
         if stated:
-            insert[number + stated] = left[: last + 1]
+            insert[number + stated] = seen
         else:
             written += last + 1
-            yield from left[: last + 1]
+            yield from seen
 
 
 def _renumbered(r: JudgeRuling, moved: dict[int, int], lines: dict[int, int]) -> JudgeRuling:

@@ -200,3 +200,15 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
             return event  # a card the seat saw in events a judge took back (LG-41)
         return masked(event, "card")
     return event
+
+
+def shows_seat(event: Event, player: str, state: State | None = None) -> bool:
+    """Whether the derived ``event`` is a public fact ``player``'s record must state because its own
+    engine cannot derive it: the opponent's deck rebuilt from their discard pile (LG-4), which the
+    table sees, while a record that does not know the opponent's deck list (LG-35) cannot tell
+    when that deck runs out; the opponent declared defenseless (LG-5), which the table sees, while
+    the record does not know whether their hidden cards could be played (before, the record
+    stayed undetermined on it: issue 32, item 7).  Stated, it keeps the record's discard pile and deck as the table's
+    (unstated, the opponent's discard pile grew for the whole match: a record verified in
+    quadratic time, 9.5x the full log's time per event at 64,000 events, issue 29)."""
+    return (type(event) is E.DeckRebuilt or type(event) is E.Defenseless) and event.player != player
