@@ -41,6 +41,7 @@ rejects, accepts = _COVERAGE.rejects, _COVERAGE.accepts
 
 #: ids that can never reject an event, and why (each still has a behaviour test)
 NEVER_REJECTS: dict[str, str] = {
+    "CO-35": "the cards returned below the deck are known as a set, in no order; a draw against them is refused under CO-2.6 (test_wrong_next_card_from_known_bottom)",
     "CO-39": "the fields a seat's record may leave unknown; \"?\" anywhere else is unreadable (a RefError)",
     "CO-39.1": "an unknown deck list is an assumption stated beside the verdict; a card breaking it is rejected under CO-1.3/CO-1.4",
     "CO-39.4": "a Complete Declaration of unknown Locus cards is undetermined and followed as failed",
@@ -266,7 +267,8 @@ def test_a_known_deck_bottom_must_be_drawn_in_order() -> None:
     assert s.log[-1][0] == E.CardDrawn(player=A, card="bastion-squire")
 
 
-@covers("CO-35")
+@covers()
+@covers("CO-35", illegal=False, behaviour=True)  # shown illegal under the rule the ruling cites
 def test_wrong_next_card_from_known_bottom() -> None:
     s = nine_card_exchange(["bastion-squire", "white-gem"], returned_order="as-listed")
     s.draw("ash")
@@ -1748,7 +1750,8 @@ def test_reveal_top_stays_on_top_known_to_both_and_binds_the_next_draw() -> None
     assert s.player(A).deck_known == ()
 
 
-@covers("CO-35", "CO-2.6")
+@covers("CO-2.6")
+@covers("CO-35", illegal=False, behaviour=True)  # shown illegal under the rule the ruling cites
 def test_returned_cards_are_a_set_below_the_unknown_part() -> None:
     # a 9-card deck: 7 drawn, 2 returned; the returned cards come only after the 2 unknown cards,
     # and then in either order (CO-35: the log's order is not binding)
@@ -1960,7 +1963,7 @@ def test_turning_locus_cards_face_up_and_face_down() -> None:
             "put on the bottom of the deck by an effect")
 
 
-@covers("CO-2.6", legal=False)
+@covers("CO-2.6", legal=False, illegal=False, behaviour=True)  # the deck's answer; the rulings: the CO-2.6 tests
 def test_a_deck_hit_reveals_the_known_top_card() -> None:
     from adjudicator.games.colossus_order import deck as D
     from adjudicator.games.colossus_order.state import Player
