@@ -157,4 +157,4 @@ def test_logos_refill_owed_by_its_rule() -> None:
                 assert "every empty slot takes a card" in ruling.message
                 return
         state, _ = settle(g, g.apply(state, e))
-    pytest.skip("no refill followed by a pick in the generated match")
+    pytest.fail("no refill followed by a pick in the generated match: the generator changed, pick another seed")
