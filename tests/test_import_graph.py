@@ -217,3 +217,20 @@ def test_the_graph_reads_relative_function_level_and_type_checking_imports(tmp_p
         "    adjudicator.core.a -> adjudicator.core.b (adjudicator/core/a.py:5)",
         "    adjudicator.core.b -> adjudicator.core.a (adjudicator/core/b.py:1)",
     ]
+
+
+def test_tests_and_benchmarks_import_the_installed_names_only() -> None:
+    """``cli/`` and ``replays/`` install as ``adjudicator.cli`` and ``adjudicator.replays``: a test
+    importing ``cli.main`` loads a second copy of the module beside ``adjudicator.cli.main`` (two
+    module objects, two registries of click commands; issue 29, item 14)."""
+    import ast
+
+    bad = []
+    for folder in ("tests", "benchmarks"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                names = ([node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                         else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+                bad += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names
+                        if n.split(".")[0] in ("cli", "replays")]
+    assert not bad, "import adjudicator.cli / adjudicator.replays instead: " + ", ".join(bad)

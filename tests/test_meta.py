@@ -19,7 +19,7 @@ from adjudicator.core.store import MatchStore, digest_of
 from adjudicator.replays.core import Replay
 from adjudicator.replays.tui import ReplayApp
 from adjudicator.replays.web import create_app
-from cli.main import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*/*.jsonl"))

@@ -22,7 +22,7 @@ from litestar.testing import TestClient
 
 from adjudicator.core import sources
 from adjudicator.core.store import MatchStore
-from cli.main import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"

@@ -22,7 +22,7 @@ from adjudicator.build import Recording
 from adjudicator.core.reconcile import read_record, reconcile
 from adjudicator.replays.record import SALTS_SUFFIX, RecordSession, load_salts
 from adjudicator.replays.record_tui import RecordApp
-from cli.main import main
+from adjudicator.cli.main import main
 
 SIZE = (140, 44)
 #: each game's set-up for a short complete match (ruleset options that end it early)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import adjudicator
 from adjudicator.core.suggest import closest, hint
-from cli.main import main
+from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST = {
