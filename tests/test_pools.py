@@ -279,7 +279,7 @@ def test_store_import_keeps_the_data_so_the_match_shows_without_the_directory(tm
     r = cli("store", "list", "--db", db, "--json")
     entry = json.loads(r.output)
     assert entry["data"][0]["id"] == f.stem.removeprefix("board-")
-    from cli.replay import load_replay
+    from adjudicator.cli.replay import load_replay
 
     with sources.using(sources.current()):  # the replay installs the match's data for the command: undone here
         rep = load_replay(mid[:8], db)

@@ -275,7 +275,7 @@ def test_a_condition_settled_against_the_record_makes_the_later_event_illegal_na
 
 
 def test_the_viewers_show_the_look_to_the_looker_and_that_it_happened_to_the_others() -> None:
-    from replays.core import Replay
+    from adjudicator.replays.core import Replay
 
     events = events_of(LOOK_EXAMPLE)
     k = next(i for i, e in enumerate(events) if type(e) is CardsLooked)
