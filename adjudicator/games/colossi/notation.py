@@ -38,6 +38,7 @@ from adjudicator.core.notation import MAX_TEXT, NotationError, normalize
 from adjudicator.core.suggest import closest
 
 from . import events as E
+from . import position_text
 from .data import board, content
 
 #: null written in a slot whose field may be null (an unknown of a log: CL-40)
@@ -581,6 +582,17 @@ class Notation(BaseNotation):
         near = [t.text for t in templates() if typed and closest(typed[0], [t.first]) is not None]
         return NotationError(text, f"{text.strip()!r} reads as no Colossi event", near or forms)
 
+    # -- positions ---------------------------------------------------------------------------------
+    def format_position(self, state: Any, seat: str | None = None) -> str:
+        """The position in one line (:mod:`.position_text`): the judge's view, or with ``seat``
+        what that seat sees (``game.observe``: hidden values ``?``)."""
+        return position_text.format_position(self.game, state if seat is None else self.game.observe(state, seat))
+
+    def parse_position(self, text: str) -> Any:
+        """The position a :meth:`format_position` line writes (NotationError naming the part
+        that cannot be read)."""
+        return position_text.parse_position(self.game, text)
+
 
 def _player_pattern(players: tuple[str, ...] | None) -> str:
     if players is None:
@@ -605,3 +617,4 @@ def _noun(kind: str) -> str:
 @lru_cache(maxsize=1)
 def _by_type() -> dict[type, Template]:
     return {t.cls: t for t in templates()}
+
