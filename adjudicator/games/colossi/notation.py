@@ -39,6 +39,7 @@ from adjudicator.core.suggest import closest
 
 from . import events as E
 from . import position_text
+from .position_text import field_default as _default
 from .data import board, content
 
 #: null written in a slot whose field may be null (an unknown of a log: CL-40)
@@ -164,14 +165,6 @@ def _enum_values(t: Any) -> tuple[str, ...]:
 
 def _nullable(t: Any) -> bool:
     return type(None) in typing.get_args(t)
-
-
-def _default(f: Any) -> Any:
-    if f.default is not msgspec.NODEFAULT:
-        return f.default
-    if f.default_factory is not msgspec.NODEFAULT:
-        return f.default_factory()
-    return msgspec.NODEFAULT
 
 
 # == templates =======================================================================================

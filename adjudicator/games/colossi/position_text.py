@@ -67,7 +67,8 @@ def _fields(cls: type) -> list[Any]:
     return list(msgspec.structs.fields(cls))
 
 
-def _default(f: Any) -> Any:
+def fieldfield_default(f: Any) -> Any:
+    """A Struct field's default value (NODEFAULT: the field is required)."""
     if f.default is not msgspec.NODEFAULT:
         return f.default
     if f.default_factory is not msgspec.NODEFAULT:
@@ -159,7 +160,7 @@ def struct(v: Any, cls: type, keys: dict[str, str] | None = None, base: Any = No
         if f.name in skip:
             continue
         x = getattr(v, f.name)
-        d = getattr(base, f.name) if base is not None else _default(f)
+        d = getattr(base, f.name) if base is not None else field_default(f)
         if d is msgspec.NODEFAULT:
             parts.append(enc(x, f.type))
         elif x != d:
@@ -180,7 +181,7 @@ def format_position(game: Any, s: S.State) -> str:
         if f.name in ("setup", "players", "spaces"):
             continue
         x = getattr(s, f.name)
-        d = getattr(start, f.name) if f.name == "options" else _default(f)
+        d = getattr(start, f.name) if f.name == "options" else field_default(f)
         if x != d:
             out.append(f"{f.name}={enc(x, f.type)}")
     return " ".join(out)
@@ -368,7 +369,7 @@ class Reader:
         """``(required,...,name=value,...)`` as a dict of field names (no parentheses: none)."""
         fields = [f for f in _fields(cls) if f.name not in skip]
         by_key = {(keys or {}).get(f.name, f.name): f for f in fields}
-        required = [f for f in fields if _default(f) is msgspec.NODEFAULT]
+        required = [f for f in fields if field_default(f) is msgspec.NODEFAULT]
         out: dict[str, Any] = {}
         if not self.eat("("):
             if required:
@@ -442,7 +443,7 @@ def parse_position(game: Any, text: str) -> S.State:
     doc: dict[str, Any] = {**msgspec.to_builtins(start), "players": seats, "spaces": spaces}
     for f in _fields(S.State):
         if f.name not in ("setup", "players", "spaces", "options"):
-            doc[f.name] = msgspec.to_builtins(_default(f))
+            doc[f.name] = msgspec.to_builtins(field_default(f))
     fields = {f.name: f for f in _fields(S.State)}
     while r.eat(" "):
         m = re.compile(r"([a-z_]+)=").match(r.text, r.pos)
