@@ -67,7 +67,7 @@ def _fields(cls: type) -> list[Any]:
     return list(msgspec.structs.fields(cls))
 
 
-def fieldfield_default(f: Any) -> Any:
+def field_default(f: Any) -> Any:
     """A Struct field's default value (NODEFAULT: the field is required)."""
     if f.default is not msgspec.NODEFAULT:
         return f.default
