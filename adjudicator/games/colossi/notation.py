@@ -134,7 +134,10 @@ class Names:
         return NULL if v is None else self.name.get(v, str(v))
 
     def read(self, text: str) -> str:
-        return self.ids[text]
+        try:
+            return self.ids[text]
+        except KeyError:
+            raise NotationError(text, f"{text!r} is no {self.noun}", sorted(self.name.values())) from None
 
 
 @lru_cache(maxsize=1)
@@ -530,11 +533,16 @@ class Notation(BaseNotation):
         players = tuple(state.setup.players) if state is not None else None
         ids = {p.casefold(): p for p in players or ()}
         found: list[Event] = []
+        wrong: list[NotationError] = []
         for tpl, rx in compiled(players):
             m = rx.fullmatch(norm)
             if m is None:
                 continue
-            e = tpl.read(m, ids)
+            try:
+                e = tpl.read(m, ids)
+            except NotationError as exc:  # a name of another kind (a Trait where a card goes)
+                wrong.append(exc)
+                continue
             if e not in found:
                 found.append(e)
         if len(found) == 1:
@@ -542,10 +550,15 @@ class Notation(BaseNotation):
         if found:
             raise NotationError(text, f"{stripped!r} reads as {len(found)} events",
                                 [self.format(e, state) for e in found])
-        try:
-            return super().parse(text, state)  # the core's events (rulings, private looks) among the legal ones
-        except NotationError:
-            pass
+        if state is not None:  # the core's events (rulings, private looks) among the legal ones: the
+            try:  # base's reading; one of the game's events is read by the templates alone
+                core = super().parse(text, state)
+                if type(core) not in _by_type() and type(core) not in (E.MatchStarted, E.GameEnded):
+                    return core
+            except NotationError:
+                pass
+        if wrong:
+            raise NotationError(text, f"{stripped!r}: {wrong[0].reason}")
         raise self.diagnose(text, norm, players, state)
 
     def diagnose(self, text: str, norm: str, players: tuple[str, ...] | None, state: Any) -> NotationError:
@@ -567,13 +580,20 @@ class Notation(BaseNotation):
                 reasons.append(f"unknown {_noun(slot.kind)} {got!r}")
                 near = closest(got, known)
                 if near is not None:
-                    cands.append(norm[:m.start(field)] + near + norm[m.end(field):])
+                    cands.append(self.tidy(norm[:m.start(field)] + near + norm[m.end(field):], state))
         if reasons:
             return NotationError(text, f"{text.strip()!r}: {reasons[0]}", cands)
         typed = norm.split(":", 1)[-1].split()[:1]
         forms = [t.text for t in templates()]
         near = [t.text for t in templates() if typed and closest(typed[0], [t.first]) is not None]
         return NotationError(text, f"{text.strip()!r} reads as no Colossi event", near or forms)
+
+    def tidy(self, text: str, state: Any) -> str:
+        """A candidate as the notation writes it (as typed when it still reads as no event)."""
+        try:
+            return self.format(self.parse(text, state), state)
+        except NotationError:
+            return text
 
     # -- positions ---------------------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:

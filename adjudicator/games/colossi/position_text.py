@@ -31,10 +31,12 @@ import json
 import re
 import types
 import typing
+from functools import lru_cache
 from typing import Any, Literal, Union
 
 import msgspec
 
+from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import Task
 from adjudicator.core.notation import NotationError
 
@@ -63,8 +65,9 @@ def _atom(v: str) -> str:
     return json.dumps(v)
 
 
-def _fields(cls: type) -> list[Any]:
-    return list(msgspec.structs.fields(cls))
+@lru_cache(maxsize=None)  # bounded: the Struct types of a position
+def _fields(cls: type) -> tuple[Any, ...]:
+    return msgspec.structs.fields(cls)
 
 
 def field_default(f: Any) -> Any:
@@ -458,9 +461,22 @@ def parse_position(game: Any, text: str) -> S.State:
         raise r.fail("nothing more expected")
     try:
         s = msgspec.convert(doc, S.State)
+        game.check_position(s)
     except msgspec.ValidationError as exc:
         raise NotationError(text[:80], f"not a Colossi position: {exc}") from None
+    if s.unseen is not None or not _shows_hidden(s):  # a seat's view (observe) names no card it hides
+        broken = game.invariants(s)
+        if broken:
+            where, why = broken[0]
+            raise NotationError(text[:80], f"not a Colossi position: {where}: {why}")
     return s
+
+
+def _shows_hidden(s: S.State) -> bool:
+    """Whether ``s`` is a seat's view (``game.observe``): hidden values ``?`` without the record's
+    list of what they can be, which the invariants of a full position refuse."""
+    return any(HIDDEN in p.hand for p in s.players) or any(
+        HIDDEN in z for z in (s.card_deck, s.card_top, s.tile_deck, s.tile_top, s.tile_box, s.trait_deck))
 
 
 def read_island(r: Reader, seats: int) -> list[Any]:

@@ -1,0 +1,267 @@
+"""The Colossi notation (issue 30): every event in a player's words and every position in one line,
+read back exactly (docs/games/colossi.md, "Notation").
+
+Properties over generated matches under every ruleset option the engine's property tests use
+(tests/test_colossi_properties.py), every seat: each event of a match, of a seat's record of it
+and of every example log reads back from its text in the position it happens in; the legal
+events of a position have distinct texts that read back; mutated events (another card, another
+space, another player: illegal events) read back too, and any other variant is an event or a
+NotationError; each position (the judge's and every seat's view) reads back from its line.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from adjudicator.core.events import HIDDEN, bare
+from adjudicator.core.log import parse_log
+from adjudicator.core.notation import NotationError, normalize
+from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.seats import positions_before, redact_log
+from adjudicator.games.colossi import events as E
+from adjudicator.games.colossi.data import content
+from adjudicator.games.colossi.notation import TEMPLATES
+from adjudicator.games.colossi.position_text import MAX_LINE
+from tests.test_colossi_properties import setup_of
+from tests.test_conformance import _mutations, _vocabulary
+
+from .colossi_scenarios import GAME
+
+N = GAME.notation
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "colossi"
+
+
+def match(seed: int, n: int = 500) -> list:
+    events, _ = playout(GAME, seed, max_events=n, setup=setup_of(seed), with_derived=seed % 2 == 0)
+    return events
+
+
+def with_positions(events: list) -> list[tuple]:
+    """Each event with the position it happens in."""
+    log = parse_log(to_jsonl(events), "<match>")
+    return list(zip([e for _line, e in log.events], positions_before(log)))
+
+
+def seat_record(events: list, player: str) -> list:
+    return list(redact_log(parse_log(to_jsonl(events), "<match>"), player))
+
+
+def own(e) -> bool:
+    """An event of the game (the core's rulings and private looks are the base notation's)."""
+    return type(e) in GAME.event_types
+
+
+def assert_reads_back(e, s) -> str:
+    text = N.format(e, s)
+    assert N.parse(text, s) == bare(e), text
+    return text
+
+
+# == events ============================================================================================
+
+def test_every_event_type_has_a_form() -> None:
+    shaped = {E.MatchStarted, E.GameEnded}  # their own grammar (notation.format_start / format_end)
+    assert set(GAME.event_types) == set(TEMPLATES) | shaped
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 100_000))
+def test_every_event_of_a_match_and_of_a_seat_record_reads_back(seed: int) -> None:
+    events = match(seed)
+    seat = events[0].players[seed % len(events[0].players)]
+    for log in (events, seat_record(events, seat)):
+        for e, s in with_positions(log):
+            if own(e):
+                text = assert_reads_back(e, s)
+                if " " not in "".join(events[0].players):  # ids without spaces: the text alone reads
+                    assert N.parse(text) == bare(e), text
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+def test_every_event_of_every_example_reads_back(path: Path) -> None:
+    log = parse_log(path.read_bytes(), path.name)
+    for (_line, e), s in zip(log.events, positions_before(log)):
+        if own(e):
+            assert_reads_back(e, s)
+
+
+@settings(max_examples=6)
+@given(seed=st.integers(0, 100_000))
+def test_legal_events_have_distinct_texts_that_read_back(seed: int) -> None:
+    rng = random.Random(seed)
+    pairs = with_positions(match(seed, 400))
+    for _e, s in rng.sample(pairs[1:], min(40, len(pairs) - 1)):
+        legal = GAME.legal_events(s)
+        texts = [normalize(N.format(e, s)) for e in legal]
+        assert len(set(texts)) == len(texts), sorted(t for t in texts if texts.count(t) > 1)[:4]
+        for e, t in zip(legal, texts):
+            assert N.parse(t, s) == e, t
+
+
+def wrong(e, s, rng: random.Random):
+    """``e`` with one name swapped for another of its kind (a wrong card, space, player, Trait):
+    an event the rules may refuse, which the notation still writes and reads."""
+    C = content()
+    pools = {"card": sorted(C.cards), "discard": sorted(C.cards), "trait": sorted(C.traits),
+             "beast": sorted(C.beasts), "tile": sorted(C.tiles), "player": list(s.setup.players),
+             "target": list(s.setup.players), "victim": list(s.setup.players)}
+    out = []
+    for f in msgspec.structs.fields(type(e)):
+        v = getattr(e, f.name)
+        if f.name in pools and isinstance(v, str):
+            out.append(msgspec.structs.replace(e, **{f.name: rng.choice(pools[f.name])}))
+        elif f.name in ("space", "to", "victim_space", "count", "amount", "value", "turn", "gold") and isinstance(v, int):
+            out.append(msgspec.structs.replace(e, **{f.name: rng.choice([v + 1, -1, 99, 10**6])}))
+    return out
+
+
+@settings(max_examples=6)
+@given(seed=st.integers(0, 100_000))
+def test_mutated_and_illegal_events_read_back_or_are_refused_by_name(seed: int) -> None:
+    rng = random.Random(seed)
+    events = match(seed, 400)
+    vocab = _vocabulary(events)
+    pairs = with_positions(events)
+    for e, s in rng.sample(pairs, min(60, len(pairs))):
+        if not own(e) or type(e) is E.MatchStarted:
+            continue
+        for m in wrong(bare(e), s, rng):
+            assert_reads_back(m, s)
+        for d in _mutations(e, rng, vocab):
+            try:
+                m = GAME.decoder.decode(msgspec.json.encode(d))
+            except msgspec.ValidationError:
+                continue
+            text = N.format(m, s)
+            try:
+                back = N.parse(text, s)
+            except NotationError:
+                continue  # a name of no component or player ("nobody", "F999", ""): refused, named
+            assert back == bare(m), text
+
+
+def test_names_ids_and_case_are_read() -> None:
+    events = match(3, 200)
+    s = with_positions(events)[-1][1]
+    p = s.setup.players[0]
+    want = E.CardPlayed(player=p, card="short-rest", space=5)
+    for text in (f"{p}: play Short Rest at 5", f"{p.upper()}: PLAY short-rest AT 5", f"  {p}:play   short rest at 5 "):
+        assert N.parse(text, s) == want
+    assert N.format(want, s) == f"{p}: play Short Rest at 5"
+    assert N.parse(f"{p}: top of tiles: Lair: Wind Beast", s) == E.TopRevealed(
+        player=p, deck="tiles", item="lair-wind-beast")
+    assert N.parse(f"{p}: draw ?", s) == E.CardDrawn(player=p, card=HIDDEN)
+    assert N.parse(f"{p}: draw -", s) == E.CardDrawn(player=p, card=None)
+
+
+def test_an_unknown_name_is_answered_with_the_closest() -> None:
+    s = with_positions(match(3, 200))[-1][1]
+    p = s.setup.players[0]
+    with pytest.raises(NotationError) as err:
+        N.parse(f"{p}: play Shrot Rest at 5", s)
+    assert "unknown card" in str(err.value)
+    assert err.value.candidates == [f"{p}: play Short Rest at 5"]
+    with pytest.raises(NotationError) as err:
+        N.parse("nobody: pass", s)
+    assert "unknown player" in str(err.value)
+    with pytest.raises(NotationError) as err:
+        N.parse(f"{p}: plya Bolster", s)
+    assert any("play" in c for c in err.value.candidates)
+    with pytest.raises(NotationError):
+        N.parse("x" * 200_000, s)
+
+
+def test_the_set_up_and_the_end_read_back() -> None:
+    setup = E.MatchStarted(game="colossi", players=["ann", "bob b", "cid"], ruleset="first-game",
+                           options={"gold_target": 20, "board": "square27"}, meta={"event": "Spring Open; round 2"})
+    text = N.format(setup)
+    assert text.startswith('start colossi: ann, "bob b", cid; ruleset first-game')
+    assert N.parse(text) == setup
+    end = E.GameEnded(result="draw", winner=None, reason="gold-tie", gold={"ann": 50, "cid": 50})
+    assert N.format(end) == "game over: draw by gold-tie; gold ann 50, cid 50"
+    assert N.parse(N.format(end)) == end
+    with pytest.raises(NotationError):
+        N.parse("start colossi: ann; colour blue")
+
+
+# == positions =========================================================================================
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 100_000))
+def test_every_position_reads_back_from_its_line(seed: int) -> None:
+    rng = random.Random(seed)
+    events, final = playout(GAME, seed, max_events=500, setup=setup_of(seed))
+    positions = [s for _e, s in with_positions(events)][1:] + [final]  # (none before MatchStarted)
+    for s in rng.sample(positions, min(30, len(positions))) + [final]:
+        line = N.format_position(s)
+        assert "\n" not in line
+        back = N.parse_position(line)
+        assert back == s, line
+        GAME.check_position(back)
+        assert GAME.invariants(back) == []
+        for seat in s.setup.players:
+            assert N.parse_position(N.format_position(s, seat)) == GAME.observe(s, seat)
+
+
+@settings(max_examples=4)
+@given(seed=st.integers(0, 100_000))
+def test_the_positions_of_a_seat_record_read_back(seed: int) -> None:
+    events = match(seed, 300)
+    record = seat_record(events, events[0].players[-1])
+    for _e, s in with_positions(record)[1::9]:
+        back = N.parse_position(N.format_position(s))
+        assert back == s
+        assert GAME.invariants(back) == []
+
+
+def test_a_position_line_is_compact_and_hides_what_a_seat_cannot_see() -> None:
+    events, s = playout(GAME, 4, max_events=300, setup=setup_of(0))
+    line = N.format_position(s)
+    assert line.startswith("colossi p1,p2 ") and "todo=(" in line
+    seat = N.format_position(s, "p1")
+    assert "card_deck=(?*" in seat
+    other = s.player("p2")
+    if other.hand:
+        assert f"p2(gold={other.gold},hand=(?" in seat
+
+
+@pytest.mark.parametrize("line, part", [
+    ("kolossus p1,p2 - p1/p2", "starts with 'colossi'"),
+    ("colossi p1,p2(colour=blue) - p1/p2", "no field 'colour'"),
+    ("colossi p1,p2 27 p1(gold=x)/p2", "player p1: a number expected"),
+    ("colossi p1,p2 27 p1/p2 todo=(dance(p1))", "todo: a task of the queue expected"),
+    ("colossi p1,p2 27 p1/p2 card_deck=(?*999999)", "card_deck: a run of 2 to"),
+    ("colossi p1,p2 27 p1/p2 turn=5 bogus", "a field of the position"),
+    ("colossi p1,p2 26 p1/p2", "the island has 27 spaces"),
+    ("colossi p1,p2 27 p1(hand=(no-such-card))/p2", "unknown card 'no-such-card'"),
+    ("colossi p1,p2 27 p1(gold=-3)/p2", "players[0].gold"),
+    ("colossi p1,p2(options={a=" + "(" * 40 + ")})", "nested deeper"),
+])
+def test_a_bad_position_line_names_the_part(line: str, part: str) -> None:
+    with pytest.raises(NotationError) as err:
+        N.parse_position(line)
+    assert part in str(err.value)
+
+
+def test_a_line_longer_than_the_bound_is_refused() -> None:
+    with pytest.raises(NotationError, match="at most"):
+        N.parse_position("colossi " + "p" * MAX_LINE)
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 10_000), cut=st.integers(0, 2_000), junk=st.text(max_size=6))
+def test_a_damaged_line_is_read_or_refused_never_crashes(seed: int, cut: int, junk: str) -> None:
+    events, s = playout(GAME, seed % 50, max_events=120, setup=setup_of(seed % 50))
+    line = N.format_position(s)
+    cut %= len(line)
+    damaged = line[:cut] + junk + line[cut + 1:]
+    try:
+        back = N.parse_position(damaged)
+    except NotationError:
+        return
+    GAME.check_position(back)
