@@ -272,3 +272,19 @@ def test_a_damaged_line_is_read_or_refused_never_crashes(seed: int, cut: int, ju
     except NotationError:
         return
     GAME.check_position(back)
+
+
+def test_the_documented_examples_read_as_their_events() -> None:
+    """Every row of the table in docs/games/colossi.md ("Notation"): its example reads as an
+    event of its type and is written back as it stands."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "colossi.md").read_text()
+    table = doc.split("| event | form | example |\n| --- | --- | --- |\n", 1)[1].split("\n\n", 1)[0]
+    rows = [r.split("|") for r in table.splitlines()]
+    seen = set()
+    for row in rows:
+        name, example = row[1].strip(), row[3].strip().strip("`")
+        e = N.parse(example)
+        assert type(e).__name__ == name, example
+        assert N.format(e) == example
+        seen.add(type(e))
+    assert seen == set(GAME.event_types)
