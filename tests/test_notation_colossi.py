@@ -288,3 +288,36 @@ def test_the_documented_examples_read_as_their_events() -> None:
         assert N.format(e) == example
         seen.add(type(e))
     assert seen == set(GAME.event_types)
+
+
+def moves(events: list) -> list[list]:
+    """The runs of steps of one piece in a row (a whole move)."""
+    runs: list[list] = []
+    for e in events:
+        if type(e) is not E.Moved:
+            continue
+        last = runs[-1][-1] if runs else None
+        if last is not None and (last.player, last.piece, last.owner, last.to) == (e.player, e.piece, e.owner, e.space):
+            runs[-1].append(e)
+        else:
+            runs.append([e])
+    return runs
+
+
+@settings(max_examples=4)
+@given(seed=st.integers(0, 100_000))
+def test_a_whole_move_is_one_entry(seed: int) -> None:
+    events = match(seed, 600)
+    pairs = with_positions(events)
+    for e, s in pairs[1:200]:
+        if own(e):
+            assert N.parse_entry(N.format(e, s), s) == [bare(e)]
+    for run in moves(events):
+        first = run[0]
+        hops = "".join(("=" if m.road else "-") + str(m.to) for m in run)
+        owner = f" of {first.owner}" if first.owner else ""
+        text = f"{first.player}: {first.piece}{owner} {first.space}{hops}"
+        assert N.parse_entry(text, pairs[-1][1]) == [bare(m) for m in run], text
+    assert N.parse_entry("p1: colossus 3-4-5=6") == [
+        E.Moved(player="p1", piece="colossus", space=3, to=4), E.Moved(player="p1", piece="colossus", space=4, to=5),
+        E.Moved(player="p1", piece="colossus", space=5, to=6, road=True)]

@@ -588,6 +588,28 @@ class Notation(BaseNotation):
         near = [t.text for t in templates() if typed and closest(typed[0], [t.first]) is not None]
         return NotationError(text, f"{text.strip()!r} reads as no Colossi event", near or forms)
 
+    def parse_entry(self, text: str, state: Any = None) -> list[Event]:
+        """One entry at the table: an event, or a piece's whole move in one line,
+        ``p1: colossus 3-4-5=6`` (a hop ``-`` paid, ``=`` by Road Movement; CL-3.3): one
+        ``Moved`` per hop, in order.  Anything else is :meth:`parse`'s one event."""
+        if len(text) <= MAX_TEXT:
+            players = tuple(state.setup.players) if state is not None else None
+            m = _hops(players).fullmatch(normalize(text))
+            if m is not None:
+                ids = {p.casefold(): p for p in players or ()}
+                owner = m.group("owner")
+                spaces = re.findall(r"[-=]?-?\d+", m.group("hops"))
+                at = int(spaces[0])
+                out: list[Event] = []
+                for hop in spaces[1:]:
+                    to = int(hop[1:])
+                    out.append(E.Moved(player=ids.get(m.group("player"), m.group("player")), piece=m.group("piece"),
+                                       space=at, to=to, owner=ids.get(owner, owner) if owner else None,
+                                       road=hop[0] == "="))
+                    at = to
+                return out
+        return [self.parse(text, state)]
+
     def tidy(self, text: str, state: Any) -> str:
         """A candidate as the notation writes it (as typed when it still reads as no event)."""
         try:
@@ -605,6 +627,15 @@ class Notation(BaseNotation):
         """The position a :meth:`format_position` line writes (NotationError naming the part
         that cannot be read)."""
         return position_text.parse_position(self.game, text)
+
+
+@lru_cache(maxsize=32)
+def _hops(players: tuple[str, ...] | None) -> re.Pattern[str]:
+    """A whole move (:meth:`Notation.parse_entry`): two hops or more, or one by road (``3=4``)."""
+    p = _player_pattern(players)
+    hop = rf"[-=]{_INT}"
+    return re.compile(rf"(?P<player>{p}):\s?(?P<piece>colossus|acolyte)(?: of (?P<owner>{p}))? "
+                      rf"(?P<hops>{_INT}(?:{hop}(?:{hop})+|={_INT}))")
 
 
 def _player_pattern(players: tuple[str, ...] | None) -> str:
