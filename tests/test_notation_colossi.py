@@ -321,3 +321,15 @@ def test_a_whole_move_is_one_entry(seed: int) -> None:
     assert N.parse_entry("p1: colossus 3-4-5=6") == [
         E.Moved(player="p1", piece="colossus", space=3, to=4), E.Moved(player="p1", piece="colossus", space=4, to=5),
         E.Moved(player="p1", piece="colossus", space=5, to=6, road=True)]
+
+
+def test_player_ids_with_spaces_colons_and_capitals_read_back() -> None:
+    setup = E.MatchStarted(game="colossi", players=["ann lee", "Bob:2", "c,d"])
+    events, final = playout(GAME, 5, max_events=300, setup=setup)
+    for e, s in with_positions(events):
+        if own(e):
+            assert_reads_back(e, s)
+        if s is not None and e is events[-1]:
+            assert N.parse_position(N.format_position(s, "Bob:2")) == GAME.observe(s, "Bob:2")
+    assert N.parse_position(N.format_position(final)) == final
+    assert N.parse("BOB:2: pass", final) == E.Passed(player="Bob:2")

@@ -306,7 +306,15 @@ class Template:
         if k == "player":
             return players.get(text, text)
         if k == "players":
-            return [players.get(x.strip(), x.strip()) for x in text.split(",")]
+            pat = re.compile(rf"({_player_pattern(tuple(players.values()) or None)})(?:, ?|$)")
+            out, pos = [], 0
+            while pos < len(text):  # ids may hold commas: the longest id of the match first
+                m = pat.match(text, pos)
+                if m is None:
+                    raise NotationError(text, f"{text!r}: players expected")
+                out.append(players.get(m.group(1), m.group(1)))
+                pos = m.end()
+            return out
         if k == "enum":
             return next(v for v in s.values if v.casefold() == text)
         if k == "cards":
