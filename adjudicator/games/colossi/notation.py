@@ -97,6 +97,14 @@ TEMPLATES: dict[type[Event], str] = {
     E.TurnEnded: "{player}: end turn {turn}",
 }
 
+#: shorter forms of some events (type, template, the fields its words fix, when it is written):
+#: a Beast put down elsewhere is named, ``p2: put Golden Beast 21-3`` (the general form
+#: ``p2: put beast of Golden Beast 21-3`` reads too)
+VARIANTS: tuple[tuple[type[Event], str, dict[str, Any], Any], ...] = (
+    (E.ComponentMoved, "{player}: put {owner:beast} {space}-{to}", {"component": "beast"},
+     lambda e: e.component == "beast" and e.owner in content().beasts),
+)
+
 #: a slot's kind by its field name (a template may say ``{field:kind}``)
 KINDS = {
     "player": "player", "target": "player", "victim": "player", "owner": "player", "targets": "players",
@@ -182,9 +190,11 @@ class Slot(msgspec.Struct, frozen=True):
 class Template:
     """One event type's template, split into literal parts, slots and optional groups."""
 
-    def __init__(self, cls: type[Event], text: str) -> None:
+    def __init__(self, cls: type[Event], text: str, fixed: dict[str, Any] | None = None) -> None:
         self.cls = cls
         self.text = text
+        #: a variant's fields set by its words (not slots)
+        self.fixed = fixed or {}
         self.fields = {f.name: f for f in msgspec.structs.fields(cls)}
         self.slots: dict[str, Slot] = {}
         for m in _SLOT.finditer(text):
@@ -290,7 +300,7 @@ class Template:
             if text is None:
                 continue
             values[name] = self.value(name, text, players, values)
-        return self.cls(**values)
+        return self.cls(**values, **self.fixed)
 
     def value(self, field: str, text: str, players: dict[str, str], seen: dict[str, Any]) -> Any:
         s = self.slots[field]
@@ -353,7 +363,9 @@ def _literal(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def templates() -> tuple[Template, ...]:
-    return tuple(Template(cls, t) for cls, t in TEMPLATES.items())
+    """The templates, each type's own first, then the variants."""
+    return tuple(Template(cls, t) for cls, t in TEMPLATES.items()) + tuple(
+        Template(cls, t, fixed) for cls, t, fixed, _when in VARIANTS)
 
 
 @lru_cache(maxsize=32)
@@ -520,6 +532,9 @@ class Notation(BaseNotation):
             return format_start(event)  # type: ignore[arg-type]
         if t is E.GameEnded:
             return format_end(event)  # type: ignore[arg-type]
+        for variant, when in _variants().get(t, ()):
+            if when(event):
+                return variant.format(event)
         tpl = _by_type().get(t)
         if tpl is None:
             return super().format(event, state)
@@ -668,5 +683,13 @@ def _noun(kind: str) -> str:
 
 @lru_cache(maxsize=1)
 def _by_type() -> dict[type, Template]:
-    return {t.cls: t for t in templates()}
+    return {t.cls: t for t in templates() if not t.fixed}
+
+
+@lru_cache(maxsize=1)
+def _variants() -> dict[type, list[tuple[Template, Any]]]:
+    out: dict[type, list[tuple[Template, Any]]] = {}
+    for tpl, (_cls, _t, _fixed, when) in zip(templates()[len(TEMPLATES):], VARIANTS):
+        out.setdefault(tpl.cls, []).append((tpl, when))
+    return out
 
