@@ -203,7 +203,8 @@ class Template:
             values = _enum_values(f.type)
             kind = kind or KINDS.get(name) or ("enum" if values else "int")
             self.slots[name] = Slot(name, kind, _nullable(f.type), values)
-        self.first = text.split("}", 1)[-1].split()[0] if text.startswith("{") else text.split()[0]
+        #: the first word after the player (the verb a text of no form is compared with)
+        self.first = (text[len("{player}:"):] if text.startswith("{player}:") else text).split()[0]
 
     def format(self, event: Event) -> str:
         def fill(part: str) -> str:
