@@ -334,3 +334,14 @@ def test_player_ids_with_spaces_colons_and_capitals_read_back() -> None:
             assert N.parse_position(N.format_position(s, "Bob:2")) == GAME.observe(s, "Bob:2")
     assert N.parse_position(N.format_position(final)) == final
     assert N.parse("BOB:2: pass", final) == E.Passed(player="Bob:2")
+
+
+def test_the_documented_snippet_runs() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "colossi.md").read_text()
+    code = doc.split("## Notation", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    _events, position = playout(GAME, 2, max_events=150, setup=E.MatchStarted(game="colossi", players=["ann", "bob"]))
+    space: dict = {"position": position}
+    for line in code.splitlines():  # each line as written (the expected values are in the comments)
+        exec(line.split("  #", 1)[0], space)
+    assert space["event"] == E.CardPlayed(player="ann", card="short-rest", space=5)
+    assert space["notation"].parse_position(space["line"]) == position
