@@ -113,6 +113,9 @@ KINDS = {
 }
 #: the words of a flag slot (a bool field: written when true)
 FLAGS = {"road": " road", "keep": " keep"}
+#: the longest text told why it reads as no event (the loose reading that finds the unknown
+#: name is quadratic in the length)
+MAX_DIAGNOSED = 400
 #: the largest number a slot reads (bounded: a number is at most this many digits)
 DIGITS = 18
 _INT = rf"-?\d{{1,{DIGITS}}}"
@@ -590,6 +593,8 @@ class Notation(BaseNotation):
         names), else the forms of the events whose first word is nearest to the one typed."""
         cands: list[str] = []
         reasons: list[str] = []
+        if len(norm) > MAX_DIAGNOSED:  # the loose reading backtracks: only a typed line's length
+            return NotationError(text[:80], f"a text of {len(norm)} characters that reads as no Colossi event")
         for tpl, rx in compiled(players, True):
             m = rx.fullmatch(norm)
             if m is None:
