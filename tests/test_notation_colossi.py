@@ -182,7 +182,7 @@ def test_an_unknown_name_is_answered_with_the_closest() -> None:
                                     "[ dir {direction}][ trait {trait}]", "{player}: place {count} at {space}"]
     with pytest.raises(NotationError):
         N.parse("x" * 200_000, s)
-    with pytest.raises(NotationError, match="96000 characters"):  # not diagnosed: no quadratic reading
+    with pytest.raises(NotationError, match="95999 characters"):  # not diagnosed: no quadratic reading
         N.parse("a: b to " * 12_000, s)
 
 
