@@ -336,6 +336,9 @@ def test_player_ids_with_spaces_colons_and_capitals_read_back() -> None:
             assert N.parse_position(N.format_position(s, "Bob:2")) == GAME.observe(s, "Bob:2")
     assert N.parse_position(N.format_position(final)) == final
     assert N.parse("BOB:2: pass", final) == E.Passed(player="Bob:2")
+    assert N.parse("Bob: PLAY bolster") == E.CardPlayed(player="Bob", card="bolster")  # no position: as typed
+    assert N.parse_entry("Ann: Colossus 3-4=5") == [E.Moved(player="Ann", piece="colossus", space=3, to=4),
+                                                    E.Moved(player="Ann", piece="colossus", space=4, to=5, road=True)]
 
 
 def test_the_documented_snippet_runs() -> None:

@@ -146,7 +146,7 @@ class Names:
 
     def read(self, text: str) -> str:
         try:
-            return self.ids[text]
+            return self.ids[normalize(text)]
         except KeyError:
             raise NotationError(text, f"{text!r} is no {self.noun}", sorted(self.name.values())) from None
 
@@ -263,7 +263,7 @@ class Template:
                 out.append(self.slot_regex(m.group(2), player, loose))
             pos = m.end()
         out.append(_literal(text[pos:]))
-        return re.compile("".join(out))
+        return re.compile("".join(out), re.IGNORECASE)
 
     def slot_regex(self, field: str, player: str, loose: bool) -> str:
         s = self.slots[field]
@@ -307,6 +307,8 @@ class Template:
         return self.cls(**values, **self.fixed)
 
     def value(self, field: str, text: str, players: dict[str, str], seen: dict[str, Any]) -> Any:
+        """A slot's value from its text (as typed: a player without a position keeps its case;
+        names are read case aside)."""
         s = self.slots[field]
         k = s.kind
         if s.nullable and text == NULL and k not in ("int", "ints"):
@@ -318,19 +320,19 @@ class Template:
         if k == "ints":
             return [] if text == "none" else [int(x) for x in text.split(",")]
         if k == "player":
-            return players.get(text, text)
+            return players.get(text.casefold(), text)
         if k == "players":
-            pat = re.compile(rf"({_player_pattern(tuple(players.values()) or None)})(?:, ?|$)")
+            pat = re.compile(rf"({_player_pattern(tuple(players.values()) or None)})(?:, ?|$)", re.IGNORECASE)
             out, pos = [], 0
             while pos < len(text):  # ids may hold commas: the longest id of the match first
                 m = pat.match(text, pos)
                 if m is None:
                     raise NotationError(text, f"{text!r}: players expected")
-                out.append(players.get(m.group(1), m.group(1)))
+                out.append(players.get(m.group(1).casefold(), m.group(1)))
                 pos = m.end()
             return out
         if k == "enum":
-            return next(v for v in s.values if v.casefold() == text)
+            return next(v for v in s.values if v.casefold() == text.casefold())
         if k == "cards":
             if text == "nothing":
                 return []
@@ -338,9 +340,9 @@ class Template:
         if k == "item":
             return names()[_item_pool(_Seen(seen))].read(text)
         if k == "owner":
-            if seen.get("component") == "beast" and text in names()["beast"].ids:
+            if seen.get("component") == "beast" and normalize(text) in names()["beast"].ids:
                 return names()["beast"].read(text)
-            return players.get(text, text)
+            return players.get(text.casefold(), text)
         return names()[k].read(text)
 
 
@@ -552,26 +554,13 @@ class Notation(BaseNotation):
         stripped = text.strip()
         if stripped.startswith("{"):
             return self.parse_json(stripped)
-        norm = normalize(text)
-        if norm.startswith("start "):
+        norm = " ".join(text.split())  # spacing folded; the case is kept (a player's id without a position)
+        if norm.casefold().startswith("start "):
             return parse_start(stripped)
-        if norm.startswith("game over"):
+        if norm.casefold().startswith("game over"):
             return parse_end(stripped)
         players = tuple(state.setup.players) if state is not None else None
-        ids = {p.casefold(): p for p in players or ()}
-        found: list[Event] = []
-        wrong: list[NotationError] = []
-        for tpl, rx in compiled(players):
-            m = rx.fullmatch(norm)
-            if m is None:
-                continue
-            try:
-                e = tpl.read(m, ids)
-            except NotationError as exc:  # a name of another kind (a Trait where a card goes)
-                wrong.append(exc)
-                continue
-            if e not in found:
-                found.append(e)
+        found, wrong = self.read(norm, players)
         if len(found) == 1:
             return found[0]
         if found:
@@ -588,6 +577,26 @@ class Notation(BaseNotation):
             raise NotationError(text, f"{stripped!r}: {wrong[0].reason}")
         raise self.diagnose(text, norm, players, state)
 
+    @staticmethod
+    def read(norm: str, players: tuple[str, ...] | None) -> tuple[list[Event], list[NotationError]]:
+        """The events the templates read ``norm`` as (spacing folded), and the names of another
+        kind met (a Trait where a card goes)."""
+        ids = {p.casefold(): p for p in players or ()}
+        found: list[Event] = []
+        wrong: list[NotationError] = []
+        for tpl, rx in compiled(players):
+            m = rx.fullmatch(norm)
+            if m is None:
+                continue
+            try:
+                e = tpl.read(m, ids)
+            except NotationError as exc:
+                wrong.append(exc)
+                continue
+            if e not in found:
+                found.append(e)
+        return found, wrong
+
     def diagnose(self, text: str, norm: str, players: tuple[str, ...] | None, state: Any) -> NotationError:
         """Why ``text`` reads as no event: the slot holding an unknown name (with the closest
         names), else the forms of the events whose first word is nearest to the one typed."""
@@ -603,13 +612,13 @@ class Notation(BaseNotation):
                 if got is None:
                     continue
                 slot = tpl.slots[field]
-                if re.fullmatch(tpl.slot_regex(field, _player_pattern(players), False), got):
+                if re.fullmatch(tpl.slot_regex(field, _player_pattern(players), False), got, re.IGNORECASE):
                     continue
                 known = _known(slot.kind, players)
                 reasons.append(f"unknown {_noun(slot.kind)} {got!r}")
                 near = closest(got, known)
                 if near is not None:
-                    cands.append(self.tidy(norm[:m.start(field)] + near + norm[m.end(field):], state))
+                    cands.append(self.tidy(norm[:m.start(field)] + near + norm[m.end(field):], players, state))
         if reasons:
             return NotationError(text, f"{text.strip()!r}: {reasons[0]}", cands)
         typed = norm.split(":", 1)[-1].split()[:1]
@@ -623,7 +632,7 @@ class Notation(BaseNotation):
         ``Moved`` per hop, in order.  Anything else is :meth:`parse`'s one event."""
         if len(text) <= MAX_TEXT:
             players = tuple(state.setup.players) if state is not None else None
-            m = _hops(players).fullmatch(normalize(text))
+            m = _hops(players).fullmatch(" ".join(text.split()))
             if m is not None:
                 ids = {p.casefold(): p for p in players or ()}
                 owner = m.group("owner")
@@ -632,19 +641,17 @@ class Notation(BaseNotation):
                 out: list[Event] = []
                 for hop in spaces[1:]:
                     to = int(hop[1:])
-                    out.append(E.Moved(player=ids.get(m.group("player"), m.group("player")), piece=m.group("piece"),
-                                       space=at, to=to, owner=ids.get(owner, owner) if owner else None,
+                    out.append(E.Moved(player=ids.get(m.group("player").casefold(), m.group("player")), piece=m.group("piece").lower(),
+                                       space=at, to=to, owner=ids.get(owner.casefold(), owner) if owner else None,
                                        road=hop[0] == "="))
                     at = to
                 return out
         return [self.parse(text, state)]
 
-    def tidy(self, text: str, state: Any) -> str:
-        """A candidate as the notation writes it (as typed when it still reads as no event)."""
-        try:
-            return self.format(self.parse(text, state), state)
-        except NotationError:
-            return text
+    def tidy(self, text: str, players: tuple[str, ...] | None, state: Any) -> str:
+        """A candidate as the notation writes it (as typed unless it reads as one event)."""
+        found, _wrong = self.read(text, players)
+        return self.format(found[0], state) if len(found) == 1 else text
 
     # -- positions ---------------------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:
@@ -664,7 +671,7 @@ def _hops(players: tuple[str, ...] | None) -> re.Pattern[str]:
     p = _player_pattern(players)
     hop = rf"[-=]{_INT}"
     return re.compile(rf"(?P<player>{p}):\s?(?P<piece>colossus|acolyte)(?: of (?P<owner>{p}))? "
-                      rf"(?P<hops>{_INT}(?:{hop}(?:{hop})+|={_INT}))")
+                      rf"(?P<hops>{_INT}(?:{hop}(?:{hop})+|={_INT}))", re.IGNORECASE)
 
 
 def _player_pattern(players: tuple[str, ...] | None) -> str:
