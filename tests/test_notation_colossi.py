@@ -251,6 +251,8 @@ def test_a_position_line_is_compact_and_hides_what_a_seat_cannot_see() -> None:
     ("colossi p1,p2 27 p1(hand=(no-such-card))/p2", "unknown card 'no-such-card'"),
     ("colossi p1,p2 27 p1(gold=-3)/p2", "players[0].gold"),
     ("colossi p1,p2(options={a=" + "(" * 40 + ")})", "nested deeper"),
+    ("colossi p1,p2,p3,p4,p5 27 p1/p2/p3/p4/p5", "the set-up: Colossi: Banners, Acolytes and Beasts is played by 2 to 4"),
+    ("colossi p1,p2(options={board=atlantis}) 27 p1/p2", "no island board named 'atlantis'"),
 ])
 def test_a_bad_position_line_names_the_part(line: str, part: str) -> None:
     with pytest.raises(NotationError) as err:

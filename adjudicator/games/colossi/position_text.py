@@ -36,9 +36,12 @@ from typing import Any, Literal, Union
 
 import msgspec
 
+from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.kit import Task
 from adjudicator.core.notation import NotationError
+from adjudicator.core.protocol import RefError
+from adjudicator.core.rulings import Illegal
 
 from . import state as S
 
@@ -428,8 +431,10 @@ def parse_position(game: Any, text: str) -> S.State:
         players.append(r.word())
     setup = {"game": "colossi", "players": players, **r.record(S.MatchStarted, 0, skip=("game", "players"))}
     try:
-        start = game.initial_state(msgspec.convert(setup, S.MatchStarted))
-    except (msgspec.ValidationError, Exception) as exc:  # noqa: BLE001 - the set-up's fault, named
+        match = msgspec.convert(setup, S.MatchStarted)
+        game.check_setup(match)
+        start = game.initial_state(match)
+    except (msgspec.ValidationError, AdjudicatorError, RefError, Illegal) as exc:  # a board, option, player count
         raise NotationError(text[:80], f"the set-up: {exc}") from None
     r.need(" ")
     r.path = "the island"
