@@ -352,3 +352,29 @@ def test_the_documented_snippet_runs() -> None:
         exec(line.split("  #", 1)[0], space)
     assert space["event"] == E.CardPlayed(player="ann", card="short-rest", space=5)
     assert space["notation"].parse_position(space["line"]) == position
+
+
+def test_the_directions_of_an_island_from_a_pools_directory_are_read(tmp_path: Path) -> None:
+    """An island of a ``--pools`` directory may name its directions otherwise (``east``): the
+    position's island lends them to the notation."""
+    import json
+
+    from adjudicator.core import sources
+
+    text = (Path(E.__file__).parent / "data" / "board-hex27.json").read_text()
+    for d, new in (("NE", "northeast"), ("NW", "northwest"), ("SW", "southwest"), ("SE", "southeast"), ("E", "east"),
+                   ("W", "west")):
+        text = text.replace(f'"{d}"', f'"{new}"')
+    doc = json.loads(text)
+    doc["name"] = "windy"
+    (tmp_path / "board-windy.json").write_text(json.dumps(doc))
+    with sources.using(sources.Sources([tmp_path])):
+        setup = E.MatchStarted(game="colossi", players=["ann", "bob"], options={"board": "windy"})
+        state = GAME.initial_state(setup)
+        e = E.DirectionChosen(player="ann", direction="northeast")
+        assert N.format(e, state) == "ann: choose northeast"
+        assert N.parse("ann: choose NorthEast", state) == e
+        with pytest.raises(NotationError) as err:
+            N.parse("ann: play Rampage dir northeastt", state)
+        assert err.value.candidates == ["ann: play Rampage dir northeast"]
+        assert N.parse_position(N.format_position(state)) == state

@@ -32,6 +32,7 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.events import HIDDEN, Event
 from adjudicator.core.notation import Notation as BaseNotation
 from adjudicator.core.notation import MAX_TEXT, NotationError, normalize
@@ -242,7 +243,7 @@ class Template:
             return names()["beast"].write(v)
         return str(v)
 
-    def regex(self, player: str, loose: bool = False) -> re.Pattern[str]:
+    def regex(self, player: str, loose: bool = False, dirs: tuple[str, ...] = ()) -> re.Pattern[str]:
         """The template as a regular expression over a normalized text; ``loose``: every slot
         reads anything (to tell which slot holds an unknown name)."""
         out = []
@@ -255,17 +256,19 @@ class Template:
                 p2 = 0
                 for s in _SLOT.finditer(m.group(1)):
                     inner.append(_literal(m.group(1)[p2:s.start()]))
-                    inner.append(self.slot_regex(s.group(1), player, loose))
+                    inner.append(self.slot_regex(s.group(1), player, loose, dirs))
                     p2 = s.end()
                 inner.append(_literal(m.group(1)[p2:]))
                 out.append(f"(?:{''.join(inner)})?")
             else:
-                out.append(self.slot_regex(m.group(2), player, loose))
+                out.append(self.slot_regex(m.group(2), player, loose, dirs))
             pos = m.end()
         out.append(_literal(text[pos:]))
         return re.compile("".join(out), re.IGNORECASE)
 
-    def slot_regex(self, field: str, player: str, loose: bool) -> str:
+    def slot_regex(self, field: str, player: str, loose: bool, dirs: tuple[str, ...] = ()) -> str:
+        """One slot's expression; ``dirs``: the directions of the match's island the shipped
+        islands do not have."""
         s = self.slots[field]
         k = s.kind
         null = f"|{re.escape(NULL)}" if s.nullable else ""
@@ -291,10 +294,10 @@ class Template:
         elif k == "owner":
             body = f"{names()['beast'].pattern}|{player}"
         else:
-            body = names()[k].pattern
+            body = names()[k].pattern + "".join(f"|{re.escape(d.casefold())}" for d in dirs if k == "direction")
         return f"(?P<{field}>{body}{null})"
 
-    def read(self, m: re.Match[str], players: dict[str, str]) -> Event:
+    def read(self, m: re.Match[str], players: dict[str, str], dirs: tuple[str, ...] = ()) -> Event:
         """The event a match of :meth:`regex` writes (KeyError: a name of no component)."""
         values: dict[str, Any] = {}
         groups = m.groupdict()
@@ -303,10 +306,11 @@ class Template:
             text = groups.get(name)
             if text is None:
                 continue
-            values[name] = self.value(name, text, players, values)
+            values[name] = self.value(name, text, players, values, dirs)
         return self.cls(**values, **self.fixed)
 
-    def value(self, field: str, text: str, players: dict[str, str], seen: dict[str, Any]) -> Any:
+    def value(self, field: str, text: str, players: dict[str, str], seen: dict[str, Any],
+              dirs: tuple[str, ...] = ()) -> Any:
         """A slot's value from its text (as typed: a player without a position keeps its case;
         names are read case aside)."""
         s = self.slots[field]
@@ -343,6 +347,10 @@ class Template:
             if seen.get("component") == "beast" and normalize(text) in names()["beast"].ids:
                 return names()["beast"].read(text)
             return players.get(text.casefold(), text)
+        if k == "direction":
+            own = {d.casefold(): d for d in dirs}
+            if text.casefold() in own:
+                return own[text.casefold()]
         return names()[k].read(text)
 
 
@@ -375,13 +383,28 @@ def templates() -> tuple[Template, ...]:
 
 
 @lru_cache(maxsize=32)
-def compiled(players: tuple[str, ...] | None, loose: bool = False) -> tuple[tuple[Template, re.Pattern[str]], ...]:
+def compiled(players: tuple[str, ...] | None, loose: bool = False,
+             dirs: tuple[str, ...] = ()) -> tuple[tuple[Template, re.Pattern[str]], ...]:
     """Every template's expression for the players of one set-up (None: any word)."""
     if players is None:
         pat = _LOOSE_PLAYER
     else:
         pat = "|".join(re.escape(p.casefold()) for p in sorted(players, key=lambda p: (-len(p), p)))
-    return tuple((t, t.regex(pat, loose)) for t in templates())
+    return tuple((t, t.regex(pat, loose, dirs)) for t in templates())
+
+
+def _context(state: Any) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """What a text is read against in ``state``: the players of the match (None: no position)
+    and the directions of its island that the shipped islands do not have (an island of a
+    ``--pools`` directory)."""
+    if state is None:
+        return None, ()
+    try:
+        island = board(state.options.board, state.setup.board_sha256)
+    except AdjudicatorError:  # an island not found: its directions are the shipped ones'
+        return tuple(state.setup.players), ()
+    known = names()["direction"].ids
+    return tuple(state.setup.players), tuple(d for d in island.directions if normalize(d) not in known)
 
 
 # == the two events of their own shape: the set-up and the end =========================================
@@ -559,8 +582,8 @@ class Notation(BaseNotation):
             return parse_start(stripped)
         if norm.casefold().startswith("game over"):
             return parse_end(stripped)
-        players = tuple(state.setup.players) if state is not None else None
-        found, wrong = self.read(norm, players)
+        players, dirs = _context(state)
+        found, wrong = self.read(norm, players, dirs)
         if len(found) == 1:
             return found[0]
         if found:
@@ -575,21 +598,22 @@ class Notation(BaseNotation):
                 pass
         if wrong:
             raise NotationError(text, f"{stripped!r}: {wrong[0].reason}")
-        raise self.diagnose(text, norm, players, state)
+        raise self.diagnose(text, norm, state)
 
     @staticmethod
-    def read(norm: str, players: tuple[str, ...] | None) -> tuple[list[Event], list[NotationError]]:
+    def read(norm: str, players: tuple[str, ...] | None,
+             dirs: tuple[str, ...] = ()) -> tuple[list[Event], list[NotationError]]:
         """The events the templates read ``norm`` as (spacing folded), and the names of another
         kind met (a Trait where a card goes)."""
         ids = {p.casefold(): p for p in players or ()}
         found: list[Event] = []
         wrong: list[NotationError] = []
-        for tpl, rx in compiled(players):
+        for tpl, rx in compiled(players, False, dirs):
             m = rx.fullmatch(norm)
             if m is None:
                 continue
             try:
-                e = tpl.read(m, ids)
+                e = tpl.read(m, ids, dirs)
             except NotationError as exc:
                 wrong.append(exc)
                 continue
@@ -597,14 +621,15 @@ class Notation(BaseNotation):
                 found.append(e)
         return found, wrong
 
-    def diagnose(self, text: str, norm: str, players: tuple[str, ...] | None, state: Any) -> NotationError:
+    def diagnose(self, text: str, norm: str, state: Any) -> NotationError:
         """Why ``text`` reads as no event: the slot holding an unknown name (with the closest
         names), else the forms of the events whose first word is nearest to the one typed."""
+        players, dirs = _context(state)
         cands: list[str] = []
         reasons: list[str] = []
         if len(norm) > MAX_DIAGNOSED:  # the loose reading backtracks: only a typed line's length
             return NotationError(text[:80], f"a text of {len(norm)} characters that reads as no Colossi event")
-        for tpl, rx in compiled(players, True):
+        for tpl, rx in compiled(players, True, dirs):
             m = rx.fullmatch(norm)
             if m is None:
                 continue
@@ -612,13 +637,13 @@ class Notation(BaseNotation):
                 if got is None:
                     continue
                 slot = tpl.slots[field]
-                if re.fullmatch(tpl.slot_regex(field, _player_pattern(players), False), got, re.IGNORECASE):
+                if re.fullmatch(tpl.slot_regex(field, _player_pattern(players), False, dirs), got, re.IGNORECASE):
                     continue
-                known = _known(slot.kind, players)
+                known = _known(slot.kind, players) + (list(dirs) if slot.kind == "direction" else [])
                 reasons.append(f"unknown {_noun(slot.kind)} {got!r}")
                 near = closest(got, known)
                 if near is not None:
-                    cands.append(self.tidy(norm[:m.start(field)] + near + norm[m.end(field):], players, state))
+                    cands.append(self.tidy(norm[:m.start(field)] + near + norm[m.end(field):], state))
         if reasons:
             return NotationError(text, f"{text.strip()!r}: {reasons[0]}", cands)
         typed = norm.split(":", 1)[-1].split()[:1]
@@ -648,9 +673,9 @@ class Notation(BaseNotation):
                 return out
         return [self.parse(text, state)]
 
-    def tidy(self, text: str, players: tuple[str, ...] | None, state: Any) -> str:
+    def tidy(self, text: str, state: Any) -> str:
         """A candidate as the notation writes it (as typed unless it reads as one event)."""
-        found, _wrong = self.read(text, players)
+        found, _wrong = self.read(text, *_context(state))
         return self.format(found[0], state) if len(found) == 1 else text
 
     # -- positions ---------------------------------------------------------------------------------
