@@ -16,8 +16,9 @@ cards, Traits, tiles and Beasts by their name (``Short Rest``, ``Lair: Wind Beas
 (``short-rest``), case aside.  An unknown card or tile of a seat's record is ``?``; a log's
 ``null`` for one is ``-``.
 
-What needs the position: only the player names (the slot reads the players of ``state``'s
-set-up; without a position a player is any word without spaces, colons or commas).  Events of
+What needs the position: the player names (a slot reads the players of ``state``'s set-up;
+without a position a player is any word without spaces, colons or commas, as typed) and the
+directions of an island the shipped islands do not name (a ``--pools`` island).  Events of
 the core (a judge's ruling, the private looks) are the base class's.  The position in one line is
 :mod:`.position_text`.
 """
