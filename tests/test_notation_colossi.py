@@ -233,6 +233,7 @@ def test_a_position_line_is_compact_and_hides_what_a_seat_cannot_see() -> None:
     events, s = playout(GAME, 4, max_events=300, setup=setup_of(0))
     line = N.format_position(s)
     assert line.startswith("colossi p1,p2 ") and "todo=(" in line
+    assert N.parse_position("  " + line.replace(" ", "   ") + " ") == s  # a judge's spacing
     seat = N.format_position(s, "p1")
     assert "card_deck=(?*" in seat
     other = s.player("p2")

@@ -251,6 +251,17 @@ class Reader:
         if not self.eat(s):
             raise self.fail(f"{s!r} expected")
 
+    def gap(self) -> bool:
+        """Spaces between the parts of the line (one or more)."""
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+        return self.pos > start
+
+    def need_gap(self) -> None:
+        if not self.gap():
+            raise self.fail("a space expected")
+
     def word(self) -> str:
         if self.peek('"'):
             try:
@@ -423,7 +434,7 @@ def parse_position(game: Any, text: str) -> S.State:
         raise NotationError(text[:80], f"a position line is at most {MAX_LINE} characters")
     r = Reader(text.strip())
     r.path = "the game"
-    if not (r.eat("colossi") and (r.eat(" ") or r.pos == len(r.text))):
+    if not (r.eat("colossi") and (r.gap() or r.pos == len(r.text))):
         raise r.fail("a Colossi position starts with 'colossi'")
     r.path = "the set-up"
     players = [r.word()]
@@ -436,10 +447,10 @@ def parse_position(game: Any, text: str) -> S.State:
         start = game.initial_state(match)
     except (msgspec.ValidationError, AdjudicatorError, RefError, Illegal) as exc:  # a board, option, player count
         raise NotationError(text[:80], f"the set-up: {exc}") from None
-    r.need(" ")
+    r.need_gap()
     r.path = "the island"
     spaces = read_island(r, len(players))
-    r.need(" ")
+    r.need_gap()
     r.path = "the players"
     seats = []
     while True:
@@ -453,7 +464,7 @@ def parse_position(game: Any, text: str) -> S.State:
         if f.name not in ("setup", "players", "spaces", "options"):
             doc[f.name] = msgspec.to_builtins(field_default(f))
     fields = {f.name: f for f in _fields(S.State)}
-    while r.eat(" "):
+    while r.gap() and r.pos < len(r.text):
         m = re.compile(r"([a-z_]+)=").match(r.text, r.pos)
         if not m or m.group(1) not in fields or m.group(1) in ("setup", "players", "spaces"):
             r.path = "a field of the position"
