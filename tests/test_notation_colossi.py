@@ -379,3 +379,12 @@ def test_the_directions_of_an_island_from_a_pools_directory_are_read(tmp_path: P
             N.parse("ann: play Rampage dir northeastt", state)
         assert err.value.candidates == ["ann: play Rampage dir northeast"]
         assert N.parse_position(N.format_position(state)) == state
+
+
+@pytest.mark.parametrize("name", ["legal-2p-to-50-gold.jsonl", "legal-4p-soothsayer-looks.jsonl"])
+def test_every_seat_record_of_an_example_reads_back(name: str) -> None:
+    events = [e for _line, e in parse_log((EXAMPLES / name).read_bytes(), name).events]
+    for seat in events[0].players:
+        for e, s in with_positions(seat_record(events, seat)):
+            if own(e):
+                assert_reads_back(e, s)
