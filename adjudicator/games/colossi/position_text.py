@@ -182,12 +182,12 @@ def format_position(game: Any, s: S.State) -> str:
     head = ",".join(_atom(p) for p in setup.players)
     extra = _or_empty(struct(setup, type(setup), skip=("game", "players")))  # game: colossi
     out = ["colossi", head + extra, island(s), players(s)]
-    start = game.initial_state(setup)
+    options = game.options_of(setup)  # what the set-up makes them: written only when they differ
     for f in _fields(S.State):
         if f.name in ("setup", "players", "spaces"):
             continue
         x = getattr(s, f.name)
-        d = getattr(start, f.name) if f.name == "options" else field_default(f)
+        d = options if f.name == "options" else field_default(f)
         if x != d:
             out.append(f"{f.name}={enc(x, f.type)}")
     return " ".join(out)
