@@ -11,6 +11,7 @@ NotationError; each position (the judge's and every seat's view) reads back from
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -388,3 +389,28 @@ def test_every_seat_record_of_an_example_reads_back(name: str) -> None:
         for e, s in with_positions(seat_record(events, seat)):
             if own(e):
                 assert_reads_back(e, s)
+
+
+@functools.lru_cache(maxsize=1)
+def small_position():
+    return with_positions(match(3, 120))[-1][1]
+
+
+@settings(max_examples=200)
+@given(text=st.one_of(
+    st.text(max_size=60),
+    st.builds(lambda a, b: a + b, st.sampled_from(["p1: ", "p2: play ", "start colossi: p1, p2; ", "game over: ",
+                                                   "p1: colossus ", "explore ", "p1: contribute "]), st.text(max_size=40))))
+def test_any_text_is_an_event_or_a_notation_error(text: str) -> None:
+    s = small_position()
+    for state in (s, None):
+        try:
+            N.parse(text, state)
+            N.parse_entry(text, state)
+        except NotationError:
+            pass
+
+
+def test_deep_json_in_a_set_up_is_refused() -> None:
+    with pytest.raises(NotationError, match="nested too deep"):
+        N.parse("start colossi: a; options " + "[" * 50_000)

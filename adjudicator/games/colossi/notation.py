@@ -475,6 +475,8 @@ class _Cursor:
             v, self.pos = json.JSONDecoder().raw_decode(self.text, self.pos)
         except json.JSONDecodeError as exc:
             raise NotationError(self.text, f"{what}: not JSON ({exc.msg})") from None
+        except RecursionError:  # (bounded by the length of a text: MAX_TEXT)
+            raise NotationError(self.text[:80], f"{what}: JSON nested too deep") from None
         return v
 
 
