@@ -28,7 +28,7 @@ from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import content
 from adjudicator.games.colossi.notation import TEMPLATES
 from adjudicator.games.colossi.position_text import MAX_LINE
-from tests.test_colossi_properties import setup_of
+from tests.test_colossi_properties import OPTIONS, setup_of
 from tests.test_conformance import _mutations, _vocabulary
 
 from .colossi_scenarios import GAME
@@ -414,3 +414,15 @@ def test_any_text_is_an_event_or_a_notation_error(text: str) -> None:
 def test_deep_json_in_a_set_up_is_refused() -> None:
     with pytest.raises(NotationError, match="nested too deep"):
         N.parse("start colossi: a; options " + "[" * 50_000)
+
+
+@pytest.mark.parametrize("k", range(len(OPTIONS)), ids=lambda k: ",".join(OPTIONS[k]) or "standard")
+def test_under_every_option_set_events_and_positions_read_back(k: int) -> None:
+    """Each option set of the engine's property tests once (the properties above draw seeds)."""
+    events = match(k, 250)
+    assert events[0].options == OPTIONS[k]
+    for i, (e, s) in enumerate(with_positions(events)):
+        if own(e):
+            assert_reads_back(e, s)
+        if s is not None and i % 25 == 0:
+            assert N.parse_position(N.format_position(s)) == s
