@@ -426,3 +426,27 @@ def test_under_every_option_set_events_and_positions_read_back(k: int) -> None:
             assert_reads_back(e, s)
         if s is not None and i % 25 == 0:
             assert N.parse_position(N.format_position(s)) == s
+
+
+@settings(max_examples=4)
+@given(seed=st.integers(0, 100_000))
+def test_banners_and_spawns_of_one_player_in_a_row_are_one_entry(seed: int) -> None:
+    events = [e for e in match(seed, 600) if own(e)]
+    runs: list[list] = []
+    for e in events:
+        same = runs and type(runs[-1][0]) is type(e) and getattr(runs[-1][0], "player", None) == getattr(e, "player", None)
+        if type(e) in (E.BannerRaised, E.AcolyteSpawned) or (type(e) is E.BannerScored and not e.keep):
+            if same:
+                runs[-1].append(e)
+            else:
+                runs.append([e])
+        else:
+            runs.append([e])
+    lists = [r for r in runs if len(r) > 1]
+    for run in lists:
+        verb = {E.BannerRaised: "banner", E.BannerScored: "score", E.AcolyteSpawned: "spawn"}[type(run[0])]
+        text = f"{run[0].player}: {verb} " + ", ".join(str(e.space) for e in run)
+        assert N.parse_entry(text) == run, text
+    assert N.parse_entry("p1: banner 3, 5,7") == [E.BannerRaised(player="p1", space=n) for n in (3, 5, 7)]
+    with pytest.raises(NotationError):
+        N.parse_entry("p1: pay 3, 5")  # (not a listed event)

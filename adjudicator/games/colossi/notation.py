@@ -655,9 +655,20 @@ class Notation(BaseNotation):
         return NotationError(text, f"{text.strip()!r} reads as no Colossi event", near or forms)
 
     def parse_entry(self, text: str, state: Any = None) -> list[Event]:
-        """One entry at the table: an event, or a piece's whole move in one line,
+        """One entry at the table: an event; a piece's whole move in one line,
         ``p1: colossus 3-4-5=6`` (a hop ``-`` paid, ``=`` by Road Movement; CL-3.3): one
-        ``Moved`` per hop, in order.  Anything else is :meth:`parse`'s one event."""
+        ``Moved`` per hop, in order; or several Banners raised or scored, Acolytes spawned on
+        several spaces, ``p1: banner 3, 5, 7`` (:data:`LISTED`): one event per space, in order.
+        Anything else is :meth:`parse`'s one event."""
+        listed = _LISTED.fullmatch(" ".join(text.split())) if len(text) <= MAX_DIAGNOSED else None
+        if listed is not None:
+            head, spaces = listed.group(1), listed.group(2).split(",")
+            try:
+                out = [self.parse(f"{head} {n.strip()}", state) for n in spaces]
+            except NotationError:
+                out = []
+            if out and all(type(e) in LISTED for e in out):
+                return out
         if len(text) <= MAX_TEXT:
             players = tuple(state.setup.players) if state is not None else None
             m = _hops(players).fullmatch(" ".join(text.split()))
@@ -691,6 +702,11 @@ class Notation(BaseNotation):
         """The position a :meth:`format_position` line writes (NotationError naming the part
         that cannot be read)."""
         return position_text.parse_position(self.game, text)
+
+
+#: the events an entry may list several spaces of (``p1: banner 3, 5, 7``)
+LISTED = (E.BannerRaised, E.BannerScored, E.AcolyteSpawned)
+_LISTED = re.compile(rf"(.*?\S) ({_INT}(?:, ?{_INT})+)")
 
 
 @lru_cache(maxsize=32)
