@@ -586,7 +586,7 @@ class Notation(BaseNotation):
         if norm.casefold().startswith("game over"):
             return parse_end(stripped)
         players, dirs = _context(state)
-        found, wrong = self.read(norm, players, dirs)
+        found, wrong = self.read_forms(norm, players, dirs)
         if len(found) == 1:
             return found[0]
         if found:
@@ -601,10 +601,10 @@ class Notation(BaseNotation):
                 pass
         if wrong:
             raise NotationError(text, f"{stripped!r}: {wrong[0].reason}")
-        raise self.diagnose(text, norm, state)
+        raise self.unread_error(text, norm, state)
 
     @staticmethod
-    def read(norm: str, players: tuple[str, ...] | None,
+    def read_forms(norm: str, players: tuple[str, ...] | None,
              dirs: tuple[str, ...] = ()) -> tuple[list[Event], list[NotationError]]:
         """The events the templates read ``norm`` as (spacing folded), and the names of another
         kind met (a Trait where a card goes)."""
@@ -624,7 +624,7 @@ class Notation(BaseNotation):
                 found.append(e)
         return found, wrong
 
-    def diagnose(self, text: str, norm: str, state: Any) -> NotationError:
+    def unread_error(self, text: str, norm: str, state: Any) -> NotationError:
         """Why ``text`` reads as no event: the slot holding an unknown name (with the closest
         names), else the forms of the events whose first word is nearest to the one typed."""
         players, dirs = _context(state)
@@ -646,7 +646,7 @@ class Notation(BaseNotation):
                 reasons.append(f"unknown {_noun(slot.kind)} {got!r}")
                 near = closest(got, known)
                 if near is not None:
-                    cands.append(self.tidy(norm[:m.start(field)] + near + norm[m.end(field):], state))
+                    cands.append(self.as_written(norm[:m.start(field)] + near + norm[m.end(field):], state))
         if reasons:
             return NotationError(text, f"{text.strip()!r}: {reasons[0]}", cands)
         typed = norm.split(":", 1)[-1].split()[:1]
@@ -687,9 +687,9 @@ class Notation(BaseNotation):
                 return out
         return [self.parse(text, state)]
 
-    def tidy(self, text: str, state: Any) -> str:
+    def as_written(self, text: str, state: Any) -> str:
         """A candidate as the notation writes it (as typed unless it reads as one event)."""
-        found, _wrong = self.read(text, *_context(state))
+        found, _wrong = self.read_forms(text, *_context(state))
         return self.format(found[0], state) if len(found) == 1 else text
 
     # -- positions ---------------------------------------------------------------------------------
