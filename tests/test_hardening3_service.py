@@ -1,0 +1,263 @@
+"""Hardened, round 3 (issue 29): the replay service's part.
+
+* item 1: hidden cards of a match in progress only with the token (a stored seat recording is hidden
+  like any match in progress; a canary card walked across every route of the app);
+* item 4: JSON inside HTML written by one safe encoder (the replay file, the tournament report, the
+  service's pages), in Chromium with ``<!--``, ``</script>`` and quotes in every text field;
+* item 6: one bounded JSON decoder for every request body (deep bodies on every route: 400, never 500);
+* item 12: no server path in an answer.
+
+The OpenAPI document and Schemathesis: tests/test_hardening3_schema.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from litestar.testing import TestClient
+
+import adjudicator
+from adjudicator.build import Recording
+from adjudicator.core.store import MatchStore
+from adjudicator.replays.web import create_app
+from adjudicator.replays.web.safejson import html_json
+
+TOKEN = "hardening-3"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+#: every text a person can write that HTML or a script element could mistake for markup
+HOSTILE = "<!--x</script><script>window.pwned=1</script>\"'&amp;\u2028\u2029-->"
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[tuple[TestClient, MatchStore, Path]]:
+    store = MatchStore(str(tmp_path / "s.db"))
+    app = create_app(store, upload_token=TOKEN, recordings=tmp_path / "recs")
+    with TestClient(app) as c:
+        yield c, store, tmp_path
+    store.close()
+
+
+def _routes(client: TestClient) -> list[tuple[str, set[str]]]:
+    """Every route of the app (the router walked): its path template and its HTTP methods."""
+    return [(r.path, set(r.methods) - {"OPTIONS"}) for r in client.app.routes if hasattr(r, "methods")]
+
+
+def _fill(path: str, values: dict[str, str]) -> str:
+    """A route's path with each parameter (``{name:type}``) set to ``values[name]``."""
+    return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: values[m.group(1)], path)
+
+
+def _seat_recording(client: TestClient, events: int) -> tuple[str, str, list[str]]:
+    """A LOGOS match recorded in the browser by the first seat (its record names its own draws, the
+    other seat's are ``?``), stored mid-match with "Store now": the recording's id, the stored
+    match's id and the players."""
+    g = adjudicator.game("logos")
+    setup = msgspec.to_builtins(g.sample_setup(1))
+    seat = setup["players"][0]
+    fields = {k: v for k, v in setup.items() if k not in ("type", "game", "players", "options")}
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "logos", "players": setup["players"],
+                                                           "options": setup["options"], "setup": fields, "seat": seat})
+    assert r.status_code == 201, r.text
+    rid = r.json()["id"]
+    table = Recording(g, g.sample_setup(1))
+    for _ in range(events):
+        ev = next(e for e in table.legal() if type(e).__name__ != "Resigned")
+        table.push(ev)
+        doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH,
+                          json={"entry": json.dumps(msgspec.to_builtins(g.redact(ev, seat)))}).json()
+        assert doc["ok"], doc["message"]
+    doc = client.post(f"/api/recordings/{rid}/store", headers=AUTH).json()
+    assert doc["match_id"] and not doc["over"]
+    return rid, doc["match_id"], setup["players"]
+
+
+def _without_possibles(value: Any, possible: set[str] | None = None) -> Any:
+    """An answer without what the public may know of every unknown card: the cards it can still be
+    (``possible``, from the pool) and their texts (``cards`` entries of those ids, and the replay
+    file's ``card_ids`` naming them)."""
+    if possible is None:
+        possible = set()
+
+        def collect(v: Any) -> None:
+            if isinstance(v, dict):
+                if isinstance(v.get("possible"), list):
+                    possible.update(x for x in v["possible"] if isinstance(x, str))
+                for x in v.values():
+                    collect(x)
+            elif isinstance(v, list):
+                for x in v:
+                    collect(x)
+        collect(value)
+    if isinstance(value, dict):
+        return {k: [x for x in v if x not in possible] if k == "card_ids" else _without_possibles(v, possible)
+                for k, v in value.items() if k != "possible" and not (k in possible and isinstance(v, dict) and "facts" in v)}
+    if isinstance(value, list):
+        return [_without_possibles(v, possible) for v in value]
+    return value
+
+
+def _shown(r: Any) -> str:
+    """What an answer shows, as text (JSON answers and the replay file's data without the public's
+    possibilities)."""
+    text = r.text
+    kind = r.headers.get("content-type", "")
+    if kind.startswith("application/json"):
+        return json.dumps(_without_possibles(r.json()))
+    m = re.search(r'<script type="application/json" id="export-data">(.*?)</script>', text, re.S)
+    if m:
+        return json.dumps(_without_possibles(json.loads(m.group(1))))
+    return text
+
+
+def test_a_stored_seat_recording_in_progress_shows_its_hidden_cards_only_with_the_token(service):
+    """Item 1: the canary (a card the recording seat drew, hidden from everyone else) never appears
+    in any answer of any route without the token; with the token the judge's view shows it."""
+    client, _store, _tmp = service
+    rid, mid, players = _seat_recording(client, 6)
+    judge = client.get(f"/api/matches/{mid}/log", headers=AUTH).text
+    seat = players[0]
+    drawn = [json.loads(line)["card"] for line in judge.splitlines()
+             if json.loads(line).get("type") == "CardDrawn" and json.loads(line)["player"] == seat]
+    assert drawn and "?" not in drawn
+    canary = drawn[-1]
+    name = client.get(f"/api/matches/{mid}/position", headers=AUTH).json()["cards"][canary]["name"]
+    assert canary in judge  # the control: the judge's view holds it
+    values = {"match_id": mid, "rid": rid, "ref": "no-such-tournament", "name": "viewer.js", "path": "openapi.json"}
+    queries: list[dict[str, Any]] = [{}, {"as": "public"}, {"as": "judge"}, {"at": 3}, {"from": 2, "limit": 3},
+                                     {"a": rid, "b": rid}, {"game": "colossi"}, *({"as": p} for p in players)]
+    # (sample-setup of LOGOS is the pool's sample decks, public and not this match's: colossi's is asked)
+    walked = 0
+    for path, methods in _routes(client):
+        url = _fill(path, values)
+        for method in sorted(methods):
+            walked += 1
+            for q in queries:
+                r = client.request(method, url, params=q)
+                assert r.status_code < 500, (method, url, q, r.text[:300])
+                shown = _shown(r)
+                assert canary not in shown and name not in shown, (method, url, q, shown[:400])
+    assert walked >= 25
+    # a seat's view or the judge's of the match in progress: 401, the public view shown instead
+    r = client.get(f"/api/matches/{mid}/log", params={"as": seat})
+    assert r.status_code == 401 and "token" in r.json()["detail"]
+    assert client.get(f"/api/matches/{mid}/position").json()["view"] == "the public"
+    assert canary in client.get(f"/api/matches/{mid}/log", params={"as": seat}, headers=AUTH).text
+
+
+def test_a_read_only_service_shows_a_match_in_progress_as_the_public_sees_it(tmp_path):
+    store = MatchStore(str(tmp_path / "s.db"))
+    lines = Path("examples/logos/legal-seat-ann-hidden-picks.jsonl").read_bytes().splitlines(keepends=True)
+    (tmp_path / "pre.jsonl").write_bytes(b"".join(lines[:7]))  # ann has drawn three cards, none shown yet
+    mid = store.import_file(tmp_path / "pre.jsonl").match_id
+    done = store.import_file("examples/logos/legal-seat-ann-hidden-picks.jsonl").match_id
+    try:
+        with TestClient(create_app(store)) as c:
+            log = c.get(f"/api/matches/{mid}/log").text
+            assert '"card":"?"' in log and "ember-convert" not in log
+            assert c.get(f"/api/matches/{mid}/events", params={"as": "ann"}).status_code == 403
+            assert c.get(f"/api/matches/{mid}/variation.jsonl").status_code == 403
+            assert c.get(f"/api/matches/{mid}/export.html", params={"as": "judge"}).status_code == 403
+            # a finished match is shown as before: the judge's view to anyone
+            assert "ember-convert" in c.get(f"/api/matches/{done}/log").text
+    finally:
+        store.close()
+
+
+# -- item 6: one bounded decoder for every JSON body -------------------------------------------------
+
+DEEP = "[" * 3000 + "]" * 3000
+
+
+def test_deep_bodies_on_every_route_answer_400_never_500(service):
+    client, _store, _tmp = service
+    rid, mid, _players = _seat_recording(client, 2)
+    values = {"match_id": mid, "rid": rid, "ref": "x", "name": "viewer.js", "path": "openapi.json"}
+    bodies = ['{"game": ' + DEEP + "}", '{"entry": ' + DEEP + "}", '{"at": 1, "events": ' + DEEP + "}", DEEP,
+              '{"at": 1, "events": [' + '{"a":' * 3000 + "1" + "}" * 3000 + "]}"]
+    walked = 0
+    for path, methods in _routes(client):
+        for method in sorted(methods - {"GET", "HEAD"}):
+            walked += 1
+            for body in bodies:
+                for headers in ({}, AUTH):
+                    r = client.request(method, _fill(path, values), content=body,
+                                       headers={**headers, "Content-Type": "application/json"})
+                    assert r.status_code < 500, (method, path, r.text[:300])
+    assert walked >= 5  # uploads, recordings (new, entries, store), variations
+    for url, body in ((f"/api/matches/{mid}/variations", '{"at": 1, "events": ' + DEEP + ', "name": ""}'),
+                      ("/api/recordings", '{"game": ' + DEEP + "}"), (f"/api/recordings/{rid}/entries", '{"entry": ' + DEEP + "}")):
+        r = client.post(url, content=body, headers={**AUTH, "Content-Type": "application/json"})
+        assert r.status_code == 400 and "deep" in r.json()["detail"], (url, r.text[:200])
+    # an entry that is an event as JSON text, nested too deep, is refused like the body
+    r = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": '{"type": "CardDrawn", "card": ' + DEEP + "}"})
+    assert r.status_code < 500 and not r.json().get("ok", False)
+
+
+def test_json_sent_as_text_plain_is_refused(service, tmp_path):
+    client, _store, _tmp = service
+    r = client.post("/api/recordings", content='{"game": "logos", "players": ["a", "b"]}',
+                    headers={**AUTH, "Content-Type": "text/plain"})
+    assert r.status_code == 415
+    assert not list((tmp_path / "recs").glob("*.jsonl"))  # nothing written for a refused request
+    big = '{"game": "' + "x" * 1_100_000 + '"}'
+    assert client.post("/api/recordings", content=big, headers={**AUTH, "Content-Type": "application/json"}).status_code == 413
+
+
+def test_head_answers_where_get_does(service):
+    client, _store, _tmp = service
+    for url in ("/api/info", "/api/games", "/", "/static/viewer.js", "/schema/openapi.json"):
+        get, head = client.get(url), client.head(url)
+        assert head.status_code == get.status_code == 200 and head.content == b""
+        assert head.headers["content-type"] == get.headers["content-type"]
+
+
+def test_framework_errors_name_the_parameters_a_client_sends(service):
+    client, store, _tmp = service
+    mid = store.import_file("examples/logos/legal-hidden-picks.jsonl").match_id
+    r = client.get(f"/api/matches/{mid}/events", params={"from": "abc"})
+    assert r.status_code == 400 and [e["key"] for e in r.json()["extra"]] == ["from"]
+
+
+# -- item 12: no server paths -------------------------------------------------------------------------
+
+def test_no_answer_gives_a_server_path(service):
+    client, store, tmp = service
+    deep_dir = tmp / "srv" / "private-place"
+    deep_dir.mkdir(parents=True)
+    src = deep_dir / "club-final.jsonl"
+    src.write_bytes(Path("examples/logos/legal-hidden-picks.jsonl").read_bytes())
+    imported = store.import_file(src).match_id
+    rid, recorded, _players = _seat_recording(client, 2)
+    values = {"rid": rid, "ref": "x", "name": "viewer.js", "path": "openapi.json"}
+    for mid in (imported, recorded):
+        for path, methods in _routes(client):
+            if "GET" not in methods or path.startswith("/schema"):
+                continue
+            r = client.get(_fill(path, {**values, "match_id": mid}), headers=AUTH, params={"a": rid, "b": rid})
+            assert str(tmp) not in r.text and "recs/" not in r.text and "private-place" not in r.text, (path, r.text[:300])
+    assert client.get(f"/api/matches/{imported}").json()["source"] == "club-final.jsonl"
+
+
+# -- item 4: JSON inside HTML -------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.text() | st.integers() | st.none(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4), max_leaves=20))
+def test_the_html_json_encoder_reads_back_and_holds_no_markup(value):
+    text = html_json(value)
+    assert json.loads(text) == value
+    assert not set(text) & {"<", ">", "&", "\u2028", "\u2029"}
+
+
+def test_the_old_escaping_is_gone():
+    """``<!--`` was written ``<\\!--``, which no JSON parser reads."""
+    text = html_json({"note": HOSTILE})
+    assert json.loads(text)["note"] == HOSTILE and "\\!" not in text
