@@ -261,3 +261,128 @@ def test_the_old_escaping_is_gone():
     """``<!--`` was written ``<\\!--``, which no JSON parser reads."""
     text = html_json({"note": HOSTILE})
     assert json.loads(text)["note"] == HOSTILE and "\\!" not in text
+
+
+# -- item 4 in Chromium: every page with hostile text in every text field --------------------------------
+
+#: a player id and texts a person may write, each able to end a script element or open a comment
+HOSTILE_NAME = "ann<!--</script>\"'&"
+HOSTILE_META = {"event": "<!--x</script>\"'", "judge": "</script><script>window.pwned=1</script>", "round": "\u2028&amp;"}
+HOSTILE_NOTE = "<!-- a note </script> \"quoted\" 'single' \u2028 -->"
+
+
+def _hostile_log(path: Path) -> Path:
+    """examples/logos/legal-hidden-picks.jsonl with ann renamed ``HOSTILE_NAME``, a hostile header
+    and a hostile note: still a legal match (the ids are only compared)."""
+    out = []
+    for i, line in enumerate(Path("examples/logos/legal-hidden-picks.jsonl").read_text().splitlines()):
+        doc = json.loads(line.replace('"ann"', json.dumps(HOSTILE_NAME)))
+        if i == 0:
+            doc["meta"] = HOSTILE_META
+        if i == 3:
+            doc["note"] = HOSTILE_NOTE
+        out.append(json.dumps(doc))
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+def _hostile_tournament(root: Path) -> Path:
+    from tests.tournament_gen import generate
+
+    gen = generate(root, "logos", players=2, rounds=2, plant=(), penalty=False)
+    text = gen.manifest.read_text()
+    text = text.replace('name = "Player 1"', f"name = {json.dumps(HOSTILE_NAME)}", 1)
+    text = re.sub(r'^name = "Generated[^"]*"', lambda _m: f"name = {json.dumps(HOSTILE_META['judge'] + HOSTILE_NOTE)}",
+                  text, count=1, flags=re.M)
+    gen.manifest.write_text(text)
+    return gen.manifest
+
+
+def _page_is_whole(pg: Any) -> None:
+    """Nothing of the hostile texts ran or cut the page short."""
+    assert pg.evaluate("window.pwned") is None
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="/usr/bin/chromium is missing")
+def test_the_replay_file_and_the_report_hold_hostile_texts_in_chromium(tmp_path):
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+    from tests.offline_browser import offline_page
+
+    log = _hostile_log(tmp_path / "hostile.jsonl")
+    replay = tmp_path / "replay.html"
+    r = CliRunner().invoke(main, ["export", str(log), "-o", str(replay), "--as", "public", "--as", HOSTILE_NAME])
+    assert r.exit_code == 0, r.output
+    manifest = _hostile_tournament(tmp_path / "event")
+    report = tmp_path / "report.html"
+    r = CliRunner().invoke(main, ["tournament", "check", str(manifest), "--html", str(report)])
+    assert r.exit_code in (0, 1), r.output
+    with offline_page() as off:
+        pg = off.page
+        pg.goto(replay.as_uri())
+        pg.wait_for_function("document.body.dataset.ready === '1'")
+        assert pg.locator("#pos").inner_text() == "1 / 225"  # every event row is there
+        pg.keyboard.press("End")
+        pg.wait_for_function("document.getElementById('pos').textContent === '225 / 225'")
+        assert HOSTILE_META["judge"] in pg.locator("#meta").inner_text()
+        assert HOSTILE_NAME in pg.locator("#view").inner_text()
+        pg.goto(replay.as_uri() + "?at=4")
+        pg.wait_for_function("document.body.dataset.ready === '1'")
+        assert "a note </script>" in pg.locator("body").inner_text()
+        _page_is_whole(pg)
+        pg.goto(report.as_uri())
+        assert pg.locator("#shown").inner_text() == "2 of 2 tables shown"  # the report's script ran
+        assert HOSTILE_META["judge"] in pg.locator("h1").inner_text() and HOSTILE_NAME in pg.locator("table.summary").inner_text()
+        pg.click("button[data-filter=problems]")
+        pg.click("button[data-filter=all]")
+        pg.locator("td.cell").first.click()
+        assert "round 1 table 1" in pg.locator("#detail").inner_text()
+        _page_is_whole(pg)
+        assert off.errors == []
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="/usr/bin/chromium is missing")
+def test_every_service_page_holds_hostile_texts_in_chromium(tmp_path):
+    from click.testing import CliRunner
+    from playwright.sync_api import sync_playwright
+
+    from adjudicator.cli.main import main
+    from tests.offline_browser import ARGS, CHROMIUM
+    from tests.test_web_browser import Live
+
+    manifest = _hostile_tournament(tmp_path / "event")
+    db = tmp_path / "s.db"
+    r = CliRunner().invoke(main, ["tournament", "import", str(manifest), "--db", str(db)])
+    assert r.exit_code in (0, 1), r.output
+    store = MatchStore(str(db))
+    mid = store.import_file(_hostile_log(tmp_path / "hostile.jsonl")).match_id
+    srv = Live(store)
+    try:
+        tid = srv.api("/api/tournaments")[0]["tournament_id"]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+            pg = browser.new_page()
+            errors: list[str] = []
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.goto(srv.url + "/")
+            pg.wait_for_function("document.body.dataset.ready === '1'")
+            assert HOSTILE_NAME in pg.locator("body").inner_text()
+            _page_is_whole(pg)
+            pg.goto(f"{srv.url}/matches/{mid}?at=4")
+            pg.wait_for_function("document.body.dataset.ready === '1'")
+            assert pg.locator("#pos").inner_text() == "4 / 225"
+            assert HOSTILE_META["judge"] in pg.locator("#meta").inner_text()
+            assert "a note </script>" in pg.locator("body").inner_text()
+            _page_is_whole(pg)
+            pg.goto(f"{srv.url}/tournaments/{tid[:8]}")
+            assert pg.locator("#shown").inner_text() == "2 of 2 tables shown"
+            assert HOSTILE_META["judge"] in pg.locator("h1").inner_text()
+            _page_is_whole(pg)
+            pg.goto(f"{srv.url}/record")
+            _page_is_whole(pg)
+            browser.close()
+            assert errors == []
+    finally:
+        srv.stop()
+        store.close()

@@ -26,6 +26,7 @@ from litestar.exceptions import ClientException
 from litestar.params import FromPath, QueryParameter
 
 from adjudicator.core.log import MatchLog
+from adjudicator.core.meta import meta_of
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.verify import run
 from adjudicator.replays.core import card_texts, make_frame, seen_by
@@ -118,7 +119,8 @@ _SHIM = """
   const others = keys.slice(1);
   const match = {match_id: "export", game: DATA.game, game_name: DATA.game_name, players: others,
     verdict: DATA.verdict, violations: DATA.violations.length, events: DATA.views[first].events.length,
-    result: DATA.result, outcome: DATA.outcome, source: DATA.source, chain_head: null, data: []};
+    result: DATA.result, outcome: DATA.outcome, source: DATA.source, chain_head: null, data: [],
+    meta: DATA.meta || {}};
   window.fetch = function (path) {
     const u = new URL(String(path), "http://export.invalid/");
     const v = key(u.searchParams.get("as"));
@@ -166,6 +168,7 @@ def render(log: MatchLog, views: list[str], source: str) -> str:
     data["result"] = "unfinished" if out is None else (f"{out['winner']} wins by {out['reason']}" if out["winner"]
                                                       else f"{out['result']} ({out['reason']})")
     data["source"] = source
+    data["meta"] = meta_of(log.events[0][1]) if log.events else {}  # the header, as the service's match shows it
     page = (STATIC / "match.html").read_text(encoding="utf-8")
     blob = html_json(data)  # one safe encoder for JSON in HTML (safejson.py)
     style = (STATIC / "style.css").read_text(encoding="utf-8") + _HIDE
