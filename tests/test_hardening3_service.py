@@ -246,6 +246,24 @@ def test_no_answer_gives_a_server_path(service):
     assert client.get(f"/api/matches/{imported}").json()["source"] == "club-final.jsonl"
 
 
+def test_a_stored_tournament_names_no_server_path(tmp_path):
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+
+    manifest = _hostile_tournament(tmp_path / "srv" / "private-place")
+    db = tmp_path / "s.db"
+    r = CliRunner().invoke(main, ["tournament", "import", str(manifest), "--db", str(db)])
+    assert r.exit_code in (0, 1), r.output
+    with MatchStore(str(db)) as store, TestClient(create_app(store)) as c:
+        [t] = c.get("/api/tournaments").json()
+        for url in (f"/api/tournaments/{t['tournament_id']}", f"/tournaments/{t['tournament_id']}", "/api/tournaments"):
+            text = c.get(url).text
+            assert "private-place" not in text and str(tmp_path) not in text, url
+        rep = c.get(f"/api/tournaments/{t['tournament_id']}").json()
+        assert all(t["log"] is None or not t["log"].startswith("/") for t in rep["tables"])
+
+
 # -- item 4: JSON inside HTML -------------------------------------------------------------------------
 
 @settings(max_examples=200, deadline=None)
