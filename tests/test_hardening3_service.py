@@ -283,25 +283,9 @@ def test_the_old_escaping_is_gone():
 
 # -- item 4 in Chromium: every page with hostile text in every text field --------------------------------
 
-#: a player id and texts a person may write, each able to end a script element or open a comment
-HOSTILE_NAME = "ann<!--</script>\"'&"
-HOSTILE_META = {"event": "<!--x</script>\"'", "judge": "</script><script>window.pwned=1</script>", "round": "\u2028&amp;"}
-HOSTILE_NOTE = "<!-- a note </script> \"quoted\" 'single' \u2028 -->"
-
-
-def _hostile_log(path: Path) -> Path:
-    """examples/logos/legal-hidden-picks.jsonl with ann renamed ``HOSTILE_NAME``, a hostile header
-    and a hostile note: still a legal match (the ids are only compared)."""
-    out = []
-    for i, line in enumerate(Path("examples/logos/legal-hidden-picks.jsonl").read_text().splitlines()):
-        doc = json.loads(line.replace('"ann"', json.dumps(HOSTILE_NAME)))
-        if i == 0:
-            doc["meta"] = HOSTILE_META
-        if i == 3:
-            doc["note"] = HOSTILE_NOTE
-        out.append(json.dumps(doc))
-    path.write_text("\n".join(out) + "\n")
-    return path
+from benchmarks.fuzz_web import HOSTILE as HOSTILE_META  # noqa: E402 (the fuzzer's hostile texts, shared)
+from benchmarks.fuzz_web import HOSTILE_NAME, HOSTILE_NOTE  # noqa: E402
+from benchmarks.fuzz_web import hostile_log as _hostile_log  # noqa: E402
 
 
 def _hostile_tournament(root: Path) -> Path:
@@ -404,3 +388,45 @@ def test_every_service_page_holds_hostile_texts_in_chromium(tmp_path):
     finally:
         srv.stop()
         store.close()
+
+
+# -- the fuzzer's page and body surfaces (python -m benchmarks --fuzz N --fuzz-surface service-pages) --------
+
+def test_the_page_and_body_surfaces_are_registered_and_find_nothing():
+    from benchmarks.fuzz_surfaces import surfaces
+    from benchmarks.fuzz_web import fuzz_bodies, fuzz_pages
+
+    assert surfaces()["service-pages"] is fuzz_pages and surfaces()["service-bodies"] is fuzz_bodies
+    for fuzz in (fuzz_pages, fuzz_bodies):
+        rep = fuzz(fuzz.__name__, 150, 7)
+        assert rep.inputs >= 140 and rep.crashes == [] and rep.hangs == [], (rep.crashes[:3], rep.hangs[:3])
+        assert rep.statuses and rep.statuses.get(200, 0) >= 20, rep.statuses  # past the checks, not only refusals
+        assert 0 < rep.peak_bytes < 256 * 2**20
+
+
+def test_the_pages_surface_finds_the_old_escaping(monkeypatch):
+    """With the report's and the replay file's JSON escaped the old way (``<!--`` -> ``<\\!--``), the
+    surface reports the pages whose JSON no longer parses."""
+    from adjudicator.replays.web import export, report
+    from benchmarks.fuzz_web import fuzz_pages
+
+    def old(value):
+        return json.dumps(value).replace("</", "<\\/").replace("<!--", "<\\!--")
+
+    monkeypatch.setattr(export, "html_json", old)
+    monkeypatch.setattr(report, "json_script", lambda id_, v: f'<script type="application/json" id="{id_}">{old(v)}</script>')
+    rep = fuzz_pages("service-pages", 150, 7)
+    assert any("unsafe HTML" in c for c in rep.crashes), rep.statuses
+
+
+def test_the_bodies_surface_finds_an_unbounded_decoder(monkeypatch):
+    """With the bodies decoded without the depth bound (the defect of item 6), the surface reports
+    the 500s."""
+    import msgspec as _msgspec
+
+    from adjudicator.replays.web import bounds
+    from benchmarks.fuzz_web import fuzz_bodies
+
+    monkeypatch.setattr(bounds, "decode_body", lambda raw, what="": _msgspec.json.decode(raw))
+    rep = fuzz_bodies("service-bodies", 300, 7)
+    assert any(" 500 " in c and "RecursionError" in c for c in rep.crashes), rep.statuses
