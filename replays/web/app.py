@@ -26,6 +26,11 @@ JSON API (every answer a msgspec Struct; errors are ``{"status_code": ..., "deta
 Pages (static files in ``replays/web/static``, no build step): ``/`` (the match list and an
 upload form) and ``/matches/{id}?at=N&as=PLAYER`` (the viewer).  OpenAPI: ``/schema/openapi.json``.
 
+A match in progress (no outcome, no violation) is shown without the token only as the public
+sees it (:meth:`WebService.shown_view`); a seat's or the judge's view of it needs the token.
+Every JSON request body is read by one bounded decoder (bounds.BoundedRequest), HEAD is
+answered wherever GET is (bounds.HeadAsGet), and the OpenAPI document is completed by schema.py.
+
 Nothing here names a game: games come from the registry, positions from ``game.scene``.
 """
 
