@@ -244,6 +244,13 @@ def test_no_answer_gives_a_server_path(service):
             r = client.get(_fill(path, {**values, "match_id": mid}), headers=AUTH, params={"a": rid, "b": rid})
             assert str(tmp) not in r.text and "recs/" not in r.text and "private-place" not in r.text, (path, r.text[:300])
     assert client.get(f"/api/matches/{imported}").json()["source"] == "club-final.jsonl"
+    # errors and refusals name a recording's log by its file name only
+    answers = [client.post("/api/recordings", headers=AUTH, json={"game": "logos", "players": ["a", "b"], "seat": "zed"}),
+               client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": '{"type": "Nothing"}'}),
+               client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "[[[["}),
+               client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "no such words"})]
+    for r in answers:
+        assert r.status_code < 500 and str(tmp) not in r.text and "recs/" not in r.text, r.text[:300]
 
 
 def test_a_stored_tournament_names_no_server_path(tmp_path):
