@@ -27,6 +27,8 @@ import msgspec
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
 
+from adjudicator.core.limits import MAX_DATA_FILES
+
 from .bounds import MAX_URL
 
 #: operations only the token may call ((method, path) as the document names them)
@@ -159,7 +161,7 @@ def complete(app: Litestar, schema: dict[str, Any]) -> dict[str, Any]:
             "multipart/form-data": {"schema": {
                 "type": "object", "required": ["log"], "additionalProperties": False,
                 "properties": {"log": {"type": "string", "format": "binary"},
-                               **{f: {"type": "array", "maxItems": 16, "items": {"type": "string", "format": "binary"}}
+                               **{f: {"type": "array", "maxItems": MAX_DATA_FILES, "items": {"type": "string", "format": "binary"}}
                                   for f in DATA_FIELDS}}},
                 "encoding": {"log": {"contentType": "application/x-ndjson, application/octet-stream"}}}}}
     return doc
