@@ -437,3 +437,37 @@ def test_the_bodies_surface_finds_an_unbounded_decoder(monkeypatch):
     monkeypatch.setattr(bounds, "decode_body", lambda raw, what="": _msgspec.json.decode(raw))
     rep = fuzz_bodies("service-bodies", 300, 7)
     assert any(" 500 " in c and "RecursionError" in c for c in rep.crashes), rep.statuses
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="/usr/bin/chromium is missing")
+def test_the_viewer_shows_a_match_in_progress_publicly_and_fully_with_the_tabs_token(tmp_path):
+    """The viewer of a match in progress: without a token the public view (the seat's drawn card
+    nowhere on the page); with the token the judge gave this tab (sessionStorage, as the upload
+    form and "keep with the match" keep it) the judge's view."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.offline_browser import ARGS, CHROMIUM
+    from tests.test_web_browser import UPLOAD_TOKEN, Live
+
+    lines = Path("examples/logos/legal-seat-ann-hidden-picks.jsonl").read_bytes().splitlines(keepends=True)
+    (tmp_path / "pre.jsonl").write_bytes(b"".join(lines[:7]))  # ann drew ember-convert, iron-golem, stone-sentinel
+    store = MatchStore(str(tmp_path / "s.db"))
+    mid = store.import_file(tmp_path / "pre.jsonl").match_id
+    srv = Live(store)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+            pg = browser.new_page()
+            pg.goto(f"{srv.url}/matches/{mid}?at=7")
+            pg.wait_for_function("document.body.dataset.ready === '1'")
+            shown = pg.locator("#scene").inner_text() + pg.locator("#events").inner_text()
+            assert "7 / 7" in pg.locator("#pos").inner_text() and "Stone Sentinel" not in shown and "stone-sentinel" not in shown
+            pg.evaluate(f"sessionStorage.setItem('adjudicator-token', {json.dumps(UPLOAD_TOKEN)})")
+            pg.reload()
+            pg.wait_for_function("document.body.dataset.ready === '1'")
+            shown = pg.locator("#scene").inner_text() + pg.locator("#events").inner_text()
+            assert "stone-sentinel" in shown.lower().replace(" ", "-")
+            browser.close()
+    finally:
+        srv.stop()
+        store.close()
