@@ -36,7 +36,7 @@ import traceback
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import httpx
 import msgspec
@@ -232,10 +232,14 @@ def _seed_store(store: Any, client: Any) -> list[_Match]:
     return matches
 
 
+#: the 503s the service documents (not defects): an upload over its time budget, every recording slot taken
+DOCUMENTED_503 = ("verification took longer", "recordings are open")
+
+
 def _crash(status: int, text: str) -> bool:
     if status < 500:
         return False
-    return not (status == 503 and "verification took longer" in text)
+    return not (status == 503 and any(why in text for why in DOCUMENTED_503))
 
 
 class _Stuck(Exception):
@@ -267,22 +271,34 @@ def _answered(client: Any, method: str, path: str, kw: dict[str, Any], limit: fl
     return box["answer"]
 
 
-def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG_SECONDS) -> ServiceReport:
+#: a surface's requests: (rng, a stored match, every stored match, what ``prepare`` made) -> (method, path, httpx kwargs)
+Requests = Callable[[random.Random, _Match, list[_Match], dict[str, Any]], tuple[str, str, dict[str, Any]]]
+
+
+def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG_SECONDS,
+                 requests: Requests | None = None,
+                 prepare: Callable[[Any, Any, list[_Match], Path], dict[str, Any]] | None = None,
+                 inspect: Callable[[str, str, Any], str | None] | None = None) -> ServiceReport:
     """``n`` hostile requests against the app over a seeded store (see the module docstring).
 
     A request over ``hang_seconds`` is a hang; one unanswered after ten times that stops the run
-    (reported as a hang; the client and store are closed if it ever answers)."""
+    (reported as a hang; the client and store are closed if it ever answers).  The other service
+    surfaces (:mod:`benchmarks.fuzz_web`) run here with their own ``requests``, a ``prepare`` that
+    adds to the seeded store (its answer is handed to ``requests``), and an ``inspect`` that names
+    a defect in an answer that is not a 5xx (an HTML page whose embedded JSON breaks), counted as a
+    crash."""
     from litestar.testing import TestClient
 
     from adjudicator.core.store import MatchStore
     from adjudicator.replays.web import create_app
 
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    rng = random.Random(f"service:{seed}")
+    rng = random.Random(f"{name}:{seed}")
     rep = ServiceReport(name, statuses={})
     workdir = tempfile.mkdtemp(prefix="adjudicator-fuzz-")
     st = MatchStore(str(Path(workdir) / "fuzz.db"))
-    app = create_app(st, upload_token=TOKEN, upload_seconds=hang_seconds, body_timeout=hang_seconds)
+    app = create_app(st, upload_token=TOKEN, upload_seconds=hang_seconds, body_timeout=hang_seconds,
+                     recordings=Path(workdir) / "recordings")
     client = TestClient(app, raise_server_exceptions=False)
     client.__enter__()
     stuck: threading.Thread | None = None
@@ -296,10 +312,12 @@ def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG
 
     try:
         matches = _seed_store(st, client)
+        made = prepare(st, client, matches, Path(workdir)) if prepare is not None else {}
         for i in range(n):
             m = rng.choice(matches)
             try:
-                method, path, kw = _request(rng, m, matches)
+                method, path, kw = (requests(rng, m, matches, made) if requests is not None
+                                    else _request(rng, m, matches))
             except RecursionError:  # building the input itself (never the system under test)
                 continue
             t0 = time.perf_counter()
@@ -331,6 +349,8 @@ def fuzz_service(name: str, n: int, seed: int = 0, *, hang_seconds: float = HANG
             if _crash(r.status_code, r.text):
                 rep.crashes.append(f"{method} {path[:80]} {str(kw.get('params'))[:120]} #{i}: "
                                    f"{r.status_code} {r.text[:200]}")
+            elif inspect is not None and (found := inspect(method, path, r)):
+                rep.crashes.append(f"{method} {path[:80]} {str(kw.get('params'))[:120]} #{i}: {found}")
             if dt > hang_seconds:
                 rep.hangs.append(f"{method} {path[:80]} #{i}: {dt:.1f} s")
     finally:

@@ -9,11 +9,14 @@ from typing import Callable
 from .fuzz import Report
 from .fuzz_data import DATA_SURFACES, fuzz_surface
 from .fuzz_service import fuzz_service
+from .fuzz_web import fuzz_bodies, fuzz_pages
 
 
 def surfaces() -> dict[str, Callable[[str, int, int], Report]]:
     """Every surface by name: the data files' (:data:`benchmarks.fuzz_data.DATA_SURFACES`), then
-    the replay service's."""
+    the replay service's (its API, its HTML pages, its JSON bodies)."""
     found: dict[str, Callable[[str, int, int], Report]] = {name: fuzz_surface for name in DATA_SURFACES}
     found["service"] = fuzz_service
+    found["service-pages"] = fuzz_pages
+    found["service-bodies"] = fuzz_bodies
     return found

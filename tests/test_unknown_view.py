@@ -194,7 +194,8 @@ def test_the_json_api_carries_marks_conditions_and_possible_cards(unknown_toy, t
     with MatchStore(str(tmp_path / "m.db")) as st:
         mid = st.import_file(unsure).match_id
         pid = st.import_file(plain).match_id
-        client = TestClient(create_app(st))
+        client = TestClient(create_app(st, upload_token="judge"))
+        client.headers["Authorization"] = "Bearer judge"  # (unfinished matches: the judge's view needs the token)
         doc = client.get(f"/api/matches/{mid}/events").json()
         assert doc["match"]["verdict"] == "undetermined" and doc["violations"] == []
         [u] = [e for e in doc["events"] if e["mark"] == UNDETERMINED]

@@ -19,15 +19,31 @@ def _web(state: State) -> WebService:
     return state.web
 
 
-def require_token(request: Request, web: WebService, what: str) -> None:
-    """Refuse a write (an upload, a recording) without the service's token: 403 when the service
-    has none (read-only), 401 when the request does not carry it."""
+#: the viewer id of the public view: no seat has it, so every seat's hidden cards are masked (the
+#: game's own ``observe`` and ``redact``); what anyone is shown of a match in progress
+SPECTATOR = "the public"
+
+
+def authorised(request: Request, web: WebService) -> bool:
+    """Whether the request carries the service's token (``Authorization: Bearer TOKEN``)."""
     if web.upload_token is None:
-        raise HTTPException(status_code=403, detail="uploads are disabled: this service is read-only (start it "
-                                                    "with `adjudicator serve --upload-token TOKEN` to accept uploads)")
-    given = request.headers.get("authorization", "")
-    scheme, _, token = given.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), web.upload_token.encode()):
-        raise HTTPException(status_code=401, detail=f"{what} needs the service's token "
-                                                    "(header `Authorization: Bearer TOKEN`); nothing stored",
-                            headers={"WWW-Authenticate": "Bearer"})
+        return False
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), web.upload_token.encode())
+
+
+def require_token(request: Request, web: WebService, what: str, write: bool = True) -> None:
+    """Refuse a request without the service's token: a write (an upload, a recording) or a read of
+    what only the token may see (a match in progress as the judge or a seat: ``write=False``).
+    403 when the service has no token (read-only), 401 when the request does not carry it."""
+    if authorised(request, web):
+        return
+    if web.upload_token is None:
+        raise HTTPException(status_code=403, detail=(
+            "uploads are disabled: this service is read-only (start it with `adjudicator serve --upload-token "
+            "TOKEN` to accept uploads)") if write else (
+            f"{what} needs the service's token, and this service has none (`adjudicator serve --upload-token "
+            "TOKEN`); without it only the public view is shown"))
+    raise HTTPException(status_code=401, detail=f"{what} needs the service's token (header `Authorization: Bearer "
+                                                f"TOKEN`); {'nothing stored' if write else 'without it only the public view is shown'}",
+                        headers={"WWW-Authenticate": "Bearer"})

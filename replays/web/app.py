@@ -26,6 +26,11 @@ JSON API (every answer a msgspec Struct; errors are ``{"status_code": ..., "deta
 Pages (static files in ``replays/web/static``, no build step): ``/`` (the match list and an
 upload form) and ``/matches/{id}?at=N&as=PLAYER`` (the viewer).  OpenAPI: ``/schema/openapi.json``.
 
+A match in progress (no outcome, no violation) is shown without the token only as the public
+sees it (:meth:`WebService.shown_view`); a seat's or the judge's view of it needs the token.
+Every JSON request body is read by one bounded decoder (bounds.BoundedRequest), HEAD is
+answered wherever GET is (bounds.HeadAsGet), and the OpenAPI document is completed by schema.py.
+
 Nothing here names a game: games come from the registry, positions from ``game.scene``.
 """
 
@@ -70,12 +75,14 @@ from adjudicator.core.store import (
 )
 from adjudicator.replays.core import card_texts, make_frame, seen_by
 
-from .access import _web, require_token
+from .access import SPECTATOR, _web, authorised, require_token
 from .answers import (
     CardText, EventInfo, GameInfo, LegalEvent, LegalEvents, MatchEvents, MatchInfo, Position, ServiceInfo,
     UploadResult, Variation, VariationStep, ViolationInfo,
 )
-from .bounds import DEFAULT_BODY_TIMEOUT, MAX_REQUEST_HEAD, MAX_URL, RequestBounds  # noqa: F401 (serve's)
+from .schema import operation_id, render_plugins
+from .errors import ErrorAnswer, _domain_error, _errors, _internal_error  # noqa: F401 (ErrorAnswer: the API's)
+from .bounds import DEFAULT_BODY_TIMEOUT, MAX_REQUEST_HEAD, MAX_URL, BoundedRequest, HeadAsGet, RequestBounds  # noqa: F401 (serve's)
 
 #: the largest upload accepted, in bytes (``adjudicator serve --max-upload``)
 DEFAULT_MAX_UPLOAD = 5_000_000
@@ -141,6 +148,13 @@ def _game_name(game_id: str) -> str:
         return registry.get(game_id).name
     except UnknownGame:
         return game_id
+
+
+def shown_source(source: str) -> str:
+    """A stored match's source as an answer shows it: the file name only.  The store keeps where a
+    log came from (an import's path, a recording's file in ``--recordings DIR``): paths of the
+    server's file system, which no answer gives away."""
+    return PurePath(source.replace("\\", "/")).name
 
 
 def _bad(detail: str) -> ClientException:
@@ -209,8 +223,32 @@ class WebService:
 
     def info(self, m: MatchSummary) -> MatchInfo:
         return MatchInfo(m.match_id, m.game, _game_name(m.game), list(m.players), m.verdict, m.violations,
-                         m.events, _result_text(m.outcome), m.outcome, m.source, m.chain_head, list(m.data),
-                         dict(m.meta))
+                         m.events, _result_text(m.outcome), m.outcome, shown_source(m.source), m.chain_head,
+                         list(m.data), dict(m.meta))
+
+    # -- who may see what ----------------------------------------------------------------------
+    def in_progress(self, mid: str) -> bool:
+        """A match still being played: no outcome, and no violation that made it a dispute (an
+        illegal log is brought to the judge, its match is over at the violation).  A seat's
+        recording stored with "Store now" is one, and its log holds that seat's hidden cards."""
+        with self.lock:
+            m = self.store.summary(mid)
+        return m.outcome is None and m.verdict != "illegal"
+
+    def shown_view(self, request: Request, ref: str, view: str | None, what: str = "") -> str | None:
+        """The viewpoint a request about match ``ref`` is answered from: the one asked for (None:
+        the judge's), unless the match is in progress and the request lacks the token; then the
+        public view (:data:`SPECTATOR`: every seat's hidden cards masked), and a seat's view asked
+        for is refused (401; 403 on a service without a token).  Hidden cards of a match being
+        played are served only with the authority to see them."""
+        mid = self.resolve(ref)
+        if authorised(request, self) or not self.in_progress(mid):
+            return view or None
+        with self.lock:
+            players = self.store.summary(mid).players
+        if view or SPECTATOR in players:
+            require_token(request, self, what or f"as={view}: a seat's view of a match in progress", write=False)
+        return SPECTATOR
 
     def summary(self, ref: str) -> MatchInfo:
         mid = self.resolve(ref)
@@ -251,7 +289,7 @@ class WebService:
             for step in self.store.steps(mid, first, first + limit - 1):
                 if players is None and step.state is not None:
                     players = game.players(step.state)
-                    if view is not None and view not in players:
+                    if view is not None and view not in players and view != SPECTATOR:
                         raise _bad(f"as: unknown player {view!r} (players: {', '.join(players)})")
                 frame = make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
                                    step.derived, step.state)
@@ -294,7 +332,7 @@ class WebService:
             players, turn, cards = [], 0, {}
         else:
             players = game.players(state)
-            if view is not None and view not in players:
+            if view is not None and view not in players and view != SPECTATOR:
                 raise _bad(f"as: unknown player {view!r} (players: {', '.join(players)}; no 'as' is the judge's view)")
             scene, turn = game.scene(state, view), game.turn_number(state)
             cards = {cid: msgspec.convert(info, CardText) for cid, info in card_texts(game, state, scene).items()}
@@ -363,7 +401,7 @@ class WebService:
         game, state = self._state(mid, n)
         if state is None:
             raise _bad("no position: the engine failed on MatchStarted")
-        if view and view not in game.players(state):
+        if view and view not in game.players(state) and view != SPECTATOR:
             raise _bad(f"as: unknown player {view!r} (players: {', '.join(game.players(state))})")
         return mid, n, game, state
 
@@ -460,33 +498,6 @@ class WebService:
 
 # -- the API -----------------------------------------------------------------------------------
 
-class ErrorAnswer(msgspec.Struct):
-    """Every error the service gives: the HTTP status and the reason in words."""
-
-    status_code: int
-    detail: str
-
-
-_WHY = {
-    400: "unreadable input: the reason names the file, line and field (or the parameter)",
-    408: "the request body did not arrive within the service's body timeout (serve --body-timeout)",
-    414: "the request target (path and query string) is longer than the service's bound",
-    401: "an upload without the service's token (Authorization: Bearer TOKEN)",
-    403: "uploads are off: the service was started without an upload token",
-    404: "no stored match with this id or prefix",
-    413: "the upload is larger than the size or event limit; nothing stored",
-    415: "an upload that is neither application/x-ndjson nor multipart/form-data",
-    422: "an illegal log refused (serve --refuse-illegal); the verdict is in the answer",
-    500: "an internal error of the adjudicator (please report it)",
-    503: "the store is unavailable, or verification ran over its time budget; nothing stored",
-}
-
-
-def _errors(*codes: int) -> dict[int, ResponseSpec]:
-    """The error answers a route really gives, for the OpenAPI document (every route: 414, 500)."""
-    return {c: ResponseSpec(data_container=UploadResult if c == 422 else ErrorAnswer, description=_WHY[c],
-                            generate_examples=False) for c in (*codes, 414, 500)}
-
 def _games() -> list[GameInfo]:
     return [GameInfo(g.id, g.name) for g in registry.games()]
 
@@ -533,55 +544,59 @@ def match_summary(state: State, match_id: FromPath[str]) -> MatchInfo:
 
 @get("/api/matches/{match_id:str}/events", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
 def match_events(
-    state: State,
+    request: Request, state: State,
     match_id: FromPath[str],
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: the events as that player saw them (default: the judge's, everything).")] = None,
-    first: Annotated[int, QueryParameter(name="from", description="The first event of the page (1 = MatchStarted).")] = 1,
-    limit: Annotated[int, QueryParameter(description=f"Events per page (at most {MAX_PAGE}).")] = DEFAULT_PAGE,
+    first: Annotated[int, QueryParameter(name="from", ge=1, description="The first event of the page (1 = MatchStarted).")] = 1,
+    limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE, description=f"Events per page (at most {MAX_PAGE}).")] = DEFAULT_PAGE,
 ) -> MatchEvents:
     """One page of a match's log events with their rulings, marks and the consequences they forced.
 
     ``next`` is the ``from`` of the following page (None on the last one).
     """
-    return _web(state).events(match_id, view, first, limit)
+    web = _web(state)
+    return web.events(match_id, web.shown_view(request, match_id, view), first, limit)
 
 
 @get("/api/matches/{match_id:str}/position", sync_to_thread=True, tags=["positions"],
      responses=_errors(400, 404, 503))
 def match_position(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The position after event N (1 = MatchStarted; default: the end).")] = None,
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view (default: the judge's, everything).")] = None,
 ) -> Position:
     """The position after event N as a scene from one viewpoint, and what event N changed."""
-    return _web(state).position(match_id, at, view)
+    web = _web(state)
+    return web.position(match_id, at, web.shown_view(request, match_id, view))
 
 
 @get("/api/matches/{match_id:str}/legal", sync_to_thread=True, tags=["positions"],
      responses=_errors(400, 404, 503))
 def match_legal(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The position after event N (default: the end).")] = None,
-    limit: Annotated[int, QueryParameter(ge=0, description="List at most this many events (count gives them all).")] = 1000,
+    limit: Annotated[int, QueryParameter(ge=0, le=MAX_PAGE, description="List at most this many events (count gives them all).")] = 1000,
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: list only the events that player may see in full (the others are counted in `hidden`).")] = None,
 ) -> LegalEvents:
     """Who may act after event N, and every legal event there."""
-    return _web(state).legal(match_id, at, limit, view)
+    web = _web(state)
+    return web.legal(match_id, at, limit, web.shown_view(request, match_id, view))
 
 
 @get("/api/matches/{match_id:str}/log", sync_to_thread=True, tags=["matches"], responses=_errors(400, 404, 503))
 def match_log(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: the log as that player recorded it (what that seat could not see masked).")] = None,
 ) -> Response[bytes]:
     """The match's log as it was stored (JSON Lines), to download; with ``as``, one seat's record."""
     web = _web(state)
+    view = web.shown_view(request, match_id, view)
     mid = web.resolve(match_id)
     with web.lock:
         logged = web.store.get_log(mid)
         info = web.store.summary(mid)
     game = registry.get(info.game)
-    if view and view not in info.players:
+    if view and view not in info.players and view != SPECTATOR:
         raise _bad(f"as: unknown player {view!r} (players: {', '.join(info.players)})")
     enc = msgspec.json.Encoder()
     if view:  # the seat's record: each event with what the seat knew before it (redact --as)
@@ -594,42 +609,50 @@ def match_log(
         body = b"".join(enc.encode(e.event) + b"\n" for e in logged)
     name = PurePath(info.source.replace("\\", "/")).name or "match.jsonl"
     if view:
-        name = f"{PurePath(name).stem}-as-{view}.jsonl"
+        name = f"{PurePath(name).stem}-{'public' if view == SPECTATOR else 'as-' + view}.jsonl"
     return Response(body, media_type="application/x-ndjson", headers=_attachment(name))
 
 
 @get("/api/matches/{match_id:str}/document", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
 def match_document(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The position after event N (default: the end).")] = None,
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view (only the judge's loads back into check/legal).")] = None,
 ) -> Response[dict[str, Any]]:
     """The position document after event N (``adjudicator state --json``), to download."""
-    mid, n, game, st = _web(state).settled(match_id, at, view)
+    web = _web(state)
+    view = web.shown_view(request, match_id, view)
+    mid, n, game, st = web.settled(match_id, at, view)
     doc = positions.document(game, st, player=view or None, at=n)
     return Response(doc, headers=_attachment(f"{mid[:8]}-at-{n}.json"))
 
 
 @get("/api/matches/{match_id:str}/variation", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
 def match_variation(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The variation starts after event N (default: the end).")] = None,
     var: Annotated[str, QueryParameter(description="The events of the variation: a JSON list of log lines.")] = "[]",
     view: Annotated[str | None, QueryParameter(name="as", description="A player id: that player's view of the scene.")] = None,
 ) -> Variation:
     """The analysis board: rule on events tried from a position (each in turn; nothing is stored)
     and show the position they lead to, with what is legal there."""
-    return _web(state).variation(match_id, at, var, view)
+    web = _web(state)
+    if web.shown_view(request, match_id, view) == SPECTATOR:  # rulings from the judge's position
+        require_token(request, web, "the analysis board of a match in progress", write=False)
+    return web.variation(match_id, at, var, view)
 
 
 @get("/api/matches/{match_id:str}/variation.jsonl", sync_to_thread=True, tags=["positions"], responses=_errors(400, 404, 503))
 def match_variation_log(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     at: Annotated[int | None, QueryParameter(description="The variation starts after event N.")] = None,
     var: Annotated[str, QueryParameter(description="The events of the variation: a JSON list of log lines.")] = "[]",
 ) -> Response[bytes]:
     """The match up to event N followed by the variation's legal events, as a new log to download."""
-    name, body = _web(state).variation_log(match_id, at, var)
+    web = _web(state)
+    if web.shown_view(request, match_id, None) == SPECTATOR:  # the log as recorded, up to event N
+        require_token(request, web, "a variation's log of a match in progress", write=False)
+    name, body = web.variation_log(match_id, at, var)
     return Response(body, media_type="application/x-ndjson", headers=_attachment(name))
 
 
@@ -807,7 +830,7 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
     from .export import match_export  # a match as a self-contained replay file (export.py)
     from .tournament import HANDLERS as tournaments  # stored tournaments (tournament.py)
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             service_info, list_games, list_matches, match_summary, match_events, match_position, match_legal, upload_match,
             match_log, match_document, match_variation, match_variation_log, match_export, *tournaments,
@@ -816,39 +839,19 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
         state=State({"web": web, "recordings": Recordings(
             Path(recordings) if recordings is not None else Path(tempfile.mkdtemp(prefix="adjudicator-recordings-")))}),
         openapi_config=OpenAPIConfig(
-            title="adjudicator replay service", version=ver, path="/schema",
+            title="adjudicator replay service", version=ver, path="/schema", operation_id_creator=operation_id,
+            render_plugins=render_plugins(),
             description="Stored matches, their rulings and positions (as scenes); upload of match logs."),
         exception_handlers={AdjudicatorError: _domain_error, Exception: _internal_error},
         middleware=[DefineMiddleware(RequestBounds, body_timeout=body_timeout)],
+        request_class=BoundedRequest,
         debug=debug,
     )
+    app.asgi_handler = HeadAsGet(app.asgi_handler)  # HEAD wherever GET is (bounds.py)
+    return app
 
 
 from .record import ROUTES as RECORD_ROUTES, Recordings  # noqa: E402  (the new-match page: replays/web/record.py)
-
-
-def _json_error(status: int, detail: str) -> Response[dict[str, Any]]:
-    return Response({"status_code": status, "detail": detail}, status_code=status)
-
-
-def _domain_error(_request: Request, exc: AdjudicatorError) -> Response[dict[str, Any]]:
-    """An error of the store (not writable, unavailable: 503) or of the input (400), as JSON."""
-    if isinstance(exc, StoreError):
-        return _json_error(503, f"the match store is unavailable: {exc}")
-    if isinstance(exc, LogError):
-        return _json_error(400, exc.render())
-    return _json_error(400, str(exc))
-
-
-def _internal_error(_request: Request, exc: Exception) -> Response[dict[str, Any]]:
-    """Anything else: an HTTP error as it was raised, or an internal error with a JSON reason."""
-    if isinstance(exc, HTTPException):
-        body: dict[str, Any] = {"status_code": exc.status_code, "detail": exc.detail}
-        if getattr(exc, "extra", None):
-            body["extra"] = exc.extra
-        return Response(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
-    what = f"{type(exc).__name__}: {exc}"[:300]
-    return _json_error(500, f"internal error: {what} (a defect of the adjudicator: please report it)")
 
 
 __all__ = [

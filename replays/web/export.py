@@ -16,29 +16,29 @@ no download of the log.
 from __future__ import annotations
 
 import html
-import json
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Response, get
+from litestar import Request, Response, get
 from litestar.datastructures import State
 from litestar.exceptions import ClientException
 from litestar.params import FromPath, QueryParameter
 
 from adjudicator.core.log import MatchLog
+from adjudicator.core.meta import meta_of
 from adjudicator.core.scene import Scene, diff
 from adjudicator.core.verify import run
 from adjudicator.replays.core import card_texts, make_frame, seen_by
-from .access import _web
+from .access import SPECTATOR, _web, authorised, require_token
+from .safejson import html_json
 
 STATIC = Path(__file__).parent / "static"
 
 #: the viewpoint names the author may ask for besides the players'
 PUBLIC = "public"
 JUDGE = "judge"
-#: the viewer id the game is shown for the public view (no seat has it)
-SPECTATOR = "the public"
+#: the viewer id the game is shown for the public view (no seat has it): access.SPECTATOR
 #: the most events an exported replay holds (every viewpoint keeps a position per event)
 MAX_EXPORT_EVENTS = 20_000
 #: the most viewpoints one file holds
@@ -119,7 +119,8 @@ _SHIM = """
   const others = keys.slice(1);
   const match = {match_id: "export", game: DATA.game, game_name: DATA.game_name, players: others,
     verdict: DATA.verdict, violations: DATA.violations.length, events: DATA.views[first].events.length,
-    result: DATA.result, outcome: DATA.outcome, source: DATA.source, chain_head: null, data: []};
+    result: DATA.result, outcome: DATA.outcome, source: DATA.source, chain_head: null, data: [],
+    meta: DATA.meta || {}};
   window.fetch = function (path) {
     const u = new URL(String(path), "http://export.invalid/");
     const v = key(u.searchParams.get("as"));
@@ -167,8 +168,9 @@ def render(log: MatchLog, views: list[str], source: str) -> str:
     data["result"] = "unfinished" if out is None else (f"{out['winner']} wins by {out['reason']}" if out["winner"]
                                                       else f"{out['result']} ({out['reason']})")
     data["source"] = source
+    data["meta"] = meta_of(log.events[0][1]) if log.events else {}  # the header, as the service's match shows it
     page = (STATIC / "match.html").read_text(encoding="utf-8")
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
+    blob = html_json(data)  # one safe encoder for JSON in HTML (safejson.py)
     style = (STATIC / "style.css").read_text(encoding="utf-8") + _HIDE
     page = page.replace('<link rel="stylesheet" href="/static/style.css">', f"<style>{style}</style>")
     page = page.replace('<script src="/static/scene.js"></script>',
@@ -193,22 +195,27 @@ def _stored_page(web: Any, match_id: str, views: list[str]) -> tuple[str, str]:
     with web.lock:
         logged = web.store.get_log(mid)
         info = web.store.summary(mid)
-    log = MatchLog(info.source, registry.get(info.game), [(e.line, e.event) for e in logged])
-    name = (Path(info.source).stem or mid[:8]).replace('"', "") + ".html"
-    return render(log, views, info.source), name
+    source = PurePath(info.source.replace("\\", "/")).name  # never a path of the server's
+    log = MatchLog(source, registry.get(info.game), [(e.line, e.event) for e in logged])
+    name = (PurePath(source).stem or mid[:8]).replace('"', "") + ".html"
+    return render(log, views, source), name
 
 
 @get("/api/matches/{match_id:str}/export.html", sync_to_thread=True, tags=["matches"])
 def match_export(
-    state: State, match_id: FromPath[str],
+    request: Request, state: State, match_id: FromPath[str],
     views: Annotated[list[str] | None, QueryParameter(
         name="as", description="A viewpoint the file holds (repeatable): a player, 'public' (the default) or 'judge'.")] = None,
 ) -> Response[str]:
     """The match as one self-contained HTML replay (no server, no network), holding only the
     viewpoints asked for (default: the public view, every seat's hidden cards masked)."""
 
+    web = _web(state)
+    views = list(views or [PUBLIC])
+    if views != [PUBLIC] and not authorised(request, web) and web.in_progress(web.resolve(match_id)):
+        require_token(request, web, "a replay file of a match in progress with another view than 'public'", write=False)
     try:
-        page, name = _stored_page(_web(state), match_id, list(views or [PUBLIC]))
+        page, name = _stored_page(web, match_id, views)
     except ExportError as exc:
         raise ClientException(detail=str(exc)) from None
     return Response(page, media_type="text/html", headers={"Content-Disposition": f'attachment; filename="{name}"'})

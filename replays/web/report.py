@@ -10,8 +10,9 @@ and link to the match's replay file when one was exported beside the report (``r
 from __future__ import annotations
 
 import html
-import json
 from typing import Any
+
+from .safejson import json_script
 
 #: the filters of the page: (id, label, the problem kinds or statuses a table must show)
 FILTERS = (
@@ -74,11 +75,6 @@ show('all');
 """
 
 
-def _json_script(id_: str, value: Any) -> str:
-    text = json.dumps(value).replace("</", "<\\/").replace("<!--", "<\\!--")
-    return f'<script type="application/json" id="{id_}">{text}</script>'
-
-
 def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = None) -> str:
     """The page; ``replays`` maps (round, table) to a replay file's address relative to the page."""
     tables = [dict(t, replay=(replays or {}).get((t["round"], t["table"]))) for t in report["tables"]]
@@ -123,8 +119,8 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
 <div id="detail">Click a table for its problems, rulings and replay.</div>
 <h2>Players</h2>
 <table class="summary"><tr><th>id</th><th>name</th><th>tables</th><th>problems</th><th>rulings</th><th>penalties</th></tr>{players}</table>
-{_json_script('report', data)}
-{_json_script('filters', {f: list(k) for f, _l, k in FILTERS})}
+{json_script('report', data)}
+{json_script('filters', {f: list(k) for f, _l, k in FILTERS})}
 <script>{_SCRIPT}</script>
 </body></html>
 """

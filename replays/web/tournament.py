@@ -5,6 +5,7 @@ put in the store by ``adjudicator tournament import`` (:mod:`adjudicator.core.to
 
 from __future__ import annotations
 
+import os
 from typing import Any
 from urllib.parse import quote
 
@@ -25,9 +26,31 @@ def _report(state: State, ref: str) -> dict[str, Any]:
     web = _web(state)
     try:
         with web.lock:
-            return tournament_store.report(web.store, ref)
+            return without_paths(tournament_store.report(web.store, ref))
     except tournament_store.UnknownTournament as exc:
         raise NotFoundException(detail=str(exc)) from None
+
+
+def without_paths(report: dict[str, Any]) -> dict[str, Any]:
+    """The report as the service shows it: every file named relative to the manifest's directory
+    (``r3-t1.jsonl``, ``round-2/t4.jsonl``), the manifest by its name.  The stored report names
+    the files where ``tournament import`` read them, paths of the importer's file system (a log's
+    ``log``, ``seats`` and ``match_ids`` keys, a problem's ``file`` and message)."""
+    manifest = str(report.get("tournament", {}).get("manifest") or "")
+    if not manifest:
+        return report
+    where = os.path.dirname(manifest).rstrip("/") + "/"
+
+    def clean(v: Any) -> Any:
+        if isinstance(v, str):
+            return os.path.basename(v) if v == manifest else v.replace(where, "")
+        if isinstance(v, dict):
+            return {clean(k): clean(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [clean(x) for x in v]
+        return v
+
+    return clean(report)
 
 
 @get("/api/tournaments", sync_to_thread=True, tags=["tournaments"])

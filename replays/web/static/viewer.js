@@ -12,8 +12,12 @@
     cards: {}, card: null,
   };
 
+  // the token a judge gave this tab (the upload form, "keep with the match"): a match in progress
+  // shows its hidden cards, and a seat's view of it, only with it
   function api(path) {
-    return fetch(path).then(r => r.json().then(body => {
+    let token = "";
+    try { token = sessionStorage.getItem("adjudicator-token") || sessionStorage.getItem("adjudicator-upload-token") || ""; } catch (e) { /* private mode */ }
+    return fetch(path, token ? { headers: { "Authorization": "Bearer " + token } } : {}).then(r => r.json().then(body => {
       if (!r.ok) throw new Error(body && body.detail ? body.detail : r.status + " " + r.statusText);
       return body;
     }));
