@@ -90,3 +90,25 @@ def test_a_batch_with_a_log_of_an_unknown_game_gives_every_verdict(hostile: Path
     out = r.stdout + r.stderr
     assert "legal (" in out and "unknown game 'nope'" in out
     assert "Traceback" not in out
+
+
+
+def test_the_service_loads_plugins_at_start_up_and_answers_every_request(hostile: Path) -> None:
+    """A hanging plugin costs the service its start-up time limit once, never a request."""
+    code = (
+        "import json, sys, time\n"
+        "from litestar.testing import TestClient\n"
+        "from adjudicator.core import registry\n"
+        "from adjudicator.core.store import MatchStore\n"
+        "from adjudicator.replays.web import app as web\n"
+        "app = web.create_app(MatchStore('db.sqlite'))\n"
+        "loaded = registry._all_loaded\n"
+        "with TestClient(app) as c:\n"
+        "    t0 = time.monotonic(); r = c.get('/api/games'); dt = time.monotonic() - t0\n"
+        "print(json.dumps([loaded, r.status_code, sorted(g['id'] for g in r.json()), dt < 1.5]))\n")
+    env = dict(os.environ, PYTHONPATH=str(hostile), ADJUDICATOR_PLUGIN_TIMEOUT="2")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=hostile, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    loaded, status, ids, quick = __import__("json").loads(r.stdout.strip().splitlines()[-1])
+    assert loaded and status == 200 and quick
+    assert {"colossi", "colossus-order", "kolossus", "logos"} <= set(ids)

@@ -821,6 +821,7 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
     be at most :data:`MAX_URL` bytes (else 414): :class:`RequestBounds`.  ``recordings``: the directory of
     the matches recorded in the browser (``/record``; default: a new temporary directory).
     """
+    registry.games()  # every game plugin loaded now, never inside a request (each import bounded in time)
     try:
         ver = _pkg_version("adjudicator")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
