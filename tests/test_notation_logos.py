@@ -15,6 +15,7 @@ tests use (tests/test_logos_play.py), hidden picks and open, every seat, and the
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -189,3 +190,28 @@ def test_a_bad_position_line_is_a_notation_error(seed: int, at: int, junk: str) 
             N.parse_position(bad)
         except NotationError as exc:
             assert str(exc)
+
+
+def test_the_notation_section_of_the_game_page_reads_as_it_says() -> None:
+    """Each example text of docs/games/logos.md, "Notation", reads back and is written the same,
+    and the position line it shows is Ben's view after event 11 of the page's complete example."""
+    from .test_docs import json_blocks, sections
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "logos.md").read_text(encoding="utf-8")
+    log = json_blocks(sections(doc, level=2)["A complete example"], "jsonl")[0][1]
+    events = [GAME.decoder.decode(line.encode()) for line in log.splitlines() if line.strip()]
+    s, _ = settle(GAME, GAME.initial_state(events[0]))
+    notation = sections(doc, level=2)["Notation"]
+    rows = [row.split(" | ") for row in notation.splitlines() if row.startswith("| `")]
+    assert len(rows) == len(E.EVENT_TYPES)
+    for row in rows:
+        for example in re.findall(r"`([^`]+)`", row[-1]):
+            e = N.parse(example, s)
+            assert type(e).__name__ == row[0].strip("|` "), (row[0], example)
+            assert N.format(e, s) == example
+    at = s
+    for e in events[1:11]:
+        at, _ = settle(GAME, GAME.apply(at, e))
+    line = re.search(r"```text\n(logos .*)\n```", notation).group(1)
+    assert line == N.format_position(at, "ben")
+    assert N.parse_position(line) == GAME.observe(at, "ben")

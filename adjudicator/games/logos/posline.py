@@ -29,6 +29,7 @@ from urllib.parse import unquote
 import msgspec
 
 from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.limits import MAX_DEPTH
 from adjudicator.core.notation import NotationError
 from adjudicator.core.protocol import RefError
 
@@ -196,11 +197,30 @@ def dec_value(kind: str, s: str | None, where: str) -> Any:
         if len(parts) != 3:
             raise NotationError(s[:80], f"{where}: a result is win|draw:WINNER:REASON")
         return {"result": parts[0], "winner": dec(parts[1], where), "reason": dec(parts[2], where)}
-    text = dec(s, where)
+    text = dec(s, where) or ""
+    if _depth(text) > MAX_DEPTH:
+        raise NotationError(s[:80], f"{where}: nested deeper than {MAX_DEPTH}")
     try:
-        return json.loads(text or "")
-    except ValueError:
-        raise NotationError(s[:80], f"{where}: not JSON") from None
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        raise NotationError(s[:80], f"{where}: not JSON ({exc})") from None
+
+
+def _depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (strings skipped)."""
+    depth = most = 0
+    in_str = escaped = False
+    for ch in text:
+        if in_str:
+            escaped, in_str = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            most = max(most, depth)
+        elif ch in "]}":
+            depth -= 1
+    return most
 
 
 def enc_option(v: Any) -> str:
@@ -368,6 +388,8 @@ def parse_position(text: str, game: Any) -> State:
         where = f"player {len(players) + 1}"
         players.append({"id": dec(pid, where), "hp": _int(hp, f"{where} hit points"), "slots": dec_list(slots, f"{where} slots")})
         i += 1
+    if len(players) != 2:
+        raise NotationError(text[:80], f"a LOGOS position names two players (PLAYER:HP:SLOTS), not {len(players)}")
     fields = _fields(text, parts[i:])
     fields.pop("as", None)
     ids = [p["id"] for p in players]
@@ -397,6 +419,6 @@ def parse_position(text: str, game: Any) -> State:
     try:
         state = msgspec.convert(doc, State)
         game.check_position(state)
-    except msgspec.ValidationError as exc:
+    except (msgspec.ValidationError, AdjudicatorError) as exc:
         raise NotationError(text[:80], f"the position: {exc}") from None
     return state
