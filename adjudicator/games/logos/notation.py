@@ -87,9 +87,10 @@ def tokens(text: str) -> list[Tok]:
 
 def tok(value: str) -> str:
     """A value as one token: as it is when it reads back as itself, else a JSON string."""
-    if _WORD.fullmatch(value) and value.casefold() not in RESERVED:
+    if _WORD.fullmatch(value) and value.casefold() not in RESERVED and value.isprintable() and value[0] != "{":
         return value
-    return json.dumps(value, ensure_ascii=False)
+    # a control character (a terminal's escape included) is written as \uXXXX, never raw
+    return json.dumps(value, ensure_ascii=not value.isprintable())
 
 
 def num(n: int) -> str:
@@ -134,6 +135,7 @@ class Notation(BaseNotation):
             index, names = self._index(state)
             name = names.get(card)
             if name and all(_WORD.fullmatch(w) for w in name.split()) and name.casefold() not in RESERVED \
+                    and name.isprintable() and name[0] != "{" \
                     and index.get(" ".join(name.split()).casefold()) == [card]:
                 return " ".join(name.split())
         return tok(card)

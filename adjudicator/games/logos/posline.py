@@ -87,6 +87,16 @@ def enc(s: str | None) -> str:
     return "".join(c if c.isalnum() or c in _SAFE else "".join(f"%{b:02X}" for b in c.encode()) for c in s)
 
 
+#: the first words of the position's own keys: a player so named is written with its first
+#: letter as %XX, so that its fields (``<player>.<field>``) read as the player's
+HEADS = frozenset({"list", "opt", "meta", "setup", "o", "as", "players", "ruleset", "pool", "pool_sha256", *STATE_KINDS})
+
+
+def enc_player(p: str) -> str:
+    e = enc(p)
+    return f"%{ord(e[0]):02X}{e[1:]}" if e in HEADS else e
+
+
 def dec(s: str, where: str) -> str | None:
     if s == "-":
         return None
@@ -339,13 +349,13 @@ def format_position(s: State, seat: str | None = None) -> str:
     """``s`` in one line (``s`` is already the view of ``seat`` when one is given)."""
     doc = msgspec.to_builtins(s)
     head = ["logos", f"r{s.round}", s.phase + (f"/{s.step}" if s.step else "")]
-    head += [f"{enc(p['id'])}:{p['hp']}:{enc_list(p['slots'])}" for p in doc["players"]]
+    head += [f"{enc_player(p['id'])}:{p['hp']}:{enc_list(p['slots'])}" for p in doc["players"]]
     rest: list[str] = []
     for p in doc["players"]:
         for k, kind in PLAYER_KINDS.items():
             if p[k] != PLAYER_DEFAULTS.get(k):
                 v = enc_value(kind, p[k])
-                rest.append(f"{enc(p['id'])}.{k}" + ("" if v is None else f"={v}"))
+                rest.append(f"{enc_player(p['id'])}.{k}" + ("" if v is None else f"={v}"))
     for k, kind in STATE_KINDS.items():
         if doc[k] != STATE_DEFAULTS.get(k):
             v = enc_value(kind, doc[k])
@@ -397,7 +407,7 @@ def parse_position(text: str, game: Any) -> State:
     setup = setup_doc(fields, ids if listed is None else [str(p) for p in dec_list(listed, "players")])
     overrides = {k[2:]: fields.pop(k) for k in list(fields) if k.startswith("o.")}
     doc: dict[str, Any] = {"round": int(parts[1][1:]), "phase": phase, "step": step}
-    by_id = {enc(p["id"]): p for p in players}
+    by_id = {enc_player(p["id"]): p for p in players if p["id"] is not None}
     for key, value in fields.items():
         head, dot, name = key.partition(".")
         if dot and head in by_id and name in PLAYER_KINDS:
