@@ -59,6 +59,15 @@ def line_roundtrip(s: Any) -> None:
         assert seen == GAME.observe(s, seat), seat
 
 
+def legal_read_back(s: Any) -> None:
+    """The legal events of ``s`` have pairwise different texts, each reading back to its event."""
+    legal = GAME.legal_events(s)
+    texts = [normalize(N.format(x, s)) for x in legal]
+    assert len(set(texts)) == len(texts), texts
+    for x in legal:
+        roundtrip(x, s)
+
+
 def mutations(s: Any, e: Any, rng: random.Random) -> list[Any]:
     """Illegal neighbours of a decision: another card of the pool, the other player."""
     out = []
@@ -88,11 +97,7 @@ def check_match(setup: Any, seed: int, max_events: int = 250) -> None:
     line_roundtrip(s)
     for e in events[1:]:
         if e.kind != "X":  # a derived event's position is the one after the decision before it
-            legal = GAME.legal_events(s)
-            texts = [normalize(N.format(x, s)) for x in legal]
-            assert len(set(texts)) == len(texts), texts
-            for x in legal:
-                roundtrip(x, s)
+            legal_read_back(s)
         roundtrip(e, s)
         for m in mutations(s, e, rng):
             roundtrip(m, s)
@@ -129,6 +134,7 @@ def test_example_logs_read_back(path: Path) -> None:
         if s is None:
             continue
         line_roundtrip(s)
+        legal_read_back(s)
         try:
             GAME.check(s, e)
             s, _ = settle(GAME, GAME.apply(s, e))
@@ -241,6 +247,7 @@ def test_a_seat_records_a_hidden_picks_match_alone_in_words(seed: int) -> None:
             s = GAME.apply(s, d)  # the derived events the record leaves out
         if e.kind != "X":  # legal, or undetermined where it turns on the opponent's unknown cards (LG-37)
             assert GAME.check(s, e).verdict != "illegal", N.format(e, s)
+            legal_read_back(s)
         typed.append(N.parse(N.format(e, s), s))
         s = GAME.apply(s, typed[-1])
     assert typed == [bare(e) for e in alone]

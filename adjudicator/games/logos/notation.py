@@ -421,7 +421,7 @@ class Notation(BaseNotation):
     # -- positions (posline.py) ---------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:
         view = state if seat is None else self.game.observe(state, seat)
-        return posline.format_position(view, seat)
+        return posline.format_position(view, self.game, seat)
 
     def parse_position(self, text: str) -> Any:
         return posline.parse_position(text, self.game)

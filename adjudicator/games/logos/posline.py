@@ -345,7 +345,7 @@ def parse_setup(text: str, game: Any) -> E.MatchStarted:
 
 # -- the position ---------------------------------------------------------------------------------
 
-def format_position(s: State, seat: str | None = None) -> str:
+def format_position(s: State, game: Any, seat: str | None = None) -> str:
     """``s`` in one line (``s`` is already the view of ``seat`` when one is given)."""
     doc = msgspec.to_builtins(s)
     head = ["logos", f"r{s.round}", s.phase + (f"/{s.step}" if s.step else "")]
@@ -366,18 +366,12 @@ def format_position(s: State, seat: str | None = None) -> str:
     rest += setup_fields(setup)
     rest += [f"setup.{k}={enc_value(kind, getattr(setup, k))}" for k, kind in SETUP_ENVELOPE.items()
              if getattr(setup, k) is not None]
-    fresh = msgspec.to_builtins(_options(setup))
+    fresh = msgspec.to_builtins(game.options_of(setup))
     mine = msgspec.to_builtins(s.options)
     rest += [f"o.{k}={enc_option(mine[k])}" for k in mine if mine[k] != fresh.get(k)]
     if seat is not None:
         rest.append(f"as={enc(seat)}")
     return " ".join(head + rest)
-
-
-def _options(setup: E.MatchStarted) -> Options:
-    from adjudicator.core import registry
-
-    return registry.get("logos").options_of(setup)
 
 
 def parse_position(text: str, game: Any) -> State:
@@ -418,7 +412,7 @@ def parse_position(text: str, game: Any) -> State:
             raise NotationError(key[:80], f"unknown field {key[:40]!r} of a LOGOS position")
     try:
         start = msgspec.convert(setup, E.MatchStarted)
-        options = msgspec.to_builtins(_options(start))
+        options = msgspec.to_builtins(game.options_of(start))
     except (msgspec.ValidationError, RefError, AdjudicatorError) as exc:  # a set-up the game refuses
         raise NotationError(text[:80], f"the set-up: {exc}") from None
     for k, v in overrides.items():
