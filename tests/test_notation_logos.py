@@ -44,6 +44,8 @@ def roundtrip(e: Any, s: Any) -> str:
     assert text.isprintable() and not text.startswith("{"), text
     back = N.parse(text, s)
     assert back == bare(e), (text, e, back)
+    alone = N.format(e)  # without the position: cards by id, read back as written
+    assert N.parse(alone, None) == bare(e), alone
     return text
 
 
@@ -271,3 +273,31 @@ def test_any_player_names_read_back(names: list[str], seed: int) -> None:
         roundtrip(e, s)
         s = GAME.apply(s, e)
     line_roundtrip(s)
+
+
+def test_every_field_of_a_position_reads_back() -> None:
+    """Each field the line writes, set to a value no generated match need reach (what a seat saw
+    in events taken back, LG-41; a partial direction; an empty push; an end waiting), reads back
+    in the judge's line and in each seat's."""
+    from adjudicator.games.logos.state import Direction, EffectItem, Pending, Push, Result, Seen
+
+    events, s = playout(GAME, 7, max_events=40, setup=hidden_setup(7))
+    cards = sorted(pool_of(s).cards)
+    a, b = s.players
+    variants = [
+        msgspec.structs.replace(s, seen=(Seen(a.id, shown=(cards[0],), top=(cards[1], cards[1])), Seen(b.id, top=(cards[2],)))),
+        msgspec.structs.replace(s, direction=Direction("class", a.id, None), effects=(EffectItem(b.id, cards[3], "right"),),
+                                pushes=(Push("shared", ()), Push(a.id, ("life", "life"))), shared_combo=("matter", None, "grey"),
+                                pending_end=Result("draw", None, "round limit"), priority=b.id, passed=(a.id,), striker=a.id,
+                                strikes=2, due=(b.id,), stall=2, blind_step="called", assumed="a b, c=d",
+                                pending=(Pending("ben's card was playable", ("battle:ben:3",)),)),
+        msgspec.structs.replace(s, players=(msgspec.structs.replace(a, slots=(None, HIDDEN, cards[4]), mods=("maximize", "color:life"),
+                                                                     double_combo=True, shield=True, unknown="list",
+                                                                     unseen=(cards[0],) * 3, deck_open=True, battle=HIDDEN,
+                                                                     commitment=HIDDEN, public=True, defenseless=True), b)),
+    ]
+    for v in variants:
+        line = N.format_position(v)
+        assert N.parse_position(line) == v, line
+        for seat in (a.id, b.id):
+            assert N.parse_position(N.format_position(v, seat)) == GAME.observe(v, seat)
