@@ -301,3 +301,21 @@ def test_every_field_of_a_position_reads_back() -> None:
         assert N.parse_position(line) == v, line
         for seat in (a.id, b.id):
             assert N.parse_position(N.format_position(v, seat)) == GAME.observe(v, seat)
+
+
+def test_an_entry_holds_several_events_and_a_mistyped_action_is_named() -> None:
+    s, _ = settle(GAME, GAME.initial_state(E.MatchStarted(
+        game="logos", players=["ann", "ben"], decks={"ann": {"ember-convert": 3}, "ben": {}},
+        options={"picks": "commit-reveal"})))
+    assert N.parse_entry("ann: draw Ember Convert; ann: draw ember-convert ;ann: draw ?", s) == \
+        [E.CardDrawn(player="ann", card="ember-convert")] * 2 + [E.CardDrawn(player="ann", card=HIDDEN)]
+    salted = E.PickRevealed(player="ann", card="ember-convert", salt='a;b "c"')
+    text = N.format(salted, s)
+    assert N.parse_entry(text + "; ben: reveal Ember Convert salt ?", s) == [
+        salted, E.PickRevealed(player="ben", card="ember-convert", salt=HIDDEN)]
+    assert N.parse_entry("ben: pass", s) == [E.BackupPassed(player="ben")]
+    with pytest.raises(NotationError) as exc:
+        N.parse("ann: drwa Ember Convert", s)
+    assert exc.value.candidates == ["ann: draw Ember Convert"]
+    with pytest.raises(NotationError):
+        N.parse_entry("; ".join(["ann: pass"] * 100), s)

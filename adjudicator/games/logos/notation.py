@@ -50,6 +50,12 @@ RESERVED = frozenset({
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
+#: the actions a player's event starts with (``P: draw C``), for a did-you-mean
+VERBS = ("draw", "backup", "pick", "commit", "reveal", "call", "pass", "resign", "deck", "defenseless")
+#: the most events one entry (:meth:`Notation.parse_entry`) may hold
+MAX_ENTRY = 64
+
+
 class Tok(msgspec.Struct, frozen=True):
     text: str
     #: w: a word (a number too), q: a JSON string (a literal), p: a mark
@@ -87,7 +93,8 @@ def tokens(text: str) -> list[Tok]:
 
 def tok(value: str) -> str:
     """A value as one token: as it is when it reads back as itself, else a JSON string."""
-    if _WORD.fullmatch(value) and value.casefold() not in RESERVED and value.isprintable() and value[0] != "{":
+    if _WORD.fullmatch(value) and value.casefold() not in RESERVED and value.isprintable() and value[0] != "{" \
+            and ";" not in value:  # an entry's events are joined by ";" (parse_entry)
         return value
     # a control character (a terminal's escape included) is written as \uXXXX, never raw
     return json.dumps(value, ensure_ascii=not value.isprintable())
@@ -135,7 +142,7 @@ class Notation(BaseNotation):
             index, names = self._index(state)
             name = names.get(card)
             if name and all(_WORD.fullmatch(w) for w in name.split()) and name.casefold() not in RESERVED \
-                    and name.isprintable() and name[0] != "{" \
+                    and name.isprintable() and name[0] != "{" and ";" not in name \
                     and index.get(" ".join(name.split()).casefold()) == [card]:
                 return " ".join(name.split())
         return tok(card)
@@ -253,9 +260,31 @@ class Notation(BaseNotation):
         if not toks:
             raise NotationError(text, "an empty text is no event")
         ev = self._parse(text, toks, state)
-        if ev is None:
+        if ev is not None:
+            return ev
+        try:
             return super().parse(text, state)
-        return ev
+        except NotationError:
+            if len(toks) > 2 and toks[1].mark(":") and toks[2].kind == "w":  # a player's action mistyped
+                near = closest(toks[2].text.casefold(), VERBS)
+                raise NotationError(text, f"{toks[2].text!r} is no action of a LOGOS player ({', '.join(VERBS)})"
+                                    + (f"; did you mean {near!r}?" if near else ""),
+                                    [f"{tok(toks[0].text)}: {near}{text.split(toks[2].text, 1)[-1].rstrip()}"] if near else []) from None
+            raise
+
+    def parse_entry(self, text: str, state: Any = None) -> list[Event]:
+        """One entry at the table: an event, or several of one kind a player writes at once,
+        joined by ``;`` (``ann: draw Iron Golem; ann: draw ?``, ``ann: reveal Storm Coil salt s1;
+        ben: reveal Quiet Index salt ?``).  Each is read in ``state``: the names, the players and
+        the round an entry's events are read by do not change within an entry."""
+        if len(text) > MAX_TEXT:
+            raise NotationError(text[:80], f"longer than {MAX_TEXT} characters")
+        if text.strip().startswith("{") or ";" not in text:
+            return [self.parse(text, state)]
+        parts = _entry_parts(text)
+        if len(parts) > MAX_ENTRY:
+            raise NotationError(text[:80], f"more than {MAX_ENTRY} events in one entry")
+        return [self.parse(part, state) for part in parts]
 
     def _parse(self, text: str, toks: list[Tok], state: Any) -> Event | None:
         t0 = toks[0]
@@ -431,6 +460,21 @@ def _int(text: str, t: Tok) -> int:
     if t.kind != "w" or not re.fullmatch(r"-?\d{1,30}", t.text):
         raise NotationError(text, f"{t.text!r} is not a whole number")
     return int(t.text)
+
+
+def _entry_parts(text: str) -> list[str]:
+    """``text`` cut at each ``;`` outside a quoted text."""
+    parts, start, quoted, escaped = [], 0, False, False
+    for i, ch in enumerate(text):
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            quoted = True
+        elif ch == ";":
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
 
 
 def _split(toks: list[Tok], mark: str, brackets: bool = False) -> list[list[Tok]]:
