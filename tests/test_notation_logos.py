@@ -160,8 +160,9 @@ def test_the_words_a_player_reads() -> None:
     assert N.format(E.PickRevealed(player="ann", card="ember-convert", salt="a b"), s) == 'ann: reveal Ember Convert salt "a b"'
     assert N.format(E.DirectionDetermined(stage="before-effects", basis="deadlock"), s) == "deadlock"
     assert N.format(E.GameEnded(result="win", winner="ann", reason="hit-points"), s) == "ann wins (hit-points)"
+    assert N.parse("ann: draw ember", s) == E.CardDrawn(player="ann", card="ember-convert")  # one legal event holds it
     with pytest.raises(NotationError) as exc:
-        N.parse("ann: draw Ember Conver", s)
+        N.parse("ann: draw Ember Covnert", s)
     assert exc.value.candidates == ["Ember Convert"]
     with pytest.raises(NotationError) as exc:
         N.parse("carl: draw Ember Convert", s)
@@ -319,3 +320,22 @@ def test_an_entry_holds_several_events_and_a_mistyped_action_is_named() -> None:
     assert exc.value.candidates == ["ann: draw Ember Convert"]
     with pytest.raises(NotationError):
         N.parse_entry("; ".join(["ann: pass"] * 100), s)
+
+
+@given(seed=st.integers(0, 1000), data=st.data())
+def test_a_mistyped_event_is_an_event_or_a_notation_error(seed: int, data: Any) -> None:
+    """A text of a generated match with a character dropped, doubled or replaced reads as some
+    event (that encodes as a log line) or is a NotationError: never another exception."""
+    events, _ = playout(GAME, seed, max_events=60, setup=hidden_setup(seed), with_derived=True)
+    s, _ = settle(GAME, GAME.initial_state(events[0]))
+    for e in events[1:]:
+        text = N.format(e, s)
+        at = data.draw(st.integers(0, len(text) - 1))
+        ch = data.draw(st.sampled_from([":", ",", "(", ")", "[", "]", '"', " ", "?", ";", "x", "1"]))
+        for bad in (text[:at] + text[at + 1:], text[:at] + text[at] + text[at:], text[:at] + ch + text[at + 1:]):
+            try:
+                got = N.parse(bad, s)
+            except NotationError:
+                continue
+            msgspec.json.encode(got)
+        s = GAME.apply(s, e)

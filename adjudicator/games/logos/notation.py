@@ -16,7 +16,8 @@ leaves out; a word that could be misread is written as a JSON string, ``"on"``):
     start <the set-up, as the position line writes it>
 
 Parse is structural, not a lookup among legal events: an illegal event (a card that is not in
-the slots, the wrong player) reads as that event, so ``verify`` can rule on it.  Names and ids
+the slots, the wrong player) reads as that event, so ``verify`` can rule on it; only a text the
+grammar cannot read is tried as an abbreviation of one legal event's text (``ann: draw iron``).  Names and ids
 are accepted alike, case aside.  A position is needed for card names (the match's pool) and
 for ``P: commit C`` (the commitment to C with the example salt ``legal`` lists, ``r3-ann``);
 without one a card is read as the id written.  ``P: commit C salt S`` is the commitment to C
@@ -259,7 +260,15 @@ class Notation(BaseNotation):
         toks = tokens(stripped)
         if not toks:
             raise NotationError(text, "an empty text is no event")
-        ev = self._parse(text, toks, state)
+        try:
+            ev = self._parse(text, toks, state)
+        except NotationError as first:
+            if state is None:
+                raise
+            try:  # an abbreviation of one legal event's text (``ann: draw iron``), as a recorder takes it
+                return self.pick(text, [(self.format(e, state), e) for e in self.game.legal_events(state)])
+            except NotationError as second:
+                raise (second if second.candidates and not first.candidates else first) from None
         if ev is not None:
             return ev
         try:
