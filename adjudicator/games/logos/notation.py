@@ -17,8 +17,8 @@ leaves out; a word that could be misread is written as a JSON string, ``"on"``):
 
 Parse is structural, not a lookup among legal events: an illegal event (a card that is not in
 the slots, the wrong player) reads as that event, so ``verify`` can rule on it; only a text the
-grammar cannot read is tried as an abbreviation of one legal event's text (``ann: draw iron``).  Names and ids
-are accepted alike, case aside.  A position is needed for card names (the match's pool) and
+grammar cannot read is tried as an abbreviation of one legal event's text (``ann: draw iron``).
+Names and ids are accepted alike, case aside.  A position is needed for card names (the match's pool) and
 for ``P: commit C`` (the commitment to C with the example salt ``legal`` lists, ``r3-ann``);
 without one a card is read as the id written.  ``P: commit C salt S`` is the commitment to C
 with the salt S (a seat's own pick, typed as a card).
@@ -111,14 +111,12 @@ class Notation(BaseNotation):
     # -- cards ----------------------------------------------------------------------------------
     def _index(self, state: Any) -> tuple[dict[str, list[str]], dict[str, str]]:
         """(casefolded name or id -> ids, id -> name) of the match's pool, made once per pool."""
-        setup = state.setup
-        key = (setup.pool, setup.pool_sha256)
-        cache = self.__dict__.setdefault("_pools", {})
-        got = cache.get(key)
-        if got is None:
-            from .values import pool_of
+        from .values import pool_of
 
-            pool = pool_of(state)
+        pool = pool_of(state)  # (the loader's cached pool: the key of this cache)
+        cache = self.__dict__.setdefault("_pools", {})
+        got = cache.get(pool)
+        if got is None:
             index: dict[str, list[str]] = {}
             names: dict[str, str] = {}
             for cid in sorted(pool.cards):
@@ -130,7 +128,7 @@ class Notation(BaseNotation):
                     index.setdefault(n, []).append(cid)
             if len(cache) > 16:
                 cache.clear()
-            got = cache[key] = (index, names)
+            got = cache[pool] = (index, names)
         return got
 
     def card_text(self, state: Any, card: str | None) -> str:
