@@ -101,6 +101,8 @@ def check_match(setup: Any, seed: int, max_events: int = 250) -> None:
         if e.kind != "X":  # a derived event's position is the one after the decision before it
             legal_read_back(s)
         roundtrip(e, s)
+        for seat in s.setup.players:  # the event as each seat saw it, in the position it sees
+            roundtrip(GAME.redact(e, seat, s), GAME.observe(s, seat))
         for m in mutations(s, e, rng):
             roundtrip(m, s)
         s = GAME.apply(s, e)
@@ -238,7 +240,7 @@ def test_a_seat_records_a_hidden_picks_match_alone_in_words(seed: int) -> None:
     from adjudicator.core.verify import run
 
     events, _ = playout(GAME, seed, max_events=200, setup=hidden_setup(seed))
-    seat = events[0].players[0]
+    seat = events[0].players[seed % 2]
     record = list(redact_log(parse_log(to_jsonl(events), "full"), seat))
     alone = [msgspec.structs.replace(e, commitment=HIDDEN) if type(e) is E.CardCommitted and e.player != seat
              else msgspec.structs.replace(e, salt=HIDDEN) if type(e) is E.PickRevealed and e.player != seat else e
