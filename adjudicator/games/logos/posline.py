@@ -307,7 +307,10 @@ def setup_doc(fields: dict[str, str | None], players: list[str]) -> dict[str, An
             deck: dict[str, int] = {}
             for item in [] if value == "?" else value.split(","):
                 card, star, n = item.partition("*")
-                deck[str(dec(card, key))] = _int(n, key) if star else 1
+                cid = str(dec(card, key))
+                if cid in deck:
+                    raise NotationError(item[:80], f"{key}: {cid!r} is listed twice (write {card}*COPIES)")
+                deck[cid] = _int(n, key) if star else 1
             doc["decks"][dec(name, key)] = deck
         elif head == "opt" and dot:
             options[str(dec(name, key))] = dec_option(str(dec(name, key)), value)
@@ -412,6 +415,7 @@ def parse_position(text: str, game: Any) -> State:
             raise NotationError(key[:80], f"unknown field {key[:40]!r} of a LOGOS position")
     try:
         start = msgspec.convert(setup, E.MatchStarted)
+        game.validate_setup(start)  # the deck lists' cards, the players' ids
         options = msgspec.to_builtins(game.options_of(start))
     except (msgspec.ValidationError, RefError, AdjudicatorError) as exc:  # a set-up the game refuses
         raise NotationError(text[:80], f"the set-up: {exc}") from None
