@@ -143,7 +143,7 @@ class Checks(Phases):
             raise bad("LG-6", "open-picks", f"CardCommitted by {e.player}: this match names picks openly (picks = \"open\"): log CardPicked")
         p = s.player(e.player)
         self.pick_checks(s, p, "CardCommitted")
-        if not _HEX64.fullmatch(e.commitment):
+        if e.commitment != HIDDEN and not _HEX64.fullmatch(e.commitment):  # "?": a face-down pick (LG-35)
             raise bad("LG-3.4", "bad-commitment", f"a commitment is 64 lowercase hex digits (sha256 of '<card>:<salt>'), got {e.commitment[:80]!r}")
         if HIDDEN in p.slots:
             U.armed_condition(self, s, p, f"CardCommitted by {e.player}")
@@ -165,7 +165,7 @@ class Checks(Phases):
         if s.phase != "reveal" or p.commitment is None:
             raise self.out_of_step(s, e)
         got = commitment_of(e.card, e.salt)
-        if got != p.commitment:
+        if p.commitment != HIDDEN and got != p.commitment:  # "?" opens as an open pick would (LG-35)
             raise bad("LG-3.4", "commitment-mismatch", f"sha256 of '{e.card}:{e.salt[:40]}' is {got[:16]}..., but {e.player} committed to {p.commitment[:16]}...")
         self.slot_checks(s, p, e.card)
 

@@ -157,9 +157,16 @@ class Rules(Checks, Applies):
                 else:
                     salt = example_salt(s.round, p.id)
                     out += [E.CardCommitted(player=p.id, commitment=commitment_of(c, salt)) for c in self.playable(s, p)]
+                    if HIDDEN in p.slots:  # a seat's record of the opponent's face-down pick (LG-35)
+                        out.append(E.CardCommitted(player=p.id, commitment=HIDDEN))
         elif s.phase == "reveal":
             for p in s.players:
                 if p.commitment is None or p.battle is not None:
+                    continue
+                if p.commitment == HIDDEN:  # a face-down pick: any card it can be (LG-35)
+                    known = {c for c in p.slots if c is not None and c != HIDDEN}
+                    maybe = set(U.possible(s, p)) if HIDDEN in p.slots else set()
+                    out += [E.PickRevealed(player=p.id, card=c, salt=HIDDEN) for c in sorted(known | maybe)]
                     continue
                 salt = example_salt(s.round, p.id)
                 out += [E.PickRevealed(player=p.id, card=c, salt=salt) for c in sorted({c for c in p.slots if c is not None})
