@@ -115,3 +115,80 @@ def test_variations_kept_with_a_stored_match(client):
     assert bad.status_code == 400
     listed = client.get(f"/api/matches/{mid}/variations").json()
     assert [v["name"] for v in listed] == ["what if"]
+
+
+# -- the recording's life cycle (issue 29 item 5) ------------------------------------------------------
+
+def _new_from(client, g, setup, **extra):
+    doc = msgspec.to_builtins(setup)
+    fields = {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options", "meta")}
+    r = client.post("/api/recordings", headers=AUTH, json={"game": g.id, "players": doc["players"],
+                                                           "options": doc.get("options", {}), "setup": fields, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_store_now_keeps_recording_and_the_final_store_replaces_the_partial_one(client, seed):
+    from adjudicator.core.playout import playout
+
+    g = adjudicator.game("logos")
+    log, _ = playout(g, seed)
+    rid = _new_from(client, g, log[0])["id"]
+    cut = random.Random(seed).randrange(2, len(log) - 1)  # "Store now" somewhere mid-match
+    for i, ev in enumerate(log[1:], start=2):
+        doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH,
+                          json={"entry": json.dumps(msgspec.to_builtins(ev))}).json()
+        assert doc["ok"], (i, doc["message"])
+        if i == cut:
+            doc = client.post(f"/api/recordings/{rid}/store", headers=AUTH).json()
+            partial = doc["match_id"]
+            assert client.get(f"/api/matches/{partial}").json()["events"] == cut
+            assert not doc["over"] and doc["events"] == cut  # the recording goes on
+    assert doc["over"] and doc["events"] == len(log)
+    final = doc["match_id"]
+    assert final != partial and "replacing match " + partial[:8] in doc["message"]
+    stored = client.get(f"/api/matches/{final}").json()
+    assert stored["events"] == len(log) and stored["verdict"] == "legal"
+    listed = [m["match_id"] for m in client.get("/api/matches").json()]
+    assert final in listed and partial not in listed  # replaced: the match list shows the final one
+    assert client.get(f"/api/matches/{partial}").status_code == 200  # (a stored log stays readable by id)
+    # the released session comes back from its file, pointing at the final match
+    again = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
+    assert again["over"] and again["match_id"] == final
+
+
+def test_sessions_are_released_and_no_file_is_written_for_a_refused_request(client, tmp_path):
+    rec = client.app.state.recordings
+    made = 0
+    for i in range(205):  # more than a service's sessions at once: the oldest released, never a 503
+        r = client.post("/api/recordings", headers=AUTH, json={"game": "colossi", "players": ["ann", "bob"]})
+        assert r.status_code == 201, (i, r.status_code, r.text)
+        made += 1
+    assert len(rec.sessions) <= rec.capacity
+    refused = [({"game": "colossi", "players": ["a", "b", "c", "d", "e"]}, AUTH),
+               ({"game": "chess", "players": ["a", "b"]}, AUTH),
+               ({"game": "colossi", "players": ["ann", "bob"], "seat": "cat"}, AUTH),
+               ({"game": "colossi", "players": ["ann", "bob"]}, {})]
+    for body, headers in refused:
+        assert client.post("/api/recordings", headers=headers, json=body).status_code in (400, 401)
+    assert len(list((tmp_path / "rec").glob("*.jsonl"))) == made  # one file per recording started, none else
+    # the oldest one was released and comes back from its file
+    first = sorted((tmp_path / "rec").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)[0].stem
+    assert client.post(f"/api/recordings/{first}/entries", headers=AUTH, json={"entry": "1"}).json()["events"] == 2
+
+
+def test_an_idle_session_is_released_and_resumed_as_the_same_seat(client):
+    rec = client.app.state.recordings
+    now = [0.0]
+    rec.clock = lambda: now[0]
+    g = adjudicator.game("logos")
+    setup = g.sample_setup(1)
+    rid = _new_from(client, g, setup, seat=setup.players[0])["id"]
+    other = _new_from(client, g, setup)["id"]
+    assert rid in rec.sessions
+    now[0] += rec.idle + 1
+    client.get(f"/api/recordings/{other}", headers=AUTH)  # any use sweeps the idle ones
+    assert rid not in rec.sessions and other in rec.sessions
+    doc = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
+    assert doc["seat"] == setup.players[0] and rid in rec.sessions
