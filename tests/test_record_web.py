@@ -192,3 +192,74 @@ def test_an_idle_session_is_released_and_resumed_as_the_same_seat(client):
     assert rid not in rec.sessions and other in rec.sessions
     doc = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
     assert doc["seat"] == setup.players[0] and rid in rec.sessions
+
+
+# -- set-ups without JSON: deck lists as text, registered lists offered ---------------------------------
+
+@pytest.mark.parametrize("gid", ["colossus-order", "logos"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 7])
+def test_a_deck_list_as_text_reads_back_as_the_set_ups_list(gid, seed):
+    from adjudicator.replays.web import decklist
+    from adjudicator.replays.web.record import _pool_cards
+
+    g = adjudicator.game(gid)
+    setup = g.sample_setup(seed)
+    cards = _pool_cards(g, getattr(setup, "pool", None))
+    for p, deck in setup.decks.items():
+        text = decklist.text_of(g.deck_counts(deck), cards)
+        assert "{" not in text and all(line.split(" ", 1)[0].isdigit() for line in text.splitlines())
+        got = decklist.deck_of(g, decklist.read(text, cards, p), cards, p)
+        assert msgspec.convert(got, g.deck_type) == msgspec.convert(msgspec.to_builtins(deck), g.deck_type)
+        # ids, other case and spacing, "3x", comments read the same
+        ids = "# registered\n" + "\n".join(f"{n}x  {c.upper()}" for c, n in g.deck_counts(deck).items())
+        assert decklist.read(ids, cards, p) == decklist.read(text, cards, p)
+
+
+def test_a_colossus_order_match_started_from_two_plain_text_lists(client):
+    doc = client.get("/api/recordings/sample-setup", params={"game": "colossus-order"}).json()
+    lists = doc["deck_lists"]
+    assert set(lists) == set(doc["players"]) and "decks" not in doc["setup"]
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
+                                                           "deck_lists": lists})
+    assert r.status_code == 201, r.text
+    rid = r.json()["id"]
+    g = adjudicator.game("colossus-order")
+    started = adjudicator.read_log(f"{client.app.state.recordings.dir}/{rid}.jsonl").setup
+    assert started.decks == g.sample_setup(1).decks
+    # a typo: the line, and the names it may have meant
+    p = doc["players"][0]
+    bad = dict(lists, **{p: lists[p].replace("Nightveil Assassin", "Nightvale Asassin")})
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"], "deck_lists": bad})
+    assert r.status_code == 400
+    line = next(i for i, t in enumerate(bad[p].splitlines(), start=1) if "Nightvale" in t)
+    assert f"{p}'s deck list line {line}: no card 'Nightvale Asassin'" in r.json()["detail"]
+    assert "did you mean 'Nightveil Assassin'" in r.json()["detail"]
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
+                                                           "deck_lists": {**lists, "zed": "1 Ash"}})
+    assert r.status_code == 400 and "zed is not a player" in r.json()["detail"]
+
+
+def test_the_lists_registered_for_a_stored_tournament_are_offered(tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+
+    shutil.copytree("examples/tournament", tmp_path / "t")
+    db = tmp_path / "t.db"
+    r = CliRunner().invoke(main, ["tournament", "import", str(tmp_path / "t" / "manifest.toml"), "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    store = MatchStore(str(db))
+    try:
+        with TestClient(create_app(store, upload_token=TOKEN, recordings=tmp_path / "rec")) as c:
+            lists = c.get("/api/recordings/registered-lists", params={"game": "colossus-order"}).json()
+            assert [(x["tournament"], x["player"]) for x in lists] == [("Example Colossus Order evening", "alice"),
+                                                                       ("Example Colossus Order evening", "bob")]
+            assert "17 White Gem" in lists[0]["text"].replace("white-gem", "White Gem") and "{" not in lists[0]["text"]
+            assert c.get("/api/recordings/registered-lists", params={"game": "logos"}).json() == []
+            r = c.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": ["alice", "bob"],
+                                                              "deck_lists": {x["player"]: x["text"] for x in lists}})
+            assert r.status_code == 201, r.text
+    finally:
+        store.close()

@@ -26,12 +26,13 @@ from litestar.enums import MediaType
 from litestar.exceptions import ClientException, HTTPException, NotFoundException
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from adjudicator.core import recording_store, registry
+from adjudicator.core import recording_store, registry, tournament_store
 from adjudicator.core.errors import AdjudicatorError, UnknownGame
 from adjudicator.core.log import read_log
 from adjudicator.core.meta import header_line, meta_of
 from adjudicator.core.protocol import Game
 from adjudicator.replays.record import RecordSession, write_atomic
+from . import decklist
 from .access import require_token
 
 #: recordings held in memory at once in one service (each holds its positions); the least recently
@@ -55,6 +56,8 @@ class NewRecording(msgspec.Struct, forbid_unknown_fields=True):
     #: record one seat's view (``--as``)
     seat: str | None = None
     judge: bool = False
+    #: player -> deck list as text, one card a line (``3 Grave Rat``): the set-up's ``decks``
+    deck_lists: dict[str, str] = {}
 
 
 class Entry(msgspec.Struct, forbid_unknown_fields=True):
@@ -182,15 +185,36 @@ class Recordings:
         except UnknownGame as exc:
             raise ClientException(detail=f"game: {exc}") from None
         rid = uuid.uuid4().hex
+        fields = dict(doc.setup)
         try:
+            if doc.deck_lists:
+                fields["decks"] = decks_from_text(registry.get(doc.game), doc.pool, doc.players, doc.deck_lists)
             s = RecordSession.start(self.dir / f"{rid}.jsonl", doc.game, doc.players, pool=doc.pool, options=doc.options,
-                                    meta=doc.meta, fields=doc.setup, seat=doc.seat, judge=doc.judge)
+                                    meta=doc.meta, fields=fields, seat=doc.seat, judge=doc.judge)
         except AdjudicatorError as exc:
             raise ClientException(detail=f"the set-up is refused: {exc}") from None
         if doc.seat is not None or doc.judge:
             write_atomic(self._side(rid), msgspec.json.encode({"seat": doc.seat, "judge": doc.judge}))
         self._hold(rid, s)
         return rid, s
+
+
+def _pool_cards(game: Game, pool: str | None) -> Any:
+    """The cards of ``pool`` (None: the game's sample set-up's pool), by id."""
+    setup = game.sample_setup(1)
+    if pool is not None and "pool" in type(setup).__struct_fields__:
+        setup = msgspec.structs.replace(setup, pool=pool)
+    return decklist.pool_cards(game, setup)
+
+
+def decks_from_text(game: Game, pool: str | None, players: list[str], texts: dict[str, str]) -> dict[str, Any]:
+    """The set-up's ``decks`` from each player's list as text (:mod:`.decklist`)."""
+    cards = _pool_cards(game, pool)
+    unknown = sorted(set(texts) - set(players))
+    if unknown:
+        raise decklist.DeckListError("deck_lists", f"{', '.join(unknown)} is not a player of this match")
+    return {p: decklist.deck_of(game, decklist.read(texts[p], cards, f"{p}'s deck list"), cards, f"{p}'s deck list")
+            for p in players if p in texts}
 
 
 def _result(s: RecordSession) -> str:
@@ -355,14 +379,53 @@ def recording_store_now(request: Request, state: State, rid: FromPath[str]) -> R
 
 @get("/api/recordings/sample-setup", sync_to_thread=False, tags=["recording"])
 def sample_setup(game: FromQuery[str]) -> dict[str, Any]:
-    """A legal set-up of ``game`` to start from (players and the game's own fields)."""
+    """A legal set-up of ``game`` to start from (players and the game's own fields); a game with
+    deck lists gives them as text too (``deck_lists``: player -> one card a line)."""
     try:
         g = registry.get(game)
     except UnknownGame as exc:
         raise ClientException(detail=f"game: {exc}") from None
-    doc = msgspec.to_builtins(g.sample_setup(1))
-    return {"players": doc["players"], "options": doc.get("options", {}),
-            "setup": {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options")}}
+    setup = g.sample_setup(1)
+    doc = msgspec.to_builtins(setup)
+    lists = {}
+    if g.deck_type is not None and isinstance(getattr(setup, "decks", None), dict):
+        cards = _pool_cards(g, None)
+        lists = {p: decklist.text_of(g.deck_counts(d), cards) for p, d in setup.decks.items()}
+    return {"players": doc["players"], "options": doc.get("options", {}), "deck_lists": lists,
+            "setup": {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options", *(("decks",) if lists else ()))}}
+
+
+class RegisteredList(msgspec.Struct):
+    """A deck list a player registered for a stored tournament, as the form's text."""
+
+    tournament: str
+    player: str
+    text: str
+
+
+@get("/api/recordings/registered-lists", sync_to_thread=True, tags=["recording"])
+def registered_lists(state: State, game: FromQuery[str]) -> list[RegisteredList]:
+    """The deck lists registered for the stored tournaments of ``game`` (``adjudicator tournament
+    import``), for the new-match form's picker: tournament, player and the list as text."""
+    try:
+        g = registry.get(game)
+    except UnknownGame as exc:
+        raise ClientException(detail=f"game: {exc}") from None
+    if g.deck_type is None:
+        return []
+    web = state.web
+    out: list[RegisteredList] = []
+    with web.lock:
+        reports = [tournament_store.report(web.store, t["tournament_id"]) for t in tournament_store.listed(web.store)
+                   if t["game"] == g.id]
+    for rep in reports:
+        try:
+            cards = _pool_cards(g, rep["tournament"].get("pool"))
+        except decklist.DeckListError:
+            continue  # (a pool this service does not hold: no names to show)
+        for player, counts in sorted(rep.get("registered_decks", {}).items()):
+            out.append(RegisteredList(rep["tournament"]["name"], player, decklist.text_of(counts, cards)))
+    return out
 
 
 @get(["/record", "/record/{rid:str}"], include_in_schema=False, sync_to_thread=False)
@@ -478,4 +541,4 @@ def keep_variation(request: Request, state: State, match_id: FromPath[str], data
     return _stored(mid, number, n, data.name, kept)
 
 
-ROUTES = [sample_setup, recordings_reconcile, match_variations, keep_variation, recording_state, new_recording, recording_entry, recording_store_now, record_page]
+ROUTES = [sample_setup, registered_lists, recordings_reconcile, match_variations, keep_variation, recording_state, new_recording, recording_entry, recording_store_now, record_page]
