@@ -253,11 +253,14 @@ def test_the_lists_registered_for_a_stored_tournament_are_offered(tmp_path):
     store = MatchStore(str(db))
     try:
         with TestClient(create_app(store, upload_token=TOKEN, recordings=tmp_path / "rec")) as c:
-            lists = c.get("/api/recordings/registered-lists", params={"game": "colossus-order"}).json()
+            assert c.get("/api/recordings/registered-lists", params={"game": "colossus-order"}).status_code == 401
+            rep = c.get("/api/tournaments/Example Colossus Order evening").json()
+            assert "registered_decks" not in rep and "heroic-knight" not in json.dumps(rep)  # not public
+            lists = c.get("/api/recordings/registered-lists", params={"game": "colossus-order"}, headers=AUTH).json()
             assert [(x["tournament"], x["player"]) for x in lists] == [("Example Colossus Order evening", "alice"),
                                                                        ("Example Colossus Order evening", "bob")]
             assert "17 White Gem" in lists[0]["text"].replace("white-gem", "White Gem") and "{" not in lists[0]["text"]
-            assert c.get("/api/recordings/registered-lists", params={"game": "logos"}).json() == []
+            assert c.get("/api/recordings/registered-lists", params={"game": "logos"}, headers=AUTH).json() == []
             r = c.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": ["alice", "bob"],
                                                               "deck_lists": {x["player"]: x["text"] for x in lists}})
             assert r.status_code == 201, r.text

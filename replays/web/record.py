@@ -404,9 +404,11 @@ class RegisteredList(msgspec.Struct):
 
 
 @get("/api/recordings/registered-lists", sync_to_thread=True, tags=["recording"])
-def registered_lists(state: State, game: FromQuery[str]) -> list[RegisteredList]:
+def registered_lists(request: Request, state: State, game: FromQuery[str]) -> list[RegisteredList]:
     """The deck lists registered for the stored tournaments of ``game`` (``adjudicator tournament
-    import``), for the new-match form's picker: tournament, player and the list as text."""
+    import``), for the new-match form's picker: tournament, player and the list as text (token
+    required: a registered list is what an opponent does not see; the public report leaves them out)."""
+    _token(request, state)
     try:
         g = registry.get(game)
     except UnknownGame as exc:

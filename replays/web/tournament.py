@@ -25,9 +25,13 @@ def _report(state: State, ref: str) -> dict[str, Any]:
     web = _web(state)
     try:
         with web.lock:
-            return tournament_store.report(web.store, ref)
+            rep = tournament_store.report(web.store, ref)
     except tournament_store.UnknownTournament as exc:
         raise NotFoundException(detail=str(exc)) from None
+    # the registered deck lists are the organiser's: an opponent does not see them (the recorder's
+    # picker serves them with the upload token: /api/recordings/registered-lists)
+    rep.pop("registered_decks", None)
+    return rep
 
 
 @get("/api/tournaments", sync_to_thread=True, tags=["tournaments"])

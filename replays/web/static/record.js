@@ -202,13 +202,15 @@
      the service's stored tournaments of it (the picker fills a player's box). */
   function gameChosen() {
     const g = $("new-game").value;
-    registered = [];
-    const pick = $("new-registered");
-    pick.length = 1;
+    const mine = ++chosen;  // (a later choice, or the token typed meanwhile: only the last one's answer is shown)
     return Promise.all([
       fetch("/api/recordings/sample-setup?game=" + encodeURIComponent(g)).then(r => r.json()),
-      fetch("/api/recordings/registered-lists?game=" + encodeURIComponent(g)).then(r => r.json()),
+      // (with the token only: a registered list is the organiser's; none offered without it)
+      token() ? call("GET", "/api/recordings/registered-lists?game=" + encodeURIComponent(g)).catch(() => []) : Promise.resolve([]),
     ]).then(([sampleDoc, lists]) => {
+      if (mine !== chosen) return;
+      const pick = $("new-registered");
+      pick.length = 1;
       $("new-decks").hidden = !Object.keys(sampleDoc.deck_lists || {}).length;
       registered = lists;
       lists.forEach((x, i) => {
@@ -219,7 +221,7 @@
       seats();
     });
   }
-  let registered = [];
+  let registered = [], chosen = 0;
   function pickRegistered() {
     const x = registered[+$("new-registered").value];
     if (!x) return;
@@ -277,6 +279,7 @@
     $("new-players").addEventListener("change", seats);
     $("new-game").addEventListener("change", () => gameChosen().catch(fail));
     $("new-registered").addEventListener("change", pickRegistered);
+    $("rec-token").addEventListener("change", () => { if (!$("new-box").hidden) gameChosen().catch(fail); });
     $("rec-undo").addEventListener("click", () => enter("undo"));
     $("rec-scene").addEventListener("click", touch);
     $("rec-filter").addEventListener("click", showAll);
