@@ -266,3 +266,26 @@ def test_the_lists_registered_for_a_stored_tournament_are_offered(tmp_path):
             assert r.status_code == 201, r.text
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("gid", ["colossus-order", "logos", "kolossus", "colossi"])
+def test_a_choice_typed_as_its_button_reads_is_recorded(client, gid):
+    """The entry line reads the buttons' words (the game's notation): every choice of the first
+    positions of a generated match, typed as its label, records that choice's event."""
+    from adjudicator.core.playout import playout
+
+    g = adjudicator.game(gid)
+    log, _ = playout(g, 5, max_events=12)
+    rid = _new_from(client, g, log[0])["id"]
+    doc = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
+    for ev in log[1:]:
+        labels = [c["label"] for c in doc["choices"]]
+        for c in doc["choices"][:6]:
+            if labels.count(c["label"]) > 1 or c["ends"]:
+                continue
+            got = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": c["label"].upper()}).json()
+            assert got["ok"], (c["label"], got["message"])
+            assert got["events"] == doc["events"] + 1
+            assert client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "undo"}).json()["ok"]
+        doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": json.dumps(msgspec.to_builtins(ev))}).json()
+        assert doc["ok"], doc["message"]

@@ -30,6 +30,7 @@ from adjudicator.core import recording_store, registry, tournament_store
 from adjudicator.core.errors import AdjudicatorError, UnknownGame
 from adjudicator.core.log import read_log
 from adjudicator.core.meta import header_line, meta_of
+from adjudicator.core.notation import Notation, NotationError
 from adjudicator.core.protocol import Game
 from adjudicator.replays.record import RecordSession, write_atomic
 from . import decklist
@@ -299,6 +300,24 @@ def log_lines(s: RecordSession, last: int = 12) -> list[str]:
     return out
 
 
+_COMMANDS = ("undo", "u", "note", "rule")
+
+
+def typed(s: RecordSession, text: str) -> str:
+    """An entry typed in the page's words: the choice whose label (the game's notation, as the
+    buttons show it) it is or holds every word of, as its number; anything else as typed (a
+    number, a command, an event as JSON, or words the session reads itself)."""
+    t = text.strip()
+    if not t or t.isdigit() or t.startswith("{") or t.split()[0].lower() in _COMMANDS or len(t) > 1000:
+        return text
+    state = s.view.state
+    options = [(words(s.game, c.event, state), str(c.number)) for c in s.choices()]
+    try:
+        return Notation.pick(t, options)  # type: ignore[arg-type]
+    except NotationError:
+        return text
+
+
 def _recordings(state: State) -> Recordings:
     return state.recordings
 
@@ -353,7 +372,7 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     rec = _recordings(state)
     with rec.lock:
         s = _get(state, rid)
-        answer = s.enter(data.entry)
+        answer = s.enter(typed(s, data.entry))
         message = answer.message
         if answer.ok and s.over:
             message += "; " + _store(rid, s, state)
