@@ -237,6 +237,14 @@ def test_a_colossus_order_match_started_from_two_plain_text_lists(client):
     r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
                                                            "deck_lists": {**lists, "zed": "1 Ash"}})
     assert r.status_code == 400 and "zed is not a player" in r.json()["detail"]
+    # bounded: the cards of a list (copies counted), its lines; nothing written for a refused set-up
+    files = len(list(client.app.state.recordings.dir.glob("*")))
+    for text, why in [("60000 White Gem\n" * 2, "line 2: more than 100000 cards"), ("1 Ash\n" * 1001, "more than 1000 lines"),
+                      ("0 Ash", "line 1: 0 copies")]:
+        r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
+                                                               "deck_lists": {**lists, p: text}})
+        assert r.status_code == 400 and why in r.json()["detail"], r.text
+    assert len(list(client.app.state.recordings.dir.glob("*"))) == files
 
 
 def test_the_lists_registered_for_a_stored_tournament_are_offered(tmp_path):

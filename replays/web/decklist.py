@@ -25,7 +25,7 @@ from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.notation import normalize
 from adjudicator.core.protocol import Game, RefError
 
-#: the most lines (and copies of one card) a deck list may have
+#: the most lines a deck list may have, and the most cards (copies counted) it may hold
 MAX_LINES = 1000
 MAX_COPIES = 100_000
 _LINE = re.compile(r"^\s*(?:(\d{1,7})\s*[xX×]?\s+)?(.+?)\s*$")
@@ -73,9 +73,11 @@ def read(text: str, cards: Mapping[str, Any], where: str) -> dict[str, int]:
             near = difflib.get_close_matches(name, list(by_name), n=3, cutoff=0.6)
             hint = f"; did you mean {', '.join(repr(cards[by_name[x]].name) for x in near)}?" if near else ""
             raise DeckListError(f"{where} line {n}", f"no card {m.group(2).strip()!r} in the pool{hint}")
-        if not 1 <= copies <= MAX_COPIES:
-            raise DeckListError(f"{where} line {n}", f"{copies} copies: 1 to {MAX_COPIES}")
+        if copies < 1:
+            raise DeckListError(f"{where} line {n}", "0 copies: leave the card out")
         out[cid] = out.get(cid, 0) + copies
+        if sum(out.values()) > MAX_COPIES:
+            raise DeckListError(f"{where} line {n}", f"more than {MAX_COPIES} cards in the list")
     if not out:
         raise DeckListError(where, "the list is empty (one card a line: 3 Grave Rat)")
     return out
