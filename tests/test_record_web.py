@@ -297,3 +297,25 @@ def test_a_choice_typed_as_its_button_reads_is_recorded(client, gid):
             assert client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "undo"}).json()["ok"]
         doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": json.dumps(msgspec.to_builtins(ev))}).json()
         assert doc["ok"], doc["message"]
+
+
+@pytest.mark.parametrize("gid", ["colossus-order", "logos", "kolossus", "colossi"])
+def test_the_event_list_is_the_notation_of_each_event_in_its_position(gid, tmp_path):
+    """The page's event list (and the judge's side-by-side lines): each event in the game's
+    notation, in the position it was entered in, over a generated match; the last 12 are the end
+    of the whole list."""
+    from adjudicator.core.playout import playout
+    from adjudicator.replays.record import RecordSession
+    from adjudicator.replays.web.record import log_lines
+
+    g = adjudicator.game(gid)
+    log, _ = playout(g, 2, max_events=60)
+    doc = msgspec.to_builtins(log[0])
+    fields = {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options", "meta")}
+    s = RecordSession.start(tmp_path / "a.jsonl", gid, doc["players"], options=doc.get("options"), fields=fields)
+    for e in log[1:]:
+        assert s.push(e).ok
+    every = log_lines(s, None)
+    assert every[-12:] == log_lines(s, 12) and len(every) == len(log) - 1
+    r = s.record
+    assert every == [f"{i}. {g.notation.format(e, r.position(at=i - 1).state)}" for i, e in enumerate(r.events[1:], start=2)]

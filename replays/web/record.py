@@ -279,25 +279,25 @@ def default_choice(game: Game, choices: list[ChoiceInfo]) -> int | None:
     return passes[0].number if len(passes) == 1 else None
 
 
-def log_lines(s: RecordSession, last: int = 12) -> list[str]:
-    """The last ``last`` events of the record, numbered, in the game's notation (each in the
-    position it was entered in), with its note."""
+def log_lines(s: RecordSession, last: int | None = 12) -> list[str]:
+    """The last ``last`` events of the record (None: all but the set-up), numbered, in the game's
+    notation (each in the position it was entered in), with its note."""
     rec = s.record
     evs = rec.events
-    # the position before each event: each entry's lines were entered in the position the entry
-    # before it left (Recording keeps one position per entry)
-    before: list[Any] = []
-    prev = None
-    for n, _derived, after in rec._entries:  # noqa: SLF001 - the positions a Recording keeps per entry
-        before += [prev] * n
-        prev = after
-    start = max(1, len(evs) - last)
-    out = []
-    for i in range(start, len(evs)):
-        e = evs[i]
-        text = words(s.game, e, before[i] if i < len(before) else None)
-        out.append(f"{i + 1}. {text}" + (f"  -- {e.note}" if e.note else ""))
-    return out
+    entries = rec._entries  # noqa: SLF001 - the position a Recording keeps after each entry
+    out: list[str] = []
+    end = len(evs)
+    # from the last entry back (an entry's lines were entered in the position the one before left),
+    # as far as the lines asked for: the cost is the lines shown, not the match
+    for j in range(len(entries) - 1, 0, -1):
+        n, before = entries[j][0], entries[j - 1][2]
+        for i in range(end - 1, end - n - 1, -1):
+            e = evs[i]
+            out.append(f"{i + 1}. {words(s.game, e, before)}" + (f"  -- {e.note}" if e.note else ""))
+        end -= n
+        if last is not None and len(out) >= last:
+            break
+    return out[:last][::-1] if last is not None else out[::-1]
 
 
 _COMMANDS = ("undo", "u", "note", "rule")
@@ -491,7 +491,7 @@ def recordings_reconcile(request: Request, state: State, a: FromQuery[str], b: F
             verdict, count = run(log).verdict, len(log.events)
 
         def lines(s: RecordSession) -> list[str]:
-            return [f"{i}. {words(s.game, e)}" for i, e in enumerate(s.record.events, start=1)]
+            return [f"1. {words(s.game, s.record.events[0])}"] + log_lines(s, None)  # (the set-up, then the rest)
 
         return SideBySide(a, b, sa.seat, sb.seat, lines(sa), lines(sb),
                           [c.as_dict() for c in merged.contradictions], verdict, count)
