@@ -62,14 +62,16 @@ def _ready(page: Any, events: int) -> None:
     page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events !== n", arg=events)
 
 
-def start_match(page: Any, url: str, token: str, gid: str) -> None:
-    """The new-match form as a person fills it: the game, the sample set-up, Start."""
+def start_match(page: Any, url: str, token: str, gid: str, seat: str | None = None) -> None:
+    """The new-match form as a person fills it: the game, the sample set-up, (the seat), Start."""
     page.goto(url + "/record")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     page.fill("#rec-token", token)
     page.select_option("#new-game", gid)
     page.click("#new-sample")
     page.wait_for_function("() => document.getElementById('new-players').value !== ''")
+    if seat is not None:
+        page.select_option("#new-seat", seat)
     page.click("#new-start")
     page.wait_for_selector("#rec-box:not([hidden])")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
@@ -82,8 +84,9 @@ def first_choice_bottom(page: Any) -> float | None:
 
 
 def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
-                 on_event: Any = None) -> Tally:
-    """Record one scripted match on the page (see the module); ``on_event(page, n)`` after each."""
+                 on_event: Any = None, seat: bool = False) -> Tally:
+    """Record one scripted match on the page (see the module); ``on_event(page, n)`` after each.
+    ``seat``: a seat's record (the choices weighed alike: the table's position is not known)."""
     import adjudicator
 
     from adjudicator.build import Recording
@@ -106,7 +109,8 @@ def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
             .map(b => ({event: b.dataset.event, number: b.dataset.number, ends: b.classList.contains('ends'),
                         default: b.classList.contains('default'), touched: JSON.parse(b.dataset.touched)}))""")
         events = [game.decoder.decode(b["event"].encode()) for b in buttons]
-        weights = [max(game.playout_weight(table.state, e), 1e-9) for e in events]
+        weights = [(1e-9 if b["ends"] else 1.0) if seat else max(game.playout_weight(table.state, e), 1e-9)
+                   for b, e in zip(buttons, events)]
         pick = rng.choices(range(len(buttons)), weights)[0]
         b = buttons[pick]
         sel = f'button.choice[data-number="{b["number"]}"]'
@@ -132,7 +136,8 @@ def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
             page.tap("#rec-confirm-yes")
             taps += 1
         _ready(page, n)
-        table.push(events[pick])
+        if not seat:
+            table.push(events[pick])
         tally.events += 1
         tally.taps += taps
         tally.by_kind[kind] = tally.by_kind.get(kind, 0) + 1
