@@ -46,15 +46,19 @@ class Tally:
     by_kind: dict[str, int] = field(default_factory=dict)
     #: events whose first choice was below the fold (should be none)
     below_fold: list[int] = field(default_factory=list)
-    #: the largest distance scrolled to reach a tapped choice (px)
+    #: the largest distance scrolled to reach a tapped choice (px), and all of them added
     max_scroll: float = 0.0
+    scrolled: float = 0.0
+    #: events whose tapped choice lay below the fold (scrolled to)
+    scrolls: int = 0
     seconds: float = 0.0
     over: bool = False
 
     def row(self) -> dict[str, Any]:
         return {"game": self.game, "events": self.events, "taps": self.taps,
                 "taps_per_event": round(self.taps / max(self.events, 1), 2), "by_kind": self.by_kind,
-                "below_fold": len(self.below_fold), "max_scroll_px": round(self.max_scroll), "over": self.over,
+                "below_fold": len(self.below_fold), "max_scroll_px": round(self.max_scroll),
+                "events_scrolled": self.scrolls, "mean_scroll_px": round(self.scrolled / max(self.events, 1)), "over": self.over,
                 "seconds": round(self.seconds, 1)}
 
 
@@ -128,7 +132,11 @@ def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
             taps += 1
         target = page.locator(sel).first
         top = page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY", sel)
-        tally.max_scroll = max(tally.max_scroll, top + 60 - PHONE["height"])
+        below = top + 60 - PHONE["height"]  # (the button's 48 px and a margin in view)
+        tally.max_scroll = max(tally.max_scroll, below)
+        if below > 0:
+            tally.scrolls += 1
+            tally.scrolled += below
         target.tap()
         taps += 1
         if kind == "ends":
@@ -184,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(tally.row())
                 print(json.dumps(rows[-1]) if args.json else
                       f"{gid:15} {tally.events:5} events {tally.taps:5} taps {tally.taps / max(tally.events, 1):5.2f} taps/event "
-                      f"{tally.by_kind} below the fold: {len(tally.below_fold)} max scroll {tally.max_scroll:.0f} px "
+                      f"{tally.by_kind} below the fold: {len(tally.below_fold)} scrolled to: {tally.scrolls} events, "
+                      f"mean {tally.scrolled / max(tally.events, 1):.0f} px, max {tally.max_scroll:.0f} px "
                       f"{'over' if tally.over else 'stopped'} {tally.seconds:.0f} s", flush=True)
                 page.close()
         finally:
