@@ -316,3 +316,30 @@ def test_a_seats_record_on_a_phone_keeps_the_choices_first(live: Live, phone: An
     assert "seat p1" in phone.inner_text("#rec-title")
     tally = record_match(phone, "logos", 4, 30, Tally("logos"), seat=True)
     assert tally.events == 30 and tally.below_fold == [], tally.row()
+
+
+def test_typing_keeps_the_choices_that_hold_the_words_and_enter_records_the_one_typed(live: Live, phone: Any) -> None:
+    from benchmarks.taps import start_match
+
+    page = phone
+    start_match(page, live.url, UPLOAD_TOKEN, "colossus-order")
+    while page.locator("#rec-choices button.choice").count() <= 2:  # (the shuffles: one choice each)
+        n = events(page)
+        page.locator("#rec-choices button.choice").first.tap()
+        page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=n)
+    n = events(page)
+    labels = page.eval_on_selector_all("#rec-choices button.choice", "bs => bs.map(b => b.textContent)")
+    word = labels[1].split()[-1].lower()
+    page.type("#rec-entry", word)
+    shown = page.eval_on_selector_all("#rec-choices button.choice:not([hidden]), #rec-ending-choices button.choice:not([hidden])",
+                                      "bs => bs.map(b => b.textContent.toLowerCase())")
+    assert shown and all(word in s for s in shown) and len(shown) < len(labels) + 2
+    assert "hold" in page.inner_text("#rec-filter")
+    page.fill("#rec-entry", "")
+    page.dispatch_event("#rec-entry", "input")
+    assert page.locator("#rec-choices button.choice:not([hidden])").count() == len(labels)
+    # a choice typed as its button reads (any case) is the one recorded
+    page.fill("#rec-entry", labels[1].upper())
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events === n + 1", arg=n)
+    assert page.inner_text("#rec-log li:first-child") == f"{n + 1}. " + labels[1]

@@ -136,6 +136,23 @@
     document.body.dataset.filtered = String(shown);
     f.scrollIntoView({ block: "start" });
   }
+  /* Typing in the entry line keeps the choices whose words hold every word typed (a long list
+     no board narrows: an attack among hundreds, a card among many). */
+  function filterTyped() {
+    const typed = $("rec-entry").value.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!typed.length || /^[0-9{]/.test(typed[0])) { showAll(); return; }
+    let shown = 0;
+    [...document.querySelectorAll("#rec-choices button, #rec-ending-choices button")].forEach(b => {
+      const label = b.textContent.toLowerCase();
+      const on = typed.every(w => label.includes(w));
+      b.hidden = !on;
+      if (on) shown++;
+    });
+    const f = $("rec-filter");
+    f.hidden = false;
+    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " hold \u201c" + typed.join(" ") + "\u201d \u00b7 show all";
+    document.body.dataset.filtered = String(shown);
+  }
   function showAll() {
     [...document.querySelectorAll("#rec-choices button, #rec-ending-choices button")].forEach(b => { b.hidden = false; });
     $("rec-filter").hidden = true;
@@ -283,6 +300,7 @@
     $("rec-undo").addEventListener("click", () => enter("undo"));
     $("rec-scene").addEventListener("click", touch);
     $("rec-filter").addEventListener("click", showAll);
+    $("rec-entry").addEventListener("input", filterTyped);
     $("rec-confirm-yes").addEventListener("click", () => enter($("rec-confirm").dataset.number));
     $("rec-confirm-no").addEventListener("click", () => { $("rec-confirm").hidden = true; });
     $("rec-store").addEventListener("click", () => {
