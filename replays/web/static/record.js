@@ -123,34 +123,27 @@
       if (node && node.dataset[k]) ids.push(node.dataset[k]);
     });
     if (!ids.length) return;
-    let shown = 0;
-    [...document.querySelectorAll("#rec-choices button, #rec-ending-choices button")].forEach(b => {
-      const t = JSON.parse(b.dataset.touched || "[]");
-      const on = ids.some(id => t.includes(id));
-      b.hidden = !on;
-      if (on) shown++;
-    });
-    const f = $("rec-filter");
-    f.hidden = false;
-    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " concern " + ids.join(", ") + " \u00b7 show all";
-    document.body.dataset.filtered = String(shown);
-    f.scrollIntoView({ block: "start" });
+    keep(b => { const t = JSON.parse(b.dataset.touched || "[]"); return ids.some(id => t.includes(id)); },
+         "concern " + ids.join(", "));
+    $("rec-filter").scrollIntoView({ block: "start" });
   }
   /* Typing in the entry line keeps the choices whose words hold every word typed (a long list
      no board narrows: an attack among hundreds, a card among many). */
   function filterTyped() {
     const typed = $("rec-entry").value.toLowerCase().split(/\s+/).filter(Boolean);
     if (!typed.length || /^[0-9{]/.test(typed[0])) { showAll(); return; }
+    keep(b => typed.every(w => b.textContent.toLowerCase().includes(w)), "hold \u201c" + typed.join(" ") + "\u201d");
+  }
+  /* Only the choices ``on`` keeps shown, said on the filter's button ("N choices WHAT · show all"). */
+  function keep(on, what) {
     let shown = 0;
     [...document.querySelectorAll("#rec-choices button, #rec-ending-choices button")].forEach(b => {
-      const label = b.textContent.toLowerCase();
-      const on = typed.every(w => label.includes(w));
-      b.hidden = !on;
-      if (on) shown++;
+      b.hidden = !on(b);
+      if (!b.hidden) shown++;
     });
     const f = $("rec-filter");
     f.hidden = false;
-    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " hold \u201c" + typed.join(" ") + "\u201d \u00b7 show all";
+    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " " + what + " \u00b7 show all";
     document.body.dataset.filtered = String(shown);
   }
   function showAll() {
