@@ -23,7 +23,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.datastructures import State
 from litestar.enums import MediaType
-from litestar.exceptions import ClientException, HTTPException, NotFoundException
+from litestar.exceptions import ClientException, NotFoundException
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from adjudicator.core import recording_store, registry, tournament_store
