@@ -128,6 +128,7 @@ def _new_from(client, g, setup, **extra):
     return r.json()
 
 
+@pytest.mark.usefixtures("backend")  # (SQLite and PostgreSQL stores: the recordings' streams on both)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_store_now_keeps_recording_and_the_final_store_replaces_the_partial_one(client, seed):
     from adjudicator.core.playout import playout
