@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -197,3 +198,148 @@ def test_touching_the_board_keeps_the_choices_that_concern_it(live: Live, phone:
     n = events(page)
     page.locator("#rec-choices button.choice:not([hidden])").first.tap()
     page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=n)
+
+
+# -- one thumb on a phone (issue 30) ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_choices_come_first_on_a_phone_and_the_events_read_in_notation(live: Live, phone: Any, gid: str) -> None:
+    """A scripted match (benchmarks/taps.py: the page tapped as a person would): at every event the
+    first choice is above the fold at 390x844, the position folded away (or the board alone where a
+    square narrows many choices), and the event list is the game's notation."""
+    import adjudicator
+    from adjudicator.build import Recording
+    from benchmarks.taps import Tally, record_match, start_match
+
+    g = adjudicator.game(gid)
+    table = Recording(g, g.sample_setup(1))
+    seen: list[str] = []
+
+    def check(page: Any, n: int) -> None:
+        seen.append(page.inner_text("#rec-log li:first-child"))
+        if n == 1:  # the position folds away on a phone
+            assert not page.evaluate("() => document.getElementById('rec-position').open") or \
+                page.evaluate("() => document.getElementById('rec-scene').classList.contains('board-only')")
+
+    start_match(phone, live.url, UPLOAD_TOKEN, gid)
+    tally = record_match(phone, gid, 3, 45, Tally(gid), check)
+    assert tally.events == 45 and tally.below_fold == [], tally.row()
+    assert tally.taps <= 1.5 * tally.events
+    # the event list: the notation of the events recorded, each in the position it was entered in
+    rid = phone.url.rsplit("/", 1)[1]
+    log = adjudicator.read_log(f"{live_recordings(live)}/{rid}.jsonl")
+    for ev in log.events[1:]:
+        table.push(ev)
+    want = [f"{i}. {g.notation.format(e, table.position(at=i - 1).state)}" for i, e in enumerate(log.events[1:], start=2)]
+    assert seen == want[:len(seen)]
+    assert not [s for s in seen if "{" in s or re.search(r"[A-Z][A-Za-z]+\(", s)]  # no JSON, no repr
+
+
+def live_recordings(live: Live) -> str:
+    return str(live.server.config.app.state.recordings.dir)
+
+
+def test_an_entry_that_ends_the_match_is_set_apart_and_confirmed(live: Live, phone: Any) -> None:
+    page = phone
+    from benchmarks.taps import start_match
+
+    start_match(page, live.url, UPLOAD_TOKEN, "colossus-order")
+    ending = page.query_selector_all("#rec-ending-choices button.choice")
+    assert ending and all("conceded" in b.inner_text() for b in ending)
+    assert not [b for b in page.query_selector_all("#rec-choices button.choice") if "conceded" in b.inner_text()]
+    # apart: below the ordinary choices, Undo below them all
+    y = lambda sel: page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().top", sel)  # noqa: E731
+    assert y("#rec-choices") < y("#rec-ending") < y("#rec-undo")
+    ending[0].tap()
+    page.wait_for_selector("#rec-confirm:not([hidden])")
+    assert "End the match: " in page.inner_text("#rec-confirm-text")
+    page.tap("#rec-confirm-no")
+    assert page.is_hidden("#rec-confirm") and events(page) == 1  # nothing recorded
+    # the default (a pass where passing is legal) on Enter in the empty entry line
+    default = page.query_selector("#rec-choices button.choice.default")
+    if default is not None:
+        page.focus("#rec-entry")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.body.dataset.ready === '1' && +document.body.dataset.events === 2")
+    n = events(page)
+    page.query_selector_all("#rec-ending-choices button.choice")[0].tap()
+    page.tap("#rec-confirm-yes")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.over === '1'")
+    assert events(page) == n + 1 and "conceded" in page.inner_text("#rec-log li:first-child")
+    page.wait_for_selector("#rec-open:not([hidden])")  # stored at the end
+
+
+def test_a_match_set_up_from_deck_lists_typed_and_picked_without_json(live: Live, phone: Any, tmp_path: Any) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+
+    shutil.copytree("examples/tournament", tmp_path / "t")
+    r = CliRunner().invoke(main, ["tournament", "import", str(tmp_path / "t" / "manifest.toml"), "--db", live.store.location])
+    assert r.exit_code == 0, r.output
+    page = phone
+    page.goto(live.url + "/record")
+    ready(page)
+    page.fill("#rec-token", UPLOAD_TOKEN)
+    page.select_option("#new-game", "colossus-order")
+    page.wait_for_selector("#new-registered-box:not([hidden])")
+    page.fill("#new-players", "alice,carol")
+    page.dispatch_event("#new-players", "change")
+    labels = page.eval_on_selector_all("#new-registered option", "os => os.map(o => o.textContent)")
+    assert "Example Colossus Order evening \u00b7 alice" in labels
+    page.select_option("#new-registered", label="Example Colossus Order evening \u00b7 alice")
+    alice = page.input_value('textarea[data-player="alice"]')
+    assert alice.splitlines()[0][0].isdigit() and "{" not in alice
+    # carol's list typed by hand: alice's with a typo first (refused, naming the line), then right
+    page.fill('textarea[data-player="carol"]', alice.replace("Heroic Knight", "Heroick Knight"))
+    page.click("#new-start")
+    page.wait_for_selector("#rec-error:not([hidden])")
+    assert "carol's deck list line" in page.inner_text("#rec-error") and "did you mean 'Heroic Knight'" in page.inner_text("#rec-error")
+    page.fill('textarea[data-player="carol"]', alice)
+    page.click("#new-start")
+    page.wait_for_selector("#rec-box:not([hidden])")
+    ready(page)
+    assert events(page) == 1 and page.query_selector("#rec-choices button.choice") is not None
+    assert page.input_value("#new-setup") == ""  # no JSON typed
+
+
+@pytest.mark.xfail(strict=True, reason="on this branch a LOGOS seat is offered no entry for the opponent's hidden pick "
+                   "(only 'resigned'): the recorder branch's seat.unknowns adds it; remove this mark at the merge")
+def test_a_seats_record_on_a_phone_keeps_the_choices_first(live: Live, phone: Any) -> None:
+    """A LOGOS seat's record started from the form ("record as"): the seat's choices (its own picks
+    as commitments, the opponent's as unknown where the seat cannot see them) above the fold."""
+    from benchmarks.taps import Tally, record_match, start_match
+
+    start_match(phone, live.url, UPLOAD_TOKEN, "logos", seat="p1")
+    assert "seat p1" in phone.inner_text("#rec-title")
+    tally = record_match(phone, "logos", 4, 30, Tally("logos"), seat=True)
+    assert tally.events == 30 and tally.below_fold == [], tally.row()
+
+
+def test_typing_keeps_the_choices_that_hold_the_words_and_enter_records_the_one_typed(live: Live, phone: Any) -> None:
+    from benchmarks.taps import start_match
+
+    page = phone
+    start_match(page, live.url, UPLOAD_TOKEN, "colossus-order")
+    while page.locator("#rec-choices button.choice").count() <= 2:  # (the shuffles: one choice each)
+        n = events(page)
+        page.locator("#rec-choices button.choice").first.tap()
+        page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=n)
+    n = events(page)
+    labels = page.eval_on_selector_all("#rec-choices button.choice", "bs => bs.map(b => b.textContent)")
+    word = labels[1].split()[-1].lower()
+    page.type("#rec-entry", word)
+    shown = page.eval_on_selector_all("#rec-choices button.choice:not([hidden]), #rec-ending-choices button.choice:not([hidden])",
+                                      "bs => bs.map(b => b.textContent.toLowerCase())")
+    assert shown and all(word in s for s in shown) and len(shown) < len(labels) + 2
+    assert "hold" in page.inner_text("#rec-filter")
+    page.fill("#rec-entry", "")
+    page.dispatch_event("#rec-entry", "input")
+    assert page.locator("#rec-choices button.choice:not([hidden])").count() == len(labels)
+    # a choice typed as its button reads (any case) is the one recorded
+    page.fill("#rec-entry", labels[1].upper())
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events === n + 1", arg=n)
+    assert page.inner_text("#rec-log li:first-child") == f"{n + 1}. " + labels[1]

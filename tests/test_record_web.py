@@ -115,3 +115,208 @@ def test_variations_kept_with_a_stored_match(client):
     assert bad.status_code == 400
     listed = client.get(f"/api/matches/{mid}/variations").json()
     assert [v["name"] for v in listed] == ["what if"]
+
+
+# -- the recording's life cycle (issue 29 item 5) ------------------------------------------------------
+
+def _new_from(client, g, setup, **extra):
+    doc = msgspec.to_builtins(setup)
+    fields = {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options", "meta")}
+    r = client.post("/api/recordings", headers=AUTH, json={"game": g.id, "players": doc["players"],
+                                                           "options": doc.get("options", {}), "setup": fields, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@pytest.mark.usefixtures("backend")  # (SQLite and PostgreSQL stores: the recordings' streams on both)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_store_now_keeps_recording_and_the_final_store_replaces_the_partial_one(client, seed):
+    from adjudicator.core.playout import playout
+
+    g = adjudicator.game("logos")
+    log, _ = playout(g, seed)
+    rid = _new_from(client, g, log[0])["id"]
+    cut = random.Random(seed).randrange(2, len(log) - 1)  # "Store now" somewhere mid-match
+    for i, ev in enumerate(log[1:], start=2):
+        doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH,
+                          json={"entry": json.dumps(msgspec.to_builtins(ev))}).json()
+        assert doc["ok"], (i, doc["message"])
+        if i == cut:
+            doc = client.post(f"/api/recordings/{rid}/store", headers=AUTH).json()
+            partial = doc["match_id"]
+            assert client.get(f"/api/matches/{partial}").json()["events"] == cut
+            assert not doc["over"] and doc["events"] == cut  # the recording goes on
+    assert doc["over"] and doc["events"] == len(log)
+    final = doc["match_id"]
+    assert final != partial and "replacing match " + partial[:8] in doc["message"]
+    stored = client.get(f"/api/matches/{final}").json()
+    assert stored["events"] == len(log) and stored["verdict"] == "legal"
+    listed = [m["match_id"] for m in client.get("/api/matches").json()]
+    assert final in listed and partial not in listed  # replaced: the match list shows the final one
+    assert client.get(f"/api/matches/{partial}").status_code == 200  # (a stored log stays readable by id)
+    # the released session comes back from its file, pointing at the final match
+    again = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
+    assert again["over"] and again["match_id"] == final
+
+
+def test_sessions_are_released_and_no_file_is_written_for_a_refused_request(client, tmp_path):
+    rec = client.app.state.recordings
+    made = 0
+    for i in range(205):  # more than a service's sessions at once: the oldest released, never a 503
+        r = client.post("/api/recordings", headers=AUTH, json={"game": "colossi", "players": ["ann", "bob"]})
+        assert r.status_code == 201, (i, r.status_code, r.text)
+        made += 1
+    assert len(rec.sessions) <= rec.capacity
+    refused = [({"game": "colossi", "players": ["a", "b", "c", "d", "e"]}, AUTH),
+               ({"game": "chess", "players": ["a", "b"]}, AUTH),
+               ({"game": "colossi", "players": ["ann", "bob"], "seat": "cat"}, AUTH),
+               ({"game": "colossi", "players": ["ann", "bob"]}, {})]
+    for body, headers in refused:
+        assert client.post("/api/recordings", headers=headers, json=body).status_code in (400, 401)
+    assert len(list((tmp_path / "rec").glob("*.jsonl"))) == made  # one file per recording started, none else
+    # the oldest one was released and comes back from its file
+    first = sorted((tmp_path / "rec").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)[0].stem
+    assert client.post(f"/api/recordings/{first}/entries", headers=AUTH, json={"entry": "1"}).json()["events"] == 2
+
+
+def test_an_idle_session_is_released_and_resumed_as_the_same_seat(client):
+    rec = client.app.state.recordings
+    now = [0.0]
+    rec.clock = lambda: now[0]
+    g = adjudicator.game("logos")
+    setup = g.sample_setup(1)
+    rid = _new_from(client, g, setup, seat=setup.players[0])["id"]
+    other = _new_from(client, g, setup)["id"]
+    assert rid in rec.sessions
+    now[0] += rec.idle + 1
+    client.get(f"/api/recordings/{other}", headers=AUTH)  # any use sweeps the idle ones
+    assert rid not in rec.sessions and other in rec.sessions
+    doc = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
+    assert doc["seat"] == setup.players[0] and rid in rec.sessions
+
+
+# -- set-ups without JSON: deck lists as text, registered lists offered ---------------------------------
+
+@pytest.mark.parametrize("gid", ["colossus-order", "logos"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 7])
+def test_a_deck_list_as_text_reads_back_as_the_set_ups_list(gid, seed):
+    from adjudicator.replays.web import decklist
+    from adjudicator.replays.web.record import _pool_cards
+
+    g = adjudicator.game(gid)
+    setup = g.sample_setup(seed)
+    cards = _pool_cards(g, getattr(setup, "pool", None))
+    for p, deck in setup.decks.items():
+        text = decklist.text_of(g.deck_counts(deck), cards)
+        assert "{" not in text and all(line.split(" ", 1)[0].isdigit() for line in text.splitlines())
+        got = decklist.deck_of(g, decklist.read(text, cards, p), cards, p)
+        assert msgspec.convert(got, g.deck_type) == msgspec.convert(msgspec.to_builtins(deck), g.deck_type)
+        # ids, other case and spacing, "3x", comments read the same
+        ids = "# registered\n" + "\n".join(f"{n}x  {c.upper()}" for c, n in g.deck_counts(deck).items())
+        assert decklist.read(ids, cards, p) == decklist.read(text, cards, p)
+
+
+def test_a_colossus_order_match_started_from_two_plain_text_lists(client):
+    doc = client.get("/api/recordings/sample-setup", params={"game": "colossus-order"}).json()
+    lists = doc["deck_lists"]
+    assert set(lists) == set(doc["players"]) and "decks" not in doc["setup"]
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
+                                                           "deck_lists": lists})
+    assert r.status_code == 201, r.text
+    rid = r.json()["id"]
+    g = adjudicator.game("colossus-order")
+    started = adjudicator.read_log(f"{client.app.state.recordings.dir}/{rid}.jsonl").setup
+    assert started.decks == g.sample_setup(1).decks
+    # a typo: the line, and the names it may have meant
+    p = doc["players"][0]
+    bad = dict(lists, **{p: lists[p].replace("Nightveil Assassin", "Nightvale Asassin")})
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"], "deck_lists": bad})
+    assert r.status_code == 400
+    line = next(i for i, t in enumerate(bad[p].splitlines(), start=1) if "Nightvale" in t)
+    assert f"{p}'s deck list line {line}: no card 'Nightvale Asassin'" in r.json()["detail"]
+    assert "did you mean 'Nightveil Assassin'" in r.json()["detail"]
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
+                                                           "deck_lists": {**lists, "zed": "1 Ash"}})
+    assert r.status_code == 400 and "zed is not a player" in r.json()["detail"]
+    # bounded: the cards of a list (copies counted), its lines; nothing written for a refused set-up
+    files = len(list(client.app.state.recordings.dir.glob("*")))
+    for text, why in [("60000 White Gem\n" * 2, "line 2: more than 100000 cards"), ("1 Ash\n" * 1001, "more than 1000 lines"),
+                      ("0 Ash", "line 1: 0 copies")]:
+        r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
+                                                               "deck_lists": {**lists, p: text}})
+        assert r.status_code == 400 and why in r.json()["detail"], r.text
+    assert len(list(client.app.state.recordings.dir.glob("*"))) == files
+
+
+def test_the_lists_registered_for_a_stored_tournament_are_offered(tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+
+    shutil.copytree("examples/tournament", tmp_path / "t")
+    db = tmp_path / "t.db"
+    r = CliRunner().invoke(main, ["tournament", "import", str(tmp_path / "t" / "manifest.toml"), "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    store = MatchStore(str(db))
+    try:
+        with TestClient(create_app(store, upload_token=TOKEN, recordings=tmp_path / "rec")) as c:
+            assert c.get("/api/recordings/registered-lists", params={"game": "colossus-order"}).status_code == 401
+            rep = c.get("/api/tournaments/Example Colossus Order evening").json()
+            assert "registered_decks" not in rep and "heroic-knight" not in json.dumps(rep)  # not public
+            lists = c.get("/api/recordings/registered-lists", params={"game": "colossus-order"}, headers=AUTH).json()
+            assert [(x["tournament"], x["player"]) for x in lists] == [("Example Colossus Order evening", "alice"),
+                                                                       ("Example Colossus Order evening", "bob")]
+            assert "17 White Gem" in lists[0]["text"].replace("white-gem", "White Gem") and "{" not in lists[0]["text"]
+            assert c.get("/api/recordings/registered-lists", params={"game": "logos"}, headers=AUTH).json() == []
+            r = c.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": ["alice", "bob"],
+                                                              "deck_lists": {x["player"]: x["text"] for x in lists}})
+            assert r.status_code == 201, r.text
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("gid", ["colossus-order", "logos", "kolossus", "colossi"])
+def test_a_choice_typed_as_its_button_reads_is_recorded(client, gid):
+    """The entry line reads the buttons' words (the game's notation): every choice of the first
+    positions of a generated match, typed as its label, records that choice's event."""
+    from adjudicator.core.playout import playout
+
+    g = adjudicator.game(gid)
+    log, _ = playout(g, 5, max_events=12)
+    rid = _new_from(client, g, log[0])["id"]
+    doc = client.get(f"/api/recordings/{rid}", headers=AUTH).json()
+    for ev in log[1:]:
+        labels = [c["label"] for c in doc["choices"]]
+        for c in doc["choices"][:6]:
+            if labels.count(c["label"]) > 1 or c["ends"]:
+                continue
+            got = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": c["label"].upper()}).json()
+            assert got["ok"], (c["label"], got["message"])
+            assert got["events"] == doc["events"] + 1
+            assert client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "undo"}).json()["ok"]
+        doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": json.dumps(msgspec.to_builtins(ev))}).json()
+        assert doc["ok"], doc["message"]
+
+
+@pytest.mark.parametrize("gid", ["colossus-order", "logos", "kolossus", "colossi"])
+def test_the_event_list_is_the_notation_of_each_event_in_its_position(gid, tmp_path):
+    """The page's event list (and the judge's side-by-side lines): each event in the game's
+    notation, in the position it was entered in, over a generated match; the last 12 are the end
+    of the whole list."""
+    from adjudicator.core.playout import playout
+    from adjudicator.replays.record import RecordSession
+    from adjudicator.replays.web.record import log_lines
+
+    g = adjudicator.game(gid)
+    log, _ = playout(g, 2, max_events=60)
+    doc = msgspec.to_builtins(log[0])
+    fields = {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options", "meta")}
+    s = RecordSession.start(tmp_path / "a.jsonl", gid, doc["players"], options=doc.get("options"), fields=fields)
+    for e in log[1:]:
+        assert s.push(e).ok
+    every = log_lines(s, None)
+    assert every[-12:] == log_lines(s, 12) and len(every) == len(log) - 1
+    r = s.record
+    assert every == [f"{i}. {g.notation.format(e, r.position(at=i - 1).state)}" for i, e in enumerate(r.events[1:], start=2)]

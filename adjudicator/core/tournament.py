@@ -456,6 +456,8 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     return {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
                            "board": man.board, "manifest": tour.path},
             "tables": tables_out, "players": list(players.values()),
+            # the deck lists players registered (card -> copies): the service's new-match form offers them
+            "registered_decks": dict(sorted(tour.decks.items())),
             "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
                         "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
                         "status": _count(t["status"] for t in tables_out)}}

@@ -53,8 +53,9 @@ def tournament_id(name: str) -> uuid.UUID:
     return uuid.uuid5(MATCH_NAMESPACE, f"adjudicator.store/tournament/{name}")
 
 
-def _append(store: MatchStore, stream: uuid.UUID, make: Any) -> int:
-    """Append the event ``make(version)`` at the end of ``stream``; the version written."""
+def append_at_end(store: MatchStore, stream: uuid.UUID, make: Any, what: str = "the tournament") -> int:
+    """Append the event ``make(version)`` at the end of ``stream``; the version written (another
+    writer appending meanwhile: the next version is taken; ``what`` names it in the error)."""
     to_stored = store.app.events.mapper.to_stored_event
     for _ in range(_RETRIES):
         last = list(store.app.events.get(stream, desc=True, limit=1))
@@ -64,7 +65,7 @@ def _append(store: MatchStore, stream: uuid.UUID, make: Any) -> int:
             return version
         except IntegrityError:
             continue  # another writer appended meanwhile: take the next version
-    raise StoreError(f"{store.location}: could not store the tournament after {_RETRIES} tries")
+    raise StoreError(f"{store.location}: could not store {what} after {_RETRIES} tries")
 
 
 def save(store: MatchStore, report: dict[str, Any]) -> tuple[str, int]:
@@ -74,10 +75,10 @@ def save(store: MatchStore, report: dict[str, Any]) -> tuple[str, int]:
     if len(body) > MAX_REPORT_BYTES:
         raise StoreError(f"the tournament report is {len(body)} bytes; at most {MAX_REPORT_BYTES}")
     tid = tournament_id(name)
-    version = _append(store, tid, lambda v: TournamentStored(originator_id=tid, originator_version=v,
+    version = append_at_end(store, tid, lambda v: TournamentStored(originator_id=tid, originator_version=v,
                                                              timestamp=EPOCH, name=name, report=body))
     if version == 1:
-        _append(store, TOURNAMENTS_ID, lambda v: TournamentListed(originator_id=TOURNAMENTS_ID, originator_version=v,
+        append_at_end(store, TOURNAMENTS_ID, lambda v: TournamentListed(originator_id=TOURNAMENTS_ID, originator_version=v,
                                                                   timestamp=EPOCH, tournament_id=str(tid), name=name))
     return str(tid), version
 

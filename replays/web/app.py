@@ -60,7 +60,7 @@ from litestar.openapi.spec import Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, QueryParameter
 
 from adjudicator.core import position as positions
-from adjudicator.core import registry, sources
+from adjudicator.core import recording_store, registry, sources
 from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.limits import MAX_DATA_FILES
 from adjudicator.core.log import decode_event, decode_json, parse_log, seal_lines
@@ -264,8 +264,9 @@ class WebService:
                 raise _bad(f"game: {exc}") from None
         with self.lock:
             found = self.store.matches(game or None, meta)
-        return [self.info(m) for m in found
-                if (not player or player in m.players) and (not verdict or m.verdict == verdict)]
+            gone = recording_store.replaced(self.store)  # (a recording stored again: the newer match only)
+        return [self.info(m) for m in found if m.match_id not in gone
+                and (not player or player in m.players) and (not verdict or m.verdict == verdict)]
 
     # -- events ------------------------------------------------------------------------------
     def events(self, ref: str, view: str | None = None, first: int = 1, limit: int = DEFAULT_PAGE) -> MatchEvents:

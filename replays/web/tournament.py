@@ -26,9 +26,13 @@ def _report(state: State, ref: str) -> dict[str, Any]:
     web = _web(state)
     try:
         with web.lock:
-            return without_paths(tournament_store.report(web.store, ref))
+            rep = without_paths(tournament_store.report(web.store, ref))
     except tournament_store.UnknownTournament as exc:
         raise NotFoundException(detail=str(exc)) from None
+    # the registered deck lists are the organiser's: an opponent does not see them (the recorder's
+    # picker serves them with the upload token: /api/recordings/registered-lists)
+    rep.pop("registered_decks", None)
+    return rep
 
 
 def without_paths(report: dict[str, Any]) -> dict[str, Any]:

@@ -1,10 +1,14 @@
 /* The new-match page (/record): start a match, then record it entry by entry through
-   /api/recordings (every request carries the upload token).  Choices are buttons in words. */
+   /api/recordings (every request carries the upload token).  Choices are buttons in the game's notation. */
 (function () {
   "use strict";
   const $ = id => document.getElementById(id);
   let rec = null;
 
+  /* more choices than this on a board: the board narrows them */
+  const NARROW_OVER = 12;
+  let wasNarrowing = false;
+  function wide() { return window.matchMedia("(min-width: 800px)").matches; }
   function token() { return $("rec-token").value.trim(); }
   function call(method, path, body) {
     sessionStorage.setItem("adjudicator-token", token());
@@ -27,10 +31,24 @@
     return JSON.parse(t);
   }
 
+  function button(c, cls) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice" + (c.random ? " random" : "") + cls;
+    b.dataset.number = String(c.number);
+    b.textContent = c.label + (c.alternatives > 1 ? "  (+" + (c.alternatives - 1) + " paths)" : "");
+    b.dataset.touched = JSON.stringify(c.touched || []);
+    b.dataset.event = JSON.stringify(c.event);
+    return b;
+  }
+
+  /* The recording: what to enter next first (the choices, the default one on top), the position
+     folded away behind a toggle, the entries that end the match apart and confirmed, Undo apart. */
   function show(doc) {
     rec = doc;
     $("rec-error").hidden = true;
     $("new-box").hidden = true;
+    $("token-box").hidden = !!token();
     $("rec-box").hidden = false;
     if (location.pathname !== "/record/" + doc.id) history.replaceState(null, "", "/record/" + doc.id);
     $("rec-title").textContent = doc.game_name + (doc.seat ? " \u00b7 seat " + doc.seat : "");
@@ -38,33 +56,62 @@
       .filter(Boolean).join(" \u00b7 ");
     try { SceneView.render($("rec-scene"), doc.scene, {}); } catch (e) { $("rec-scene").textContent = ""; }
     $("rec-filter").hidden = true;
+    document.body.dataset.filtered = "";
     $("rec-text").textContent = doc.position;
     $("rec-ask").textContent = doc.over ? "The match is over" :
       doc.random ? "What happened at the table?" : "To act: " + doc.to_act.join(", ");
+    const open = doc.choices.filter(c => !c.ends), ending = doc.choices.filter(c => c.ends);
+    const first = open.filter(c => c.number === doc.default).concat(open.filter(c => c.number !== doc.default));
     const box = $("rec-choices");
     box.textContent = "";
-    doc.choices.forEach(c => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "choice" + (c.random ? " random" : "");
-      b.dataset.number = String(c.number);
-      b.textContent = c.label + (c.alternatives > 1 ? "  (+" + (c.alternatives - 1) + " paths)" : "");
-      b.dataset.touched = JSON.stringify(c.touched || []);
+    first.forEach(c => {
+      const b = button(c, c.number === doc.default ? " default" : "");
       b.addEventListener("click", () => enter(String(c.number)));
       box.appendChild(b);
     });
+    const endBox = $("rec-ending-choices");
+    endBox.textContent = "";
+    ending.forEach(c => {
+      const b = button(c, " ends");
+      b.addEventListener("click", () => confirmEnd(c));
+      endBox.appendChild(b);
+    });
+    $("rec-ending").hidden = !ending.length;
+    $("rec-confirm").hidden = true;
+    /* Many choices on a board: the position opens as the board alone (tap a square to narrow the
+       choices; the board still leaves the first choice in view); else on a phone it folds away. */
+    const cells = doc.scene && doc.scene.board && doc.scene.board.cells && doc.scene.board.cells.length;
+    const narrowing = !!cells && doc.choices.length > NARROW_OVER;
+    $("rec-scene").classList.toggle("board-only", narrowing);
+    if (narrowing && !wasNarrowing) $("rec-position").open = true;
+    else if (!narrowing && !wide()) $("rec-position").open = false;
+    wasNarrowing = narrowing;
+    $("rec-position-summary").textContent = narrowing ? "board \u00b7 tap a square: " + doc.choices.length + " choices" : "position";
+    $("rec-entry").placeholder = doc.default ? "Enter: " + doc.choices.find(c => c.number === doc.default).label
+      : "a choice's words or number";
     const msg = $("rec-message");
     msg.textContent = doc.message || "";
     msg.className = "rec-message" + (doc.ok ? "" : " refused");
     const log = $("rec-log");
     log.textContent = "";
     doc.log.slice().reverse().forEach(line => { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); });
-    const open = $("rec-open");
-    open.hidden = !doc.url;
-    if (doc.url) open.href = doc.url;
+    const link = $("rec-open");
+    link.hidden = !doc.url;
+    if (doc.url) link.href = doc.url;
+    if (doc.ok) window.scrollTo(0, 0);  // the next entry's choices in view
     document.body.dataset.events = String(doc.events);
+    document.body.dataset.choices = String(doc.choices.length);
     document.body.dataset.over = doc.over ? "1" : "0";
     document.body.dataset.ready = "1";
+  }
+
+  /* An entry that ends the match (a resignation, a concession, the winning move) is recorded only
+     once confirmed: one tap must not end and seal a match. */
+  function confirmEnd(c) {
+    $("rec-confirm-text").textContent = "End the match: " + c.label + "?";
+    $("rec-confirm").hidden = false;
+    $("rec-confirm").dataset.number = String(c.number);
+    $("rec-confirm").scrollIntoView({ block: "nearest" });
   }
 
   /* Touching the board or a card keeps the choices that concern it (a square, a piece, a card). */
@@ -76,20 +123,31 @@
       if (node && node.dataset[k]) ids.push(node.dataset[k]);
     });
     if (!ids.length) return;
+    keep(b => { const t = JSON.parse(b.dataset.touched || "[]"); return ids.some(id => t.includes(id)); },
+         "concern " + ids.join(", "));
+    $("rec-filter").scrollIntoView({ block: "start" });
+  }
+  /* Typing in the entry line keeps the choices whose words hold every word typed (a long list
+     no board narrows: an attack among hundreds, a card among many). */
+  function filterTyped() {
+    const typed = $("rec-entry").value.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!typed.length || /^[0-9{]/.test(typed[0])) { showAll(); return; }
+    keep(b => typed.every(w => b.textContent.toLowerCase().includes(w)), "hold \u201c" + typed.join(" ") + "\u201d");
+  }
+  /* Only the choices ``on`` keeps shown, said on the filter's button ("N choices WHAT · show all"). */
+  function keep(on, what) {
     let shown = 0;
-    [...$("rec-choices").children].forEach(b => {
-      const t = JSON.parse(b.dataset.touched || "[]");
-      const on = ids.some(id => t.includes(id));
-      b.hidden = !on;
-      if (on) shown++;
+    [...document.querySelectorAll("#rec-choices button, #rec-ending-choices button")].forEach(b => {
+      b.hidden = !on(b);
+      if (!b.hidden) shown++;
     });
     const f = $("rec-filter");
     f.hidden = false;
-    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " concern " + ids.join(", ") + " \u00b7 show all";
+    f.textContent = shown + " choice" + (shown === 1 ? "" : "s") + " " + what + " \u00b7 show all";
     document.body.dataset.filtered = String(shown);
   }
   function showAll() {
-    [...$("rec-choices").children].forEach(b => { b.hidden = false; });
+    [...document.querySelectorAll("#rec-choices button, #rec-ending-choices button")].forEach(b => { b.hidden = false; });
     $("rec-filter").hidden = true;
     document.body.dataset.filtered = "";
   }
@@ -99,37 +157,103 @@
     return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: text }).then(show).catch(fail);
   }
 
+  function players() { return $("new-players").value.split(",").map(s => s.trim()).filter(Boolean); }
+
   function start(ev) {
     ev.preventDefault();
     let setup, options;
     try { setup = json($("new-setup").value); options = json($("new-options").value); }
-    catch (e) { fail(new Error("the set-up and the options are JSON objects: " + e.message)); return; }
+    catch (e) { fail(new Error("more set-up: the set-up and the options are JSON objects: " + e.message)); return; }
     const meta = {};
     ["event", "round", "table", "judge"].forEach(k => { const v = $("meta-" + k).value.trim(); if (v) meta[k] = v; });
-    const body = { game: $("new-game").value, players: $("new-players").value.split(",").map(s => s.trim()).filter(Boolean),
-                   setup: setup, options: options, meta: meta };
+    const body = { game: $("new-game").value, players: players(), setup: setup, options: options, meta: meta };
+    const lists = {};
+    if (!$("new-decks").hidden) {
+      [...$("new-deck-boxes").querySelectorAll("textarea")].forEach(t => { if (t.value.trim()) lists[t.dataset.player] = t.value; });
+    }
+    if (Object.keys(lists).length) body.deck_lists = lists;
     if ($("new-pool").value.trim()) body.pool = $("new-pool").value.trim();
     if ($("new-seat").value) body.seat = $("new-seat").value;
     document.body.dataset.ready = "0";
     call("POST", "/api/recordings", body).then(show).catch(fail);
   }
 
+  /* The players' seats to record as, and a deck-list box per player (games with deck lists):
+     one card a line, "3 Grave Rat"; what was typed in a box stays with its player. */
   function seats() {
     const sel = $("new-seat");
     const keep = sel.value;
     sel.innerHTML = '<option value="">everything (a judge\'s or scorekeeper\'s record)</option>';
-    $("new-players").value.split(",").map(s => s.trim()).filter(Boolean).forEach(p => {
+    players().forEach(p => {
       const o = document.createElement("option"); o.value = p; o.textContent = "seat " + p; sel.appendChild(o);
     });
     sel.value = keep;
+    const boxes = $("new-deck-boxes");
+    const have = {};
+    [...boxes.children].forEach(l => { have[l.querySelector("textarea").dataset.player] = l; });
+    players().forEach(p => {  // (the boxes kept as they are: a player's list stays while typing)
+      let l = have[p];
+      if (!l) {
+        l = document.createElement("label");
+        l.textContent = p + "'s deck list (one card a line: 3 Grave Rat)";
+        const t = document.createElement("textarea");
+        t.rows = 4; t.dataset.player = p; t.className = "deck-list";
+        t.setAttribute("aria-label", p + "'s deck list");
+        l.appendChild(t);
+      }
+      boxes.appendChild(l);  // (in the players' order)
+      delete have[p];
+    });
+    Object.values(have).forEach(l => l.remove());
+  }
+  function deckBox(p) { return [...$("new-deck-boxes").querySelectorAll("textarea")].find(t => t.dataset.player === p); }
+
+  /* The chosen game: does it have deck lists (a box per player), and the lists registered for
+     the service's stored tournaments of it (the picker fills a player's box). */
+  function gameChosen() {
+    const g = $("new-game").value;
+    const mine = ++chosen;  // (a later choice, or the token typed meanwhile: only the last one's answer is shown)
+    return Promise.all([
+      fetch("/api/recordings/sample-setup?game=" + encodeURIComponent(g)).then(r => r.json()),
+      // (with the token only: a registered list is the organiser's; none offered without it)
+      token() ? call("GET", "/api/recordings/registered-lists?game=" + encodeURIComponent(g)).catch(() => []) : Promise.resolve([]),
+    ]).then(([sampleDoc, lists]) => {
+      if (mine !== chosen) return;
+      const pick = $("new-registered");
+      pick.length = 1;
+      $("new-decks").hidden = !Object.keys(sampleDoc.deck_lists || {}).length;
+      registered = lists;
+      lists.forEach((x, i) => {
+        const o = document.createElement("option"); o.value = String(i); o.textContent = x.tournament + " \u00b7 " + x.player;
+        pick.appendChild(o);
+      });
+      $("new-registered-box").hidden = !lists.length;
+      seats();
+    });
+  }
+  let registered = [], chosen = 0;
+  function pickRegistered() {
+    const x = registered[+$("new-registered").value];
+    if (!x) return;
+    if (!players().includes(x.player)) {  // a registered player not yet named: into the first free seat
+      const free = players().find(p => !(deckBox(p) && deckBox(p).value.trim()));
+      const names = players();
+      if (free) names[names.indexOf(free)] = x.player; else names.push(x.player);
+      $("new-players").value = names.join(",");
+      seats();
+    }
+    deckBox(x.player).value = x.text;
+    $("new-registered").value = "";
   }
 
   function sample() {
     return fetch("/api/recordings/sample-setup?game=" + encodeURIComponent($("new-game").value)).then(r => r.json()).then(doc => {
       $("new-players").value = doc.players.join(",");
-      $("new-setup").value = JSON.stringify(doc.setup);
-      $("new-options").value = JSON.stringify(doc.options);
+      $("new-setup").value = Object.keys(doc.setup).length ? JSON.stringify(doc.setup) : "";
+      $("new-options").value = Object.keys(doc.options).length ? JSON.stringify(doc.options) : "";
+      $("new-decks").hidden = !Object.keys(doc.deck_lists || {}).length;
       seats();
+      Object.entries(doc.deck_lists || {}).forEach(([p, text]) => { deckBox(p).value = text; });
     }).catch(fail);
   }
 
@@ -159,19 +283,28 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("rec-token").value = sessionStorage.getItem("adjudicator-token") || "";
+    $("rec-position").open = wide();  // (a phone: folded away)
     $("new-form").addEventListener("submit", start);
     $("new-sample").addEventListener("click", sample);
     $("new-players").addEventListener("change", seats);
+    $("new-game").addEventListener("change", () => gameChosen().catch(fail));
+    $("new-registered").addEventListener("change", pickRegistered);
+    $("rec-token").addEventListener("change", () => { if (!$("new-box").hidden) gameChosen().catch(fail); });
     $("rec-undo").addEventListener("click", () => enter("undo"));
     $("rec-scene").addEventListener("click", touch);
     $("rec-filter").addEventListener("click", showAll);
+    $("rec-entry").addEventListener("input", filterTyped);
+    $("rec-confirm-yes").addEventListener("click", () => enter($("rec-confirm").dataset.number));
+    $("rec-confirm-no").addEventListener("click", () => { $("rec-confirm").hidden = true; });
     $("rec-store").addEventListener("click", () => {
       document.body.dataset.ready = "0";
       call("POST", "/api/recordings/" + rec.id + "/store").then(show).catch(fail);
     });
     $("rec-entry-form").addEventListener("submit", ev => {
       ev.preventDefault();
-      const t = $("rec-entry").value; $("rec-entry").value = ""; enter(t);
+      const t = $("rec-entry").value.trim(); $("rec-entry").value = "";
+      if (t) enter(t);
+      else if (rec && rec.default) enter(String(rec.default));  // Enter alone: the default (a pass)
     });
     const q = new URLSearchParams(location.search);
     if (location.pathname === "/record/judge" && q.get("a") && q.get("b")) {
@@ -179,10 +312,11 @@
       return;
     }
     fetch("/api/games").then(r => r.json()).then(games => {
-      $("new-game").innerHTML = games.map(g => '<option value="' + g.id + '">' + g.name + "</option>").join("");
+      const sel = $("new-game");
+      games.forEach(g => { const o = document.createElement("option"); o.value = g.id; o.textContent = g.name; sel.appendChild(o); });
       const m = location.pathname.match(/^\/record\/([0-9a-f]{32})$/);
       if (m && token()) return call("GET", "/api/recordings/" + m[1]).then(show);
-      document.body.dataset.ready = "1";
+      return gameChosen().then(() => { document.body.dataset.ready = "1"; });
     }).catch(fail);
   });
 })();
