@@ -48,9 +48,9 @@ def test_entries_refusals_undo_and_the_store(client, tmp_path):
                                                            "options": {"gold_target": 5}, "meta": {"round": "2"}})
     doc = r.json()
     rid = doc["id"]
-    assert doc["random"] and [c["label"] for c in doc["choices"]] == ["ann: first player determined", "bob: first player determined"]
+    assert doc["random"] and [c["label"] for c in doc["choices"]] == ["ann: goes first", "bob: goes first"]
     doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "2"}).json()
-    assert doc["ok"] and doc["events"] == 2 and doc["log"] == ["2. bob: first player determined"]
+    assert doc["ok"] and doc["events"] == 2 and doc["log"] == ["2. bob: goes first"]
     doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": '{"type": "Passed", "player": "ann"}'}).json()
     assert not doc["ok"] and doc["message"].startswith("refused: CL-1.3") and doc["events"] == 2
     doc = client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": "undo"}).json()
