@@ -4,7 +4,7 @@ One event a line, the acting warband first (``tuatha: ...``); the grammar of eac
 example, is in docs/games/kolossus.md ("Notation").  In short::
 
     tuatha: Warrior b9-c10-d11            a move: the class on its first square, the path
-    krell: Guardian i10 S2 W3             the direction form (start, direction and steps)
+    krell: Guardian i10 2S 3W             the direction form (start, direction and steps)
     tuatha: Colossus c11-c10-c9 sword     a move that uses the Sword of Storm / Whip of Wrath
     tuatha: activate Guardian [d4]        an activation (the square with choose_after_roll off)
     tuatha: destiny 4 / roll 2 2 3 / quake 3   the dice
@@ -56,7 +56,8 @@ _SQUARE = re.compile(r"^[a-z][0-9]{1,2}$|^\?$")
 _REGION = re.compile(r"^(row-[0-9]{1,2}|column-[a-z])$|^\?$")
 _NAME = re.compile(r"^[A-Za-z0-9_.@'?-]+$")
 _INT = re.compile(r"^-?[0-9]{1,12}$")
-_STEP = re.compile(r"^(N|NE|E|SE|S|SW|W|NW)(-?[0-9]{1,6})$", re.I)
+#: a leg of the direction form: the steps, then the direction (``2S``; ``S2`` would read as a square)
+_STEP = re.compile(r"^(-?[0-9]{1,6})(N|NE|E|SE|S|SW|W|NW)$", re.I)
 #: the forms a typed word may take for a warband: id, name, letter
 WARBAND_WORDS = {**{w: w for w in WARBANDS}, **{n.casefold(): w for w, n in WARBANDS.items()},
                  **{n.casefold().replace("'", ""): w for w, n in WARBANDS.items()},
@@ -143,9 +144,9 @@ def move_words(e: E.MiniatureMoved, state: Any) -> str:
         way = "-".join(_sq(q) for q in e.path)
     elif not e.path and e.start is not None and e.direction is not None and e.steps is not None \
             and (e.turn is None) == (e.turn_steps is None):
-        way = f"{_sq(e.start)} {_dir(e.direction)}{_int(e.steps)}"
+        way = f"{_sq(e.start)} {_int(e.steps)}{_dir(e.direction)}"
         if e.turn is not None:
-            way += f" {_dir(e.turn)}{_int(e.turn_steps)}"
+            way += f" {_int(e.turn_steps)}{_dir(e.turn)}"
     else:
         raise Plain
     if e.weapon is not None and e.weapon not in ("sword", "whip"):
@@ -344,7 +345,7 @@ def read_move(r: Reader, wb: str, state: Any) -> E.MiniatureMoved:
     while r.peek() is not None and _STEP.match(r.peek() or ""):
         m = _STEP.match(r.next("a direction and steps"))
         assert m is not None
-        steps.append((m.group(1).upper(), int(m.group(2))))
+        steps.append((m.group(2).upper(), int(m.group(1))))
     weapon = r.word("sword", "whip") if r.peek() in ("sword", "whip") else None
     r.done()
     cls = CLASS_OF.get(head)
@@ -355,7 +356,7 @@ def read_move(r: Reader, wb: str, state: Any) -> E.MiniatureMoved:
                                                                   CLASS_NAME[p.character], 1)])
     if steps:
         if len(parts) != 1 or len(steps) > 2:
-            raise r.fail("the direction form: a start square, then one or two directions with steps (i10 S2 W3)")
+            raise r.fail("the direction form: a start square, then one or two legs of steps and a direction (i10 2S 3W)")
         turn = steps[1] if len(steps) == 2 else (None, None)
         return E.MiniatureMoved(warband=wb, start=parts[0], direction=steps[0][0], steps=steps[0][1],
                                 turn=turn[0], turn_steps=turn[1], weapon=weapon)  # type: ignore[arg-type]
