@@ -54,7 +54,7 @@ CLASS_OF = {**{c: c for c in CHARACTERS}, **{v.lower(): k for k, v in CLASS_LETT
 DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _SQUARE = re.compile(r"^[a-z][0-9]{1,2}$|^\?$")
 _REGION = re.compile(r"^(row-[0-9]{1,2}|column-[a-z])$|^\?$")
-_NAME = re.compile(r"^[A-Za-z0-9_.@'?-]+$")
+_NAME = re.compile(r"^[A-Za-z0-9_.@'?+-]+$")
 _INT = re.compile(r"^-?[0-9]{1,12}$")
 #: a leg of the direction form: the steps, then the direction (``2S``; ``S2`` would read as a square)
 _STEP = re.compile(r"^(-?[0-9]{1,6})(N|NE|E|SE|S|SW|W|NW)$", re.I)
