@@ -1,14 +1,16 @@
-"""Kolossus events in the words a player uses: the game's notation (notation.py), which the
-game-neutral words of the core ask for through this module (``tuatha: Warrior b9-c10-d11``).
-None for an event that is not the game's (the core's words)."""
+"""Kolossus events in the words a player uses (replays/words.py): a move names the miniature
+(``tuatha: Warrior b9 -> c10 -> d11``).  None: the generic words."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from . import events as E
-from .notation import event_text
 
 
 def words(event: Any, state: Any) -> str | None:
-    return event_text(event, state) if type(event) in E.EVENT_TYPES else None
+    if type(event) is E.MiniatureMoved and event.path:
+        piece = None if state is None else next((p for p in state.pieces if p.square == event.path[0]), None)
+        who = piece.character.capitalize() if piece is not None else "miniature"
+        return f"{event.warband}: {who} {' -> '.join(event.path)}"
+    return None
