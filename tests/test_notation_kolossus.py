@@ -70,7 +70,7 @@ def mutations(e: Any, s: Any) -> list[Any]:
     out: list[Any] = []
     other = next(w.id for w in s.warbands if w.id != getattr(e, "warband", None))
     if hasattr(e, "warband"):
-        out.append(replace(e, warband=other))
+        out += [replace(e, warband=other), replace(e, warband="?")]  # (``?``: a value a seat's record leaves unknown)
     if t is E.MiniatureMoved and e.path:
         out += [replace(e, path=e.path[:1] + ["k11", "a1"]), replace(e, path=["z9"]),
                 E.MiniatureMoved(warband=e.warband, start=e.path[0], direction="SW", steps=3),
@@ -310,6 +310,9 @@ def test_unknown_names_and_ambiguities_answer_with_candidates() -> None:
     assert N.parse(f"{s.current.player}: end", s) == E.TurnEnded(warband=s.current.id)
     with pytest.raises(NotationError, match="left over"):
         N.parse("tuatha: end now")
+    with pytest.raises(NotationError) as err:
+        N.parse("tuatha: Warior b9-c10")
+    assert err.value.candidates == ["tuatha: warrior b9-c10"]
 
 
 def test_bad_position_lines_name_the_part() -> None:

@@ -348,19 +348,20 @@ def read_move(r: Reader, wb: str, state: Any) -> E.MiniatureMoved:
         steps.append((m.group(2).upper(), int(m.group(1))))
     weapon = r.word("sword", "whip") if r.peek() in ("sword", "whip") else None
     r.done()
-    cls = CLASS_OF.get(head)
-    p = piece_at(state, parts[0])
-    if cls is not None and p is not None and p.character != cls:
-        raise NotationError(r.text, f"{r.text.strip()!r}: {parts[0]} holds a {CLASS_NAME[p.character]}, not a "
-                            f"{CLASS_NAME[cls]}", [r.text.replace(head if head in r.text else head.capitalize(),
-                                                                  CLASS_NAME[p.character], 1)])
     if steps:
         if len(parts) != 1 or len(steps) > 2:
             raise r.fail("the direction form: a start square, then one or two legs of steps and a direction (i10 2S 3W)")
         turn = steps[1] if len(steps) == 2 else (None, None)
-        return E.MiniatureMoved(warband=wb, start=parts[0], direction=steps[0][0], steps=steps[0][1],
-                                turn=turn[0], turn_steps=turn[1], weapon=weapon)  # type: ignore[arg-type]
-    return E.MiniatureMoved(warband=wb, path=parts, weapon=weapon)  # type: ignore[arg-type]
+        out = E.MiniatureMoved(warband=wb, start=parts[0], direction=steps[0][0], steps=steps[0][1],  # type: ignore[arg-type]
+                               turn=turn[0], turn_steps=turn[1], weapon=weapon)  # type: ignore[arg-type]
+    else:
+        out = E.MiniatureMoved(warband=wb, path=parts, weapon=weapon)  # type: ignore[arg-type]
+    cls = CLASS_OF.get(head)
+    p = piece_at(state, parts[0])
+    if cls is not None and p is not None and p.character != cls:
+        raise NotationError(r.text, f"{r.text.strip()!r}: {parts[0]} holds a {CLASS_NAME[p.character]}, not a "
+                            f"{CLASS_NAME[cls]}", [event_text(out, state)])
+    return out
 
 
 def read_body(r: Reader, wb: str, state: Any) -> Any:
@@ -378,7 +379,12 @@ def read_body(r: Reader, wb: str, state: Any) -> Any:
     if verb in CLASS_OF or verb == "move":
         return read_move(r, wb, state)
     if verb not in VERBS:
-        raise r.fail("an event: " + ", ".join(VERBS) + " or a class", [])
+        from adjudicator.core.suggest import closest
+
+        near = closest(verb, [*VERBS, *CLASS_OF])
+        fixed = " ".join([near if k == r.i else w for k, w in enumerate(r.words)]) if near else None
+        raise r.fail("an event: " + ", ".join(VERBS) + " or a class" + (f" (did you mean {near!r}?)" if near else ""),
+                     [f"{wb}: {fixed}"] if fixed else [])
     r.i += 1
     out: Any
     if verb == "activate":
