@@ -113,6 +113,15 @@ def legal_texts(s: Any) -> None:
     if legal and getattr(legal[0], "path", None):
         sq = legal[0].path[-1]
         assert N.narrow(s, sq) == [e for e in legal if sq in e.path]
+        start = legal[0].path[0]
+        assert N.narrow(s, start, sq) == [e for e in legal if sq in e.path and start in e.path]
+    if legal and type(legal[0]) is E.MiniaturesPlaced:
+        first = legal[0]
+        assert N.narrow(s, first.colossus) == legal  # (every placement fills the zone: a square alone says nothing)
+        taps = [f"C {first.colossus}", f"Guardian {first.guardians[0]}", f"w {first.warriors[0]}"]
+        narrowed = N.narrow(s, *taps)
+        assert first in narrowed and len(narrowed) < len(N.narrow(s, *taps[:2])) < len(N.narrow(s, taps[0])) < len(legal)
+        assert all(e.colossus == first.colossus and first.guardians[0] in e.guardians for e in narrowed)
 
 
 def position_round_trip(s: Any, seats: bool = True) -> None:

@@ -66,6 +66,8 @@ WARBAND_WORDS = {**{w: w for w in WARBANDS}, **{n.casefold(): w for w, n in WARB
 VERBS = ("skills", "mana", "place", "quake", "shift", "turn", "destiny", "initiative", "activate", "roll",
          "spear", "hammer", "earthquake", "rebirth", "takes", "end", "move")
 MAX_WORDS = 2_000
+#: the most parts (``;``) one entry holds
+MAX_PARTS = 500
 
 
 class Plain(Exception):
@@ -589,6 +591,8 @@ class Notation(BaseNotation):
         if len(text) > MAX_TEXT:
             raise NotationError(text[:80], f"longer than {MAX_TEXT} characters")
         parts = [p.strip() for p in re.split(r"[;\n]", text) if p.strip()]
+        if len(parts) > MAX_PARTS:
+            raise NotationError(text[:80], f"{len(parts)} parts in one entry; at most {MAX_PARTS}")
         if state is None:
             if len(parts) != 1:
                 raise NotationError(text, "an entry of several events is read in a position")
@@ -700,13 +704,24 @@ class Notation(BaseNotation):
         return a.square == want_square and (p is None or p.character == a.character) and s.step == "act"
 
     # -- narrowing (a square tapped on the board) ---------------------------------------------------------
-    def narrow(self, state: Any, square: str) -> list[Event]:
-        """The legal events of ``state`` that touch ``square``: a move through or onto it, a
-        placement or rebirth on it, a weapon's target, an activation of the miniature on it, a
-        Great Quake or Earthquake sliding its row or column."""
+    def narrow(self, state: Any, square: str, *more: str) -> list[Event]:
+        """The legal events of ``state`` that touch ``square`` (and every square of ``more``): a
+        move through or onto it, a placement or rebirth on it, a weapon's target, a Great Quake or
+        Earthquake sliding its row or column.  A square may carry a class (``C a9``,
+        ``Guardian b9``): then only the events that put or name that class there (a placement's
+        Colossus on a9).  A board tapped square by square narrows the choices: the miniature's
+        square, then where it goes; a placement, class by class."""
+        taps = []
+        for tap in (square, *more):
+            words = tap.split()
+            cls = CLASS_OF.get(words[0].casefold()) if len(words) == 2 else None
+            if len(words) == 2 and cls is None:
+                raise NotationError(tap, f"{tap!r}: a square, or a class and a square (C a9)", [])
+            taps.append((words[-1].casefold(), cls))
         out = []
         for e in self.game.legal_events(state):
-            if square in touched(e):
+            marks = set(touched(e))
+            if all((q, c) in marks if c else any(m[0] == q for m in marks) for q, c in taps):
                 out.append(e)
         return out
 
@@ -720,18 +735,24 @@ class Notation(BaseNotation):
         return parse_position(self.game, text)
 
 
-def touched(e: Any) -> Iterator[str]:
-    """The squares an event names (a region's squares for a slide)."""
-    for f in ("square", "colossus", "start"):
+def touched(e: Any) -> Iterator[tuple[str, str | None]]:
+    """The squares an event names, each with the class it puts or names there (None: none
+    said); a region's squares for a slide."""
+    cls = getattr(e, "character", None)
+    for f in ("square", "start"):
         v = getattr(e, f, None)
         if isinstance(v, str):
-            yield v
-    for f in ("path", "guardians", "warriors", "targets"):
-        yield from getattr(e, f, None) or ()
+            yield v, cls
+    if type(e) is E.MiniaturesPlaced:
+        yield e.colossus, "colossus"
+        yield from ((q, "guardian") for q in e.guardians)
+        yield from ((q, "warrior") for q in e.warriors)
+    for f in ("path", "targets"):
+        yield from ((q, None) for q in getattr(e, f, None) or ())
     region = getattr(e, "region", None)
     if isinstance(region, str):
         kind, _, at = region.partition("-")
         for r in range(1, 27):
             for c in "abcdefghijklmnopqrstuvwxyz":
                 if (kind == "row" and at == str(r)) or (kind == "column" and at == c):
-                    yield f"{c}{r}"
+                    yield f"{c}{r}", None

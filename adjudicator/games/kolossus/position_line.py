@@ -445,6 +445,7 @@ def parse_position(game: Any, text: str) -> State:
         keys = split_keys("position", tokens[6:], SETUP_KEYS + STATE_KEYS, FLAGS)
         setup = setup_from(tokens[0], tokens[1], keys)
         try:
+            game.validate_setup(setup)
             opts = game.options_of(setup)
             board = load_board(opts.board, setup.board_sha256)
         except Exception as exc:  # noqa: BLE001 - the set-up's own error, named
