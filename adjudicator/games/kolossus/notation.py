@@ -549,7 +549,7 @@ class Notation(BaseNotation):
         try:
             return read_body(Reader(text, words_of(body)), wb, state)
         except NotationError:
-            if state is not None and m is None:
+            if state is not None:
                 try:  # (a few words of one legal event: the core's lookup)
                     return super().parse(text, state)
                 except NotationError:
@@ -602,18 +602,18 @@ class Notation(BaseNotation):
         game = self.game
         s, _ = settle(game, state)
         out: list[Event] = []
-        todo = [(p, False) for p in parts]
+        todo = [(p, p) for p in parts]  # (a part, the part as typed: a compound's own text)
         while todo:
-            part, last_of_compound = todo.pop(0)
+            part, typed = todo.pop(0)
             expanded = self.expand(part, s)
             if expanded is not None:
-                todo[:0] = expanded
+                todo[:0] = [(x, part) for x in expanded]
                 continue
             e = self.fill(part, s)
             if e is None:  # a die for the recorder to ask
                 if todo:
-                    raise NotationError(text, f"{part!r}: the dice are not given and the match's die generator does "
-                                        f"not fix them; write them ({part.split(':')[-1].strip()} 2 3)")
+                    raise NotationError(text, f"{typed!r}: the dice are not given and the match's die generator does "
+                                        f"not fix them; write them after the class (Warrior 3 b9-c10, Guardian 2+4 ...)")
                 return out
             out.append(e)
             ruling = game.check(s, e)
@@ -625,7 +625,7 @@ class Notation(BaseNotation):
             s, _ = settle(game, game.apply(s, e))
         return out
 
-    def expand(self, part: str, s: Any) -> list[tuple[str, bool]] | None:
+    def expand(self, part: str, s: Any) -> list[str] | None:
         """A compound activation as its parts (None: ``part`` is one event)."""
         m = re.match(r"^(?:([^\s:]+)\s*:\s*)?(.*)$", part, re.S)
         assert m is not None
@@ -639,15 +639,15 @@ class Notation(BaseNotation):
         c = r.cls()
         dice = dice_of(r)
         rest = words[r.i:]
-        out: list[tuple[str, bool]] = []
+        out: list[str] = []
         if s.step == "act":
             square = None
             if rest and not s.options.choose_after_roll:
                 square = rest[0].split("-")[0].casefold()
-            out.append((event_text(E.ActivationDeclared(warband=wb, character=c, square=square)), True))  # type: ignore[arg-type]
-        out.append((f"{wb}: roll " + " ".join(map(str, dice)) if dice else f"{wb}: roll", True))
+            out.append(event_text(E.ActivationDeclared(warband=wb, character=c, square=square)))  # type: ignore[arg-type]
+        out.append(f"{wb}: roll " + " ".join(map(str, dice)) if dice else f"{wb}: roll")
         if rest:
-            out.append((f"{wb}: {CLASS_NAME[c]} {' '.join(rest)}", True))
+            out.append(f"{wb}: {CLASS_NAME[c]} {' '.join(rest)}")
         return out
 
     def fill(self, part: str, s: Any) -> Event | None:
