@@ -141,6 +141,7 @@ def check_match(log: list[Any]) -> None:
     assert N.parse(N.format(log[0])) == bare(log[0])
     steps = walk(log)
     every = max(1, len(steps) // LEGAL_SAMPLES)
+    refused = 0
     for k, (e, s) in enumerate(steps):
         position_round_trip(s, seats=k % every == 0)
         if k % every == 0 and GAME.derive(s) is None:
@@ -150,6 +151,8 @@ def check_match(log: list[Any]) -> None:
         assert not round_trip(e, s).startswith("{"), e  # (a match's own events in words, never JSON)
         for m in mutations(e, s):
             round_trip(m, s)
+            refused += k % every == 0 and GAME.check(s, m).verdict == "illegal"
+    assert refused, "no mutated event the rules refuse: parse was only tried on legal ones"
 
 
 @given(matches())
@@ -322,6 +325,36 @@ def test_unknown_names_and_ambiguities_answer_with_candidates() -> None:
     with pytest.raises(NotationError) as err:
         N.parse("tuatha: Warior b9-c10")
     assert err.value.candidates == ["tuatha: warrior b9-c10"]
+
+
+def test_every_field_of_a_position_reads_back() -> None:
+    """A position with every field away from its default (a crafted one: a queue of reports, a
+    due end, a moved Citadel, flags on the miniatures, a header with spaces, options)."""
+    from adjudicator.games.kolossus.state import Activation, Result
+
+    log, _ = playout(GAME, 5, max_events=120)  # (chapter 3)
+    s, _ = settle(GAME, GAME.initial_state(log[0]))
+    for e in log[1:]:
+        s, _ = settle(GAME, GAME.apply(s, e))
+    setup = replace(s.setup, meta={"event": "Spring Open 2026", "table": "7%"}, options={"rounds": 3, "wipeout": "never"},
+                    players=list(reversed(s.setup.players)), board_sha256=None)
+    pieces = list(s.pieces)
+    pieces[0] = replace(pieces[0], activated=True, reborn=True)
+    levels = list(s.levels)
+    levels[0] = 5  # (two squares at level 5: the Citadel is named)
+    crafted = replace(
+        s, setup=setup, options=GAME.options_of(setup), pieces=tuple(pieces), levels=tuple(levels), first=1, order=2,
+        quaked=("row-4",), quakers=(s.warbands[0].player,), quake_roll=2, initiative=True, acted=True,
+        activation=Activation("guardian", None, (2, 3), 6, pieces[1].square, 1), last_capture=0, captured_by=3,
+        queue=(E.MiniatureBeaten(warband=s.warbands[1].id, character="warrior", square="a1", by="quake"),
+               E.CrystalsCaptured(warband=s.warbands[2].id, count=2)),
+        ending=Result("win", "ann+cat", (s.warbands[0].id, s.warbands[2].id), "wipeout"),
+        result=Result("draw", None, (), "no-crystal"))
+    line = N.format_position(crafted)
+    for part in ("citadel=", "queue=", "ending=", "result=", "initiative", "acted", "m.event=Spring%20Open%202026",
+                 "o.wipeout=never", "players="):
+        assert part in line, part
+    assert N.parse_position(line) == crafted
 
 
 def test_bad_position_lines_name_the_part() -> None:
