@@ -39,7 +39,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, bare
 from adjudicator.core.notation import MAX_TEXT, Notation as BaseNotation, NotationError
 
 from . import events as E
@@ -663,32 +663,58 @@ class Notation(BaseNotation):
     def format_entries(self, events: list[Event], state: Any) -> str:
         """``events`` (decisions and dice of one warband, in the order played from ``state``) as
         one entry :meth:`parse_entry` reads back: activations compounded, dice the match's die
-        generator fixes left out, parts joined by ``;``."""
-        from adjudicator.core.verify import settle
-
-        game = self.game
-        s, _ = settle(game, state)
+        generator fixes left out, parts joined by ``;``.  From an event the rules refuse on, the
+        events are written one by one in the last position known (such an entry reads back only
+        up to that event, as :meth:`parse_entry` says)."""
         parts: list[str] = []
+        s: Any = self.advance(state, [])
         i = 0
         while i < len(events):
             e = events[i]
             trio = events[i:i + 3]
-            if type(e) is E.ActivationDeclared and len(trio) == 3 and type(trio[1]) is E.MovementRolled \
+            after = None
+            if s is not None and type(e) is E.ActivationDeclared and len(trio) == 3 and type(trio[1]) is E.MovementRolled \
                     and type(trio[2]) is E.MiniatureMoved and self.compounds(s, trio):
+                after = self.advance(s, trio)
+            if after is not None:
                 mv: Any = trio[2]
                 dice = "" if s.setup.rng is not None else "+".join(map(str, trio[1].dice)) + " "  # type: ignore[attr-defined]
                 parts.append(f"{e.warband}: {CLASS_NAME[e.character]} {dice}{move_words(mv, None).split(' ', 1)[1]}")  # type: ignore[attr-defined]
-                for x in trio:
-                    s, _ = settle(game, game.apply(s, x))
-                i += 3
+                s, i = after, i + 3
                 continue
-            if type(e) in (E.DestinyRolled, E.QuakeRolled) and s.setup.rng is not None:
+            after = self.advance(s, [e]) if s is not None else None
+            if after is not None and type(e) in (E.DestinyRolled, E.QuakeRolled) and s.setup.rng is not None:
                 parts.append(f"{e.warband}: {'destiny' if type(e) is E.DestinyRolled else 'quake'}")  # type: ignore[attr-defined]
             else:
                 parts.append(self.format(e, s))
-            s, _ = settle(game, game.apply(s, e))
+            s = after if after is not None else None if s is None else s
+            if after is None:  # (refused: the rest in words, in the last position known)
+                parts += [self.format(x, s) for x in events[i + 1:]]
+                break
             i += 1
-        return "; ".join(parts)
+        whole = "; ".join(parts)
+        first = getattr(events[0], "warband", None) if events else None
+        if len(parts) < 2 or not isinstance(first, str):
+            return whole
+        # the parts after the first without ``warband:`` (the current warband's, as parse_entry
+        # reads them), where that reads back the same
+        short = "; ".join(parts[:1] + [p.removeprefix(f"{first}: ") for p in parts[1:]])
+        try:
+            return short if self.parse_entry(short, state) == [bare(x) for x in events] else whole
+        except NotationError:
+            return whole
+
+    def advance(self, state: Any, events: list[Event]) -> Any:
+        """The settled position after ``events`` from ``state``, each checked (None: one is refused)."""
+        from adjudicator.core.verify import settle
+
+        game = self.game
+        s, _ = settle(game, state)
+        for e in events:
+            if game.check(s, e).verdict != "legal":
+                return None
+            s, _ = settle(game, game.apply(s, e))
+        return s
 
     def compounds(self, s: Any, trio: list[Any]) -> bool:
         """Whether declaration, roll and move read back from one compound text."""
