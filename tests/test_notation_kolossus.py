@@ -18,6 +18,7 @@ every seat's record of it:
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,7 @@ def test_compound_entries_sample_setups(seed: int) -> None:
     assert back == log and per_turn and max(per_turn) <= 3
 
 
+@functools.lru_cache(maxsize=None)
 def at_move(seed: int) -> tuple[list[Any], Any]:
     """A generated match up to its first activation (the position in the ``act`` step before it)."""
     log, _ = playout(GAME, seed, max_events=400)
@@ -391,3 +393,38 @@ def test_the_position_line_is_documented_with_a_real_example() -> None:
     assert len(texts) >= 20
     for text in texts:
         assert N.format(N.parse(text, s), s) == text
+
+
+LINE_CHARS = st.sampled_from(list("Tkwgc:=/,.@~+*<%-0123456789abfx? ") + ["row-4", "act", "round=", "o.rounds=", "activation="])
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 40), st.lists(LINE_CHARS, max_size=30).map("".join), st.booleans())
+def test_a_mistyped_position_line_is_a_notation_error(field: int, junk: str, insert: bool) -> None:
+    """Any field of a real line replaced by (or followed by) junk: the position reads, or a
+    NotationError names what does not (never another exception)."""
+    line = N.format_position(at_move(2)[1]).split(" ")
+    k = field % (len(line) + 1)
+    line = line[:k] + [junk] + line[k + (0 if insert else 1):]
+    try:
+        s = N.parse_position(" ".join(line))
+    except NotationError:
+        return
+    assert GAME.invariants(s) == []
+
+
+@settings(max_examples=60)
+@given(st.lists(st.sampled_from(["tuatha:", "ann:", "Warrior", "C", "b9-c10", "a1", "2S", "3", "2+4", "roll", "place",
+                                 "skills", "W1", "attack", "by", "beaten", "over:", "win", "-", ";", "round", "sword",
+                                 "destiny", "end", "x", "?", "G", "mana", "pool", "shift", "row-6", "N", "hammer"]),
+                max_size=12).map(" ".join))
+def test_any_words_read_as_events_or_a_notation_error(text: str) -> None:
+    """Words of the grammar in any order: parse and parse_entry give events or a NotationError."""
+    s = at_move(1)[1]
+    for read in (lambda: [N.parse(text, s)], lambda: [N.parse(text)], lambda: N.parse_entry(text, s)):
+        try:
+            events = read()
+        except NotationError:
+            continue
+        for e in events:
+            assert N.parse(N.format(e, s), s) == e
