@@ -61,12 +61,24 @@ class Notation(BaseNotation):
     def parse(self, text: str, state: Any = None) -> Event:
         """The event ``text`` writes, legal or not.  ``state`` is needed only for a text without
         a ``warband:`` (the current warband's) or with a player's name, and checks the class a
-        move names against the miniature on its first square."""
+        move names against the miniature on its first square.  A text the grammar does not read
+        goes to the core's notation (a judge's ruling, JSON, a few words of one legal event);
+        when that reads none either, the grammar's error stands."""
         if len(text) > MAX_TEXT:
             raise NotationError(text[:80], f"longer than {MAX_TEXT} characters")
         stripped = text.strip()
         if stripped.startswith("{"):
             return self.parse_json(stripped)
+        try:
+            return self.read(text, stripped, state)
+        except NotationError as exc:
+            try:
+                return super().parse(text, state)
+            except NotationError:
+                raise exc from None
+
+    def read(self, text: str, stripped: str, state: Any) -> Event:
+        """``text`` in the grammar (the module's)."""
         if not stripped:
             raise NotationError(text, "an empty text writes no event")
         m = re.match(r"^([^\s:]+)\s*:\s*(.*)$", stripped, re.S)
@@ -83,15 +95,7 @@ class Notation(BaseNotation):
                 raise NotationError(text, f"{stripped!r}: name the warband (tuatha: {stripped}); without a "
                                     f"position the text says whose event it is", [f"{w}: {stripped}" for w in WARBANDS])
             wb, body = state.current.id, stripped
-        try:
-            return read_body(Reader(text, words_of(body)), wb, state)
-        except NotationError:
-            if state is not None:
-                try:  # (a few words of one legal event: the core's lookup)
-                    return super().parse(text, state)
-                except NotationError:
-                    pass
-            raise
+        return read_body(Reader(text, words_of(body)), wb, state)
 
     def actor(self, word: str, state: Any, text: str) -> str:
         """The warband a ``who:`` prefix names: a warband's id, name or letter, or a player
