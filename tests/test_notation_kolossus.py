@@ -116,6 +116,12 @@ def legal_texts(s: Any) -> None:
         assert N.narrow(s, sq) == [e for e in legal if sq in e.path]
         start = legal[0].path[0]
         assert N.narrow(s, start, sq) == [e for e in legal if sq in e.path and start in e.path]
+    if s.step == "act":
+        mine = [p for p in s.pieces if p.warband == s.current.id and not p.activated]
+        for p in mine[:2]:
+            tapped = N.narrow(s, p.square)
+            assert [e for e in legal if type(e) is E.ActivationDeclared and e.character == p.character
+                    and e.square in (None, p.square)] == [e for e in tapped if type(e) is E.ActivationDeclared]
     if legal and type(legal[0]) is E.MiniaturesPlaced:
         first = legal[0]
         assert N.narrow(s, first.colossus) == legal  # (every placement fills the zone: a square alone says nothing)

@@ -41,6 +41,7 @@ from adjudicator.core.events import Event, bare
 from adjudicator.core.notation import MAX_TEXT, Notation as BaseNotation, NotationError
 
 from . import events as E
+from .basics import board_of
 from .notation_read import Reader, dice_of, read_actorless, read_body, words_of
 from .notation_words import CLASS_NAME, CLASS_OF, MAX_PARTS, SQUARE, WARBAND_WORDS, event_text, move_words, piece_at
 from .position_line import format_position, parse_position
@@ -276,8 +277,8 @@ class Notation(BaseNotation):
         move through or onto it, a placement or rebirth on it, a weapon's target, a Great Quake or
         Earthquake sliding its row or column.  A square may carry a class (``C a9``,
         ``Guardian b9``): then only the events that put or name that class there (a placement's
-        Colossus on a9).  A board tapped square by square narrows the choices: the miniature's
-        square, then where it goes; a placement, class by class."""
+        Colossus on a9).  A board tapped square by square narrows the choices: a miniature's
+        square (its activation, its moves), then where it goes; a placement, class by class."""
         taps = []
         for tap in (square, *more):
             words = tap.split()
@@ -287,7 +288,7 @@ class Notation(BaseNotation):
             taps.append((words[-1].casefold(), cls))
         out = []
         for e in self.game.legal_events(state):
-            marks = set(touched(e))
+            marks = set(touched(e, state))
             if all((q, c) in marks if c else any(m[0] == q for m in marks) for q, c in taps):
                 out.append(e)
         return out
@@ -302,24 +303,30 @@ class Notation(BaseNotation):
         return parse_position(self.game, text)
 
 
-def touched(e: Any) -> Iterator[tuple[str, str | None]]:
-    """The squares an event names, each with the class it puts or names there (None: none
-    said); a region's squares for a slide."""
+def touched(e: Any, state: Any) -> Iterator[tuple[str, str | None]]:
+    """The squares an event names in ``state``, each with the class it puts, moves or names there
+    (None: none said): a move's path (its first square with the class of the miniature there), a
+    placement's squares, a target; the miniatures an activation may take; a slide's row or column."""
     cls = getattr(e, "character", None)
+    t = type(e)
     for f in ("square", "start"):
         v = getattr(e, f, None)
         if isinstance(v, str):
             yield v, cls
-    if type(e) is E.MiniaturesPlaced:
+    if t is E.MiniaturesPlaced:
         yield e.colossus, "colossus"
         yield from ((q, "guardian") for q in e.guardians)
         yield from ((q, "warrior") for q in e.warriors)
+    if t is E.MiniatureMoved and (e.path or e.start):
+        p = piece_at(state, e.path[0] if e.path else e.start)
+        if p is not None:
+            yield p.square, p.character
+    if t is E.ActivationDeclared and e.square is None:
+        yield from ((p.square, p.character) for p in state.pieces
+                    if p.warband == e.warband and p.character == e.character and not p.activated)
     for f in ("path", "targets"):
         yield from ((q, None) for q in getattr(e, f, None) or ())
     region = getattr(e, "region", None)
     if isinstance(region, str):
-        kind, _, at = region.partition("-")
-        for r in range(1, 27):
-            for c in "abcdefghijklmnopqrstuvwxyz":
-                if (kind == "row" and at == str(r)) or (kind == "column" and at == c):
-                    yield f"{c}{r}", None
+        b = board_of(state)
+        yield from ((b.names[i], None) for i in b.regions.get(region, ()))
