@@ -46,7 +46,8 @@ def invariants(s: State) -> list[tuple[str, str]]:
             f"the step {s.step!r} needs a declared activation")
     squares = [p.square for p in s.pieces]
     b.check(len(set(squares)) == len(squares), "pieces", "two miniatures on one square")
-    if s.activation is not None and s.activation.square is not None:
+    if s.activation is not None and s.activation.square is not None and s.activation.at is None:
+        # (until the move: after it the miniature stands on ``at``, and the named square may be empty)
         b.check(s.activation.square in squares, "activation.square",
                 f"{s.activation.square!r} holds no miniature")
     return b.items
