@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from . import registry
+from . import registry, textlog
 from .errors import LogError, UnknownGame
 from .events import CORE_EVENTS, Event, JudgeRuling
 from .suggest import hint, literal_values, struct_fields
@@ -290,7 +290,13 @@ def _chain_error(reader: Chain, number: int, line_no: int, prev: str | None) -> 
 
 
 def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
-    lines = _split_lines(data)
+    """A log from its bytes: JSON Lines, or the text form of a match (sniffed by content:
+    :mod:`adjudicator.core.textlog`), its events numbered by the lines of the text."""
+    if textlog.is_text(data):
+        lines = textlog.read_text(data, path)
+        data = b"".join(raw + b"\n" for _, raw in lines)
+    else:
+        lines = _split_lines(data)
     if not lines:
         raise LogError(path, None, "empty log: the first line must be MatchStarted (LOG-1)")
     truncated = not data.endswith(b"\n") and not data.endswith(b"\r")
@@ -565,10 +571,27 @@ def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int
     return found if upto is None else [r for r in found if r[0] <= upto]
 
 
+class ReadEvents(list):  # type: ignore[type-arg]
+    """The events of a log read whole where a streamed one is asked for (the text form of a
+    match): :meth:`StreamedEvents.drain` and ``close`` have nothing left to do."""
+
+    def drain(self) -> None:
+        """Every line was read (and checked) already."""
+
+    def close(self) -> None:
+        """No file stays open."""
+
+
 def stream_log(path: str | Path) -> MatchLog:
     """A log whose events are read lazily from the file (:class:`StreamedEvents`): for verifying
     long logs in bounded memory.  Call ``log.events.drain()`` after a verification that stopped
     early, so that an unreadable line further on is still reported."""
+    with _open(path) as f:
+        head = f.read(4096)
+    if textlog.is_text(head):  # the text form of a match is read whole (bounded: MAX_TEXT_BYTES)
+        log = read_log(path)
+        log.events = ReadEvents(log.events)
+        return log
     events = StreamedEvents(str(path))
     return MatchLog(str(path), events.game, events)  # type: ignore[arg-type]
 
