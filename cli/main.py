@@ -434,3 +434,7 @@ main.add_command(_tournament.tournament)
 from . import export as _export  # noqa: E402  (a self-contained replay file)
 
 main.add_command(_export.export)
+
+from . import convert as _convert  # noqa: E402  (adjudicator convert: JSON Lines <-> the text form)
+
+main.add_command(_convert.convert)

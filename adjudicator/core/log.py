@@ -45,6 +45,9 @@ class MatchLog:
     #: read whole from bytes that cannot hold a judge's ruling (no ``JudgeRuling``, no ``\\u``
     #: escape that could spell one): :func:`judge_rulings` need not look at every event
     no_rulings: bool = False
+    #: read from the text form of a match (:mod:`~adjudicator.core.textlog`): its lines are the
+    #: text's; event N is on line N of its JSON Lines (what a judge's ruling may name instead)
+    text: bool = False
 
     @property
     def chain_head(self) -> str | None:
@@ -292,7 +295,8 @@ def _chain_error(reader: Chain, number: int, line_no: int, prev: str | None) -> 
 def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     """A log from its bytes: JSON Lines, or the text form of a match (sniffed by content:
     :mod:`adjudicator.core.textlog`), its events numbered by the lines of the text."""
-    if textlog.is_text(data):
+    text = textlog.is_text(data)
+    if text:
         lines = textlog.read_text(data, path)
         data = b"".join(raw + b"\n" for _, raw in lines)
     else:
@@ -313,6 +317,7 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     log.events = events
     log.sealed_head = reader.chain.head
     log.no_rulings = b"JudgeRuling" not in data and b"\\u" not in data
+    log.text = text
     return log
 
 
@@ -575,6 +580,9 @@ class ReadEvents(list):  # type: ignore[type-arg]
     """The events of a log read whole where a streamed one is asked for (the text form of a
     match): :meth:`StreamedEvents.drain` and ``close`` have nothing left to do."""
 
+    #: the hash of the last line when the log carries the hash chain (see :meth:`StreamedEvents.chain_head`)
+    chain_head: str | None = None
+
     def drain(self) -> None:
         """Every line was read (and checked) already."""
 
@@ -591,6 +599,7 @@ def stream_log(path: str | Path) -> MatchLog:
     if textlog.is_text(head):  # the text form of a match is read whole (bounded: MAX_TEXT_BYTES)
         log = read_log(path)
         log.events = ReadEvents(log.events)
+        log.events.chain_head = log.sealed_head
         return log
     events = StreamedEvents(str(path))
     return MatchLog(str(path), events.game, events)  # type: ignore[arg-type]

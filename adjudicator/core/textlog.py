@@ -98,21 +98,24 @@ class _Fold:
             self.state = game.apply(self.state, d)
             self.owed.append(d)
 
-    def step(self, ev: Event) -> None:
+    def step(self, ev: Event) -> bool:
+        """Fold ``ev`` in; False when the position stays where it was (a refused event)."""
         game, state = self.game, self.state
         if state is None or type(ev) is JudgeRuling:
-            return
+            return True
         if ev.kind == "X" and self.owed and states(self.owed[0], ev):
             self.owed.popleft()
-            return
+            return True
         try:
             if not game.check(state, ev).allowed:
-                return
+                return False
             self.owed.clear()
             self.state = game.apply(state, ev)
             self._settle()
         except Exception:  # noqa: BLE001 - the position stays; the verifier names the event
             self.state = state
+            return False
+        return True
 
 
 class _Reader:
@@ -129,6 +132,8 @@ class _Reader:
         #: the last event read, its note still open to variations
         self.pending: tuple[int, Event, bytes | None] | None = None
         self.stopped = False
+        #: the text line of the last event the rules refused (the position stayed before it)
+        self.refused: int | None = None
 
     def fail(self, line: int, why: str, part: str | None = None) -> LogError:
         return LogError(self.path, line, why, part)
@@ -232,7 +237,9 @@ class _Reader:
         try:
             events = game.notation.parse_entry(body, fold.state)
         except NotationError as exc:
-            raise self.fail(line, f"{body[:80]!r} does not read as an event: {exc}", "event") from None
+            after = (f" (read in the position before line {self.refused}, an event the rules refuse: "
+                     "write it as JSON to go on)") if self.refused is not None else ""
+            raise self.fail(line, f"{body[:80]!r} does not read as an event: {exc}{after}", "event") from None
         except Exception as exc:  # noqa: BLE001 - a notation's defect is still a named line
             raise self.fail(line, f"{body[:80]!r} does not read as an event ({type(exc).__name__})", "event") from None
         if not events:
@@ -256,7 +263,8 @@ class _Reader:
                 return
             self.pending = (line, ev, raw)
             assert self.fold is not None
-            self.fold.step(ev)
+            if not self.fold.step(ev):
+                self.refused = line
             if self.number() > MAX_EVENTS + 1:
                 raise self.fail(line, f"more than {MAX_EVENTS} events in one log")
 
