@@ -246,10 +246,10 @@ def load_position(log_path: str | None, position: str | None, at: int | None,
 
 
 def _rule_title(game: Game, rule: str) -> str:
-    """``"The attacker must be ready" `` for a rule id of the game's rulebook or the log format's, else ''."""
+    """The title of a rule id of the game's rulebook or the log format's, else ''."""
     for book in (game.rulebook, CORE_RULES):
         if rule in book:
-            return f"({book.title(rule)}) "
+            return book.title(rule)
     return ""
 
 
@@ -310,7 +310,7 @@ def check(log_path: str | None, at: int | None, position: str | None, position_t
     ev = _read_event(game, state, event_json, event_file)
     if isinstance(ev, JudgeRuling):  # a judge's ruling is about the log, not one position
         sys.exit(_records.check_ruling(log, at, ev, as_json, viewer))
-    ruling, derived, _new = propose(game, state, ev)
+    ruling, derived, new = propose(game, state, ev)
     message = ruling.message
     if viewer is not None:
         derived = [game.redact(d, viewer) for d in derived]
@@ -323,19 +323,23 @@ def check(log_path: str | None, at: int | None, position: str | None, position_t
             doc["condition"] = ruling.condition
         emit_json(doc)
     else:
-        echo(f"{game.notation.format(ev, state)}: {ruling.verdict}")
-        echo(f"  {ruling.rule} {_rule_title(game, ruling.rule)}[{ruling.code}] {message}")
+        shown = ev if viewer is None else game.redact(ev, viewer, state)
+        echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {message}")
+        title = _rule_title(game, ruling.rule)
+        if title:
+            echo(f"  rule {ruling.rule}: {title}")
+        echo(f"  event: {game.notation.format(shown, state)}")
         if ruling.condition is not None:
             echo(f"  legal if {ruling.condition}")
         if not ruling.engine_checked:
             echo("  (not engine-checked: the engine cannot model this effect)")
         if ruling.allowed:
             after = game.apply(state, ev)
-            for d in derived:
+            for d in derived:  # (redacted above for a viewer; the position is the judge's)
                 echo(f"  then: {game.notation.format(d, after)}")
-                after = game.apply(after, d)
-            out = game.outcome(after)
-            who = game.to_act(after)
+                after = game.apply(after, d) if viewer is None else after
+            out = game.outcome(new)
+            who = game.to_act(new)
             echo(f"  the match ends: {out.result} {out.winner or ''} ({out.reason})".replace("  (", " (") if out is not None
                  else f"  next to act: {', '.join(who) if who else 'no one'}")
     sys.exit(EXIT_LEGAL if ruling.legal else EXIT_UNDETERMINED if ruling.allowed else EXIT_ILLEGAL)

@@ -60,7 +60,7 @@ def test_state_text_then_check_and_legal_on_the_typed_line(tmp_path: Path, toy_l
     assert by_file.output == by_log.output
     r = run(main, ["check", "--position-text", line, "--event", "b: added n=2"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("b: added n=2: legal") and "next to act:" in r.output
+    assert r.output.startswith("legal: ") and "  event: b: added n=2\n" in r.output and "next to act:" in r.output
     r = run(main, ["check", "--position-text", line, "--event", "a: added n=2"])
     assert r.exit_code == 1 and "illegal" in r.output
     r = run(main, ["state", "--position-text", line, "--text"])

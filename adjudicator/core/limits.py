@@ -38,6 +38,8 @@ MAX_COPIES = 10_000
 MAX_DECK = 100_000
 #: the largest position document (bytes)
 MAX_POSITION_BYTES = 50_000_000
+#: the longest position line (characters; docs/notation.md)
+MAX_POSITION_LINE = 1_000_000
 
 
 def depth_error(raw: bytes | str, limit: int = MAX_DEPTH) -> str | None:

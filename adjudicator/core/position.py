@@ -15,7 +15,7 @@ import msgspec
 
 from . import registry
 from .errors import AdjudicatorError, LogError, UnknownGame
-from .limits import MAX_PLAYERS, MAX_POSITION_BYTES
+from .limits import MAX_PLAYERS, MAX_POSITION_BYTES, MAX_POSITION_LINE
 from .log import decode_json
 from .protocol import Game, RefError
 
@@ -56,9 +56,6 @@ def from_bytes(raw: bytes, path: str = "<position>") -> tuple[Game, Any]:
             raise LogError(path, None, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
     return from_document(decode_json(raw, path, None, MAX_POSITION_BYTES), path)
 
-
-#: the longest position line (characters)
-MAX_POSITION_LINE = 1_000_000
 
 
 def from_line(text: str, path: str = "--position-text") -> tuple[Game, Any]:
