@@ -17,7 +17,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from adjudicator.core.log import read_log
-from adjudicator.core.verify import run
+from adjudicator.core.verify import position_at, run
 from adjudicator.cli.main import main
 
 from .logos_make_examples import features, legal_examples
@@ -108,7 +108,9 @@ def test_cli_check_legal_and_state_in_a_battle() -> None:
     # legal during a refill lists every card the deck can give
     r = invoke("legal", path, "--at", 1)
     assert r.exit_code == 0 and r.output.startswith("to act: ann;"), r.output
-    assert '{"type":"CardDrawn","player":"ann","card":"ember-convert"}' in r.output
+    log = read_log(path)  # each in the notation, as the game writes it in that position
+    drawn = log.game.decoder.decode(b'{"type":"CardDrawn","player":"ann","card":"ember-convert"}')
+    assert f"  {log.game.notation.format(drawn, position_at(log, 1).state)}\n" in r.output
 
 
 def test_cli_state_shows_an_open_pick_at_once(tmp_path: Path) -> None:
