@@ -238,10 +238,10 @@ def _stated_consequence(game: Game, state: Any, ev: Event, unconfirmed: deque[Ev
             nxt = game.derive(state)
         except Exception:
             nxt = None
-        why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt)}"
+        why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt, state)}"
     else:
-        why = f"the engine derived {game.describe_event(expected)} at this point"
-    return Ruling("illegal", "LOG-2", "core/derived-mismatch", f"the log states {game.describe_event(ev)} but {why}")
+        why = f"the engine derived {game.describe_event(expected, state)} at this point"
+    return Ruling("illegal", "LOG-2", "core/derived-mismatch", f"the log states {game.describe_event(ev, state)} but {why}")
 
 
 class _Violations:
@@ -881,7 +881,7 @@ def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], 
         return (
             Ruling("illegal", "LOG-2", "core/derived-mismatch",
                    f"{type(event).__name__} is derived by the engine, never proposed; the position is settled"
-                   if nxt is None else f"the engine derives {game.describe_event(nxt)}"),
+                   if nxt is None else f"the engine derives {game.describe_event(nxt, state)}"),
             [], state)
     try:
         ruling = game.check(state, event)
