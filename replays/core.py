@@ -93,14 +93,16 @@ NOT_CHECKED = Ruling("illegal", "", "", "not checked: the engine stopped at an e
 
 
 def make_frame(game: Game, number: int, line: int, event: Event, ruling: Ruling | None, applied: bool,
-               derived: list[Event], state: Any) -> Frame:
-    """One log event as the viewers show it; ``state`` is the settled position after it."""
+               derived: list[Event], state: Any, before: Any = None) -> Frame:
+    """One log event as the viewers show it, in the game's notation; ``state`` is the settled
+    position after it, ``before`` the one it happens in (when the caller has it: the notation
+    names the piece that moves there)."""
     r = ruling if ruling is not None else NOT_CHECKED
     return Frame(
         number=number, line=line, event=event, type=type(event).__name__, kind=event.kind,
-        text=game.describe_event(event), mark=mark_of(event, ruling, applied),
+        text=game.describe_event(event, before if before is not None else state), mark=mark_of(event, ruling, applied),
         verdict="unchecked" if ruling is None else r.verdict, rule=r.rule, code=r.code, message=r.message,
-        derived=[game.describe_event(d) for d in derived],
+        derived=[game.describe_event(d, state) for d in derived],
         turn=game.turn_number(state) if state is not None else 0,
         condition=r.condition if r.verdict == UNDETERMINED else None,
         note=event.note,
@@ -119,11 +121,11 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None, befo
     shown = [game.redact(d, player) for d in derived]
     return Frame(
         number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
-        text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
+        text=game.describe_event(ev, before), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
         message=f"(this ruling concerns what {player} cannot see)" if hidden and (
             f.verdict in ("illegal", UNDETERMINED) or f.mark in (STANDS, TAKEN_BACK)) else
         (f.message if not hidden else f"{f.type} is legal here"),
-        derived=[game.describe_event(d) for d in shown], turn=f.turn,
+        derived=[game.describe_event(d, before) for d in shown], turn=f.turn,
         condition=None if hidden else f.condition, note=f.note,
     )
 
@@ -202,12 +204,13 @@ class Replay:
         game = self.game
         state = None
         for step in steps:
+            before = state
             state = step.state if step.state is not None else state
             self._states.append(state)
             self._table.append(step.table if step.table is not None else state)
             self._derived.append(list(step.derived))
             self.frames.append(make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
-                                          step.derived, state))
+                                          step.derived, state, before))
 
     # -- loading -----------------------------------------------------------------------------------
     @classmethod
