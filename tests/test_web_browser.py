@@ -527,6 +527,12 @@ def test_usable_at_390_px(live: Live, browser: Any, where: str) -> None:
         assert width <= 390, f"the {where} page is {width} px wide at a 390 px screen"
         for sel in ("#first", "#prev", "#next", "#last") if where == "viewer" else ():
             assert pg.locator(sel).get_attribute("aria-label")
+        if where == "viewer":  # the event in the notation, whole, wrapped within the screen
+            text = pg.locator("#ruling .ev-text")
+            assert text.inner_text() == Replay.from_file(path).frame(20).text
+            box = text.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390
+            assert "{" not in pg.locator("#events").inner_text()  # no event as JSON or repr
     finally:
         pg.close()
 

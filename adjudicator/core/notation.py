@@ -48,6 +48,10 @@ MAX_TEXT = 100_000
 #: the most candidates an ambiguity lists
 MAX_CANDIDATES = 20
 
+#: the longest value of the set-up (``MatchStarted``) its words show (a deck list is ``decks=...``:
+#: the set-up is read as JSON or from a match's header tags, never from these words)
+MAX_SETUP_VALUE = 60
+
 #: who acts, written first
 ACTORS = ("player", "warband")
 
@@ -123,16 +127,19 @@ class Notation:
     def format_generic(self, event: Event) -> str:
         """The game-neutral form: who acts, the type in words, then every other field as
         ``key=value`` (``alice: card played card=fortitude``, ``turn passed``); a value is a bare
-        word where it reads back as the same string, else JSON (lists: ``[a, b]``)."""
+        word where it reads back as the same string, else JSON (lists: ``[a, b]``).  Reads back
+        exactly, but for the set-up's long values (``decks=...``)."""
         cls = type(event)
         doc = msgspec.to_builtins(event)
         key = actor_field(cls)
         actor = doc.get(key) if key is not None else None
         words = [type_words(cls.__name__)]
+        setup = cls is self.game.event_types[0]  # MatchStarted: its deck lists are no words
         for k, v in doc.items():
             if k == "type" or k in ENVELOPE_FIELDS or (k == key and isinstance(actor, str)):
                 continue
-            words.append(f"{k}={format_value(v)}")
+            value = format_value(v)
+            words.append(f"{k}={value}" if not setup or len(value) <= MAX_SETUP_VALUE else f"{k}=...")
         body = " ".join(words)
         return f"{actor}: {body}" if isinstance(actor, str) and bare_word(actor) else body
 
