@@ -121,11 +121,13 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None, befo
     shown = [game.redact(d, player) for d in derived]
     return Frame(
         number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
-        text=game.describe_event(ev, before), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
+        text=f.text if not hidden else game.describe_event(ev, before), mark=f.mark, verdict=f.verdict, rule=f.rule,
+        code=f.code,
         message=f"(this ruling concerns what {player} cannot see)" if hidden and (
             f.verdict in ("illegal", UNDETERMINED) or f.mark in (STANDS, TAKEN_BACK)) else
         (f.message if not hidden else f"{f.type} is legal here"),
-        derived=[game.describe_event(d, before) for d in shown], turn=f.turn,
+        derived=[t if d == o else game.describe_event(d, before) for t, d, o in zip(f.derived, shown, derived)],
+        turn=f.turn,
         condition=None if hidden else f.condition, note=f.note,
     )
 

@@ -181,3 +181,22 @@ def test_bounds(tmp_path: Path) -> None:
         read_text(b'{"type":"MatchStarted","game":"colossi","players":["a","b"]}\n' + deep.encode(), "deep.txt")
     with pytest.raises(Exception, match="never closed"):
         read_text(b'{"type":"MatchStarted","game":"colossi","players":["a","b"]}\n(a: b\n', "open.txt")
+
+
+def test_seal_export_and_the_viewer_read_the_text_form(tmp_path: Path) -> None:
+    from adjudicator.replays.core import Replay
+
+    src = ROOT / "examples/colossus-order/legal-judge-stands.jsonl"
+    text = tmp_path / "m.txt"
+    text.write_text(to_text(src.read_bytes(), str(src)))
+    run = CliRunner().invoke
+    sealed = run(main, ["seal", str(text)])
+    assert sealed.exit_code == 0 and sealed.output_bytes == run(main, ["seal", str(src)]).output_bytes
+    r = run(main, ["export", str(text), "-o", str(tmp_path / "m.html"), "--as", "judge"])
+    assert r.exit_code == 0, r.output
+    replay = Replay.from_file(text)
+    assert [f.text for f in replay.frames] == [f.text for f in Replay.from_file(src).frames]
+    page = (tmp_path / "m.html").read_text()
+    assert all(f'"text":"{f.text}"' in page for f in replay.frames[1:40] if '"' not in f.text and "?" not in f.text)
+    assert replay.frames[5].line == text.read_text().splitlines().index(next(
+        ln for ln in text.read_text().splitlines() if ln.startswith("6. "))) + 1  # the text's own lines
