@@ -224,6 +224,19 @@ class Replay:
         return cls(parse_log(data, name))
 
     @classmethod
+    def from_position(cls, game: Game, state: Any, name: str) -> "Replay":
+        """One position and no log (``adjudicator replay --position-text LINE``: a judge at a
+        table nobody logged looks at the position typed): a single frame, its set-up's."""
+        setup = game.setup_of(state)
+        replay = cls(MatchLog(name, game, [(1, setup)]), title=name)
+        replay._states = [state]
+        replay._table = [state]
+        f = replay.frames[0]
+        replay.frames = [make_frame(game, 1, 1, setup, None if f.verdict == "unchecked" else
+                                    Ruling(f.verdict, f.rule, f.code, f.message), True, [], state)]
+        return replay
+
+    @classmethod
     def from_events(cls, game: Game, events: list[Event], name: str) -> "Replay":
         """From events already decoded (e.g. read back from the event store)."""
         enc = msgspec.json.Encoder()

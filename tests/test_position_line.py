@@ -83,3 +83,21 @@ def test_a_game_without_a_position_line_says_so(tmp_path: Path, toy) -> None:
         pytest.skip("the toy game has a position line")
     r = CliRunner().invoke(main, ["state", "--text", str(_log(tmp_path, toy))])
     assert r.exit_code == 2 and "toy has no position notation" in r.output, r.output
+
+
+def test_replay_opens_a_typed_position(tmp_path: Path, toy_line) -> None:
+    from adjudicator.cli.replay import build_app
+    from adjudicator.cli.common import BadInput
+
+    log = _log(tmp_path, toy_line)
+    line = CliRunner().invoke(main, ["state", "--text", str(log)]).output.strip()
+    app = build_app(None, position_text=line)
+    assert len(app.replay) == 1
+    assert toy_line.notation.format_position(app.replay.state(1)) == line
+    assert app.replay.scene(1).status == toy_line.scene(toy_line.notation.parse_position(line), None).status
+    (tmp_path / "p.txt").write_text(line)
+    assert build_app(None, position=str(tmp_path / "p.txt")).replay.state(1) == app.replay.state(1)
+    with pytest.raises(BadInput, match="one of"):
+        build_app(str(log), position_text=line)
+    with pytest.raises(BadInput, match="no game reads"):
+        build_app(None, position_text="toy? no")
