@@ -14,7 +14,7 @@ MAX_LINE_BYTES = 1_000_000
 #: the most events in one log
 MAX_EVENTS = 10_000_000
 #: the largest text form of a match (bytes; docs/notation.md): it is read whole
-MAX_TEXT_BYTES = 200_000_000
+MAX_TEXT_BYTES = 50_000_000
 #: judges' rulings (JudgeRuling lines) in one log
 MAX_RULINGS = 10_000
 #: the most players a match may name (every game seats far fewer; the rules judge the real count)

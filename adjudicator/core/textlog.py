@@ -49,9 +49,10 @@ import msgspec
 from . import registry
 from .errors import LogError, UnknownGame
 from .events import Event, JudgeRuling, bare, encode_line, states
-from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_TEXT_BYTES, depth_error
+from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_TEXT_BYTES, depth_error
+from .meta import meta_error
 from .notation import NotationError
-from .protocol import Game
+from .protocol import Game, RefError
 
 __all__ = ["is_text", "read_text", "write_text"]
 
@@ -188,7 +189,11 @@ class _Reader:
             raise self.fail(line, str(exc), "game") from None
         try:
             setup = self.game.decoder.decode(raw)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+            players = getattr(setup, "players", None)
+            if isinstance(players, list) and len(players) > MAX_PLAYERS or meta_error(getattr(setup, "meta", None)):
+                raise ValueError("out of bounds")
+            self.game.validate_refs(setup, setup)  # (its bounds checked before anything is built from it)
+        except (msgspec.DecodeError, msgspec.ValidationError, RefError, ValueError):
             self.out.append((line, raw))  # the log reader names what is wrong with it
             self.stopped = True
             return
