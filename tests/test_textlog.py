@@ -10,6 +10,7 @@ read by every command that reads a log, its errors naming the text's file and li
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import msgspec
@@ -200,3 +201,13 @@ def test_seal_export_and_the_viewer_read_the_text_form(tmp_path: Path) -> None:
     assert all(f'"text":"{f.text}"' in page for f in replay.frames[1:40] if '"' not in f.text and "?" not in f.text)
     assert replay.frames[5].line == text.read_text().splitlines().index(next(
         ln for ln in text.read_text().splitlines() if ln.startswith("6. "))) + 1  # the text's own lines
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if "judge" in p.name] + EXAMPLES[::11],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_numbers_and_comments_are_optional(path: Path) -> None:
+    """The text without its numbers, turn marks and result reads as the same log (a judge's
+    ruling that lets an event stand included: the lines after it read in the position it left)."""
+    data = path.read_bytes()
+    lines = [re.sub(r"^\d+\. ", "", ln) for ln in to_text(data, str(path)).splitlines() if not ln.startswith("#")]
+    assert to_jsonl("\n".join(lines).encode(), "bare.txt") == data

@@ -84,6 +84,8 @@ class _Fold:
     def __init__(self, game: Game, setup: Event) -> None:
         self.game = game
         self.owed: deque[Event] = deque()
+        #: the event refused just before (its number and itself), which a judge may let stand
+        self.refused: tuple[int, Event] | None = None
         try:
             self.state: Any = game.initial_state(setup)
             self._settle()
@@ -99,16 +101,29 @@ class _Fold:
             self.state = game.apply(self.state, d)
             self.owed.append(d)
 
-    def step(self, ev: Event) -> bool:
-        """Fold ``ev`` in; False when the position stays where it was (a refused event)."""
+    def step(self, ev: Event, number: int) -> bool:
+        """Fold event ``number`` in; False when the position stays where it was (a refused
+        event).  A judge's ``stands`` on the event refused just before plays it on, as the
+        verifier does."""
         game, state = self.game, self.state
-        if state is None or type(ev) is JudgeRuling:
+        if state is None:
+            return True
+        if type(ev) is JudgeRuling:
+            refused, self.refused = self.refused, None
+            if refused is not None and ev.decision == "stands" and ev.event == refused[0]:
+                try:
+                    self.state = game.apply(state, refused[1])
+                    self._settle()
+                except Exception:  # noqa: BLE001 - no defined effect: the position stays
+                    self.state = state
             return True
         if ev.kind == "X" and self.owed and states(self.owed[0], ev):
             self.owed.popleft()
             return True
+        self.refused = None
         try:
             if not game.check(state, ev).allowed:
+                self.refused = (number, ev)
                 return False
             self.owed.clear()
             self.state = game.apply(state, ev)
@@ -268,7 +283,7 @@ class _Reader:
                 return
             self.pending = (line, ev, raw)
             assert self.fold is not None
-            if not self.fold.step(ev):
+            if not self.fold.step(ev, self.number() - 1):
                 self.refused = line
             if self.number() > MAX_EVENTS + 1:
                 raise self.fail(line, f"more than {MAX_EVENTS} events in one log")
