@@ -211,3 +211,13 @@ def test_numbers_and_comments_are_optional(path: Path) -> None:
     data = path.read_bytes()
     lines = [re.sub(r"^\d+\. ", "", ln) for ln in to_text(data, str(path)).splitlines() if not ln.startswith("#")]
     assert to_jsonl("\n".join(lines).encode(), "bare.txt") == data
+
+
+def test_the_example_of_docs_notation_md_reads_and_verifies() -> None:
+    doc = (ROOT / "docs" / "notation.md").read_text()
+    block = doc.split("```text\n[game ", 1)[1].split("```", 1)[0]
+    text = ("[game " + block).encode()
+    log = parse_log(text, "docs/notation.md")  # (after a change of the game's notation: regenerate it
+    assert len(log.events) == 9 and log.events[0][1].meta == {"event": "Club night", "round": "3", "table": "2"}
+    assert "first quake" in log.events[5][1].note and log.events[6][1].note.startswith("(7. ")
+    assert to_text(to_jsonl(text, "t"), "t") == text.decode()  # with adjudicator convert)
