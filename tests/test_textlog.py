@@ -213,7 +213,7 @@ def test_numbers_and_comments_are_optional(path: Path) -> None:
     assert to_jsonl("\n".join(lines).encode(), "bare.txt") == data
 
 
-def test_the_example_of_docs_notation_md_reads_and_verifies() -> None:
+def test_the_example_of_docs_notation_md_reads_and_converts_back() -> None:
     doc = (ROOT / "docs" / "notation.md").read_text()
     block = doc.split("```text\n[game ", 1)[1].split("```", 1)[0]
     text = ("[game " + block).encode()
