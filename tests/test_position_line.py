@@ -101,3 +101,20 @@ def test_replay_opens_a_typed_position(tmp_path: Path, toy_line) -> None:
         build_app(str(log), position_text=line)
     with pytest.raises(BadInput, match="no game reads"):
         build_app(None, position_text="toy? no")
+
+
+def test_check_reads_the_proposed_event_in_the_notation() -> None:
+    """``check --event`` in the game's words: one legal event is ruled on, several are named
+    (exit 2), and JSON still reads as before."""
+    log = str(Path(__file__).resolve().parent.parent / "examples/colossus-order/legal-judge-stands.jsonl")
+    run = CliRunner().invoke
+    listed = run(main, ["legal", log, "--at", "30"]).output.splitlines()[1:]
+    assert listed and all(not ln.strip().startswith("{") for ln in listed)
+    first = listed[0].strip().split("   (+")[0]
+    r = run(main, ["check", log, "--at", "30", "--event", first])
+    assert r.exit_code == 0 and f"  event: {first}\n" in r.output and "next to act:" in r.output, r.output
+    who = first.split(":")[0]
+    r = run(main, ["check", log, "--at", "30", "--event", f"{who}:"])
+    assert r.exit_code == 2 and "reads as" in r.output and first in r.output, r.output
+    r = run(main, ["check", log, "--at", "30", "--event", '{"type": "MainPhaseEnded", "player": "alice"}'])
+    assert r.exit_code == 1 and r.output.startswith("illegal: "), r.output
