@@ -221,3 +221,19 @@ def test_the_example_of_docs_notation_md_reads_and_converts_back() -> None:
     assert len(log.events) == 9 and log.events[0][1].meta == {"event": "Club night", "round": "3", "table": "2"}
     assert "first quake" in log.events[5][1].note and log.events[6][1].note.startswith("(7. ")
     assert to_text(to_jsonl(text, "t"), "t") == text.decode()  # with adjudicator convert)
+
+
+def test_control_characters_never_reach_the_text_raw() -> None:
+    """A note, a name or a reason holding a terminal's escape is written escaped (the JSON line,
+    or a JSON string in the notation), and still converts back byte for byte.  (A C1 character
+    inside a JSON line stays as the log holds it, JSON does not escape it: the line is copied.)"""
+    game = registry.get("colossus-order")
+    events, _ = playout(game, 3, max_events=20)
+    events[3] = msgspec.structs.replace(events[3], note="\x1b]0;pwned\x07 and\nmore")
+    from adjudicator.core.events import JudgeRuling
+
+    events.append(JudgeRuling(event=4, decision="stands", reason="\x1b[31mred\u009b"))
+    data = events_jsonl(events)
+    text = _round_trip(data, "esc.jsonl")
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f]", text) and "\\u001b" in text
+    assert all(not re.search("[\x80-\x9f]", ln) for ln in text.splitlines() if not ln.split(". ", 1)[-1].startswith("{"))

@@ -251,8 +251,9 @@ class Notation:
 
 # -- the generic form's values ---------------------------------------------------------------------
 
-#: a string written bare: no space, quote, bracket, brace or comma, and not read as another value
-_BARE = re.compile(r'[^\s,\[\]{}"]+')
+#: a string written bare: no space, quote, bracket, brace, comma or control character (one is
+#: written as JSON, escaped: a terminal shows the text form as it is), and not read as another value
+_BARE = re.compile(r'[^\s,\[\]{}"\x00-\x1f\x7f-\x9f]+')
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 

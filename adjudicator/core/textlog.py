@@ -59,6 +59,8 @@ __all__ = ["is_text", "read_text", "write_text"]
 _TAG = re.compile(r"\[(?P<name>[A-Za-z][A-Za-z0-9_-]*)\s+(?P<value>.*)\]$", re.S)
 _NUMBER = re.compile(r"(?P<n>\d{1,12})\.(?:\s+|$)")
 _NOTE = re.compile(r"(?P<body>.*?)\s+\{(?P<note>[^{}\n]*)\}$", re.S)
+#: a control character (line breaks included; C1 too): a line holding one is written as JSON
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
 #: the most derived events in a row the reading fold applies (an engine loop is the verifier's to report)
 _MAX_DERIVED = 100_000
 
@@ -485,8 +487,10 @@ def _written(r: _Reader, notation: Any, number: int, ev: Event, raw: bytes, stat
         text = notation.format(bare(ev), state)
     except Exception:  # noqa: BLE001 - no words for it: the JSON line stands
         return None
-    if not text or "\n" in text or text.startswith(("{", "[", "(", "#", "%")):
+    if not text or text.startswith(("{", "[", "(", "#", "%")) or _CONTROLS.search(text):
         return None
+    if ev.note is not None and _CONTROLS.search(ev.note):
+        return None  # (the JSON line escapes them: the text form never holds a raw control character)
     comment, variations = _split_note(ev.note) if ev.note else (None, None)
     line = f"{number}. {text}" + (f" {{{comment}}}" if comment else "")
     try:
