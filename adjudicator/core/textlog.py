@@ -68,8 +68,8 @@ _MAX_DERIVED = 100_000
 def is_text(data: bytes) -> bool:
     """Whether ``data`` is a match's text form rather than JSON Lines: its first character that is
     not a blank is not ``{`` (sniffed by content, never by the file's name)."""
-    head = data.lstrip()[:1]
-    return bool(head) and head != b"{"
+    head = data[3:4] if data.startswith(b"\xef\xbb\xbf") else data.lstrip()[:1]
+    return bool(head) and head != b"{"  # (JSON Lines after a byte order mark stay JSON Lines: refused)
 
 
 def _hash(raw: bytes) -> str:
