@@ -237,3 +237,20 @@ def test_control_characters_never_reach_the_text_raw() -> None:
     text = _round_trip(data, "esc.jsonl")
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f]", text) and "\\u001b" in text
     assert all(not re.search("[\x80-\x9f]", ln) for ln in text.splitlines() if not ln.split(". ", 1)[-1].startswith("{"))
+
+
+def test_the_readme_notation_block_runs(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from .test_readme import block_after
+
+    src = ROOT / "examples/kolossus/legal-chapter-1.jsonl"
+    (tmp_path / "examples/kolossus").mkdir(parents=True)
+    (tmp_path / "examples/kolossus/legal-chapter-1.jsonl").write_bytes(src.read_bytes())
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")}
+    r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block_after("notation")], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
+    assert "chapter-1.txt: legal" in r.stdout and (tmp_path / "chapter-1.txt").read_text().startswith('[game "kolossus"]')
