@@ -254,3 +254,15 @@ def test_the_readme_notation_block_runs(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-2000:])
     assert "chapter-1.txt: legal" in r.stdout and (tmp_path / "chapter-1.txt").read_text().startswith('[game "kolossus"]')
+
+
+def test_redact_and_reconcile_read_the_text_form(tmp_path: Path) -> None:
+    seat = ROOT / "examples/colossus-order/legal-seat-alice-gem-complete.jsonl"
+    full = ROOT / "examples/colossus-order/legal-gem-complete.jsonl"
+    text = tmp_path / "seat.txt"
+    text.write_text(to_text(seat.read_bytes(), str(seat)))
+    run = CliRunner().invoke
+    a, b = run(main, ["reconcile", str(text), str(full)]), run(main, ["reconcile", str(seat), str(full)])
+    assert a.exit_code == b.exit_code == 0 and a.output.replace(str(text), "X") == b.output.replace(str(seat), "X")
+    a, b = run(main, ["redact", str(text), "--as", "alice"]), run(main, ["redact", str(seat), "--as", "alice"])
+    assert a.exit_code == 0 and a.output_bytes == b.output_bytes
