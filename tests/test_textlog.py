@@ -266,3 +266,24 @@ def test_redact_and_reconcile_read_the_text_form(tmp_path: Path) -> None:
     assert a.exit_code == b.exit_code == 0 and a.output.replace(str(text), "X") == b.output.replace(str(seat), "X")
     a, b = run(main, ["redact", str(text), "--as", "alice"]), run(main, ["redact", str(seat), "--as", "alice"])
     assert a.exit_code == 0 and a.output_bytes == b.output_bytes
+
+
+def test_convert_never_replaces_its_input_and_an_existing_file_only_with_force(tmp_path: Path) -> None:
+    src = ROOT / "examples/colossi/legal-judge-stands.jsonl"
+    log = tmp_path / "m.jsonl"
+    log.write_bytes(src.read_bytes())
+    run = CliRunner().invoke
+    for force in ([], ["--force"]):
+        r = run(main, ["convert", str(log), "-o", str(log), *force])
+        assert r.exit_code == 2 and "the same file" in r.output, r.output
+    assert log.read_bytes() == src.read_bytes()
+    out = tmp_path / "m.txt"
+    out.write_text("precious\n")
+    r = run(main, ["convert", str(log), "-o", str(out)])
+    assert r.exit_code == 2 and out.read_text() == "precious\n"
+    r = run(main, ["convert", str(log), "-o", str(out), "--force"])
+    assert r.exit_code == 0 and out.read_text().startswith('[game "colossi"]')
+    r = run(main, ["convert", str(out), "--to", "text"])  # text to text: the same text
+    assert r.exit_code == 0 and r.output == out.read_text()
+    r = run(main, ["convert", str(log), "--to", "jsonl"])  # JSON Lines to JSON Lines: checked, the same
+    assert r.exit_code == 0 and r.output_bytes == src.read_bytes()
