@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 
 from .api import (  # noqa: E402
     IllegalEvent, Match, Position, Proposal, Verdict, event, game, game_ids, load_position, parse,
-    read_log,
+    position_text, read_log,
 )
 from .build import Recording  # noqa: E402  (Match.new's recording: adjudicator.build)
 from .core.errors import AdjudicatorError, LogError, UnknownGame  # noqa: E402
@@ -24,5 +24,5 @@ from .core.rulings import Ruling  # noqa: E402
 
 __all__ = [
     "AdjudicatorError", "IllegalEvent", "LogError", "Match", "Position", "Proposal", "Recording", "Ruling",
-    "UnknownGame", "Verdict", "event", "game", "game_ids", "load_position", "parse", "read_log",
+    "UnknownGame", "Verdict", "event", "game", "game_ids", "load_position", "parse", "position_text", "read_log",
 ]

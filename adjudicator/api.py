@@ -30,16 +30,18 @@ from .core import position as _positions
 from .core import registry
 from .core import sources as _sources
 from .core.errors import AdjudicatorError, LogError
-from .core.events import Event, JudgeRuling
+from .core.events import Event, JudgeRuling, encode_line
 from .core.log import MatchLog, decode_event, parse_log
 from .core.log import read_log as _read_log
+from .core.notation import NotationError
+from .core.textlog import write_text
 from .core.protocol import Game, Outcome, RefError
 from .core.rulings import Ruling
 from .core.verify import Irregularity, Result, Violation, position_at, propose, run, start
 
 __all__ = [
     "IllegalEvent", "Match", "Position", "Proposal", "Verdict", "event", "game", "game_ids",
-    "load_position", "parse", "read_log",
+    "load_position", "parse", "position_text", "read_log",
 ]
 
 
@@ -79,13 +81,20 @@ def game(game_id: str) -> Game:
     return registry.get(game_id)
 
 
-def event(game_id: str | Game, data: str | bytes | dict[str, Any]) -> Event:
-    """One event of a game, from a JSON line or a dict; raises :class:`LogError` if unreadable.
+def event(game_id: str | Game, data: str | bytes | dict[str, Any], state: Any = None) -> Event:
+    """One event of a game, from a JSON line, a dict, or a text in the game's notation (read in
+    the position ``state`` when given: docs/notation.md); raises :class:`LogError` if
+    unreadable (a text that reads as several events names them).
 
     >>> adjudicator.event("colossus-order", '{"type": "Conceded", "player": "bob"}')
     Conceded(player='bob', seq=None, at=None, note=None, prev=None)
     """
     g = registry.get(game_id) if isinstance(game_id, str) else game_id
+    if isinstance(data, str) and data.lstrip()[:1] != "{":
+        try:
+            return g.notation.parse(data, state)
+        except NotationError as exc:
+            raise LogError("<event>", None, str(exc)) from None
     raw = data if isinstance(data, (bytes, str)) else msgspec.json.encode(data)
     return decode_event(g, raw.encode() if isinstance(raw, str) else raw, "<event>", None)
 
@@ -175,18 +184,38 @@ class Position:
     @_in_sources
     def propose(self, ev: Event | str | dict[str, Any]) -> Proposal:
         """The ruling on ``ev`` and, when legal, what follows from it (the position is unchanged)."""
-        e = ev if isinstance(ev, Event) else event(self.game, ev)
+        e = ev if isinstance(ev, Event) else event(self.game, ev, self.state)
         ruling, derived, new = propose(self.game, self.state, e)
         at = None if self.at is None else self.at + (1 if ruling.allowed else 0)
         return Proposal(ruling, derived, Position(self.game, new, at, self._sources) if ruling.allowed else self)
 
     def after(self, ev: Event | str | dict[str, Any]) -> "Position":
         """The settled position after ``ev``; raises :class:`IllegalEvent` when it is illegal."""
-        e = ev if isinstance(ev, Event) else event(self.game, ev)
+        e = ev if isinstance(ev, Event) else event(self.game, ev, self.state)
         p = self.propose(e)
         if not p.legal:
             raise IllegalEvent(e, p.ruling)
         return p.position
+
+    @_in_sources
+    def san(self, ev: Event | str | dict[str, Any]) -> str:
+        """``ev`` in the game's notation, as a player writes it here (SAN's idea):
+        ``pos.san(pos.legal_events()[0])`` -> ``'alice: play Sky Lancer Captain -> F3'``."""
+        e = ev if isinstance(ev, Event) else event(self.game, ev, self.state)
+        return self.game.notation.format(e, self.state)
+
+    @_in_sources
+    def parse(self, text: str) -> Event:
+        """The event ``text`` writes here, in the game's notation (or a JSON line); raises
+        :class:`LogError` when it reads as none or several (their texts named)."""
+        return event(self.game, text, self.state)
+
+    @_in_sources
+    def text(self, player: str | None = None) -> str:
+        """The position in one line (``adjudicator state --text``; FEN's idea), from ``player``'s
+        view (None: the judge's); :func:`position_text` reads it back.  Raises
+        :class:`~adjudicator.core.notation.NotationError` for a game without one."""
+        return self.game.notation.format_position(self.state, player)
 
     @_in_sources
     def view(self, player: str | None = None) -> dict[str, Any]:
@@ -210,8 +239,15 @@ class Position:
 
 
 def load_position(path: str | Path) -> Position:
-    """A position from a position document (``adjudicator state --json``)."""
+    """A position from a position document (``adjudicator state --json``) or a file holding a
+    position line (``adjudicator state --text``), sniffed by content."""
     g, state = _positions.load(path)
+    return Position(g, state)
+
+
+def position_text(line: str) -> Position:
+    """A position from its line (:meth:`Position.text`): the registered game that reads it."""
+    g, state = _positions.from_line(line, "<position>")
     return Position(g, state)
 
 
@@ -302,6 +338,25 @@ class Match:
 
     def __len__(self) -> int:
         return len(self._log.events)
+
+    @_in_sources
+    def text(self) -> str:
+        """The match's text form (``adjudicator convert``; docs/notation.md): header tags, then
+        the game's notation one event a line; :func:`parse` reads it back as the same events."""
+        events = self.events
+        return write_text(self.game, [encode_line(e) for e in events], events)
+
+    @_in_sources
+    def san(self) -> list[str]:
+        """Every event after ``MatchStarted`` in the game's notation, each in the position it
+        happens in (the judge's fold of the log: ``verify``'s positions)."""
+        res = run(self._log, record_steps=True)
+        steps = res.steps or []
+        out, before = [], steps[0].state if steps else None
+        for step in steps[1:]:
+            out.append(self.game.notation.format(step.event, before))
+            before = step.state if step.state is not None else before
+        return out
 
     @_in_sources
     def verify(self, *, keep_going: bool = False) -> Verdict:

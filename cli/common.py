@@ -131,7 +131,12 @@ as_option = click.option(
 )
 position_option = click.option(
     "--position", "position", type=click.Path(dir_okay=False), default=None,
-    help="Read the position from a position document (state --json) instead of a log.",
+    help="Read the position from a file instead of a log: a position document (state --json) or a "
+         "position line (state --text), sniffed by content.",
+)
+position_text_option = click.option(
+    "--position-text", "position_text", default=None, metavar="LINE",
+    help="The position as one line in the game's notation (what state --text prints), instead of a log.",
 )
 
 

@@ -17,13 +17,15 @@ from adjudicator.core import registry
 from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import JudgeRuling, to_builtins
 from adjudicator.core.meta import header_line
+from adjudicator.core.notation import NotationError
+from adjudicator.core.rulings import CORE_RULES
 from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import position_at, propose
 
 from .common import (
     EXIT_ILLEGAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option, echo, inline,
-    emit_json, fail, json_option, pools_option, position_option,
+    emit_json, fail, json_option, pools_option, position_option, position_text_option,
 )
 
 
@@ -223,14 +225,16 @@ def verify(paths: tuple[str, ...], as_json: bool, keep_going: bool, jobs: int, q
 
 # -- positions -----------------------------------------------------------------------------------
 
-def load_position(log_path: str | None, position: str | None, at: int | None) -> tuple[Game, Any, MatchLog | None, int | None]:
-    if (log_path is None) == (position is None):
-        raise BadInput("give either a LOG or --position FILE (not both)")
+def load_position(log_path: str | None, position: str | None, at: int | None,
+                  position_text: str | None = None) -> tuple[Game, Any, MatchLog | None, int | None]:
+    if [log_path, position, position_text].count(None) != 2:
+        raise BadInput("give one of a LOG, --position FILE or --position-text LINE")
     try:
-        if position is not None:
+        if position is not None or position_text is not None:
             if at is not None:
                 raise BadInput("--at goes with a LOG, not with --position")
-            game, state = positions.load(position)
+            game, state = (positions.load(position) if position is not None
+                           else positions.from_line(position_text or ""))
             return game, state, None, None
         log = read_log(log_path)
     except AdjudicatorError as exc:
@@ -239,6 +243,14 @@ def load_position(log_path: str | None, position: str | None, at: int | None) ->
         raise BadInput(f"{log_path}: --at {at} is past the last event ({len(log.events)})")
     res = position_at(log, at)
     return log.game, res.state, log, at or len(log.events)
+
+
+def _rule_title(game: Game, rule: str) -> str:
+    """The title of a rule id of the game's rulebook or the log format's, else ''."""
+    for book in (game.rulebook, CORE_RULES):
+        if rule in book:
+            return book.title(rule)
+    return ""
 
 
 def _read_event(game: Game, state: Any, event_json: str | None, event_file: str | None) -> Any:
@@ -254,7 +266,13 @@ def _read_event(game: Game, state: Any, event_json: str | None, event_file: str 
         raw = event_json.encode()
         where = "--event"
     try:
-        ev = decode_event(game, raw, where, None)
+        if raw.lstrip()[:1] != b"{":  # the game's notation, read in the position
+            try:
+                ev = game.notation.parse(raw.decode("utf-8", "replace"), state)
+            except NotationError as exc:
+                raise BadInput(f"{where}: {exc}") from None
+        else:
+            ev = decode_event(game, raw, where, None)
         game.validate_refs(game.setup_of(state), ev)
     except LogError as exc:
         raise fail(exc) from None
@@ -274,23 +292,25 @@ def _viewer(game: Game, st: Any, as_player: str | None) -> str | None:
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
-@click.option("--event", "event_json", default=None, metavar="JSON", help="The proposed event as one JSON log line.")
+@position_text_option
+@click.option("--event", "event_json", default=None, metavar="TEXT",
+              help="The proposed event: in the game's notation (``alice: pass``) or as one JSON log line.")
 @click.option("--event-file", default=None, type=click.Path(dir_okay=False), help="A file holding the proposed event.")
 @as_option
 @json_option
-def check(log_path: str | None, at: int | None, position: str | None, event_json: str | None,
-          event_file: str | None, as_player: str | None, as_json: bool) -> None:
+def check(log_path: str | None, at: int | None, position: str | None, position_text: str | None,
+          event_json: str | None, event_file: str | None, as_player: str | None, as_json: bool) -> None:
     """Rule on one proposed event in the position after event N of LOG (or in --position).
 
     With --as PLAYER, what follows is shown as PLAYER would see it, and a ruling about what
     PLAYER cannot see says so instead of naming it.
     """
-    game, state, log, _n = load_position(log_path, position, at)
+    game, state, log, _n = load_position(log_path, position, at, position_text)
     viewer = _viewer(game, state, as_player)
     ev = _read_event(game, state, event_json, event_file)
     if isinstance(ev, JudgeRuling):  # a judge's ruling is about the log, not one position
         sys.exit(_records.check_ruling(log, at, ev, as_json, viewer))
-    ruling, derived, _new = propose(game, state, ev)
+    ruling, derived, new = propose(game, state, ev)
     message = ruling.message
     if viewer is not None:
         derived = [game.redact(d, viewer) for d in derived]
@@ -303,13 +323,25 @@ def check(log_path: str | None, at: int | None, position: str | None, event_json
             doc["condition"] = ruling.condition
         emit_json(doc)
     else:
+        shown = ev if viewer is None else game.redact(ev, viewer, state)
         echo(f"{ruling.verdict}: {ruling.rule} [{ruling.code}] {message}")
+        title = _rule_title(game, ruling.rule)
+        if title:
+            echo(f"  rule {ruling.rule}: {title}")
+        echo(f"  event: {game.notation.format(shown, state)}")
         if ruling.condition is not None:
             echo(f"  legal if {ruling.condition}")
         if not ruling.engine_checked:
             echo("  (not engine-checked: the engine cannot model this effect)")
-        for d in derived:
-            echo(f"  then: {game.describe_event(d)}")
+        if ruling.allowed:
+            after = game.apply(state, ev)
+            for d in derived:  # (redacted above for a viewer; the position is the judge's)
+                echo(f"  then: {game.notation.format(d, after)}")
+                after = game.apply(after, d) if viewer is None else after
+            out = game.outcome(new)
+            who = game.to_act(new)
+            echo(f"  the match ends: {out.result} {out.winner or ''} ({out.reason})".replace("  (", " (") if out is not None
+                 else f"  next to act: {', '.join(who) if who else 'no one'}")
     sys.exit(EXIT_LEGAL if ruling.legal else EXIT_UNDETERMINED if ruling.allowed else EXIT_ILLEGAL)
 
 
@@ -321,18 +353,19 @@ _grouped = positions.grouped
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
+@position_text_option
 @click.option("--paths", is_flag=True, help="List every path of a move (default: one per destination, with a count).")
 @as_option
 @json_option
-def legal(log_path: str | None, at: int | None, position: str | None, paths: bool, as_player: str | None,
-          as_json: bool) -> None:
+def legal(log_path: str | None, at: int | None, position: str | None, position_text: str | None, paths: bool,
+          as_player: str | None, as_json: bool) -> None:
     """Every legal event for whoever may act after event N of LOG (or in --position).
 
     Moves of one piece to one square by different paths are listed once, with how many paths
     (all of them with --paths).  With --as PLAYER, only events PLAYER could see in full are listed
     (random outcomes of cards hidden from PLAYER are counted, not named).
     """
-    game, state, _log, _n = load_position(log_path, position, at)
+    game, state, _log, _n = load_position(log_path, position, at, position_text)
     viewer = _viewer(game, state, as_player)
     events = game.legal_events(state)
     to_act = game.to_act(state)
@@ -354,7 +387,7 @@ def legal(log_path: str | None, at: int | None, position: str | None, paths: boo
     echo(f"to act: {', '.join(to_act)}; {len(events)} legal events{shown}")
     for e, n in groups:
         more = f"   (+{n - 1} other paths to the same square)" if n > 1 else ""
-        echo("  " + msgspec.json.encode(e).decode() + more)
+        echo("  " + game.notation.format(e, state) + more)
     if hidden:
         echo(f"  (and {hidden} events {viewer} cannot see: outcomes that would name hidden cards)")
 
@@ -364,14 +397,23 @@ def legal(log_path: str | None, at: int | None, position: str | None, paths: boo
 @click.argument("log_path", metavar="LOG", required=False, type=click.Path(dir_okay=False))
 @at_option
 @position_option
+@position_text_option
 @as_option
 @json_option
-def state(log_path: str | None, at: int | None, position: str | None, as_player: str | None, as_json: bool) -> None:
+@click.option("--text", "as_text", is_flag=True,
+              help="The position in one line, in the game's notation (what --position-text reads back).")
+def state(log_path: str | None, at: int | None, position: str | None, position_text: str | None,
+          as_player: str | None, as_json: bool, as_text: bool) -> None:
     """The position after event N of LOG; --as PLAYER hides what PLAYER cannot see."""
-    game, st, _log, n = load_position(log_path, position, at)
+    game, st, _log, n = load_position(log_path, position, at, position_text)
     if as_player is not None and as_player not in game.players(st):
         raise BadInput(f"--as: unknown player {as_player!r} (players: {', '.join(game.players(st))})")
-    if as_json:
+    if as_text:
+        try:
+            echo(game.notation.format_position(st, as_player))
+        except NotationError as exc:
+            raise BadInput(f"--text: {exc}") from None
+    elif as_json:
         emit_json(positions.document(game, st, player=as_player, at=n))
     else:
         echo(game.describe(st, as_player))
@@ -434,3 +476,7 @@ main.add_command(_tournament.tournament)
 from . import export as _export  # noqa: E402  (a self-contained replay file)
 
 main.add_command(_export.export)
+
+from . import convert as _convert  # noqa: E402  (adjudicator convert: JSON Lines <-> the text form)
+
+main.add_command(_convert.convert)

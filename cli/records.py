@@ -21,6 +21,7 @@ from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.events import JudgeRuling, to_builtins
 from adjudicator.core.seats import redact_log
 from adjudicator.core.log import MatchLog, read_log, seal_lines
+from adjudicator.core.textlog import is_text, read_text
 from adjudicator.core.verify import run
 
 from .common import (
@@ -30,10 +31,17 @@ from .common import (
 
 
 def _lines(path: str) -> list[bytes]:
+    """The JSON lines of a log file (of a match's text form: the lines it writes)."""
     try:
-        return [ln.strip() for ln in Path(path).read_bytes().split(b"\n") if ln.strip()]
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise BadInput(f"{path}: cannot read ({exc.strerror})") from None
+    if is_text(data):
+        try:
+            return [raw for _, raw in read_text(data, path)]
+        except AdjudicatorError as exc:
+            raise fail(exc) from None
+    return [ln.strip() for ln in data.split(b"\n") if ln.strip()]
 
 
 def _write(lines: Iterable[bytes], output: str | None, force: bool, inputs: Iterable[str]) -> None:

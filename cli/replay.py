@@ -13,12 +13,13 @@ from pathlib import Path
 
 import click
 
+from adjudicator.core import position as positions
 from adjudicator.core import registry, sources
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore, store_env
 from adjudicator.replays.core import Replay
 
-from .common import BadInput, as_option, fail, pools_option
+from .common import BadInput, as_option, fail, pools_option, position_option, position_text_option
 from .store import db_option
 
 
@@ -55,11 +56,23 @@ def load_replay(source: str, db: str | None = None) -> Replay:
         raise fail(exc) from None
 
 
-def build_app(source: str, at: int | None = None, as_player: str | None = None, db: str | None = None):
+def build_app(source: str | None, at: int | None = None, as_player: str | None = None, db: str | None = None,
+              position: str | None = None, position_text: str | None = None):
     """The app for ``adjudicator replay`` with every argument checked (BadInput, exit 2)."""
     from adjudicator.replays.tui import ReplayApp
 
-    replay = load_replay(source, db)
+    if [source, position, position_text].count(None) != 2:
+        raise BadInput("give one of a LOG|MATCH_ID, --position FILE or --position-text LINE")
+    if source is None:
+        try:
+            game, state = (positions.load(position) if position is not None
+                           else positions.from_line(position_text or ""))
+        except AdjudicatorError as exc:
+            raise fail(exc) from None
+        replay = Replay.from_position(game, state, position or "--position-text")
+        source = replay.title
+    else:
+        replay = load_replay(source, db)
     if at is not None and not 1 <= at <= len(replay):
         raise BadInput(f"{source}: --at {at} is outside the log (events 1-{len(replay)})")
     players = replay.players()
@@ -70,18 +83,24 @@ def build_app(source: str, at: int | None = None, as_player: str | None = None, 
 
 @click.command()
 @pools_option
-@click.argument("source", metavar="LOG|MATCH_ID")
+@click.argument("source", metavar="LOG|MATCH_ID", required=False)
 @click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
               help="Open at event N (1 = MatchStarted); default: the first event.")
 @as_option
 @db_option
-def replay(source: str, at: int | None, as_player: str | None, db: str | None) -> None:
+@position_option
+@position_text_option
+def replay(source: str | None, at: int | None, as_player: str | None, db: str | None, position: str | None,
+           position_text: str | None) -> None:
     """Step through a match in the terminal: a log file, or a stored match id (or unique prefix).
+
+    --position FILE or --position-text LINE opens one position instead (a position line, as
+    `state --text` prints it, or a position document): a table nobody logged.
 
     Keys: right/left one event, up/down one turn, Home/End, g go to event N, v change the
     viewpoint, n/p next/previous violation, / search event types, ? help, q quit.
     """
-    app = build_app(source, at, as_player, db)
+    app = build_app(source, at, as_player, db, position, position_text)
     app.run()
 
 

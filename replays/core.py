@@ -93,14 +93,16 @@ NOT_CHECKED = Ruling("illegal", "", "", "not checked: the engine stopped at an e
 
 
 def make_frame(game: Game, number: int, line: int, event: Event, ruling: Ruling | None, applied: bool,
-               derived: list[Event], state: Any) -> Frame:
-    """One log event as the viewers show it; ``state`` is the settled position after it."""
+               derived: list[Event], state: Any, before: Any = None) -> Frame:
+    """One log event as the viewers show it, in the game's notation; ``state`` is the settled
+    position after it, ``before`` the one it happens in (when the caller has it: the notation
+    names the piece that moves there)."""
     r = ruling if ruling is not None else NOT_CHECKED
     return Frame(
         number=number, line=line, event=event, type=type(event).__name__, kind=event.kind,
-        text=game.describe_event(event), mark=mark_of(event, ruling, applied),
+        text=game.describe_event(event, before if before is not None else state), mark=mark_of(event, ruling, applied),
         verdict="unchecked" if ruling is None else r.verdict, rule=r.rule, code=r.code, message=r.message,
-        derived=[game.describe_event(d) for d in derived],
+        derived=[game.describe_event(d, state) for d in derived],
         turn=game.turn_number(state) if state is not None else 0,
         condition=r.condition if r.verdict == UNDETERMINED else None,
         note=event.note,
@@ -119,11 +121,13 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None, befo
     shown = [game.redact(d, player) for d in derived]
     return Frame(
         number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
-        text=game.describe_event(ev), mark=f.mark, verdict=f.verdict, rule=f.rule, code=f.code,
+        text=f.text if not hidden else game.describe_event(ev, before), mark=f.mark, verdict=f.verdict, rule=f.rule,
+        code=f.code,
         message=f"(this ruling concerns what {player} cannot see)" if hidden and (
             f.verdict in ("illegal", UNDETERMINED) or f.mark in (STANDS, TAKEN_BACK)) else
         (f.message if not hidden else f"{f.type} is legal here"),
-        derived=[game.describe_event(d) for d in shown], turn=f.turn,
+        derived=[t if d == o else game.describe_event(d, before) for t, d, o in zip(f.derived, shown, derived)],
+        turn=f.turn,
         condition=None if hidden else f.condition, note=f.note,
     )
 
@@ -202,12 +206,13 @@ class Replay:
         game = self.game
         state = None
         for step in steps:
+            before = state
             state = step.state if step.state is not None else state
             self._states.append(state)
             self._table.append(step.table if step.table is not None else state)
             self._derived.append(list(step.derived))
             self.frames.append(make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
-                                          step.derived, state))
+                                          step.derived, state, before))
 
     # -- loading -----------------------------------------------------------------------------------
     @classmethod
@@ -217,6 +222,19 @@ class Replay:
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "<upload>") -> "Replay":
         return cls(parse_log(data, name))
+
+    @classmethod
+    def from_position(cls, game: Game, state: Any, name: str) -> "Replay":
+        """One position and no log (``adjudicator replay --position-text LINE``: a judge at a
+        table nobody logged looks at the position typed): a single frame, its set-up's."""
+        setup = game.setup_of(state)
+        replay = cls(MatchLog(name, game, [(1, setup)]), title=name)
+        replay._states = [state]
+        replay._table = [state]
+        f = replay.frames[0]
+        replay.frames = [make_frame(game, 1, 1, setup, None if f.verdict == "unchecked" else
+                                    Ruling(f.verdict, f.rule, f.code, f.message), True, [], state)]
+        return replay
 
     @classmethod
     def from_events(cls, game: Game, events: list[Event], name: str) -> "Replay":

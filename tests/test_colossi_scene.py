@@ -331,7 +331,7 @@ def test_replay_of_the_example_has_a_scene_at_every_frame():
             assert sc.view == who and sc.status and sc.board is not None
             if n % 25 == 0:
                 assert DECODER.decode(ENCODER.encode(sc)) == sc
-        started += f.type == "TurnStarted" or any(d.startswith("TurnStarted(") for d in f.derived)
+        started += f.type == "TurnStarted" or any(type(d).__name__ == "TurnStarted" for d in r._derived[n - 1])
         assert f.turn == started == G.turn_number(r.state(n))
         if n % 50 == 0:
             hides(r.state(n), "ann")

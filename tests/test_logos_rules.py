@@ -826,6 +826,13 @@ def test_option_push_on_deadlock() -> None:
     assert first_violation(under(s.events(), push_on_deadlock=False)) == ("LG-3.3", "logos/combo-mismatch")
 
 
+def derived_part(res) -> str:
+    """What a LOG-2 message says the engine derived (the event in the game's notation)."""
+    msg = res.violations[0].message
+    assert " but the engine derive" in msg, msg
+    return msg.split(" but the engine derive", 1)[1]
+
+
 @option("effect_order", "field_order")
 def test_option_effect_and_field_order() -> None:
     s = duel(["ivory-scribe", "iron-golem", "white-wall"], ["rust-swarm"] * 3)
@@ -834,9 +841,9 @@ def test_option_effect_and_field_order() -> None:
     assert under(log).verdict == "legal"
     res = under(log, effect_order="attacker-first")
     assert first_violation(res) == ("LOG-2", "core/derived-mismatch")
-    assert "player=ben" in res.violations[0].message  # the Attacker's destroy-combo comes first
+    assert "ben" in derived_part(res)  # the Attacker's destroy-combo comes first
     res = under(log, field_order="right-then-left")
-    assert "field=right effect=shuffle-hand" in res.violations[0].message
+    assert "right" in derived_part(res) and "shuffle" in derived_part(res).lower()
 
 
 @option("deadlock_before_effects")
@@ -847,7 +854,7 @@ def test_option_deadlock_before_effects() -> None:
     assert under(log).verdict == "legal"
     res = under(log, deadlock_before_effects=False)  # the effects fire in a Deadlock too
     assert first_violation(res) == ("LOG-2", "core/derived-mismatch")
-    assert "EffectResolved" in res.violations[0].message
+    assert "effect" in derived_part(res).lower()
 
 
 @option("max_counters")
@@ -858,7 +865,7 @@ def test_option_max_counters() -> None:
     assert under(log).verdict == "legal"
     res = under(log, max_counters=2)  # a second counter-attack (by pale-mender) follows
     assert first_violation(res) == ("LOG-2", "core/derived-mismatch")
-    assert "StrikeResolved" in res.violations[0].message and "striker=ben" in res.violations[0].message
+    assert "strike" in derived_part(res).lower() and "ben" in derived_part(res)
     assert first_violation(under(log, max_counters=0)) == ("LOG-2", "core/derived-mismatch")
 
 

@@ -65,10 +65,10 @@ class Reference:
                 if expected is not None and bare(expected) == bare(ev):
                     self.rule(number, line, Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation"), state)
                     continue
-                why = (f"the engine derived {game.describe_event(expected)} at this point" if expected is not None
+                why = (f"the engine derived {game.describe_event(expected, state)} at this point" if expected is not None
                        else self.derives_here(state))
                 ruling = Ruling("illegal", "LOG-2", "core/derived-mismatch",
-                                f"the log states {game.describe_event(ev)} but {why}")
+                                f"the log states {game.describe_event(ev, state)} but {why}")
             elif game.outcome(state) is not None:
                 ruling = Ruling("illegal", "LOG-3", "core/after-end",
                                 f"{type(ev).__name__} comes after the match ended ({game.outcome(state).reason})")
@@ -93,7 +93,7 @@ class Reference:
 
     def derives_here(self, state: Any) -> str:
         nxt = self.game.derive(state)
-        return "the engine derives nothing here" if nxt is None else f"the engine derives {self.game.describe_event(nxt)}"
+        return "the engine derives nothing here" if nxt is None else f"the engine derives {self.game.describe_event(nxt, state)}"
 
     def rule(self, number: int, line: int, ruling: Ruling, state: Any) -> bool:
         """Keep the ruling on event ``number`` and the position after it; False: stop here."""

@@ -57,7 +57,9 @@ def test_wrong_game_end_is_log2_at_its_line(gid: str) -> None:
     assert res.violations, "the wrong GameEnded must be caught"
     v = res.violations[0]
     assert (v.rule, v.code, v.seq) == ("LOG-2", "core/derived-mismatch", last + 1), v
-    assert "GameEnded" in v.message
+    # both events quoted in the game's notation
+    assert v.message.startswith("the log states ") and " but the engine derived " in v.message, v.message
+    assert "GameEnded(" not in v.message
 
 
 @pytest.mark.parametrize("gid", GAMES)

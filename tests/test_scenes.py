@@ -372,7 +372,7 @@ def test_diff_reports_a_logos_counter_change():
         for p, q in zip(before.players, after.players):
             if p.hp != q.hp:
                 assert f"Hit points ({p.id}): {p.hp} -> {q.hp}" in changes
-                assert any(d.startswith("StrikeResolved") or d.startswith("EffectResolved") for d in r.frames[n - 1].derived)
+                assert any(type(d).__name__ in ("StrikeResolved", "EffectResolved") for d in r._derived[n - 1])
                 hits += 1
             if p.combo != q.combo:
                 assert any(line.startswith(f"Combo counter ({p.id})") for line in changes)

@@ -13,6 +13,8 @@ MAX_DEPTH = 64
 MAX_LINE_BYTES = 1_000_000
 #: the most events in one log
 MAX_EVENTS = 10_000_000
+#: the largest text form of a match (bytes; docs/notation.md): it is read whole
+MAX_TEXT_BYTES = 50_000_000
 #: judges' rulings (JudgeRuling lines) in one log
 MAX_RULINGS = 10_000
 #: the most players a match may name (every game seats far fewer; the rules judge the real count)
@@ -40,6 +42,8 @@ MAX_MANIFEST_BYTES = 20_000_000
 MAX_MANIFEST_TOKENS = 4_000_000
 #: the largest position document (bytes)
 MAX_POSITION_BYTES = 50_000_000
+#: the longest position line (characters; docs/notation.md)
+MAX_POSITION_LINE = 1_000_000
 
 
 def depth_error(raw: bytes | str, limit: int = MAX_DEPTH) -> str | None:

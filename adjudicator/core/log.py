@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from . import registry
+from . import registry, textlog
 from .errors import LogError, UnknownGame
 from .events import CORE_EVENTS, Event, JudgeRuling
 from .suggest import hint, literal_values, struct_fields
@@ -45,6 +45,9 @@ class MatchLog:
     #: read whole from bytes that cannot hold a judge's ruling (no ``JudgeRuling``, no ``\\u``
     #: escape that could spell one): :func:`judge_rulings` need not look at every event
     no_rulings: bool = False
+    #: read from the text form of a match (:mod:`~adjudicator.core.textlog`): its lines are the
+    #: text's; event N is on line N of its JSON Lines (what a judge's ruling may name instead)
+    text: bool = False
 
     @property
     def chain_head(self) -> str | None:
@@ -290,7 +293,14 @@ def _chain_error(reader: Chain, number: int, line_no: int, prev: str | None) -> 
 
 
 def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
-    lines = _split_lines(data)
+    """A log from its bytes: JSON Lines, or the text form of a match (sniffed by content:
+    :mod:`adjudicator.core.textlog`), its events numbered by the lines of the text."""
+    text = textlog.is_text(data)
+    if text:
+        lines = textlog.read_text(data, path)
+        data = b"".join(raw + b"\n" for _, raw in lines)
+    else:
+        lines = _split_lines(data)
     if not lines:
         raise LogError(path, None, "empty log: the first line must be MatchStarted (LOG-1)")
     truncated = not data.endswith(b"\n") and not data.endswith(b"\r")
@@ -307,6 +317,7 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     log.events = events
     log.sealed_head = reader.chain.head
     log.no_rulings = b"JudgeRuling" not in data and b"\\u" not in data
+    log.text = text
     return log
 
 
@@ -565,10 +576,31 @@ def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int
     return found if upto is None else [r for r in found if r[0] <= upto]
 
 
+class ReadEvents(list):  # type: ignore[type-arg]
+    """The events of a log read whole where a streamed one is asked for (the text form of a
+    match): :meth:`StreamedEvents.drain` and ``close`` have nothing left to do."""
+
+    #: the hash of the last line when the log carries the hash chain (see :meth:`StreamedEvents.chain_head`)
+    chain_head: str | None = None
+
+    def drain(self) -> None:
+        """Every line was read (and checked) already."""
+
+    def close(self) -> None:
+        """No file stays open."""
+
+
 def stream_log(path: str | Path) -> MatchLog:
     """A log whose events are read lazily from the file (:class:`StreamedEvents`): for verifying
     long logs in bounded memory.  Call ``log.events.drain()`` after a verification that stopped
     early, so that an unreadable line further on is still reported."""
+    with _open(path) as f:
+        head = f.read(4096)
+    if textlog.is_text(head):  # the text form of a match is read whole (bounded: MAX_TEXT_BYTES)
+        log = read_log(path)
+        log.events = ReadEvents(log.events)
+        log.events.chain_head = log.sealed_head
+        return log
     events = StreamedEvents(str(path))
     return MatchLog(str(path), events.game, events)  # type: ignore[arg-type]
 

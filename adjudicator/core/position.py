@@ -15,7 +15,7 @@ import msgspec
 
 from . import registry
 from .errors import AdjudicatorError, LogError, UnknownGame
-from .limits import MAX_PLAYERS, MAX_POSITION_BYTES
+from .limits import MAX_PLAYERS, MAX_POSITION_BYTES, MAX_POSITION_LINE
 from .log import decode_json
 from .protocol import Game, RefError
 
@@ -44,10 +44,52 @@ def load(path: str | Path) -> tuple[Game, Any]:
 
 
 def from_bytes(raw: bytes, path: str = "<position>") -> tuple[Game, Any]:
-    """A position document from its bytes: strict UTF-8 JSON, bounded in size and depth."""
+    """A position document from its bytes: strict UTF-8 JSON, bounded in size and depth; or a
+    position line (a game's notation, FEN's idea: :func:`from_line`), sniffed by content."""
     if len(raw) > MAX_POSITION_BYTES:
         raise LogError(path, None, f"a position document is at most {MAX_POSITION_BYTES} bytes")
+    head = raw.lstrip()[:1]
+    if head and head != b"{":
+        try:
+            return from_line(raw.decode("utf-8"), path)
+        except UnicodeDecodeError as exc:
+            raise LogError(path, None, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
     return from_document(decode_json(raw, path, None, MAX_POSITION_BYTES), path)
+
+
+
+def from_line(text: str, path: str = "--position-text") -> tuple[Game, Any]:
+    """A position in one line (``game.notation.format_position``): the registered game whose
+    notation reads it (exactly one must), checked as a position document is (its invariants, a
+    trial use).  :class:`LogError` saying what each game's notation could not read."""
+    from .notation import NotationError
+
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) != 1:
+        raise LogError(path, None, f"a position line is one line of text, not {len(lines)}")
+    line = lines[0].strip()
+    if len(line) > MAX_POSITION_LINE:
+        raise LogError(path, None, f"a position line is at most {MAX_POSITION_LINE} characters")
+    found: list[tuple[Game, Any]] = []
+    why: list[str] = []
+    for game in registry.games():
+        try:
+            found.append((game, game.notation.parse_position(line)))
+        except NotationError as exc:
+            why.append(f"{game.id}: {exc.reason}")
+        except Exception as exc:  # noqa: BLE001 - one game's defect is no answer for the others
+            why.append(f"{game.id}: {type(exc).__name__}")
+    if not found:
+        raise LogError(path, 1, "no game reads this position line (" + "; ".join(why) + ")")
+    if len(found) > 1:
+        raise LogError(path, 1, f"the position line reads as a position of {', '.join(g.id for g, _ in found)}")
+    game, state = found[0]
+    broken = game.invariants(state)
+    if broken:
+        where, reason = broken[0]
+        raise LogError(path, 1, reason, where or None)
+    _trial(game, state, path)
+    return game, state
 
 
 def from_document(doc: Any, path: str = "<position>") -> tuple[Game, Any]:

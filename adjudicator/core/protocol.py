@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
 
-from .events import CORE_EVENTS, PRIVATE_EVENTS, Event, describe_private
+from .events import CORE_EVENTS, Event
 from .rulings import Rulebook, Ruling
 
 if TYPE_CHECKING:
@@ -303,11 +303,9 @@ class Game(ABC, Generic[S]):
         """A module of the game's package (``render``, ``notation``): none outside the kit."""
         return None
 
-    def describe_event(self, event: Event) -> str:
-        """A short human rendering of one event (for verdicts and viewers); the core's
-        private-information events in words (``bob looked at 3 cards of alice's hand``)."""
-        if type(event) in PRIVATE_EVENTS:
-            return describe_private(event)
-        fields = {k: v for k, v in msgspec.to_builtins(event).items() if k not in ("type", "seq", "at", "note")}
-        inner = " ".join(f"{k}={v}" for k, v in fields.items())
-        return f"{type(event).__name__}({inner})"
+    def describe_event(self, event: Event, state: S | None = None) -> str:
+        """One event in words wherever a person reads it (verdicts, viewers): the game's notation
+        (:attr:`notation`), one path; ``state``, the position it happens in, lets it name cards
+        and pieces.  The core's private-information events read ``bob looked at 3 cards of
+        alice's hand``."""
+        return self.notation.format(event, state)

@@ -41,6 +41,7 @@ import msgspec
 from .errors import LogError
 from .events import ENVELOPE_FIELDS, HIDDEN, Event, encode_line
 from .limits import MAX_EVENTS
+from . import textlog
 from .log import Chain, _split_lines, game_of, json_object, log_bytes, seal_lines
 from .protocol import Game
 
@@ -111,7 +112,7 @@ def read_record(path: str | Path) -> Record:
     """A record read as JSON objects, each line bounded as a log's is, its hash chain checked."""
     p = str(path)
     data = log_bytes(path)
-    raw_lines = _split_lines(data)
+    raw_lines = textlog.read_text(data, p) if textlog.is_text(data) else _split_lines(data)  # (either form)
     if not raw_lines:
         raise LogError(p, None, "empty log: the first line must be MatchStarted (LOG-1)")
     if len(raw_lines) > MAX_EVENTS:

@@ -238,10 +238,10 @@ def _stated_consequence(game: Game, state: Any, ev: Event, unconfirmed: deque[Ev
             nxt = game.derive(state)
         except Exception:
             nxt = None
-        why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt)}"
+        why = "the engine derives nothing here" if nxt is None else f"the engine derives {game.describe_event(nxt, state)}"
     else:
-        why = f"the engine derived {game.describe_event(expected)} at this point"
-    return Ruling("illegal", "LOG-2", "core/derived-mismatch", f"the log states {game.describe_event(ev)} but {why}")
+        why = f"the engine derived {game.describe_event(expected, state)} at this point"
+    return Ruling("illegal", "LOG-2", "core/derived-mismatch", f"the log states {game.describe_event(ev, state)} but {why}")
 
 
 class _Violations:
@@ -344,6 +344,7 @@ def run(
     judge = _Judge(game, found, len(events), game.players(state)) if found else None
     if judge is not None:
         judge.base = (game.initial_state(events[0][1]), derived)
+        judge.text = log.text
     mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
     #: commitments (docs/log-format.md, "Commitments"): the event types that can hold one, and
     #: where each was made (commitment -> event number, line)
@@ -607,6 +608,8 @@ class _Judge:
         self.table: Any = None
         #: the judge's ruling that ended the match
         self.ended: _Ruled | None = None
+        #: the log is a match's text form: a ruling may name an event's line in its JSON Lines
+        self.text = False
         #: the position before the derived events still owed were applied, and those events (a
         #: derived event the log states and a ruling lets stand is put in place of the engine's)
         self.base: tuple[Any, list[Event]] = (None, [])
@@ -653,7 +656,7 @@ class _Judge:
         for ruled in self.on.get(number, ()):
             if ruled.void or ruled.bad is not None:
                 continue
-            if ruled.ruling.line is not None and ruled.ruling.line != line:
+            if ruled.ruling.line is not None and ruled.ruling.line != line and not (self.text and ruled.ruling.line == number):
                 ruled.bad = f"names event {number} on line {ruled.ruling.line}, but event {number} is on line {line}"
             elif ruled.ruling.decision in MOVES:
                 move = ruled
@@ -878,7 +881,7 @@ def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], 
         return (
             Ruling("illegal", "LOG-2", "core/derived-mismatch",
                    f"{type(event).__name__} is derived by the engine, never proposed; the position is settled"
-                   if nxt is None else f"the engine derives {game.describe_event(nxt)}"),
+                   if nxt is None else f"the engine derives {game.describe_event(nxt, state)}"),
             [], state)
     try:
         ruling = game.check(state, event)

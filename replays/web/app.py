@@ -65,7 +65,6 @@ from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.limits import MAX_DATA_FILES
 from adjudicator.core.log import decode_event, decode_json, parse_log, seal_lines
 from adjudicator.core.meta import parse_filters
-from adjudicator.replays.words import event_words
 from adjudicator.core.protocol import Game, RefError
 from adjudicator.core.verify import propose
 from adjudicator.core.scene import Scene, diff
@@ -128,7 +127,7 @@ def _legal_events(game: Game, state: Any, mid: str, n: int, limit: int, view: st
     """Who may act and the legal events in ``state``, as ``view`` may see them."""
     out = game.outcome(state)
     events, hidden = positions.seen_legal(game, state, game.legal_events(state) if out is None else [], view)
-    shown = [LegalEvent(type(e).__name__, event_words(game, e, state), msgspec.to_builtins(e))
+    shown = [LegalEvent(type(e).__name__, game.notation.format(e, state), msgspec.to_builtins(e))
              for e in events[:max(0, limit)]]
     return LegalEvents(mid, n, game.to_act(state), len(events), shown,
                        None if out is None else f"{out.result} {out.winner or ''} ({out.reason})".replace("  ", " "),

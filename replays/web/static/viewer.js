@@ -64,9 +64,11 @@
     const prev = state.events[e.number - 2];
     const start = prev !== undefined && prev.turn !== e.turn;
     return '<li id="ev-' + e.number + '" data-n="' + e.number + '" class="ev mark-' + e.mark + (start ? " turn-start" : "") +
-      (e.number === state.at ? " sel" : "") + '" title="' + esc("turn " + e.turn + " \u00b7 " + e.mark + " \u00b7 " + e.text) +
-      '"><span class="num">' + e.number + '</span><span class="mark">' + MARKS[e.mark] + '</span><span class="type">' +
-      esc(e.type) + '</span><span class="etext">' + esc(e.text) + "</span>" +
+      (e.number === state.at ? " sel" : "") + '" title="' + esc("turn " + e.turn + " \u00b7 " + e.mark + " \u00b7 " + e.type + " \u00b7 " + e.text) +
+      '"><span class="num">' + e.number + '</span><span class="mark">' + MARKS[e.mark] + '</span>' +
+      // the event in the game's notation (its type is in the title and the ruling); the selected
+      // event's full text wraps in the ruling panel, however narrow the screen
+      '<span class="etext">' + esc(e.text) + "</span>" +
       (e.note ? '<span class="enote" title="' + esc(e.note) + '">\u270e ' + esc(e.note) + "</span>" : "") + "</li>";
   }
 

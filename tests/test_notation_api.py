@@ -1,0 +1,46 @@
+"""The notation in the Python API (docs/api.md, docs/notation.md): events read from and written
+in the game's notation in a position (``Position.san``, ``Position.parse``, ``after("text")``),
+a whole match's notation and text form (``Match.san``, ``Match.text``, read back by ``parse``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import adjudicator
+from adjudicator.core import registry
+from adjudicator.core.playout import playout, to_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in registry.games()])
+def test_a_position_writes_and_reads_its_legal_events(game_id: str) -> None:
+    events, _ = playout(registry.get(game_id), 5, max_events=60)
+    match = adjudicator.parse(to_jsonl(events), "m.jsonl")
+    pos = match.position(at=len(events) // 2)
+    for ev in pos.legal_events()[:30]:
+        text = pos.san(ev)
+        assert text and "{" not in text and "(" not in text.split(":")[0]
+        assert pos.parse(text) == ev
+        assert pos.check(text) == pos.check(ev)
+    ev = pos.legal_events()[0]
+    assert pos.after(pos.san(ev)).at == pos.at + 1
+
+
+def test_a_match_in_the_notation_and_its_text_form() -> None:
+    path = ROOT / "examples" / "colossus-order" / "legal-judge-stands.jsonl"
+    match = adjudicator.read_log(path)
+    sans = match.san()
+    assert len(sans) == len(match) - 1 and not any(s.startswith("{") for s in sans)
+    again = adjudicator.parse(match.text(), "m.txt")
+    assert again.events == match.events and again.verify().verdict == match.verify().verdict
+
+
+def test_an_unreadable_text_is_a_log_error() -> None:
+    pos = adjudicator.read_log(ROOT / "examples" / "colossus-order" / "legal-judge-stands.jsonl").position(at=30)
+    with pytest.raises(adjudicator.LogError, match="reads as no legal event"):
+        pos.parse("bob: flies to the moon")
+    with pytest.raises(adjudicator.LogError):
+        adjudicator.event("colossus-order", "zed: card played card=nothing")
