@@ -592,13 +592,12 @@ class Notation(BaseNotation):
         if found:
             raise NotationError(text, f"{stripped!r} reads as {len(found)} events",
                                 [self.format(e, state) for e in found])
-        if state is not None:  # the core's events (rulings, private looks) among the legal ones: the
-            try:  # base's reading; one of the game's events is read by the templates alone
-                core = super().parse(text, state)
-                if type(core) not in _by_type() and type(core) not in (E.MatchStarted, E.GameEnded):
-                    return core
-            except NotationError:
-                pass
+        try:  # the core's events (rulings, private looks: read without a position) and, with a position,
+            core = super().parse(text, state)  # the legal ones; the game's own are read by the templates alone
+            if type(core) not in _by_type() and type(core) not in (E.MatchStarted, E.GameEnded):
+                return core
+        except NotationError:
+            pass
         if wrong:
             raise NotationError(text, f"{stripped!r}: {wrong[0].reason}")
         raise self.unread_error(text, norm, state)
