@@ -1,0 +1,223 @@
+"""The Colossus Order notation (issue 30): properties over generated matches of every ruleset and
+option set the game's other property tests use, every seat's record and every example log.
+
+1. Round trip: for every event ``e`` in the position ``s`` it happens in,
+   ``parse(format(e, s), s) == e`` without its envelope; without a position too (ids for names).
+2. Legal events: in every position their texts are pairwise distinct and each reads back as itself.
+3. Illegal events (a wrong card, a wrong follower, a wrong slot, a wrong seat, a value the pool
+   does not have) are written and read back exactly too: reading is structural, not a lookup.
+4. A position in one line: ``parse_position(format_position(s)) == s`` and, for a seat,
+   ``== game.observe(s, seat)``; the parsed position passes ``check_position`` and the invariants.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Iterator
+
+import msgspec
+import pytest
+from hypothesis import given, strategies as st
+from msgspec.structs import replace
+
+from adjudicator.core import registry
+from adjudicator.core.events import CORE_EVENTS, HIDDEN, bare
+from adjudicator.core.log import parse_log
+from adjudicator.core.notation import NotationError, normalize
+from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.seats import redact_log
+from adjudicator.core.verify import run
+from adjudicator.games.colossus_order import events as E
+from adjudicator.games.colossus_order.cards import load_pool
+from adjudicator.games.colossus_order.notation import card_by_name
+
+GAME = registry.get("colossus-order")
+N = GAME.notation
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples" / "colossus-order").glob("*.jsonl"))
+POOL = load_pool("sample")
+#: events of a generated match (short enough to keep the file fast)
+MATCH_EVENTS = 250
+
+#: the rulesets and option sets of the game's property tests and rule tests
+OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
+    ("2013", {}),
+    ("2014", {}),
+    ("2013", {"mutual_battle_damage": True, "attack_taps_attacker": False, "returned_order": "as-listed"}),
+    ("2014", {"destroy_when": "damage-gt-defence", "declaration_discard_chooser": "opponent",
+              "stat_setting": "latest-wins", "max_locus": 3, "gem_level_scope": "set-only",
+              "colossus_ability_scope": "colossus-gems", "attack_needs_attacker": False,
+              "simultaneous_deckout": "turn-player-loses"}),
+]
+
+
+def match(seed: int, which: int) -> list[Any]:
+    ruleset, options = OPTION_SETS[which]
+    setup = replace(GAME.sample_setup(seed), ruleset=ruleset, options=options)
+    events, _ = playout(GAME, seed, max_events=MATCH_EVENTS, with_derived=True, setup=setup)
+    return events
+
+
+def steps_of(events: list[Any]) -> Iterator[tuple[Any, Any]]:
+    """Every event of a log (the derived ones the verifier adds included) with the position it
+    happens in (a derived event: the position its cause happened in)."""
+    res = run(parse_log(to_jsonl(events), "n.jsonl"), record_steps=True, keep_going=True)
+    before = None
+    for step in res.steps:
+        yield step.event, before
+        for d in step.derived:
+            yield d, before
+        before = step.state if step.state is not None else before
+
+
+def round_trip(e: Any, s: Any) -> None:
+    want = bare(e)
+    text = N.format(e, s)
+    assert "\n" not in text
+    got = N.parse(text, s)
+    assert got == want, (text, want, got)
+    if type(e) not in CORE_EVENTS:
+        text = N.format(e, None)
+        assert N.parse(text, None) == want, (text, want)
+
+
+def check_log(events: list[Any]) -> int:
+    count = 0
+    for e, s in steps_of(events):
+        if type(e) in CORE_EVENTS and s is None:
+            continue
+        if type(e) in CORE_EVENTS:
+            try:
+                got = N.parse(N.format(e, s), s)
+            except NotationError:
+                continue  # the core's events are the core notation's (a judge's ruling: JSON)
+            assert got == bare(e)
+            continue
+        round_trip(e, s)
+        count += 1
+    return count
+
+
+# -- 1. round trip ------------------------------------------------------------------------------
+
+@given(seed=st.integers(0, 10_000), which=st.integers(0, len(OPTION_SETS) - 1))
+def test_every_event_of_a_generated_match_reads_back_as_itself(seed: int, which: int) -> None:
+    assert check_log(match(seed, which)) > 20
+
+
+@given(seed=st.integers(0, 10_000))
+def test_every_event_of_each_seats_record_reads_back_as_itself(seed: int) -> None:
+    events = match(seed, seed % len(OPTION_SETS))
+    log = parse_log(to_jsonl(events), "full.jsonl")
+    for seat in events[0].players:
+        record = list(redact_log(log, seat))
+        assert any(getattr(e, "card", None) == HIDDEN for e in record)
+        assert check_log(record) > 20
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_event_of_every_example_reads_back_as_itself(path: Path) -> None:
+    events = [e for _, e in parse_log(path.read_bytes(), path.name).events]
+    assert check_log(events) >= 1
+
+
+def test_every_event_type_of_the_game_is_written_in_words() -> None:
+    """Every type but the set-up has a text of its own (no field names, no reprs)."""
+    from adjudicator.games.colossus_order.notation import _FORMAT
+
+    assert set(E.EVENT_TYPES) <= set(_FORMAT)
+
+
+# -- 2. legal events ---------------------------------------------------------------------------
+
+@given(seed=st.integers(0, 10_000), which=st.integers(0, len(OPTION_SETS) - 1))
+def test_the_legal_events_of_a_position_have_distinct_texts_that_read_back(seed: int, which: int) -> None:
+    events = match(seed, which)
+    rng = random.Random(seed)
+    seen = 0
+    for e, s in steps_of(events):
+        if s is None or GAME.outcome(s) is not None or rng.random() > 0.3:
+            continue
+        legal = GAME.legal_events(s)
+        texts = [N.format(x, s) for x in legal]
+        norm = [normalize(t) for t in texts]
+        assert len(set(norm)) == len(norm), [t for t in texts if norm.count(normalize(t)) > 1]
+        for t, x in zip(texts, legal):
+            assert N.parse(t, s) == x, t
+        seen += len(legal)
+    assert seen > 0
+
+
+# -- 3. illegal events: written and read exactly ------------------------------------------------
+
+def _mutants(e: Any, s: Any, rng: random.Random) -> list[Any]:
+    cards = sorted(POOL.cards)
+    handles = [f.handle for p in s.players for f in p.field] + ["F99"]
+    out = []
+    for f in msgspec.structs.fields(type(e)):
+        v = getattr(e, f.name)
+        if f.name in ("seq", "at", "note", "prev"):
+            continue
+        if f.name in ("card",) and isinstance(v, str):
+            out += [replace(e, card=rng.choice(cards)), replace(e, card="no such card")]
+        elif f.name == "cards" and isinstance(v, list):
+            out += [replace(e, cards=v + [rng.choice(cards)]), replace(e, cards=[rng.choice(cards), HIDDEN, None][: len(v) + 1])]
+        elif f.name in ("follower", "attacker", "blocker") and isinstance(v, str):
+            out += [replace(e, **{f.name: rng.choice(handles)}), replace(e, **{f.name: "colossus"})]
+        elif f.name == "targets":
+            out.append(replace(e, targets=v + [rng.choice(handles)]))
+        elif f.name in ("slot", "turn", "ability", "damage") and isinstance(v, int):
+            out.append(replace(e, **{f.name: rng.choice([v + 1, -1, 10**6])}))
+        elif f.name == "slots":
+            out.append(replace(e, slots=list(reversed(v)) + [rng.randint(-2, 40)]))
+        elif f.name == "player":
+            other = [p for p in s.setup.players if p != v]
+            out += [replace(e, player=other[0]), replace(e, player="nobody here")]
+        elif f.name == "zone":
+            out.append(replace(e, zone="locus" if v == "gem" else "gem"))
+    if type(e) is E.FollowerPlayed:
+        out.append(E.ActionPlayed(player=e.player, card=e.card, targets=e.targets))
+    if type(e) is E.ActionPlayed:
+        out.append(E.FollowerPlayed(player=e.player, card=e.card, targets=e.targets))
+    return out
+
+
+@given(seed=st.integers(0, 10_000))
+def test_illegal_events_are_written_and_read_back_exactly(seed: int) -> None:
+    events = match(seed, seed % len(OPTION_SETS))
+    rng = random.Random(seed)
+    n = 0
+    for e, s in steps_of(events):
+        if s is None or type(e) in CORE_EVENTS or rng.random() > 0.2:
+            continue
+        for m in _mutants(e, s, rng):
+            round_trip(m, s)
+            n += 1
+    assert n > 0
+
+
+def test_the_short_forms_names_ids_and_errors() -> None:
+    events = match(3, 0)
+    s = next(s for e, s in steps_of(events) if s is not None and s.phase == "main" and s.todo
+             and getattr(s.todo[0], "priority", None))
+    who = s.todo[0].priority
+    assert N.parse("pass", s) == N.parse("p", s) == E.XPlayPassed(player=who)
+    assert N.format(E.XPlayPassed(player=who), s) == f"{who}: pass"
+    assert N.parse("P1:  DRAW  sky lancer captain", s) == E.CardDrawn(player="p1", card="sky-lancer-captain")
+    assert N.parse("p1: draw sky-lancer-captain", s) == E.CardDrawn(player="p1", card="sky-lancer-captain")
+    assert N.parse("p1: set heart of piadin as a gem", s) == E.CardSet(player="p1", card="heart-of-piadin", zone="gem")
+    assert N.parse("p2: return morvane, the hollow queen, white gem", s).cards == ["morvane-the-hollow-queen", "white-gem"]
+    with pytest.raises(NotationError) as x:
+        N.parse("p1: draw Sky Lancer Captian", s)
+    assert x.value.candidates == ["Sky Lancer Captain"]
+    with pytest.raises(NotationError) as x:
+        N.parse("p1: drwa Sky Lancer Captain", s)
+    assert x.value.candidates == ["p1: draw"]
+    with pytest.raises(NotationError) as x:
+        N.parse("p1: play White Gem", s)
+    assert x.value.candidates == ["p1: play follower White Gem", "p1: play action White Gem"]
+    assert N.parse("p1: play follower White Gem", s) == E.FollowerPlayed(player="p1", card="white-gem")
+    assert card_by_name(s.setup, "★ash★") == card_by_name(s.setup, "ASH") == "ash"
+    with pytest.raises(NotationError):
+        N.parse("p1: draw " + "x" * 200_000, s)
