@@ -221,3 +221,44 @@ def test_the_short_forms_names_ids_and_errors() -> None:
     assert card_by_name(s.setup, "★ash★") == card_by_name(s.setup, "ASH") == "ash"
     with pytest.raises(NotationError):
         N.parse("p1: draw " + "x" * 200_000, s)
+
+
+# -- 4. a position in one line -------------------------------------------------------------------
+
+def positions_of(events: list[Any]) -> Iterator[Any]:
+    seen = set()
+    for _, s in steps_of(events):
+        if s is not None and id(s) not in seen:
+            seen.add(id(s))
+            yield s
+
+
+def line_round_trip(s: Any) -> None:
+    line = N.format_position(s)
+    assert "\n" not in line
+    back = N.parse_position(line)
+    assert back == s, line
+    assert msgspec.to_builtins(back) == msgspec.to_builtins(s)
+    GAME.check_position(back)
+    assert GAME.invariants(back) == GAME.invariants(s)
+    for seat in s.setup.players:
+        view = GAME.observe(s, seat)
+        seen = N.format_position(s, seat)
+        assert N.parse_position(seen) == view, seen
+        assert GAME.invariants(N.parse_position(seen)) == GAME.invariants(view)
+
+
+@given(seed=st.integers(0, 10_000), which=st.integers(0, len(OPTION_SETS) - 1))
+def test_every_position_of_a_generated_match_reads_back_from_its_line(seed: int, which: int) -> None:
+    n = 0
+    for s in positions_of(match(seed, which)):
+        line_round_trip(s)
+        n += 1
+    assert n > 20
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if p.name.startswith("legal-")], ids=lambda p: p.name)
+def test_every_position_of_an_example_reads_back_from_its_line(path: Path) -> None:
+    events = [e for _, e in parse_log(path.read_bytes(), path.name).events]
+    for s in positions_of(events):
+        line_round_trip(s)

@@ -345,6 +345,17 @@ class Notation(BaseNotation):
         raise NotationError(text, f"{body!r} is no Colossus Order event (verbs: {', '.join(verbs)})",
                             [f"{player}: {near}"] if near else [])
 
+    # -- positions ---------------------------------------------------------------------------
+    def format_position(self, state: Any, seat: str | None = None) -> str:
+        """The position in one line (:mod:`.position_line`): the judge's view, or with ``seat``
+        what that seat sees (``game.observe``: hidden cards are ``?``)."""
+        return _positions().format_position(self.game, self.game.observe(state, seat))
+
+    def parse_position(self, text: str) -> Any:
+        """The position a :meth:`format_position` line writes (checked as a loaded position is:
+        :class:`NotationError` naming the section and field that cannot be read)."""
+        return _positions().parse_position(self.game, text)
+
     def _seat(self, t: str, state: Any) -> tuple[str | None, str]:
         m = re.match(r'("(?:[^"\\]|\\.)*"|[^\s:"]+)\s*:(?:\s+|\Z)(.*)\Z', t)
         if m:
@@ -718,3 +729,9 @@ _on("open", r"open (\S+|\"(?:[^\"\\]|\\.)*\") = (.+); salt (.+)", _p_open)
 
 def _need_handle(n: Notation, text: str, s: Any) -> str:
     return n._need(n.r_handle(text, s), text)
+
+
+def _positions() -> Any:
+    from . import position_line
+
+    return position_line
