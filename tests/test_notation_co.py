@@ -262,3 +262,23 @@ def test_every_position_of_an_example_reads_back_from_its_line(path: Path) -> No
     events = [e for _, e in parse_log(path.read_bytes(), path.name).events]
     for s in positions_of(events):
         line_round_trip(s)
+
+
+def test_a_position_line_that_cannot_be_read_names_the_part() -> None:
+    s = next(s for s in positions_of(match(3, 0)) if s.phase == "main" and any(p.field for p in s.players))
+    line = N.format_position(s)
+    assert " field=[F" in line and ":t" in line and "locus=[" in line  # the short forms are used
+    cases = {
+        "": "the match, then ' / '",
+        line.replace(" hand=[", " hadn=[", 1): "seat section 1",
+        line.replace("deck_top=[", "deck_top=[nonsense-card,", 1): "nonsense-card",
+        line.replace("field=[F", "field=[F1:x:sleepy,F", 1): "sleepy",
+        line.replace(" / ", " / p1 x {} hand=[a*99999999] / ", 1): "repeat count",
+        line.replace("hand=[", "hand=[" + "[" * 50, 1): "nested deeper",
+        "x" * 3_000_000: "at most",
+        line.replace("sample 2013", "sample 1999", 1): "1999",
+    }
+    for text, words in cases.items():
+        with pytest.raises(NotationError) as x:
+            N.parse_position(text)
+        assert words in str(x.value), (words, str(x.value)[:300])

@@ -33,6 +33,7 @@ from typing import Any
 import msgspec
 
 from adjudicator.core.notation import NotationError
+from adjudicator.core.suggest import closest
 
 #: the longest position line read, the most list items it may expand to, the deepest nesting
 MAX_LINE = 2_000_000
@@ -56,8 +57,66 @@ def _scalar(v: Any) -> str:
     return s if _PLAIN.match(s) and s != "-" else json.dumps(s, ensure_ascii=False)
 
 
+class _Chain(list):
+    """``a:b:c`` in a list: a follower or a Locus slot written short."""
+
+
+#: a follower's short form: ``F4:caoren-berserker:t15:b2.0.1.0`` (handle, card, then what is
+#: not at its default: off, attacked, t<turn played>, d<damage>, b<boosts>, atk<n>, def<n>)
+_MODS = re.compile(r"(off|attacked)|t(-?\d+)|d(-?\d+)|b(-?\d+)\.(-?\d+)\.(-?\d+)\.(-?\d+)|atk(-?\d+)|def(-?\d+)\Z")
+
+
+def _short(v: Any) -> str | None:
+    """A follower (``F1:grave-rat:off:t3``) or a Locus slot (``2:white-gem:up``, ``:known``)
+    in its short form; None for any other value."""
+    from .state import Follower, LocusSlot
+
+    if type(v) is LocusSlot:
+        flags = [w for w, on in (("up", v.face_up), ("known", v.known)) if on]
+        return ":".join([str(v.id), _scalar(v.card), *flags])
+    if type(v) is Follower:
+        mods = ["off"] if not v.on else []
+        mods += [f"t{v.played_turn}"] if v.played_turn else []
+        mods += [f"d{v.damage}"] if v.damage else []
+        mods += ["attacked"] if v.attacked else []
+        mods += ["b" + ".".join(map(str, v.boost))] if any(v.boost) else []
+        mods += [] if v.set_attack is None else [f"atk{v.set_attack}"]
+        mods += [] if v.set_defence is None else [f"def{v.set_defence}"]
+        return ":".join([_scalar(v.handle), _scalar(v.card), *mods])
+    return None
+
+
+def _long(chain: Any, key: str, where: str) -> Any:
+    """A short form read back as the record it stands for (``key``: the field it is in)."""
+    if not isinstance(chain, _Chain):
+        return chain
+    if key == "locus":
+        if len(chain) < 2 or any(f not in ("up", "known") for f in chain[2:]):
+            raise NotationError(where, f"{where}: a Locus slot is <id>:<card>[:up][:known], not {':'.join(map(str, chain))}")
+        return {"id": chain[0], "card": chain[1], "face_up": "up" in chain[2:], "known": "known" in chain[2:]}
+    if key == "field" and len(chain) >= 2:
+        out: dict[str, Any] = {"handle": chain[0], "card": chain[1]}
+        for mod in chain[2:]:
+            m = _MODS.fullmatch(str(mod))
+            if m is None:
+                raise NotationError(where, f"{where}: {mod!r} is none of off, attacked, t<turn>, d<damage>, "
+                                           "b<a.d.c.p>, atk<n>, def<n>")
+            if m.group(1):
+                out["on" if m.group(1) == "off" else "attacked"] = m.group(1) != "off"
+            for k, g in (("played_turn", 2), ("damage", 3), ("set_attack", 8), ("set_defence", 9)):
+                if m.group(g) is not None:
+                    out[k] = int(m.group(g))
+            if m.group(4) is not None:
+                out["boost"] = [int(m.group(i)) for i in range(4, 8)]
+        return out
+    raise NotationError(where, f"{where}: {':'.join(map(str, chain))} (a:b is a follower or a Locus slot only)")
+
+
 def write_value(v: Any) -> str:
     """A value in the line's syntax (Structs: their fields that differ from the defaults)."""
+    short = _short(v)
+    if short is not None:
+        return short
     if isinstance(v, msgspec.Struct):
         return "{" + ",".join(f"{k}:{write_value(x)}" for k, x in _fields(v)) + "}"
     if isinstance(v, dict):
@@ -116,36 +175,11 @@ class _Reader:
         t = self.take()
         if t == "[":
             out: list[Any] = []
-            while self.peek() != "]":
-                item = self.value(depth + 1)
-                n = 1
-                if self.peek() == "*":
-                    self.take()
-                    c = self.take()
-                    if not c.isdigit() or len(c) > 7:
-                        raise self.fail(f"a repeat count, found {c}")
-                    n = int(c)
-                self.items += n
-                if self.items > MAX_ITEMS:
-                    raise self.fail(f"more than {MAX_ITEMS} items")
-                out += [item] * n
-                if self.peek() == ",":
-                    self.take()
-                elif self.peek() != "]":
-                    raise self.fail(f"expected , or ] in a list, found {self.peek() or 'the end'}")
-            self.take("]")
+            self._until("]", "a list", lambda: self._item(out, depth))
             return out
         if t == "{":
             rec: dict[str, Any] = {}
-            while self.peek() != "}":
-                k = self.value(depth + 1)
-                self.take(":")
-                rec[str(k)] = self.value(depth + 1)
-                if self.peek() == ",":
-                    self.take()
-                elif self.peek() != "}":
-                    raise self.fail(f"expected , or }} in a record, found {self.peek() or 'the end'}")
-            self.take("}")
+            self._until("}", "a record", lambda: self._pair(rec, depth))
             return rec
         if t.startswith('"'):
             try:
@@ -157,6 +191,41 @@ class _Reader:
         if _PLAIN.match(t):
             return t
         raise self.fail(f"unexpected {t!r}")
+
+    def _until(self, close: str, what: str, one: Any) -> None:
+        """Items read by ``one`` separated by commas, up to ``close``."""
+        while self.peek() != close:
+            one()
+            if self.peek() == ",":
+                self.take()
+            elif self.peek() != close:
+                raise self.fail(f"expected , or {close} in {what}, found {self.peek() or 'the end'}")
+        self.take(close)
+
+    def _item(self, out: list[Any], depth: int) -> None:
+        item = self.value(depth + 1)
+        if self.peek() == ":":  # a follower or a Locus slot written short (F1:grave-rat:off)
+            chain = _Chain([item])
+            while self.peek() == ":":
+                self.take()
+                chain.append(self.value(depth + 1))
+            item = chain
+        n = 1
+        if self.peek() == "*":
+            self.take()
+            c = self.take()
+            if not c.isdigit() or len(c) > 7:
+                raise self.fail(f"a repeat count, found {c}")
+            n = int(c)
+        self.items += n
+        if self.items > MAX_ITEMS:
+            raise self.fail(f"more than {MAX_ITEMS} items")
+        out += [item] * n
+
+    def _pair(self, rec: dict[str, Any], depth: int) -> None:
+        k = self.value(depth + 1)
+        self.take(":")
+        rec[str(k)] = self.value(depth + 1)
 
     def whole(self) -> Any:
         v = self.value()
@@ -252,7 +321,7 @@ def _sections(text: str) -> list[str]:
     return [" ".join(ws) for ws in out]
 
 
-def _named(words: list[str], npos: int, where: str) -> tuple[list[str], dict[str, Any]]:
+def _named(words: list[str], npos: int, where: str, allowed: set[str]) -> tuple[list[str], dict[str, Any]]:
     if len(words) < npos:
         raise NotationError(where, f"{where}: {npos} words first ({len(words)} found)")
     named: dict[str, Any] = {}
@@ -262,7 +331,12 @@ def _named(words: list[str], npos: int, where: str) -> tuple[list[str], dict[str
             raise NotationError(where, f"{where}: {w[:40]!r} is not name=value")
         if k in named:
             raise NotationError(where, f"{where}: {k} twice")
-        named[k] = read_value(v, f"{where}, {k}")
+        if k not in allowed:
+            near = closest(k, allowed)
+            raise NotationError(where, f"{where}: no field {k!r}" + (f" (did you mean {near!r}?)" if near else ""),
+                                [near] if near else [])
+        value = read_value(v, f"{where}, {k}")
+        named[k] = [_long(x, k, f"{where}, {k}") for x in value] if isinstance(value, list) else value
     return words[:npos], named
 
 
@@ -275,13 +349,16 @@ def parse_position(game: Any, text: str) -> Any:
     secs = _sections(text.strip())
     if len(secs) < 2:
         raise NotationError(text[:80], "a position line is the match, then ' / ' and a section per seat")
-    pos, named = _named(_words(secs[0]), len(_MATCH_POS), "the match section")
+    match_fields = {f.name for f in msgspec.structs.fields(State)} - {"setup", "options", "players"} | set(_SETUP_KEYS) | {
+        "rules", "setup_decks", "setup_game", "setup_players"}
+    pos, named = _named(_words(secs[0]), len(_MATCH_POS), "the match section", match_fields - {"phase", "turn"})
     pool, ruleset, phase, turn = (read_value(w, f"the match section, {n}") for w, n in zip(pos, _MATCH_POS))
+    seat_fields = {f.name for f in msgspec.structs.fields(Player)} - {"id"} | {"deck_size"}
     seats: list[dict[str, Any]] = []
     decks: dict[str, Any] = dict(named.pop("setup_decks", None) or {})
     for i, sec in enumerate(secs[1:], 1):
         where = f"seat section {i}"
-        spos, pnamed = _named(_words(sec), len(_SEAT_POS), where)
+        spos, pnamed = _named(_words(sec), len(_SEAT_POS), where, seat_fields)
         pid, colossus, cards = (read_value(w, f"{where}, {n}") for w, n in zip(spos, _SEAT_POS))
         size = pnamed.pop("deck_size", None)
         if cards is not None:
@@ -302,13 +379,16 @@ def parse_position(game: Any, text: str) -> Any:
         setup_ev = _as_defaults(msgspec.convert(setup, MatchStarted, strict=False))
         rules = named.pop("rules", None)
         options = msgspec.convert(rules, Options, strict=False) if rules is not None else game.options_of(setup_ev)
-        players = [msgspec.convert(s, Player, strict=False) for s in seats]
-        doc = {**named, "phase": phase, "turn": turn}
-        state = msgspec.convert(doc, _Partial, strict=False)
-        out = msgspec.structs.replace(
-            msgspec.convert({"setup": msgspec.to_builtins(setup_ev), "options": msgspec.to_builtins(options),
-                             "players": [], **msgspec.to_builtins(state)}, State, strict=False),
-            setup=setup_ev, options=options, players=tuple(players))
+        players = []
+        for i, seat in enumerate(seats, 1):
+            try:
+                players.append(msgspec.convert(seat, Player, strict=False))
+            except msgspec.ValidationError as exc:
+                raise NotationError(text[:80], f"seat section {i} ({seat.get('id')}): {exc}") from None
+        doc = {**named, "phase": phase, "turn": turn, "setup": msgspec.to_builtins(setup_ev),
+               "options": msgspec.to_builtins(options), "players": []}
+        out = msgspec.structs.replace(msgspec.convert(doc, State, strict=False),
+                                      setup=setup_ev, options=options, players=tuple(players))
     except msgspec.ValidationError as exc:
         raise NotationError(text[:80], f"the position does not read: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a set-up the game refuses (RefError): named, no traceback
@@ -327,22 +407,3 @@ def _as_defaults(v: Any) -> Any:
     same = {f.name: f.default for f in msgspec.structs.fields(v)
             if f.default is not msgspec.NODEFAULT and getattr(v, f.name) == f.default and getattr(v, f.name) is not f.default}
     return msgspec.structs.replace(v, **same) if same else v
-
-
-class _Partial(msgspec.Struct, forbid_unknown_fields=True):
-    """The match section's fields of :class:`~.state.State` (the seats and set-up apart), so a
-    name that is no field is refused by name."""
-
-    phase: str
-    turn: int
-    turn_player: str | None = None
-    first: str | None = None
-    todo: list[Any] = []
-    chain: list[Any] = []
-    attack: Any = None
-    next_handle: int = 1
-    result: Any = None
-    declaration_open: bool = False
-    pending_ends: list[Any] = []
-    commitments: list[Any] = []
-    conditions: list[str] = []
