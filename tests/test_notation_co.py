@@ -287,3 +287,24 @@ def test_a_position_line_that_cannot_be_read_names_the_part() -> None:
         with pytest.raises(NotationError) as x:
             N.parse_position(text)
         assert words in str(x.value), (words, str(x.value)[:300])
+
+
+def test_every_example_of_the_notation_table_in_the_docs_reads() -> None:
+    """docs/games/colossus-order.md, "Notation": each example text names its event type's row and
+    reads as that type and is the text format writes (in a position of the example match)."""
+    import re
+
+    doc = (ROOT / "docs" / "games" / "colossus-order.md").read_text()
+    table = doc[doc.index("## Notation"):doc.index("### A position in one line")]
+    events = [e for _, e in parse_log((ROOT / "examples" / "colossus-order" / "legal-gem-complete.jsonl").read_bytes()).events]
+    s = run(parse_log(to_jsonl(events)), upto=60).state
+    rows = [r for r in table.splitlines() if r.startswith("| ") and "`" in r.split("|")[3]]
+    assert len(rows) >= 30
+    for row in rows:
+        names, _, examples = (c.strip() for c in row.strip("|").split(" | "))
+        if names == "MatchStarted":
+            continue
+        for text in re.findall(r"`([^`]+)`", examples):
+            e = N.parse(text, s)
+            assert type(e).__name__ in names, (text, e)
+            assert N.format(e, s) == text  # the table shows what format writes
