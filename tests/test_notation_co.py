@@ -308,3 +308,19 @@ def test_every_example_of_the_notation_table_in_the_docs_reads() -> None:
             e = N.parse(text, s)
             assert type(e).__name__ in names, (text, e)
             assert N.format(e, s) == text  # the table shows what format writes
+
+
+@given(seed=st.integers(0, 10_000))
+def test_an_attack_and_its_declined_block_are_one_entry(seed: int) -> None:
+    """``<attack>, no block`` is the attack and the defender's BlockDeclined, as the match has them;
+    every other entry is one event."""
+    events = match(seed, seed % len(OPTION_SETS))
+    pairs = 0
+    decisions = [(e, s) for e, s in steps_of(events) if s is not None and e.kind != "X" and type(e) not in CORE_EVENTS]
+    for (e, s), (nxt, _) in zip(decisions, decisions[1:]):
+        if type(e) is E.AttackDeclared and type(nxt) is E.BlockDeclined:
+            assert N.parse_entry(N.format(e, s) + ", no block", s) == [bare(e), bare(nxt)]
+            pairs += 1
+        assert N.parse_entry(N.format(e, s), s) == [bare(e)]
+    if pairs == 0:
+        assert not any(type(e) is E.BlockDeclined for e, _ in decisions)

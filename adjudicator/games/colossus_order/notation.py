@@ -345,6 +345,22 @@ class Notation(BaseNotation):
         raise NotationError(text, f"{body!r} is no Colossus Order event (verbs: {', '.join(verbs)})",
                             [f"{player}: {near}"] if near else [])
 
+    def parse_entry(self, text: str, state: Any = None) -> list[Event]:
+        """One entry at the table: an event, or an attack with the defender's decision not to
+        block (``alice: attack F2 -> deck, no block``: AttackDeclared, then the opponent's
+        BlockDeclined), the common case of an attack written once.  The opponent is the
+        position's (``state`` needed for the compound form)."""
+        m = re.fullmatch(r"(.*\battack\b.*?),? no block", " ".join(text.split()), re.I)
+        if m is None or state is None:
+            return [self.parse(text, state)]
+        attack = self.parse(m.group(1), state)
+        if type(attack) is not E.AttackDeclared:
+            return [self.parse(text, state)]
+        others = [p for p in state.setup.players if p != attack.player]
+        if len(others) != 1:
+            raise NotationError(text, f"{attack.player!r} is not one of the two seats: say who does not block")
+        return [attack, E.BlockDeclined(player=others[0])]
+
     # -- positions ---------------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:
         """The position in one line (:mod:`.position_line`): the judge's view, or with ``seat``
