@@ -215,7 +215,7 @@ def test_the_short_forms_names_ids_and_errors() -> None:
     assert N.parse("p2: return morvane, the hollow queen, white gem", s).cards == ["morvane-the-hollow-queen", "white-gem"]
     with pytest.raises(NotationError) as x:
         N.parse("p1: draw Sky Lancer Captian", s)
-    assert x.value.candidates == ["Sky Lancer Captain"]
+    assert x.value.candidates == ["p1: draw Sky Lancer Captain"]
     with pytest.raises(NotationError) as x:
         N.parse("p1: drwa Sky Lancer Captain", s)
     assert x.value.candidates == ["p1: draw"]

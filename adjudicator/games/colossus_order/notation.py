@@ -139,7 +139,7 @@ def _resolve(cards: _Cards, text: str) -> str:
     near = closest(_fold(text), [_fold(n) for n in cards.names])
     cands = [n for n in cards.names if _fold(n) == near] if near else []
     raise NotationError(text, f"no card {text.strip()!r} in the pool {cards.pool.name!r}"
-                              + (" (did you mean it?)" if cands else ""), cands)
+                              + ("; did you mean" if cands else ""), cands)
 
 
 class Notation(BaseNotation):
@@ -233,7 +233,7 @@ class Notation(BaseNotation):
             if hits:
                 raise NotationError(text, f"{t!r} is {len(hits)} followers", [f"{h} ({p})" for h, p in hits])
             handles = [f.handle for p in state.players for f in p.field]
-            raise NotationError(text, f"no follower {t!r} on the field", handles)
+            raise NotationError(text, f"no follower {t!r} on the field" + ("; the followers" if handles else ""), handles)
         raise NotationError(text, f"{t!r} is not a follower's handle (F1, F2, ...)")
 
     def w_handles(self, hs: list[str]) -> str:
@@ -335,7 +335,10 @@ class Notation(BaseNotation):
         for rx, fn in _PARSE.get(verb, ()):
             m = rx.match(body)
             if m:
-                return fn(self, player, m, state)
+                try:
+                    return fn(self, player, m, state)
+                except NotationError as x:
+                    raise _whole(x, player, body) from None
         try:
             return super().parse(text, state)
         except NotationError:
@@ -381,6 +384,16 @@ class Notation(BaseNotation):
                 if t.casefold().startswith(p.casefold() + ":"):
                     return p, t[len(p) + 1:].strip()
         return self.actor(state), t
+
+
+def _whole(x: NotationError, player: str, body: str) -> NotationError:
+    """``x`` (about one value of the text) with its candidates as whole texts: the text with the
+    value replaced by each (``alice: draw Sky Lancer Captain`` for ``Captian``)."""
+    part = x.text.strip()
+    if not x.candidates or not part or part not in body or all(c.startswith(f"{player}: ") for c in x.candidates):
+        return x
+    texts = [f"{Notation.w_player(player)}: {body.replace(part, c, 1)}" for c in x.candidates]
+    return NotationError(x.text, x.reason, texts)
 
 
 # -- format: one function per event type ------------------------------------------------------
