@@ -326,3 +326,28 @@ def test_an_attack_and_its_declined_block_are_one_entry(seed: int) -> None:
         assert N.parse_entry(N.format(e, s), s) == [bare(e)]
     if pairs == 0:
         assert not any(type(e) is E.BlockDeclined for e, _ in decisions)
+
+
+@given(seed=st.integers(0, 10_000), junk=st.text(max_size=40))
+def test_any_text_is_an_event_or_a_notation_error(seed: int, junk: str) -> None:
+    """Texts of a match cut, spliced and mixed with junk: read or refused by name, never a traceback."""
+    rng = random.Random(seed)
+    pairs = [(e, s) for e, s in steps_of(match(seed, 0)[:80]) if s is not None]
+    texts = [N.format(e, s) for e, s in pairs]
+    for _ in range(60):
+        t = rng.choice(texts)
+        i, j = sorted(rng.randrange(len(t) + 1) for _ in range(2))
+        for probe in (t[:i] + junk + t[j:], t[:i], junk, t.replace(" ", rng.choice(["", "  ", ";", ",", " -> "]))):
+            for s in (rng.choice(pairs)[1], None):
+                try:
+                    N.parse(probe, s)
+                    N.parse_entry(probe, s)
+                except NotationError:
+                    pass
+    line = N.format_position(pairs[-1][1])
+    for _ in range(20):
+        i, j = sorted(rng.randrange(len(line) + 1) for _ in range(2))
+        try:
+            N.parse_position(line[:i] + junk + line[j:])
+        except NotationError:
+            pass
