@@ -22,7 +22,7 @@ from hypothesis import given, strategies as st
 from msgspec.structs import replace
 
 from adjudicator.core import registry
-from adjudicator.core.events import CORE_EVENTS, HIDDEN, bare
+from adjudicator.core.events import CORE_EVENTS, HIDDEN, JudgeRuling, bare
 from adjudicator.core.log import parse_log
 from adjudicator.core.notation import NotationError, normalize
 from adjudicator.core.playout import playout, to_jsonl
@@ -87,12 +87,11 @@ def check_log(events: list[Any]) -> int:
     for e, s in steps_of(events):
         if type(e) in CORE_EVENTS and s is None:
             continue
-        if type(e) in CORE_EVENTS:
-            try:
-                got = N.parse(N.format(e, s), s)
-            except NotationError:
-                continue  # the core's events are the core notation's (a judge's ruling: JSON)
-            assert got == bare(e)
+        if type(e) is JudgeRuling:  # the core notation's (read as JSON)
+            assert N.parse(msgspec.json.encode(e).decode(), s) == e
+            continue
+        if type(e) in CORE_EVENTS:  # the private looks: the core's words, read back here
+            assert N.parse(N.format(e, s), s) == bare(e), N.format(e, s)
             continue
         if type(e) is E.MatchStarted:  # the set-up: words to read, its JSON to read back
             assert N.format(e, s).startswith("match ") and " vs " in N.format(e, s)

@@ -77,10 +77,10 @@ def _free(text: str) -> str:
 
 def _split(text: str, sep: str = ",") -> list[str]:
     """``text`` split on ``sep`` outside quoted strings, each part stripped."""
-    parts, depth, cur, i = [], False, [], 0
+    parts, cur, i = [], [], 0
     while i < len(text):
         ch = text[i]
-        if ch == '"' and depth is False:
+        if ch == '"':
             m = _QUOTED.match(text, i)
             if m:
                 cur.append(m.group())
@@ -104,7 +104,7 @@ class _Cards:
     def __init__(self, pool: Any) -> None:
         self.pool = pool
         self.by_fold: dict[str, str] = {}
-        for cid, card in pool.items():
+        for cid in pool:
             self.by_fold.setdefault(_fold(cid), cid)
         for cid, card in pool.items():
             self.by_fold[_fold(card.name)] = cid
