@@ -6,7 +6,7 @@ order).  A section is words separated by spaces: first its positional words, the
 for every field of the position that is not at its default (the field names of the position
 document, docs/games/colossus-order.md "Notation" lists them)::
 
-    sample 2013 main 5 turn_player=p1 first=p1 next_handle=4 todo=[{task:window,priority:p2}]
+    sample 2013 main 5 turn_player=p1 first=p1 next_handle=4 todo=[window:p2,resolve]
     / p1 tidal-spire-colossus {blue-gem:10,...} hand=[blue-gem*2,mist-heron] deck_top=[?*38] ...
     / p2 ...
 
@@ -19,8 +19,10 @@ document, docs/games/colossus-order.md "Notation" lists them)::
 
 Values: ``-`` is null; a word of letters, digits and ``_.+-?#@!^~%&<>`` is itself (a card id, a
 seat, a number: the field's type says which); anything else is a JSON string (``"revealed by
-F2"``); ``[a,b*3]`` a list (``b*3``: three ``b`` in a row); ``{key:value,...}`` a record (a
-follower, a Locus slot, a task), its fields at their defaults left out.  ``?`` is a value the seat
+F2"``); ``[a,b*3]`` a list (``b*3``: three ``b`` in a row); ``{key:value,...}`` a record (the
+attack, a result), its fields at their defaults left out; followers, Locus slots, tasks and
+chain items have short forms (``F4:lava-giant:off:t21``, ``2:white-gem:up``, ``window:p2:1``,
+``p1:follower:grave-rat``, see :func:`_short`).  ``?`` is a value the seat
 cannot see (``format_position(state, seat)`` writes :func:`observe`'s view).
 """
 
@@ -66,10 +68,36 @@ class _Chain(list):
 _MODS = re.compile(r"(off|attacked)|t(-?\d+)|d(-?\d+)|b(-?\d+)\.(-?\d+)\.(-?\d+)\.(-?\d+)|atk(-?\d+)|def(-?\d+)\Z")
 
 
+def _tasks() -> dict[str, type]:
+    """The task types of the queue by tag (``window`` -> Window)."""
+    from typing import get_args
+
+    from .state import AnyTask
+
+    return {cls.__struct_config__.tag: cls for cls in get_args(AnyTask)}
+
+
+def _positional(v: msgspec.Struct, head: list[str]) -> str:
+    """``head`` then the fields of ``v`` in order, the trailing ones at their defaults left out."""
+    fields = _struct_fields(type(v))
+    values = [getattr(v, f.name) for f in fields]
+    while values and not fields[len(values) - 1].required and values[-1] == fields[len(values) - 1].default:
+        values.pop()
+    return ":".join(head + [write_value(x) for x in values])
+
+
 def _short(v: Any) -> str | None:
-    """A follower (``F1:grave-rat:off:t3``) or a Locus slot (``2:white-gem:up``, ``:known``)
-    in its short form; None for any other value."""
-    from .state import Follower, LocusSlot
+    """A follower (``F1:grave-rat:off:t3``), a Locus slot (``2:white-gem:up``, ``:known``), a
+    task of the queue (``window:p2:1``: its tag, then its fields in order) or an item of the
+    chain (``p1:follower:grave-rat``) in its short form; None for any other value."""
+    from adjudicator.core.kit import Task
+
+    from .state import ChainItem, Follower, LocusSlot
+
+    if isinstance(v, Task):
+        return _positional(v, [v.__struct_config__.tag])
+    if type(v) is ChainItem:
+        return _positional(v, [])
 
     if type(v) is LocusSlot:
         flags = [w for w, on in (("up", v.face_up), ("known", v.known)) if on]
@@ -88,6 +116,16 @@ def _short(v: Any) -> str | None:
 
 def _long(chain: Any, key: str, where: str) -> Any:
     """A short form read back as the record it stands for (``key``: the field it is in)."""
+    if key == "todo" and isinstance(chain, (str, _Chain)):
+        items = [chain] if isinstance(chain, str) else list(chain)
+        cls = _tasks().get(str(items[0]))
+        if cls is None:
+            raise NotationError(where, f"{where}: no task {items[0]!r} ({', '.join(sorted(_tasks()))})")
+        return _by_position(cls, items[1:], where, {"task": items[0]})
+    if key == "chain" and isinstance(chain, _Chain):
+        from .state import ChainItem
+
+        return _by_position(ChainItem, list(chain), where, {})
     if not isinstance(chain, _Chain):
         return chain
     if key == "locus":
@@ -110,6 +148,14 @@ def _long(chain: Any, key: str, where: str) -> Any:
                 out["boost"] = [int(m.group(i)) for i in range(4, 8)]
         return out
     raise NotationError(where, f"{where}: {':'.join(map(str, chain))} (a:b is a follower or a Locus slot only)")
+
+
+def _by_position(cls: type, values: list[Any], where: str, out: dict[str, Any]) -> dict[str, Any]:
+    fields = _struct_fields(cls)
+    if len(values) > len(fields):
+        raise NotationError(where, f"{where}: {len(values)} values, {cls.__name__} has {len(fields)} fields "
+                                   f"({', '.join(f.name for f in fields)})")
+    return {**out, **{f.name: v for f, v in zip(fields, values)}}
 
 
 def write_value(v: Any) -> str:
