@@ -350,3 +350,17 @@ def test_any_text_is_an_event_or_a_notation_error(seed: int, junk: str) -> None:
             N.parse_position(line[:i] + junk + line[j:])
         except NotationError:
             pass
+
+
+def test_no_control_character_is_written_raw() -> None:
+    """A value with a terminal escape (a seat, a card id, a reason) is written as a JSON string
+    (escaped) and read back."""
+    s = next(s for _, s in steps_of(match(1, 0)[:20]) if s is not None)
+    for e in (E.CardDrawn(player="p1", card="\x1b[31mred"), E.GameEnded(result="win", winner="p1", reason="\x1b]0;x\x07"),
+              E.XPlayPassed(player="p\x1b2"), E.BlockDeclared(player="p2", blocker="F1\x1b")):
+        for state in (s, None):
+            text = N.format(e, state)
+            assert "\x1b" not in text and "\x07" not in text, text
+            assert N.parse(text, state) == e
+    line = N.format_position(replace(s, conditions=("\x1b[2J",)))
+    assert "\x1b" not in line and N.parse_position(line).conditions == ("\x1b[2J",)

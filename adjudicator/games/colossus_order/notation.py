@@ -72,7 +72,7 @@ def _unquote(text: str) -> str | None:
 
 def _free(text: str) -> str:
     """Free text (a reason) written plain when it reads back as itself, else quoted."""
-    return text if text and _WORDS.match(text) and text[0] not in '"(' else _quote(text)
+    return text if text and _WORDS.match(text) and text[0] not in '"(' and text.isprintable() else _quote(text)
 
 
 def _split(text: str, sep: str = ",") -> list[str]:
@@ -165,7 +165,8 @@ class Notation(BaseNotation):
         if cards is None:
             return card if _PLAIN.match(card) and card != NOTHING else _quote(card)
         c = cards.pool.get(card)
-        if c is None or cards.by_fold.get(_fold(c.name)) != card or not _WORDS.match(c.name) or c.name[0] in '"(-?':
+        if (c is None or cards.by_fold.get(_fold(c.name)) != card or not _WORDS.match(c.name) or c.name[0] in '"(-?'
+                or not c.name.isprintable()):  # a control character is never written raw (terminals)
             return _quote(card)
         return c.name
 
