@@ -217,7 +217,7 @@ def test_the_short_forms_names_ids_and_errors() -> None:
     assert x.value.candidates == ["p1: draw Sky Lancer Captain"]
     with pytest.raises(NotationError) as x:
         N.parse("p1: drwa Sky Lancer Captain", s)
-    assert x.value.candidates == ["p1: draw"]
+    assert x.value.candidates == ["p1: draw Sky Lancer Captain"]
     with pytest.raises(NotationError) as x:
         N.parse("p1: play White Gem", s)
     assert x.value.candidates == ["p1: play follower White Gem", "p1: play action White Gem"]

@@ -347,7 +347,7 @@ class Notation(BaseNotation):
         verbs = sorted(_PARSE)
         near = closest(verb, verbs)
         raise NotationError(text, f"{body!r} is no Colossus Order event (verbs: {', '.join(verbs)})",
-                            [f"{player}: {near}"] if near else [])
+                            [f"{self.w_player(player)}: {near}{body[len(verb):]}"] if near else [])
 
     def parse_entry(self, text: str, state: Any = None) -> list[Event]:
         """One entry at the table: an event, or an attack with the defender's decision not to
