@@ -342,8 +342,11 @@ class Notation(BaseNotation):
                     raise _whole(x, player, body) from None
         try:
             return super().parse(text, state)
-        except NotationError:
-            pass
+        except NotationError as x:
+            if x.candidates:  # several legal events hold every word typed: they are the answer
+                raise
+        if verb in _PARSE:
+            raise NotationError(text, f"{body!r} does not read as a {verb} event (docs/games/colossus-order.md, Notation)")
         verbs = sorted(_PARSE)
         near = closest(verb, verbs)
         raise NotationError(text, f"{body!r} is no Colossus Order event (verbs: {', '.join(verbs)})",
@@ -675,9 +678,9 @@ def _game_over(n: Notation, body: str) -> Event:
                        reason=reason)
 
 
-_LOOKED = re.compile(r"(\S+) looked at (\d+) cards? of (\S+)'s (\S+)(?: \(slots? ([-\d, ]+)\))?(?: \(([^)]*)\))?(?:: (.*))?\Z")
-_REORDERED = re.compile(r"(\S+) put (\d+) cards? of (\S+)'s (\S+) back in a new order(?: \(([^)]*)\))?(?:: (.*))?\Z")
-_MOVED = re.compile(r"(\d+) cards? of (\S+)'s (\S+) moved to \S+'s (\S+)(?: by (\S+))?(?: \(slots? ([-\d, ]+)\))?"
+_LOOKED = re.compile(r"(\S+) looked at ([0-9]+) cards? of (\S+)'s (\S+)(?: \(slots? ([-0-9, ]+)\))?(?: \(([^)]*)\))?(?:: (.*))?\Z")
+_REORDERED = re.compile(r"(\S+) put ([0-9]+) cards? of (\S+)'s (\S+) back in a new order(?: \(([^)]*)\))?(?:: (.*))?\Z")
+_MOVED = re.compile(r"([0-9]+) cards? of (\S+)'s (\S+) moved to \S+'s (\S+)(?: by (\S+))?(?: \(slots? ([-0-9, ]+)\))?"
                     r"(?: \(([^)]*)\))?, seen by (no one|[^:]+?)(?:: (.*))?\Z")
 
 
@@ -736,8 +739,8 @@ _on("goes", r"goes first", _simple(E.FirstPlayerDecided))
 _on("first", r"first", _simple(E.FirstPlayerDecided))
 _on("draw", r"draw (.+)", lambda n, p, m, s: E.CardDrawn(player=p, card=n.r_card(m.group(1), s)))
 _on("return", r"return (.+)", lambda n, p, m, s: E.CardsReturned(player=p, cards=n.r_cards(m.group(1), s)))
-_on("turn", r"turn (-?\d+) ends", lambda n, p, m, s: E.TurnEnded(player=p, turn=n.r_int(m.group(1))))
-_on("turn", r"turn (-?\d+)", lambda n, p, m, s: E.TurnStarted(player=p, turn=n.r_int(m.group(1))))
+_on("turn", r"turn (-?[0-9]+) ends", lambda n, p, m, s: E.TurnEnded(player=p, turn=n.r_int(m.group(1))))
+_on("turn", r"turn (-?[0-9]+)", lambda n, p, m, s: E.TurnStarted(player=p, turn=n.r_int(m.group(1))))
 _on("declare", r"declare(?: complete)? (.+)", lambda n, p, m, s: E.CompleteDeclared(player=p, slots=n.r_ints(m.group(1))))
 _on("reveal", r"reveal locus (.+?) = (.+)",
     lambda n, p, m, s: E.LocusRevealed(player=p, slots=n.r_ints(m.group(1)), cards=n.r_cards(m.group(2), s)))
@@ -747,7 +750,7 @@ _on("discard", r"discard locus (.+)", lambda n, p, m, s: E.DeclarationDiscarded(
 _on("set", r"set (.+) as (?:an? )?(gem|locus)",
     lambda n, p, m, s: E.CardSet(player=p, card=n.r_card(m.group(1), s), zone=m.group(2).lower()))
 _on("play", r"play (?:(follower|action) )?(.+)", _p_play)
-_on("activate", r"activate (\S+)(?: ability (-?\d+))?(?: -> (.+))?", _p_activate)
+_on("activate", r"activate (\S+)(?: ability (-?[0-9]+))?(?: -> (.+))?", _p_activate)
 _on("effect", r"effect (.+)", _p_effect)
 _on("attack", r"attack (\S+|\"(?:[^\"\\]|\\.)*\") -> (.+)", _p_attack)
 _on("block", r"block (.+)", lambda n, p, m, s: E.BlockDeclared(player=p, blocker=_need_handle(n, m.group(1), s)))
@@ -758,7 +761,7 @@ _on("resolve", r"resolve (.+?)(?: -> (\S+|\"(?:[^\"\\]|\\.)*\"))?",
     lambda n, p, m, s: E.XPlayResolved(player=p, card=_card_req(n, m.group(1), s),
                                        follower=None if m.group(2) is None else n.r_handle(m.group(2), s)))
 _on("battle", r"battle (\S+|\"(?:[^\"\\]|\\.)*\") (.+)", _p_battle)
-_on("flip", r"flip locus (-?\d+) = (.+)",
+_on("flip", r"flip locus (-?[0-9]+) = (.+)",
     lambda n, p, m, s: E.LocusFlipped(player=p, slot=n.r_int(m.group(1)), card=n.r_card(m.group(2), s)))
 _on("mill", r"mill (.+)", lambda n, p, m, s: E.CardMilled(player=p, card=n.r_card(m.group(1), s)))
 _on("capture", r"capture (.+)",

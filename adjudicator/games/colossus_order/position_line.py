@@ -65,7 +65,7 @@ class _Chain(list):
 
 #: a follower's short form: ``F4:caoren-berserker:t15:b2.0.1.0`` (handle, card, then what is
 #: not at its default: off, attacked, t<turn played>, d<damage>, b<boosts>, atk<n>, def<n>)
-_MODS = re.compile(r"(off|attacked)|t(-?\d+)|d(-?\d+)|b(-?\d+)\.(-?\d+)\.(-?\d+)\.(-?\d+)|atk(-?\d+)|def(-?\d+)\Z")
+_MODS = re.compile(r"(off|attacked)|t(-?[0-9]+)|d(-?[0-9]+)|b(-?[0-9]+)\.(-?[0-9]+)\.(-?[0-9]+)\.(-?[0-9]+)|atk(-?[0-9]+)|def(-?[0-9]+)\Z")
 
 
 def _tasks() -> dict[str, type]:
@@ -271,7 +271,7 @@ class _Reader:
         if self.peek() == "*":
             self.take()
             c = self.take()
-            if not c.isdigit() or len(c) > 7:
+            if not re.fullmatch(r"[0-9]{1,7}", c):
                 raise self.fail(f"a repeat count, found {c}")
             n = int(c)
         self.items += n
