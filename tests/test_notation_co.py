@@ -364,3 +364,11 @@ def test_no_control_character_is_written_raw() -> None:
             assert N.parse(text, state) == e
     line = N.format_position(replace(s, conditions=("\x1b[2J",)))
     assert "\x1b" not in line and N.parse_position(line).conditions == ("\x1b[2J",)
+
+
+def test_quoted_text_keeps_its_spacing() -> None:
+    s = next(s for _, s in steps_of(match(1, 0)[:20]) if s is not None)
+    e = E.EffectDeclared(player="p1", card="herald-of-the-dawn", text="two  spaces,\ta tab; and \"quotes\" -> here",
+                         damage={"F1": 2, "odd handle": 1})
+    assert N.parse(N.format(e, s), s) == e
+    assert N.parse("  p1:   effect  Herald of the Dawn;  says \"a  b\" ", s).text == "a  b"

@@ -75,6 +75,13 @@ def _free(text: str) -> str:
     return text if text and _WORDS.match(text) and text[0] not in '"(' and text.isprintable() else _quote(text)
 
 
+def _squeeze(text: str) -> str:
+    """``text`` with its spacing folded outside quoted strings (kept exactly inside)."""
+    parts = re.split(r'("(?:[^"\\]|\\.)*")', text)
+    out = "".join(p if i % 2 else re.sub(r"\s+", " ", p) for i, p in enumerate(parts))
+    return out.strip()
+
+
 def _split(text: str, sep: str = ",") -> list[str]:
     """``text`` split on ``sep`` outside quoted strings, each part stripped."""
     parts, cur, i = [], [], 0
@@ -318,7 +325,7 @@ class Notation(BaseNotation):
         """The event ``text`` writes, legal or not (see the module for what needs ``state``)."""
         if len(text) > MAX_TEXT:
             raise NotationError(text[:80], f"longer than {MAX_TEXT} characters")
-        t = " ".join(text.split())
+        t = _squeeze(text)
         if t.startswith("{"):
             return self.parse_json(text.strip())
         if re.match(r"match .* vs ", t):
@@ -357,7 +364,7 @@ class Notation(BaseNotation):
         block (``alice: attack F2 -> deck, no block``: AttackDeclared, then the opponent's
         BlockDeclined), the common case of an attack written once.  The opponent is the
         position's (``state`` needed for the compound form)."""
-        m = re.fullmatch(r"(.*\battack\b.*?),? no block", " ".join(text.split()), re.I)
+        m = re.fullmatch(r"(.*\battack\b.*?),? no block", _squeeze(text), re.I)
         if m is None or state is None:
             return [self.parse(text, state)]
         attack = self.parse(m.group(1), state)
