@@ -372,3 +372,5 @@ def test_quoted_text_keeps_its_spacing() -> None:
                          damage={"F1": 2, "odd handle": 1})
     assert N.parse(N.format(e, s), s) == e
     assert N.parse("  p1:   effect  Herald of the Dawn;  says \"a  b\" ", s).text == "a  b"
+    odd = E.FollowerPlayed(player="p1", card="a -> b", targets=["x -> y", "F2"])
+    assert N.parse(N.format(odd, s), s) == odd

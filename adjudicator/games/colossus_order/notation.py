@@ -82,6 +82,14 @@ def _squeeze(text: str) -> str:
     return out.strip()
 
 
+def _cut(text: str, sep: str) -> tuple[str, str, str]:
+    """``text.partition(sep)`` at the first ``sep`` outside quoted strings."""
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(sep), text):
+        if m.group() == sep:
+            return text[:m.start()], sep, text[m.end():]
+    return text, "", ""
+
+
 def _split(text: str, sep: str = ",") -> list[str]:
     """``text`` split on ``sep`` outside quoted strings, each part stripped."""
     parts, cur, i = [], [], 0
@@ -562,7 +570,7 @@ def _card_req(n: Notation, text: str, s: Any) -> str:
 
 def _p_play(n: Notation, p: str, m: re.Match[str], s: Any) -> Event:
     kind, body = m.group(1), m.group(2)
-    card_text, _, tg = body.partition(" -> ")
+    card_text, _, tg = _cut(body, " -> ")
     card = _card_req(n, card_text, s)
     targets = n.r_handles(tg, s) if tg else []
     if kind is None:
