@@ -1,27 +1,18 @@
-"""Colossus Order events in the words a player uses (replays/words.py): ``alice: play Heroic
-Knight``, ``bob: set Red Gem as a gem``.  None: the generic words."""
+"""Colossus Order events in the words a player uses (replays/words.py): the game's notation
+(:mod:`.notation`: ``alice: play Heroic Knight``, ``bob: set Red Gem as gem``), which the callers
+move to (``game.notation.format``); None for the events it leaves to the generic words (the
+core's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import events as E
-
-
-def _name(state: Any, card: Any) -> Any:
-    """The card's name in this match's pool (the id when there is no state or no such card)."""
-    if state is None or not isinstance(card, str):
-        return card
-    from adjudicator.core import registry
-
-    info = registry.get(state.setup.game).card_info(state.setup, card)
-    return info["name"] if info and info.get("name") else card
-
 
 def words(event: Any, state: Any) -> str | None:
-    t = type(event)
-    if t is E.FollowerPlayed or t is E.ActionPlayed:
-        return f"{event.player}: play {_name(state, event.card)}"
-    if t is E.CardSet:
-        return f"{event.player}: set {_name(state, event.card)} as a {event.zone}"
-    return None
+    from adjudicator.core import registry
+
+    from .notation import _FORMAT
+
+    if type(event) not in _FORMAT:
+        return None
+    return registry.get("colossus-order").notation.format(event, state)
