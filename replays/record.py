@@ -365,7 +365,8 @@ class RecordSession:
         value = hidden(self.view.state, e) if hidden is not None and getattr(e, "player", None) == self.seat else None
         text = self.words(e)
         if value is not None and type(e).__name__ != "CardDrawn":
-            return f"{self.seat}: commit to {value} (a fresh salt, opened when the rules reveal it)"
+            name = getattr(self.game.notation, "card_name", lambda _s, c: c)(self.view.state, value)
+            return f"{self.seat}: commit to {name} (a fresh salt, opened when the rules reveal it)"
         return text
 
     def log_words(self, last: int = 12) -> list[str]:
@@ -442,11 +443,15 @@ class RecordSession:
         return self._entry(events)
 
     def _entry(self, events: list[Any]) -> Answer:
-        """Record the events of one entry; a lone match-ending one waits for ``y``."""
-        if len(events) == 1 and isinstance(events[0], Event) and not self.over:
-            ev = events[0] if self.seat is None else self.game.redact(events[0], self.seat)
+        """Record the events of one entry; a lone match-ending one (typed as JSON too) waits for ``y``."""
+        if len(events) == 1 and not self.over:
+            try:
+                first = events[0] if isinstance(events[0], Event) else self.record._decode(events[0])
+            except LogError as exc:
+                return Answer(False, exc.render().removeprefix("<event>: "))
+            ev = first if self.seat is None else self.game.redact(first, self.seat)
             if any(c.event == ev for c in self.enders()):
-                self.confirming = events[0]
+                self.confirming = first
                 return Answer(False, f"{self.words(ev)}: this ends the match and seals the log. Type y to confirm "
                                      "(anything else: nothing is recorded)", confirm=True)
         return self.push(events[0] if len(events) == 1 else events)

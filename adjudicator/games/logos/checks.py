@@ -143,6 +143,8 @@ class Checks(Phases):
             raise bad("LG-6", "open-picks", f"CardCommitted by {e.player}: this match names picks openly (picks = \"open\"): log CardPicked")
         p = s.player(e.player)
         self.pick_checks(s, p, "CardCommitted")
+        if e.commitment == HIDDEN:  # a seat's record of the opponent's pick: the commitment was not seen
+            return None
         if not _HEX64.fullmatch(e.commitment):
             raise bad("LG-3.4", "bad-commitment", f"a commitment is 64 lowercase hex digits (sha256 of '<card>:<salt>'), got {e.commitment[:80]!r}")
         if HIDDEN in p.slots:
@@ -165,6 +167,8 @@ class Checks(Phases):
         if s.phase != "reveal" or p.commitment is None:
             raise self.out_of_step(s, e)
         got = commitment_of(e.card, e.salt)
+        if p.commitment == HIDDEN:  # a seat's record: an unseen commitment is opened by what the table showed
+            got = HIDDEN
         if got != p.commitment:
             raise bad("LG-3.4", "commitment-mismatch", f"sha256 of '{e.card}:{e.salt[:40]}' is {got[:16]}..., but {e.player} committed to {p.commitment[:16]}...")
         self.slot_checks(s, p, e.card)
