@@ -69,6 +69,8 @@ MAX_ENTRY = 100_000
 MAX_SALTS_BYTES = 20_000_000
 #: the most passes filled in after one entry (each is the only thing its player may do)
 MAX_FILLED = 1_000
+#: the most choices for which one digit is an entry on its own (no Enter)
+AT_ONCE = 9
 #: what confirms a match-ending entry
 YES = ("y", "yes")
 
@@ -356,6 +358,12 @@ class RecordSession:
         passes = [c for c in choices if self._is_pass(c.event)]
         return passes[0] if len(passes) == 1 else None
 
+    def at_once(self, text: str) -> bool:
+        """Is ``text``, typed on an empty entry line, recorded without Enter?  One digit when at
+        most nine choices are listed (it can mean nothing else): one key per event."""
+        return (len(text) == 1 and text in "123456789" and self.confirming is None
+                and int(text) <= len(self.choices()) <= AT_ONCE)
+
     def words(self, e: Event, state: Any = None) -> str:
         """``e`` in the game's notation, in ``state`` (default: the position now)."""
         return self.game.notation.format(e, self.view.state if state is None else state)
@@ -428,13 +436,14 @@ class RecordSession:
                 return Answer(False, f"no choice {n} (1 to {len(choices)})" if choices else "nothing to choose")
             return self.push(choices[n - 1].event)
         exact = [c for c in choices + enders if normalize(c.label) == normalize(text)]
-        found = exact or match_words(text, choices)
-        ending = [] if exact else match_words(text, enders)
-        if len(found) == 1 and not ending:
-            return self._entry([found[0].event])
+        if len(exact) == 1:
+            return self._entry([exact[0].event])
         try:  # the game's notation: a short form, or one entry of several events
             events = self.game.notation.parse_entry(text, self.view.state)
-        except NotationError as exc:
+        except NotationError as exc:  # else a few words of the choices
+            found, ending = match_words(text, choices), match_words(text, enders)
+            if len(found) == 1 and not ending:
+                return self._entry([found[0].event])
             if found or ending:
                 both = found + ending
                 return Answer(False, f"{len(both)} choices match {text!r}: type more, or the number", candidates=both)

@@ -127,6 +127,14 @@ class RecordApp(App[None]):
             msg.set_class(not self.last.ok, "refused")
 
     # -- entries ----------------------------------------------------------------------------------
+    @on(Input.Changed, "#entry")
+    def _typed(self, event: Input.Changed) -> None:
+        """One digit with at most nine choices listed is the entry: recorded at once."""
+        if self.session.at_once(event.value):
+            self.last = self.session.enter(event.value)
+            event.input.value = ""
+            self.refresh_all()
+
     @on(Input.Submitted, "#entry")
     def _entry(self, event: Input.Submitted) -> None:
         self.last = self.session.enter(event.value)
