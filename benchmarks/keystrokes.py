@@ -32,6 +32,7 @@ import msgspec
 from adjudicator.build import Recording
 from adjudicator.core.notation import NotationError
 from adjudicator.core.protocol import Game
+from adjudicator.core.verify import propose
 from adjudicator.replays.record import RecordSession
 
 #: the target of the issue: keystrokes per event in the terminal
@@ -53,6 +54,14 @@ def start(game: Game, seed: int, path: Path) -> tuple[RecordSession, Recording]:
     fields = {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options")}
     session = RecordSession.start(path, game.id, doc["players"], options=options, fields=fields)
     return session, Recording(game, session.record.setup)
+
+
+def ends(game: Game, state: Any, ev: Any) -> bool:
+    """Does ``ev``, a player's decision of no other field, end the match (a resignation)?"""
+    if not RecordSession._bare(ev):
+        return False
+    ruling, _derived, after = propose(game, state, ev)
+    return ruling.allowed and game.outcome(after) is not None
 
 
 def shortest_entry(session: RecordSession, ev: Any) -> tuple[list[str], str]:
@@ -79,6 +88,7 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
     session, table = start(game, seed, Path(directory) / f"{game.id}-{seed}.jsonl")
     rng = random.Random(seed)
     keys = entries = 0
+    typed_all: list[str] = []
     by: dict[str, int] = {}
     turns = {game.turn_number(table.state)}
     while not table.is_over() and len(table) < MAX_EVENTS:
@@ -88,6 +98,7 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
         weights = [game.playout_weight(table.state, e) for e in options]
         ev = rng.choices(options, weights if sum(weights) > 0 else None)[0]
         typed, how = shortest_entry(session, ev)
+        typed_all += typed
         for text in typed:
             keys += len(text) + (0 if session.at_once(text) else 1)  # (one digit of nine choices: no Enter)
             answer = session.enter(text)
@@ -97,6 +108,10 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
         by[how] = by.get(how, 0) + 1
         table.push(ev)
         for filled in session.record.events[len(table):]:  # the passes the recorder filled in
+            others = [e for e in table.legal() if e != filled and not ends(game, table.state, e)]
+            if others:
+                raise RecorderMismatch(f"{game.id} seed {seed}: {session.words(filled)} filled in, but "
+                                       f"{session.words(others[0])} was legal too")
             table.push(filled)
         if session.record.events != table.events:
             raise RecorderMismatch(f"{game.id} seed {seed}: the recorder holds another match at event {len(table)}")
@@ -106,7 +121,7 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
         raise RecorderMismatch(f"{game.id} seed {seed}: the recorded log verifies {verdict}")
     events = len(table) - 1
     return {"events": events, "keys": keys, "entries": entries, "turns": len(turns), "by": by,
-            "over": table.is_over()}
+            "over": table.is_over(), "typed": typed_all, "path": str(session.path)}
 
 
 def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
