@@ -226,11 +226,12 @@ class RecordSession:
         rest = events[1:]
         i = 0
         derived: deque[Event] = deque()
+        confirmed: list[Event] | None = []
         while i < len(rest):  # entry by entry: a ruling with the event it rules on
             ev, nxt = rest[i], rest[i + 1] if i + 1 < len(rest) else None
             if type(nxt) is JudgeRuling and nxt.event == len(record) + 1:
                 session._push_ruled_pair(ev, nxt)
-                derived = deque()
+                derived, confirmed = deque(), []
                 i += 2
                 continue
             if ev.kind != "X":
@@ -241,9 +242,21 @@ class RecordSession:
                     raise LogError(str(path), i + 2, f"{r.rule} [{r.code}] {r.message}: the log is not legal so far "
                                    "(verify it; it is not resumed)") from None
                 derived = deque(session.record.derived)
-            elif derived and states(derived[0], ev):
-                derived.popleft()  # LOG-2: a derived event the log states is the engine's
-            elif derived or (not session.over and not game.follows_stated(session.record.state)):
+                confirmed = []
+            elif derived and states(derived[0], ev) and confirmed is not None:
+                confirmed.append(derived.popleft())  # LOG-2: a derived event the log states is the engine's
+            elif confirmed is None or (not derived and not session.over and game.follows_stated(session.record.state)):
+                # a consequence a seat's record states (an unknown card): from here on in this entry
+                # every stated event is the verifier's to judge, after the engine's own before it
+                for c in confirmed or ():
+                    session._replay_entry(c)
+                confirmed = None
+                try:
+                    session._replay_entry(ev)
+                except IllegalEvent as exc:
+                    r = exc.ruling
+                    raise LogError(str(path), i + 2, f"{r.rule} [{r.code}] {r.message} (verify it; it is not resumed)") from None
+            else:
                 why = f"the engine derives {session.words(derived[0])}" if derived else "the engine derives nothing here"
                 raise LogError(str(path), i + 2, f"LOG-2 [core/derived-mismatch] the log states {session.words(ev)} "
                                f"but {why} (verify it; it is not resumed)")

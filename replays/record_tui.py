@@ -52,6 +52,8 @@ class RecordApp(App[None]):
         super().__init__()
         self.session = session
         self.last: Answer | None = None
+        #: the last entry was one digit recorded at once (the Enter after it is not an entry)
+        self._at_once = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -129,14 +131,22 @@ class RecordApp(App[None]):
     # -- entries ----------------------------------------------------------------------------------
     @on(Input.Changed, "#entry")
     def _typed(self, event: Input.Changed) -> None:
-        """One digit with at most nine choices listed is the entry: recorded at once."""
+        """One digit with at most nine choices listed is the entry: recorded at once (an Enter
+        pressed right after it out of habit is then not a second entry)."""
+        if event.value:
+            self._at_once = False
         if self.session.at_once(event.value):
             self.last = self.session.enter(event.value)
+            self._at_once = True
             event.input.value = ""
             self.refresh_all()
 
     @on(Input.Submitted, "#entry")
     def _entry(self, event: Input.Submitted) -> None:
+        if self._at_once and not event.value:
+            self._at_once = False
+            return
+        self._at_once = False
         self.last = self.session.enter(event.value)
         event.input.value = ""
         self.refresh_all()
