@@ -216,3 +216,29 @@ async def test_help_with_brackets_is_shown_as_typed(tmp_path):
         await typed(pilot, app, "note [bold]x[/bold] said so")
         await pilot.pause()
         assert "[bold]x[/bold] said so" in screen(app)
+
+
+def test_an_unseen_logos_commitment_is_opened_by_the_card_shown_and_only_it():
+    """LG-35 (docs/rules/logos.md): ``commitment "?"`` is legal; the reveal that opens it has
+    ``salt "?"``; a ``"?"`` salt never opens a commitment that is known."""
+    g = adjudicator.game("logos")
+    doc = msgspec.to_builtins(g.sample_setup(5))
+    m = Recording(g, adjudicator.event(g, {"type": "MatchStarted", "game": "logos", "players": doc["players"],
+                                           "options": {"picks": "commit-reveal"}, "decks": doc["decks"]}))
+    p1, p2 = doc["players"]
+    while type(m.legal()[0]).__name__ == "CardDrawn":
+        m.push(m.legal()[0])
+    mine = next(e for e in m.legal() if type(e).__name__ == "CardCommitted" and e.player == p1)
+    m.push(mine)
+    m.push({"type": "CardCommitted", "player": p2, "commitment": "?"})
+    card = g.part("seat").hidden_value(m.state, mine) or next(
+        e.card for e in m.legal() if type(e).__name__ == "PickRevealed" and e.player == p1)
+    with pytest.raises(adjudicator.IllegalEvent) as exc:
+        m.push({"type": "PickRevealed", "player": p1, "card": card, "salt": "?"})
+    assert exc.value.ruling.code == "logos/commitment-mismatch"
+    m.push(next(e for e in m.legal() if type(e).__name__ == "PickRevealed" and e.player == p1))
+    shown = next(c for c in m.state.players if c.id == p2).slots
+    opens = [c for c in shown if c and m.check({"type": "PickRevealed", "player": p2, "card": c, "salt": "?"}).allowed]
+    assert opens  # (a card the rules let p2 send: the one the table showed)
+    m.push({"type": "PickRevealed", "player": p2, "card": opens[0], "salt": "?"})
+    assert m.verify().verdict in ("legal", "undetermined")
