@@ -198,6 +198,9 @@ class Recording(Match, recording=True):
         if type(e) is JudgeRuling:
             self._append_ruled(None, e)
             return self.derived
+        if e.kind == "X":  # a derived event stated: the engine's confirmed, or one it cannot derive
+            self._append_stated(e)  # (an unknown card in a seat's record); the verifier judges it
+            return []
         with self._using():
             ruling, derived, new = propose(self._game, self.state, e)
         if not ruling.allowed:
@@ -288,6 +291,20 @@ class Recording(Match, recording=True):
             raise IllegalEvent(ruling, Ruling("illegal", v.rule, v.code, v.message))
         self._entries.append((len(added), [], res.state))
         self.last_ruling = Ruling("legal", "LOG-5", "core/ruling", "recorded with the judge's ruling")
+
+    def _append_stated(self, ev: Event) -> None:
+        """Append a derived event the log states (confirming the engine's derivation, or where the
+        position waits on an unknown identity in a seat's record): the position after it is the
+        verifier's, which checks it (LOG-2) as it checks a log that states it."""
+        self._events.append(ev)
+        with self._using():
+            res = position_at(self._log, None)
+        if res.violations:
+            v = res.violations[0]
+            del self._events[-1]
+            raise IllegalEvent(ev, Ruling("illegal", v.rule, v.code, v.message))
+        self._entries.append((1, [], res.state))
+        self.last_ruling = Ruling("legal", "LOG-2", "core/derived", "a derived event stated, checked as verify checks it")
 
     def _using(self) -> Any:
         return _sources.using(self._sources) if self._sources is not None else _nullcontext()

@@ -385,6 +385,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fuzz-surface", action="append", default=None, metavar="NAME",
                    help="with --fuzz: only this surface, a game id or `service` (hostile requests against the "
                         "replay service, in process); repeatable; default every game, then every surface")
+    p.add_argument("--keystrokes", type=int, default=None, metavar="N",
+                   help="only the terminal recorder's keystrokes per event: N generated matches a game (benchmarks.keystrokes)")
     p.add_argument("--memory", default=None, metavar="EVENTS,...",
                    help="instead of the figures: peak memory of verify and store import on generated logs "
                         "of these lengths (e.g. 100000,1000000), per game")
@@ -524,6 +526,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_fuzz(games, args.fuzz, args.fuzz_seed, args.json, args.fuzz_surface, with_surfaces=not args.games)
     if args.memory is not None:
         return run_memory(games, args.memory, args.json)
+    if args.keystrokes is not None:
+        from . import keystrokes
+
+        return keystrokes.run(games, max(1, args.keystrokes), args.json)
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
     tour_n = args.tournament if args.tournament is not None else (0 if args.quick else 1000)

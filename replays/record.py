@@ -4,9 +4,15 @@
 A :class:`RecordSession` keeps one log file up to date as the match is played:
 
 - the choices are the legal events of whoever acts, numbered and grouped as ``adjudicator legal``
-  groups them, in words (:mod:`replays.words`); random outcomes are asked for as they happen
-  (only the values that can be); an entry is a number, a few words of a choice, ``undo``, or an
-  event typed as JSON;
+  groups them, in the game's notation (``game.notation.format``); random outcomes are asked for as
+  they happen (only the values that can be); an entry is a number, a few words of a choice, the
+  game's notation of an event (``notation.parse_entry``: one entry may be several events),
+  ``undo``, or an event typed as JSON; an empty entry (Enter) is the default: the only choice
+  where there is one, else the pass where passing is legal;
+- the entries that end the match by a player's decision (a resignation, a concession) are listed
+  apart from the choices and recorded only once confirmed (``resign``, then ``y``);
+- a pass is filled in when it is the only thing the player to act may do (the seat's own, in
+  seat mode): recorded with the entry before it, taken back with it;
 - every accepted event is appended to the file and flushed to disk (``fsync``) before the entry
   is answered, so a crash or ``kill -9`` loses at most the entry being typed; ``undo`` rewrites
   the file atomically (a new file renamed over the old);
@@ -19,7 +25,12 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
   ``game.redact`` shows them to the seat (the opponents' hidden cards ``"?"``), and the game's
   ``seat.py`` (if any) says which of the seat's own hidden values are recorded as commitments
   (a fresh random salt each, kept in the side file ``<log>.salts.json``) and when the rules open
-  them.  Nothing in a game engine reads a random source: the salts are made here.
+  them.  Nothing in a game engine reads a random source: the salts are made here.  An opponent's
+  hidden value is entered as unknown: the seat rules' ``unknowns(state, seat)`` lists those
+  events (a LOGOS opponent's pick as ``commitment "?"``), so one seat records a match alone;
+- resuming keeps the mode: a seat's record (its side file names the seat) is resumed as that
+  seat, a full record as a full record; the derived events a log states are checked against the
+  engine's (LOG-2) before anything is recorded after them.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import secrets as _random
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,18 +51,28 @@ from adjudicator.build import Recording, setup_event
 from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core import sources as _sources
-from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.events import Event, JudgeRuling
+from adjudicator.core.decklist import read_bounded
+from adjudicator.core.errors import AdjudicatorError, DataError, LogError
+from adjudicator.core.events import ENVELOPE_FIELDS, Event, JudgeRuling, states
+from adjudicator.core.limits import depth_error
 from adjudicator.core.log import seal_lines
+from adjudicator.core.notation import ACTORS, NotationError, normalize
 from adjudicator.core.protocol import Game
 from adjudicator.core.rulings import Ruling
-
-from .words import event_words
+from adjudicator.core.verify import propose
 
 #: the side file of a seat's salts, beside the log
 SALTS_SUFFIX = ".salts.json"
 #: the longest entry read (a typed event included)
 MAX_ENTRY = 100_000
+#: the largest salts file read back (bytes): 64 hex + a value + 32 hex per commitment
+MAX_SALTS_BYTES = 20_000_000
+#: the most passes filled in after one entry (each is the only thing its player may do)
+MAX_FILLED = 1_000
+#: the most choices for which one digit is an entry on its own (no Enter)
+AT_ONCE = 9
+#: what confirms a match-ending entry
+YES = ("y", "yes")
 
 
 @dataclass(frozen=True)
@@ -80,6 +102,10 @@ class Answer:
     #: the choices a few typed words matched (more than one: type more)
     candidates: list[Choice] = field(default_factory=list)
     ruling: Ruling | None = None
+    #: a match-ending entry waits for ``y`` (nothing recorded yet)
+    confirm: bool = False
+    #: passes filled in after the entry (their players had no other choice)
+    filled: list[Event] = field(default_factory=list)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -95,10 +121,17 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """``data`` as the whole of ``path``: written beside it, flushed, renamed over it."""
+def write_atomic(path: Path, data: bytes, mode: int = 0o666) -> None:
+    """``data`` as the whole of ``path``: written beside it, flushed, renamed over it; ``mode``
+    (less the umask) is the new file's from its creation (0600 for secrets: never readable by
+    others, not even for a moment)."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    try:
+        os.unlink(tmp)  # a stale one (or a link someone put there) is never written through
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+    with os.fdopen(fd, "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
@@ -128,6 +161,14 @@ class RecordSession:
         self.sealed = False
         #: openings read back on resume, waiting for the entry they belong to
         self._pending = (0, 0)
+        #: a match-ending event waiting for its confirmation (``y``)
+        self.confirming: Event | None = None
+        #: the last entry was answered without recording anything (a note then goes nowhere)
+        self._last_failed = False
+        #: fill in a pass that is its player's only choice
+        self.autopass = True
+        #: (entries, view entries) -> (choices, enders): the lists of the position last shown
+        self._lists: tuple[tuple[int, int], list[Choice], list[Choice]] | None = None
         self._seat_rules = getattr(self.game, "part", lambda _n: None)("seat") if seat is not None else None
 
     # -- starting and resuming -----------------------------------------------------------------------
@@ -149,14 +190,30 @@ class RecordSession:
         session = cls(path, record, seat=seat, judge=judge, view=record if seat is None else None)
         if seat is not None:
             session.view = Recording(game, game.redact(setup, seat), src, str(path))
+            save_salts(path, seat, {})  # the side file names the seat (a resume keeps it)
         write_atomic(path, record.to_jsonl())
+        session._fill()
+        if len(session.record) > 1:
+            session._groups.append((session.record.entries - 1, session.view.entries - 1))
+            write_atomic(path, session.record.to_jsonl())
+            if session.over:
+                session.seal()
         return session
 
     @classmethod
     def resume(cls, path: str | Path, *, seat: str | None = None, judge: bool = False,
                pools: list[str] | None = None) -> "RecordSession":
-        """Go on recording the log at ``path`` (after a crash, or another day)."""
+        """Go on recording the log at ``path`` (after a crash, or another day) in the mode it was
+        recorded in: a seat's record (its side file names the seat) as that seat, whether or not
+        ``seat`` is given; another seat, or a seat for a full record, is refused."""
         path = Path(path)
+        side = Path(str(path) + SALTS_SUFFIX)
+        owner = salts_owner(path) if side.exists() or os.path.islink(side) else None
+        if owner is not None and seat is not None and seat != owner:
+            raise LogError(str(path), None, f"--as {seat}: this is {owner}'s record (resumed as {owner}: leave --as out)")
+        if owner is None and seat is not None:
+            raise LogError(str(path), None, f"--as {seat}: this is a full record (no {side.name}): it is resumed as one (leave --as out)")
+        seat = owner
         match = read_log(path, pools=pools or ())
         events = [msgspec.structs.replace(e, prev=None) if e.prev is not None else e for e in match.events]
         salts = load_salts(path) if seat is not None else {}
@@ -168,14 +225,41 @@ class RecordSession:
             session.view = Recording(game, events[0], src, str(path))
         rest = events[1:]
         i = 0
+        derived: deque[Event] = deque()
+        confirmed: list[Event] | None = []
         while i < len(rest):  # entry by entry: a ruling with the event it rules on
             ev, nxt = rest[i], rest[i + 1] if i + 1 < len(rest) else None
             if type(nxt) is JudgeRuling and nxt.event == len(record) + 1:
                 session._push_ruled_pair(ev, nxt)
+                derived, confirmed = deque(), []
                 i += 2
                 continue
             if ev.kind != "X":
-                session._replay_entry(ev)
+                try:
+                    session._replay_entry(ev)
+                except IllegalEvent as exc:
+                    r = exc.ruling
+                    raise LogError(str(path), i + 2, f"{r.rule} [{r.code}] {r.message}: the log is not legal so far "
+                                   "(verify it; it is not resumed)") from None
+                derived = deque(session.record.derived)
+                confirmed = []
+            elif derived and states(derived[0], ev) and confirmed is not None:
+                confirmed.append(derived.popleft())  # LOG-2: a derived event the log states is the engine's
+            elif confirmed is None or (not derived and not session.over and game.follows_stated(session.record.state)):
+                # a consequence a seat's record states (an unknown card): from here on in this entry
+                # every stated event is the verifier's to judge, after the engine's own before it
+                for c in confirmed or ():
+                    session._replay_entry(c)
+                confirmed = None
+                try:
+                    session._replay_entry(ev)
+                except IllegalEvent as exc:
+                    r = exc.ruling
+                    raise LogError(str(path), i + 2, f"{r.rule} [{r.code}] {r.message} (verify it; it is not resumed)") from None
+            else:
+                why = f"the engine derives {session.words(derived[0])}" if derived else "the engine derives nothing here"
+                raise LogError(str(path), i + 2, f"LOG-2 [core/derived-mismatch] the log states {session.words(ev)} "
+                               f"but {why} (verify it; it is not resumed)")
             i += 1
         session.sealed = match._log.chain_head is not None  # type: ignore[attr-defined]
         return session
@@ -221,46 +305,135 @@ class RecordSession:
         return self.game.scene(self.view.state, self.seat)
 
     def choices(self) -> list[Choice]:
-        """The legal events of whoever acts, numbered (see the module docstring)."""
-        if self.over:
-            return []
-        events = self.view.legal()
-        if self.seat is not None:
-            seen: list[Event] = []
-            for e in events:
-                r = self.game.redact(e, self.seat)
-                if r not in seen:
-                    seen.append(r)
-            events = seen
-        out = []
-        for i, (e, n) in enumerate(positions.grouped(self.game, events), start=1):
-            out.append(Choice(i, self.label(e), e, n))
-        return out
+        """The legal events of whoever acts, numbered (see the module docstring): the
+        match-ending entries are apart (:meth:`enders`)."""
+        return self.lists()[0]
+
+    def enders(self) -> list[Choice]:
+        """The entries that end the match by a player's decision (a resignation, a concession):
+        listed apart, recorded once confirmed (number 0: never picked by number)."""
+        return self.lists()[1]
+
+    def lists(self) -> tuple[list[Choice], list[Choice]]:
+        """The choices and the match-ending entries of the position (kept until it changes)."""
+        cache = self._lists
+        if cache is not None and cache[0][0] is self.record.state and cache[0][1] is self.view.state:
+            return cache[1], cache[2]
+        choices: list[Choice] = []
+        enders: list[Choice] = []
+        if not self.over:
+            events = self.view.legal()
+            if self.seat is not None:
+                seen: list[Event] = []
+                for e in events:
+                    r = self.game.redact(e, self.seat)
+                    if r not in seen:
+                        seen.append(r)
+                unknown = getattr(self._seat_rules, "unknowns", None)
+                for e in unknown(self.view.state, self.seat) if unknown is not None else ():
+                    if e not in seen:  # an opponent's hidden value, entered as unknown
+                        seen.append(e)
+                events = seen
+            for e, n in positions.grouped(self.game, events):
+                if self._ends(e):
+                    enders.append(Choice(0, self.label(e), e, n))
+                else:
+                    choices.append(Choice(len(choices) + 1, self.label(e), e, n))
+        self._lists = ((self.record.state, self.view.state), choices, enders)  # type: ignore[assignment]
+        return choices, enders
+
+    @staticmethod
+    def _bare(e: Event) -> bool:
+        """An event of its player alone (no field but who acts): a pass, a resignation."""
+        fields = type(e).__struct_fields__
+        return e.kind != "R" and all(f in ENVELOPE_FIELDS or f in ACTORS or f == "type" for f in fields)
+
+    def _ends(self, e: Event) -> bool:
+        """Does ``e``, a player's decision of no other field, end the match (a resignation)?"""
+        if not self._bare(e):
+            return False
+        with self.view._using():
+            ruling, _derived, after = propose(self.game, self.view.state, e)
+            return ruling.allowed and self.game.outcome(after) is not None
+
+    def _is_pass(self, e: Event) -> bool:
+        """A pass: an event of its player alone whose notation reads ``pass`` (``passed``)."""
+        if not self._bare(e):
+            return False
+        action = self.words(e).partition(": ")[2] or self.words(e)
+        return any(w.startswith("pass") for w in action.casefold().split())
+
+    def default(self) -> Choice | None:
+        """What Enter records: the only choice where there is one, else the one pass."""
+        choices = self.choices()
+        if len(choices) == 1:
+            return choices[0]
+        passes = [c for c in choices if self._is_pass(c.event)]
+        return passes[0] if len(passes) == 1 else None
+
+    def at_once(self, text: str) -> bool:
+        """Is ``text``, typed on an empty entry line, recorded without Enter?  One digit when at
+        most nine choices are listed (it can mean nothing else): one key per event."""
+        return (len(text) == 1 and text in "123456789" and self.confirming is None
+                and int(text) <= len(self.choices()) <= AT_ONCE)
+
+    def words(self, e: Event, state: Any = None) -> str:
+        """``e`` in the game's notation, in ``state`` (default: the position now)."""
+        return self.game.notation.format(e, self.view.state if state is None else state)
 
     def label(self, e: Event) -> str:
         hidden = getattr(self._seat_rules, "hidden_value", None)
         value = hidden(self.view.state, e) if hidden is not None and getattr(e, "player", None) == self.seat else None
-        text = event_words(self.game, e, self.view.state)
+        text = self.words(e)
         if value is not None and type(e).__name__ != "CardDrawn":
-            return f"{self.seat}: commit to {value} (a fresh salt, opened when the rules reveal it)"
+            name = getattr(self.game.notation, "card_name", lambda _s, c: c)(self.view.state, value)
+            return f"{self.seat}: commit to {name} (a fresh salt, opened when the rules reveal it)"
         return text
 
     def log_words(self, last: int = 12) -> list[str]:
-        """The last ``last`` events of the log, numbered, in words."""
+        """The last ``last`` events of the log, numbered, in the game's notation (each in the
+        position it was recorded in)."""
         evs = self.record.events
         start = max(1, len(evs) - last)
-        return [f"{i + 1}. {event_words(self.game, e)}" + (f"  -- {e.note}" if e.note else "")
+        before: dict[int, Any] = {}
+        end = len(evs)
+        entries = self.record._entries
+        for k in range(len(entries) - 1, 0, -1):  # the position before each entry's events
+            first = end - entries[k][0]
+            for j in range(first, end):
+                before[j] = entries[k - 1][2]
+            end = first
+            if end <= start:
+                break
+        return [f"{i + 1}. {self.words(e, before.get(i))}" + (f"  -- {e.note}" if e.note else "")
                 for i, e in enumerate(evs[start:], start=start)]
 
     # -- entries ------------------------------------------------------------------------------------------
     def enter(self, text: str) -> Answer:
         """One entry as typed (see the module docstring)."""
+        note = text.strip().lower().startswith("note")
+        answer = self._enter(text)
+        if not note:
+            self._last_failed = not answer.ok and not answer.confirm
+        return answer
+
+    def _enter(self, text: str) -> Answer:
         text = text.strip()
         if len(text) > MAX_ENTRY:
+            self.confirming = None
             return Answer(False, f"an entry is at most {MAX_ENTRY} characters")
-        if not text:
-            return Answer(False, "type a number, a few words of a choice, undo, or an event as JSON")
         low = text.lower()
+        if self.confirming is not None:
+            ev, self.confirming = self.confirming, None
+            if low in YES:
+                return self.push(ev)
+            return Answer(False, f"not recorded: {self.words(ev)} (only y confirms it)")
+        if not text:
+            d = self.default()
+            if d is None:
+                return Answer(False, "Enter records the default (the only choice, or the pass): there is none here; "
+                                     "type a number, a few words, the notation, undo, or an event as JSON")
+            return self.push(d.event)
         if low in ("undo", "u"):
             return self.undo()
         if low.startswith("rule "):
@@ -268,51 +441,101 @@ class RecordSession:
         if low.startswith("note ") or low == "note":
             return self.note(text[5:])
         if text.startswith("{"):
-            return self.push(text)
-        choices = self.choices()
+            return self._entry([text])
+        choices, enders = self.lists()
         if text.isdigit():
             n = int(text)
             if not 1 <= n <= len(choices):
                 return Answer(False, f"no choice {n} (1 to {len(choices)})" if choices else "nothing to choose")
             return self.push(choices[n - 1].event)
-        found = match_words(text, choices)
-        if len(found) == 1:
-            return self.push(found[0].event)
-        if not found:
-            return Answer(False, f"no choice matches {text!r}")
-        return Answer(False, f"{len(found)} choices match {text!r}: type more, or the number", candidates=found)
+        exact = [c for c in choices + enders if normalize(c.label) == normalize(text)]
+        if len(exact) == 1:
+            return self._entry([exact[0].event])
+        try:  # the game's notation: a short form, or one entry of several events
+            events = self.game.notation.parse_entry(text, self.view.state)
+        except NotationError as exc:  # else a few words of the choices
+            found, ending = match_words(text, choices), match_words(text, enders)
+            if len(found) == 1 and not ending:
+                return self._entry([found[0].event])
+            if found or ending:
+                both = found + ending
+                return Answer(False, f"{len(both)} choices match {text!r}: type more, or the number", candidates=both)
+            more = f" (could be: {'; '.join(exc.candidates[:8])})" if exc.candidates else ""
+            return Answer(False, f"no choice matches {text!r}: {exc.reason}{more}")
+        return self._entry(events)
 
-    def push(self, entry: Event | str | dict[str, Any]) -> Answer:
-        """Record one event (a choice's, or typed): refused with the ruling when illegal."""
+    def _entry(self, events: list[Any]) -> Answer:
+        """Record the events of one entry; a lone match-ending one (typed as JSON too) waits for ``y``."""
+        if len(events) == 1 and not self.over:
+            try:
+                first = events[0] if isinstance(events[0], Event) else self.record._decode(events[0])
+            except LogError as exc:
+                return Answer(False, exc.render().removeprefix("<event>: "))
+            ev = first if self.seat is None else self.game.redact(first, self.seat)
+            if any(c.event == ev for c in self.enders()):
+                self.confirming = first
+                return Answer(False, f"{self.words(ev)}: this ends the match and seals the log. Type y to confirm "
+                                     "(anything else: nothing is recorded)", confirm=True)
+        return self.push(events[0] if len(events) == 1 else events)
+
+    def push(self, entry: Event | str | dict[str, Any] | list[Any]) -> Answer:
+        """Record one entry (an event, a choice's, typed, or a list: the events of one entry):
+        refused with the ruling when illegal, and nothing of it recorded."""
         if self.over:
             return Answer(False, "the match is over (undo takes back the last entry)")
-        try:
-            ev = entry if isinstance(entry, Event) else self.record._decode(entry)
-        except LogError as exc:
-            return Answer(False, exc.render().removeprefix("<event>: "))
-        if type(ev) is JudgeRuling and not self.judge:
-            return Answer(False, "only a judge records a ruling (record --judge)")
+        items = entry if isinstance(entry, list) else [entry]
+        if not items:
+            return Answer(False, "an entry of no event")
         lines = len(self.record)
         before_r, before_v = self.record.entries, self.view.entries
-        try:
-            added = self._push_entry(ev)
-        except IllegalEvent as exc:
-            self._rollback(before_r, before_v)
-            self.refused = ev
-            hint = " (a judge may record it: rule stands|taken-back [reason])" if self.judge else ""
-            r = exc.ruling
-            return Answer(False, f"refused: {r.rule} [{r.code}] {r.message}{hint}", ruling=r)
-        except LogError as exc:
-            self._rollback(before_r, before_v)
-            return Answer(False, exc.render().removeprefix("<event>: "))
+        added: list[Event] = []
+        filled: list[Event] = []
+        for item in items:
+            try:
+                ev = item if isinstance(item, Event) else self.record._decode(item)
+            except LogError as exc:
+                self._rollback(before_r, before_v)
+                return Answer(False, exc.render().removeprefix("<event>: "))
+            if type(ev) is JudgeRuling and not self.judge:
+                self._rollback(before_r, before_v)
+                return Answer(False, "only a judge records a ruling (record --judge)")
+            try:
+                added += self._push_entry(ev)
+            except IllegalEvent as exc:
+                self._rollback(before_r, before_v)
+                self.refused = ev
+                hint = " (a judge may record it: rule stands|taken-back [reason])" if self.judge else ""
+                r = exc.ruling
+                return Answer(False, f"refused: {r.rule} [{r.code}] {r.message}{hint}", ruling=r)
+            except LogError as exc:
+                self._rollback(before_r, before_v)
+                return Answer(False, exc.render().removeprefix("<event>: "))
+        ruling = self.record.last_ruling
+        derived = self.record.derived
+        filled = self._fill()
         self.refused = None
         self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
         self._write_new(lines)
-        derived = self.record.derived
-        ruling = self.record.last_ruling
         verdict = "" if ruling.legal else f" ({ruling.verdict}: legal if {ruling.condition})"
-        return Answer(True, f"recorded {len(self.record)}: " + "; ".join(event_words(self.game, e) for e in added) + verdict,
-                      added, derived, ruling=ruling)
+        then = f"; then (no other choice): {'; '.join(self.words(e) for e in filled)}" if filled else ""
+        return Answer(True, f"recorded {lines + len(added)}: " + "; ".join(self.words(e) for e in added) + verdict + then,
+                      added + filled, derived, ruling=ruling, filled=filled)
+
+    def _fill(self) -> list[Event]:
+        """The passes that are their player's only choice (the seat's own in seat mode), pushed."""
+        out: list[Event] = []
+        while self.autopass and not self.over and len(out) < MAX_FILLED:
+            choices = self.choices()
+            if len(choices) != 1 or not self._is_pass(choices[0].event):
+                break
+            ev = choices[0].event
+            if self.seat is not None and getattr(ev, "player", getattr(ev, "warband", None)) != self.seat:
+                break
+            try:
+                out += self._push_entry(ev)
+            except (IllegalEvent, LogError):  # (listed as legal: never expected)
+                break
+        return out
 
     def _push_entry(self, ev: Event) -> list[Event]:
         """Push ``ev`` (with the seat's commitments and openings) to the record and the view."""
@@ -373,7 +596,7 @@ class RecordSession:
         self.refused = None
         self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
         self._write_new(lines)
-        return Answer(True, f"recorded {len(self.record)}: {event_words(self.game, ev)}, flagged; the judge's "
+        return Answer(True, f"recorded {len(self.record)}: {self.words(ev)}, flagged; the judge's "
                             f"ruling: {decision}", [ev, ruling])
 
     def _push_ruled_pair(self, ev: Event, ruling: JudgeRuling) -> None:
@@ -386,6 +609,11 @@ class RecordSession:
         """Write ``text`` as the note (a comment) on the last event; ``note`` alone removes it."""
         if len(self.record) == 1 and not text.strip():
             return Answer(False, "no event to annotate")
+        if self._last_failed:  # the entry before was not recorded: the note is not for the last event
+            self._last_failed = False
+            last = self.record.events[-1]
+            return Answer(False, f"note not written: the entry before it was not recorded, so it would go on event "
+                                 f"{len(self.record)} ({self.words(last)}); type it again to put it there")
         try:
             ev = self.record.annotate(text.strip() or None)
         except LogError as exc:
@@ -398,6 +626,7 @@ class RecordSession:
 
     def undo(self) -> Answer:
         """Take back the last entry (the file is rewritten atomically)."""
+        self.confirming = None
         if not self._groups:
             return Answer(False, "nothing to take back")
         n_record, n_view = self._groups.pop()
@@ -410,7 +639,7 @@ class RecordSession:
                 self.view.pop()
         write_atomic(self.path, self.record.to_jsonl())
         self.sealed = False
-        return Answer(True, "taken back: " + "; ".join(event_words(self.game, e) for e in taken), taken)
+        return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
 
     # -- the file ------------------------------------------------------------------------------------------
     def _write_new(self, start: int) -> None:
@@ -434,22 +663,49 @@ class RecordSession:
         self.sealed = True
 
 
+def _salts_doc(path: Path) -> dict[str, Any]:
+    """The side file beside ``path`` read as every input is (a regular file, bounded in size and
+    depth) and of the right shape: ``{"player": str, "commitments": {str: {"value", "salt"}}}``."""
+    side = str(path) + SALTS_SUFFIX
+    try:
+        raw = read_bounded(side, "the salts file", MAX_SALTS_BYTES)
+    except DataError as exc:
+        raise LogError(side, None, exc.reason.removeprefix("the salts file: ")) from None
+    deep = depth_error(raw, 8)
+    if deep is not None:
+        raise LogError(side, None, f"not a salts file ({deep})")
+    try:
+        doc = json.loads(raw)
+    except ValueError as exc:
+        raise LogError(side, None, f"not a salts file (not JSON: {exc})") from None
+    coms = doc.get("commitments") if isinstance(doc, dict) else None
+    if not isinstance(coms, dict) or not isinstance(doc.get("player"), str) or not all(
+            isinstance(c, str) and isinstance(v, dict) and isinstance(v.get("value"), str) and isinstance(v.get("salt"), str)
+            for c, v in coms.items()):
+        raise LogError(side, None, 'not a salts file: {"player": "<seat>", "commitments": {"<commitment>": '
+                                   '{"value": "<card>", "salt": "<hex>"}}}', "commitments")
+    return doc
+
+
 def load_salts(path: Path) -> dict[str, tuple[str, str]]:
     """The seat's salts kept beside the log (empty when there is no side file)."""
     side = Path(str(path) + SALTS_SUFFIX)
-    if not side.exists():
+    if not side.exists() and not side.is_symlink():
         return {}
-    try:
-        doc = json.loads(side.read_text())
-        return {c: (v["value"], v["salt"]) for c, v in doc["commitments"].items()}
-    except (ValueError, KeyError, TypeError) as exc:
-        raise LogError(str(side), None, f"not a salts file ({exc})") from None
+    return {c: (v["value"], v["salt"]) for c, v in _salts_doc(path)["commitments"].items()}
+
+
+def salts_owner(path: Path) -> str:
+    """The seat whose record ``path`` is (its side file's ``player``)."""
+    return str(_salts_doc(path)["player"])
 
 
 def save_salts(path: Path, seat: str | None, salts: Mapping[str, tuple[str, str]]) -> None:
+    """The side file, written atomically and readable by its owner only (0600: the salts open the
+    seat's commitments; nobody else may read them before the match is over)."""
     doc = {"player": seat, "log": path.name,
            "commitments": {c: {"value": v, "salt": s} for c, (v, s) in salts.items()}}
-    write_atomic(Path(str(path) + SALTS_SUFFIX), json.dumps(doc, indent=1, sort_keys=True).encode())
+    write_atomic(Path(str(path) + SALTS_SUFFIX), json.dumps(doc, indent=1, sort_keys=True).encode(), mode=0o600)
 
 
 def match_words(text: str, choices: list[Choice]) -> list[Choice]:

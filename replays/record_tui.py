@@ -1,7 +1,10 @@
 """``adjudicator record``'s terminal app (Textual): the position, the numbered choices of whoever
-acts, the last events, and one entry line (a number, a few words with completion, ``undo``, an
-event as JSON; ``rule stands|taken-back [reason]`` for a judge).  Every entry goes through
-:class:`replays.record.RecordSession`, which writes the log."""
+acts (Enter alone records the default, marked ⏎), the match-ending entries apart (confirmed with
+``y``), the last events in the game's notation, and one entry line (a number, a few words with
+completion, the notation, ``undo``, an event as JSON; ``rule stands|taken-back [reason]`` for a
+judge).  Every entry goes through :class:`replays.record.RecordSession`, which writes the log.
+Everything shown that comes from the input or the rules (names, notes, rulings, help with
+``[reason]``) is plain text, never Textual markup."""
 
 from __future__ import annotations
 
@@ -49,6 +52,8 @@ class RecordApp(App[None]):
         super().__init__()
         self.session = session
         self.last: Answer | None = None
+        #: the last entry was one digit recorded at once (the Enter after it is not an entry)
+        self._at_once = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -61,7 +66,8 @@ class RecordApp(App[None]):
                 with ScrollableContainer(id="log-box", can_focus=False):
                     yield Static(id="log")
         yield Static(id="message")
-        yield Input(placeholder="number, words (tab/right completes), undo, or an event as JSON", id="entry")
+        yield Input(placeholder="Enter: the default (⏎); a number, words (right arrow completes), notation, undo, JSON",
+                    id="entry")
 
     def on_mount(self) -> None:
         self.query_one("#position-box").border_title = "position"
@@ -88,8 +94,11 @@ class RecordApp(App[None]):
         box = self.query_one("#position-box")
         width = max(40, (box.size.width or 100) - 4)
         self.query_one("#position", Static).update(scene_text(s.scene(), width))
-        choices = s.choices()
+        choices, enders = s.lists()
+        default = s.default()
         lines = Text()
+        if s.confirming is not None:
+            lines.append(f"{s.words(s.confirming)} ends the match: y confirms, anything else cancels\n", style="bold red")
         if not choices:
             lines.append("the match is over" if s.over else "no legal event: type an event as JSON")
         else:
@@ -99,24 +108,45 @@ class RecordApp(App[None]):
             for c in choices[:SHOWN]:
                 more = f"  (+{c.alternatives - 1} paths)" if c.alternatives > 1 else ""
                 lines.append(f"{c.number:>3}. ", style="bold")
-                lines.append(f"{c.label}{more}\n")
+                lines.append(f"{c.label}{more}")
+                lines.append("  ⏎ Enter\n" if default is not None and c is default else "\n",
+                             style="bold green" if default is not None and c is default else "")
             if len(choices) > SHOWN:
                 lines.append(f"... and {len(choices) - SHOWN} more: type words or a number\n", style="dim")
+        if enders:
+            lines.append("ends the match (type it, then y): ", style="dim")
+            lines.append("; ".join(c.label for c in enders) + "\n", style="dim")
         self.query_one("#choices", Static).update(lines)
         self.query_one("#choices-box").border_subtitle = f"{len(choices)} choices"
-        self.query_one("#log", Static).update("\n".join(s.log_words()))
+        self.query_one("#log", Static).update(Text("\n".join(s.log_words())))
         self.query_one("#entry", Input).suggester = SuggestFromList([c.label for c in choices], case_sensitive=False)
         msg = self.query_one("#message", Static)
         if self.last is not None:
             text = self.last.message
             if self.last.candidates:
                 text += "\n" + "; ".join(f"{c.number}. {c.label}" for c in self.last.candidates[:8])
-            msg.update(text)
+            msg.update(Text(text))
             msg.set_class(not self.last.ok, "refused")
 
     # -- entries ----------------------------------------------------------------------------------
+    @on(Input.Changed, "#entry")
+    def _typed(self, event: Input.Changed) -> None:
+        """One digit with at most nine choices listed is the entry: recorded at once (an Enter
+        pressed right after it out of habit is then not a second entry)."""
+        if event.value:
+            self._at_once = False
+        if self.session.at_once(event.value):
+            self.last = self.session.enter(event.value)
+            self._at_once = True
+            event.input.value = ""
+            self.refresh_all()
+
     @on(Input.Submitted, "#entry")
     def _entry(self, event: Input.Submitted) -> None:
+        if self._at_once and not event.value:
+            self._at_once = False
+            return
+        self._at_once = False
         self.last = self.session.enter(event.value)
         event.input.value = ""
         self.refresh_all()

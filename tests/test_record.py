@@ -62,9 +62,19 @@ def table_pick(g: Any, table: Recording, rng: random.Random, n: int, end_after: 
     return rng.choices(options, weights if sum(weights) else None)[0]
 
 
-async def type_entry(pilot: Any, app: RecordApp, text: str) -> None:
+async def type_entry(pilot: Any, app: RecordApp, text: str, confirm: bool = False) -> None:
+    """``text`` typed and Enter pressed; ``confirm``: a match-ending entry is confirmed (``y``)."""
     app.query_one("#entry", Input).value = text
     await pilot.press("enter")
+    if confirm and app.session.confirming is not None:
+        app.query_one("#entry", Input).value = "y"
+        await pilot.press("enter")
+
+
+def enter_ok(session: RecordSession, text: str) -> Any:
+    """``text`` entered on another device (a match-ending entry confirmed)."""
+    answer = session.enter(text)
+    return session.enter("y") if answer.confirm else answer
 
 
 def number_of(session: RecordSession, event: Any) -> str | None:
@@ -98,20 +108,28 @@ async def test_a_complete_match_recorded_in_the_terminal_verifies(tmp_path, gid)
             if n == 5 and not undone:  # a wrong entry, taken back
                 wrong = next(c for c in session.choices() if c.event != ev)
                 await type_entry(pilot, app, str(wrong.number))
-                assert len(session.record) == n + 2
+                assert len(session.record) >= len(table) + 1
                 await pilot.press("ctrl+z")
                 assert "taken back" in screen(app)
                 undone = 1
             number = number_of(session, ev)
-            if number is None:  # another path of a listed move (one is listed per square): typed
+            if number is None and any(c.event == ev for c in session.enders()):
+                await type_entry(pilot, app, session.words(ev))  # a match-ending entry: confirmed
+                assert session.confirming == ev and "ends the match" in screen(app)
+                number = "y"
+            elif number is None:  # another path of a listed move (one is listed per square): typed
                 assert g.legal_group(ev) is not None
                 number = json.dumps(msgspec.to_builtins(ev))
             await type_entry(pilot, app, number)
             table.push(ev)
+            filled = session.record.events[len(table):]  # passes that were their player's only choice
+            for e in filled:
+                assert not [x for x in table.legal() if x != e and not session._ends(x)], "a pass filled in by choice"
+                table.push(e)
             n += 1
-            assert len(session.record) == n + 1, screen(app)
+            assert len(session.record) == len(table), screen(app)
             # every accepted event is on disk at once
-            assert len(log.read_bytes().splitlines()) == n + 1
+            assert len(log.read_bytes().splitlines()) == len(table)
         await pilot.pause()
         assert "over:" in screen(app) and "sealed" in screen(app)
     assert session.over and session.sealed
@@ -141,7 +159,9 @@ async def test_words_numbers_and_json_entries_and_refusals(tmp_path):
         assert "did you mean 'lair-time-beast'?" in screen(app)
         await type_entry(pilot, app, "rule stands")  # not a judge
         assert "only a judge" in screen(app)
-        await type_entry(pilot, app, "note the tile was face up for a moment")  # an annotation
+        await type_entry(pilot, app, "note the tile was face up for a moment")  # after a refused entry:
+        assert "note not written" in screen(app) and session.record.events[-1].note is None  # not on event 3
+        await type_entry(pilot, app, "note the tile was face up for a moment")  # typed again: an annotation
         assert "note on event 3" in screen(app)
     back = adjudicator.read_log(log)
     assert back.verify().verdict == "legal" and back.events[-1].note == "the tile was face up for a moment"
@@ -161,6 +181,7 @@ def test_a_judge_records_a_refused_event_with_a_ruling(tmp_path):
     src = adjudicator.read_log("examples/colossus-order/illegal-CO-7.3-attacker-not-ready.jsonl")
     session = RecordSession.start(log, "colossus-order", src.setup.players,
                                   fields={"decks": msgspec.to_builtins(src.setup.decks)}, judge=True)
+    session.autopass = False  # (the log's own passes are pushed)
     for ev in src.events[1:-1]:
         assert session.push(ev).ok
     bad = session.push(src.events[-1])
@@ -180,6 +201,7 @@ async def test_colossus_order_from_one_seat_with_commitments(tmp_path):
     seat = setup["players"][0]
     log = tmp_path / "seat.jsonl"
     session = RecordSession.start(log, g.id, setup["players"], fields=setup["fields"], seat=seat)
+    session.autopass = False  # (the table plays every pass itself here)
     full_setup = adjudicator.event(g, {"type": "MatchStarted", "game": g.id, "players": setup["players"],
                                        **setup["fields"]})
     table = Recording(g, full_setup)
@@ -192,7 +214,7 @@ async def test_colossus_order_from_one_seat_with_commitments(tmp_path):
             ev = table_pick(g, table, rng, n, end_after=80)
             number = number_of(session, ev)
             await type_entry(pilot, app, number if number is not None else json.dumps(
-                msgspec.to_builtins(g.redact(ev, seat))))
+                msgspec.to_builtins(g.redact(ev, seat))), confirm=True)
             table.push(ev)
             n += 1
             assert session.refused is None, screen(app)
@@ -222,6 +244,8 @@ async def test_two_logos_seats_record_one_match_and_reconcile(tmp_path):
     logs = {p: tmp_path / f"{p}.jsonl" for p in (ann, ben)}
     sessions = {p: RecordSession.start(logs[p], g.id, setup["players"], options=setup["options"],
                                        fields=setup["fields"], seat=p, meta={"table": "4"}) for p in (ann, ben)}
+    for s in sessions.values():
+        s.autopass = False  # (the table plays every pass itself here)
     table = Recording(g, adjudicator.event(g, {"type": "MatchStarted", "game": g.id, "players": setup["players"],
                                                "options": setup["options"], **setup["fields"]}))
     seat_rules = g.part("seat")
@@ -241,7 +265,7 @@ async def test_two_logos_seats_record_one_match_and_reconcile(tmp_path):
                 card = seat_rules.hidden_value(table.state, ev)
                 own = sessions[ev.player]
                 choice = next(c for c in own.choices() if c.event == ev)
-                assert f"commit to {card}" in choice.label
+                assert f"commit to {g.card_info(table.setup, card)['name']}" in choice.label  # the card's name
                 if ev.player == ann:
                     await type_entry(pilot, app, str(choice.number))
                 else:
@@ -260,9 +284,9 @@ async def test_two_logos_seats_record_one_match_and_reconcile(tmp_path):
                     number = number_of(s, ev)
                     entry = number if number is not None else json.dumps(msgspec.to_builtins(g.redact(ev, p)))
                     if p == ann:
-                        await type_entry(pilot, app, entry)
+                        await type_entry(pilot, app, entry, confirm=True)
                     else:
-                        assert s.enter(entry).ok
+                        assert enter_ok(s, entry).ok
                 table.push(ev)
             # reveals: each device reveals its own pick; the other records it as shown
             for p, s in sessions.items():
@@ -306,7 +330,7 @@ def test_record_script_starts_resumes_and_refuses(tmp_path):
     assert r.exit_code == 0, r.output
     assert "to act: " in r.output and "accepted 2" in r.output and "accepted 3" in r.output
     r = CliRunner().invoke(main, ["record", str(log), "--script", "-"], input="undo\n1\n{\"type\": \"Nope\"}\n")
-    assert r.exit_code == 0 and "taken back" in r.output  # an unreadable entry is answered, not counted refused
+    assert r.exit_code == 2 and "taken back" in r.output  # an unreadable entry is answered: not recorded, exit 2
     assert "unknown event type 'Nope'" in r.output
     assert len(adjudicator.read_log(log)) == 3
     r = CliRunner().invoke(main, ["record", str(log), "--script", "-"], input='{"type":"TurnEnded","warband":"krell"}\n')
@@ -323,20 +347,19 @@ def test_record_script_starts_resumes_and_refuses(tmp_path):
     assert r.exit_code == 2 and "not a player" in r.output
 
 
-def test_choices_in_a_players_words():
-    from adjudicator.replays.words import event_words
-
+def test_choices_in_a_players_words(tmp_path):
+    """The recorder's choices and log lines are the game's notation: names, not ids."""
     co = adjudicator.read_log("examples/colossus-order/legal-gem-complete.jsonl")
-    pos = co.position(at=60)
-    names = {e.card: event_words(co.game, e, pos.state) for e in co.events if type(e).__name__ == "FollowerPlayed"}
-    assert names and all(text.endswith("play " + co.game.card_info(co.setup, cid)["name"]) for cid, text in names.items())
-    ko = adjudicator.read_log("examples/kolossus/legal-chapter-1.jsonl")
-    for ev, p in ko.positions():
-        moves = [e for e in p.legal_events() if type(e).__name__ == "MiniatureMoved" and len(e.path) > 2]
-        if moves:
-            break
-    text = event_words(ko.game, moves[0], p.state)
-    piece = next(x for x in p.state.pieces if x.square == moves[0].path[0])
-    assert text == f"{moves[0].warband}: {piece.character.capitalize()} {' -> '.join(moves[0].path)}"
-    # without a position, the generic words
-    assert event_words(ko.game, moves[0]) == f"{moves[0].warband}: miniature {' -> '.join(moves[0].path)}"
+    session = RecordSession.start(tmp_path / "co.jsonl", co.game.id, co.setup.players,
+                                  fields={"decks": msgspec.to_builtins(co.setup.decks)})
+    session.autopass = False
+    plays = 0
+    for ev in co.events[1:80]:
+        if type(ev).__name__ == "FollowerPlayed":
+            label = next(c.label for c in session.choices() if c.event == ev)
+            name = co.game.card_info(co.setup, ev.card)["name"]
+            assert name in label and (ev.card == name or ev.card not in label), label
+            assert label == co.game.notation.format(ev, session.view.state)
+            plays += 1
+        assert session.push(ev).ok
+    assert plays and all(f"{i}. " in line for i, line in enumerate(session.log_words(), start=len(session.record) - 11))

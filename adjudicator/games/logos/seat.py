@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from adjudicator.core.events import HIDDEN
+
 from . import events as E
 from .commitments import commitment_of, example_salt
+from .values import pool_of_setup
+from .zones import picked
 
 
 def hidden_value(state: Any, event: Any) -> str | None:
@@ -66,3 +70,29 @@ def shown(event: Any, salts: Mapping[str, tuple[str, str]]) -> Any:
 def is_opening(event: Any) -> bool:
     """Is ``event`` an opening recorded before the seat's event (none in LOGOS)?"""
     return False
+
+
+def unknowns(state: Any, seat: str) -> list[Any]:
+    """The opponents' events the seat enters with what it did not see as unknown (its own device
+    alone, LG-35): a hidden Backup assignment (``card "?"``), a hidden pick's commitment
+    (``commitment "?"``: only the seat's own picks are commitments it made), and, as the table
+    shows it, the card an unseen commitment opens (``salt "?"``), an open pick, or the Backup
+    card called face up.  The engine
+    judges them as any entry (a seat's record is legal or undetermined)."""
+    out: list[Any] = []
+    cards = sorted(pool_of_setup(state.setup))
+    for p in state.players:
+        if p.id == seat:
+            continue
+        if state.phase == "pick" and not p.defenseless and not picked(state, p):
+            if p.backup is None:
+                out.append(E.BackupAssigned(player=p.id, card=HIDDEN))
+            if state.options.picks == "open":
+                out += [E.CardPicked(player=p.id, card=c) for c in cards]
+            else:
+                out.append(E.CardCommitted(player=p.id, commitment=HIDDEN))
+        elif state.phase == "reveal" and p.commitment == HIDDEN and p.battle is None:
+            out += [E.PickRevealed(player=p.id, card=c, salt=HIDDEN) for c in cards]
+        elif state.phase == "battle" and state.step == "backup" and state.priority == p.id and p.backup == HIDDEN:
+            out += [E.BackupCalled(player=p.id, card=c) for c in cards]  # the card turned face up (LG-39)
+    return out
