@@ -146,6 +146,7 @@ def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
         _ready(page, n)
         if not seat:
             table.push(events[pick])
+            _follow_filled(game, table, int(page.evaluate("() => document.body.dataset.events")))
         tally.events += 1
         tally.taps += taps
         tally.by_kind[kind] = tally.by_kind.get(kind, 0) + 1
@@ -153,6 +154,18 @@ def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
             on_event(page, tally.events)
     tally.seconds += time.monotonic() - t0
     return tally
+
+
+def _follow_filled(game: Any, table: Any, events: int) -> None:
+    """The passes the page's session filled in after an entry (a player's only choice, recorded
+    with it: replays/record.py), followed on ``table`` until it holds the page's ``events``."""
+    from adjudicator.replays.web.record import ends_match
+
+    while len(table) < events:
+        only = [e for e in game.legal_events(table.state) if not ends_match(game, table.state, e)]
+        if len(only) != 1:
+            raise AssertionError(f"the page holds {events} events, the table {len(table)}: no pass to fill")
+        table.push(only[0])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -215,8 +215,8 @@ def test_the_choices_come_first_on_a_phone_and_the_events_read_in_notation(live:
     table = Recording(g, g.sample_setup(1))
     seen: list[str] = []
 
-    def check(page: Any, n: int) -> None:
-        seen.append(page.inner_text("#rec-log li:first-child"))
+    def check(page: Any, n: int) -> None:  # (the latest event: a pass the session filled in comes last)
+        seen.append((int(page.evaluate("() => document.body.dataset.events")), page.inner_text("#rec-log li:first-child")))
         if n == 1:  # the position folds away on a phone
             assert not page.evaluate("() => document.getElementById('rec-position').open") or \
                 page.evaluate("() => document.getElementById('rec-scene').classList.contains('board-only')")
@@ -231,8 +231,8 @@ def test_the_choices_come_first_on_a_phone_and_the_events_read_in_notation(live:
     for ev in log.events[1:]:
         table.push(ev)
     want = [f"{i}. {g.notation.format(e, table.position(at=i - 1).state)}" for i, e in enumerate(log.events[1:], start=2)]
-    assert seen == want[:len(seen)]
-    assert not [s for s in seen if "{" in s or re.search(r"[A-Z][A-Za-z]+\(", s)]  # no JSON, no repr
+    assert [text for _n, text in seen] == [want[n - 2] for n, _text in seen]
+    assert not [s for _n, s in seen if "{" in s or re.search(r"[A-Z][A-Za-z]+\(", s)]  # no JSON, no repr
 
 
 def live_recordings(live: Live) -> str:
@@ -245,8 +245,8 @@ def test_an_entry_that_ends_the_match_is_set_apart_and_confirmed(live: Live, pho
 
     start_match(page, live.url, UPLOAD_TOKEN, "colossus-order")
     ending = page.query_selector_all("#rec-ending-choices button.choice")
-    assert ending and all("conceded" in b.inner_text() for b in ending)
-    assert not [b for b in page.query_selector_all("#rec-choices button.choice") if "conceded" in b.inner_text()]
+    assert ending and all("concede" in b.inner_text() for b in ending)
+    assert not [b for b in page.query_selector_all("#rec-choices button.choice") if "concede" in b.inner_text()]
     # apart: below the ordinary choices, Undo below them all
     y = lambda sel: page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().top", sel)  # noqa: E731
     assert y("#rec-choices") < y("#rec-ending") < y("#rec-undo")
@@ -265,7 +265,7 @@ def test_an_entry_that_ends_the_match_is_set_apart_and_confirmed(live: Live, pho
     page.query_selector_all("#rec-ending-choices button.choice")[0].tap()
     page.tap("#rec-confirm-yes")
     page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.over === '1'")
-    assert events(page) == n + 1 and "conceded" in page.inner_text("#rec-log li:first-child")
+    assert events(page) == n + 1 and "concede" in page.inner_text("#rec-log li:first-child")
     page.wait_for_selector("#rec-open:not([hidden])")  # stored at the end
 
 

@@ -236,11 +236,24 @@ def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok:
         label = c.label if s.seat is not None and c.label.startswith(f"{s.seat}: commit to ") else words(game, c.event, state)
         infos.append(ChoiceInfo(c.number, label, c.random, c.alternatives, msgspec.to_builtins(c.event), game.touched(c.event),
                                 ends=not c.random and ends_match(game, state, c.event)))
+    for number, c in enumerate(s.enders(), start=len(choices) + 1):  # (the session lists them apart, unnumbered)
+        infos.append(ChoiceInfo(number, words(game, c.event, state), False, 1, msgspec.to_builtins(c.event),
+                                game.touched(c.event), ends=True))
     return RecordingState(
         rid, game.id, game.name, list(s.record.setup.players), s.seat, s.judge, len(s.record), s.over, s.sealed,
         _result(s), meta, header_line(meta), s.to_act(), bool(choices) and all(c.random for c in choices),
         infos, log_lines(s), s.position_text(), msgspec.to_builtins(s.scene()), message, ok,
         stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos))
+
+
+def _enter(s: RecordSession, text: str) -> Any:
+    """One entry of the page: a number past the choices is a match-ending entry (numbered after
+    them by :func:`state_of`), which the page confirmed before sending it: entered and confirmed."""
+    enders, n = s.enders(), len(s.choices())
+    if text.strip().isdigit() and n < int(text) <= n + len(enders):
+        answer = s.enter(msgspec.json.encode(enders[int(text) - n - 1].event).decode())
+        return s.enter("y") if answer.confirm else answer
+    return s.enter(text)
 
 
 def words(game: Game, event: Any, state: Any = None) -> str:
@@ -372,7 +385,7 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     rec = _recordings(state)
     with rec.lock:
         s = _get(state, rid)
-        answer = s.enter(typed(s, data.entry))
+        answer = _enter(s, typed(s, data.entry))
         message = answer.message
         if answer.ok and s.over:
             message += "; " + _store(rid, s, state)
