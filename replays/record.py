@@ -331,7 +331,9 @@ class RecordSession:
                         seen.append(r)
                 unknown = getattr(self._seat_rules, "unknowns", None)
                 for e in unknown(self.view.state, self.seat) if unknown is not None else ():
-                    if e not in seen:  # an opponent's hidden value, entered as unknown
+                    # an opponent's hidden value, entered as unknown: offered where the rules allow it
+                    # (legal or undetermined: a card whose combo the counter cannot meet is not offered)
+                    if e not in seen and self._allowed(e):
                         seen.append(e)
                 events = seen
             for e, n in positions.grouped(self.game, events):
@@ -341,6 +343,13 @@ class RecordSession:
                     choices.append(Choice(len(choices) + 1, self.label(e), e, n))
         self._lists = ((self.record.state, self.view.state), choices, enders)  # type: ignore[assignment]
         return choices, enders
+
+    def _allowed(self, e: Event) -> bool:
+        with self.view._using():
+            try:
+                return self.game.check(self.view.state, e).allowed
+            except Exception:  # noqa: BLE001 - an engine defect is the entry's to report, not the list's
+                return True
 
     @staticmethod
     def _bare(e: Event) -> bool:

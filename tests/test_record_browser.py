@@ -305,8 +305,6 @@ def test_a_match_set_up_from_deck_lists_typed_and_picked_without_json(live: Live
     assert page.input_value("#new-setup") == ""  # no JSON typed
 
 
-@pytest.mark.xfail(strict=True, reason="on this branch a LOGOS seat is offered no entry for the opponent's hidden pick "
-                   "(only 'resigned'): the recorder branch's seat.unknowns adds it; remove this mark at the merge")
 def test_a_seats_record_on_a_phone_keeps_the_choices_first(live: Live, phone: Any) -> None:
     """A LOGOS seat's record started from the form ("record as"): the seat's choices (its own picks
     as commitments, the opponent's as unknown where the seat cannot see them) above the fold."""
