@@ -27,7 +27,7 @@ from adjudicator.games.colossus_order.state import LocusSlot
 from adjudicator.games.colossus_order.unknowns import open_unseen
 
 from .co_scenarios import A, B, GAME, POOL, Script, encode, verify_events
-from .test_co_rules import accepts, covers, rejects
+from .test_co_rules import accepts, covers, rejects, ruled
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "colossus-order"
 COMPLETE = sorted(p for p in EXAMPLES.glob("legal-*.jsonl") if "-seat-" not in p.name)
@@ -166,6 +166,7 @@ def test_an_impossible_locus_hit_branch_is_illegal() -> None:
     state = msgspec.structs.replace(upto, players=tuple(no_gems if p.id == owner.id else p for p in upto.players))
     ruling = GAME.check(state, record[hit.seq - 1])
     assert ruling.verdict == "illegal" and ruling.rule == "CO-39.5" and "means that card was a Gem" in ruling.message
+    ruled("CO-39.5")
 
 
 def test_full_information_examples_verify_as_before() -> None:
@@ -186,7 +187,7 @@ def test_the_scene_says_what_an_unknown_card_can_still_be() -> None:
     assert all(c.possible is None for z in full.zones for c in z.cards)
 
 
-@covers("CO-39.6")
+@covers("CO-39.6", illegal=False, behaviour=True)  # undetermined, never illegal here
 def test_a_gem_level_met_only_by_unnamed_captured_gems_is_undetermined() -> None:
     s = Script(hands={A: ["white-gem", "white-gem"]})
     state = s.state()
@@ -218,7 +219,8 @@ def committed_match(salt: str = "s3cret") -> tuple[list, int, str, str]:
     return events, i, card, c
 
 
-@covers("CO-40", "CO-40.2", "CO-40.3")
+@covers("CO-40.2", "CO-40.3")
+@covers("CO-40", illegal=False, behaviour=True)  # the commitment's rulings cite CO-40.2/CO-40.3
 def test_a_committed_draw_opened_later_verifies_and_a_bad_opening_is_illegal() -> None:
     events, i, card, c = committed_match()
     opened = verify_events(events + [E.CommitmentOpened(player=B, commitment=c, card=card, salt="s3cret")])

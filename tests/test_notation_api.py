@@ -40,7 +40,7 @@ def test_a_match_in_the_notation_and_its_text_form() -> None:
 
 def test_an_unreadable_text_is_a_log_error() -> None:
     pos = adjudicator.read_log(ROOT / "examples" / "colossus-order" / "legal-judge-stands.jsonl").position(at=30)
-    with pytest.raises(adjudicator.LogError, match="reads as no legal event"):
+    with pytest.raises(adjudicator.LogError, match="is no Colossus Order event"):
         pos.parse("bob: flies to the moon")
     with pytest.raises(adjudicator.LogError):
         adjudicator.event("colossus-order", "zed: card played card=nothing")
