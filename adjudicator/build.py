@@ -264,7 +264,7 @@ class Recording(Match, recording=True):
 
     # -- inside --------------------------------------------------------------------------------
     def _decode(self, ev: Event | str | dict[str, Any]) -> Event:
-        e = ev if isinstance(ev, Event) else decode(self._game, ev)
+        e = ev if isinstance(ev, Event) else decode(self._game, ev, self.state)  # (a text in the notation: read here)
         if type(e).__name__ == "MatchStarted":
             raise LogError("<event>", None, "a log holds one match: MatchStarted is only the first event", "type")
         try:

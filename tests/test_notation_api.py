@@ -44,3 +44,21 @@ def test_an_unreadable_text_is_a_log_error() -> None:
         pos.parse("bob: flies to the moon")
     with pytest.raises(adjudicator.LogError):
         adjudicator.event("colossus-order", "zed: card played card=nothing")
+
+
+def test_a_recording_reads_an_entry_in_the_notation_in_its_position() -> None:
+    """``Recording.push("text")`` (and ``Match`` built with it) reads the game's notation in the
+    position it stands in: a Kolossus move names its piece by its square there."""
+    from adjudicator.build import Recording
+
+    g = adjudicator.game("kolossus")
+    from adjudicator.core.playout import playout
+
+    events, _ = playout(g, 2, max_events=40)
+    r = Recording(g, events[0])
+    for e in events[1:]:
+        text = g.notation.format(e, r.state)
+        if e.kind == "X":
+            continue
+        r.push(text)
+    assert [x for x in r.events if x.kind != "X"] == [x for x in events if x.kind != "X"]
