@@ -87,7 +87,7 @@ def event(game_id: str | Game, data: str | bytes | dict[str, Any], state: Any = 
     unreadable (a text that reads as several events names them).
 
     >>> adjudicator.event("colossus-order", '{"type": "Conceded", "player": "bob"}')
-    Conceded(player='bob', seq=None, at=None, note=None, prev=None)
+    <Conceded: bob: concede>
     """
     g = registry.get(game_id) if isinstance(game_id, str) else game_id
     if isinstance(data, str) and data.lstrip()[:1] != "{":

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 import adjudicator
 from adjudicator.replays.record import MAX_ENTRY, SALTS_SUFFIX, RecordSession
-from cli.main import main
-from cli.record import run_script
+from adjudicator.cli.main import main
+from adjudicator.cli.record import run_script
 
 DEEP = "[" * 5000 + "]" * 5000
 

@@ -16,7 +16,7 @@ import adjudicator
 from adjudicator.core.decklist import card_names, deck_list_text, parse_deck_list
 from adjudicator.core.errors import LogError
 from benchmarks.keystrokes import record_match
-from cli.main import main
+from adjudicator.cli.main import main
 
 DECK_GAMES = ("colossus-order", "logos")
 

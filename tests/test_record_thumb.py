@@ -20,7 +20,7 @@ from adjudicator.build import Recording
 from adjudicator.replays.record import SALTS_SUFFIX, RecordSession
 from adjudicator.replays.record_tui import RecordApp
 from benchmarks.keystrokes import record_match
-from cli.main import main
+from adjudicator.cli.main import main
 
 SIZE = (140, 44)
 

@@ -25,6 +25,10 @@ import msgspec
 
 ENVELOPE_FIELDS = ("seq", "at", "note", "prev")
 
+#: how an event is written by ``repr`` (the notation's :func:`~adjudicator.core.notation.event_repr`;
+#: set by :mod:`adjudicator.core.registry` on import: this module imports no other)
+REPR: Any = None
+
 
 class Event(
     msgspec.Struct,
@@ -49,6 +53,15 @@ class Event(
     @classmethod
     def type_name(cls) -> str:
         return cls.__name__
+
+    def __repr__(self) -> str:
+        """The event as a person reads it: ``<CardDrawn: bob: draw Black Gem>``, its game's notation
+        (:func:`adjudicator.core.notation.event_repr`, set as :data:`REPR` when the registry is
+        imported, without a position), or the fields where no registered game holds the class."""
+        if REPR is not None:
+            return REPR(self)
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__struct_fields__ if getattr(self, f) is not None)
+        return f"{type(self).__name__}({fields})"
 
 
 def bare(event: Event) -> Event:

@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import Any
 
 from .errors import UnknownGame
+from .notation import install_repr
 from .protocol import Game
 
 #: the entry-point group games are found through
@@ -302,3 +303,6 @@ def games() -> list[Game]:
 
 def ids() -> list[str]:
     return [g.id for g in games()]
+
+
+install_repr(games)  # an event's repr is its game's notation (core/notation.py)
