@@ -33,8 +33,12 @@ A toy game on the default adapter (its positions are ints, an event adds to it):
     ([], 4)
     >>> w.advance(7), w.freeze()  # 11 forces -11 (derived), settled at 0
     ([-11], 0)
-    >>> w.restore(kept); w.freeze(), kept
-    (0, 0)
+    >>> w.advance(2), w.freeze(), kept
+    ([], 2, 0)
+    >>> w.check(-3)  # in the working position, never changing it
+    'illegal'
+    >>> w.restore(kept); w.freeze() is kept  # a take-back: the kept position, no refold
+    True
 """
 
 from __future__ import annotations
