@@ -122,21 +122,25 @@ class _CopyingWorking(FrozenWorking):
     def __init__(self, game: Any, state: Any) -> None:
         super().__init__(game, state)
         self._frozen: Any = None
+        advance, freeze, restore = self.advance, self.freeze, self.restore
 
-    def advance(self, event: Any) -> list[Any]:
-        derived = super().advance(event)
-        self._frozen = None
-        if self.keep_base:
-            self.base = copy.deepcopy(self.base)
-        return derived
+        def copied_advance(event: Any) -> list[Any]:
+            derived = advance(event)
+            self._frozen = None
+            if self.keep_base:
+                self.base = copy.deepcopy(self.base)
+            return derived
 
-    def freeze(self) -> Any:
-        if self._frozen is None:
-            self._frozen = copy.deepcopy(self.state)
-        return self._frozen
+        def copied_freeze() -> Any:
+            if self._frozen is None:
+                self._frozen = copy.deepcopy(freeze())
+            return self._frozen
 
-    def restore(self, kept: Any) -> None:
-        self.state, self._frozen = copy.deepcopy(kept), kept
+        def copied_restore(kept: Any) -> None:
+            restore(copy.deepcopy(kept))
+            self._frozen = kept
+
+        self.advance, self.freeze, self.restore = copied_advance, copied_freeze, copied_restore  # type: ignore[method-assign]
 
 
 class _OwnWorking:

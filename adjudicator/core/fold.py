@@ -26,15 +26,15 @@ A toy game on the default adapter (its positions are ints, an event adds to it):
     ...     def apply(self, state, event): return state + event
     ...     def derive(self, state): return -state if state > 9 else None
     ...     def check(self, state, event): return "legal" if event > 0 else "illegal"
-    ...     def outcome(self, state): return None
+    ...     def outcome(self, state): return "over" if state > 11 else None
     >>> w = working_for(Toy(), 0)
     >>> kept = w.freeze()
     >>> w.advance(4), w.freeze()
     ([], 4)
     >>> w.advance(7), w.freeze()  # 11 forces -11 (derived), settled at 0
     ([-11], 0)
-    >>> w.advance(2), w.freeze(), kept
-    ([], 2, 0)
+    >>> w.advance(2), w.freeze(), w.ended, kept
+    ([], 2, None, 0)
     >>> w.check(-3)  # in the working position, never changing it
     'illegal'
     >>> w.restore(kept); w.freeze() is kept  # a take-back: the kept position, no refold
@@ -89,8 +89,9 @@ class Working(Protocol):
 
     ``check`` rules on an event in the working position and never changes it; ``advance``
     applies a checked event and every consequence the rules force, in place, and returns those
-    derived events (on an exception the position is the one before the event); ``outcome`` is
-    ``game.outcome`` of the position; ``freeze`` returns a frozen position (the game's
+    derived events (on an exception the position is the one before the event); ``ended`` is
+    ``game.outcome`` of the working position (kept by ``advance`` and ``restore``: the verifier
+    reads it before every decision); ``freeze`` returns a frozen position (the game's
     ``state_type``) that nothing done to the working position afterwards changes; ``restore``
     makes a position ``freeze`` returned the working position again.  ``base`` (when
     ``keep_base`` is set) is the frozen position right after the last event ``advance``
@@ -98,12 +99,11 @@ class Working(Protocol):
 
     keep_base: bool
     base: Any
+    ended: Any
 
     def check(self, event: Event) -> Ruling: ...
 
     def advance(self, event: Event) -> list[Event]: ...
-
-    def outcome(self) -> Any: ...
 
     def freeze(self) -> Any: ...
 
@@ -118,55 +118,69 @@ class FrozenWorking:
     """The default adapter for a game on the frozen-state contract: the working position is the
     last frozen position ``apply`` returned (``freeze`` hands it out as it is; nothing changes
     it).  When the game's check and apply are the kit's own, the handler of an event's type is
-    called directly (:func:`~adjudicator.core.kit.direct_check`, one call less per event)."""
+    called directly (:func:`~adjudicator.core.kit.direct_check`, one call less per event).
 
-    __slots__ = ("game", "state", "keep_base", "base", "_check", "_apply", "_derive", "_outcome", "_direct",
-                 "_applies")
+    ``check``, ``advance``, ``freeze`` and ``restore`` (the :class:`Working`
+    protocol) are closures over the position made per verification, not methods: they are the
+    verifier's hot path, and a closure reads the position without an attribute lookup.  A
+    subclass wraps them after ``super().__init__`` (``tests/test_fold.py`` does)."""
+
+    __slots__ = ("game", "keep_base", "base", "ended", "check", "advance", "freeze", "restore")
 
     def __init__(self, game: Game, state: Any) -> None:
-        self.game, self.state, self.keep_base, self.base = game, state, False, None
-        self._check, self._apply, self._derive, self._outcome = game.check, game.apply, game.derive, game.outcome
-        self._direct = direct_check(game.check)
-        applies = direct_apply(game.apply)
-        self._applies = None if applies is None else (applies[0], applies[1])
+        self.game, self.keep_base, self.base = game, False, None
+        self.ended = game.outcome(state)
+        _bind(self, game, state)
 
-    def check(self, event: Event) -> Ruling:
-        """The ruling (a :class:`~adjudicator.core.kit.LazyLegal` from a kit handler: its
-        message is written when read); an engine failure raises."""
-        direct = self._direct
-        if direct is not None:  # the kit's dispatch, inline; anything unusual: its wrapper
-            rules, table, accepted, pre = direct
-            fn = table.get(event.__class__)
-            if fn is not None:
-                try:
-                    if pre is not None:
-                        pre(rules, self.state, event)
-                    return fn(rules, self.state, event) or accepted[event.__class__]
-                except Exception:  # noqa: BLE001 - the wrapper (check) says what it is
-                    pass
-        return self._check(self.state, event)
+    @property
+    def state(self) -> Any:
+        """The working position (frozen: the position ``freeze`` hands out)."""
+        return self.freeze()
 
-    def advance(self, event: Event) -> list[Event]:
-        applies = self._applies
-        applied = self._apply(self.state, event) if applies is None else \
-            applies[1][event.__class__](applies[0], self.state, event)
-        d = self._derive(applied)  # settle, its first step inline (most events force nothing)
-        if self.keep_base:
-            self.base = applied
+
+def _bind(w: FrozenWorking, game: Game, state: Any) -> None:
+    """The closures of :class:`FrozenWorking` over one position (``state``, rebound by
+    ``advance`` and ``restore``)."""
+    gcheck, derive, outcome = game.check, game.derive, game.outcome
+    direct, applies = direct_check(gcheck), direct_apply(game.apply)
+    rules, table, accepted, pre = direct if direct is not None else (None, {}, {}, None)
+    handler = table.get
+    arules, atable = applies if applies is not None else (None, None)
+    gapply = game.apply
+
+    def check(event: Event) -> Ruling:  # (a LazyLegal from a kit handler: its message written when read)
+        fn = handler(event.__class__)
+        if fn is not None:  # the kit's dispatch, inline; anything unusual: its wrapper
+            try:
+                if pre is not None:
+                    pre(rules, state, event)
+                return fn(rules, state, event) or accepted[event.__class__]  # type: ignore[no-any-return]
+            except Exception:  # noqa: BLE001 - the wrapper (check) says what it is
+                pass
+        return gcheck(state, event)
+
+    def advance(event: Event) -> list[Event]:
+        nonlocal state
+        applied = gapply(state, event) if atable is None else atable[event.__class__](arules, state, event)
+        d = derive(applied)  # settle, its first step inline (most events force nothing)
+        if w.keep_base:
+            w.base = applied
         if d is None:
-            self.state = applied
+            w.ended = outcome(applied)
+            state = applied
             return _NOTHING
-        self.state, derived = _settle_from(self.game, applied, d)
+        settled, derived = _settle_from(game, applied, d)
+        w.ended = outcome(settled)
+        state = settled
         return derived
 
-    def outcome(self) -> Any:
-        return self._outcome(self.state)
+    def restore(kept: Any) -> None:
+        nonlocal state
+        w.ended = outcome(kept)
+        state = kept
 
-    def freeze(self) -> Any:
-        return self.state
-
-    def restore(self, kept: Any) -> None:
-        self.state = kept
+    w.check, w.advance, w.restore = check, advance, restore  # type: ignore[method-assign]
+    w.freeze = lambda: state  # type: ignore[method-assign]
 
 
 def working_for(game: Any, state: Any) -> Working:

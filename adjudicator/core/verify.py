@@ -227,7 +227,7 @@ class _Verifier:
         """The per-event loop up to event ``n``; returns the last event number reached (the hot
         path: the common case in this frame; rulings, rejections and failures in methods)."""
         fold, visit, judge, game, unconfirmed = self.fold, self.visit, self.judge, self.game, self.unconfirmed
-        check, advance, outcome, violations, committing = fold.check, fold.advance, fold.outcome, self.violations, self.committing
+        check, advance, violations, committing = fold.check, fold.advance, self.violations, self.committing
         mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
         number = 1
         for number, (line, ev) in enumerate(islice(self.log.events, 1, n), start=2):  # (a streamed log: read as reached)
@@ -244,13 +244,13 @@ class _Verifier:
                 if visit is not None:
                     visit(Step(number, line, ev, _CONFIRMED, False, state=fold.freeze()))
                 continue
-            if kind == "X" and (unconfirmed or (outcome() is None and not game.follows_stated(fold.freeze()))):
+            if kind == "X" and (unconfirmed or (fold.ended is None and not game.follows_stated(fold.freeze()))):
                 # (a position that waits on an unknown identity checks a stated consequence instead)
                 # consequences still owed come first: LOG-2 before anything is "after the end" (LOG-3)
                 ruling = _stated_consequence(game, fold.freeze(), ev, unconfirmed)
-            elif outcome() is not None:
+            elif fold.ended is not None:
                 ruling = Ruling("illegal", "LOG-3", "core/after-end",
-                                f"{type(ev).__name__} comes after the match ended ({outcome().reason})")
+                                f"{type(ev).__name__} comes after the match ended ({fold.ended.reason})")
             else:
                 if unconfirmed:
                     unconfirmed.clear()
@@ -342,7 +342,7 @@ class _Verifier:
         state = self.fold.freeze()
         new = self.violations.add(number, line, ruling, state)
         if new and self.then == PLAY_ON and (ev.kind == "D" or ev.kind == "R") and _is_follow_on(ruling) \
-                and self.fold.outcome() is None and self.play_on(number, line, ev, ruling, state):
+                and self.fold.ended is None and self.play_on(number, line, ev, ruling, state):
             return True
         if self.visit is not None:
             self.visit(Step(number, line, ev, ruling, False, state=state))
