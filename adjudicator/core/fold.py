@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .events import Event
-from .kit import direct_apply, direct_check
+from .kit import direct_apply, direct_check, direct_outcome
 from .rulings import Ruling
 
 if TYPE_CHECKING:
@@ -143,6 +143,7 @@ def _bind(w: FrozenWorking, game: Game, state: Any) -> None:
     ``advance`` and ``restore``)."""
     gcheck, derive, outcome = game.check, game.derive, game.outcome
     direct, applies = direct_check(gcheck), direct_apply(game.apply)
+    by_result = direct_outcome(outcome)  # a kit game: None while ``result`` is None
     rules, table, accepted, pre = direct if direct is not None else (None, {}, {}, None)
     handler = table.get
     arules, atable = applies if applies is not None else (None, None)
@@ -166,11 +167,11 @@ def _bind(w: FrozenWorking, game: Game, state: Any) -> None:
         if w.keep_base:
             w.base = applied
         if d is None:
-            w.ended = outcome(applied)
+            w.ended = None if by_result and applied.result is None else outcome(applied)
             state = applied
             return _NOTHING
         settled, derived = _settle_from(game, applied, d)
-        w.ended = outcome(settled)
+        w.ended = None if by_result and settled.result is None else outcome(settled)
         state = settled
         return derived
 

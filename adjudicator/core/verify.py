@@ -224,12 +224,11 @@ class _Verifier:
         return result, state, derived, ruling.allowed or self.keep_going
 
     def events(self, n: int) -> int:
-        """The per-event loop up to event ``n``; returns the last event number reached (the hot
-        path: the common case in this frame; rulings, rejections and failures in methods)."""
+        """The per-event loop up to event ``n``: the last event number reached (the hot path; ``mark``:
+        the next event a judge's ruling concerns; rulings, rejections and failures in methods)."""
         fold, visit, judge, game, unconfirmed = self.fold, self.visit, self.judge, self.game, self.unconfirmed
         check, advance, violations, committing = fold.check, fold.advance, self.violations, self.committing
-        mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
-        number = 1
+        mark, skipped, number = (judge.first_mark() if judge is not None else 0), self.skipped, 1
         for number, (line, ev) in enumerate(islice(self.log.events, 1, n), start=2):  # (a streamed log: read as reached)
             if number == mark:  # a judge's ruling, or an event one names: follow the ruling
                 go = self.judged(number, line, ev)
@@ -245,8 +244,7 @@ class _Verifier:
                     visit(Step(number, line, ev, _CONFIRMED, False, state=fold.freeze()))
                 continue
             if kind == "X" and (unconfirmed or (fold.ended is None and not game.follows_stated(fold.freeze()))):
-                # (a position that waits on an unknown identity checks a stated consequence instead)
-                # consequences still owed come first: LOG-2 before anything is "after the end" (LOG-3)
+                # consequences owed come first: LOG-2 before LOG-3 (or one waits on an unknown identity)
                 ruling = _stated_consequence(game, fold.freeze(), ev, unconfirmed)
             elif fold.ended is not None:
                 ruling = Ruling("illegal", "LOG-3", "core/after-end",
@@ -260,8 +258,9 @@ class _Verifier:
                     ruling = _engine_failure(game, ev, exc)
                 if visit is not None and ruling.__class__ is LazyLegal:
                     ruling = ruling.ruling()  # type: ignore[attr-defined] # a step shows its message (else: never read)
-            if self.skipped is not None and kind != "X":  # a rejected event played on: only a recording error?
+            if skipped is not None and kind != "X":  # a rejected event played on: only a recording error?
                 ruling = self.follow(ev, ruling)
+                skipped = self.skipped
             if ruling.verdict != "illegal":
                 try:
                     derived = advance(ev)
@@ -282,6 +281,7 @@ class _Verifier:
                 continue
             if not self.rejected(number, line, ev, ruling):
                 break
+            skipped = self.skipped
         return number
 
     def judged(self, number: int, line: int, ev: Event) -> bool | None:
