@@ -234,6 +234,7 @@ def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, mon
 
     monkeypatch.setattr(logmod, "_BLOCK", block)
     examples = Path(__file__).resolve().parent.parent / "examples"
+    illegal = 0
     for example in sorted(examples.glob("*/legal-judge-*.jsonl"))[:4]:
         lines = example.read_bytes().splitlines()
         data = b"\n".join(lines) + b"\n\n  \r\n "  # blank lines at the end (the rulings name lines), no final newline
@@ -248,6 +249,20 @@ def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, mon
         assert [ruling_dict(*r) for r in res.rulings] == [ruling_dict(*r) for r in whole.rulings], example
         assert [w.as_dict() for w in res.warnings] == [w.as_dict() for w in whole.warnings], example
         assert _data(res.state) == _data(whole.state), example
+        cut = tmp_path / f"cut-{path.name}"  # one event left out: illegal, its rulings may no longer fit
+        cut.write_bytes(b"\n".join(lines[:len(lines) // 2] + lines[len(lines) // 2 + 1:]) + b"\n")
+        for p in (path, cut):  # verify --keep-going's road, streamed, as the log read whole
+            kept = run(parse_log(p.read_bytes(), str(p)), keep_going=True, play_on=True, record_steps=True)
+            streamed = logmod.stream_log(p)
+            steps: list[Any] = []
+            going = run(streamed, keep_going=True, play_on=True, on_step=steps.append)
+            streamed.events.drain()
+            assert [v.as_dict() for v in going.violations] == [v.as_dict() for v in kept.violations], p
+            assert [w.as_dict() for w in going.warnings] == [w.as_dict() for w in kept.warnings], p
+            assert [(s.seq, msgspec.to_builtins(s.ruling), _data(s.state)) for s in steps] == \
+                [(s.seq, msgspec.to_builtins(s.ruling), _data(s.state)) for s in kept.steps or []], p
+            illegal += p is cut and going.verdict == "illegal"
+    assert illegal >= 2  # the rejecting paths are reached
     long = tmp_path / "long.jsonl"
     first = (examples / "logos" / "legal-judge-stands.jsonl").read_bytes().splitlines()[0]
     if block < 1 << 16:  # a line over the limit in tiny blocks: a smaller limit (the same code path)
