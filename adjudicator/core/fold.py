@@ -92,7 +92,9 @@ class Working(Protocol):
     derived events (on an exception the position is the one before the event); ``ended`` is
     ``game.outcome`` of the working position (kept by ``advance`` and ``restore``: the verifier
     reads it before every decision); ``freeze`` returns a frozen position (the game's
-    ``state_type``) that nothing done to the working position afterwards changes; ``restore``
+    ``state_type``) that nothing done to the working position afterwards changes, the same
+    object until the position changes (the verifier groups the rejections a position left
+    waiting by it: ``_Violations`` in :mod:`adjudicator.core.verify`); ``restore``
     makes a position ``freeze`` returned the working position again.  ``base`` (when
     ``keep_base`` is set) is the frozen position right after the last event ``advance``
     applied, before its consequences (a judge's ruling may put a stated consequence there)."""
