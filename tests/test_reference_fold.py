@@ -43,8 +43,14 @@ class Reference:
     after each event reached, and the verdict's lists as :class:`~adjudicator.core.verify.Result`
     states them (violation, undetermined and unchecked events as ``as_dict`` data)."""
 
-    def __init__(self, log: MatchLog) -> None:
+    def __init__(self, log: MatchLog, keep_going: bool = False) -> None:
         game = self.game = log.game
+        #: ``--keep-going`` for the viewers: an illegal event is reported and skipped; a rejection
+        #: while nothing was applied since the last violation is grouped under it (its
+        #: ``followers``, with what the position ``waiting_for``), unless it is an engine failure
+        #: (LOG-4) or a ruling that cannot be followed (LOG-5)
+        self.keep_going = keep_going
+        self.root: int | None = None
         self.rulings: dict[int, dict[str, Any]] = {}
         self.positions: dict[int, Any] = {}
         self.violations: list[dict[str, Any]] = []
@@ -77,6 +83,7 @@ class Reference:
                 ruling = game.check(state, ev)
             if ruling.verdict != "illegal":
                 state = self.consequences(game.apply(state, ev), owed)
+                self.root = None  # the position moved: a later rejection is a violation of its own
             if not self.rule(number, line, ruling, state):
                 break
         self.final, self.events = state, number
@@ -108,8 +115,14 @@ class Reference:
                             f"which was legal only if {v['condition']}"))
                         break
             self.rulings[number] = msgspec.to_builtins(ruling)
-            self.violations.append(where | {"message": ruling.message})
-            return False
+            if self.root is not None and ruling.rule not in ("LOG-4", "LOG-5"):
+                v = self.violations[self.root]
+                v["followers"] = v.get("followers", 0) + 1
+                v.setdefault("waiting_for", self.game.waiting_for(state))
+            else:
+                self.violations.append(where | {"message": ruling.message})
+                self.root = len(self.violations) - 1 if number > 1 else None
+            return self.keep_going
         self.rulings[number] = msgspec.to_builtins(ruling)
         self.positions[number] = state
         if ruling.rule != "LOG-2" or number == 1:
@@ -124,16 +137,16 @@ def _data(state: Any) -> Any:
     return msgspec.to_builtins(state)
 
 
-def _compare(log_bytes: bytes, name: str) -> Reference:
+def _compare(log_bytes: bytes, name: str, keep_going: bool = False) -> Reference:
     """The real paths against the reference on one log; returns the reference."""
-    ref = Reference(parse_log(log_bytes, name))
-    res = run(parse_log(log_bytes, name))
+    ref = Reference(parse_log(log_bytes, name), keep_going)
+    res = run(parse_log(log_bytes, name), keep_going=keep_going)
     assert [v.as_dict() for v in res.violations] == ref.violations, name
     assert [v.as_dict() for v in res.undetermined] == ref.undetermined, name
     assert [v.as_dict() for v in res.unchecked] == ref.unchecked, name
     assert res.events == ref.events, name
     assert _data(res.state) == _data(ref.final), name
-    stepped = run(parse_log(log_bytes, name), record_steps=True)
+    stepped = run(parse_log(log_bytes, name), record_steps=True, keep_going=keep_going)
     assert stepped.steps is not None
     assert {s.seq: msgspec.to_builtins(s.ruling) for s in stepped.steps} == ref.rulings, name
     rng = random.Random(name)
@@ -142,7 +155,7 @@ def _compare(log_bytes: bytes, name: str) -> Reference:
     by_seq = {s.seq: s for s in stepped.steps}
     for n in sample:
         assert _data(by_seq[n].state) == _data(ref.positions[n]), f"{name}: the position after event {n}"
-    if not ref.violations:  # the viewers' road to a position (position_at) on a log read whole
+    if not ref.violations or keep_going:  # the viewers' road to a position (position_at) on a log read whole
         for n in sample[-3:]:
             assert _data(position_at(parse_log(log_bytes, name), n).state) == _data(ref.positions[n]), \
                 f"{name}: position_at({n})"
@@ -177,6 +190,26 @@ def test_reference_fold_on_generated_matches(gid: str) -> None:
 
 
 @pytest.mark.parametrize("gid", GAMES)
+def test_reference_fold_keeps_going_as_the_verifier(gid: str) -> None:
+    """``--keep-going`` (the viewers' positions: an illegal event skipped): the same rulings,
+    violations grouped the same way (followers, what the position waited for) and positions as
+    the reference that skips, on matches with events moved or removed, and each seat's record."""
+    g = registry.get(gid)
+    grouped = 0
+    for seed in SEEDS:
+        events, _final = playout(g, seed, max_events=MAX_EVENTS, with_derived=seed % 2 == 1)
+        rng = random.Random(seed * 7)
+        for k in range(3):
+            mutated = _mutated(_mutated(events, rng), rng)  # two events moved or removed
+            ref = _compare(to_jsonl(mutated), f"{gid}-{seed}-keep-going-{k}", keep_going=True)
+            grouped += sum(1 for v in ref.violations if v.get("followers"))
+        seat = events[0].players[-1]
+        record = to_jsonl(list(redact_log(parse_log(to_jsonl(_mutated(events, rng)), "m"), seat)))
+        _compare(record, f"{gid}-{seed}-keep-going-as-{seat}", keep_going=True)
+    assert grouped >= 1  # the grouping of follow-on rejections is reached
+
+
+@pytest.mark.parametrize("gid", GAMES)
 def test_reference_fold_on_seat_records(gid: str) -> None:
     g = registry.get(gid)
     for seed in SEEDS:
@@ -201,6 +234,7 @@ def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, mon
 
     monkeypatch.setattr(logmod, "_BLOCK", block)
     examples = Path(__file__).resolve().parent.parent / "examples"
+    illegal = 0
     for example in sorted(examples.glob("*/legal-judge-*.jsonl"))[:4]:
         lines = example.read_bytes().splitlines()
         data = b"\n".join(lines) + b"\n\n  \r\n "  # blank lines at the end (the rulings name lines), no final newline
@@ -215,6 +249,20 @@ def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, mon
         assert [ruling_dict(*r) for r in res.rulings] == [ruling_dict(*r) for r in whole.rulings], example
         assert [w.as_dict() for w in res.warnings] == [w.as_dict() for w in whole.warnings], example
         assert _data(res.state) == _data(whole.state), example
+        cut = tmp_path / f"cut-{path.name}"  # one event left out: illegal, its rulings may no longer fit
+        cut.write_bytes(b"\n".join(lines[:len(lines) // 2] + lines[len(lines) // 2 + 1:]) + b"\n")
+        for p in (path, cut):  # verify --keep-going's road, streamed, as the log read whole
+            kept = run(parse_log(p.read_bytes(), str(p)), keep_going=True, play_on=True, record_steps=True)
+            streamed = logmod.stream_log(p)
+            steps: list[Any] = []
+            going = run(streamed, keep_going=True, play_on=True, on_step=steps.append)
+            streamed.events.drain()
+            assert [v.as_dict() for v in going.violations] == [v.as_dict() for v in kept.violations], p
+            assert [w.as_dict() for w in going.warnings] == [w.as_dict() for w in kept.warnings], p
+            assert [(s.seq, msgspec.to_builtins(s.ruling), _data(s.state)) for s in steps] == \
+                [(s.seq, msgspec.to_builtins(s.ruling), _data(s.state)) for s in kept.steps or []], p
+            illegal += p is cut and going.verdict == "illegal"
+    assert illegal >= 2  # the rejecting paths are reached
     long = tmp_path / "long.jsonl"
     first = (examples / "logos" / "legal-judge-stands.jsonl").read_bytes().splitlines()[0]
     if block < 1 << 16:  # a line over the limit in tiny blocks: a smaller limit (the same code path)
@@ -246,3 +294,39 @@ def test_a_log_read_whole_skips_the_scan_for_rulings_only_when_its_bytes_hold_no
     events, _ = playout(registry.get("logos"), 3, max_events=60)
     none = parse_log(to_jsonl(events), "y")
     assert none.no_rulings and judge_rulings(none) == [] and run(none).verdict == "legal"
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_judges_taking_back_restores_the_position_before_the_event(gid: str) -> None:
+    """A judge's ruling takes back a decision and the events after it; the table then plays them
+    again.  Against the reference fold of the match as played: every step after the ruling has
+    the ruling and the position the same event had there (the position restored is the one kept
+    before the event, never a refold), the verdict is legal with one ``taken-back`` warning.  A
+    game whose seats keep what the events taken back showed them (``keep_seen``) is held to the
+    verdict, the warning and the rulings only."""
+    from adjudicator.core.events import JudgeRuling
+    from adjudicator.core.protocol import Game
+
+    g = registry.get(gid)
+    open_information = type(g).keep_seen is Game.keep_seen
+    for seed in SEEDS[:3]:
+        events, _final = playout(g, seed, max_events=MAX_EVENTS, with_derived=seed % 2 == 1)
+        ref = Reference(parse_log(to_jsonl(events), "played"))
+        rng = random.Random(seed)
+        decisions = [i for i in range(1, len(events) - 1) if events[i].kind in ("D", "R")]
+        i0 = rng.choice(decisions[len(decisions) // 3:])  # event number i0 + 1 is taken back
+        m = rng.randrange(0, min(4, len(events) - i0))  # with the m events after it
+        t = i0 + 1 + m  # the ruling is event t + 1
+        log = events[:t] + [JudgeRuling(event=i0 + 1, decision="taken-back")] + events[i0:]
+        res = run(parse_log(to_jsonl(log), f"{gid}-{seed}-taken-back"), record_steps=True)
+        name = f"{gid}-{seed}: event {i0 + 1} taken back at event {t + 1}"
+        assert res.verdict == "legal" and res.violations == [], name
+        assert [(w.seq, w.decision, w.taken_back_with) for w in res.warnings] == [(i0 + 1, "taken-back", m)], name
+        assert res.steps is not None
+        replayed = {s.seq - (t + 1) + i0: s for s in res.steps if s.seq > t + 1}  # original number -> step
+        for n, st in replayed.items():
+            assert msgspec.to_builtins(st.ruling) == ref.rulings[n], f"{name}: event {n} replayed"
+            if open_information:
+                assert _data(st.state) == _data(ref.positions[n]), f"{name}: the position after event {n} replayed"
+        if open_information:
+            assert _data(res.state) == _data(ref.final), name

@@ -56,16 +56,65 @@ def _skip_string(text: str, start: int, quote: str) -> int:
     return end
 
 
+class _Scan:
+    """Where :func:`scan` is in a document: the open arrays and inline tables, the depth of the
+    current table, and whether a key or a value is being read."""
+
+    __slots__ = ("stack", "nested", "header", "key_mode", "in_header", "parts", "value_parts")
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[str, int]] = []  # open arrays / inline tables, each with its depth cost
+        self.nested = 0  # the sum of the costs on the stack
+        self.header = 0  # the depth of the current table (its header's parts, +1 for an array of tables)
+        self.key_mode = True  # reading a key (at a line's start, after "{" or "," in an inline table)
+        self.in_header = False  # reading a table header's key
+        self.parts = 1  # the parts of the key being read
+        self.value_parts = 0  # the parts of the key whose value is being read (the cost of its "[" / "{")
+
+    def key(self, tok: str, i: int) -> None:
+        """A piece of a key (or of a table header) at offset ``i``."""
+        if tok == ".":
+            self.parts += 1
+            if self.parts > MAX_DOTTED_KEY:
+                raise _Refused(i, f"a dotted key or table header of more than {MAX_DOTTED_KEY} parts")
+            if (0 if self.in_header else self.header) + self.nested + self.parts > MAX_DEPTH:
+                raise _Refused(i, f"the document nested deeper than {MAX_DEPTH} levels")
+        elif tok == "=" and not self.in_header:
+            self.key_mode, self.value_parts, self.parts = False, self.parts, 1
+        elif tok == "[" and not self.stack:
+            if not self.in_header:
+                self.in_header, self.parts = True, 1
+        elif tok == "]" and self.in_header:
+            self.in_header = False
+            self.header = self.parts + 1
+        elif tok == "}" and self.stack:
+            self.nested -= self.stack.pop()[1]
+            self.key_mode = False  # the inline table was a value
+
+    def value(self, tok: str, i: int) -> None:
+        """A piece of a value at offset ``i``."""
+        stack = self.stack
+        if tok in "[{":
+            cost = 1 + self.value_parts
+            self.value_parts = 0
+            self.nested += cost
+            if self.header + self.nested > MAX_DEPTH:
+                raise _Refused(i, f"the document nested deeper than {MAX_DEPTH} levels")
+            stack.append((tok, cost))
+            if tok == "{":
+                self.key_mode, self.parts = True, 1
+        elif tok in "]}":
+            if stack:
+                self.nested -= stack.pop()[1]
+        elif tok == "," and stack:
+            if stack[-1][0] == "{":
+                self.key_mode, self.parts = True, 1
+
+
 def scan(text: str, max_tokens: int = MAX_DATA_TOKENS) -> None:
     """Raise :class:`_Refused` where ``text`` first exceeds a limit (see the module); ``max_tokens``
     pieces at most (a data file's :data:`MAX_DATA_TOKENS`; a tournament manifest's own limit)."""
-    stack: list[tuple[str, int]] = []  # open arrays / inline tables, each with its depth cost
-    nested = 0  # the sum of the costs on the stack
-    header = 0  # the depth of the current table (its header's parts, +1 for an array of tables)
-    key_mode = True  # reading a key (at a line's start, after "{" or "," in an inline table)
-    in_header = False  # reading a table header's key
-    parts = 1  # the parts of the key being read
-    value_parts = 0  # the parts of the key whose value is being read (the cost of its "[" / "{")
+    st = _Scan()
     pos = 0
     search = _TOKEN.search
     for _ in range(max_tokens):
@@ -76,8 +125,8 @@ def scan(text: str, max_tokens: int = MAX_DATA_TOKENS) -> None:
         i = m.start()
         pos = m.end()
         if tok[0] == "\n":
-            if not stack:
-                key_mode, in_header, parts = True, False, 1
+            if not st.stack:
+                st.key_mode, st.in_header, st.parts = True, False, 1
             continue
         if tok == "#":
             nl = text.find("\n", pos)
@@ -86,41 +135,10 @@ def scan(text: str, max_tokens: int = MAX_DATA_TOKENS) -> None:
         if tok[0] in "\"'":
             pos = _skip_string(text, i, tok)
             continue
-        if key_mode:
-            if tok == ".":
-                parts += 1
-                if parts > MAX_DOTTED_KEY:
-                    raise _Refused(i, f"a dotted key or table header of more than {MAX_DOTTED_KEY} parts")
-                if (0 if in_header else header) + nested + parts > MAX_DEPTH:
-                    raise _Refused(i, f"the document nested deeper than {MAX_DEPTH} levels")
-            elif tok == "=" and not in_header:
-                key_mode, value_parts, parts = False, parts, 1
-            elif tok == "[" and not stack:
-                if not in_header:
-                    in_header, parts = True, 1
-            elif tok == "]" and in_header:
-                in_header = False
-                header = parts + 1
-            elif tok == "}" and stack:
-                nested -= stack.pop()[1]
-                key_mode = False  # the inline table was a value
-            continue
-        # a value
-        if tok in "[{":
-            cost = 1 + value_parts
-            value_parts = 0
-            nested += cost
-            if header + nested > MAX_DEPTH:
-                raise _Refused(i, f"the document nested deeper than {MAX_DEPTH} levels")
-            stack.append((tok, cost))
-            if tok == "{":
-                key_mode, parts = True, 1
-        elif tok in "]}":
-            if stack:
-                nested -= stack.pop()[1]
-        elif tok == "," and stack:
-            if stack[-1][0] == "{":
-                key_mode, parts = True, 1
+        if st.key_mode:
+            st.key(tok, i)
+        else:
+            st.value(tok, i)
     m = search(text, pos)
     if m is not None:
         raise _Refused(m.start(), f"more than {max_tokens} pieces (keys, values, brackets, commas, "

@@ -277,6 +277,13 @@ def direct_check(check: Callable[[Any, Any], Ruling]) -> tuple[Any, dict[type, C
     return None if dispatch is None else (check.__self__,) + dispatch  # type: ignore[attr-defined]
 
 
+def direct_outcome(outcome: Callable[[Any], Any]) -> bool:
+    """Whether a game's bound ``outcome`` is :meth:`KitGame.outcome` itself: None exactly while
+    the position's ``result`` is None, so a caller that asks after every event (the fold's
+    working position) may read that field and call ``outcome`` only once the match is over."""
+    return getattr(outcome, "__func__", None) is KitGame.outcome
+
+
 def direct_apply(apply: Callable[[Any, Any], Any]) -> tuple[Any, dict[type, Callable[..., Any]]] | None:
     """For a game's bound ``apply`` that is :meth:`RulesBase.apply` itself (frozen positions, no
     override): ``(rules, apply handler table)``; the caller calls ``table[type(e)](rules, s, e)``,

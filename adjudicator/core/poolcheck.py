@@ -255,38 +255,10 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
         text = read_text(path)
         data = parse_text(text, path)
     except DataError as exc:
-        message = str(exc).removeprefix(exc.path + ": ")
-        line = None
-        head = exc.path.rsplit(":", 1)
-        if len(head) == 2 and head[1].isdigit():
-            line = int(head[1])
-        m = re.search(r"at line (\d+)", message)  # tomllib's "(at line 3, column 7)"
-        if m:
-            line = int(m.group(1))
-        problems.append(Problem(line, None, "", message))
+        problems.append(_unreadable(exc))
         return report
     lines = _Lines(text, is_json(path))
-
-    header = _struct_fields(loader.file_type)
-    for key in data:
-        if key not in header:
-            problems.append(Problem(lines.header.get(key), None, key, "unknown field (a pool file has pool, description, card)"))
-    name = data.get("pool")
-    if not isinstance(name, str):
-        problems.append(Problem(lines.header.get("pool", 1), None, "pool",
-                                "missing (the pool's name)" if name is None else "a pool name is a string"))
-    else:
-        report.pool = name
-        stem = Path(path).stem
-        if name != stem:  # as PoolLoader.from_document: a pool is found by its file's name
-            problems.append(Problem(lines.header.get("pool"), None, "pool",
-                                    f"the file names its pool {name!r}; it must match the file name {stem!r}"))
-    if not isinstance(data.get("description", ""), str):
-        problems.append(Problem(lines.header.get("description"), None, "description", "a description is a string"))
-    entries = data.get("card", [])
-    if not isinstance(entries, list):
-        problems.append(Problem(lines.header.get("card"), None, "card", "the cards are a list ([[card]] tables)"))
-        entries = []
+    entries = _check_header(report, data, lines, loader, path)
 
     fields = _struct_fields(loader.card_type)
     index_of: dict[str, int] = {}
@@ -318,6 +290,46 @@ def check_pool(path: str | Path, loader: PoolLoader[Any], game: str) -> PoolRepo
     report.cards = decoded
     report.declared = [c.id for c in decoded if is_declared(c)]
     return report
+
+
+def _unreadable(exc: DataError) -> Problem:
+    """A pool file that does not parse, at the line the parser names."""
+    message = str(exc).removeprefix(exc.path + ": ")
+    line = None
+    head = exc.path.rsplit(":", 1)
+    if len(head) == 2 and head[1].isdigit():
+        line = int(head[1])
+    m = re.search(r"at line (\d+)", message)  # tomllib's "(at line 3, column 7)"
+    if m:
+        line = int(m.group(1))
+    return Problem(line, None, "", message)
+
+
+def _check_header(report: PoolReport, data: dict[str, Any], lines: _Lines, loader: PoolLoader[Any],
+                  path: str | Path) -> list[Any]:
+    """The problems of the file's own fields (pool, description); returns the card entries."""
+    problems = report.problems
+    header = _struct_fields(loader.file_type)
+    for key in data:
+        if key not in header:
+            problems.append(Problem(lines.header.get(key), None, key, "unknown field (a pool file has pool, description, card)"))
+    name = data.get("pool")
+    if not isinstance(name, str):
+        problems.append(Problem(lines.header.get("pool", 1), None, "pool",
+                                "missing (the pool's name)" if name is None else "a pool name is a string"))
+    else:
+        report.pool = name
+        stem = Path(path).stem
+        if name != stem:  # as PoolLoader.from_document: a pool is found by its file's name
+            problems.append(Problem(lines.header.get("pool"), None, "pool",
+                                    f"the file names its pool {name!r}; it must match the file name {stem!r}"))
+    if not isinstance(data.get("description", ""), str):
+        problems.append(Problem(lines.header.get("description"), None, "description", "a description is a string"))
+    entries = data.get("card", [])
+    if not isinstance(entries, list):
+        problems.append(Problem(lines.header.get("card"), None, "card", "the cards are a list ([[card]] tables)"))
+        entries = []
+    return entries
 
 
 def _decode_entry(entry: Any, fields: dict[str, msgspec.structs.FieldInfo],

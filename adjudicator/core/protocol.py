@@ -5,6 +5,10 @@ The split follows OpenSpiel's Game/State: the Game object holds the rules (pure 
 state is an immutable value.  Check and apply are separate: ``check`` may reject and never
 mutates; ``apply`` is pure and total on checked events; ``derive`` yields the consequences the
 rules force (a follower destroyed, a turn starting, the match ending).
+
+A verification folds a log on one working position (:mod:`adjudicator.core.fold`): a game may
+give a mutable one of its own (``working(state)``, the ``Working`` protocol there); without it
+the default adapter folds the frozen positions ``apply`` returns.
 """
 
 from __future__ import annotations

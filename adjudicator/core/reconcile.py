@@ -312,25 +312,10 @@ def reconcile(a: Record, b: Record) -> Reconciled:
             i, j = i + 1, j + 1
             continue
         found.astray = None  # in step again
-        m = _Merge()
-        doc = m.object(da, db, "", _OPTIONAL)
-        for where, x, y in m.conflicts:
-            found.add(Contradiction(na, nb, f"{da.get('type')}: {where} is {_short(x)} in "
-                                    f"{a.path}:{na}, {_short(y)} in {b.path}:{nb}", where),
-                      (_short(x), _short(y)))
-        out.filled_a += m.filled_a
-        out.filled_b += m.filled_b
-        out.unknown += m.unknown
+        doc = _merge_pair(out, found, la[i], lb[j])
         merged.append((_encoded(game, doc, ra, rb), doc, na, nb, i, j))
         i, j = i + 1, j + 1
-    for k in range(i, len(la)):
-        n, raw, doc = la[k]
-        out.only_a.append(n)
-        merged.append((raw, doc, n, None, k, None))
-    for k in range(j, len(lb)):
-        n, raw, doc = lb[k]
-        out.only_b.append(n)
-        merged.append((raw, doc, None, n, None, k))
+    _rest(out, merged, la, lb, i, j)
     lines = [m[0] for m in merged]
     if not out.contradictions:
         impossible = _impossible(game, a, b, merged)
@@ -340,6 +325,36 @@ def reconcile(a: Record, b: Record) -> Reconciled:
     if not out.contradictions:
         out.seat_a, out.seat_b = _seat(game, a, lines), _seat(game, b, lines)
     return out
+
+
+def _merge_pair(out: Reconciled, found: _Found, ea: tuple[int, bytes, dict[str, Any]],
+                eb: tuple[int, bytes, dict[str, Any]]) -> dict[str, Any]:
+    """One event both records hold, in step: the merged document (each record's values filling
+    the other's unknowns; a value the two state differently is a contradiction)."""
+    (na, _ra, da), (nb, _rb, db) = ea, eb
+    a, b = out.a, out.b
+    m = _Merge()
+    doc = m.object(da, db, "", _OPTIONAL)
+    for where, x, y in m.conflicts:
+        found.add(Contradiction(na, nb, f"{da.get('type')}: {where} is {_short(x)} in "
+                                f"{a.path}:{na}, {_short(y)} in {b.path}:{nb}", where),
+                  (_short(x), _short(y)))
+    out.filled_a += m.filled_a
+    out.filled_b += m.filled_b
+    out.unknown += m.unknown
+    return doc
+
+
+def _rest(out: Reconciled, merged: list[Any], la: list[Any], lb: list[Any], i: int, j: int) -> None:
+    """The events after the last one both records hold: each record's own, as it has them."""
+    for k in range(i, len(la)):
+        n, raw, doc = la[k]
+        out.only_a.append(n)
+        merged.append((raw, doc, n, None, k, None))
+    for k in range(j, len(lb)):
+        n, raw, doc = lb[k]
+        out.only_b.append(n)
+        merged.append((raw, doc, None, n, None, k))
 
 
 def _verdict_at(game: Game, lines: list[bytes], upto: int) -> Any:

@@ -333,19 +333,26 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
             snapshot()
             last_snapshot = version
         versions.append(version)
+    _close_stream(out, log, result, match_id, version, ts, state)
+    return out
+
+
+def _close_stream(out: _Stream, log: MatchLog, result: Result, match_id: uuid.UUID, version: int, ts: Any,
+                  state: Any) -> None:
+    """The ``Closed`` event after the last recorded one (``version``): the verdict, the outcome."""
+    game, match = log.game, out.match
     out.stored_events = version - 1
     outcome = _outcome(game, state, result)
     version += 1
-    pending.append(Match.Closed(
+    out.events.append(Match.Closed(
         originator_id=match_id, originator_version=version, timestamp=ts,
         verdict=result.verdict, violations=[v.as_dict() for v in result.violations],
-        unchecked=[v.as_dict() for v in result.unchecked], versions=versions,
+        unchecked=[v.as_dict() for v in result.unchecked], versions=out.versions,
         events=len(log.events), stored_events=out.stored_events,
         players=game.players(state) if state is not None else [],
         outcome=None if outcome is None else msgspec.to_builtins(outcome), chain_head=log.chain_head))
     match.state, match.verdict = state, result.verdict
     _set_position(match, version, ts)
-    return out
 
 
 def _outcome(game: Game, state: Any, result: Result) -> Any:

@@ -233,6 +233,11 @@ def load(path: str | Path) -> Tournament:
         except msgspec.ValidationError as exc:
             raise _err(p, lines.player(i), f"not a {game.id} deck list: {exc}", f"{where}.deck") from None
         deck_where[ent.id] = deck_at
+    return Tournament(p, man, game, lines, decks, deck_where, _tables(p, man, lines, known, logs))
+
+
+def _tables(p: str, man: Any, lines: Lines, known: dict[str, int], logs: Path) -> list[TableRef]:
+    """The manifest's tables, in order, each checked against the players listed."""
     tables: list[TableRef] = []
     for r, rnd in enumerate(man.rounds):
         for t, tab in enumerate(rnd.tables):
@@ -251,7 +256,7 @@ def load(path: str | Path) -> Tournament:
                 len(tables), rnd.round, tab.table, line, list(tab.players), tab.result,
                 None if tab.log is None else str(logs / tab.log),
                 None if tab.seats is None else {pl: str(logs / f) for pl, f in tab.seats.items()}))
-    return Tournament(p, man, game, lines, decks, deck_where, tables)
+    return tables
 
 
 # -- the report ------------------------------------------------------------------------------------

@@ -10,17 +10,20 @@ legal.  Nothing here reads a clock or a random source.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, Callable
 
 import msgspec
 
-from .commitments import Unopened, report
+from .commitments import report
 from .events import HIDDEN, Event, JudgeRuling, states
-from .kit import LazyLegal, direct_apply, direct_check
+from .fold import (MAX_DERIVED_RUN, PLAY_ON, SKIP, STOP, EngineLoop, StepRecorder, StepStream,  # noqa: F401
+                   Visitor, settle, working_for)
+from .kit import LazyLegal
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
+from .results import Irregularity, Result, Step, Violation
 from .rulings import Illegal, Ruling, Undefined
 
 #: the rule an engine defect is reported under (a crash of the engine, not a verdict on the log)
@@ -28,167 +31,11 @@ ENGINE_FAILURE = "LOG-4"
 #: the rule a judge's ruling that cannot be followed is reported under
 BAD_RULING = "LOG-5"
 
-#: an engine that derives more than this many events in a row without a decision is looping
-MAX_DERIVED_RUN = 100_000
-
-
-@dataclass(frozen=True)
-class Violation:
-    seq: int
-    line: int
-    rule: str
-    code: str
-    message: str
-    #: later events rejected only because this violation left the position waiting (``--keep-going``)
-    followers: int = 0
-    #: what the position still waited for while they came (set when ``followers``)
-    waiting_for: str | None = None
-    #: an undetermined event: the condition on unknown identities that would make it legal
-    condition: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code,
-                             "message": self.message}
-        if self.followers:
-            d["followers"] = self.followers
-            d["waiting_for"] = self.waiting_for
-        if self.condition is not None:
-            d["condition"] = self.condition
-        return d
-
-
-@dataclass(frozen=True)
-class Irregularity:
-    """An event a judge's ruling decided (``decision``: ``stands``, ``taken-back`` or, for a
-    derived event the log states wrongly, ``corrected``), with the engine's own ruling on it: a
-    warning beside the verdict, the log left as it was written."""
-
-    seq: int
-    line: int
-    rule: str
-    code: str
-    message: str
-    decision: str
-    #: the JudgeRuling's event number and line
-    ruling_seq: int
-    ruling_line: int
-    #: events taken back with it (``taken-back``: those between it and the ruling)
-    taken_back_with: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code,
-                             "message": self.message, "decision": self.decision,
-                             "ruling": {"seq": self.ruling_seq, "line": self.ruling_line}}
-        if self.taken_back_with:
-            d["taken_back_with"] = self.taken_back_with
-        return d
-
 
 def _is_follow_on(ruling: Ruling) -> bool:
     """A rejection that can follow from a stuck position (an engine failure or a judge's ruling
     that cannot be followed never is one)."""
     return ruling.rule != ENGINE_FAILURE and ruling.rule != BAD_RULING
-
-
-@dataclass(slots=True)
-class Step:
-    """One log event as the verifier saw it: its ruling and the consequences it forced (slotted:
-    one is made per event whenever steps are kept or handed on, the store's import included)."""
-
-    seq: int
-    line: int
-    event: Event
-    ruling: Ruling
-    applied: bool
-    derived: list[Event] = field(default_factory=list)
-    #: the settled position after this step (after its derived events); None if unknown
-    state: Any = None
-    #: an event taken back (or taken back with one): the position it left at the table, folded
-    #: unchecked (what the seats saw then; None: not taken back, or no defined effect)
-    table: Any = None
-
-    @property
-    def judged(self) -> str | None:
-        """What a judge's ruling made of this event (``Ruling.judged``)."""
-        return self.ruling.judged
-
-
-@dataclass
-class Result:
-    game: Game
-    state: Any
-    events: int
-    violations: list[Violation] = field(default_factory=list)
-    unchecked: list[Violation] = field(default_factory=list)
-    steps: list[Step] | None = None
-    #: the events judges' rulings let stand or took back, with the engine's ruling on each
-    warnings: list[Irregularity] = field(default_factory=list)
-    #: the judges' rulings followed: (event number, line, ruling)
-    rulings: list[tuple[int, int, JudgeRuling]] = field(default_factory=list)
-    #: the outcome a judge's ``result`` ruling imposed
-    ruled: Outcome | None = None
-    #: events legal only under a condition on identities the log leaves unknown (followed as if
-    #: the condition held), each with that condition
-    undetermined: list[Violation] = field(default_factory=list)
-    #: commitments the log made and never opened (docs/log-format.md, "Commitments"): warnings
-    unopened: list[Unopened] = field(default_factory=list)
-    #: what the verdict of a seat's record rests on without an undetermined event
-    #: (``Game.assumptions``: the construction rules an unknown deck list is taken to meet)
-    assumptions: list[str] = field(default_factory=list)
-
-    @property
-    def verdict(self) -> str:
-        """``illegal`` (a rule broken), ``undetermined`` (no rule broken, but some event is legal
-        only under a condition the log cannot decide) or ``legal``."""
-        if self.violations:
-            return "illegal"
-        return "undetermined" if self.undetermined else "legal"
-
-    @property
-    def outcome(self) -> Outcome | None:
-        if self.ruled is not None:
-            return self.ruled
-        return None if self.state is None else self.game.outcome(self.state)
-
-    @property
-    def complete(self) -> bool:
-        """Did the match reach its end (an outcome: the rules' own, or a judge's result ruling)?
-        A log that simply stops is *unfinished*, whatever its verdict."""
-        return self.outcome is not None
-
-    def stopped_at(self) -> dict[str, Any] | None:
-        """Where an unfinished match stopped: the last event's number, the turn (or round) and
-        who was to act (None: the match is complete, or there is no position)."""
-        if self.complete or self.state is None:
-            return None
-        try:
-            return {"event": self.events, "turn": self.game.turn_number(self.state),
-                    "to_act": list(self.game.to_act(self.state))}
-        except Exception:  # noqa: BLE001 - a position an engine cannot describe: say where only
-            return {"event": self.events, "turn": None, "to_act": []}
-
-
-class EngineLoop(Exception):
-    pass
-
-
-def settle(game: Game, state: Any) -> tuple[Any, list[Event]]:
-    """Apply every consequence the rules force; return the settled state and those events."""
-    d = game.derive(state)
-    return (state, []) if d is None else _settle_from(game, state, d)
-
-
-def _settle_from(game: Game, state: Any, d: Event) -> tuple[Any, list[Event]]:
-    """:func:`settle` once the first consequence ``d`` is known (the verify loop asks for it)."""
-    derived: list[Event] = []
-    apply, derive = game.apply, game.derive
-    while d is not None:
-        state = apply(state, d)
-        derived.append(d)
-        if len(derived) > MAX_DERIVED_RUN:
-            raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
-        d = derive(state)
-    return state, derived
 
 
 def _engine_failure(game: Game, event: Event, exc: BaseException) -> Ruling:
@@ -205,29 +52,6 @@ def start(game: Game, setup: Event) -> tuple[Any, Ruling, list[Event]]:
     state = game.initial_state(setup)
     state, derived = settle(game, state)
     return state, ruling, derived
-
-
-def _begin(log: MatchLog, keep_going: bool, record_steps: bool,
-           on_step: Callable[[Step], None] | None) -> tuple[Result, Any, list[Event], Callable[[Step], None] | None, bool]:
-    """Judge the set-up: the result so far, the settled first position, what it derived, where
-    steps go, and whether verification goes on."""
-    game = log.game
-    line0, setup = log.events[0]
-    try:
-        state, ruling, derived = start(game, setup)
-    except Exception as exc:  # an engine defect, never a traceback for the user
-        ruling = _engine_failure(game, setup, exc)
-        return Result(game, None, 1, [Violation(1, line0, ruling.rule, ruling.code, ruling.message)]), None, [], None, False
-    result = Result(game, state, 1, steps=[] if record_steps and on_step is None else None)
-    steps = on_step if on_step is not None else (None if result.steps is None else result.steps.append)
-    if steps is not None:
-        steps(Step(1, line0, setup, ruling, True, derived, state))
-    if not ruling.allowed:
-        result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
-    elif ruling.condition is not None:  # a set-up that names unknown cards (a seat's record)
-        result.undetermined.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message,
-                                             condition=ruling.condition))
-    return result, state, derived, steps, ruling.allowed or keep_going
 
 
 def _stated_consequence(game: Game, state: Any, ev: Event, unconfirmed: deque[Event]) -> Ruling:
@@ -303,9 +127,6 @@ class _Skipped:
         return state, ruling, (self if self.left > 0 else None)
 
 
-#: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
-_NOTHING: list[Event] = []
-
 #: the ruling of a stated derived event that confirms the engine's own
 _CONFIRMED = Ruling("legal", "LOG-2", "core/derived", "matches the engine's derivation")
 
@@ -318,8 +139,9 @@ def run(
     record_steps: bool = False,
     on_step: Callable[[Step], None] | None = None,
     play_on: bool = False,
-) -> Result:  # long: the per-event loop stays in one frame (it is the verifier's hot path)
-    """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted).
+) -> Result:
+    """Verify ``log`` (up to event number ``upto``, 1 = MatchStarted): :func:`verify` with the
+    visitor these flags name (:mod:`adjudicator.core.fold`).
 
     ``record_steps`` keeps every :class:`Step` in ``Result.steps``; ``on_step`` is given each step
     as it is made instead (nothing kept: the store writes a long match in bounded memory).
@@ -329,150 +151,239 @@ def run(
     position it left are grouped under it.  Without it (positions for the viewers) an illegal event
     is skipped.
     """
-    result, state, derived, steps, go_on = _begin(log, keep_going, record_steps, on_step)
-    if not go_on:
-        return result
-    game = log.game
-    unconfirmed: deque[Event] = deque(derived)
-    check, apply, derive, outcome = game.check, game.apply, game.derive, game.outcome
-    events = log.events
-    n = len(events) if upto is None else min(upto, len(events))
-    violations = _Violations(game, result.violations)
-    #: ``play_on``: the position as if the last rejected event played on had not been played
-    skipped: _Skipped | None = None
-    found = judge_rulings(log, n)
-    judge = _Judge(game, found, len(events), game.players(state)) if found else None
-    if judge is not None:
-        judge.base = (game.initial_state(events[0][1]), derived)
-        judge.text = log.text
-    mark = judge.first_mark() if judge is not None else 0  # the next event a judge's ruling concerns
-    #: commitments (docs/log-format.md, "Commitments"): the event types that can hold one, and
-    #: where each was made (commitment -> event number, line)
-    committing = getattr(game, "committing", None)
-    made: dict[str, tuple[int, int]] = {}
-    # the kit's handler tables, when the game's check and apply are the kit's own: the loop calls
-    # the handler of an event's type itself (kit.direct_check, kit.direct_apply), one call less
-    direct = direct_check(check)
-    rules, table, accepted, pre = direct if direct is not None else (None, None, None, None)
-    applies = direct_apply(apply)
-    apply_rules, apply_table = applies if applies is not None else (None, None)
-    number = 1
-    for number, (line, ev) in enumerate(islice(events, 1, n), start=2):  # (a streamed log: read as reached)
-        if number == mark:  # a judge's ruling, or an event one names: follow the ruling
-            judged, ruling, state = _judged(judge, number, line, ev, state, unconfirmed, result)
-            mark = judge.next_mark(number)
-            if judged is not None:
-                violations.root = None
-                if steps is not None:
-                    steps(judged)
-                continue
-            if ruling is not None:  # a ruling that cannot be followed, or an event after its result
-                violations.add(number, line, ruling, state)
-                if steps is not None:
-                    steps(Step(number, line, ev, ruling, False, state=state))
-                if not keep_going:
+    then = (PLAY_ON if play_on else SKIP) if keep_going else STOP
+    if on_step is not None:
+        return verify(log, StepStream(on_step, upto=upto, after_rejection=then))
+    if record_steps:
+        return verify(log, StepRecorder(upto=upto, after_rejection=then))
+    return verify(log, Visitor(upto=upto, after_rejection=then))
+
+
+def verify(log: MatchLog, visitor: Visitor | None = None) -> Result:
+    """Fold ``log`` and tell ``visitor`` what it wants to know (the plain :class:`Visitor`: the
+    verdict only); returns what the visitor's ``end`` makes of the result."""
+    visitor = Visitor() if visitor is None else visitor
+    return visitor.end(_Verifier(log, visitor).run())
+
+
+class _Verifier:
+    """One verification: the log, the fold's working position (:func:`working_for`), the
+    visitor, and what the loop keeps between events (derived events the log has not yet stated,
+    the violations, the judges' rulings, the position without an event played on)."""
+
+    def __init__(self, log: MatchLog, visitor: Visitor) -> None:
+        self.log, self.game, self.visitor = log, log.game, visitor
+        self.then = visitor.after_rejection()
+        self.keep_going = self.then != STOP
+        #: where steps go (None: the visitor wants none, and no Step is made)
+        self.visit: Callable[[Step], None] | None = None
+        #: ``PLAY_ON``: the position as if the last rejected event played on had not been played
+        self.skipped: _Skipped | None = None
+        #: commitments (docs/log-format.md, "Commitments"): the event types that can hold one,
+        #: and where each was made (commitment -> event number, line)
+        self.committing = getattr(self.game, "committing", None)
+        self.made: dict[str, tuple[int, int]] = {}
+
+    def run(self) -> Result:
+        result, state, derived, go_on = self.begin()
+        if not go_on:
+            return result
+        game, events = self.game, self.log.events
+        upto = self.visitor.upto
+        n = len(events) if upto is None else min(upto, len(events))
+        self.result, self.fold = result, working_for(game, state)
+        self.unconfirmed: deque[Event] = deque(derived)
+        self.violations = _Violations(game, result.violations)
+        found = judge_rulings(self.log, n)
+        self.judge = _Judge(game, found, len(events), game.players(state)) if found else None
+        if self.judge is not None:
+            self.judge.base = (game.initial_state(events[0][1]), derived)
+            self.judge.text = self.log.text
+            self.fold.keep_base = True  # where a derived event the log states may be put in place
+        return self.close(self.events(n))
+
+    def begin(self) -> tuple[Result, Any, list[Event], bool]:
+        """Judge the set-up: the result so far, the settled first position, what it derived, and
+        whether verification goes on."""
+        game = self.game
+        line0, setup = self.log.events[0]
+        try:
+            state, ruling, derived = start(game, setup)
+        except Exception as exc:  # an engine defect, never a traceback for the user
+            ruling = _engine_failure(game, setup, exc)
+            return Result(game, None, 1, [Violation(1, line0, ruling.rule, ruling.code, ruling.message)]), None, [], False
+        result = Result(game, state, 1)
+        self.visitor.begin(result)
+        if self.visitor.wants_steps:
+            self.visit = self.visitor.visit_step
+            self.visit(Step(1, line0, setup, ruling, True, derived, state))
+        if not ruling.allowed:
+            result.violations.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message))
+        elif ruling.condition is not None:  # a set-up that names unknown cards (a seat's record)
+            result.undetermined.append(Violation(1, line0, ruling.rule, ruling.code, ruling.message,
+                                                 condition=ruling.condition))
+        return result, state, derived, ruling.allowed or self.keep_going
+
+    def events(self, n: int) -> int:
+        """The per-event loop up to event ``n``: the last event number reached (the hot path; ``mark``:
+        the next event a judge's ruling concerns; rulings, rejections and failures in methods)."""
+        fold, visit, judge, game, unconfirmed = self.fold, self.visit, self.judge, self.game, self.unconfirmed
+        check, advance, violations, committing = fold.check, fold.advance, self.violations, self.committing
+        mark, skipped, number = (judge.first_mark() if judge is not None else 0), self.skipped, 1
+        for number, (line, ev) in enumerate(islice(self.log.events, 1, n), start=2):  # (a streamed log: read as reached)
+            if number == mark:  # a judge's ruling, or an event one names: follow the ruling
+                go = self.judged(number, line, ev)
+                mark = judge.next_mark(number)  # type: ignore[union-attr]
+                if go is not None:  # followed (go on) or the end
+                    if go:
+                        continue
                     break
+            kind = ev.kind
+            if kind == "X" and unconfirmed and states(unconfirmed[0], ev):
+                unconfirmed.popleft()  # the log states a consequence the engine already derived and applied
+                if visit is not None:
+                    visit(Step(number, line, ev, _CONFIRMED, False, state=fold.freeze()))
                 continue
-        kind = ev.kind
-        if kind == "X" and unconfirmed and states(unconfirmed[0], ev):
-            unconfirmed.popleft()  # the log states a consequence the engine already derived and applied
-            if steps is not None:
-                steps(Step(number, line, ev, _CONFIRMED, False, state=state))
-            continue
-        if kind == "X" and (unconfirmed or (outcome(state) is None and not game.follows_stated(state))):
-            # (a position that waits on an unknown identity checks a stated consequence instead)
-            # consequences still owed come first: LOG-2 before anything is "after the end" (LOG-3)
-            ruling = _stated_consequence(game, state, ev, unconfirmed)
-        elif outcome(state) is not None:
-            ruling = Ruling("illegal", "LOG-3", "core/after-end",
-                            f"{type(ev).__name__} comes after the match ended ({outcome(state).reason})")
-        else:
-            if unconfirmed:
-                unconfirmed.clear()
-            ruling = None
-            if table is not None:  # the kit's dispatch, inline; anything unusual: its wrapper
-                fn = table.get(ev.__class__)
-                if fn is not None:
-                    try:
-                        if pre is not None:
-                            pre(rules, state, ev)
-                        ruling = fn(rules, state, ev) or accepted[ev.__class__]
-                        if steps is not None and ruling.__class__ is LazyLegal:
-                            ruling = ruling.ruling()  # a step shows its message (else: never read)
-                    except Exception:  # noqa: BLE001 - the wrapper (check) says what it is
-                        ruling = None
-            if ruling is None:
+            if kind == "X" and (unconfirmed or (fold.ended is None and not game.follows_stated(fold.freeze()))):
+                # consequences owed come first: LOG-2 before LOG-3 (or one waits on an unknown identity)
+                ruling = _stated_consequence(game, fold.freeze(), ev, unconfirmed)
+            elif fold.ended is not None:
+                ruling = Ruling("illegal", "LOG-3", "core/after-end",
+                                f"{type(ev).__name__} comes after the match ended ({fold.ended.reason})")
+            else:
+                if unconfirmed:
+                    unconfirmed.clear()
                 try:
-                    ruling = check(state, ev)
+                    ruling = check(ev)
                 except Exception as exc:
                     ruling = _engine_failure(game, ev, exc)
-        if skipped is not None and kind != "X":  # a rejected event played on: only a recording error?
-            state, ruling, skipped = skipped.follow(state, ev, ruling)
-            unconfirmed.clear()
-        if ruling.verdict != "illegal":
-            try:
-                applied = apply(state, ev) if apply_table is None else apply_table[ev.__class__](apply_rules, state, ev)
-                d = derive(applied)  # settle, its first step inline (most events force nothing)
-                state_after, derived = (applied, _NOTHING) if d is None else _settle_from(game, applied, d)
-            except Exception as exc:  # the position stays where it was before the event; stop
-                ruling = _engine_failure(game, ev, exc)
-                violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-                if steps is not None:
-                    steps(Step(number, line, ev, ruling, False, state=state))
-                break
-            state = state_after
-            violations.root = None
-            if derived:
-                unconfirmed.extend(derived)
-            if judge is not None:  # where a derived event the log states may be put in place
-                judge.base = (applied, derived)
-            if committing is not None and ev.__class__ in committing:
-                for c in game.commitments_in(ev):  # type: ignore[attr-defined]
-                    made.setdefault(c, (number, line))
-            if not ruling.engine_checked:
-                result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
-            if ruling.condition is not None:
-                result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
-                                                     condition=ruling.condition))
-            if steps is not None:
-                steps(Step(number, line, ev, ruling, True, derived or [], state))
-            continue
-        if ruling.settles is not None:
-            ruling = _settled_against(result, ruling)
-        new = violations.add(number, line, ruling, state)
-        if new and play_on and keep_going and (ev.kind == "D" or ev.kind == "R") and _is_follow_on(ruling) \
-                and outcome(state) is None:
-            try:  # as a judge's "stands" would (apply is total over events with a defined effect)
-                applied = apply(state, ev)
-                state_after, derived = settle(game, applied)
-            except Exception:  # noqa: BLE001 - no defined effect: the position waits where it was
-                pass
-            else:
-                skipped = _Skipped(game, state)
-                state = violations.root_state = state_after  # rejections there are its consequences
-                unconfirmed.clear()
-                unconfirmed.extend(derived)
-                if judge is not None:
-                    judge.base = (applied, derived)
-                if steps is not None:
-                    steps(Step(number, line, ev, ruling, True, derived, state))
+                if visit is not None and ruling.__class__ is LazyLegal:
+                    ruling = ruling.ruling()  # type: ignore[attr-defined] # a step shows its message (else: never read)
+            if skipped is not None and kind != "X":  # a rejected event played on: only a recording error?
+                ruling = self.follow(ev, ruling)
+                skipped = self.skipped
+            if ruling.verdict != "illegal":
+                try:
+                    derived = advance(ev)
+                except Exception as exc:  # the position stays where it was before the event; stop
+                    self.failed(number, line, ev, exc)
+                    break
+                violations.root = None
+                if derived:
+                    unconfirmed.extend(derived)
+                if judge is not None:  # where a derived event the log states may be put in place
+                    judge.base = (fold.base, derived)
+                if committing is not None and ev.__class__ in committing:
+                    self.committed(number, line, ev)
+                if not ruling.engine_checked or ruling.condition is not None:
+                    self.noted(number, line, ruling)
+                if visit is not None:
+                    visit(Step(number, line, ev, ruling, True, derived or [], fold.freeze()))
                 continue
-        if steps is not None:
-            steps(Step(number, line, ev, ruling, False, state=state))
-        if not keep_going:
-            if judge is not None:  # the verifier stops here: say now why a ruling on it cannot be followed
-                judge.unfollowed(number, result)
-            break
-    result.events = number
-    result.state = state
-    if state is not None:
-        _close_conditions(game, state, result)
-    pending = getattr(game, "unopened", None)  # commitments never opened (a game that makes them says)
-    if pending is not None and state is not None:
-        never = pending(state)
-        if never:
-            result.unopened = report(made, never)
-    return result
+            if not self.rejected(number, line, ev, ruling):
+                break
+            skipped = self.skipped
+        return number
+
+    def judged(self, number: int, line: int, ev: Event) -> bool | None:
+        """Event ``number`` is a judge's ruling, or one names it: True when followed (go on),
+        False to stop here, None to check it as usual."""
+        fold, visit = self.fold, self.visit
+        state = fold.freeze()
+        judged, ruling, after = _judged(self.judge, number, line, ev, state, self.unconfirmed, self.result)  # type: ignore[arg-type]
+        if after is not state:
+            fold.restore(after)
+        if judged is not None:
+            self.violations.root = None
+            if visit is not None:
+                visit(judged)
+            return True
+        if ruling is not None:  # a ruling that cannot be followed, or an event after its result
+            self.violations.add(number, line, ruling, after)
+            if visit is not None:
+                visit(Step(number, line, ev, ruling, False, state=after))
+            return self.keep_going
+        return None
+
+    def follow(self, ev: Event, ruling: Ruling) -> Ruling:
+        """``PLAY_ON``: the ruling on ``ev`` beside the position without the event played on (a
+        later event legal only without it: the table went on without it, and so does the fold)."""
+        state = self.fold.freeze()
+        after, ruling, self.skipped = self.skipped.follow(state, ev, ruling)  # type: ignore[union-attr]
+        if after is not state:
+            self.fold.restore(after)
+        self.unconfirmed.clear()
+        return ruling
+
+    def noted(self, number: int, line: int, ruling: Ruling) -> None:
+        """A legal event the engine could not check, or legal only under a condition."""
+        result = self.result
+        if not ruling.engine_checked:
+            result.unchecked.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        if ruling.condition is not None:
+            result.undetermined.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
+                                                 condition=ruling.condition))
+
+    def committed(self, number: int, line: int, ev: Event) -> None:
+        for c in self.game.commitments_in(ev):  # type: ignore[attr-defined]
+            self.made.setdefault(c, (number, line))
+
+    def failed(self, number: int, line: int, ev: Event, exc: BaseException) -> None:
+        """The engine failed applying a checked event (an engine defect): reported, the end."""
+        ruling = _engine_failure(self.game, ev, exc)
+        self.violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        if self.visit is not None:
+            self.visit(Step(number, line, ev, ruling, False, state=self.fold.freeze()))
+
+    def rejected(self, number: int, line: int, ev: Event, ruling: Ruling) -> bool:
+        """An illegal event: reported (grouped under the violation that left the position
+        waiting), then played on, skipped or the end, as the visitor wants; False: stop."""
+        if ruling.settles is not None:
+            ruling = _settled_against(self.result, ruling)
+        state = self.fold.freeze()
+        new = self.violations.add(number, line, ruling, state)
+        if new and self.then == PLAY_ON and (ev.kind == "D" or ev.kind == "R") and _is_follow_on(ruling) \
+                and self.fold.ended is None and self.play_on(number, line, ev, ruling, state):
+            return True
+        if self.visit is not None:
+            self.visit(Step(number, line, ev, ruling, False, state=state))
+        if not self.keep_going:
+            if self.judge is not None:  # the verifier stops here: say now why a ruling on it cannot be followed
+                self.judge.unfollowed(number, self.result)
+            return False
+        return True
+
+    def play_on(self, number: int, line: int, ev: Event, ruling: Ruling, before: Any) -> bool:
+        """Apply the rejected ``ev`` unchecked, as a judge's "stands" would (apply is total over
+        events with a defined effect); False when it has none (the position waits where it was)."""
+        fold = self.fold
+        try:
+            derived = fold.advance(ev)
+        except Exception:  # noqa: BLE001 - no defined effect: the position waits where it was
+            return False
+        self.skipped = _Skipped(self.game, before)
+        state = self.violations.root_state = fold.freeze()  # rejections there are its consequences
+        self.unconfirmed.clear()
+        self.unconfirmed.extend(derived)
+        if self.judge is not None:
+            self.judge.base = (fold.base, derived)
+        if self.visit is not None:
+            self.visit(Step(number, line, ev, ruling, True, derived or [], state))
+        return True
+
+    def close(self, number: int) -> Result:
+        """The verdict's closing lists: conditions still open, commitments never opened."""
+        game, result = self.game, self.result
+        result.events = number
+        state = result.state = self.fold.freeze()
+        if state is not None:
+            _close_conditions(game, state, result)
+        pending = getattr(game, "unopened", None)  # commitments never opened (a game that makes them says)
+        if pending is not None and state is not None:
+            never = pending(state)
+            if never:
+                result.unopened = report(self.made, never)
+        return result
 
 
 def _settled_against(result: Result, ruling: Ruling) -> Ruling:
