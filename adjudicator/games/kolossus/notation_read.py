@@ -153,14 +153,7 @@ def read_body(r: Reader, wb: str, state: Any) -> Any:
     """The event a body after ``warband:`` writes."""
     verb = r.peek()
     if verb in CLASS_OF and "beaten" in [w.casefold() for w in r.words]:
-        c = r.cls()
-        sq = r.square()
-        r.word("beaten")
-        r.word("by")
-        by = r.name("who beat it (a warband, quake or earthquake)")
-        by = WARBAND_WORDS.get(by.casefold(), by) if by.casefold() not in ("quake", "earthquake") else by.casefold()
-        r.done()
-        return E.MiniatureBeaten(warband=wb, character=c, square=sq, by=by)  # type: ignore[arg-type]
+        return _beaten(r, wb)
     if verb in CLASS_OF or verb == "move":
         return read_move(r, wb, state)
     if verb not in VERBS:
@@ -171,83 +164,119 @@ def read_body(r: Reader, wb: str, state: Any) -> Any:
         raise r.fail("an event: " + ", ".join(VERBS) + " or a class" + (f" (did you mean {near!r}?)" if near else ""),
                      [f"{wb}: {fixed}"] if fixed else [])
     r.i += 1
-    out: Any
-    if verb == "activate":
-        c = r.cls()
-        sq = r.square() if r.peek() is not None else None
-        out = E.ActivationDeclared(warband=wb, character=c, square=sq)  # type: ignore[arg-type]
-    elif verb == "roll":
-        if r.peek() == "-":
-            r.i += 1
-            dice: list[int] = []
-        else:
-            dice = dice_of(r)
-            if not dice:
-                raise r.fail("the dice (roll 2 4)")
-        out = E.MovementRolled(warband=wb, dice=dice)
-    elif verb in ("destiny", "quake"):
-        v = r.int("the die (1 to 4)")
-        out = E.DestinyRolled(warband=wb, value=v) if verb == "destiny" else E.QuakeRolled(warband=wb, value=v)
-    elif verb == "end":
-        out = E.TurnEnded(warband=wb)
-    elif verb == "initiative":
-        out = E.InitiativeUsed(warband=wb)
-    elif verb in ("skills", "mana"):
-        att: dict[str, int] = {}
-        dfc: dict[str, int] = {}
-        pool = weapon = 0
-        if r.peek() == "-":
-            r.i += 1
-        while r.peek() is not None:
-            w = r.word("attack", "defence", "defense", "pool", "weapon")
-            if w == "attack":
-                att = r.skills(("attack", "defence", "defense", "pool", "weapon"))
-            elif w in ("defence", "defense"):
-                dfc = r.skills(("attack", "defence", "defense", "pool", "weapon"))
-            elif verb == "mana" and w == "pool":
-                pool = r.int("the mana put in the pool")
-            elif verb == "mana":
-                weapon = r.int("the mana put on the weapon (2)")
-            else:
-                r.i -= 1
-                raise r.fail("attack or defence")
-        out = E.SkillsChosen(warband=wb, attack=att, defence=dfc) if verb == "skills" else \
-            E.ManaAllocated(warband=wb, attack=att, defence=dfc, pool=pool, weapon=weapon)
-    elif verb == "place":
-        got: dict[str, list[str]] = {}
-        while r.peek() is not None:
-            c = r.cls()
-            if c in got:
-                raise r.fail(f"each class once ({CLASS_NAME[c]} twice)")
-            got[c] = r.squares()
-        if len(got.get("colossus", [])) != 1:
-            raise r.fail("the Colossus's one square (place C a9, G b9 c11, W a10 b10 c10 a11 b11)")
-        out = E.MiniaturesPlaced(warband=wb, colossus=got["colossus"][0], guardians=got.get("guardian", []),
-                                 warriors=got.get("warrior", []))
-    elif verb == "shift":
-        region, d = r.region(), r.direction()
-        out = E.QuakeShifted(warband=wb, region=region, direction=d, distance=r.int("the distance"))  # type: ignore[arg-type]
-    elif verb == "earthquake":
-        region = r.region()
-        out = E.EarthquakeUsed(warband=wb, region=region, direction=r.direction())  # type: ignore[arg-type]
-    elif verb == "rebirth":
-        c = r.cls()
-        out = E.RebirthUsed(warband=wb, character=c, square=r.square())  # type: ignore[arg-type]
-    elif verb in ("spear", "hammer"):
-        out = E.WeaponUsed(warband=wb, weapon=verb, targets=r.squares())  # type: ignore[arg-type]
-    elif verb == "takes":
-        n = r.int("the crystals taken")
-        if r.peek() in ("crystal", "crystals"):
-            r.i += 1
-        out = E.CrystalsCaptured(warband=wb, count=n)
-    elif verb == "turn":
-        if r.peek() == "round":
-            r.i += 1
-        out = E.TurnStarted(warband=wb, round=r.int("the round"))
-    else:  # "move" and the classes are read above
+    read = _READERS.get(verb)
+    if read is None:  # "move" and the classes are read above
         raise r.fail("an event")
+    out = read(r, wb, verb)
     r.done()
     return out
+
+
+def _beaten(r: Reader, wb: str) -> Any:
+    c = r.cls()
+    sq = r.square()
+    r.word("beaten")
+    r.word("by")
+    by = r.name("who beat it (a warband, quake or earthquake)")
+    by = WARBAND_WORDS.get(by.casefold(), by) if by.casefold() not in ("quake", "earthquake") else by.casefold()
+    r.done()
+    return E.MiniatureBeaten(warband=wb, character=c, square=sq, by=by)  # type: ignore[arg-type]
+
+
+def _activate(r: Reader, wb: str, verb: str) -> Any:
+    c = r.cls()
+    sq = r.square() if r.peek() is not None else None
+    return E.ActivationDeclared(warband=wb, character=c, square=sq)  # type: ignore[arg-type]
+
+
+def _roll(r: Reader, wb: str, verb: str) -> Any:
+    if r.peek() == "-":
+        r.i += 1
+        dice: list[int] = []
+    else:
+        dice = dice_of(r)
+        if not dice:
+            raise r.fail("the dice (roll 2 4)")
+    return E.MovementRolled(warband=wb, dice=dice)
+
+
+def _die(r: Reader, wb: str, verb: str) -> Any:
+    v = r.int("the die (1 to 4)")
+    return E.DestinyRolled(warband=wb, value=v) if verb == "destiny" else E.QuakeRolled(warband=wb, value=v)
+
+
+def _skills(r: Reader, wb: str, verb: str) -> Any:
+    att: dict[str, int] = {}
+    dfc: dict[str, int] = {}
+    pool = weapon = 0
+    if r.peek() == "-":
+        r.i += 1
+    while r.peek() is not None:
+        w = r.word("attack", "defence", "defense", "pool", "weapon")
+        if w == "attack":
+            att = r.skills(("attack", "defence", "defense", "pool", "weapon"))
+        elif w in ("defence", "defense"):
+            dfc = r.skills(("attack", "defence", "defense", "pool", "weapon"))
+        elif verb == "mana" and w == "pool":
+            pool = r.int("the mana put in the pool")
+        elif verb == "mana":
+            weapon = r.int("the mana put on the weapon (2)")
+        else:
+            r.i -= 1
+            raise r.fail("attack or defence")
+    return E.SkillsChosen(warband=wb, attack=att, defence=dfc) if verb == "skills" else \
+        E.ManaAllocated(warband=wb, attack=att, defence=dfc, pool=pool, weapon=weapon)
+
+
+def _place(r: Reader, wb: str, verb: str) -> Any:
+    got: dict[str, list[str]] = {}
+    while r.peek() is not None:
+        c = r.cls()
+        if c in got:
+            raise r.fail(f"each class once ({CLASS_NAME[c]} twice)")
+        got[c] = r.squares()
+    if len(got.get("colossus", [])) != 1:
+        raise r.fail("the Colossus's one square (place C a9, G b9 c11, W a10 b10 c10 a11 b11)")
+    return E.MiniaturesPlaced(warband=wb, colossus=got["colossus"][0], guardians=got.get("guardian", []),
+                              warriors=got.get("warrior", []))
+
+
+def _shift(r: Reader, wb: str, verb: str) -> Any:
+    region, d = r.region(), r.direction()
+    return E.QuakeShifted(warband=wb, region=region, direction=d, distance=r.int("the distance"))  # type: ignore[arg-type]
+
+
+def _earthquake(r: Reader, wb: str, verb: str) -> Any:
+    region = r.region()
+    return E.EarthquakeUsed(warband=wb, region=region, direction=r.direction())  # type: ignore[arg-type]
+
+
+def _rebirth(r: Reader, wb: str, verb: str) -> Any:
+    c = r.cls()
+    return E.RebirthUsed(warband=wb, character=c, square=r.square())  # type: ignore[arg-type]
+
+
+def _takes(r: Reader, wb: str, verb: str) -> Any:
+    n = r.int("the crystals taken")
+    if r.peek() in ("crystal", "crystals"):
+        r.i += 1
+    return E.CrystalsCaptured(warband=wb, count=n)
+
+
+def _turn(r: Reader, wb: str, verb: str) -> Any:
+    if r.peek() == "round":
+        r.i += 1
+    return E.TurnStarted(warband=wb, round=r.int("the round"))
+
+
+#: a verb's reader (the body after it); the verbs of the events of no other field are their own
+_READERS: dict[str, Any] = {
+    "activate": _activate, "roll": _roll, "destiny": _die, "quake": _die, "skills": _skills, "mana": _skills,
+    "place": _place, "shift": _shift, "earthquake": _earthquake, "rebirth": _rebirth, "takes": _takes, "turn": _turn,
+    "end": lambda r, wb, verb: E.TurnEnded(warband=wb), "initiative": lambda r, wb, verb: E.InitiativeUsed(warband=wb),
+    "spear": lambda r, wb, verb: E.WeaponUsed(warband=wb, weapon=verb, targets=r.squares()),  # type: ignore[arg-type]
+    "hammer": lambda r, wb, verb: E.WeaponUsed(warband=wb, weapon=verb, targets=r.squares()),  # type: ignore[arg-type]
+}
 
 
 def dice_of(r: Reader) -> list[int]:
