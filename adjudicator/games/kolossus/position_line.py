@@ -436,60 +436,8 @@ def parse_position(game: Any, text: str) -> State:
     invariants); a :class:`NotationError` names the field it cannot read."""
     if len(text) > MAX_TEXT:
         raise NotationError(text[:80], f"longer than {MAX_TEXT} characters")
-    tokens = text.split()
     try:
-        if len(tokens) < 6:
-            raise _Fail("position", f"{len(tokens)} fields; RULESET SEATS LEVELS PIECES WARBANDS STEP:SEAT [key=value ...]")
-        if len(tokens) > MAX_FIELDS:
-            raise _Fail("position", f"more than {MAX_FIELDS} fields")
-        keys = split_keys("position", tokens[6:], SETUP_KEYS + STATE_KEYS, FLAGS)
-        setup = setup_from(tokens[0], tokens[1], keys)
-        try:
-            game.validate_setup(setup)
-            opts = game.options_of(setup)
-            board = load_board(opts.board, setup.board_sha256)
-        except Exception as exc:  # noqa: BLE001 - the set-up's own error, named
-            raise _Fail("set-up", str(exc)) from None
-        levels = _levels(tokens[2], board)
-        pieces = _pieces(tokens[3])
-        warbands = _warbands(tokens[4], setup.seats)
-        step, _, seat = tokens[5].partition(":")
-        if step not in STEPS:
-            raise _Fail("step", f"{step!r}; one of {', '.join(STEPS)}")
-        five = [i for i, v in enumerate(levels) if v == 5]
-        citadel = dec(keys["citadel"]) if "citadel" in keys else (board.names[five[0]] if len(five) == 1 else "")
-        if not citadel:
-            raise _Fail("citadel", f"{len(five)} squares at level 5: name the Citadel (citadel=f6)")
-
-        def num(k: str) -> int:
-            return _int(k, keys[k]) if k in keys else 0
-
-        def seat_key(k: str) -> int | None:
-            return _seat_of_letter(k, warbands, keys[k]) if k in keys else None
-
-        left, on = (0, 0)
-        if "crystals" in keys:
-            xs = keys["crystals"].split("/")
-            if len(xs) != 2:
-                raise _Fail("crystals", f"{keys['crystals']!r}: to come/on the Citadel (11/1)")
-            left, on = _int("crystals", xs[0]), _int("crystals", xs[1])
-
-        def listed(k: str) -> tuple[str, ...]:
-            xs = tuple(dec(x) for x in keys[k].split(",")) if keys.get(k) else ()
-            if len(xs) > MAX_LIST:
-                raise _Fail(k, f"more than {MAX_LIST} values")
-            return xs
-
-        s = State(setup=setup, options=opts, warbands=warbands, levels=levels, citadel=citadel, pieces=pieces,
-                  step=step, seat=_seat_of_letter("step", warbands, seat) if seat else 0,  # type: ignore[arg-type]
-                  round=num("round"), first=seat_key("first") or 0, order=num("order"), quaked=listed("quaked"),
-                  quakers=listed("quakers"), quake_roll=num("quake"), destiny=num("destiny"), points=num("points"),
-                  initiative="initiative" in keys, acted="acted" in keys,
-                  activation=_activation(keys["activation"]) if "activation" in keys else None,
-                  crystals_left=left, on_citadel=on, last_capture=seat_key("last"), captured_by=seat_key("captured"),
-                  rolls=num("rolls"), queue=_queue(keys["queue"]) if keys.get("queue") else (),
-                  ending=_result("ending", keys["ending"]) if "ending" in keys else None,
-                  result=_result("result", keys["result"]) if "result" in keys else None)
+        s = _read_state(game, text.split())
     except _Fail as f:
         raise NotationError(text[:80], f"position line, {f.part}: {f.message}") from None
     try:
@@ -500,3 +448,64 @@ def parse_position(game: Any, text: str) -> State:
     if broken:
         raise NotationError(text[:80], "position line: " + "; ".join(f"{k}: {m}" for k, m in broken[:5]))
     return s
+
+
+def _read_state(game: Any, tokens: list[str]) -> State:
+    """The fields of a line (split at spaces) as a position, unchecked (:class:`_Fail` naming one)."""
+    if len(tokens) < 6:
+        raise _Fail("position", f"{len(tokens)} fields; RULESET SEATS LEVELS PIECES WARBANDS STEP:SEAT [key=value ...]")
+    if len(tokens) > MAX_FIELDS:
+        raise _Fail("position", f"more than {MAX_FIELDS} fields")
+    keys = split_keys("position", tokens[6:], SETUP_KEYS + STATE_KEYS, FLAGS)
+    setup = setup_from(tokens[0], tokens[1], keys)
+    try:
+        game.validate_setup(setup)
+        opts = game.options_of(setup)
+        board = load_board(opts.board, setup.board_sha256)
+    except Exception as exc:  # noqa: BLE001 - the set-up's own error, named
+        raise _Fail("set-up", str(exc)) from None
+    levels = _levels(tokens[2], board)
+    pieces = _pieces(tokens[3])
+    warbands = _warbands(tokens[4], setup.seats)
+    step, _, seat = tokens[5].partition(":")
+    if step not in STEPS:
+        raise _Fail("step", f"{step!r}; one of {', '.join(STEPS)}")
+    five = [i for i, v in enumerate(levels) if v == 5]
+    citadel = dec(keys["citadel"]) if "citadel" in keys else (board.names[five[0]] if len(five) == 1 else "")
+    if not citadel:
+        raise _Fail("citadel", f"{len(five)} squares at level 5: name the Citadel (citadel=f6)")
+    left, on = _crystals(keys)
+
+    def num(k: str) -> int:
+        return _int(k, keys[k]) if k in keys else 0
+
+    def seat_key(k: str) -> int | None:
+        return _seat_of_letter(k, warbands, keys[k]) if k in keys else None
+
+    return State(setup=setup, options=opts, warbands=warbands, levels=levels, citadel=citadel, pieces=pieces,
+                 step=step, seat=_seat_of_letter("step", warbands, seat) if seat else 0,  # type: ignore[arg-type]
+                 round=num("round"), first=seat_key("first") or 0, order=num("order"), quaked=_listed(keys, "quaked"),
+                 quakers=_listed(keys, "quakers"), quake_roll=num("quake"), destiny=num("destiny"), points=num("points"),
+                 initiative="initiative" in keys, acted="acted" in keys,
+                 activation=_activation(keys["activation"]) if "activation" in keys else None,
+                 crystals_left=left, on_citadel=on, last_capture=seat_key("last"), captured_by=seat_key("captured"),
+                 rolls=num("rolls"), queue=_queue(keys["queue"]) if keys.get("queue") else (),
+                 ending=_result("ending", keys["ending"]) if "ending" in keys else None,
+                 result=_result("result", keys["result"]) if "result" in keys else None)
+
+
+def _crystals(keys: dict[str, str]) -> tuple[int, int]:
+    """``crystals=11/1``: the crystals still to come and those on the Citadel (0/0 when absent)."""
+    if "crystals" not in keys:
+        return 0, 0
+    xs = keys["crystals"].split("/")
+    if len(xs) != 2:
+        raise _Fail("crystals", f"{keys['crystals']!r}: to come/on the Citadel (11/1)")
+    return _int("crystals", xs[0]), _int("crystals", xs[1])
+
+
+def _listed(keys: dict[str, str], k: str) -> tuple[str, ...]:
+    xs = tuple(dec(x) for x in keys[k].split(",")) if keys.get(k) else ()
+    if len(xs) > MAX_LIST:
+        raise _Fail(k, f"more than {MAX_LIST} values")
+    return xs
