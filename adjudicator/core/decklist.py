@@ -183,7 +183,21 @@ def parse_deck_list(text: str, game: Any, pool: str | None = None, path: str = "
             raise LogError(path, n, f"a deck list holds at most {MAX_DECK} cards")
     if counts_field is None and not named_fields:
         return dict(sorted(counts.items()))
-    for fld in named_fields:  # a card whose type is the field's name (Colossus Order's colossus)
+    _typed_fields(named_fields, named, counts, first_line, cards, names, path)
+    doc: dict[str, Any] = dict(named)
+    if counts_field is not None:
+        doc[counts_field] = dict(sorted(counts.items()))
+    try:
+        return msgspec.to_builtins(msgspec.convert(doc, tp))
+    except msgspec.ValidationError as exc:
+        raise LogError(path, None, f"not a {game.id} deck list: {exc}") from None
+
+
+def _typed_fields(named_fields: list[str], named: dict[str, str], counts: dict[str, int], first_line: dict[str, int],
+                  cards: Any, names: dict[str, str], path: str) -> None:
+    """Each named field the list left out (a ``field: <card>`` line): the one listed card whose type
+    is the field's name (Colossus Order's colossus), taken out of ``counts`` into ``named``."""
+    for fld in named_fields:
         if fld in named:
             continue
         typed = [cid for cid in counts if str(getattr(cards.cards.get(cid), "type", "")).casefold() == fld.casefold()]
@@ -195,13 +209,6 @@ def parse_deck_list(text: str, game: Any, pool: str | None = None, path: str = "
             raise LogError(path, first_line[cid], f"{names.get(cid, cid)} is the {fld}: one copy", fld)
         del counts[cid]
         named[fld] = cid
-    doc: dict[str, Any] = dict(named)
-    if counts_field is not None:
-        doc[counts_field] = dict(sorted(counts.items()))
-    try:
-        return msgspec.to_builtins(msgspec.convert(doc, tp))
-    except msgspec.ValidationError as exc:
-        raise LogError(path, None, f"not a {game.id} deck list: {exc}") from None
 
 
 def read_deck_list(path: str, game: Any, pool: str | None = None) -> Any:
