@@ -207,13 +207,7 @@ class RecordSession:
         recorded in: a seat's record (its side file names the seat) as that seat, whether or not
         ``seat`` is given; another seat, or a seat for a full record, is refused."""
         path = Path(path)
-        side = Path(str(path) + SALTS_SUFFIX)
-        owner = salts_owner(path) if side.exists() or os.path.islink(side) else None
-        if owner is not None and seat is not None and seat != owner:
-            raise LogError(str(path), None, f"--as {seat}: this is {owner}'s record (resumed as {owner}: leave --as out)")
-        if owner is None and seat is not None:
-            raise LogError(str(path), None, f"--as {seat}: this is a full record (no {side.name}): it is resumed as one (leave --as out)")
-        seat = owner
+        seat = _resumed_seat(path, seat)
         match = read_log(path, pools=pools or ())
         events = [msgspec.structs.replace(e, prev=None) if e.prev is not None else e for e in match.events]
         salts = load_salts(path) if seat is not None else {}
@@ -694,6 +688,18 @@ def _salts_doc(path: Path) -> dict[str, Any]:
         raise LogError(side, None, 'not a salts file: {"player": "<seat>", "commitments": {"<commitment>": '
                                    '{"value": "<card>", "salt": "<hex>"}}}', "commitments")
     return doc
+
+
+def _resumed_seat(path: Path, seat: str | None) -> str | None:
+    """The seat a log is resumed as: the one its side file names (None: a full record); another
+    ``seat`` asked for, or one for a full record, is refused."""
+    side = Path(str(path) + SALTS_SUFFIX)
+    owner = salts_owner(path) if side.exists() or os.path.islink(side) else None
+    if owner is not None and seat is not None and seat != owner:
+        raise LogError(str(path), None, f"--as {seat}: this is {owner}'s record (resumed as {owner}: leave --as out)")
+    if owner is None and seat is not None:
+        raise LogError(str(path), None, f"--as {seat}: this is a full record (no {side.name}): it is resumed as one (leave --as out)")
+    return owner
 
 
 def load_salts(path: Path) -> dict[str, tuple[str, str]]:

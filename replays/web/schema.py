@@ -119,33 +119,7 @@ def complete(app: Litestar, schema: dict[str, Any]) -> dict[str, Any]:
         for method, op in list(item.items()):
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
-            responses = op.setdefault("responses", {})
-            if (method, path) in TOKEN_REQUIRED:
-                op["security"] = [{"bearer": []}]
-                _answer(op, 401, _WHY[401])
-                _answer(op, 403, _WHY[403])
-            elif path.startswith(TOKEN_SHOWS_MORE):
-                op["security"] = [{}, {"bearer": []}]
-                _answer(op, 401, _WHY[401] + ": a seat's or the judge's view of a match in progress")
-                _answer(op, 403, _WHY[403])
-            if "{" in path or path in IDS_IN_QUERY:
-                _answer(op, 404, _WHY[404])
-            if path.startswith("/api/"):
-                _answer(op, 503, _WHY[503])
-            if "requestBody" in op:
-                _answer(op, 413, _WHY[413])
-                _answer(op, 415, _WHY[415])
-            for param in op.get("parameters", []):
-                if param.get("name") == "at" and param.get("in") == "query":  # an event number (checked by the service)
-                    for choice in param.get("schema", {}).get("oneOf", [param.get("schema", {})]):
-                        if choice.get("type") == "integer":
-                            choice["minimum"] = 1
-                if param.get("name") == "var":
-                    param.setdefault("schema", {})["maxLength"] = MAX_URL
-            kind = DOWNLOADS.get(path)
-            if kind is not None and method == "get":
-                ok = responses.setdefault("200", {"description": "the download"})
-                ok["content"] = {kind: {"schema": {"type": "string"}}}
+            _operation(path, method, op)
         if "get" in item and "head" not in item:
             head = copy.deepcopy(item["get"])
             head["operationId"] = head.get("operationId", path) + "_head"
@@ -165,6 +139,37 @@ def complete(app: Litestar, schema: dict[str, Any]) -> dict[str, Any]:
                                   for f in DATA_FIELDS}}},
                 "encoding": {"log": {"contentType": "application/x-ndjson, application/octet-stream"}}}}}
     return doc
+
+
+def _operation(path: str, method: str, op: dict[str, Any]) -> None:
+    """One operation's answers, security, parameter bounds and download types (see :func:`complete`)."""
+    responses = op.setdefault("responses", {})
+    if (method, path) in TOKEN_REQUIRED:
+        op["security"] = [{"bearer": []}]
+        _answer(op, 401, _WHY[401])
+        _answer(op, 403, _WHY[403])
+    elif path.startswith(TOKEN_SHOWS_MORE):
+        op["security"] = [{}, {"bearer": []}]
+        _answer(op, 401, _WHY[401] + ": a seat's or the judge's view of a match in progress")
+        _answer(op, 403, _WHY[403])
+    if "{" in path or path in IDS_IN_QUERY:
+        _answer(op, 404, _WHY[404])
+    if path.startswith("/api/"):
+        _answer(op, 503, _WHY[503])
+    if "requestBody" in op:
+        _answer(op, 413, _WHY[413])
+        _answer(op, 415, _WHY[415])
+    for param in op.get("parameters", []):
+        if param.get("name") == "at" and param.get("in") == "query":  # an event number (checked by the service)
+            for choice in param.get("schema", {}).get("oneOf", [param.get("schema", {})]):
+                if choice.get("type") == "integer":
+                    choice["minimum"] = 1
+        if param.get("name") == "var":
+            param.setdefault("schema", {})["maxLength"] = MAX_URL
+    kind = DOWNLOADS.get(path)
+    if kind is not None and method == "get":
+        ok = responses.setdefault("200", {"description": "the download"})
+        ok["content"] = {kind: {"schema": {"type": "string"}}}
 
 
 class CompleteJson(JsonRenderPlugin):
