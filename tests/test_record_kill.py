@@ -9,6 +9,7 @@ import random
 import re
 import signal
 import subprocess
+import threading
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 import adjudicator
 
 ROOT = Path(__file__).resolve().parent.parent
-CHOICES = re.compile(r"; (\d+) choices$")
+CHOICES = re.compile(r"; (\d+) choices(?:;|$)")  # ("...; 4 choices; Enter: bob: pass": the default)
 ACCEPTED = re.compile(r"^accepted (\d+)$")
 
 
@@ -30,6 +31,8 @@ def run_until_killed(log: Path, rng: random.Random) -> int:
                          text=True, bufsize=1, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     entries = rng.randint(1, 12)
     accepted = 0
+    watchdog = threading.Timer(60, p.kill)  # a prompt the loop does not read never hangs the suite
+    watchdog.start()
     try:
         assert p.stdin is not None and p.stdout is not None
         sent = 0
@@ -52,6 +55,7 @@ def run_until_killed(log: Path, rng: random.Random) -> int:
                     time.sleep(rng.random() * 0.05)
                     break
     finally:
+        watchdog.cancel()
         os.kill(p.pid, signal.SIGKILL)
         p.wait(timeout=30)
         for f in (p.stdin, p.stdout, p.stderr):
