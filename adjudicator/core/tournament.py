@@ -23,6 +23,7 @@ from . import registry
 from .data import is_json, parse_text, read_data, read_text
 from .errors import AdjudicatorError, DataError, LogError
 from .limits import MAX_MANIFEST_BYTES, MAX_MANIFEST_TOKENS, MAX_NAME, MAX_PLAYERS
+from .standings import Scoring, compute
 
 #: bounds on what a manifest may hold (docs/tournament.md, "Limits")
 MAX_ROUNDS = 1_000
@@ -57,8 +58,25 @@ class Table(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Round(msgspec.Struct, forbid_unknown_fields=True):
+    """One round: its tables, the players given a bye in it and the players who left the event
+    after it (``drops``: not paired again, their results kept)."""
+
     round: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
     tables: Annotated[list[Table], msgspec.Meta(max_length=MAX_TABLES)] = []
+    byes: Annotated[list[Name], msgspec.Meta(max_length=MAX_ENTRANTS)] = []
+    drops: Annotated[list[Name], msgspec.Meta(max_length=MAX_ENTRANTS)] = []
+
+
+class Ruling(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge's ruling made outside any log (between rounds, on a slip): the round and table it
+    is about, the players it concerns, its grounds and what it decides: the table's ``result``
+    (a player id, ``a+b`` or ``draw``: the standings count it, the table's disputed log or not)."""
+
+    round: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLES)]
+    grounds: Text
+    players: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []
+    result: Text | None = None
 
 
 class Manifest(msgspec.Struct, forbid_unknown_fields=True):
@@ -75,6 +93,10 @@ class Manifest(msgspec.Struct, forbid_unknown_fields=True):
     board: Name | None = None
     #: the folder the logs' paths are relative to (default: the manifest's own)
     logs: Text | None = None
+    #: points and tiebreakers of the standings (docs/tournament.md, "Standings")
+    scoring: Scoring = msgspec.field(default_factory=Scoring)
+    #: judges' rulings made outside any log
+    rulings: Annotated[list[Ruling], msgspec.Meta(max_length=MAX_TABLES)] = []
 
 
 def manifest_schema() -> dict[str, Any]:
@@ -84,7 +106,7 @@ def manifest_schema() -> dict[str, Any]:
 
 # -- reading ----------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(players|rounds|rounds[ \t]*\.[ \t]*tables)[ \t]*\]\]", re.M)
+_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(players|rulings|rounds|rounds[ \t]*\.[ \t]*tables)[ \t]*\]\]", re.M)
 
 
 @dataclass
@@ -96,6 +118,7 @@ class Lines:
     rounds: list[int] = field(default_factory=list)
     #: per round: its tables' lines
     tables: list[list[int]] = field(default_factory=list)
+    rulings: list[int] = field(default_factory=list)
 
     @classmethod
     def scan(cls, text: str) -> Lines:
@@ -107,6 +130,8 @@ class Lines:
             kind = re.sub(r"[ \t]", "", m.group(1))
             if kind == "players":
                 out.players.append(line)
+            elif kind == "rulings":
+                out.rulings.append(line)
             elif kind == "rounds":
                 out.rounds.append(line)
                 out.tables.append([])
@@ -187,6 +212,9 @@ def _raise_at(path: str, data: Any, at: str | None, msg: str) -> Any:
         m = re.match(r"players\[(\d+)\]", at)
         if m:
             line = lines.player(int(m.group(1)))
+        m = re.match(r"rulings\[(\d+)\]", at)
+        if m and int(m.group(1)) < len(lines.rulings):
+            line = lines.rulings[int(m.group(1))]
     raise _err(path, line, msg, at)
 
 
@@ -251,7 +279,51 @@ def load(path: str | Path) -> Tournament:
                 len(tables), rnd.round, tab.table, line, list(tab.players), tab.result,
                 None if tab.log is None else str(logs / tab.log),
                 None if tab.seats is None else {pl: str(logs / f) for pl, f in tab.seats.items()}))
+    _check_rounds(p, man, lines, known, tables)
     return Tournament(p, man, game, lines, decks, deck_where, tables)
+
+
+def _check_rounds(p: str, man: Manifest, lines: Lines, known: dict[str, int], tables: list[TableRef]) -> None:
+    """Byes, drops and rulings name known players, tables that exist and their results' players."""
+    for r, rnd in enumerate(man.rounds):
+        line = lines.rounds[r] if r < len(lines.rounds) else None
+        for what in ("byes", "drops"):
+            for pl in getattr(rnd, what):
+                if pl not in known:
+                    raise _err(p, line, f"unknown player {pl!r} (not in players)", f"rounds[{r}].{what}")
+    at = {(t.round, t.table): t for t in tables}
+    for i, ru in enumerate(man.rulings):
+        where, line = f"rulings[{i}]", lines.rulings[i] if i < len(lines.rulings) else None
+        ref = at.get((ru.round, ru.table))
+        if ref is None:
+            raise _err(p, line, f"round {ru.round} has no table {ru.table}", f"{where}.table")
+        for pl in ru.players:
+            if pl not in ref.players:
+                raise _err(p, line, f"{pl!r} is not a player of round {ru.round} table {ru.table}", f"{where}.players")
+        if ru.result is not None and ru.result.strip().lower() != "draw":
+            for pl in _winners(ru.result):
+                if pl not in ref.players:
+                    raise _err(p, line, f"{pl!r} is not a player of round {ru.round} table {ru.table}",
+                               f"{where}.result")
+
+
+def ruled_outcomes(man: Manifest) -> dict[tuple[int, int], dict[str, Any]]:
+    """(round, table) -> the outcome the last ruling with a result gives it."""
+    out = {}
+    for ru in man.rulings:
+        if ru.result is not None:
+            draw = ru.result.strip().lower() == "draw"
+            out[(ru.round, ru.table)] = {"result": "draw" if draw else "win", "reason": "ruling",
+                                         "winner": None if draw else "+".join(sorted(_winners(ru.result)))}
+    return out
+
+
+def standings(tour: Tournament, report: dict[str, Any]) -> dict[str, Any]:
+    """The report's standings after every round (:func:`adjudicator.core.standings.compute`)."""
+    man = tour.manifest
+    return compute(report, man.scoring, [e.id for e in man.players],
+                   {r.round: list(r.byes) for r in man.rounds if r.byes},
+                   {r.round: list(r.drops) for r in man.rounds if r.drops}, ruled_outcomes(man))
 
 
 # -- the report ------------------------------------------------------------------------------------
@@ -453,12 +525,14 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     for p in problems:
         counts[p.kind] = counts.get(p.kind, 0) + 1
     man = tour.manifest
-    return {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
-                           "board": man.board, "manifest": tour.path},
-            "tables": tables_out, "players": list(players.values()),
-            "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
-                        "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
-                        "status": _count(t["status"] for t in tables_out)}}
+    report = {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
+                             "board": man.board, "manifest": tour.path},
+              "tables": tables_out, "players": list(players.values()),
+              "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
+                          "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
+                          "status": _count(t["status"] for t in tables_out)}}
+    report["standings"] = standings(tour, report)
+    return report
 
 
 def _count(items: Any) -> dict[str, int]:

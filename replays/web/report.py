@@ -107,6 +107,7 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
         f"<tr><td>{e(p['id'])}</td><td>{e(p['name'] or '')}</td><td>{len(p['tables'])}</td><td>{p['problems']}</td>"
         f"<td>{len(p['rulings'])}</td><td>{len(p['penalties'])}</td></tr>" for p in report["players"])
     dates = " to ".join(dict.fromkeys([*t["dates"][:1], *t["dates"][-1:]]))
+    standings = _standings(report)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(t['name'])}: tournament report</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
@@ -119,8 +120,28 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
 <div id="detail">Click a table for its problems, rulings and replay.</div>
 <h2>Players</h2>
 <table class="summary"><tr><th>id</th><th>name</th><th>tables</th><th>problems</th><th>rulings</th><th>penalties</th></tr>{players}</table>
+{standings}
 {json_script('report', data)}
 {json_script('filters', {f: list(k) for f, _l, k in FILTERS})}
 <script>{_SCRIPT}</script>
 </body></html>
 """
+
+
+def _standings(report: dict[str, Any]) -> str:
+    """The last round's standings and the tables they do not count (escaped: names are input)."""
+    rounds = report.get("standings", {}).get("rounds", [])
+    if not rounds:
+        return ""
+    e, last = html.escape, rounds[-1]
+    tbs = list(report["standings"]["scoring"]["tiebreakers"])
+    head = "".join(f"<th>{e(x)}</th>" for x in ["rank", "player", "points", "won", "drawn", "lost", "byes", "dropped", *tbs])
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in [x["rank"], x["player"], x["points"], x["wins"], x["draws"],
+                                                         x["losses"], x["byes"], x["dropped"] or "",
+                                                         *(x["tiebreakers"][k] for k in tbs)]) + "</tr>"
+        for x in last["rows"])
+    disputed = "".join(f"<li>round {d['round']} table {d['table']} ({e(', '.join(d['players']))}): {e(d['why'])}</li>"
+                       for d in last["disputed"])
+    return (f'<h2>Standings after round {last["round"]}</h2><table class="summary" id="standings"><tr>{head}</tr>{rows}</table>'
+            + (f'<p>Not counted (disputed, no ruling):</p><ul id="disputed">{disputed}</ul>' if disputed else ""))
