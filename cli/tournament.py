@@ -30,7 +30,7 @@ from adjudicator.core.log import stream_log
 from adjudicator.core.reconcile import Record, reconcile, read_record
 
 from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, inline, pools_option, safe
-from .tournament_io import cell, findings_csv, standings_csv
+from .tournament_io import add_commands, cell, findings_csv, standings_csv
 from .verdicts import run_jobs, verify_one
 
 
@@ -385,3 +385,6 @@ def import_(manifest: str, db: str | None, jobs: int) -> None:
 def schema() -> None:
     """Print the JSON Schema of a tournament manifest."""
     emit_json(T.manifest_schema())
+
+
+add_commands(tournament)

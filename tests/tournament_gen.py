@@ -23,6 +23,7 @@ import msgspec
 
 from adjudicator.core import registry
 from adjudicator.core.log import parse_log
+from adjudicator.core.pairings import toml_value
 from adjudicator.core.playout import playout
 from adjudicator.core.verify import run
 
@@ -56,16 +57,7 @@ class Generated:
     tables: int = 0
 
 
-def _toml(v: Any) -> str:
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml(x)}" for k, x in v.items()) + " }"
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    return json.dumps(v)
+_toml = toml_value
 
 
 # -- set-ups per game (the generator's own knowledge; the checker never needs it) -----------------
