@@ -189,6 +189,8 @@ def _text(report: dict[str, Any]) -> str:
         for p in tab["problems"]:
             where = f"{p['file']}:{p['line']}: " if p["file"] and p["line"] else (f"{p['file']}: " if p["file"] else "")
             out.append(f"  {p['kind']}: {where}{p['message']}")
+    for p in report.get("event_problems", []):
+        out.append(f"round {p['round']}: {p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")
     pens = [p for p in report["players"] if p["rulings"]]
     if pens:
         out.append("judges' rulings by player:")

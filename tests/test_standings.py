@@ -151,7 +151,7 @@ def test_standings_equal_a_simple_computation_every_round(event, scoring, tiebre
     named = {(d["round"], d["table"]) for d in final["disputed"]}
     assert (disputed.round, disputed.table) not in named
     assert named == {(p.round, p.table) for p in event.planted
-                     if p.kind not in ("deck", "result-mismatch")}
+                     if p.kind not in ("deck", "result-mismatch") and p.table is not None}
     assert next(x for x in final["rows"] if x["player"] == unpaired[0])["byes"] == 1
     assert next(x for x in final["rows"] if x["player"] == dropper)["dropped"] == 4
 
@@ -173,10 +173,24 @@ def test_standings_and_findings_go_out_as_csv_a_spreadsheet_reads_back(event, tm
         [(x["rank"], x["player"], float(x["points"]), x["tiebreakers"]["omw"]) for x in want]
     assert next(x for x in final if x["player"] == "p03")["name"] == "'=HYPERLINK(\"http://x\")"
     found = list(csv.DictReader(f.open(newline="")))
-    assert sorted((x["kind"], int(x["round"]), int(x["table"])) for x in found) == \
-        sorted((p.kind, p.round, p.table) for p in event.planted)
+    assert sorted((x["kind"], int(x["round"]), int(x["table"] or 0)) for x in found) == \
+        sorted((p.kind, p.round, p.table or 0) for p in event.planted)
     html = page.read_text()
     assert 'id="standings"' in html and "=HYPERLINK(&quot;" in html and 'id="disputed"' in html
+    # the badge is the table's worst finding; a player's count holds only the problems naming them or no one
+    for p in event.planted:
+        if p.kind in ("result-mismatch", "deck"):
+            tab = next(t for t in report["tables"] if (t["round"], t["table"]) == (p.round, p.table))
+            assert tab["status"] == "legal" and tab["badge"] == p.kind
+            assert f'<span class="badge {p.kind}">{p.kind}</span>' in html
+    deck = next(p for p in event.planted if p.kind == "deck")
+    tab = next(t for t in report["tables"] if (t["round"], t["table"]) == (deck.round, deck.table))
+    opponent = next(x for x in tab["players"] if x != deck.player)
+    counts = {p["id"]: p["problems"] for p in report["players"]}
+    assert counts[deck.player] >= 1
+    assert counts[opponent] == sum(1 for t in report["tables"] if opponent in t["players"]
+                                   for p in t["problems"] if p["player"] in (None, opponent))
+    assert all(p["player"] != opponent for p in tab["problems"])
     out = invoke("tournament", "check", m).output
     assert "standings after round 6:" in out and "not counted: round " in out
 

@@ -40,7 +40,8 @@ _enc = msgspec.json.Encoder()
 class Planted:
     kind: str
     round: int
-    table: int
+    #: None: a finding of the round (an unpaired player)
+    table: int | None
     manifest_line: int
     file: str | None
     line: int | None
@@ -201,7 +202,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     decks = _decks(game, names, seed)
     out = Generated(root, root / "manifest.toml")
     text = [f'name = "Generated {game.name} open"', 'dates = ["2026-04-11", "2026-04-12"]',
-            f'game = "{game.id}"', 'logs = "logs"']
+            f'game = "{game.id}"', 'logs = "logs"', 'rematches = "finding"']
+    rematch_line = len(text) - 1
     pool = game.data_used(_setup(game, names[:table_size], decks, seed))
     for d in pool:
         text.append(f'{"pool" if d.kind == "pool" else "board"} = "{d.id}"')
@@ -223,13 +225,24 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     spots = _spots(plant, rounds, per_round)
     written: dict[tuple[int, int], tuple[Path, list[bytes]]] = {}
     match_seed = seed * 7919
+    met: set[frozenset[str]] = set()
     for r in range(1, rounds + 1):
-        order = names[:]
-        rng.shuffle(order)
-        tables = [order[i * table_size:(i + 1) * table_size] for i in range(per_round)]
-        if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
-            st = spots["seated-twice"][1]
-            tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
+        for _try in range(2000):  # pairings where no table's players met before (a rematch)
+            order = names[:]
+            rng.shuffle(order)
+            tables = [order[i * table_size:(i + 1) * table_size] for i in range(per_round)]
+            if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
+                st = spots["seated-twice"][1]
+                tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
+            if not any(frozenset(t) in met for t in tables):
+                break
+        else:  # too few players for the rounds: a series, where meeting again is allowed
+            text[rematch_line] = 'rematches = "allowed"'
+
+        met.update(frozenset(t) for t in tables)
+        round_line = len(text) + 1
+        if spots.get("seated-twice", (0, 0))[0] == r:  # the player the plant took off: unpaired
+            out.planted.append(Planted("unpaired", r, None, round_line, None, None, order[(st - 1) * table_size]))
         text.append("[[rounds]]")
         text.append(f"round = {r}")
         text.append("")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -95,6 +95,8 @@ class Manifest(msgspec.Struct, forbid_unknown_fields=True):
     logs: Text | None = None
     #: points and tiebreakers of the standings (docs/tournament.md, "Standings")
     scoring: Scoring = msgspec.field(default_factory=Scoring)
+    #: ``finding``: the same players at one table again is a ``rematch`` problem; ``allowed``: not
+    rematches: Literal["finding", "allowed"] = "finding"
     #: judges' rulings made outside any log
     rulings: Annotated[list[Ruling], msgspec.Meta(max_length=MAX_TABLES)] = []
 
@@ -330,14 +332,15 @@ def standings(tour: Tournament, report: dict[str, Any]) -> dict[str, Any]:
 
 #: every kind of problem, in the order a table's problems are listed (docs/tournament.md)
 KINDS = ("missing-log", "duplicate-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
-         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "deck")
+         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "deck", "rematch", "unpaired")
 
 
 @dataclass
 class Problem:
     kind: str
     round: int
-    table: int
+    #: None: a finding of the round, not of a table (``unpaired``)
+    table: int | None
     #: the manifest's line of the table
     manifest_line: int | None
     message: str
@@ -481,6 +484,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             first_of.setdefault(h, ref)
     problems: list[Problem] = []
     seated: dict[tuple[int, str], TableRef] = {}
+    met: dict[frozenset[str], TableRef] = {}
     tables_out: list[dict[str, Any]] = []
     players: dict[str, dict[str, Any]] = {e.id: {"id": e.id, "name": e.name, "tables": [], "rulings": [],
                                                   "penalties": [], "problems": 0} for e in tour.manifest.players}
@@ -494,6 +498,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                                     f"({tour.where(other.line)})", None, None, pl))
             else:
                 seated[(ref.round, pl)] = ref
+        mine += _rematch(tour, ref, met)
         doc = by_index.get(ref.index, {"index": ref.index})
         mine += _Table(tour, ref, doc, first_of).run()
         mine.sort(key=lambda p: KINDS.index(p.kind))
@@ -510,10 +515,11 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                 players[who]["penalties"].append(entry)
         for pl in ref.players:
             players[pl]["tables"].append({"round": ref.round, "table": ref.table})
-            players[pl]["problems"] += len(mine)
+            players[pl]["problems"] += sum(1 for p in mine if p.player in (None, pl))
         tables_out.append({
             "round": ref.round, "table": ref.table, "manifest_line": ref.line, "players": ref.players,
             "log": ref.log, "seats": ref.seats, "reported": ref.result, "status": status,
+            "badge": badge(status, mine),
             "verdict": None if v is None else v["verdict"], "complete": None if v is None else v.get("complete"),
             "outcome": None if v is None else v.get("outcome"),
             "events": None if v is None else v.get("events"),
@@ -521,6 +527,10 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             "rulings": rulings,
             "problems": [p.as_dict() for p in mine],
         })
+    event_problems = _unpaired(tour, seated)
+    for p in event_problems:
+        players[p.player or ""]["problems"] += 1
+    problems += event_problems
     counts: dict[str, int] = {}
     for p in problems:
         counts[p.kind] = counts.get(p.kind, 0) + 1
@@ -528,11 +538,50 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     report = {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
                              "board": man.board, "manifest": tour.path},
               "tables": tables_out, "players": list(players.values()),
+              "event_problems": [p.as_dict() for p in event_problems],
               "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
                           "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
                           "status": _count(t["status"] for t in tables_out)}}
     report["standings"] = standings(tour, report)
     return report
+
+
+#: the badge of a table, worst first: its status or a problem's kind (docs/tournament.md, "The report")
+SEVERITY = ("error", "unreadable", "illegal", "missing", "missing-log", "table-mismatch", "duplicate-log",
+            "seat-conflict", "seated-twice", "result-mismatch", "deck", "unfinished", "undetermined", "no-result",
+            "rematch", "legal")
+
+
+def badge(status: str, problems: list[Problem]) -> str:
+    """The worst of the table's status and its problems' kinds: a legal log whose reported
+    result or deck list is wrong does not wear a "legal" badge."""
+    return min([status, *(p.kind for p in problems)], key=lambda k: SEVERITY.index(k) if k in SEVERITY else 0)
+
+
+def _rematch(tour: Tournament, ref: TableRef, met: dict[frozenset[str], TableRef]) -> list[Problem]:
+    """The same players at one table again, in a later round (``rematches = "allowed"``: never)."""
+    key = frozenset(ref.players)
+    prev = met.setdefault(key, ref)
+    if len(key) < 2 or prev is ref or prev.round == ref.round or tour.manifest.rematches == "allowed":
+        return []
+    return [Problem("rematch", ref.round, ref.table, ref.line,
+                    f"{' and '.join(ref.players)} already met at round {prev.round} table {prev.table} "
+                    f"({tour.where(prev.line)})")]
+
+
+def _unpaired(tour: Tournament, seated: dict[tuple[int, str], TableRef]) -> list[Problem]:
+    """Each player neither seated nor given a bye in a round, who had not dropped before it:
+    one finding of the round (its manifest line), no table."""
+    out, gone = [], set()
+    for r, rnd in enumerate(tour.manifest.rounds):
+        line = tour.lines.rounds[r] if r < len(tour.lines.rounds) else None
+        for e in tour.manifest.players:
+            if e.id not in gone and (rnd.round, e.id) not in seated and e.id not in rnd.byes:
+                out.append(Problem("unpaired", rnd.round, None, line,
+                                   f"{e.id} is neither seated nor given a bye in round {rnd.round}",
+                                   None, None, e.id))
+        gone |= set(rnd.drops)
+    return out
 
 
 def _count(items: Any) -> dict[str, int]:

@@ -33,7 +33,9 @@ table.grid{border-collapse:collapse;margin:1em 0} .grid th,.grid td{border:1px s
 .grid th{background:#eee} td.cell{min-width:7em;cursor:pointer} td.cell.hidden{opacity:.12}
 .badge{display:inline-block;padding:0 .5em;border-radius:.6em;font-size:.85em;color:#fff}
 .legal{background:#2a7a3a}.illegal,.unreadable,.error{background:#b3261e}.unfinished{background:#b86e00}
-.undetermined{background:#5b5bb3}.missing{background:#777}
+.undetermined{background:#5b5bb3}.missing,.missing-log{background:#777}
+.table-mismatch,.duplicate-log,.seat-conflict,.seated-twice,.result-mismatch,.deck{background:#b3261e}
+.no-result,.rematch{background:#b86e00}
 .kinds{font-size:.8em;color:#b3261e} .who{font-size:.8em;color:#444}
 #detail{background:#fff;border:1px solid #ccc;padding:.8em;margin-top:1em;white-space:pre-wrap}
 .summary td{padding:0 1em 0 0}
@@ -96,7 +98,7 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
             kinds = " ".join(sorted({p["kind"] for p in x["problems"]}))
             link = f' <a href="{e(x["replay"])}" class="replay">replay</a>' if x["replay"] else ""
             cells.append(f'<td class="cell" data-index="{i}" data-status="{e(x["status"])}" data-kinds="{e(kinds)}">'
-                         f'<span class="badge {e(x["status"])}">{e(x["status"])}</span>{link}'
+                         f'<span class="badge {e(x.get("badge", x["status"]))}">{e(x.get("badge", x["status"]))}</span>{link}'
                          f'<div class="who">{e(" - ".join(x["players"]))}</div>'
                          f'<div class="kinds">{e(kinds)}</div></td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
