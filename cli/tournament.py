@@ -61,8 +61,9 @@ def _used(ev: Any) -> tuple[str | None, list[str]]:
     return player, [c for c in out if c != HIDDEN]
 
 
-def _scan(path: str) -> dict[str, Any]:
-    """The set-up's players and deck lists, the first line each player uses each card, the last line."""
+def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The set-up's players and deck lists, the first line each player uses each card, the last
+    line, and the player of each line in ``lines_of`` (the violations': who earns the penalty)."""
     log = stream_log(path)
     try:
         game = log.game
@@ -79,13 +80,17 @@ def _scan(path: str) -> dict[str, Any]:
             out["decks"] = {p: {c: n for c, n in d.items() if c != HIDDEN} for p, d in counts.items()}
         first: dict[str, dict[str, int]] = {}
         last = 0
+        who: dict[str, str] = {}
         for i in range(len(log.events)):
             line, ev = log.events[i]
             last = line
+            if line in lines_of and isinstance(getattr(ev, "player", None), str):
+                who[str(line)] = ev.player
             player, cards = _used(ev)
             for c in cards:
                 first.setdefault(player, {}).setdefault(c, line)
         out["first_use"] = first
+        out["violators"] = who
         out["last_line"] = out["end_line"] = last
         return out
     finally:
@@ -166,7 +171,7 @@ def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
     out["verdict"] = doc
     if doc["verdict"] in ("unreadable", "error"):
         return out
-    info = _scan(path)
+    info = _scan(path, {v["line"] for v in doc.get("violations", [])})
     doc["last_line"] = info.pop("last_line")
     doc["end_line"] = info.pop("end_line")
     out.update(info)
@@ -189,6 +194,10 @@ def _text(report: dict[str, Any]) -> str:
         for p in tab["problems"]:
             where = f"{p['file']}:{p['line']}: " if p["file"] and p["line"] else (f"{p['file']}: " if p["file"] else "")
             out.append(f"  {p['kind']}: {where}{p['message']}")
+    for tab in report["tables"]:
+        for pen in tab.get("penalties", []):
+            out.append(f"penalty: round {tab['round']} table {tab['table']}: {pen['player']} earns a {pen['penalty']} "
+                       f"for event {pen['seq']} ({pen['file']}:{pen['line']}: {pen['rule']})")
     for p in report.get("event_problems", []):
         out.append(f"round {p['round']}: {p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")
     pens = [p for p in report["players"] if p["rulings"]]
@@ -246,6 +255,7 @@ def check_tournament(manifest: str, jobs: int, cluster: str | None, keep_going: 
     """Load the manifest, check every table, and make the report (an unreadable manifest raises
     :class:`LogError`)."""
     tour = T.load(manifest)
+    keep_going = keep_going or tour.manifest.penalties.rule != "none"  # every illegal event earns its penalty
     items = [json.dumps(t.job()) for t in tour.tables]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(items) or 1))
 

@@ -201,3 +201,55 @@ def test_a_ruling_on_an_unknown_table_names_its_line(event):
     r = invoke("tournament", "check", m)
     line = len(event.manifest.read_text().split("\n")) + 1
     assert r.exit_code == 2 and f"m.toml:{line}: rulings[0].table:" in r.output, r.output
+
+
+def _second_offence(path, player):
+    """The illegal log at ``path`` with a second illegal event of ``player``'s (one of their later
+    decisions repeated), found by verifying each candidate with --keep-going; its line."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.verify import run
+
+    lines = path.read_bytes().splitlines(keepends=True)
+    first = run(parse_log(b"".join(lines), "x"), keep_going=True, play_on=True).violations
+    for k in range(len(lines) - 2, first[0].line + 3, -1):
+        doc = json.loads(lines[k])
+        if doc.get("player") != player:
+            continue
+        cand = lines[:k + 1] + [lines[k]] + lines[k + 1:]
+        got = run(parse_log(b"".join(cand), "x"), keep_going=True, play_on=True).violations
+        if len(got) == 2 and got[0].line == first[0].line and got[1].line == k + 2:
+            path.write_bytes(b"".join(cand))
+            return k + 2
+    raise AssertionError("no second illegal event")
+
+
+@pytest.mark.parametrize("scope", ["game", "event"])
+def test_each_illegal_event_earns_its_penalty_and_a_game_loss_decides_the_game(event, scope):
+    import shutil
+
+    bad = next(p for p in event.planted if p.kind == "illegal")
+    report = json.loads(invoke("tournament", "check", "--json", event.manifest, "-j", "1").output)
+    tab = next(t for t in report["tables"] if (t["round"], t["table"]) == (bad.round, bad.table))
+    offender = json.loads(open(bad.file).read().splitlines()[bad.line - 1])["player"]
+    copy = event.manifest.with_name("pen-logs")
+    shutil.copytree(event.directory / "logs", copy, dirs_exist_ok=True)
+    second = _second_offence(copy / f"r{bad.round}-t{bad.table}.jsonl", offender)
+    text = event.manifest.read_text().replace('logs = "logs"', 'logs = "pen-logs"')
+    head, rest = text.split("\n[[players]]", 1)
+    m = event.manifest.with_name("pen.toml")
+    m.write_text(head + f'\n[penalties]\nrule = "warning-then-game-loss"\nscope = "{scope}"\n\n[[players]]' + rest)
+    r = invoke("tournament", "check", "--json", m, "-j", "1")
+    report = json.loads(r.output)
+    tab = next(t for t in report["tables"] if (t["round"], t["table"]) == (bad.round, bad.table))
+    assert [(p["player"], p["line"], p["penalty"]) for p in tab["penalties"]] == \
+        [(offender, bad.line, "warning"), (offender, second, "game-loss")]
+    assert [p["kind"] for p in tab["problems"]] == ["illegal"]  # one finding, the first illegal event
+    assert sum(len(t["penalties"]) for t in report["tables"]) == 2
+    # the game loss decides the game: the opponent's win counts, the table is not disputed
+    final = report["standings"]["rounds"][-1]
+    assert (bad.round, bad.table) not in {(d["round"], d["table"]) for d in final["disputed"]}
+    winner = next(p for p in tab["players"] if p != offender)
+    first_round = report["standings"]["rounds"][bad.round - 1]["rows"]
+    assert next(x for x in first_round if x["player"] == winner)["wins"] >= 1
+    text = invoke("tournament", "check", m).output
+    assert f"{offender} earns a game-loss for event " in text

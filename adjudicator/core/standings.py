@@ -75,6 +75,8 @@ class _Player:
 def table_points(scoring: Scoring, players: list[str], outcome: dict[str, Any]) -> dict[str, Fraction]:
     """Each player's points for a result (``outcome``: ``result`` and ``winner``, as a verdict's)."""
     win, draw, loss = _q(scoring.win), _q(scoring.draw), _q(scoring.loss)
+    if outcome.get("result") == "loss":  # every player lost the game (each earned a game loss)
+        return {p: loss for p in players}
     if outcome.get("result") == "draw" or not outcome.get("winner"):
         return {p: draw for p in players}
     winners = {w.strip() for w in str(outcome["winner"]).split("+")}
@@ -87,6 +89,11 @@ def confirmed(table: dict[str, Any], rulings: dict[tuple[int, int], dict[str, An
     ruled = rulings.get((table["round"], table["table"]))
     if ruled is not None:
         return ruled, "ruling"
+    lost = {p["player"] for p in table.get("penalties", []) if p["penalty"] == "game-loss"}
+    if lost:  # the penalty decides the game: the players who earned a game loss lose it
+        others = [p for p in table["players"] if p not in lost]
+        return ({"result": "win", "winner": "+".join(others), "reason": "game loss"} if others
+                else {"result": "loss", "winner": None, "reason": "game loss"}), "penalty"
     kinds = [p["kind"] for p in table["problems"] if p["kind"] in DISPUTING]
     if kinds:
         return None, ", ".join(dict.fromkeys(kinds))

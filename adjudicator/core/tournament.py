@@ -79,6 +79,15 @@ class Ruling(msgspec.Struct, forbid_unknown_fields=True):
     result: Text | None = None
 
 
+class Penalties(msgspec.Struct, forbid_unknown_fields=True):
+    """The penalty rule for illegal events (``[penalties]``): ``warning-then-game-loss`` (FIDE
+    7.5.5's: a player's first illegal event a warning, the second a game loss) counted per
+    ``game`` or over the whole ``event``; ``none``: no penalty reported."""
+
+    rule: Literal["none", "warning-then-game-loss"] = "none"
+    scope: Literal["game", "event"] = "game"
+
+
 class Manifest(msgspec.Struct, forbid_unknown_fields=True):
     """A tournament manifest (docs/tournament.md)."""
 
@@ -95,6 +104,8 @@ class Manifest(msgspec.Struct, forbid_unknown_fields=True):
     logs: Text | None = None
     #: points and tiebreakers of the standings (docs/tournament.md, "Standings")
     scoring: Scoring = msgspec.field(default_factory=Scoring)
+    #: what each illegal event earns (docs/tournament.md, "Penalties")
+    penalties: Penalties = msgspec.field(default_factory=Penalties)
     #: ``finding``: the same players at one table again is a ``rematch`` problem; ``allowed``: not
     rematches: Literal["finding", "allowed"] = "finding"
     #: judges' rulings made outside any log
@@ -527,6 +538,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             "rulings": rulings,
             "problems": [p.as_dict() for p in mine],
         })
+    _penalties(tour, tables_out, by_index)
     event_problems = _unpaired(tour, seated)
     for p in event_problems:
         players[p.player or ""]["problems"] += 1
@@ -556,6 +568,27 @@ def badge(status: str, problems: list[Problem]) -> str:
     """The worst of the table's status and its problems' kinds: a legal log whose reported
     result or deck list is wrong does not wear a "legal" badge."""
     return min([status, *(p.kind for p in problems)], key=lambda k: SEVERITY.index(k) if k in SEVERITY else 0)
+
+
+def _penalties(tour: Tournament, tables: list[dict[str, Any]], docs: dict[int, dict[str, Any]]) -> None:
+    """Each table's ``penalties``: per illegal event (the verdict's violations, in order), the
+    player whose event it is and what it earns under the manifest's rule."""
+    rule = tour.manifest.penalties
+    counts: dict[Any, int] = {}
+    for ref, tab in zip(tour.tables, tables):
+        tab["penalties"] = []
+        v = docs.get(ref.index, {}).get("verdict")
+        if rule.rule == "none" or v is None or v.get("verdict") != "illegal" or tab["status"] != "illegal":
+            continue
+        who = docs[ref.index].get("violators", {})
+        for x in v["violations"]:
+            player = who.get(str(x["line"]))
+            if player is None:
+                continue  # an event of no player's (a random outcome): no one's penalty
+            key = (player, ref.index) if rule.scope == "game" else player
+            counts[key] = counts.get(key, 0) + 1
+            tab["penalties"].append({"player": player, "seq": x["seq"], "line": x["line"], "file": v["path"],
+                                     "rule": x["rule"], "penalty": "warning" if counts[key] == 1 else "game-loss"})
 
 
 def _rematch(tour: Tournament, ref: TableRef, met: dict[frozenset[str], TableRef]) -> list[Problem]:
