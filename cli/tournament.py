@@ -199,7 +199,8 @@ def _text(report: dict[str, Any]) -> str:
             out.append(f"penalty: round {tab['round']} table {tab['table']}: {pen['player']} earns a {pen['penalty']} "
                        f"for event {pen['seq']} ({pen['file']}:{pen['line']}: {pen['rule']})")
     for p in report.get("event_problems", []):
-        out.append(f"round {p['round']}: {p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")
+        out.append(("" if p["round"] is None else f"round {p['round']}: ")
+                   + f"{p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")
     pens = [p for p in report["players"] if p["rulings"]]
     if pens:
         out.append("judges' rulings by player:")

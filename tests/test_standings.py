@@ -105,6 +105,10 @@ def simple(report, win, draw, loss, bye, tiebreakers, byes, drops, rulings):
     return out
 
 
+def swiss_players_r1(report):
+    return next(t for t in report["tables"] if (t["round"], t["table"]) == (1, 1))["players"]
+
+
 def _rows(report):
     return [[(x["rank"], x["player"], round(float(x["points"]), 4), x["dropped"],
               tuple(round(float(v), 4) for v in x["tiebreakers"].values())) for x in rnd["rows"]]
@@ -128,7 +132,9 @@ def test_standings_equal_a_simple_computation_every_round(event, scoring, tiebre
     disputed = next(p for p in event.planted if p.kind == "result-mismatch")
     dropper = "p07"
     extra = (f"\n[[rulings]]\nround = {disputed.round}\ntable = {disputed.table}\nresult = \"draw\"\n"
-             f"grounds = \"both players agreed to a draw before the judge\"\n")
+             f"grounds = \"both players agreed to a draw before the judge\"\n"
+             f"\n[[rulings]]\nround = 1\ntable = 1\npenalty = \"warning\"\n"
+             f"grounds = \"late to the table\"\n")
     text = event.manifest.read_text()
     event_rounds = text.split("[[rounds]]\nround = ")
     # the bye and the drop as a round's fields (after its `round = N` line)
@@ -154,6 +160,11 @@ def test_standings_equal_a_simple_computation_every_round(event, scoring, tiebre
                      if p.kind not in ("deck", "result-mismatch") and p.table is not None}
     assert next(x for x in final["rows"] if x["player"] == unpaired[0])["byes"] == 1
     assert next(x for x in final["rows"] if x["player"] == dropper)["dropped"] == 4
+    # a ruling outside the logs is listed under the players it names
+    who = {p["id"]: p for p in report["players"]}
+    for pl in swiss_players_r1(report):  # a ruling naming no one: every player of its table
+        assert who[pl]["penalties"][-1]["text"] == "ruling: penalty warning; late to the table"
+    assert sum(len(p["penalties"]) for p in report["players"]) == 3  # and the log's one
 
 
 def test_standings_and_findings_go_out_as_csv_a_spreadsheet_reads_back(event, tmp_path):
@@ -253,3 +264,66 @@ def test_each_illegal_event_earns_its_penalty_and_a_game_loss_decides_the_game(e
     assert next(x for x in first_round if x["player"] == winner)["wins"] >= 1
     text = invoke("tournament", "check", m).output
     assert f"{offender} earns a game-loss for event " in text
+
+
+def test_a_registered_list_that_breaks_the_construction_rules_is_one_finding_of_its_player(event):
+    import re
+
+    text = event.manifest.read_text()
+    entry = text.index('id = "p05"')
+    deck_at = text.index("deck = ", entry)
+    card = re.search(r'"cards" = \{ "([^"]+)" = (\d+)', text[deck_at:])
+    new = text[:deck_at] + text[deck_at:].replace(f'"{card.group(1)}" = {card.group(2)}', f'"{card.group(1)}" = 9', 1)
+    m = event.manifest.with_name("reg.toml")
+    m.write_text(new)
+    report = json.loads(invoke("tournament", "check", "--json", m, "-j", "1").output)
+    regs = [p for p in report["event_problems"] if p["kind"] == "registration"]
+    line = text[:entry].count("\n")  # the [[players]] header's line, just above the id
+    assert [(p["player"], p["round"], p["table"], p["manifest_line"]) for p in regs] == [("p05", None, None, line)]
+    assert "must hold exactly 50" in regs[0]["message"]
+    # nothing else changed: every other finding is the planted one
+    others = [p for t in report["tables"] for p in t["problems"]] + \
+        [p for p in report["event_problems"] if p["kind"] != "registration"]
+    assert len(others) == len(event.planted)
+    assert "registration: p05's registered list" in invoke("tournament", "check", m).output
+
+
+def test_a_slips_points_are_checked_against_the_logs_result(event):
+    """Every finished, undisputed table gets a slip: right at one, one point off at another."""
+    from adjudicator.core.standings import Scoring, table_points
+
+    report = json.loads(invoke("tournament", "check", "--json", event.manifest, "-j", "1").output)
+    clean = [t for t in report["tables"] if not t["problems"] and t["outcome"]][:2]
+    text = event.manifest.read_text()
+    wrong = None
+    for i, t in enumerate(clean):
+        pts = {p: float(x) for p, x in table_points(Scoring(), t["players"], t["outcome"]).items()}
+        if i == 1:
+            wrong = t
+            pts[t["players"][0]] += 1
+        anchor = f"[[rounds.tables]]\ntable = {t['table']}\nplayers = {json.dumps(t['players'])}\n"
+        assert anchor in text
+        text = text.replace(anchor, anchor + "points = { " + ", ".join(f'"{p}" = {x}' for p, x in pts.items()) + " }\n")
+    m = event.manifest.with_name("slips.toml")
+    m.write_text(text)
+    got = json.loads(invoke("tournament", "check", "--json", m, "-j", "1").output)
+    found = [(t["round"], t["table"], p["kind"]) for t in got["tables"] for p in t["problems"]
+             if p["kind"] == "points-mismatch"]
+    assert found == [(wrong["round"], wrong["table"], "points-mismatch")]
+    # the disputed slip is not counted in the standings
+    final = got["standings"]["rounds"][-1]
+    assert (wrong["round"], wrong["table"]) in {(d["round"], d["table"]) for d in final["disputed"]}
+
+
+def test_a_resignation_scores_as_the_regulations_say():
+    from fractions import Fraction
+
+    from adjudicator.core.standings import Scoring, table_points
+
+    resigned = {"result": "win", "winner": "ann", "reason": "resignation"}
+    assert table_points(Scoring(), ["ann", "ben"], resigned) == {"ann": 3, "ben": 0}
+    assert table_points(Scoring(resignation="draw"), ["ann", "ben"], resigned) == {"ann": 3, "ben": 1}
+    assert table_points(Scoring(resignation="draw", win=1, draw=0.5), ["ann", "ben"], resigned) == \
+        {"ann": 1, "ben": Fraction(1, 2)}
+    other = {"result": "win", "winner": "ann", "reason": "the Colossus fell"}
+    assert table_points(Scoring(resignation="draw"), ["ann", "ben"], other) == {"ann": 3, "ben": 0}

@@ -151,7 +151,7 @@ def test_the_schema_describes_the_manifest():
     assert r.exit_code == 0
     assert json.loads(r.output) == manifest_schema()
     defs = manifest_schema()["$defs"]
-    assert set(defs["Table"]["properties"]) == {"table", "players", "log", "seats", "result"}
+    assert set(defs["Table"]["properties"]) == {"table", "players", "log", "seats", "result", "points"}
 
 
 def test_every_kind_is_documented():

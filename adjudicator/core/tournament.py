@@ -22,8 +22,9 @@ import msgspec
 from . import registry
 from .data import is_json, parse_text, read_data, read_text
 from .errors import AdjudicatorError, DataError, LogError
+from .rulings import Illegal, Undetermined
 from .limits import MAX_MANIFEST_BYTES, MAX_MANIFEST_TOKENS, MAX_NAME, MAX_PLAYERS
-from .standings import Scoring, compute
+from .standings import Points, Scoring, compute, table_points
 
 #: bounds on what a manifest may hold (docs/tournament.md, "Limits")
 MAX_ROUNDS = 1_000
@@ -55,6 +56,8 @@ class Table(msgspec.Struct, forbid_unknown_fields=True):
     log: Text | None = None
     seats: Annotated[dict[Name, Text], msgspec.Meta(max_length=MAX_PLAYERS)] | None = None
     result: Text | None = None
+    #: the points per player written on the result slip (checked against the log's result under ``scoring``)
+    points: Annotated[dict[Name, Points], msgspec.Meta(max_length=MAX_PLAYERS)] | None = None
 
 
 class Round(msgspec.Struct, forbid_unknown_fields=True):
@@ -77,6 +80,8 @@ class Ruling(msgspec.Struct, forbid_unknown_fields=True):
     grounds: Text
     players: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []
     result: Text | None = None
+    #: a penalty it gives (``warning``, ``game-loss``, ...), listed under each player it names
+    penalty: Text | None = None
 
 
 class Penalties(msgspec.Struct, forbid_unknown_fields=True):
@@ -169,6 +174,8 @@ class TableRef:
     line: int | None
     players: list[str]
     result: str | None
+    #: the slip's points per player, or None
+    points: dict[str, float] | None
     #: one full log (absolute path), or None
     log: str | None
     #: player -> that seat's record (absolute path)
@@ -187,6 +194,8 @@ class Tournament:
     lines: Lines
     #: player -> registered deck list as card -> copies (games with deck lists)
     decks: dict[str, dict[str, int]]
+    #: player -> the registered list as the game's ``deck_type`` (checked once against the construction rules)
+    registered: dict[str, Any]
     #: player -> where the registered list is (``manifest.toml:12`` or the deck file)
     deck_where: dict[str, str]
     tables: list[TableRef]
@@ -249,6 +258,7 @@ def load(path: str | Path) -> Tournament:
     logs = base / man.logs if man.logs else base
     known: dict[str, int] = {}
     decks: dict[str, dict[str, int]] = {}
+    registered: dict[str, Any] = {}
     deck_where: dict[str, str] = {}
     for i, ent in enumerate(man.players):
         where = f"players[{i}]"
@@ -270,7 +280,8 @@ def load(path: str | Path) -> Tournament:
         if game.deck_type is None:
             raise _err(p, lines.player(i), f"{game.id} has no deck lists", f"{where}.deck")
         try:
-            decks[ent.id] = game.deck_counts(msgspec.convert(deck, game.deck_type))
+            registered[ent.id] = msgspec.convert(deck, game.deck_type)
+            decks[ent.id] = game.deck_counts(registered[ent.id])
         except msgspec.ValidationError as exc:
             raise _err(p, lines.player(i), f"not a {game.id} deck list: {exc}", f"{where}.deck") from None
         deck_where[ent.id] = deck_at
@@ -283,17 +294,18 @@ def load(path: str | Path) -> Tournament:
                     raise _err(p, line, f"unknown player {pl!r} (not in players)", f"{where}.players")
             if tab.log is not None and tab.seats is not None:
                 raise _err(p, line, "give log (one full log) or seats (one record per seat), not both", f"{where}.seats")
-            for pl in tab.seats or {}:
+            for pl in [*(tab.seats or {}), *(tab.points or {})]:
                 if pl not in tab.players:
-                    raise _err(p, line, f"seat {pl!r} is not a player of this table", f"{where}.seats")
+                    raise _err(p, line, f"{pl!r} is not a player of this table",
+                               f"{where}.{'seats' if pl in (tab.seats or {}) else 'points'}")
             if len(tables) >= MAX_TABLES:
                 raise _err(p, line, f"more than {MAX_TABLES} tables", where)
             tables.append(TableRef(
-                len(tables), rnd.round, tab.table, line, list(tab.players), tab.result,
+                len(tables), rnd.round, tab.table, line, list(tab.players), tab.result, tab.points,
                 None if tab.log is None else str(logs / tab.log),
                 None if tab.seats is None else {pl: str(logs / f) for pl, f in tab.seats.items()}))
     _check_rounds(p, man, lines, known, tables)
-    return Tournament(p, man, game, lines, decks, deck_where, tables)
+    return Tournament(p, man, game, lines, decks, registered, deck_where, tables)
 
 
 def _check_rounds(p: str, man: Manifest, lines: Lines, known: dict[str, int], tables: list[TableRef]) -> None:
@@ -343,13 +355,15 @@ def standings(tour: Tournament, report: dict[str, Any]) -> dict[str, Any]:
 
 #: every kind of problem, in the order a table's problems are listed (docs/tournament.md)
 KINDS = ("missing-log", "duplicate-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
-         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "deck", "rematch", "unpaired")
+         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "points-mismatch", "deck",
+         "rematch", "unpaired", "registration")
 
 
 @dataclass
 class Problem:
     kind: str
-    round: int
+    #: None: a finding of the event (``registration``)
+    round: int | None
     #: None: a finding of the round, not of a table (``unpaired``)
     table: int | None
     #: the manifest's line of the table
@@ -416,8 +430,12 @@ class _Table:
             return self.problems
         if not self._matches():
             return self.problems
-        for c in doc.get("contradictions", []):
-            self.add("seat-conflict", c["message"], c["file"], c["line"])
+        conflicts = doc.get("contradictions", [])
+        if conflicts:  # one problem: the later disagreements follow from the first
+            c, more = conflicts[0], len(conflicts) - 1
+            later = "" if not more else (f" (and {more} later disagreement{'s' if more > 1 else ''} following from it, "
+                                         f"first at line {conflicts[1]['line']})")
+            self.add("seat-conflict", c["message"] + later, c["file"], c["line"])
         if v["verdict"] == "illegal":
             first = v["violations"][0]
             self.add("illegal", f"event {first['seq']}: {first['rule']} [{first['code']}] {first['message']}",
@@ -460,6 +478,15 @@ class _Table:
         elif v["outcome"] is not None and not _result_matches(reported, v["outcome"]):
             self.add("result-mismatch", f"reported {reported!r}, the log says {describe_result(v['outcome'])}",
                      v["path"], v.get("end_line"))
+        if self.ref.points is not None and v["outcome"] is not None:
+            want = table_points(self.tour.manifest.scoring, self.ref.players, v["outcome"])
+            slip = {p: self.ref.points.get(p) for p in self.ref.players}
+            if any(slip[p] is None or abs(slip[p] - float(want[p])) > 1e-9 for p in self.ref.players):
+                show = ", ".join(f"{p} {float(want[p]):g}" for p in self.ref.players)
+                gave = ", ".join(f"{p} {x:g}" if x is not None else f"{p} nothing" for p, x in slip.items())
+                said = describe_result(v["outcome"])
+                self.add("points-mismatch", f"the slip gives {gave}; the log's result ({said}) scores {show}",
+                         v["path"], v.get("end_line"))
 
     def _decks(self) -> None:
         tour, doc = self.tour, self.doc
@@ -539,7 +566,17 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             "problems": [p.as_dict() for p in mine],
         })
     _penalties(tour, tables_out, by_index)
-    event_problems = _unpaired(tour, seated)
+    for i, ru in enumerate(tour.manifest.rulings):  # rulings made outside any log, under the players they name
+        line = tour.lines.rulings[i] if i < len(tour.lines.rulings) else None
+        said = "; ".join(x for x in (f"result {ru.result}" if ru.result else "",
+                                     f"penalty {ru.penalty}" if ru.penalty else "", ru.grounds) if x)
+        entry = {"round": ru.round, "table": ru.table, "file": tour.path, "line": line, "text": f"ruling: {said}"}
+        named = ru.players or next(t.players for t in tour.tables if (t.round, t.table) == (ru.round, ru.table))
+        for pl in named:
+            players[pl]["rulings"].append(entry)
+            if ru.penalty:
+                players[pl]["penalties"].append(entry)
+    event_problems = _registrations(tour) + _unpaired(tour, seated)
     for p in event_problems:
         players[p.player or ""]["problems"] += 1
     problems += event_problems
@@ -560,8 +597,8 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
 
 #: the badge of a table, worst first: its status or a problem's kind (docs/tournament.md, "The report")
 SEVERITY = ("error", "unreadable", "illegal", "missing", "missing-log", "table-mismatch", "duplicate-log",
-            "seat-conflict", "seated-twice", "result-mismatch", "deck", "unfinished", "undetermined", "no-result",
-            "rematch", "legal")
+            "seat-conflict", "seated-twice", "result-mismatch", "points-mismatch", "deck", "unfinished",
+            "undetermined", "no-result", "rematch", "legal")
 
 
 def badge(status: str, problems: list[Problem]) -> str:
@@ -600,6 +637,32 @@ def _rematch(tour: Tournament, ref: TableRef, met: dict[frozenset[str], TableRef
     return [Problem("rematch", ref.round, ref.table, ref.line,
                     f"{' and '.join(ref.players)} already met at round {prev.round} table {prev.table} "
                     f"({tour.where(prev.line)})")]
+
+
+def _registrations(tour: Tournament) -> list[Problem]:
+    """Each registered list checked once against the game's construction rules (the game's
+    set-up check, the list in a sample set-up's first seat, the event's pool): one finding per
+    player whose list breaks them, at the player's entry, never one per log."""
+    game, out = tour.game, []
+    for i, ent in enumerate(tour.manifest.players):
+        deck = tour.registered.get(ent.id)
+        if deck is None:
+            continue
+        setup = game.sample_setup(0)
+        seat = setup.players[0]
+        setup = msgspec.structs.replace(setup, decks={**setup.decks, seat: deck})
+        if tour.manifest.pool is not None and hasattr(setup, "pool"):
+            setup = msgspec.structs.replace(setup, pool=tour.manifest.pool)
+        try:
+            game.check_setup(setup)
+        except Illegal as x:
+            why = re.sub(rf"\b{re.escape(seat)}'s\b", "the", str(x))
+            out.append(Problem("registration", None, None, tour.lines.player(i),
+                               f"{ent.id}'s registered list ({tour.deck_where[ent.id]}): {x.rule} [{x.code}] {why}",
+                               None, None, ent.id))
+        except (Undetermined, AdjudicatorError):
+            continue  # a list whose legality turns on what a sample cannot show: the logs' checks stand
+    return out
 
 
 def _unpaired(tour: Tournament, seated: dict[tuple[int, str], TableRef]) -> list[Problem]:
