@@ -327,3 +327,41 @@ def test_a_resignation_scores_as_the_regulations_say():
         {"ann": 1, "ben": Fraction(1, 2)}
     other = {"result": "win", "winner": "ann", "reason": "the Colossus fell"}
     assert table_points(Scoring(resignation="draw"), ["ann", "ben"], other) == {"ann": 3, "ben": 0}
+
+
+def _first_offence(path, player):
+    """The legal log at ``path`` with one of ``player``'s decisions repeated where that is illegal."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.verify import run
+
+    lines = path.read_bytes().splitlines(keepends=True)
+    for k in range(10, len(lines) - 1):
+        if json.loads(lines[k]).get("player") != player:
+            continue
+        cand = lines[:k + 1] + [lines[k]] + lines[k + 1:]
+        got = run(parse_log(b"".join(cand), "x"), keep_going=True, play_on=True).violations
+        if len(got) == 1 and got[0].line == k + 2:
+            path.write_bytes(b"".join(cand))
+            return k + 2
+    raise AssertionError("no illegal repetition")
+
+
+@pytest.mark.parametrize("scope,earned", [("game", "warning"), ("event", "game-loss")])
+def test_the_penalty_scope_counts_per_game_or_over_the_event(event, scope, earned):
+    import shutil
+
+    bad = next(p for p in event.planted if p.kind == "illegal")
+    offender = json.loads(open(bad.file).read().splitlines()[bad.line - 1])["player"]
+    report = json.loads(invoke("tournament", "check", "--json", event.manifest, "-j", "1").output)
+    later = next(t for t in report["tables"] if offender in t["players"] and t["round"] > bad.round
+                 and not t["problems"] and t["log"])
+    copy = event.manifest.with_name(f"scope-{scope}")
+    shutil.copytree(event.directory / "logs", copy, dirs_exist_ok=True)
+    line = _first_offence(copy / f"r{later['round']}-t{later['table']}.jsonl", offender)
+    text = event.manifest.read_text().replace('logs = "logs"', f'logs = "scope-{scope}"')
+    head, rest = text.split("\n[[players]]", 1)
+    m = event.manifest.with_name(f"scope-{scope}.toml")
+    m.write_text(head + f'\n[penalties]\nrule = "warning-then-game-loss"\nscope = "{scope}"\n\n[[players]]' + rest)
+    got = json.loads(invoke("tournament", "check", "--json", m, "-j", "1").output)
+    tab = next(t for t in got["tables"] if (t["round"], t["table"]) == (later["round"], later["table"]))
+    assert [(p["player"], p["line"], p["penalty"]) for p in tab["penalties"]] == [(offender, line, earned)]
