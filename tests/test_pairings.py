@@ -57,6 +57,11 @@ def test_trf_round_trip(event):
     assert r.exit_code == 0, r.output
     assert _pairings(d / "trf.toml") == _pairings(event.manifest)
     assert invoke("tournament", "export-pairings", d / "trf.toml", "--format", "trf").output == trf.output
+    # the same tables as the manifest's: its table numbers, seat order and logs kept, so it checks the same
+    one = json.loads(invoke("tournament", "check", "--json", event.manifest, "-j", "1").output)
+    two = json.loads(invoke("tournament", "check", "--json", d / "trf.toml", "-j", "1").output)
+    assert [(t["round"], t["table"], t["players"], t["status"]) for t in two["tables"]] == \
+        [(t["round"], t["table"], t["players"], t["status"]) for t in one["tables"]]
 
 
 def _trf_line(rank, name, rounds):

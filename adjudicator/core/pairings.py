@@ -44,7 +44,16 @@ def _merge(base: Manifest, rounds: dict[int, Round], players: list[Entrant]) -> 
     out = {r.round: r for r in base.rounds}
     for n, r in rounds.items():
         old = out.get(n)
-        out[n] = msgspec.structs.replace(r, drops=list(old.drops) if old else [])
+        tables = r.tables
+        if old is not None:  # the same tables as BASE's (by players): BASE's numbers, logs and seats, sorted
+            was = {frozenset(t.players): t for t in old.tables}
+            if all(not t.log and not t.seats and frozenset(t.players) in was for t in tables):
+                tables = sorted((msgspec.structs.replace(t, table=was[frozenset(t.players)].table,
+                                                        players=list(was[frozenset(t.players)].players),
+                                                        log=was[frozenset(t.players)].log,
+                                                        seats=was[frozenset(t.players)].seats) for t in tables),
+                                key=lambda t: t.table)
+        out[n] = msgspec.structs.replace(r, tables=tables, drops=list(old.drops) if old else [])
     known = {e.id for e in base.players}
     return msgspec.structs.replace(base, rounds=[out[n] for n in sorted(out)],
                                    players=list(base.players) + [e for e in players if e.id not in known])
