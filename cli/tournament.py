@@ -30,6 +30,7 @@ from adjudicator.core.log import stream_log
 from adjudicator.core.reconcile import Record, reconcile, read_record
 
 from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, inline, pools_option, safe
+from .tournament_io import add_commands, cell, findings_csv, standings_csv
 from .verdicts import run_jobs, verify_one
 
 
@@ -60,8 +61,9 @@ def _used(ev: Any) -> tuple[str | None, list[str]]:
     return player, [c for c in out if c != HIDDEN]
 
 
-def _scan(path: str) -> dict[str, Any]:
-    """The set-up's players and deck lists, the first line each player uses each card, the last line."""
+def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The set-up's players and deck lists, the first line each player uses each card, the last
+    line, and the player of each line in ``lines_of`` (the violations': who earns the penalty)."""
     log = stream_log(path)
     try:
         game = log.game
@@ -78,13 +80,17 @@ def _scan(path: str) -> dict[str, Any]:
             out["decks"] = {p: {c: n for c, n in d.items() if c != HIDDEN} for p, d in counts.items()}
         first: dict[str, dict[str, int]] = {}
         last = 0
+        who: dict[str, str] = {}
         for i in range(len(log.events)):
             line, ev = log.events[i]
             last = line
+            if line in lines_of and isinstance(getattr(ev, "player", None), str):
+                who[str(line)] = ev.player
             player, cards = _used(ev)
             for c in cards:
                 first.setdefault(player, {}).setdefault(c, line)
         out["first_use"] = first
+        out["violators"] = who
         out["last_line"] = out["end_line"] = last
         return out
     finally:
@@ -165,7 +171,7 @@ def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
     out["verdict"] = doc
     if doc["verdict"] in ("unreadable", "error"):
         return out
-    info = _scan(path)
+    info = _scan(path, {v["line"] for v in doc.get("violations", [])})
     doc["last_line"] = info.pop("last_line")
     doc["end_line"] = info.pop("end_line")
     out.update(info)
@@ -188,6 +194,13 @@ def _text(report: dict[str, Any]) -> str:
         for p in tab["problems"]:
             where = f"{p['file']}:{p['line']}: " if p["file"] and p["line"] else (f"{p['file']}: " if p["file"] else "")
             out.append(f"  {p['kind']}: {where}{p['message']}")
+    for tab in report["tables"]:
+        for pen in tab.get("penalties", []):
+            out.append(f"penalty: round {tab['round']} table {tab['table']}: {pen['player']} earns a {pen['penalty']} "
+                       f"for event {pen['seq']} ({pen['file']}:{pen['line']}: {pen['rule']})")
+    for p in report.get("event_problems", []):
+        out.append(("" if p["round"] is None else f"round {p['round']}: ")
+                   + f"{p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")
     pens = [p for p in report["players"] if p["rulings"]]
     if pens:
         out.append("judges' rulings by player:")
@@ -195,23 +208,35 @@ def _text(report: dict[str, Any]) -> str:
             out.append(f"  {p['id']}: {len(p['rulings'])} rulings, {len(p['penalties'])} penalties")
             for r in p["rulings"]:
                 out.append(f"    round {r['round']} table {r['table']}: {r['file']}:{r['line']}: {r['text']}")
+    out += _standings_text(report)
     st = ", ".join(f"{n} {k}" for k, n in s["status"].items())
     kinds = ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()) or "none"
     out.append(f"{s['tables']} tables: {st}; {s['problems']} problems ({kinds})")
     return "\n".join(map(inline, out))  # each entry one line: a newline inside a value is escaped
 
 
+def _standings_text(report: dict[str, Any]) -> list[str]:
+    """The last round's standings, and the tables not counted in them."""
+    rounds = report.get("standings", {}).get("rounds", [])
+    if not rounds:
+        return []
+    last = rounds[-1]
+    out = [f"standings after round {last['round']}:"]
+    for x in last["rows"]:
+        tbs = ", ".join(f"{k} {v}" for k, v in x["tiebreakers"].items())
+        rec = f"{x['wins']}-{x['draws']}-{x['losses']}" + (f", {x['byes']} bye" if x["byes"] else "")
+        drop = f", dropped after round {x['dropped']}" if x["dropped"] is not None else ""
+        out.append(f"  {x['rank']:>3}. {x['player']}  {x['points']} points ({rec}{drop})" + (f"  [{tbs}]" if tbs else ""))
+    for d in last["disputed"]:
+        out.append(f"  not counted: round {d['round']} table {d['table']} ({', '.join(d['players'])}): {d['why']}")
+    return out
+
+
 CSV_FIELDS = ("round", "table", "players", "status", "verdict", "complete", "reported", "outcome", "events",
               "log", "problems", "kinds")
 
 
-#: what a spreadsheet reads as the start of a formula (OWASP's CSV injection list)
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: Any) -> Any:
-    """A CSV cell that no spreadsheet runs: text starting like a formula is prefixed with ``'``."""
-    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
+_cell = cell
 
 
 def _csv(report: dict[str, Any]) -> str:
@@ -231,6 +256,7 @@ def check_tournament(manifest: str, jobs: int, cluster: str | None, keep_going: 
     """Load the manifest, check every table, and make the report (an unreadable manifest raises
     :class:`LogError`)."""
     tour = T.load(manifest)
+    keep_going = keep_going or tour.manifest.penalties.rule != "none"  # every illegal event earns its penalty
     items = [json.dumps(t.job()) for t in tour.tables]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(items) or 1))
 
@@ -257,12 +283,16 @@ def tournament() -> None:
 @click.option("--replays", "replays_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="With --html: export each table's match as a replay file (public view) into DIR, "
                    "linked from the page.")
+@click.option("--standings-csv", "standings_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Also write the standings after every round as CSV.")
+@click.option("--findings-csv", "findings_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Also write every finding as one CSV row.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: every core).")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Check the tables on the workers of a Dask distributed cluster (tcp://host:8786).")
-def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, replays_dir: str | None, jobs: int,
-          cluster: str | None) -> None:
+def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, replays_dir: str | None,
+          standings_out: str | None, findings_out: str | None, jobs: int, cluster: str | None) -> None:
     """Check every log of a tournament against its tables, results and deck lists.
 
     Exit code: 0 no problem, 1 problems found (each named with its round, table and line), 2 an
@@ -284,6 +314,12 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, repl
             Path(html_out).write_text(render(report, links), encoding="utf-8")
         except OSError as exc:
             raise BadInput(f"{html_out}: cannot write ({exc.strerror})") from None
+    for out, make in ((standings_out, standings_csv), (findings_out, findings_csv)):
+        if out is not None:
+            try:
+                Path(out).write_text(make(report), encoding="utf-8")
+            except OSError as exc:
+                raise BadInput(f"{out}: cannot write ({exc.strerror})") from None
     if as_json:
         emit_json(report)
     elif as_csv:
@@ -362,3 +398,6 @@ def import_(manifest: str, db: str | None, jobs: int) -> None:
 def schema() -> None:
     """Print the JSON Schema of a tournament manifest."""
     emit_json(T.manifest_schema())
+
+
+add_commands(tournament)

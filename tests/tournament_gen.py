@@ -23,6 +23,7 @@ import msgspec
 
 from adjudicator.core import registry
 from adjudicator.core.log import parse_log
+from adjudicator.core.pairings import toml_value
 from adjudicator.core.playout import playout
 from adjudicator.core.verify import run
 
@@ -39,7 +40,8 @@ _enc = msgspec.json.Encoder()
 class Planted:
     kind: str
     round: int
-    table: int
+    #: None: a finding of the round (an unpaired player)
+    table: int | None
     manifest_line: int
     file: str | None
     line: int | None
@@ -56,16 +58,7 @@ class Generated:
     tables: int = 0
 
 
-def _toml(v: Any) -> str:
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml(x)}" for k, x in v.items()) + " }"
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    return json.dumps(v)
+_toml = toml_value
 
 
 # -- set-ups per game (the generator's own knowledge; the checker never needs it) -----------------
@@ -209,7 +202,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     decks = _decks(game, names, seed)
     out = Generated(root, root / "manifest.toml")
     text = [f'name = "Generated {game.name} open"', 'dates = ["2026-04-11", "2026-04-12"]',
-            f'game = "{game.id}"', 'logs = "logs"']
+            f'game = "{game.id}"', 'logs = "logs"', 'rematches = "finding"']
+    rematch_line = len(text) - 1
     pool = game.data_used(_setup(game, names[:table_size], decks, seed))
     for d in pool:
         text.append(f'{"pool" if d.kind == "pool" else "board"} = "{d.id}"')
@@ -231,13 +225,24 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     spots = _spots(plant, rounds, per_round)
     written: dict[tuple[int, int], tuple[Path, list[bytes]]] = {}
     match_seed = seed * 7919
+    met: set[frozenset[str]] = set()
     for r in range(1, rounds + 1):
-        order = names[:]
-        rng.shuffle(order)
-        tables = [order[i * table_size:(i + 1) * table_size] for i in range(per_round)]
-        if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
-            st = spots["seated-twice"][1]
-            tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
+        for _try in range(2000):  # pairings where no table's players met before (a rematch)
+            order = names[:]
+            rng.shuffle(order)
+            tables = [order[i * table_size:(i + 1) * table_size] for i in range(per_round)]
+            if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
+                st = spots["seated-twice"][1]
+                tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
+            if not any(frozenset(t) in met for t in tables):
+                break
+        else:  # too few players for the rounds: a series, where meeting again is allowed
+            text[rematch_line] = 'rematches = "allowed"'
+
+        met.update(frozenset(t) for t in tables)
+        round_line = len(text) + 1
+        if spots.get("seated-twice", (0, 0))[0] == r:  # the player the plant took off: unpaired
+            out.planted.append(Planted("unpaired", r, None, round_line, None, None, order[(st - 1) * table_size]))
         text.append("[[rounds]]")
         text.append(f"round = {r}")
         text.append("")

@@ -15,14 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from . import registry
 from .data import is_json, parse_text, read_data, read_text
 from .errors import AdjudicatorError, DataError, LogError
+from .rulings import Illegal, Undetermined
 from .limits import MAX_MANIFEST_BYTES, MAX_MANIFEST_TOKENS, MAX_NAME, MAX_PLAYERS
+from .standings import Points, Scoring, compute, table_points
 
 #: bounds on what a manifest may hold (docs/tournament.md, "Limits")
 MAX_ROUNDS = 1_000
@@ -54,11 +56,41 @@ class Table(msgspec.Struct, forbid_unknown_fields=True):
     log: Text | None = None
     seats: Annotated[dict[Name, Text], msgspec.Meta(max_length=MAX_PLAYERS)] | None = None
     result: Text | None = None
+    #: the points per player written on the result slip (checked against the log's result under ``scoring``)
+    points: Annotated[dict[Name, Points], msgspec.Meta(max_length=MAX_PLAYERS)] | None = None
 
 
 class Round(msgspec.Struct, forbid_unknown_fields=True):
+    """One round: its tables, the players given a bye in it and the players who left the event
+    after it (``drops``: not paired again, their results kept)."""
+
     round: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
     tables: Annotated[list[Table], msgspec.Meta(max_length=MAX_TABLES)] = []
+    byes: Annotated[list[Name], msgspec.Meta(max_length=MAX_ENTRANTS)] = []
+    drops: Annotated[list[Name], msgspec.Meta(max_length=MAX_ENTRANTS)] = []
+
+
+class Ruling(msgspec.Struct, forbid_unknown_fields=True):
+    """A judge's ruling made outside any log (between rounds, on a slip): the round and table it
+    is about, the players it concerns, its grounds and what it decides: the table's ``result``
+    (a player id, ``a+b`` or ``draw``: the standings count it, the table's disputed log or not)."""
+
+    round: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLES)]
+    grounds: Text
+    players: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []
+    result: Text | None = None
+    #: a penalty it gives (``warning``, ``game-loss``, ...), listed under each player it names
+    penalty: Text | None = None
+
+
+class Penalties(msgspec.Struct, forbid_unknown_fields=True):
+    """The penalty rule for illegal events (``[penalties]``): ``warning-then-game-loss`` (FIDE
+    7.5.5's: a player's first illegal event a warning, the second a game loss) counted per
+    ``game`` or over the whole ``event``; ``none``: no penalty reported."""
+
+    rule: Literal["none", "warning-then-game-loss"] = "none"
+    scope: Literal["game", "event"] = "game"
 
 
 class Manifest(msgspec.Struct, forbid_unknown_fields=True):
@@ -75,6 +107,14 @@ class Manifest(msgspec.Struct, forbid_unknown_fields=True):
     board: Name | None = None
     #: the folder the logs' paths are relative to (default: the manifest's own)
     logs: Text | None = None
+    #: points and tiebreakers of the standings (docs/tournament.md, "Standings")
+    scoring: Scoring = msgspec.field(default_factory=Scoring)
+    #: what each illegal event earns (docs/tournament.md, "Penalties")
+    penalties: Penalties = msgspec.field(default_factory=Penalties)
+    #: ``finding``: the same players at one table again is a ``rematch`` problem; ``allowed``: not
+    rematches: Literal["finding", "allowed"] = "finding"
+    #: judges' rulings made outside any log
+    rulings: Annotated[list[Ruling], msgspec.Meta(max_length=MAX_TABLES)] = []
 
 
 def manifest_schema() -> dict[str, Any]:
@@ -84,7 +124,7 @@ def manifest_schema() -> dict[str, Any]:
 
 # -- reading ----------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(players|rounds|rounds[ \t]*\.[ \t]*tables)[ \t]*\]\]", re.M)
+_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(players|rulings|rounds|rounds[ \t]*\.[ \t]*tables)[ \t]*\]\]", re.M)
 
 
 @dataclass
@@ -96,6 +136,7 @@ class Lines:
     rounds: list[int] = field(default_factory=list)
     #: per round: its tables' lines
     tables: list[list[int]] = field(default_factory=list)
+    rulings: list[int] = field(default_factory=list)
 
     @classmethod
     def scan(cls, text: str) -> Lines:
@@ -107,6 +148,8 @@ class Lines:
             kind = re.sub(r"[ \t]", "", m.group(1))
             if kind == "players":
                 out.players.append(line)
+            elif kind == "rulings":
+                out.rulings.append(line)
             elif kind == "rounds":
                 out.rounds.append(line)
                 out.tables.append([])
@@ -131,6 +174,8 @@ class TableRef:
     line: int | None
     players: list[str]
     result: str | None
+    #: the slip's points per player, or None
+    points: dict[str, float] | None
     #: one full log (absolute path), or None
     log: str | None
     #: player -> that seat's record (absolute path)
@@ -149,6 +194,8 @@ class Tournament:
     lines: Lines
     #: player -> registered deck list as card -> copies (games with deck lists)
     decks: dict[str, dict[str, int]]
+    #: player -> the registered list as the game's ``deck_type`` (checked once against the construction rules)
+    registered: dict[str, Any]
     #: player -> where the registered list is (``manifest.toml:12`` or the deck file)
     deck_where: dict[str, str]
     tables: list[TableRef]
@@ -187,6 +234,9 @@ def _raise_at(path: str, data: Any, at: str | None, msg: str) -> Any:
         m = re.match(r"players\[(\d+)\]", at)
         if m:
             line = lines.player(int(m.group(1)))
+        m = re.match(r"rulings\[(\d+)\]", at)
+        if m and int(m.group(1)) < len(lines.rulings):
+            line = lines.rulings[int(m.group(1))]
     raise _err(path, line, msg, at)
 
 
@@ -208,6 +258,7 @@ def load(path: str | Path) -> Tournament:
     logs = base / man.logs if man.logs else base
     known: dict[str, int] = {}
     decks: dict[str, dict[str, int]] = {}
+    registered: dict[str, Any] = {}
     deck_where: dict[str, str] = {}
     for i, ent in enumerate(man.players):
         where = f"players[{i}]"
@@ -229,11 +280,14 @@ def load(path: str | Path) -> Tournament:
         if game.deck_type is None:
             raise _err(p, lines.player(i), f"{game.id} has no deck lists", f"{where}.deck")
         try:
-            decks[ent.id] = game.deck_counts(msgspec.convert(deck, game.deck_type))
+            registered[ent.id] = msgspec.convert(deck, game.deck_type)
+            decks[ent.id] = game.deck_counts(registered[ent.id])
         except msgspec.ValidationError as exc:
             raise _err(p, lines.player(i), f"not a {game.id} deck list: {exc}", f"{where}.deck") from None
         deck_where[ent.id] = deck_at
-    return Tournament(p, man, game, lines, decks, deck_where, _tables(p, man, lines, known, logs))
+    tables = _tables(p, man, lines, known, logs)
+    _check_rounds(p, man, lines, known, tables)
+    return Tournament(p, man, game, lines, decks, registered, deck_where, tables)
 
 
 def _tables(p: str, man: Any, lines: Lines, known: dict[str, int], logs: Path) -> list[TableRef]:
@@ -247,30 +301,77 @@ def _tables(p: str, man: Any, lines: Lines, known: dict[str, int], logs: Path) -
                     raise _err(p, line, f"unknown player {pl!r} (not in players)", f"{where}.players")
             if tab.log is not None and tab.seats is not None:
                 raise _err(p, line, "give log (one full log) or seats (one record per seat), not both", f"{where}.seats")
-            for pl in tab.seats or {}:
+            for pl in [*(tab.seats or {}), *(tab.points or {})]:
                 if pl not in tab.players:
-                    raise _err(p, line, f"seat {pl!r} is not a player of this table", f"{where}.seats")
+                    raise _err(p, line, f"{pl!r} is not a player of this table",
+                               f"{where}.{'seats' if pl in (tab.seats or {}) else 'points'}")
             if len(tables) >= MAX_TABLES:
                 raise _err(p, line, f"more than {MAX_TABLES} tables", where)
             tables.append(TableRef(
-                len(tables), rnd.round, tab.table, line, list(tab.players), tab.result,
+                len(tables), rnd.round, tab.table, line, list(tab.players), tab.result, tab.points,
                 None if tab.log is None else str(logs / tab.log),
                 None if tab.seats is None else {pl: str(logs / f) for pl, f in tab.seats.items()}))
     return tables
+
+
+def _check_rounds(p: str, man: Manifest, lines: Lines, known: dict[str, int], tables: list[TableRef]) -> None:
+    """Byes, drops and rulings name known players, tables that exist and their results' players."""
+    for r, rnd in enumerate(man.rounds):
+        line = lines.rounds[r] if r < len(lines.rounds) else None
+        for what in ("byes", "drops"):
+            for pl in getattr(rnd, what):
+                if pl not in known:
+                    raise _err(p, line, f"unknown player {pl!r} (not in players)", f"rounds[{r}].{what}")
+    at = {(t.round, t.table): t for t in tables}
+    for i, ru in enumerate(man.rulings):
+        where, line = f"rulings[{i}]", lines.rulings[i] if i < len(lines.rulings) else None
+        ref = at.get((ru.round, ru.table))
+        if ref is None:
+            raise _err(p, line, f"round {ru.round} has no table {ru.table}", f"{where}.table")
+        for pl in ru.players:
+            if pl not in ref.players:
+                raise _err(p, line, f"{pl!r} is not a player of round {ru.round} table {ru.table}", f"{where}.players")
+        if ru.result is not None and ru.result.strip().lower() != "draw":
+            for pl in _winners(ru.result):
+                if pl not in ref.players:
+                    raise _err(p, line, f"{pl!r} is not a player of round {ru.round} table {ru.table}",
+                               f"{where}.result")
+
+
+def ruled_outcomes(man: Manifest) -> dict[tuple[int, int], dict[str, Any]]:
+    """(round, table) -> the outcome the last ruling with a result gives it."""
+    out = {}
+    for ru in man.rulings:
+        if ru.result is not None:
+            draw = ru.result.strip().lower() == "draw"
+            out[(ru.round, ru.table)] = {"result": "draw" if draw else "win", "reason": "ruling",
+                                         "winner": None if draw else "+".join(sorted(_winners(ru.result)))}
+    return out
+
+
+def standings(tour: Tournament, report: dict[str, Any]) -> dict[str, Any]:
+    """The report's standings after every round (:func:`adjudicator.core.standings.compute`)."""
+    man = tour.manifest
+    return compute(report, man.scoring, [e.id for e in man.players],
+                   {r.round: list(r.byes) for r in man.rounds if r.byes},
+                   {r.round: list(r.drops) for r in man.rounds if r.drops}, ruled_outcomes(man))
 
 
 # -- the report ------------------------------------------------------------------------------------
 
 #: every kind of problem, in the order a table's problems are listed (docs/tournament.md)
 KINDS = ("missing-log", "duplicate-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
-         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "deck")
+         "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "points-mismatch", "deck",
+         "rematch", "unpaired", "registration")
 
 
 @dataclass
 class Problem:
     kind: str
-    round: int
-    table: int
+    #: None: a finding of the event (``registration``)
+    round: int | None
+    #: None: a finding of the round, not of a table (``unpaired``)
+    table: int | None
     #: the manifest's line of the table
     manifest_line: int | None
     message: str
@@ -335,8 +436,12 @@ class _Table:
             return self.problems
         if not self._matches():
             return self.problems
-        for c in doc.get("contradictions", []):
-            self.add("seat-conflict", c["message"], c["file"], c["line"])
+        conflicts = doc.get("contradictions", [])
+        if conflicts:  # one problem: the later disagreements follow from the first
+            c, more = conflicts[0], len(conflicts) - 1
+            later = "" if not more else (f" (and {more} later disagreement{'s' if more > 1 else ''} following from it, "
+                                         f"first at line {conflicts[1]['line']})")
+            self.add("seat-conflict", c["message"] + later, c["file"], c["line"])
         if v["verdict"] == "illegal":
             first = v["violations"][0]
             self.add("illegal", f"event {first['seq']}: {first['rule']} [{first['code']}] {first['message']}",
@@ -379,6 +484,15 @@ class _Table:
         elif v["outcome"] is not None and not _result_matches(reported, v["outcome"]):
             self.add("result-mismatch", f"reported {reported!r}, the log says {describe_result(v['outcome'])}",
                      v["path"], v.get("end_line"))
+        if self.ref.points is not None and v["outcome"] is not None:
+            want = table_points(self.tour.manifest.scoring, self.ref.players, v["outcome"])
+            slip = {p: self.ref.points.get(p) for p in self.ref.players}
+            if any(slip[p] is None or abs(slip[p] - float(want[p])) > 1e-9 for p in self.ref.players):
+                show = ", ".join(f"{p} {float(want[p]):g}" for p in self.ref.players)
+                gave = ", ".join(f"{p} {x:g}" if x is not None else f"{p} nothing" for p, x in slip.items())
+                said = describe_result(v["outcome"])
+                self.add("points-mismatch", f"the slip gives {gave}; the log's result ({said}) scores {show}",
+                         v["path"], v.get("end_line"))
 
     def _decks(self) -> None:
         tour, doc = self.tour, self.doc
@@ -414,6 +528,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             first_of.setdefault(h, ref)
     problems: list[Problem] = []
     seated: dict[tuple[int, str], TableRef] = {}
+    met: dict[frozenset[str], TableRef] = {}
     tables_out: list[dict[str, Any]] = []
     players: dict[str, dict[str, Any]] = {e.id: {"id": e.id, "name": e.name, "tables": [], "rulings": [],
                                                   "penalties": [], "problems": 0} for e in tour.manifest.players}
@@ -427,6 +542,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                                     f"({tour.where(other.line)})", None, None, pl))
             else:
                 seated[(ref.round, pl)] = ref
+        mine += _rematch(tour, ref, met)
         doc = by_index.get(ref.index, {"index": ref.index})
         mine += _Table(tour, ref, doc, first_of).run()
         mine.sort(key=lambda p: KINDS.index(p.kind))
@@ -443,10 +559,11 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                 players[who]["penalties"].append(entry)
         for pl in ref.players:
             players[pl]["tables"].append({"round": ref.round, "table": ref.table})
-            players[pl]["problems"] += len(mine)
+            players[pl]["problems"] += sum(1 for p in mine if p.player in (None, pl))
         tables_out.append({
             "round": ref.round, "table": ref.table, "manifest_line": ref.line, "players": ref.players,
             "log": ref.log, "seats": ref.seats, "reported": ref.result, "status": status,
+            "badge": badge(status, mine),
             "verdict": None if v is None else v["verdict"], "complete": None if v is None else v.get("complete"),
             "outcome": None if v is None else v.get("outcome"),
             "events": None if v is None else v.get("events"),
@@ -454,18 +571,121 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             "rulings": rulings,
             "problems": [p.as_dict() for p in mine],
         })
+    _penalties(tour, tables_out, by_index)
+    for i, ru in enumerate(tour.manifest.rulings):  # rulings made outside any log, under the players they name
+        line = tour.lines.rulings[i] if i < len(tour.lines.rulings) else None
+        said = "; ".join(x for x in (f"result {ru.result}" if ru.result else "",
+                                     f"penalty {ru.penalty}" if ru.penalty else "", ru.grounds) if x)
+        entry = {"round": ru.round, "table": ru.table, "file": tour.path, "line": line, "text": f"ruling: {said}"}
+        named = ru.players or next(t.players for t in tour.tables if (t.round, t.table) == (ru.round, ru.table))
+        for pl in named:
+            players[pl]["rulings"].append(entry)
+            if ru.penalty:
+                players[pl]["penalties"].append(entry)
+    event_problems = _registrations(tour) + _unpaired(tour, seated)
+    for p in event_problems:
+        players[p.player or ""]["problems"] += 1
+    problems += event_problems
     counts: dict[str, int] = {}
     for p in problems:
         counts[p.kind] = counts.get(p.kind, 0) + 1
     man = tour.manifest
-    return {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
-                           "board": man.board, "manifest": tour.path},
-            "tables": tables_out, "players": list(players.values()),
-            # the deck lists players registered (card -> copies): the service's new-match form offers them
-            "registered_decks": dict(sorted(tour.decks.items())),
-            "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
-                        "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
-                        "status": _count(t["status"] for t in tables_out)}}
+    report = {"tournament": {"name": man.name, "dates": man.dates, "game": man.game, "pool": man.pool,
+                             "board": man.board, "manifest": tour.path},
+              "tables": tables_out, "players": list(players.values()),
+              "event_problems": [p.as_dict() for p in event_problems],
+              # the deck lists players registered (card -> copies): the service's new-match form offers them
+              "registered_decks": dict(sorted(tour.decks.items())),
+              "summary": {"tables": len(tour.tables), "rounds": len(man.rounds), "players": len(man.players),
+                          "problems": len(problems), "by_kind": {k: counts[k] for k in KINDS if k in counts},
+                          "status": _count(t["status"] for t in tables_out)}}
+    report["standings"] = standings(tour, report)
+    return report
+
+
+#: the badge of a table, worst first: its status or a problem's kind (docs/tournament.md, "The report")
+SEVERITY = ("error", "unreadable", "illegal", "missing", "missing-log", "table-mismatch", "duplicate-log",
+            "seat-conflict", "seated-twice", "result-mismatch", "points-mismatch", "deck", "unfinished",
+            "undetermined", "no-result", "rematch", "legal")
+
+
+def badge(status: str, problems: list[Problem]) -> str:
+    """The worst of the table's status and its problems' kinds: a legal log whose reported
+    result or deck list is wrong does not wear a "legal" badge."""
+    return min([status, *(p.kind for p in problems)], key=lambda k: SEVERITY.index(k) if k in SEVERITY else 0)
+
+
+def _penalties(tour: Tournament, tables: list[dict[str, Any]], docs: dict[int, dict[str, Any]]) -> None:
+    """Each table's ``penalties``: per illegal event (the verdict's violations, in order), the
+    player whose event it is and what it earns under the manifest's rule."""
+    rule = tour.manifest.penalties
+    counts: dict[Any, int] = {}
+    for ref, tab in zip(tour.tables, tables):
+        tab["penalties"] = []
+        v = docs.get(ref.index, {}).get("verdict")
+        if rule.rule == "none" or v is None or v.get("verdict") != "illegal" or tab["status"] != "illegal":
+            continue
+        who = docs[ref.index].get("violators", {})
+        for x in v["violations"]:
+            player = who.get(str(x["line"]))
+            if player is None:
+                continue  # an event of no player's (a random outcome): no one's penalty
+            key = (player, ref.index) if rule.scope == "game" else player
+            counts[key] = counts.get(key, 0) + 1
+            tab["penalties"].append({"player": player, "seq": x["seq"], "line": x["line"], "file": v["path"],
+                                     "rule": x["rule"], "penalty": "warning" if counts[key] == 1 else "game-loss"})
+
+
+def _rematch(tour: Tournament, ref: TableRef, met: dict[frozenset[str], TableRef]) -> list[Problem]:
+    """The same players at one table again, in a later round (``rematches = "allowed"``: never)."""
+    key = frozenset(ref.players)
+    prev = met.setdefault(key, ref)
+    if len(key) < 2 or prev is ref or prev.round == ref.round or tour.manifest.rematches == "allowed":
+        return []
+    return [Problem("rematch", ref.round, ref.table, ref.line,
+                    f"{' and '.join(ref.players)} already met at round {prev.round} table {prev.table} "
+                    f"({tour.where(prev.line)})")]
+
+
+def _registrations(tour: Tournament) -> list[Problem]:
+    """Each registered list checked once against the game's construction rules (the game's
+    set-up check, the list in a sample set-up's first seat, the event's pool): one finding per
+    player whose list breaks them, at the player's entry, never one per log."""
+    game, out = tour.game, []
+    for i, ent in enumerate(tour.manifest.players):
+        deck = tour.registered.get(ent.id)
+        if deck is None:
+            continue
+        setup = game.sample_setup(0)
+        seat = setup.players[0]
+        setup = msgspec.structs.replace(setup, decks={**setup.decks, seat: deck})
+        if tour.manifest.pool is not None and hasattr(setup, "pool"):
+            setup = msgspec.structs.replace(setup, pool=tour.manifest.pool)
+        try:
+            game.check_setup(setup)
+        except Illegal as x:
+            why = re.sub(rf"\b{re.escape(seat)}'s\b", "the", str(x))
+            out.append(Problem("registration", None, None, tour.lines.player(i),
+                               f"{ent.id}'s registered list ({tour.deck_where[ent.id]}): {x.rule} [{x.code}] {why}",
+                               None, None, ent.id))
+        except (Undetermined, AdjudicatorError):
+            continue  # a list whose legality turns on what a sample cannot show: the logs' checks stand
+    return out
+
+
+def _unpaired(tour: Tournament, seated: dict[tuple[int, str], TableRef]) -> list[Problem]:
+    """Each player neither seated nor given a bye in a round, who had not dropped before it:
+    one finding of the round (its manifest line), no table."""
+    out, gone = [], set()
+    for r, rnd in enumerate(tour.manifest.rounds):
+        line = tour.lines.rounds[r] if r < len(tour.lines.rounds) else None
+        for e in tour.manifest.players:
+            if e.id not in gone and (rnd.round, e.id) not in seated and e.id not in rnd.byes:
+                out.append(Problem("unpaired", rnd.round, None, line,
+                                   f"{e.id} is neither seated nor given a bye in round {rnd.round}",
+                                   None, None, e.id))
+        gone |= set(rnd.drops)
+    return out
 
 
 def _count(items: Any) -> dict[str, int]:

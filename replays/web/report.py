@@ -33,7 +33,9 @@ table.grid{border-collapse:collapse;margin:1em 0} .grid th,.grid td{border:1px s
 .grid th{background:#eee} td.cell{min-width:7em;cursor:pointer} td.cell.hidden{opacity:.12}
 .badge{display:inline-block;padding:0 .5em;border-radius:.6em;font-size:.85em;color:#fff}
 .legal{background:#2a7a3a}.illegal,.unreadable,.error{background:#b3261e}.unfinished{background:#b86e00}
-.undetermined{background:#5b5bb3}.missing{background:#777}
+.undetermined{background:#5b5bb3}.missing,.missing-log{background:#777}
+.table-mismatch,.duplicate-log,.seat-conflict,.seated-twice,.result-mismatch,.deck{background:#b3261e}
+.no-result,.rematch{background:#b86e00}
 .kinds{font-size:.8em;color:#b3261e} .who{font-size:.8em;color:#444}
 #detail{background:#fff;border:1px solid #ccc;padding:.8em;margin-top:1em;white-space:pre-wrap}
 .summary td{padding:0 1em 0 0}
@@ -96,7 +98,7 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
             kinds = " ".join(sorted({p["kind"] for p in x["problems"]}))
             link = f' <a href="{e(x["replay"])}" class="replay">replay</a>' if x["replay"] else ""
             cells.append(f'<td class="cell" data-index="{i}" data-status="{e(x["status"])}" data-kinds="{e(kinds)}">'
-                         f'<span class="badge {e(x["status"])}">{e(x["status"])}</span>{link}'
+                         f'<span class="badge {e(x.get("badge", x["status"]))}">{e(x.get("badge", x["status"]))}</span>{link}'
                          f'<div class="who">{e(" - ".join(x["players"]))}</div>'
                          f'<div class="kinds">{e(kinds)}</div></td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
@@ -107,6 +109,7 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
         f"<tr><td>{e(p['id'])}</td><td>{e(p['name'] or '')}</td><td>{len(p['tables'])}</td><td>{p['problems']}</td>"
         f"<td>{len(p['rulings'])}</td><td>{len(p['penalties'])}</td></tr>" for p in report["players"])
     dates = " to ".join(dict.fromkeys([*t["dates"][:1], *t["dates"][-1:]]))
+    standings = _standings(report)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(t['name'])}: tournament report</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
@@ -119,8 +122,28 @@ def render(report: dict[str, Any], replays: dict[tuple[int, int], str] | None = 
 <div id="detail">Click a table for its problems, rulings and replay.</div>
 <h2>Players</h2>
 <table class="summary"><tr><th>id</th><th>name</th><th>tables</th><th>problems</th><th>rulings</th><th>penalties</th></tr>{players}</table>
+{standings}
 {json_script('report', data)}
 {json_script('filters', {f: list(k) for f, _l, k in FILTERS})}
 <script>{_SCRIPT}</script>
 </body></html>
 """
+
+
+def _standings(report: dict[str, Any]) -> str:
+    """The last round's standings and the tables they do not count (escaped: names are input)."""
+    rounds = report.get("standings", {}).get("rounds", [])
+    if not rounds:
+        return ""
+    e, last = html.escape, rounds[-1]
+    tbs = list(report["standings"]["scoring"]["tiebreakers"])
+    head = "".join(f"<th>{e(x)}</th>" for x in ["rank", "player", "points", "won", "drawn", "lost", "byes", "dropped", *tbs])
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in [x["rank"], x["player"], x["points"], x["wins"], x["draws"],
+                                                         x["losses"], x["byes"], x["dropped"] or "",
+                                                         *(x["tiebreakers"][k] for k in tbs)]) + "</tr>"
+        for x in last["rows"])
+    disputed = "".join(f"<li>round {d['round']} table {d['table']} ({e(', '.join(d['players']))}): {e(d['why'])}</li>"
+                       for d in last["disputed"])
+    return (f'<h2>Standings after round {last["round"]}</h2><table class="summary" id="standings"><tr>{head}</tr>{rows}</table>'
+            + (f'<p>Not counted (disputed, no ruling):</p><ul id="disputed">{disputed}</ul>' if disputed else ""))
