@@ -533,16 +533,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     players: dict[str, dict[str, Any]] = {e.id: {"id": e.id, "name": e.name, "tables": [], "rulings": [],
                                                   "penalties": [], "problems": 0} for e in tour.manifest.players}
     for ref in tour.tables:
-        mine: list[Problem] = []
-        for pl in ref.players:
-            other = seated.get((ref.round, pl))
-            if other is not None:
-                mine.append(Problem("seated-twice", ref.round, ref.table, ref.line,
-                                    f"{pl} is also seated at table {other.table} of round {ref.round} "
-                                    f"({tour.where(other.line)})", None, None, pl))
-            else:
-                seated[(ref.round, pl)] = ref
-        mine += _rematch(tour, ref, met)
+        mine = _seated_twice(tour, ref, seated) + _rematch(tour, ref, met)
         doc = by_index.get(ref.index, {"index": ref.index})
         mine += _Table(tour, ref, doc, first_of).run()
         mine.sort(key=lambda p: KINDS.index(p.kind))
@@ -550,13 +541,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
         v = doc.get("verdict")
         status = _status(v, mine)
         rulings = [] if v is None else v.get("rulings", [])
-        for r in rulings:
-            who = r["ruling"].get("player")
-            entry = {"round": ref.round, "table": ref.table, "file": v["path"], "line": r["line"], "text": r["text"]}
-            for pl in ([who] if who in players else ref.players):
-                players[pl]["rulings"].append(entry)
-            if r["ruling"]["decision"] == "penalty" and who in players:
-                players[who]["penalties"].append(entry)
+        _log_rulings(ref, v, rulings, players)
         for pl in ref.players:
             players[pl]["tables"].append({"round": ref.round, "table": ref.table})
             players[pl]["problems"] += sum(1 for p in mine if p.player in (None, pl))
@@ -572,16 +557,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             "problems": [p.as_dict() for p in mine],
         })
     _penalties(tour, tables_out, by_index)
-    for i, ru in enumerate(tour.manifest.rulings):  # rulings made outside any log, under the players they name
-        line = tour.lines.rulings[i] if i < len(tour.lines.rulings) else None
-        said = "; ".join(x for x in (f"result {ru.result}" if ru.result else "",
-                                     f"penalty {ru.penalty}" if ru.penalty else "", ru.grounds) if x)
-        entry = {"round": ru.round, "table": ru.table, "file": tour.path, "line": line, "text": f"ruling: {said}"}
-        named = ru.players or next(t.players for t in tour.tables if (t.round, t.table) == (ru.round, ru.table))
-        for pl in named:
-            players[pl]["rulings"].append(entry)
-            if ru.penalty:
-                players[pl]["penalties"].append(entry)
+    _outside_rulings(tour, players)
     event_problems = _registrations(tour) + _unpaired(tour, seated)
     for p in event_problems:
         players[p.player or ""]["problems"] += 1
@@ -601,6 +577,45 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                           "status": _count(t["status"] for t in tables_out)}}
     report["standings"] = standings(tour, report)
     return report
+
+
+def _seated_twice(tour: Tournament, ref: TableRef, seated: dict[tuple[int, str], TableRef]) -> list[Problem]:
+    """A player of ``ref`` already seated at another table of its round (named at the second)."""
+    out = []
+    for pl in ref.players:
+        other = seated.get((ref.round, pl))
+        if other is not None:
+            out.append(Problem("seated-twice", ref.round, ref.table, ref.line,
+                               f"{pl} is also seated at table {other.table} of round {ref.round} "
+                               f"({tour.where(other.line)})", None, None, pl))
+        else:
+            seated[(ref.round, pl)] = ref
+    return out
+
+
+def _log_rulings(ref: TableRef, v: Any, rulings: list[dict[str, Any]], players: dict[str, dict[str, Any]]) -> None:
+    """A table's judges' rulings under the players they name (all its players when none)."""
+    for r in rulings:
+        who = r["ruling"].get("player")
+        entry = {"round": ref.round, "table": ref.table, "file": v["path"], "line": r["line"], "text": r["text"]}
+        for pl in ([who] if who in players else ref.players):
+            players[pl]["rulings"].append(entry)
+        if r["ruling"]["decision"] == "penalty" and who in players:
+            players[who]["penalties"].append(entry)
+
+
+def _outside_rulings(tour: Tournament, players: dict[str, dict[str, Any]]) -> None:
+    """The rulings made outside any log (the manifest's ``[[rulings]]``), under the players they name."""
+    for i, ru in enumerate(tour.manifest.rulings):
+        line = tour.lines.rulings[i] if i < len(tour.lines.rulings) else None
+        said = "; ".join(x for x in (f"result {ru.result}" if ru.result else "",
+                                     f"penalty {ru.penalty}" if ru.penalty else "", ru.grounds) if x)
+        entry = {"round": ru.round, "table": ru.table, "file": tour.path, "line": line, "text": f"ruling: {said}"}
+        named = ru.players or next(t.players for t in tour.tables if (t.round, t.table) == (ru.round, ru.table))
+        for pl in named:
+            players[pl]["rulings"].append(entry)
+            if ru.penalty:
+                players[pl]["penalties"].append(entry)
 
 
 #: the badge of a table, worst first: its status or a problem's kind (docs/tournament.md, "The report")
