@@ -64,18 +64,8 @@ def read_csv(path: str, base: Manifest) -> Manifest:
     ``table``, ``players`` -- ids separated by spaces or ``;`` --, ``result``, ``log``, ``seats``
     -- ``player=file`` separated the same way); a row
     whose table is ``bye`` gives its players a bye.  Players must be the base manifest's."""
-    text = read_text(path, MAX_MANIFEST_BYTES)
-    rows = csv.reader(io.StringIO(text))
-    header = next(rows, None)
-    if header is None:
-        raise LogError(path, 1, "empty file: a header row (round, table, players, result) is needed")
-    cols = [h.strip().lower() for h in header]
-    for need in ("round", "table", "players"):
-        if need not in cols:
-            raise LogError(path, 1, f"no column {need!r} (the columns: {', '.join(CSV_FIELDS)})")
-    for c in cols:
-        if c not in CSV_FIELDS:
-            raise LogError(path, 1, f"unknown column {c!r} (the columns: {', '.join(CSV_FIELDS)})")
+    rows = csv.reader(io.StringIO(read_text(path, MAX_MANIFEST_BYTES)))
+    cols = _csv_header(path, next(rows, None))
     known = {e.id for e in base.players}
     new: dict[str, Entrant] = {}
     rounds: dict[int, Round] = {}
@@ -110,24 +100,48 @@ def read_csv(path: str, base: Manifest) -> Manifest:
         if (rnd, table) in seen:
             raise LogError(path, line, f"round {rnd} table {table} is already on line {seen[(rnd, table)]}", "table")
         seen[(rnd, table)] = line
-        result = cell.get("result") or None
-        if result is not None and result.lower() != "draw":
-            for w in result.split("+"):
-                if w.strip() not in players:
-                    raise LogError(path, line, f"{w.strip()!r} is not a player of the table (a player id, a+b or draw)",
-                                   "result")
-        seats = None
-        if cell.get("seats"):
-            seats = {}
-            for item in _ids(cell["seats"]):
-                who, eq, f = item.partition("=")
-                if not eq or who not in players or not f:
-                    raise LogError(path, line, f"{item!r} is not player=file of a player of the table", "seats")
-                seats[who] = f
-            if cell.get("log"):
-                raise LogError(path, line, "give log (one full log) or seats (one record per seat), not both", "seats")
+        result = _csv_result(path, line, cell, players)
+        seats = _csv_seats(path, line, cell, players)
         r.tables.append(Table(table, players, log=cell.get("log") or None, seats=seats, result=result))
     return _merge(base, rounds, list(new.values()))
+
+
+def _csv_header(path: str, header: list[str] | None) -> list[str]:
+    """The columns of a pairings CSV's header row, each known and the needed ones there."""
+    if header is None:
+        raise LogError(path, 1, "empty file: a header row (round, table, players, result) is needed")
+    cols = [h.strip().lower() for h in header]
+    for need in ("round", "table", "players"):
+        if need not in cols:
+            raise LogError(path, 1, f"no column {need!r} (the columns: {', '.join(CSV_FIELDS)})")
+    for c in cols:
+        if c not in CSV_FIELDS:
+            raise LogError(path, 1, f"unknown column {c!r} (the columns: {', '.join(CSV_FIELDS)})")
+    return cols
+
+
+def _csv_result(path: str, line: int, cell: dict[str, str], players: list[str]) -> str | None:
+    result = cell.get("result") or None
+    if result is not None and result.lower() != "draw":
+        for w in result.split("+"):
+            if w.strip() not in players:
+                raise LogError(path, line, f"{w.strip()!r} is not a player of the table (a player id, a+b or draw)",
+                               "result")
+    return result
+
+
+def _csv_seats(path: str, line: int, cell: dict[str, str], players: list[str]) -> dict[str, str] | None:
+    if not cell.get("seats"):
+        return None
+    seats = {}
+    for item in _ids(cell["seats"]):
+        who, eq, f = item.partition("=")
+        if not eq or who not in players or not f:
+            raise LogError(path, line, f"{item!r} is not player=file of a player of the table", "seats")
+        seats[who] = f
+    if cell.get("log"):
+        raise LogError(path, line, "give log (one full log) or seats (one record per seat), not both", "seats")
+    return seats
 
 
 def _number(path: str, line: int, col: str, text: str) -> int:
@@ -180,48 +194,58 @@ def read_trf(path: str, base: Manifest) -> Manifest:
         if int(rank) in players:
             raise LogError(path, line, f"starting rank {rank} is already on line {players[int(rank)][1]}", "rank")
         players[int(rank)] = (pid, line)
-        for i, at in enumerate(range(91, len(raw), 10), start=1):
-            block = raw[at:at + 8].ljust(8)
-            opp, colour, code = block[0:4].strip(), block[5], block[7]
-            if (not opp or opp == "0000") and code == " ":
-                continue
-            if code not in _TRF_WIN + _TRF_DRAW + _TRF_LOSS + _TRF_BYES + "HZ ":
-                raise LogError(path, line, f"result {code!r} is not a TRF result code", f"round {i}")
-            if code in "HZ":
-                raise LogError(path, line, f"a {'half' if code == 'H' else 'zero'}-point bye has no "
-                               "manifest form (every bye scores scoring.bye)", f"round {i}")
-            if not (opp.isdigit() or (code in _TRF_BYES and opp in ("", "0000"))):
-                raise LogError(path, line, f"opponent {opp!r} is not a starting rank", f"round {i}")
-            games.setdefault(i, []).append((int(rank), int(opp or 0), colour, code, line))
+        _trf_games(path, line, raw, int(rank), games)
     if len({p for p, _l in players.values()}) < len(players):
         raise LogError(path, None, "two players' names give the same id")
-    rounds: dict[int, Round] = {}
-    for rnd, entries in sorted(games.items()):
-        r = rounds.setdefault(rnd, Round(rnd))
-        mine = {(me, opp): (colour, code, line) for me, opp, colour, code, line in entries}
-        pairs = []
-        for me, opp, colour, code, line in entries:
-            if code in _TRF_BYES:
-                r.byes.append(players[me][0])
-                continue
-            if opp not in players:
-                raise LogError(path, line, f"no player has starting rank {opp}", f"round {rnd}")
-            back = mine.get((opp, me))
-            if back is None:
-                raise LogError(path, line, f"{players[opp][0]} (line {players[opp][1]}) does not "
-                               f"name this player as its opponent", f"round {rnd}")
-            if not (code in _TRF_WIN and back[1] in _TRF_LOSS or code in _TRF_LOSS and back[1] in _TRF_WIN
-                    or code in _TRF_DRAW and back[1] in _TRF_DRAW or code == back[1] == " "):
-                raise LogError(path, line, f"result {code!r} against {players[opp][0]}'s {back[1]!r} "
-                               f"(line {back[2]})", f"round {rnd}")
-            if me < opp:
-                first, second = (me, opp) if colour != "b" else (opp, me)
-                winner = (players[me][0] if code in _TRF_WIN else players[opp][0] if code in _TRF_LOSS
-                          else "draw" if code in _TRF_DRAW else None)
-                pairs.append((me, [players[first][0], players[second][0]], winner))
-        for n, (_m, who, winner) in enumerate(sorted(pairs), start=1):
-            r.tables.append(Table(n, who, result=winner))
+    rounds = {rnd: _trf_round(path, rnd, entries, players) for rnd, entries in sorted(games.items())}
     return _merge(base, rounds, new)
+
+
+def _trf_games(path: str, line: int, raw: str, rank: int, games: dict[int, list[tuple[int, int, str, str, int]]]) -> None:
+    """The round blocks of a TRF16 player line (columns 92 on, 10 a round) into ``games``."""
+    for i, at in enumerate(range(91, len(raw), 10), start=1):
+        block = raw[at:at + 8].ljust(8)
+        opp, colour, code = block[0:4].strip(), block[5], block[7]
+        if (not opp or opp == "0000") and code == " ":
+            continue
+        if code not in _TRF_WIN + _TRF_DRAW + _TRF_LOSS + _TRF_BYES + "HZ ":
+            raise LogError(path, line, f"result {code!r} is not a TRF result code", f"round {i}")
+        if code in "HZ":
+            raise LogError(path, line, f"a {'half' if code == 'H' else 'zero'}-point bye has no "
+                           "manifest form (every bye scores scoring.bye)", f"round {i}")
+        if not (opp.isdigit() or (code in _TRF_BYES and opp in ("", "0000"))):
+            raise LogError(path, line, f"opponent {opp!r} is not a starting rank", f"round {i}")
+        games.setdefault(i, []).append((rank, int(opp or 0), colour, code, line))
+
+
+def _trf_round(path: str, rnd: int, entries: list[tuple[int, int, str, str, int]],
+               players: dict[int, tuple[str, int]]) -> Round:
+    """One round of a TRF16 file: its byes, and its tables from the pairs whose codes agree."""
+    r = Round(rnd)
+    mine = {(me, opp): (colour, code, line) for me, opp, colour, code, line in entries}
+    pairs = []
+    for me, opp, colour, code, line in entries:
+        if code in _TRF_BYES:
+            r.byes.append(players[me][0])
+            continue
+        if opp not in players:
+            raise LogError(path, line, f"no player has starting rank {opp}", f"round {rnd}")
+        back = mine.get((opp, me))
+        if back is None:
+            raise LogError(path, line, f"{players[opp][0]} (line {players[opp][1]}) does not "
+                           f"name this player as its opponent", f"round {rnd}")
+        if not (code in _TRF_WIN and back[1] in _TRF_LOSS or code in _TRF_LOSS and back[1] in _TRF_WIN
+                or code in _TRF_DRAW and back[1] in _TRF_DRAW or code == back[1] == " "):
+            raise LogError(path, line, f"result {code!r} against {players[opp][0]}'s {back[1]!r} "
+                           f"(line {back[2]})", f"round {rnd}")
+        if me < opp:
+            first, second = (me, opp) if colour != "b" else (opp, me)
+            winner = (players[me][0] if code in _TRF_WIN else players[opp][0] if code in _TRF_LOSS
+                      else "draw" if code in _TRF_DRAW else None)
+            pairs.append((me, [players[first][0], players[second][0]], winner))
+    for n, (_m, who, winner) in enumerate(sorted(pairs), start=1):
+        r.tables.append(Table(n, who, result=winner))
+    return r
 
 
 def write_trf(man: Manifest) -> str:
