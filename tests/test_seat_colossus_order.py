@@ -25,7 +25,7 @@ from adjudicator.core.verify import run
 from adjudicator.games.colossus_order import events as E
 
 from .co_scenarios import A, B, GAME, POOL, encode, verify_events
-from .test_co_rules import covers, rejects
+from .test_co_rules import _COVERAGE, covers, rejects
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "colossus-order"
@@ -58,7 +58,7 @@ def test_a_locus_card_an_attack_hits_is_named_in_the_attackers_record() -> None:
     assert res.outcome == run(parse_log((EXAMPLES / "legal-gem-complete.jsonl").read_bytes())).outcome
 
 
-@covers("CO-39.2", "CO-39.5")
+@covers("CO-39.2")
 def test_a_record_that_names_the_hit_card_is_legal_and_an_impossible_one_is_not() -> None:
     """The full log with every derived event stated, as bob's seat kept it: the battle names alice's
     face-down card (before: LOG-2, the engine derived "?").  A card alice cannot have is illegal."""
@@ -75,6 +75,7 @@ def test_a_record_that_names_the_hit_card_is_legal_and_an_impossible_one_is_not(
     assert res.verdict == "illegal"
     v = res.violations[0]
     assert (v.rule, v.code, v.seq) == ("CO-39.2", "colossus-order/impossible-identity", hit + 1)
+    _COVERAGE.ruled(v.rule)
     assert f"shows {foreign} in alice's Locus, but no {foreign} can be in alice's deck" in v.message
     other = record[:hit] + [msgspec.structs.replace(record[hit], slot=99)]
     assert verify_events(other).violations[0].rule == "LOG-2"
@@ -524,6 +525,7 @@ def test_a_later_stated_card_settles_an_open_condition_for_or_against_the_record
     battle = E.BattleResolved(player=B, attacker=attacker, result="locus-hit", slot=slot, card="white-gem")
     ruling = GAME.check(at, battle)
     assert (ruling.verdict, ruling.rule, ruling.settles) == ("illegal", "CO-39.5", hit.condition)
+    _COVERAGE.ruled(ruling.rule)
     other = msgspec.structs.replace(battle, card="sky-lancer-captain")
     assert GAME.check(at, other).legal
     assert hit.condition not in GAME.apply(at, other).conditions  # settled: no longer listed
