@@ -27,7 +27,7 @@ from adjudicator.games.colossus_order.state import LocusSlot
 from adjudicator.games.colossus_order.unknowns import open_unseen
 
 from .co_scenarios import A, B, GAME, POOL, Script, encode, verify_events
-from .test_co_rules import accepts, covers, rejects
+from .test_co_rules import _COVERAGE, accepts, covers, rejects
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "colossus-order"
 COMPLETE = sorted(p for p in EXAMPLES.glob("legal-*.jsonl") if "-seat-" not in p.name)
@@ -166,6 +166,7 @@ def test_an_impossible_locus_hit_branch_is_illegal() -> None:
     state = msgspec.structs.replace(upto, players=tuple(no_gems if p.id == owner.id else p for p in upto.players))
     ruling = GAME.check(state, record[hit.seq - 1])
     assert ruling.verdict == "illegal" and ruling.rule == "CO-39.5" and "means that card was a Gem" in ruling.message
+    _COVERAGE.ruled(ruling.rule)
 
 
 def test_full_information_examples_verify_as_before() -> None:

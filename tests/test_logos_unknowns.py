@@ -21,7 +21,7 @@ from adjudicator.core.playout import playout, to_jsonl
 from adjudicator.core.verify import run
 from adjudicator.games.logos import events as E
 
-from tests.test_logos_rules import covers, documents
+from tests.test_logos_rules import _COVERAGE, covers, documents
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "logos"
@@ -101,6 +101,7 @@ def test_the_planted_impossible_draw_is_illegal_with_the_reason() -> None:
     assert res.verdict == "illegal"
     v = res.violations[0]
     assert (v.rule, v.code) == ("LG-36", "logos/impossible-card")
+    _COVERAGE.ruled(v.rule)
     assert "copies of" in v.message and "in ben's deck list are already accounted for" in v.message
     assert "in the discard pile" in v.message
 
@@ -129,6 +130,7 @@ def test_an_unknown_deck_under_a_copy_limit_counts_what_it_shows() -> None:
     assert bad.verdict == "illegal"
     v = bad.violations[0]
     assert (v.rule, v.code) == ("LG-36", "logos/impossible-card")
+    _COVERAGE.ruled(v.rule)
     assert "all 1 copy of magma-titan the ruleset allows (max_copies) are already accounted for (1 in the card slots)" in v.message
 
 
@@ -192,6 +194,7 @@ def test_a_stated_rebuild_of_a_deck_of_unknown_size_is_checked() -> None:
     assert res.verdict == "illegal"
     v = res.violations[0]
     assert (v.rule, v.code) == ("LG-38", "logos/stated-mismatch")
+    _COVERAGE.ruled(v.rule)
     assert "ben's deck would be rebuilt from 0 discarded card(s)" in v.message
 
 
@@ -260,6 +263,7 @@ def test_a_called_backup_card_is_named_for_both_seats_and_checked() -> None:
     wrong = [*full[:k], replace(full[k], card=other)]
     res = run(parse_log(to_jsonl(wrong)))
     assert (res.violations[0].rule, res.violations[0].code) == ("LG-39", "logos/wrong-backup-card")
+    _COVERAGE.ruled(res.violations[0].rule)
     assert f"names {other}, but {owner}'s Backup Slot holds {full[k].card}" in res.violations[0].message
 
 
