@@ -18,7 +18,10 @@ settings.load_profile("default")
 #: ``ADJUDICATOR_PROPERTY_SCALE=N``: every property test draws N times its examples, new ones each run
 #: (never derandomized), even where the test sets its own ``max_examples`` (README, "The properties
 #: with random draws"; ``--hypothesis-show-statistics`` prints how many ran)
-PROPERTY_SCALE = int(os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1")
+_scale = os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1"
+if not _scale.isdigit() or not 1 <= int(_scale) <= 1000:
+    raise pytest.UsageError(f"ADJUDICATOR_PROPERTY_SCALE={_scale!r}: a whole number from 1 to 1000")
+PROPERTY_SCALE = int(_scale)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
