@@ -15,6 +15,26 @@ settings.register_profile(
 )
 settings.load_profile("default")
 
+#: ``ADJUDICATOR_PROPERTY_SCALE=N``: every property test draws N times its examples, new ones each run
+#: (never derandomized), even where the test sets its own ``max_examples`` (README, "The properties
+#: with random draws"; ``--hypothesis-show-statistics`` prints how many ran)
+_scale = os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1"
+if not _scale.isdigit() or not 1 <= int(_scale) <= 1000:
+    raise pytest.UsageError(f"ADJUDICATOR_PROPERTY_SCALE={_scale!r}: a whole number from 1 to 1000")
+PROPERTY_SCALE = int(_scale)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if PROPERTY_SCALE == 1:
+        return
+    for item in items:
+        fn = getattr(item, "obj", None)
+        own = getattr(fn, "_hypothesis_internal_use_settings", None)
+        if own is not None and not getattr(fn, "_adjudicator_scaled", False):  # once per function
+            fn._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+                own, max_examples=own.max_examples * PROPERTY_SCALE, derandomize=False)
+            fn._adjudicator_scaled = True  # type: ignore[union-attr]
+
 # the browser suites skip where Debian's chromium is missing (a developer's machine); CI must run
 # them: .ci/run sets ADJUDICATOR_REQUIRE_CHROMIUM, and then a missing browser fails the run at once
 if os.environ.get("ADJUDICATOR_REQUIRE_CHROMIUM") and not os.path.exists("/usr/bin/chromium"):

@@ -300,6 +300,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 @pytest.mark.parametrize("command", ["verify", "store import"])
 def test_workers_die_with_a_killed_parent(tmp_path: Path, command: str) -> None:
+    import select
     import signal
     import subprocess
     import sys
@@ -312,7 +313,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path, command: str) -> None:
         os.link(src, corpus / f"m{i:03d}.jsonl")
     args = ["verify", "--no-progress"] if command == "verify" else ["store", "import", "--db", str(tmp_path / "s.db")]
     proc = subprocess.Popen([sys.executable, "-m", "adjudicator", *args, "--jobs", "2", str(corpus)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     workers: list[int] = []
     try:
         deadline = time.monotonic() + 60
@@ -320,7 +321,9 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path, command: str) -> None:
             time.sleep(0.1)
             workers = _children(proc.pid)
         assert len(workers) >= 2, f"no workers seen (exit {proc.poll()})"
-        time.sleep(0.5)  # the workers have started their first logs
+        # the workers have started on the logs: the first log's line arrives (a line per log)
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready and proc.stdout is not None and proc.stdout.readline(), f"no log done (exit {proc.poll()})"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         deadline = time.monotonic() + 5
@@ -335,6 +338,8 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path, command: str) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")

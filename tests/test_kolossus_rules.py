@@ -988,18 +988,6 @@ def test_option_mana_table() -> None:
         accepts(r) if ok else rejects(r, "KO-7.2", "too-much", "0 were gained")
 
 
-def test_option_must_spend_all() -> None:
-    test_must_spend_all()
-
-
-def test_option_choose_after_roll() -> None:
-    test_miniature_chosen_after_the_roll()
-
-
-def test_option_allow_reversal() -> None:
-    test_reversal_option()
-
-
 def test_option_allies_as_own() -> None:
     st = position({"c3": "Tw", "c4": "Iw"}, step="move", character="warrior", mp=3)
     accepts(check(st, moved(["c3", "c4", "c5"])))
@@ -1061,14 +1049,6 @@ def test_option_wipeout() -> None:
     assert GAME.outcome(new).winner == "ann"
 
 
-def test_option_colossus_beatable() -> None:
-    test_immortal_colossus_option()
-
-
-def test_option_skill_cap() -> None:
-    test_skill_cap_option()
-
-
 def test_option_weapons() -> None:
     assert base_state("chapter-3").warbands[0].weapon == "sword"
     assert base_state("chapter-3", {"weapons": {"tuatha": "whip"}}).warbands[0].weapon == "whip"
@@ -1079,10 +1059,6 @@ def test_option_weapons() -> None:
     rejects(check(sword, moved(["c3", "c4", "c5"], weapon="whip")), "KO-8.1", "not-your-weapon")
 
 
-def test_option_rebirth_can_activate() -> None:
-    test_rebirth_can_activate_option()
-
-
 def test_option_rounds() -> None:
     for rounds, ended in ((1, True), (2, False)):
         s = Script(options={"rounds": rounds}).to_round()
@@ -1090,13 +1066,6 @@ def test_option_rounds() -> None:
             s.destiny(1)
             s.end_turn()
         assert (s.state().result is not None) is ended
-
-
-def test_every_option_has_a_test() -> None:
-    from adjudicator.games.kolossus.state import Options
-
-    names = {n.removeprefix("test_option_") for n in globals() if n.startswith("test_option_")}
-    assert set(Options.__struct_fields__) <= names, set(Options.__struct_fields__) - names
 
 
 # ==================================================================================================

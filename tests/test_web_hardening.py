@@ -177,18 +177,30 @@ def test_reads_answer_while_an_upload_verifies(tmp_path: Path, monkeypatch: pyte
 
 
 def test_an_upload_out_of_time_stores_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_run = store_module.run
+    real_run, real_import = store_module.run, MatchStore.import_log
+    release, imported = threading.Event(), threading.Event()
 
     def slow_run(*args: Any, **kwargs: Any) -> Any:
-        time.sleep(1.5)
+        release.wait(30)  # held until the request has been answered out of time
         return real_run(*args, **kwargs)
 
+    def import_log(self: MatchStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return real_import(self, *args, **kwargs)
+        finally:
+            imported.set()
+
     monkeypatch.setattr(store_module, "run", slow_run)
+    monkeypatch.setattr(MatchStore, "import_log", import_log)
     with MatchStore(str(tmp_path / "slow.db")) as st, \
             TestClient(create_app(st, upload_token=TOKEN, upload_seconds=0.3)) as c:
-        r = c.post("/api/matches", params={"name": "m.jsonl"}, content=LOG.read_bytes(), headers=UPLOADER)
+        try:
+            r = c.post("/api/matches", params={"name": "m.jsonl"}, content=LOG.read_bytes(), headers=UPLOADER)
+        finally:
+            release.set()
         assert r.status_code == 503 and "longer than 0.3 s" in r.json()["detail"], r.text
-        time.sleep(1.6)  # the abandoned verification finishes: it must not write
+        # the abandoned verification finishes (the store's import returns): it must not have written
+        assert imported.wait(30), "the abandoned import never ended"
         assert c.get("/api/matches").json() == []
 
 
@@ -264,11 +276,15 @@ def served(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Iter
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                time.sleep(0.3)  # the server sees the probe closed before a test counts connections
-                break
+                # a whole request the server answers and closes itself: when its close reaches us,
+                # the server no longer counts the probe among its connections
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as probe:
+                    probe.sendall(b"GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    if _answer(probe).startswith(b"HTTP/1.1 200 "):
+                        break
             except OSError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)  # between polls
         yield port, mid
     finally:
         proc.terminate()
@@ -343,9 +359,19 @@ def test_a_slow_or_missing_request_head_is_cut_off(served: tuple[int, str]) -> N
 
 
 def _slow_upload(port: int) -> socket.socket:
+    """An upload that sends one byte of its body and no more.  It asks ``Expect: 100-continue``:
+    the server's ``100 Continue`` says the request was taken in (counted among the connections and
+    its body read), which the test waits for instead of a pause."""
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
     s.sendall(f"POST /api/matches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
-              "Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\n\r\n{".encode())
+              "Content-Type: application/x-ndjson\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n".encode())
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = s.recv(1)
+        assert chunk, f"the server closed the upload before 100 Continue: {got!r}"
+        got += chunk
+    assert got.startswith(b"HTTP/1.1 100 "), got
+    s.sendall(b"{")
     return s
 
 
@@ -354,7 +380,6 @@ def test_connections_over_the_bound_get_503_until_the_slow_ones_are_cut(served: 
     get = f"GET /api/matches/{mid} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
     slow = [_slow_upload(port) for _ in range(3)]
     try:
-        time.sleep(0.2)
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:  # the fourth at once
             s.sendall(get)
             assert _answer(s).startswith(b"HTTP/1.1 503 ")
@@ -363,10 +388,16 @@ def test_connections_over_the_bound_get_503_until_the_slow_ones_are_cut(served: 
     finally:
         for c in slow:
             c.close()
-    time.sleep(0.2)
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-        s.sendall(get)
-        assert _answer(s).startswith(b"HTTP/1.1 200 ")
+    # the closed connections leave the server's count: polled until a request is served again
+    deadline = time.monotonic() + 10
+    while True:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(get)
+            got = _answer(s)
+        if got.startswith(b"HTTP/1.1 200 ") or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert got.startswith(b"HTTP/1.1 200 "), got[:200]
 
 
 def test_serve_documents_its_bounds() -> None:
