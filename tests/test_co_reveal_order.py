@@ -88,3 +88,23 @@ def test_a_known_top_card_listed_after_another_is_refused() -> None:
     assert D.top_fits(peek, ["reef-guard", "ash"], False)[:2] == ("CO-2.6", "not-next-card")
     # taking them leaves the rest in order
     assert D.take_top(p, ["reef-guard", "blue-gem"], False).deck_top == ("blue-gem",)
+
+
+def test_a_seats_record_checks_a_reveal_against_its_own_look() -> None:
+    """Issue 32 item 2: in a seat's record, the cards that seat looked at (CO-42, ``deck_peek``,
+    named there and nowhere else) are the top of the deck: a deck hit's reveal must give them
+    first and in their order, though the rest of the deck is unknown cards (CO-39.2) that could
+    be anything still unaccounted for."""
+    from adjudicator.core.events import HIDDEN
+    from adjudicator.games.colossus_order import deck as D
+
+    p = Player(A, "blue", deck_peek=("ash",), peek_by=A, deck_top=(HIDDEN, HIDDEN),
+               unseen=("blue-gem", "reef-guard"))
+    assert D.top_fits(p, ["ash", "reef-guard"], False) is None
+    left = D.take_top(p, ["ash", "reef-guard"], False)
+    assert (left.deck_peek, left.peek_by, left.deck_top, left.unseen) == ((), None, (HIDDEN,), ("blue-gem",))
+    # leaving out the card the seat saw, or listing it below an unknown one: refused
+    assert D.top_fits(p, ["blue-gem", "reef-guard"], False)[:2] == ("CO-2.6", "not-next-card")
+    assert D.top_fits(p, ["reef-guard", "ash"], False)[:2] == ("CO-2.6", "not-next-card")
+    # past the look, an identity nobody can still have is refused as before
+    assert D.top_fits(p, ["ash", "white-gem"], False)[:2] == ("CO-39.2", "impossible-identity")
