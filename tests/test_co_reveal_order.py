@@ -108,3 +108,68 @@ def test_a_seats_record_checks_a_reveal_against_its_own_look() -> None:
     assert D.top_fits(p, ["reef-guard", "ash"], False)[:2] == ("CO-2.6", "not-next-card")
     # past the look, an identity nobody can still have is refused as before
     assert D.top_fits(p, ["ash", "white-gem"], False)[:2] == ("CO-39.2", "impossible-identity")
+
+
+def _bob_with_gems_named(named: int):
+    """Alice's record of the deck-out example (bob's deck list unknown to it), at a position where
+    ``named`` of bob's Gems are already named (in his discard pile) and his deck is unknown cards."""
+    from msgspec.structs import replace
+
+    from adjudicator.core.events import HIDDEN
+    from adjudicator.games.colossus_order.unknowns import _named_cards
+    from .co_scenarios import B, POOL, verify_events
+    from .test_seat_colossus_order import EXAMPLES, events_of, record_of
+
+    state = verify_events(record_of(events_of(EXAMPLES / "legal-deck-out.jsonl"), A)).state
+    bob = state.player(B)
+    gems = [c for c in sorted(POOL.cards) if POOL[c].is_gem and not POOL[c].unique]
+    bob = replace(bob, discard=())
+    elsewhere = sum(1 for c in _named_cards(state, bob) if c in POOL.cards and POOL[c].is_gem)
+    assert elsewhere <= named
+    shown = tuple(sorted(gems[i % len(gems)] for i in range(named - elsewhere)))
+    bob = replace(bob, discard=shown, unseen=tuple(sorted(bob.unseen + ("white-gem",) * 3)), hand=(HIDDEN,),
+                  deck_top=(HIDDEN,) * 6, deck_known=(), known_why=(), deck_peek=(), peek_by=None, deck_bottom=(), deck_under=())
+    players = tuple(replace(bob if p.id == B else p, gem_set=False) for p in state.players)
+    return replace(state, players=players, result=None, pending_ends=(), phase="main", turn_player=A, turn=99)
+
+
+def test_a_deck_hits_gems_count_against_the_20_gem_total_of_an_unknown_list() -> None:
+    """Issue 32 item 4 (CO-39.1): bob's list is unknown to alice's record and 19 of his Gems are
+    named; a deck hit revealing two Gems names the 20th and a 21st: illegal, though each alone fits."""
+    from msgspec.structs import replace
+
+    from .co_scenarios import B
+
+    state = replace(_bob_with_gems_named(19), todo=(Reveal(player=B, count=2),))
+    ruling = GAME.check(state, E.CardsRevealed(player=B, cards=["white-gem", "white-gem"]))
+    assert (ruling.verdict, ruling.rule, ruling.code) == ("illegal", "CO-1.3", "colossus-order/too-many-gems"), ruling
+    assert "21st Gem card" in ruling.message
+    one = replace(_bob_with_gems_named(19), todo=(Reveal(player=B, count=1),))
+    assert GAME.check(one, E.CardsRevealed(player=B, cards=["white-gem"])).verdict == "legal"
+    assert GAME.check(state, E.CardsRevealed(player=B, cards=["white-gem", "ash"])).verdict == "legal"
+
+
+def test_a_complete_declarations_gems_count_against_the_20_gem_total_of_an_unknown_list() -> None:
+    """Issue 32 item 4 (CO-39.1, CO-39.4): in bob's record of the Gem-complete example, alice's list
+    is unknown and her declaration's LocusRevealed names six Gems bob never saw (five white Gems and
+    Heart of Piadin): with 15 of her Gems named before, they make 21 (illegal, though each alone
+    fits); with 14, 20 (legal)."""
+    from msgspec.structs import replace
+
+    from adjudicator.games.colossus_order.unknowns import _named_cards
+    from .co_scenarios import B, POOL, verify_events
+    from .test_seat_colossus_order import EXAMPLES, events_of, record_of
+
+    record = record_of(events_of(EXAMPLES / "legal-gem-complete.jsonl"), B)
+    at = next(i for i, e in enumerate(record) if type(e) is E.LocusRevealed)
+    state = verify_events(record[:at]).state
+    alice = replace(state.player(A), discard=())
+    elsewhere = sum(1 for c in _named_cards(state, alice) if c in POOL.cards and POOL[c].is_gem)
+    verdicts = []
+    for before in (15, 14):
+        assert elsewhere <= before
+        named = replace(alice, discard=("black-gem",) * (before - elsewhere))
+        s = replace(state, players=tuple(named if p.id == A else p for p in state.players))
+        verdicts.append(GAME.check(s, record[at]))
+    assert (verdicts[0].verdict, verdicts[0].rule, verdicts[0].code) == ("illegal", "CO-1.3", "colossus-order/too-many-gems")
+    assert verdicts[1].verdict == "legal", verdicts[1]
