@@ -173,3 +173,30 @@ def test_a_complete_declarations_gems_count_against_the_20_gem_total_of_an_unkno
         verdicts.append(GAME.check(s, record[at]))
     assert (verdicts[0].verdict, verdicts[0].rule, verdicts[0].code) == ("illegal", "CO-1.3", "colossus-order/too-many-gems")
     assert verdicts[1].verdict == "legal", verdicts[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_redact_writes_a_wrongly_stated_derived_event_as_stated(seed: int) -> None:
+    """Issue 32 item 6: where the full log states a declaration's LocusRevealed wrongly (two cards
+    swapped), each seat's record holds that line as the table stated it, in its place: never the
+    engine's version inserted as an extra line (which shifts every line after it)."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.playout import playout
+    from adjudicator.core.seats import redact_log
+
+    from .co_scenarios import encode
+    from .test_seat_colossus_order import seat_setup
+
+    events, _ = playout(GAME, seed, max_events=450, setup=seat_setup(), with_derived=True)
+    at = next((i for i, e in enumerate(events) if type(e) is E.LocusRevealed and len(set(e.cards)) > 1), None)
+    if at is None:
+        pytest.skip("no declaration with two different cards in this match")
+    cards = list(events[at].cards)
+    j = next(k for k in range(1, len(cards)) if cards[k] != cards[0])
+    cards[0], cards[j] = cards[j], cards[0]
+    wrong = events[:at] + [E.LocusRevealed(player=events[at].player, slots=events[at].slots, cards=cards)] + events[at + 1:]
+    log = parse_log(encode(wrong))
+    for seat in events[0].players:
+        record = list(redact_log(log, seat))
+        assert len(record) == len(wrong), seat
+        assert type(record[at]) is E.LocusRevealed and list(record[at].cards) == cards, (seat, record[at])
