@@ -200,3 +200,29 @@ def test_redact_writes_a_wrongly_stated_derived_event_as_stated(seed: int) -> No
         record = list(redact_log(log, seat))
         assert len(record) == len(wrong), seat
         assert type(record[at]) is E.LocusRevealed and list(record[at].cards) == cards, (seat, record[at])
+
+
+def test_redact_writes_unknown_for_a_draw_other_than_the_top_card_the_seat_knows() -> None:
+    """Issue 32 item 6: Tideglass Augur revealed reef-guard on top of alice's deck; where the full
+    log has her draw blue-gem instead (illegal there), bob's record says "?" (he saw a card
+    drawn, not which: no leak), and names reef-guard where the log does."""
+    from adjudicator.core.log import parse_log
+    from adjudicator.core.seats import redact_log
+
+    from .co_scenarios import B, BLUE, Script, deck, encode
+
+    s = Script(hands={A: ["tideglass-augur"]}, decks={A: deck(BLUE, ["tideglass-augur", "reef-guard"])})
+    s.set_gem("blue-gem")
+    s.set_locus("blue-gem")
+    augur = s.summon("tideglass-augur")
+    s.end_turn()
+    s.end_turn()
+    s.ability(augur)
+    s.pass_window()
+    assert s.add(E.TopCardRevealed(player=A, card="reef-guard")).legal
+    s.end_turn()
+    s.end_main()
+    for drawn, seen in (("blue-gem", "?"), ("reef-guard", "reef-guard")):
+        events = s.events() + [E.CardDrawn(player=A, card=drawn)]
+        record = list(redact_log(parse_log(encode(events)), B))
+        assert len(record) == len(events) and record[-1] == E.CardDrawn(player=A, card=seen), record[-1]
