@@ -1972,10 +1972,13 @@ def test_a_deck_hit_reveals_the_known_top_card() -> None:
 
     p = Player("alice", WHITE, deck_known=("ash",), known_why=("revealed by x on turn 3",),
                deck_top=("bastion-squire", "white-gem", "white-gem"), deck_bottom=("heroic-knight",))
-    assert D.top_fits(p, ["white-gem", "white-gem"], False) == ("known-top", "ash is known to be on top (revealed by x on turn 3)")
+    assert D.top_fits(p, ["white-gem", "white-gem"], False) == (
+        "CO-2.6", "known-top", "alice reveals white-gem, but ash is known to be on top of alice's deck (revealed by x on turn 3)")
     assert D.top_fits(p, ["ash", "bastion-squire"], False) is None
-    assert D.top_fits(p, ["ash", "heroic-knight"], False)[0] == "not-in-deck"
-    assert D.top_fits(p, ["ash", "bastion-squire", "heroic-knight", "white-gem", "white-gem"], False) is None
+    assert D.top_fits(p, ["bastion-squire", "ash"], False)[1] == "known-top"  # in order, not as a multiset
+    assert D.top_fits(p, ["ash", "heroic-knight"], False)[1] == "below-unknown"
+    assert D.top_fits(p, ["ash", "bastion-squire", "white-gem", "white-gem", "heroic-knight"], False) is None
+    assert D.top_fits(p, ["ash", "bastion-squire", "heroic-knight", "white-gem", "white-gem"], False)[1] == "below-unknown"
     left = D.take_top(p, ["ash", "white-gem"], False)
     assert left.deck_known == () and left.known_why == () and left.deck_top == ("bastion-squire", "white-gem")
     assert D.top_options(p, 2, False) == [("ash", "bastion-squire"), ("ash", "white-gem")]
@@ -2041,20 +2044,25 @@ _CARDS = ["ash", "bastion-squire", "white-gem"]
 @settings(max_examples=150, deadline=None)
 def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under, as_listed, picks) -> None:
     """Whatever is known of a deck, the cards the engine lets come next are exactly those it does
-    not refuse, taking one keeps the rest of the deck, and the top-k multisets it offers are
-    exactly those it accepts for a deck hit."""
+    not refuse, taking one keeps the rest of the deck, and a deck hit's reveal is accepted exactly
+    when it is the top of some order of the deck the layers allow (CO-2.6), one reveal offered per multiset."""
     from collections import Counter
-    from itertools import combinations_with_replacement
+    from itertools import permutations, product
 
     from adjudicator.games.colossus_order import deck as D
     from adjudicator.games.colossus_order.state import Player
 
     p = Player(A, WHITE, deck_known=tuple(known), known_why=tuple("why" for _ in known), deck_top=tuple(sorted(unknown)),
                deck_bottom=tuple(returned if as_listed else sorted(returned)), deck_under=tuple(under))
+    # the oracle: every order of the whole deck the layers allow, written out
+    orders = {tuple(known) + t + b + tuple(under) for t in set(permutations(sorted(unknown)))
+              for b in ({tuple(returned)} if as_listed else set(permutations(sorted(returned))))}
     for k in range(0, p.deck_count + 1):
-        offered = set(D.top_options(p, k, as_listed))
-        for multiset in combinations_with_replacement(_CARDS, k):
-            assert (D.top_fits(p, list(multiset), as_listed) is None) == (multiset in offered), (k, multiset)
+        prefixes = {o[:k] for o in orders}
+        offered = D.top_options(p, k, as_listed)
+        assert set(offered) <= prefixes and {tuple(sorted(x)) for x in offered} == {tuple(sorted(x)) for x in prefixes}
+        for seq in (product(_CARDS, repeat=k) if k <= 4 else prefixes):  # CO-2.6: in order, not as a multiset
+            assert (D.top_fits(p, list(seq), as_listed) is None) == (seq in prefixes), (k, seq)
     for pick in picks:
         if not p.deck_count:
             break

@@ -31,8 +31,9 @@ def _fold(log: MatchLog) -> tuple[list[Any], dict[int, list[Event]], set[int]]:
     left unapplied; an event the verifier did not reach gets the last position reached; the
     events a judge's ruling took back are redacted in the position they were played in (what the
     seats saw at the table), the events after the ruling in the position it returned to); the
-    events derived after each applied event (by event number); the numbers of the stated derived
-    events that confirmed the engine's own."""
+    events derived after each applied event (by event number); the numbers of the derived events
+    the log states in the engine's place (confirming its own, or stating them wrongly: a seat's
+    record writes them as the table stated them, never the engine's version beside them)."""
     after: dict[int, Any] = {}
     derived: dict[int, list[Event]] = {}
     confirmed: set[int] = set()
@@ -44,7 +45,7 @@ def _fold(log: MatchLog) -> tuple[list[Any], dict[int, list[Event]], set[int]]:
             after[step.seq] = step.state
         if step.derived:
             derived[step.seq] = list(step.derived)
-        if step.event.kind == "X" and not step.applied and step.ruling.legal:
+        if step.event.kind == "X" and not step.applied:  # stated, right or wrong: the table stated it
             confirmed.add(step.seq)
 
     run(log, keep_going=True, on_step=keep)
@@ -85,7 +86,7 @@ def redact_log(log: MatchLog, player: str) -> Iterator[Event]:
         extra = derived.get(number)
         if not extra:
             continue
-        stated = 0  # the log states a prefix of them right after the event
+        stated = 0  # the log states a prefix of them right after the event (as stated, even wrongly)
         while stated < len(extra) and number + stated + 1 in confirmed:
             stated += 1
         left = extra[stated:]

@@ -80,10 +80,19 @@ class Combat:
         if any(c is None for c in e.cards):
             raise bad("CO-2.5", "unknown-identity", "CardsRevealed must name every revealed card in this version")
         problem = deck.top_fits(s.player(e.player), list(e.cards), self.as_listed(s))  # type: ignore[arg-type]
-        if problem is not None:
-            code, why = problem
-            raise bad("CO-2.6" if code == "known-top" else "CO-2.5", code,
-                      f"{e.cards} cannot be the top {h.count} cards of {e.player}'s deck: {why}")
+        if problem is not None:  # CO-2.6: checked card by card, in the order listed
+            rule, code, why = problem
+            raise bad(rule, code, f"{e.cards} cannot be the top {h.count} cards of {e.player}'s deck, in this order: {why}")
+        owner = p = s.player(e.player)
+        shown: list[str] = []  # CO-39.1: the cards named from an unknown deck list count, each with those before it
+        for c in e.cards:
+            taken = deck.take(p, c, self.as_listed(s))  # type: ignore[arg-type]
+            if len(taken.unseen) < len(p.unseen):
+                problem = unknowns.breaks_construction(s, owner, c, pool_of(s), shown)  # type: ignore[arg-type]
+                if problem is not None:
+                    raise bad(*problem)
+                shown.append(c)  # type: ignore[arg-type]
+            p = taken
 
     @checks(E.GemsCaptured, rule="CO-7.7")
     def c_captured(self, s: State, e: E.GemsCaptured) -> None:

@@ -13,8 +13,7 @@ removes it (the apply), :func:`next_options` lists the cards that can be next (t
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
-from typing import Any, Iterable
+from typing import Iterable
 
 from msgspec.structs import replace
 
@@ -22,7 +21,7 @@ from adjudicator.core.events import HIDDEN
 
 from .selections import multiset_combinations
 from .state import Player
-from .unknowns import remove_one, take_unknown
+from .unknowns import take_unknown
 
 def find(cards: tuple[str, ...], card: str) -> int:
     """Where the first copy of ``card`` is in the sorted tuple ``cards`` (a layer of unknown order,
@@ -38,13 +37,6 @@ def _layer(p: Player, field: str, cards: tuple[str, ...]) -> Player:
     if field == "deck_peek" and not cards:
         return replace(p, deck_peek=cards, peek_by=None)
     return replace(p, **{field: cards})
-
-
-def _peek_done(changes: dict[str, Any]) -> dict[str, Any]:
-    """``changes`` of deck layers, with ``peek_by`` dropped when they empty ``deck_peek``."""
-    if "deck_peek" in changes and not changes["deck_peek"]:
-        changes["peek_by"] = None
-    return changes
 
 
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
@@ -180,125 +172,40 @@ def _split(p: Player, k: int, as_listed: bool) -> tuple[list[str], tuple[str, ..
     return fixed, (), True, 0
 
 
-def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | None:
-    """Why the multiset ``cards`` cannot be the top ``len(cards)`` cards of ``p``'s deck:
-    (code, reason), or None."""
-    k = len(cards)
-    if p.unseen:
-        return _top_fits_unknown(p, cards, as_listed)
-    known = p.deck_known[:k]
-    if not _contains(cards, known):
-        return ("known-top", f"{', '.join(known)} {'is' if len(known) == 1 else 'are'} known to be on top "
-                             f"({p.known_why[0] if p.known_why else 'known'})")
-    fixed, partial, ordered, n = _split(p, k, as_listed)
-    rest = Counter(cards)
-    rest.subtract(Counter(fixed))
-    if any(v < 0 for v in rest.values()):
-        return ("not-in-deck", "the deck cannot yield them")
-    left = sorted(rest.elements())
-    ok = Counter(left) == Counter(partial[:n]) if ordered else _sorted_contains(partial, left)
-    return None if ok else ("not-in-deck", "the deck cannot yield them")
+def top_fits(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str, str] | None:
+    """Why the sequence ``cards`` (a deck hit's reveal, top card first) cannot be the top
+    ``len(cards)`` cards of ``p``'s deck: (rule, code, message), or None.
 
-
-def _touched(p: Player, k: int, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool, int]]:
-    """The layers the top ``k`` cards come from: (field, cards, ordered, how many taken)."""
-    out = []
-    for field, layer, ordered in layers(p, as_listed):
-        if k <= 0:
-            break
-        t = min(k, len(layer))
-        out.append((field, layer, ordered, t))
-        k -= t
-    return out
-
-
-def _top_fits_unknown(p: Player, cards: list[str], as_listed: bool) -> tuple[str, str] | None:
-    """:func:`top_fits` when the deck holds unknown cards (CO-39.2): the named cards not known to be
-    among the layers they come from must be identities still unaccounted for."""
-    touched = _touched(p, len(cards), as_listed)
-    real: Counter[str] = Counter()
-    hidden = 0
-    for _, layer, ordered, t in touched:
-        part = layer[:t] if ordered else layer
-        real.update(c for c in part if c != HIDDEN)
-        hidden += sum(1 for c in part if c == HIDDEN)
-    missing = Counter(cards)
-    missing.subtract(real)
-    need = Counter({c: n for c, n in missing.items() if n > 0})
-    if sum(need.values()) > hidden or not _contains(p.unseen, need.elements()):
-        return ("impossible-identity", f"{', '.join(sorted(need.elements()))} cannot all be among {p.id}'s unknown cards "
-                                       f"(still unaccounted for: {', '.join(sorted(set(p.unseen))) or 'nothing'})")
+    CO-2.6 binds each card, not the set: the cards are checked one by one against what is known of
+    the order (:func:`next_problem`), each taken before the next is checked, so a lower known card
+    listed before a higher one, a returned card before the unknown part above it, or a reordered
+    look listed out of its order is refused where a multiset comparison would accept it."""
+    for card in cards:
+        problem = next_problem(p, card, as_listed, "reveals")
+        if problem is not None:
+            return problem
+        p = take(p, card, as_listed)
     return None
 
 
-def _take_top_unknown(p: Player, cards: list[str], as_listed: bool) -> Player:
-    left = Counter(cards)
-    changes: dict[str, Any] = {}
-    unseen = p.unseen
-    for field, layer, ordered, t in _touched(p, len(cards), as_listed):
-        if ordered:
-            taken, rest = list(layer[:t]), layer[t:]
-        else:
-            rest_l, taken = list(layer), []
-            for c in sorted(left.elements()):
-                if len(taken) < t and c in rest_l:
-                    rest_l.remove(c)
-                    taken.append(c)
-            while len(taken) < t:
-                rest_l.remove(HIDDEN if HIDDEN in rest_l else rest_l[0])
-                taken.append(HIDDEN)
-            rest = tuple(rest_l)
-        for c in taken:
-            if c != HIDDEN and left[c] > 0:
-                left[c] -= 1
-        changes[field] = rest
-    for c in sorted(left.elements()):  # named cards that were unknown ones
-        if c in unseen:
-            unseen = remove_one(unseen, c)
-    if "deck_known" in changes:
-        changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
-    return replace(p, unseen=unseen, **_peek_done(changes))
-
-
 def take_top(p: Player, cards: Iterable[str], as_listed: bool) -> Player:
-    """``p`` with the multiset ``cards`` taken from the top of the deck (checked by :func:`top_fits`)."""
-    cards = list(cards)
-    if p.unseen:
-        return _take_top_unknown(p, cards, as_listed)
-    fixed = _split(p, len(cards), as_listed)[0]
-    left = Counter(cards)
-    left.subtract(Counter(fixed))
-    changes: dict[str, Any] = {}
-    k = len(cards)
-    for field, layer, lo in layers(p, as_listed):
-        if k <= 0:
-            break
-        if k >= len(layer):
-            changes[field] = ()
-            k -= len(layer)
-            continue
-        if lo:
-            changes[field] = layer[k:]
-        else:
-            rest = list(layer)
-            for c in sorted(left.elements()):
-                i = bisect_left(rest, c)  # (the layer is sorted: its first copy of c)
-                if i < len(rest) and rest[i] == c:  # (always, for checked cards; an unchecked reveal takes what is there)
-                    del rest[i]
-            changes[field] = tuple(rest)
-        k = 0
-    if "deck_known" in changes:
-        changes["known_why"] = p.known_why[len(p.deck_known) - len(changes["deck_known"]):]
-    return replace(p, **_peek_done(changes))
+    """``p`` with the sequence ``cards`` taken from the top of the deck, one by one (checked by
+    :func:`top_fits`; an unchecked reveal applied as stated takes each card as :func:`take` does)."""
+    for card in cards:
+        p = take(p, card, as_listed)
+    return p
 
 
 def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
-    """Every distinct sorted multiset the top ``k`` cards of ``p``'s deck can be."""
+    """The top ``k`` cards of ``p``'s deck, one sequence for each distinct multiset they can be:
+    the fully taken layers in their order (a layer of unknown order sorted), then the partly
+    taken layer's cards (sorted where its order is unknown).  Each is a reveal :func:`top_fits`
+    accepts (CO-2.6: in order)."""
     fixed, partial, ordered, n = _split(p, k, as_listed)
     if n == 0:
-        return [tuple(sorted(fixed))]
+        return [tuple(fixed)]
     tails = [tuple(partial[:n])] if ordered else list(multiset_combinations(partial, n))
-    return [tuple(sorted(fixed + list(t))) for t in tails]
+    return [tuple(fixed) + tuple(t) for t in tails]
 
 
 def shuffled(p: Player) -> Player:
@@ -306,18 +213,3 @@ def shuffled(p: Player) -> Player:
     rest = p.deck_known + p.deck_peek + p.deck_bottom + p.deck_under
     return replace(p, deck_top=tuple(sorted(p.deck_top + rest)) if rest else p.deck_top,  # (deck_top: sorted already) deck_known=(), known_why=(), deck_peek=(), peek_by=None,
                    deck_bottom=(), deck_under=())
-
-
-def _sorted_contains(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
-    """The sorted tuple ``items`` holds every card of ``wanted`` (repeats counted): the copies of a
-    card are side by side, so its first copy and the one ``n - 1`` after it say it."""
-    for card, n in Counter(wanted).items():
-        i = find(items, card)
-        if i < 0 or i + n > len(items) or items[i + n - 1] != card:
-            return False
-    return True
-
-
-def _contains(items: Iterable[str], wanted: Iterable[str]) -> bool:
-    have = Counter(items)
-    return all(have[k] >= v for k, v in Counter(wanted).items())

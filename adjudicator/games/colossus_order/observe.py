@@ -58,9 +58,9 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
     if getattr(event, "player", player) == player:
         return event
     if t is E.CardDrawn:
-        if looks_like(event.card) or (state is not None and _public_top(state, event.player, player)):
-            return event  # a commitment is public (CO-40); so is a card both players know is on top
-        return masked(event, "card")
+        if looks_like(event.card) or (state is not None and event.card == _known_top(state, event.player, player)):
+            return event  # a commitment is public (CO-40); so is a card the seat knows is on top
+        return masked(event, "card")  # (a draw the log names otherwise: the seat saw a card drawn, not which)
     if t is E.LocusReplaced or (t is E.CardSet and event.zone == "locus"):
         return event if looks_like(event.card) else masked(event, "card")  # a commitment is public (CO-40)
     if t is E.CardsReturned:
@@ -75,15 +75,16 @@ def _unknown_list(d: E.DeckList, setup: E.MatchStarted) -> E.DeckList:
     return E.DeckList(colossus=d.colossus, cards={}, size=sum(d.cards.values()) if off else None)
 
 
-def _public_top(s: State, owner: str, player: str) -> bool:
-    """``player`` knows the top card of ``owner``'s deck: known to both (CO-36), or looked at by
-    ``player`` (CO-42)."""
+def _known_top(s: State, owner: str, player: str) -> str | None:
+    """The top card of ``owner``'s deck where ``player`` knows it: known to both (CO-36), or looked
+    at by ``player`` (CO-42); else None.  A draw the full log names otherwise is not what the seat
+    saw (issue 32: the record says ``"?"``, never the log's card)."""
     p = s.player(owner)
     if p.deck_known:
-        return True
+        return p.deck_known[0]
     if p.deck_peek:
-        return p.peek_by == player
-    return not p.deck_top and not p.deck_bottom and bool(p.deck_under)
+        return p.deck_peek[0] if p.peek_by == player else None
+    return p.deck_under[0] if not p.deck_top and not p.deck_bottom and p.deck_under else None
 
 
 def shows_seat(event: Event, player: str, state: State | None) -> bool:

@@ -60,14 +60,16 @@ class Private:
             raise bad("CO-41", "look-count", f"{what}: {owner.id} holds {len(hand)} cards, the event names {len(cards)}")
         known = list(c for c in hand if c != HIDDEN)
         out: list[str] = []
+        shown: list[str] = []  # named from the unknown cards by this look: they count (CO-39.1)
         for c in sorted(c for c in cards if not unknowns.unknown(c)):
             if c in known:
                 known.remove(c)
             elif HIDDEN in hand and c in unseen:
-                problem = unknowns.breaks_construction(s, owner, c, pool_of(s))
+                problem = unknowns.breaks_construction(s, owner, c, pool_of(s), shown)
                 if problem is not None:
                     raise bad(*problem)
                 unseen = unknowns.remove_one(unseen, c)
+                shown.append(c)
             else:
                 where = unknowns.where(s, owner, c) if HIDDEN in hand else f"{owner.id}'s hand holds {', '.join(sorted(hand)) or 'nothing'}"
                 raise bad("CO-41", "not-in-hand", f"{what} and sees {c}, but {where}")
@@ -81,16 +83,19 @@ class Private:
         if len(cards) != count:
             raise bad(rule, "look-count", f"{what}: the event names {len(cards)} cards, the effect {count}")
         p, as_listed = owner, self.as_listed(s)
+        shown: list[str] = []  # named from the unknown cards by this look: they count (CO-39.1)
         for i, c in enumerate(cards):
             if unknowns.unknown(c):
                 p = deck.take_unknown_top(p, as_listed)[0]
                 continue
             problem = deck.next_problem(p, c, as_listed, "has")
-            if problem is None and p.unseen and c in p.unseen and c not in p.deck_known[:1]:
-                problem = unknowns.breaks_construction(s, p, c, pool_of(s))
+            taken = deck.take(p, c, as_listed) if problem is None else p
+            if problem is None and len(taken.unseen) < len(p.unseen):  # (``owner``: the cards named before are still in its zones)
+                problem = unknowns.breaks_construction(s, owner, c, pool_of(s), shown)
+                shown.append(c)
             if problem is not None:
                 raise bad(problem[0], problem[1], f"{what}: card {i + 1} from the top is {c}, but {problem[2].split(', but ', 1)[-1]}")
-            p = deck.take(p, c, as_listed)
+            p = taken
         return p
 
     def taken_from_top(self, s: State, owner: Player, cards: list[Any]) -> tuple[Player, tuple[str, ...]]:

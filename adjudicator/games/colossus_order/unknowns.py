@@ -13,7 +13,7 @@ is pure; the checks call :func:`problem`, the applies :func:`take_named`/:func:`
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Iterable
 
 from adjudicator.core.commitments import PREFIX
 from adjudicator.core.events import HIDDEN
@@ -52,16 +52,18 @@ def open_unseen(pool: Pool, copies: int | None = None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def breaks_construction(s: Any, owner: Any, card: str, pool: Pool) -> tuple[str, str, str] | None:
+def breaks_construction(s: Any, owner: Any, card: str, pool: Pool, also: Iterable[str] = ()) -> tuple[str, str, str] | None:
     """CO-39.1: naming ``card`` among ``owner``'s unknown cards would show a deck list left unknown
     breaking the construction rules it is assumed to meet (more than 20 Gems, CO-1.3; more than 3
     cards of one name, CO-1.4): (rule, code, message), or None.  Only for such a deck under
-    ``deck_validation = "strict"``; the per-id bounds are ``unseen``'s own."""
+    ``deck_validation = "strict"``; the per-id bounds are ``unseen``'s own.  ``also``: the cards the
+    same event already named from the unknown ones (a declaration's six, a deck hit's reveal, a
+    look): they count too, though no zone of ``s`` holds them yet."""
     deck = s.setup.decks.get(owner.id)
     if deck is None or deck.cards or s.options.deck_validation != "strict":
         return None
     c = pool[card]
-    named = _named_cards(s, owner)
+    named = _named_cards(s, owner) + list(also)
     if c.is_gem:
         gems = sum(1 for x in named if x in pool and pool[x].is_gem)
         if gems >= 20:

@@ -118,16 +118,18 @@ class Unstated:
         owner = s.player(s.other(blind.player) if type(e) is E.BattleResolved else blind.player)
         unseen = owner.unseen
         pool = pool_of(s)
+        shown: list[str] = []  # named from the unknown cards by this event: they count (CO-39.1)
         for was, c in zip(expect, unknown_as):
             if was != HIDDEN or c == HIDDEN:
                 continue
             what = f"{type(e).__name__} shows {c} in {owner.id}'s Locus"
             if c not in unseen:
                 raise bad("CO-39.2", "impossible-identity", f"{what}, but {unknowns.where(s, owner, c)}")
-            problem = unknowns.breaks_construction(s, owner, c, pool)
+            problem = unknowns.breaks_construction(s, owner, c, pool, shown)
             if problem is not None:
                 raise bad(*problem)
             unseen = unknowns.remove_one(unseen, c)
+            shown.append(c)
         slots = blind.slots if field == "cards" else [blind.slot]
         for slot, c in zip(slots, unknown_as):
             cond = face_up_condition(s, owner.id, slot)
