@@ -16,7 +16,7 @@ def test_hostile_inputs_never_crash_or_hang(surface: str) -> None:
     assert rep.inputs == 40
     assert rep.crashes == [], rep.crashes[:5]
     assert rep.hangs == [], rep.hangs[:5]
-    assert 0 < rep.peak_bytes < 256 * 2**20
+    assert rep.peak_bytes > 0  # (the process's peak: the 256 MiB bound is python -m benchmarks --fuzz's, run alone)
     # the inputs reach past the readers: some are refused (2), some checked (0 or 1)
     outcomes = {k.rsplit(":", 1)[-1] for k in rep.by_kind}
     assert "exit2" in outcomes and (outcomes & {"exit0", "exit1"}), rep.by_kind

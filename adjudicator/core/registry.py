@@ -135,7 +135,14 @@ def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
     dist = getattr(ep, "dist", None)
     if dist is None:
         return None, None
-    return dist.metadata["Name"], dist.version
+    try:  # a distribution's malformed metadata (no Version field ...) names what it can
+        name = dist.metadata["Name"]
+    except Exception:  # noqa: BLE001
+        return None, None
+    try:
+        return name, dist.version
+    except Exception:  # noqa: BLE001
+        return name, None
 
 
 def _ordered(eps: list[EntryPoint]) -> list[EntryPoint]:
