@@ -29,6 +29,7 @@ import msgspec
 from .core import position as _positions
 from .core import registry
 from .core import sources as _sources
+from .core.sources import Sources as _Sources
 from .core.errors import AdjudicatorError, LogError
 from .core.events import Event, JudgeRuling, encode_line
 from .core.log import MatchLog, decode_event, parse_log
@@ -127,7 +128,7 @@ class Position:
     __slots__ = ("game", "state", "at", "_sources")
 
     def __init__(self, game: Game, state: Any, at: int | None = None,
-                 sources: _sources.Sources | None = None) -> None:
+                 sources: _Sources | None = None) -> None:
         self.game = game
         self.state = state
         #: the event number this position follows in its log (None when unknown)
@@ -290,9 +291,9 @@ class Verdict:
 class Match:
     """A decoded log of one match (its events in order, ``MatchStarted`` first)."""
 
-    _sources: _sources.Sources | None = None
+    _sources: _Sources | None = None
 
-    def __init__(self, log: MatchLog, sources: _sources.Sources | None = None) -> None:
+    def __init__(self, log: MatchLog, sources: _Sources | None = None) -> None:
         self._log = log
         self._sources = sources
 

@@ -46,8 +46,8 @@ class Pool(dict[str, C]):
         return f"Pool({self.name!r}, {len(self)} cards)"
 
     # a pool is one per name: equal and hashed by identity, not by content
-    __eq__ = object.__eq__  # type: ignore[assignment]
-    __ne__ = object.__ne__  # type: ignore[assignment]
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
     __hash__ = object.__hash__  # type: ignore[assignment]
 
 

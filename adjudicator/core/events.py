@@ -127,7 +127,7 @@ def masked(event: Event, *fields: str) -> Event:
     return msgspec.structs.replace(event, **changes) if changes else event
 
 
-class JudgeRuling(Event):
+class JudgeRuling(Event, frozen=True):
     """A judge's decision about an earlier event of the match (any game; docs/log-format.md,
     "Judges' rulings", LOG-5).  The verifier follows it; it never changes what the log said.
 
@@ -168,7 +168,7 @@ class JudgeRuling(Event):
 # happened, who looked and at how many cards.
 
 
-class CardsLooked(Event):
+class CardsLooked(Event, frozen=True):
     """``player`` privately looks at cards of ``owner``'s ``zone`` (``hand``, ``deck-top``,
     ``deck-bottom``, ``locus``, ... as the game names its zones) and sees ``cards``, in order (a
     deck's top first; ``slots`` name the positions of a zone of slots).  Nothing moves.
@@ -185,7 +185,7 @@ class CardsLooked(Event):
     source: str | None = None
 
 
-class CardsReordered(Event):
+class CardsReordered(Event, frozen=True):
     """``player`` puts back the cards of ``owner``'s ``zone`` it looked at, in a new order:
     ``cards`` top first (of a deck's top or bottom, as ``zone`` says).  A decision."""
 
@@ -196,7 +196,7 @@ class CardsReordered(Event):
     source: str | None = None
 
 
-class CardsMoved(Event):
+class CardsMoved(Event, frozen=True):
     """Cards move from one hidden zone of ``owner`` to another (``from_zone`` -> ``to_zone``: a
     deck card put face down into the Locus, a hand discarded by an effect), ``cards`` in order.
     ``seen_by``: the seats shown the identities as they move (the owner only, both, or nobody);

@@ -70,7 +70,7 @@ def settle(game: Game, state: Any) -> tuple[Any, list[Event]]:
     return (state, []) if d is None else _settle_from(game, state, d)
 
 
-def _settle_from(game: Game, state: Any, d: Event) -> tuple[Any, list[Event]]:
+def _settle_from(game: Game, state: Any, d: Event | None) -> tuple[Any, list[Event]]:
     """:func:`settle` once the first consequence ``d`` is known (the verify loop asks for it)."""
     derived: list[Event] = []
     apply, derive = game.apply, game.derive
@@ -128,6 +128,10 @@ class FrozenWorking:
     subclass wraps them after ``super().__init__`` (``tests/test_fold.py`` does)."""
 
     __slots__ = ("game", "keep_base", "base", "ended", "check", "advance", "freeze", "restore")
+    check: Callable[[Event], Ruling]
+    advance: Callable[[Event], list[Event]]
+    freeze: Callable[[], Any]
+    restore: Callable[[Any], None]
 
     def __init__(self, game: Game, state: Any) -> None:
         self.game, self.keep_base, self.base = game, False, None
@@ -157,7 +161,7 @@ def _bind(w: FrozenWorking, game: Game, state: Any) -> None:
             try:
                 if pre is not None:
                     pre(rules, state, event)
-                return fn(rules, state, event) or accepted[event.__class__]  # type: ignore[no-any-return]
+                return fn(rules, state, event) or accepted[event.__class__]
             except Exception:  # noqa: BLE001 - the wrapper (check) says what it is
                 pass
         return gcheck(state, event)
@@ -182,8 +186,8 @@ def _bind(w: FrozenWorking, game: Game, state: Any) -> None:
         w.ended = outcome(kept)
         state = kept
 
-    w.check, w.advance, w.restore = check, advance, restore  # type: ignore[method-assign]
-    w.freeze = lambda: state  # type: ignore[method-assign]
+    w.check, w.advance, w.restore = check, advance, restore
+    w.freeze = lambda: state
 
 
 def working_for(game: Any, state: Any) -> Working:
@@ -229,7 +233,7 @@ class StepRecorder(Visitor):
 
     def begin(self, result: Result) -> None:
         result.steps = []
-        self.visit_step = result.steps.append  # type: ignore[method-assign]
+        self.visit_step = result.steps.append  # type: ignore[assignment]
 
 
 class StepStream(Visitor):
@@ -240,4 +244,4 @@ class StepStream(Visitor):
 
     def __init__(self, on_step: Callable[[Step], None], **kw: Any) -> None:
         super().__init__(**kw)
-        self.visit_step = on_step  # type: ignore[method-assign]
+        self.visit_step = on_step  # type: ignore[assignment]

@@ -50,7 +50,7 @@ S = TypeVar("S")
 
 # == events and positions ==============================================================================
 
-class _Header(Event, kw_only=True):
+class _Header(Event, kw_only=True, frozen=True):
     """The match header (core/meta.py): keyword-only, so that it is encoded after every field
     a game declares and a game's required set-up fields may follow it."""
 
@@ -59,7 +59,7 @@ class _Header(Event, kw_only=True):
     meta: dict[str, str] = {}
 
 
-class MatchStartedBase(_Header):
+class MatchStartedBase(_Header, frozen=True):
     """The fields every game's ``MatchStarted`` starts with.
 
     Each game declares ``class MatchStarted(MatchStartedBase)`` (the class name is the event's
@@ -72,7 +72,7 @@ class MatchStartedBase(_Header):
     players: list[str]
 
 
-class GameEndedBase(Event):
+class GameEndedBase(Event, frozen=True):
     """The derived end of a match; a game subclasses it as ``GameEnded`` (and may add fields)."""
 
     kind: ClassVar[str] = "X"
@@ -112,15 +112,15 @@ class Task(msgspec.Struct, frozen=True, tag_field="task", gc=False):
     """
 
 
-class ChooseFirst(Task, tag="choose-first"):
+class ChooseFirst(Task, tag="choose-first", frozen=True):
     """The first player is to be determined (a random outcome the log records)."""
 
 
-class StartTurn(Task, tag="start-turn"):
+class StartTurn(Task, tag="start-turn", frozen=True):
     """The next turn starts (the engine derives it)."""
 
 
-class EndTurn(Task, tag="end-turn"):
+class EndTurn(Task, tag="end-turn", frozen=True):
     """The turn ends (the engine derives it)."""
 
 
@@ -375,7 +375,7 @@ class RulesBase:
         if cls.working is not None and "apply" not in vars(cls):
             cls.apply = RulesBase._apply_working  # type: ignore[method-assign]
         if "check" not in vars(cls) and getattr(cls.check, "_kit_wrapper", False):
-            cls.check = _check_wrapper(cls)  # type: ignore[method-assign]
+            cls.check = _check_wrapper(cls)  # type: ignore[assignment]
 
     # -- check (built per class by _check_wrapper) ------------------------------------------------
     def check(self, s: Any, e: Any) -> Ruling:
@@ -406,7 +406,7 @@ class RulesBase:
         return self._applies[type(e)](self, s, e)
 
     def _apply_working(self, s: Any, e: Any) -> Any:
-        w = self.working(s)  # type: ignore[misc]
+        w = self.working(s)  # type: ignore[misc,call-arg]
         self._applies[type(e)](self, w, e)
         return self.finish(w)
 
@@ -529,11 +529,11 @@ class KitGame(Game[S], Generic[S]):
         self.rules = self.rules_type()
         if self.bind_rules:
             # the verify loop calls these once per event: bind the rules directly (no extra call)
-            self.check = self.rules.check  # type: ignore[method-assign]
-            self.apply = self.rules.apply  # type: ignore[method-assign]
-            self.derive = self.rules.derive  # type: ignore[method-assign]
-            self.legal_events = self.rules.legal_events  # type: ignore[method-assign]
-            self.to_act = self.rules.to_act  # type: ignore[method-assign]
+            self.check = self.rules.check  # type: ignore[assignment]
+            self.apply = self.rules.apply  # type: ignore[assignment]
+            self.derive = self.rules.derive  # type: ignore[assignment]
+            self.legal_events = self.rules.legal_events  # type: ignore[assignment]
+            self.to_act = self.rules.to_act  # type: ignore[assignment]
         #: set-up -> (its names by kind, the reference check bound to them)
         self._setups: PerSetup[tuple[dict[str, Names], BoundRefs]] = PerSetup(self._bind_setup)
         self._setup_type = self.event_types[0]
@@ -552,7 +552,7 @@ class KitGame(Game[S], Generic[S]):
         return self.rules.apply(state, event)
 
     def derive(self, state: S) -> Event | None:
-        return self.rules.derive(state)  # type: ignore[attr-defined]
+        return self.rules.derive(state)
 
     def legal_events(self, state: S) -> list[Event]:
         return self.rules.legal_events(state)
@@ -561,7 +561,7 @@ class KitGame(Game[S], Generic[S]):
         return self.rules.follows_stated(state)
 
     def to_act(self, state: S) -> list[str]:
-        return self.rules.to_act(state)  # type: ignore[attr-defined]
+        return self.rules.to_act(state)
 
     # -- the set-up's legality -------------------------------------------------------------------------
     #: the rule a legal set-up's ruling cites (the game's first set-up rule)
@@ -591,7 +591,7 @@ class KitGame(Game[S], Generic[S]):
     # -- ruleset options -------------------------------------------------------------------------------
     def options_of(self, setup: Any) -> Any:
         """The ruleset preset with the log's overrides (raises RefError naming the option)."""
-        opts = resolve_options(self.options_type, self.presets, setup.ruleset, setup.options)
+        opts: Any = resolve_options(self.options_type, self.presets, setup.ruleset, setup.options)
         self.check_options(opts)
         return opts
 
@@ -653,7 +653,7 @@ class KitGame(Game[S], Generic[S]):
     def load_state(self, data: Any) -> Any:
         """Decode a judge's view: the position Struct, the references of its set-up, then the
         game's :meth:`check_position` (raises msgspec.ValidationError)."""
-        state = msgspec.convert(data, self.state_type)
+        state: Any = msgspec.convert(data, self.state_type)
         self.load_setup(state)
         self.check_position(state)
         return state

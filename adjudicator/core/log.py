@@ -90,7 +90,7 @@ def decode_event(game: Game, raw: bytes, path: str, line: int | None) -> Event:
                 msg = "required field is missing"
             else:
                 fields = struct_fields(cls, outer) if cls is not None else None
-                msg = "unknown field" + (hint(inner, fields, f"fields of {cls.__name__}" if not outer else "fields")
+                msg = "unknown field" + (hint(inner, fields, f"fields of {cls.__name__}" if cls is not None and not outer else "fields")
                                          if fields is not None else "")
         elif msg.startswith("Invalid enum value") and cls is not None and fpath:
             values = literal_values(cls, fpath)
@@ -507,6 +507,7 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
         reader, lines, count = self._reader, self._lines, self._count
         read, chain = reader.read, reader.chain
         decode, refs, setup = reader._decode, reader._refs, reader.setup
+        assert setup is not None  # (the reader has read the set-up: ``_current``)
         setup_type = type(setup)
         while self._pos + 1 < count:
             item = next(lines, None)
@@ -519,11 +520,12 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
             event = None
             if not chain.chained and raw.count(b"{") + raw.count(b"[") <= MAX_DEPTH:
                 try:
-                    event = decode(raw)
-                    if event.prev is not None or event.seq is not None or type(event) is setup_type:
+                    decoded: Event = decode(raw)
+                    if decoded.prev is not None or decoded.seq is not None or type(decoded) is setup_type:
                         event = None
                     else:
-                        refs(setup, event)
+                        refs(setup, decoded)
+                        event = decoded
                 except (msgspec.DecodeError, UnicodeDecodeError, RefError):
                     event = None
             if event is None:
@@ -576,7 +578,7 @@ def judge_rulings(log: MatchLog, upto: int | None = None) -> list[tuple[int, int
     return found if upto is None else [r for r in found if r[0] <= upto]
 
 
-class ReadEvents(list):  # type: ignore[type-arg]
+class ReadEvents(list[Any]):
     """The events of a log read whole where a streamed one is asked for (the text form of a
     match): :meth:`StreamedEvents.drain` and ``close`` have nothing left to do."""
 

@@ -119,7 +119,7 @@ class Notation:
         """The core's events every game's log may carry (``ruling 22 stands: reason``, ``bob
         looked at 3 cards of alice's hand``), or None for a game's own event."""
         if type(event) is JudgeRuling:
-            return format_ruling(event)  # type: ignore[arg-type]
+            return format_ruling(event)
         if type(event) in PRIVATE_EVENTS:
             return describe_private(event)
         return None

@@ -158,7 +158,7 @@ class _Lines:
             self.header.setdefault(key, self.line_of(key_at))
             if key == "card" and self.text[start] == "[":
                 for _i, item_at, item, _ in self._members(start):
-                    keys = {}
+                    keys: dict[str, Any] = {}
                     if self.text[item] == "{":
                         for k, k_at, _s, _e in self._members(item):
                             keys.setdefault(k, self.line_of(k_at))

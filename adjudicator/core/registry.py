@@ -269,7 +269,7 @@ def _import_within(ep: EntryPoint, seconds: float) -> tuple[object, object]:
         raise PluginTimeout(f"its import did not finish in {seconds:g} s (ADJUDICATOR_PLUGIN_TIMEOUT)")
     ok, value = box[0]
     if not ok:
-        raise value  # type: ignore[misc]
+        raise value
     return value
 
 

@@ -154,13 +154,13 @@ def diff(before: Scene, after: Scene) -> list[str]:
                 parts.append(f"{n_old} -> {n_new} cards")
             out.append(f"{z.label}{f' ({z.owner})' if z.owner else ''}: {'; '.join(parts) or 'changed'}")
     if before.board is not None and after.board is not None:
-        old_cells = {c.id: c for c in before.board.cells}
-        for c in after.board.cells:
-            o = old_cells.get(c.id)
-            if o is None or o.pieces != c.pieces or o.markers != c.markers or o.level != c.level \
-                    or o.controller != c.controller or o.terrain != c.terrain:
-                what = ", ".join(p.label for p in c.pieces) or "empty"
-                out.append(f"{c.label or c.id}: {what}")
+        old_cells = {cell.id: cell for cell in before.board.cells}
+        for cell in after.board.cells:
+            oc = old_cells.get(cell.id)
+            if oc is None or oc.pieces != cell.pieces or oc.markers != cell.markers or oc.level != cell.level \
+                    or oc.controller != cell.controller or oc.terrain != cell.terrain:
+                what = ", ".join(p.label for p in cell.pieces) or "empty"
+                out.append(f"{cell.label or cell.id}: {what}")
     if before.outcome != after.outcome and after.outcome:
         out.append(f"result: {after.outcome}")
     return out

@@ -130,7 +130,8 @@ def compute(report: dict[str, Any], scoring: Scoring, entrants: list[str],
                 players[p].games.append(Game(r, None, [], bye, Fraction(1)))
         for r, who in drops.items():
             for p in who if r <= upto else []:
-                players[p].dropped = r if players[p].dropped is None else min(players[p].dropped, r)
+                was = players[p].dropped
+                players[p].dropped = r if was is None else min(was, r)
         out.append({"round": upto, "rows": _rows(players, scoring), "disputed": disputed})
     return {"scoring": msgspec.to_builtins(scoring), "rounds": out}
 

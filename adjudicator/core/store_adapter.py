@@ -31,7 +31,8 @@ from typing import Any
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate, DomainEvent, Snapshot
+from eventsourcing.domain import Aggregate, DomainEvent
+from eventsourcing.domain import Snapshot as _LibrarySnapshot
 from eventsourcing.persistence import (
     InfrastructureFactoryError,
     IntegrityError,
@@ -83,7 +84,7 @@ INTERNALS: tuple[tuple[str, str], ...] = (
 
 def _restored(cls: type, match_id: uuid.UUID, version: int, created_on: datetime, modified_on: datetime) -> Any:
     """An aggregate of ``cls`` at ``version``, built without replaying (``__base_init__``)."""
-    agg = object.__new__(cls)
+    agg: Any = object.__new__(cls)
     agg.__base_init__(match_id, version, created_on)
     agg._modified_on = modified_on
     return agg
@@ -139,7 +140,7 @@ def _new(cls: type, fields: dict[str, Any]) -> Any:
     Exactly what the library's own mapper does when it reads an event back; it skips the
     per-field frozen ``__setattr__`` and the ``__post_init__`` check for every stored event.
     """
-    ev = object.__new__(cls)
+    ev: Any = object.__new__(cls)
     object.__setattr__(ev, "__dict__", fields)
     return ev
 
@@ -188,8 +189,8 @@ class MsgpackTranscoder(Transcoder):
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder()
         # the codec's own methods on the instance: no Python frame per stored event
-        self.encode = self._encoder.encode  # type: ignore[method-assign]
-        self.decode = self._decoder.decode  # type: ignore[method-assign]
+        self.encode = self._encoder.encode  # type: ignore[assignment]
+        self.decode = self._decoder.decode  # type: ignore[assignment]
 
     def encode(self, obj: Any) -> bytes:
         return self._encoder.encode(obj)
@@ -279,7 +280,7 @@ class Match(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.verdict = self.verdict
 
-    class Snapshot(Snapshot):
+    class Snapshot(_LibrarySnapshot):
         """The game state at a version, as the game's judge view (``game.view(state, None)``)."""
 
         TOPIC = "adjudicator/match.snapshot/1"
@@ -507,7 +508,7 @@ class _BatchWriting:
     def rows(self, stored: Sequence[StoredEvent]) -> list[Row]:
         """Stored events as rows."""
         key = self.row_key
-        return [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored]
+        return [(key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored]  # type: ignore[arg-type]
 
 
 class BulkSQLiteApplicationRecorder(_BatchWriting, SQLiteApplicationRecorder):

@@ -291,7 +291,7 @@ def _build_stream(log: MatchLog, result: Result, match_id: uuid.UUID, digest: st
     ts0 = _timestamp(log.setup.at, EPOCH)
     created = Match.Created(originator_id=match_id, originator_version=1, timestamp=ts0,
                             originator_topic=Match.TOPIC, game=game.id, digest=digest, source=log.path)
-    match = created.mutate(None)
+    match: Any = created.mutate(None)
     out = _Stream(match, [created], data=data, meta=meta_of(log.setup) or None)
     pending = out.events
     snaps, versions = out.snapshots, out.versions
@@ -509,7 +509,7 @@ class Importing:
     def import_file(self, path: str | os.PathLike[str], *, allow_illegal: bool = False) -> ImportResult:
         """:meth:`import_log` of a log file read as a stream: on SQLite and PostgreSQL, memory is
         bounded by the position and one batch of events, not by the log (``python -m benchmarks --memory``)."""
-        return self._import(lambda: stream_log(path), allow_illegal, None)
+        return self._import(lambda: stream_log(os.fspath(path)), allow_illegal, None)
 
     def _import(self, open_log: Callable[[], MatchLog], allow_illegal: bool,
                 proceed: Callable[[], bool] | None) -> ImportResult:
@@ -572,7 +572,7 @@ class Importing:
             log = open_log()
             try:
                 data = data_of(log)
-                with recorder.batch_transaction() as cursor:  # type: ignore[union-attr]
+                with recorder.batch_transaction() as cursor:
                     writer = _BatchWriter(self.app, cursor, match_id, log, digest, self.snapshot_every)
                     result = self._verify(log, keep_going=True, on_step=writer.step)
                     writer.unchecked_rest(log, result)

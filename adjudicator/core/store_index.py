@@ -93,6 +93,7 @@ class Indexing:
         the index stream for those written since (by this process or another), never a reread."""
         with self._index_lock:
             with _db_errors(self.location):
+                e: Any  # (the index stream holds IndexEntry events only)
                 for e in self.app.events.get(INDEX_ID, gt=self._index_version):
                     self._index.append(e)
                     self._index_by_id[e.match_id] = e

@@ -133,7 +133,8 @@ class Reading:
         """The variations kept with a stored match, in the order they were kept."""
         mid = str(self._uuid(match_id))
         with _db_errors(self.location):
-            return list(self.app.events.get(variations_stream_id(mid)))
+            stored: Any = self.app.events.get(variations_stream_id(mid))  # (VariationStored events only)
+            return list(stored)
 
     def add_variation(self, match_id: str, at: int, name: str, events: list[dict[str, Any]]) -> VariationStored:
         """Keep a variation (events after event ``at``, already ruled legal there) with the match."""

@@ -41,7 +41,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -266,7 +266,7 @@ class _Reader:
             raise self.fail(line, f"{body[:80]!r} does not read as an event ({type(exc).__name__})", "event") from None
         if not events:
             raise self.fail(line, f"{body[:80]!r} writes no event", "event")
-        out = []
+        out: list[tuple[Event, bytes | None]] = []
         for i, ev in enumerate(events):
             env: dict[str, Any] = {"seq": None, "at": None, "note": None, "prev": None}
             if "seq" in self.envelope:
@@ -276,7 +276,7 @@ class _Reader:
             out.append((msgspec.structs.replace(bare(ev), **env), None))
         return out
 
-    def take(self, line: int, events: list[tuple[Event | None, bytes | None]]) -> None:
+    def take(self, line: int, events: Sequence[tuple[Event | None, bytes | None]]) -> None:
         for ev, raw in events:
             self.finalise()
             if ev is None:  # a JSON line that does not decode: the log reader names why
@@ -308,8 +308,7 @@ def _lines(data: bytes, path: str) -> Iterator[tuple[int, str]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise LogError(path, line, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
+        raise LogError(path, data[:exc.start].count(b"\n") + 1, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
     for i, line in enumerate(text.lstrip("\ufeff").split("\n"), start=1):
         if len(line) > MAX_LINE_BYTES:
             raise LogError(path, i, f"the line is {len(line)} characters long; at most {MAX_LINE_BYTES}")

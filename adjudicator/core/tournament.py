@@ -487,7 +487,7 @@ class _Table:
         if self.ref.points is not None and v["outcome"] is not None:
             want = table_points(self.tour.manifest.scoring, self.ref.players, v["outcome"])
             slip = {p: self.ref.points.get(p) for p in self.ref.players}
-            if any(slip[p] is None or abs(slip[p] - float(want[p])) > 1e-9 for p in self.ref.players):
+            if any((got := slip[p]) is None or abs(got - float(want[p])) > 1e-9 for p in self.ref.players):
                 show = ", ".join(f"{p} {float(want[p]):g}" for p in self.ref.players)
                 gave = ", ".join(f"{p} {x:g}" if x is not None else f"{p} nothing" for p, x in slip.items())
                 said = describe_result(v["outcome"])

@@ -258,7 +258,7 @@ class _Verifier:
                 except Exception as exc:
                     ruling = _engine_failure(game, ev, exc)
                 if visit is not None and ruling.__class__ is LazyLegal:
-                    ruling = ruling.ruling()  # type: ignore[attr-defined] # a step shows its message (else: never read)
+                    ruling = ruling.ruling()  # a step shows its message (else: never read)
             if skipped is not None and kind != "X":  # a rejected event played on: only a recording error?
                 ruling = self.follow(ev, ruling)
                 skipped = self.skipped
@@ -675,6 +675,7 @@ class _Judge:
     def void(self, number: int, line: int, ev: Event, state: Any) -> Step:
         """An event between one taken back and the ruling that takes it back."""
         self.table = self._at_table(self.table, ev)
+        assert self.taking_back is not None  # (only called while an event is being taken back)
         return Step(number, line, ev, _void(self.taking_back), False, state=state, table=self.table)
 
     def kept(self, state: Any) -> Any:
@@ -730,6 +731,7 @@ class _Judge:
 
     def after_end(self, ev: Event) -> Ruling:
         r = self.ended
+        assert r is not None  # (only called once a ruling ended the match)
         return Ruling("illegal", "LOG-3", "core/after-end",
                       f"{type(ev).__name__} comes after the match ended (the judge's ruling at event {r.seq}, "
                       f"line {r.line})")
@@ -785,8 +787,8 @@ def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], 
     if type(event) is JudgeRuling:  # about an event of a log, not about a position alone
         return Ruling("illegal", BAD_RULING, "core/bad-ruling", "a judge's ruling is about an event of a log: "
                       "propose it with the log (check LOG --event ...)", judged="ruling"), [], state
-    if game.outcome(state) is not None:
-        return Ruling("illegal", "LOG-3", "core/after-end", f"the match is over ({game.outcome(state).reason})"), [], state
+    if (over := game.outcome(state)) is not None:
+        return Ruling("illegal", "LOG-3", "core/after-end", f"the match is over ({over.reason})"), [], state
     if event.kind == "X":
         nxt = game.derive(state)
         return (
