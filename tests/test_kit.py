@@ -72,6 +72,22 @@ class Base(RulesBase):
     def candidates(self, s: Pos) -> list[Any]:
         return [Ping(player="a", n=n) for n in (-1, 0, 1)] + [Pong(player="a")]
 
+    def to_act(self, s: Pos) -> list[str]:
+        return ["a"]
+
+
+def test_the_kit_declares_what_a_game_must_write():
+    """``candidates`` and ``to_act`` are abstract: rules without them cannot be made (issue 33)."""
+    class Half(RulesBase):
+        namespace = "half/"
+
+        def candidates(self, s: Any) -> list[Any]:
+            return []
+
+    with pytest.raises(TypeError, match="to_act"):
+        Half()
+    assert RulesBase.__abstractmethods__ == frozenset({"candidates", "to_act"})
+
 
 class Derived(Base):
     @checks(Pong, rule="K-2")
@@ -466,6 +482,12 @@ class Lazy(RulesBase):
     def derive(self, s: Pos) -> None:
         return None
 
+    def candidates(self, s: Pos) -> list[Any]:
+        return []
+
+    def to_act(self, s: Pos) -> list[str]:
+        return ["a"]
+
 
 class LazyGame(Game[Pos]):
     """The smallest game on :class:`Lazy` rules that ``verify.run`` folds."""
@@ -541,3 +563,13 @@ def test_validate_more_is_called_only_for_the_types_a_game_names() -> None:
         assert seen == [KE.MiniatureBeaten]
     finally:
         game._more = more
+
+
+def test_the_kits_toy_game_runs() -> None:
+    """The module docstring of the kit is a whole game (issue 33: a doctested toy game)."""
+    import doctest
+
+    import adjudicator.core.kit as kit
+
+    res = doctest.testmod(kit, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert res.attempted >= 20 and res.failed == 0, res

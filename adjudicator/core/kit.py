@@ -17,15 +17,86 @@ the kit gives it:
 - the reference validator :class:`Refs` and the per-setup cache :class:`PerSetup`
   (:mod:`adjudicator.core.refs`), the card-pool loader :class:`PoolLoader`
   (:mod:`adjudicator.core.data`).
+
+A whole game on the kit, "Race to N" (``examples/plugin-toy`` is the same game as a plugin
+package; ``tests/test_kit.py`` runs this example).  Players alternate adding 1-3 to a total;
+the rules derive who won::
+
+    >>> from typing import Any, ClassVar
+    >>> import msgspec
+    >>> from adjudicator.core.events import Event
+    >>> from adjudicator.core.protocol import Outcome
+    >>> from adjudicator.core.rulings import Illegal, Rulebook
+    >>> class MatchStarted(MatchStartedBase, frozen=True):
+    ...     target: int = 5
+    >>> class Added(Event, frozen=True):
+    ...     player: str
+    ...     n: int
+    >>> class Won(Event, frozen=True):
+    ...     kind: ClassVar[str] = "X"            # derived: the rules state it, no player proposes it
+    ...     player: str
+    >>> class Race(msgspec.Struct, frozen=True):
+    ...     setup: MatchStarted
+    ...     total: int = 0
+    ...     turn: int = 0
+    ...     winner: str | None = None
+    >>> def mover(s): return s.setup.players[s.turn % 2]
+    >>> class RaceRules(RulesBase):
+    ...     namespace = "race/"
+    ...     def precheck(self, s, e):              # every proposed event
+    ...         if e.player != mover(s):
+    ...             raise Illegal("RACE-2", "race/turn", f"it is {mover(s)}'s turn")
+    ...     @checks(Added, rule="RACE-3")
+    ...     def c_added(self, s, e):
+    ...         if not 1 <= e.n <= 3:
+    ...             raise Illegal("RACE-3", "race/amount", f"{e.n} is not 1-3")
+    ...     @applies(Added)
+    ...     def a_added(self, s, e):
+    ...         return msgspec.structs.replace(s, total=s.total + e.n, turn=s.turn + 1)
+    ...     @applies(Won)
+    ...     def a_won(self, s, e):
+    ...         return msgspec.structs.replace(s, winner=e.player)
+    ...     def derive(self, s):                   # what the rules force, one event at a time
+    ...         if s.winner is None and s.total >= s.setup.target:
+    ...             return Won(player=s.setup.players[(s.turn - 1) % 2])
+    ...         return None
+    ...     def candidates(self, s):               # abstract: a superset of the legal events
+    ...         return [] if s.winner else [Added(player=mover(s), n=n) for n in (1, 2, 3)]
+    ...     def to_act(self, s):                   # abstract: who is to act
+    ...         return [] if s.winner else [mover(s)]
+    >>> class RaceGame(KitGame[Race]):
+    ...     id: ClassVar[str] = "race"
+    ...     name: ClassVar[str] = "Race to N"
+    ...     rulebook = Rulebook("RACE", {"RACE-1": "Set-up", "RACE-2": "Turns", "RACE-3": "Adding"})
+    ...     event_types = (MatchStarted, Added, Won)
+    ...     state_type, rules_type = Race, RaceRules
+    ...     refs = Refs(player="player")
+    ...     setup_rule = "RACE-1"
+    ...     def initial_state(self, setup): return Race(setup)
+    ...     def outcome(self, s): return Outcome("win", s.winner, "reached the target") if s.winner else None
+    ...     def players(self, s): return list(s.setup.players)
+    >>> game = RaceGame()
+    >>> s = game.initial_state(MatchStarted(game="race", players=["ann", "bob"]))
+    >>> r = game.check(s, Added(player="bob", n=1)); r.verdict, r.rule, r.message
+    ('illegal', 'RACE-2', "it is ann's turn")
+    >>> [e.n for e in game.legal_events(s)]
+    [1, 2, 3]
+    >>> after = game.apply(s, Added(player="ann", n=3))    # the frozen contract: a new position
+    >>> game.derive(after) is None, s.total, after.total
+    (True, 0, 3)
+    >>> from adjudicator.core.fold import working_for    # one verification's working position
+    >>> w = working_for(game, s)
+    >>> w.advance(Added(player="ann", n=3)), w.advance(Added(player="bob", n=2)), w.ended.winner
+    ([], [Won(player='bob')], 'bob')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import importlib
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
@@ -307,7 +378,7 @@ class Owed:
     by: str | None = None
 
 
-class RulesBase:
+class RulesBase(ABC):
     """Base of a game's rules: the handler tables, the check wrapper, apply, derive, legal events.
 
     Subclasses set :attr:`namespace` (``"colossus-order/"``), decorate handlers with
@@ -430,8 +501,9 @@ class RulesBase:
         return None if fn is None else fn(self, s, h)
 
     # -- legal events ----------------------------------------------------------------------------
+    @abstractmethod
     def candidates(self, s: Any) -> list[Any]:
-        raise NotImplementedError
+        """A superset of the legal events of ``s`` (:meth:`legal_events` keeps those ``check`` accepts)."""
 
     def follows_stated(self, s: Any) -> bool:
         """See :meth:`adjudicator.core.protocol.Game.follows_stated` (the default: never)."""
@@ -442,9 +514,9 @@ class RulesBase:
         check = self.check
         return [e for e in self.candidates(s) if check(s, e).allowed]
 
+    @abstractmethod
     def to_act(self, s: Any) -> list[str]:
         """Who may (or must) act in ``s``."""
-        raise NotImplementedError
 
 
 # == the game glue =======================================================================================
