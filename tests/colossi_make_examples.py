@@ -26,7 +26,7 @@ from adjudicator.core.seats import redact_log
 from adjudicator.core.verify import settle
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
-from adjudicator.games.colossi.rules import spawn_spaces
+from adjudicator.games.colossi.options import spawn_spaces
 from adjudicator.games.colossi.state import Actions, Deploy, Draw, MoveBeast, PlaceStart, Rest
 
 from .ruling_examples import ruling_examples

@@ -21,7 +21,8 @@ import msgspec
 
 from adjudicator.core.events import Event
 from adjudicator.games.logos import events as E
-from adjudicator.games.logos.rules import beats, card_stats, commitment_of, pool_of
+from adjudicator.games.logos.commitments import commitment_of
+from adjudicator.games.logos.values import beats, card_stats, pool_of
 
 from .logos_scenarios import A, B, GAME, POOL, Script, salt
 from .ruling_examples import TEXT as RULING_TEXT

@@ -22,7 +22,7 @@ from adjudicator.core.rulings import Ruling
 from adjudicator.core.verify import propose, run, start
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.cards import load_pool
-from adjudicator.games.logos.rules import commitment_of
+from adjudicator.games.logos.commitments import commitment_of
 from adjudicator.games.logos.state import Player, State
 
 GAME = registry.get("logos")

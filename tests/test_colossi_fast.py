@@ -12,7 +12,7 @@ from adjudicator.core import registry
 from adjudicator.core.verify import settle
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import content
-from adjudicator.games.colossi.rules import FAST, canon, task_options
+from adjudicator.games.colossi.options import FAST, canon, task_options
 from adjudicator.games.colossi.state import MoveBeast
 
 GAME = registry.get("colossi")

@@ -23,7 +23,7 @@ from adjudicator.core.playout import playout, to_jsonl
 from adjudicator.core.store import MatchStore
 from adjudicator.core.verify import run, settle
 from adjudicator.games.logos import events as E
-from adjudicator.games.logos.rules import commitment_of
+from adjudicator.games.logos.commitments import commitment_of
 
 from .logos_scenarios import A, B, GAME, POOL, Script
 

@@ -24,7 +24,8 @@ from adjudicator.core.verify import run
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.rulebook import RULES
 from tests.rulecov import RuleCoverage
-from adjudicator.games.logos.rules import beats, commitment_of
+from adjudicator.games.logos.commitments import commitment_of
+from adjudicator.games.logos.values import beats
 
 from .logos_scenarios import A, B, GAME, NS, Script, encode, salt, setup, verify_events
 

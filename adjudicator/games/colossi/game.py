@@ -13,7 +13,7 @@ from adjudicator.core.protocol import RefError
 from . import events as E
 from .data import ISLANDS, board, content
 from .observe import keep_seen
-from .rules import canonical
+from .options import canonical
 from .state import ChooseFirst, Options, Player, Space, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
