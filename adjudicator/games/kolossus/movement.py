@@ -75,8 +75,8 @@ class Movement(Queries):
 
     def walk(self, s: State, e: E.MiniatureMoved) -> Walk:
         """Check a move square by square; the result says what it does."""
-        c = self._walk
-        if c is not None and c[0] is s and c[1] is e:
+        c = self._walk  # (kept for the position checked: a working position that still equals it counts)
+        if c is not None and c[1] is e and (c[0] is s or c[0] is getattr(s, "_frozen", None)):
             return c[2]
         # the start (KO-11): a square of the board holding the warband's miniature of the
         # activated class, the one the activation named
