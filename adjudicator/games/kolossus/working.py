@@ -38,18 +38,20 @@ assert FIELDS == ("setup", "options", "warbands", "levels", "citadel", "pieces",
 
 
 class Position(Seats):
-    """A mutable position with the fields of :class:`State` (its attributes: a plain instance
-    dict, so a snapshot is one dict copy).  ``_frozen`` is the State this position equals, or
-    None once an apply handler wrote to it (the fold clears it after every event)."""
+    """A mutable position with the fields of :class:`State` as slots (read as fast as the
+    State's own).  ``_frozen`` is the State this position equals, or None once an apply handler
+    wrote to it (the fold clears it after every event)."""
+
+    __slots__ = FIELDS + ("_frozen",)
 
     def __init__(self, s: State) -> None:
         self.load(s)
 
     def load(self, s: State) -> None:
         """Make the position ``s`` (a frozen State: its values are shared, never changed)."""
-        d = self.__dict__
-        d.update(zip(FIELDS, astuple(s)))
-        d["_frozen"] = s
+        for name, value in zip(FIELDS, astuple(s)):
+            setattr(self, name, value)
+        self._frozen: State | None = s
 
     def freeze(self) -> State:
         """The position as a State nothing done here afterwards changes; the same object until
@@ -73,6 +75,9 @@ class Position(Seats):
 
 #: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
 _NOTHING: list[Event] = []
+#: the most events :class:`Fold` applies after its last kept position before it keeps one
+#: (the journal an exception replays stays this short: one State per this many events at most)
+JOURNAL = 1024
 
 
 class Fold:
@@ -80,11 +85,13 @@ class Fold:
     protocol) for Kolossus: one :class:`Position` for the whole log.
 
     ``check`` calls the event type's check handler on the Position (the kit's wrapper for
-    anything unusual); ``advance`` snapshots the Position's fields (one dict copy: an exception
-    leaves the position before the event), runs the apply handler and every derived event's in
-    place; ``freeze`` builds a State only when asked, once per position; ``restore`` loads a
-    kept State.  They are closures (the verifier's hot path: no attribute lookups), as in
-    :class:`~adjudicator.core.fold.FrozenWorking`."""
+    anything unusual); ``advance`` runs the apply handler and every derived event's in place;
+    ``freeze`` builds a State only when asked, once per position; ``restore`` loads a kept
+    State.  When an apply handler raises (an event a judge's ruling lets stand whose effect is
+    undefined, or a defect) the position is the one before the event: the last State kept
+    (``mark``) with the events applied since (``journal``, at most :data:`JOURNAL`) applied
+    again, so no event pays for a copy.  The methods are closures (the verifier's hot path: no
+    attribute lookups), as in :class:`~adjudicator.core.fold.FrozenWorking`."""
 
     __slots__ = ("position", "keep_base", "base", "ended", "check", "advance", "freeze", "restore")
 
@@ -96,13 +103,14 @@ class Fold:
 
 
 def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
-    """The closures of :class:`Fold` over its Position."""
+    """The closures of :class:`Fold` over its Position, the last State kept and the journal."""
     rules, gcheck, outcome = game.rules, game.check, game.outcome
     direct = direct_check(gcheck)
     rulings, table, accepted, pre = direct if direct is not None else (None, {}, {}, None)
     assert pre is None, "kolossus: every check handler asks actor/chapter first; no precheck"
     handler, applies, derive = table.get, type(rules)._applies, rules.derive
-    d = pos.__dict__
+    mark: State = pos.freeze()
+    journal: list[Event] = []
 
     def check(event: Event) -> Ruling:  # (a LazyLegal from a handler: the verifier writes it before advance)
         try:  # the kit's dispatch, inline
@@ -110,38 +118,64 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
         except Exception:  # noqa: BLE001 - no handler (None called), a rejection, anything unusual: the wrapper says what
             return gcheck(pos, event)  # type: ignore[arg-type]
 
+    def settle() -> list[Event]:
+        x = derive(pos)
+        if x is None:
+            return _NOTHING
+        derived = []
+        while x is not None:
+            applies[x.__class__](rules, pos, x)
+            derived.append(x)
+            if len(derived) > MAX_DERIVED_RUN:
+                raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
+            x = derive(pos)
+        pos._frozen = None
+        return derived
+
     def advance(event: Event) -> list[Event]:
-        before = d.copy()
         try:
             applies[event.__class__](rules, pos, event)
-            d["_frozen"] = None
+            pos._frozen = None
             if w.keep_base:
                 w.base = pos.freeze()
-            x = derive(pos)
-            if x is None:
-                derived = _NOTHING
-            else:
-                derived = []
-                while x is not None:
-                    applies[x.__class__](rules, pos, x)
-                    derived.append(x)
-                    if len(derived) > MAX_DERIVED_RUN:
-                        raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
-                    x = derive(pos)
-                d["_frozen"] = None
+            derived = settle()
         except BaseException:
-            d.clear()
-            d.update(before)
+            rules._walk = None
+            back()
             raise
-        finally:
-            rules._walk = None  # (the walk a check kept is keyed by the position's identity)
+        rules._walk = None  # (the walk a check kept is keyed by the position's identity)
+        journal.append(event)
+        if len(journal) >= JOURNAL:
+            freeze()
         r = pos.result
         w.ended = None if r is None else outcome(pos)  # type: ignore[arg-type]
         return derived
 
+    def back() -> None:
+        """The position before the event that raised: the last kept one and the journal again."""
+        pos.load(mark)
+        for e in journal:
+            applies[e.__class__](rules, pos, e)
+            pos._frozen = None
+            settle()
+        rules._walk = None
+
+    def freeze() -> State:
+        nonlocal mark
+        f = pos._frozen
+        if f is None:
+            f = pos._frozen = pos.build()
+        if journal or f is not mark:
+            mark = f
+            journal.clear()
+        return f
+
     def restore(kept: State) -> None:
+        nonlocal mark
         pos.load(kept)
+        mark = kept
+        journal.clear()
         rules._walk = None
         w.ended = outcome(kept)
 
-    w.check, w.advance, w.freeze, w.restore = check, advance, pos.freeze, restore  # type: ignore[method-assign]
+    w.check, w.advance, w.freeze, w.restore = check, advance, freeze, restore  # type: ignore[method-assign]
