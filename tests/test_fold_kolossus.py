@@ -18,7 +18,6 @@ Properties over generated matches of every chapter, with and without a declared 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import msgspec
@@ -34,6 +33,7 @@ from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.working import JOURNAL, Fold, Position
 
 from .kolossus_scenarios import GAME
+from .test_fold import _logs as fold_logs
 
 #: chapter 1 + seed % 3, a declared generator on even seeds (game.sample_setup)
 SEEDS = [0, 1, 2, 3, 4, 5]
@@ -104,15 +104,10 @@ class _Frozen:
 
 
 def _logs(seed: int) -> list[tuple[str, bytes]]:
+    """A longer match (derived events stated on odd seeds), then the logs the fold contract's own
+    test takes (tests/test_fold.py: each seat's record, events moved, judges' rulings)."""
     events, _ = playout(GAME, seed, max_events=1500, with_derived=seed % 2 == 1)
-    out = [(f"k{seed}", to_jsonl(events))]
-    rng = random.Random(seed)
-    for k in range(3):
-        moved = list(events)
-        ev = moved.pop(rng.randrange(1, len(moved)))
-        moved.insert(rng.randrange(1, len(moved) + 1), ev)
-        out.append((f"k{seed}-moved-{k}", to_jsonl(moved)))
-    return out
+    return [(f"k{seed}", to_jsonl(events))] + (fold_logs("kolossus") if seed == 1 else [])
 
 
 def _steps(res: Any) -> list[Any]:
