@@ -215,6 +215,7 @@ class Apply(Movement, TitanPowers):
             wk = self.walk(s, e)
         except Illegal:  # a move a judge's ruling lets stand (KO-40)
             wk = self.stood_walk(s, e)
+        self._walk = None  # (kept for the position's identity: the working position changes now)
         end = wk.names[-1]
         gone = wk.beaten
         mover = wk.mover

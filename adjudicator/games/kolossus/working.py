@@ -118,10 +118,8 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
         except Exception:  # noqa: BLE001 - no handler (None called), a rejection, anything unusual: the wrapper says what
             return gcheck(pos, event)  # type: ignore[arg-type]
 
-    def settle() -> list[Event]:
-        x = derive(pos)
-        if x is None:
-            return _NOTHING
+    def settle(x: Event) -> list[Event]:
+        """Every consequence the rules force, the first (``x``) found already."""
         derived = []
         while x is not None:
             applies[x.__class__](rules, pos, x)
@@ -138,12 +136,11 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
             pos._frozen = None
             if w.keep_base:
                 w.base = pos.freeze()
-            derived = settle()
+            x = derive(pos)  # (most events force nothing)
+            derived = _NOTHING if x is None else settle(x)
         except BaseException:
-            rules._walk = None
             back()
             raise
-        rules._walk = None  # (the walk a check kept is keyed by the position's identity)
         journal.append(event)
         if len(journal) >= JOURNAL:
             freeze()
@@ -153,12 +150,14 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
 
     def back() -> None:
         """The position before the event that raised: the last kept one and the journal again."""
+        rules._walk = None
         pos.load(mark)
         for e in journal:
             applies[e.__class__](rules, pos, e)
             pos._frozen = None
-            settle()
-        rules._walk = None
+            x = derive(pos)
+            if x is not None:
+                settle(x)
 
     def freeze() -> State:
         nonlocal mark
