@@ -34,7 +34,7 @@ FIELDS: tuple[str, ...] = State.__struct_fields__
 assert FIELDS == ("setup", "options", "warbands", "levels", "citadel", "pieces", "step", "seat", "round", "first",
                   "order", "quaked", "quakers", "quake_roll", "destiny", "points", "initiative", "acted", "activation",
                   "crystals_left", "on_citadel", "last_capture", "captured_by", "rolls", "queue", "ending", "result"), \
-    "kolossus: Position.freeze lists the State's fields in their order"
+    "kolossus: Position.load and build list the State's fields in their order"
 
 
 class Position(Seats):
@@ -49,8 +49,10 @@ class Position(Seats):
 
     def load(self, s: State) -> None:
         """Make the position ``s`` (a frozen State: its values are shared, never changed)."""
-        for name, value in zip(FIELDS, astuple(s)):
-            setattr(self, name, value)
+        (self.setup, self.options, self.warbands, self.levels, self.citadel, self.pieces, self.step, self.seat,
+         self.round, self.first, self.order, self.quaked, self.quakers, self.quake_roll, self.destiny, self.points,
+         self.initiative, self.acted, self.activation, self.crystals_left, self.on_citadel, self.last_capture,
+         self.captured_by, self.rolls, self.queue, self.ending, self.result) = astuple(s)
         self._frozen: State | None = s
 
     def freeze(self) -> State:
