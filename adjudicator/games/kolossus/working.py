@@ -15,7 +15,7 @@ the one Position; a State is built only when a caller keeps one (``freeze``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from msgspec.structs import astuple
 
@@ -104,24 +104,30 @@ class Fold:
         _bind(self, game, pos)
 
 
-def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
-    """The closures of :class:`Fold` over its Position, the last State kept and the journal."""
-    rules, gcheck, outcome = game.rules, game.check, game.outcome
+def _checker(game: Kolossus, pos: Position) -> Callable[[Event], Ruling]:
+    """``Fold.check``: the event type's check handler called on the Position (the kit's dispatch,
+    inline); the kit's wrapper for anything unusual."""
+    gcheck = game.check
     direct = direct_check(gcheck)
     rulings, table, accepted, pre = direct if direct is not None else (None, {}, {}, None)
     assert pre is None, "kolossus: every check handler asks actor/chapter first; no precheck"
-    handler, applies, derive = table.get, type(rules)._applies, rules.derive
-    mark: State = pos.freeze()
-    journal: list[Event] = []
+    handler = table.get
 
     def check(event: Event) -> Ruling:  # (a LazyLegal from a handler: the verifier writes it before advance)
-        try:  # the kit's dispatch, inline
+        try:
             return handler(event.__class__)(rulings, pos, event) or accepted[event.__class__]  # type: ignore[misc,no-any-return]
         except Exception:  # noqa: BLE001 - no handler (None called), a rejection, anything unusual: the wrapper says what
             return gcheck(pos, event)  # type: ignore[arg-type]
+    return check
 
-    def settle(x: Event) -> list[Event]:
-        """Every consequence the rules force, the first (``x``) found already."""
+
+def _settler(game: Kolossus, pos: Position) -> Callable[[Event], list[Event]]:
+    """Every consequence the rules force, applied to the Position, the first (``x``) found
+    already: the derived events."""
+    rules = game.rules
+    applies, derive = type(rules)._applies, rules.derive
+
+    def settle(x: Event | None) -> list[Event]:
         derived = []
         while x is not None:
             applies[x.__class__](rules, pos, x)
@@ -131,6 +137,15 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
             x = derive(pos)
         pos._frozen = None
         return derived
+    return settle
+
+
+def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
+    """The closures of :class:`Fold` over its Position, the last State kept and the journal."""
+    rules, outcome = game.rules, game.outcome
+    applies, derive, settle = type(rules)._applies, rules.derive, _settler(game, pos)
+    mark: State = pos.freeze()
+    journal: list[Event] = []
 
     def advance(event: Event) -> list[Event]:
         try:
@@ -156,10 +171,7 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
         pos.load(mark)
         for e in journal:
             applies[e.__class__](rules, pos, e)
-            pos._frozen = None
-            x = derive(pos)
-            if x is not None:
-                settle(x)
+            settle(derive(pos))
 
     def freeze() -> State:
         nonlocal mark
@@ -179,4 +191,4 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
         rules._walk = None
         w.ended = outcome(kept)
 
-    w.check, w.advance, w.freeze, w.restore = check, advance, freeze, restore  # type: ignore[method-assign]
+    w.check, w.advance, w.freeze, w.restore = _checker(game, pos), advance, freeze, restore  # type: ignore[method-assign]
