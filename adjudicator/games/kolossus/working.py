@@ -29,7 +29,7 @@ from .state import Seats, State
 if TYPE_CHECKING:
     from .game import Kolossus
 
-#: the fields of a position, in the State's order (``Position.freeze`` passes them so)
+#: the fields of a position, in the State's order (``Position.load`` and ``build`` take them so)
 FIELDS: tuple[str, ...] = State.__struct_fields__
 assert FIELDS == ("setup", "options", "warbands", "levels", "citadel", "pieces", "step", "seat", "round", "first",
                   "order", "quaked", "quakers", "quake_roll", "destiny", "points", "initiative", "acted", "activation",
