@@ -94,6 +94,28 @@ def test_the_working_fold_gives_the_frozen_folds_positions_and_changes_none_it_h
     assert not changed, f"positions handed out at {changed[:5]} changed afterwards"
 
 
+@pytest.mark.parametrize("seed", [2, 5])
+def test_an_apply_that_raises_leaves_the_position_before_it_with_nothing_kept_for_long(seed: int) -> None:
+    """The position before a raising event comes from the last kept one and the journal of the
+    events since (no copy per event): raised after a hundred events nobody kept, then kept,
+    then raised again at once, it is the frozen fold's position each time."""
+    log, _ = playout(GAME, seed, max_events=2500)  # (seeds 2 and 5: chapter 3, Titan Powers)
+    s, _ = settle(GAME, GAME.initial_state(log[0]))
+    w = GAME.working(s)
+    raised, due = 0, 100
+    for k, ev in enumerate(log[1:]):
+        if k >= due and s.step == "act":
+            due = k + 100
+            for _ in range(2):  # (the second: right after the first, whose freeze kept a position)
+                with pytest.raises(Undefined):
+                    w.advance(E.EarthquakeUsed(warband=s.current.id, region="row-99", direction="N"))
+                assert w.freeze() == s and w.ended is None, k
+                raised += 1
+        w.advance(ev)
+        s, _ = settle(GAME, GAME.apply(s, ev))
+    assert w.freeze() == s and raised >= 4, raised
+
+
 class _Frozen:
     """``GAME`` without a working position of its own: the default adapter (the frozen contract)."""
 
@@ -143,7 +165,7 @@ def test_a_verification_that_keeps_no_position_builds_almost_none(monkeypatch: p
         return build(self)
 
     monkeypatch.setattr(Position, "build", counted)
-    events, _ = playout(GAME, 60, max_events=8000, long=True)
+    events, _ = playout(GAME, 60, max_events=4000, long=True)
     data = to_jsonl(events)
     built[0] = 0  # (the playout applied through the frozen contract: a State per event)
     res = verify(parse_log(data, "long"), Visitor())
