@@ -1,5 +1,7 @@
-"""Apply: what each checked event does to the position (a new immutable State), the regions that
-slide, the miniatures beaten and a wiped-out warband's end (KO-21)."""
+"""Apply: what each checked event does to the working position (:class:`.working.Position`,
+changed in place: a field's value is replaced, never changed), the regions that slide, the
+miniatures beaten and a wiped-out warband's end (KO-21).  ``Rules.apply`` runs these handlers on a
+Position of the State it is given and freezes it; the fold runs them on its one Position."""
 
 from __future__ import annotations
 
@@ -15,25 +17,34 @@ from .basics import CI, board_of, title, wname
 from .movement import Movement
 from .state import COST, EARTHQUAKE_COST, MANA, REBIRTH_COST, WEAPON_CHARGE, WEAPONS, Activation, Piece, Result, State
 from .titan import TitanPowers
-
+from .working import Position
 
 class Apply(Movement, TitanPowers):
-    """The apply handlers (they assume the event was checked)."""
+    """The apply handlers: each changes the Position ``s`` in place and returns nothing (they
+    assume the event was checked; an Undefined raised midway leaves a Position the caller
+    discards: the fold restores its snapshot, ``Rules.apply`` drops its copy)."""
+
+    #: the working copy ``Rules.apply`` hands the handlers (``RulesBase.working``)
+    working = Position
+
+    def finish(self, w: Position) -> State:  # type: ignore[override]
+        return w.build()
 
     # -- apply ------------------------------------------------------------------------------------------------
-    def with_wb(self, s: State, seat: int, **changes: Any) -> State:
-        return replace(s, warbands=_wbs(s, seat, changes))
+    def set_wb(self, s: Position, seat: int, **changes: Any) -> None:
+        s.warbands = _wbs(s, seat, changes)
 
     @applies(E.SkillsChosen)
-    def a_skills(self, s: State, e: E.SkillsChosen) -> State:
+    def a_skills(self, s: Position, e: E.SkillsChosen) -> None:
         att, dfc, total = self.skills(s, e, "KO-1.3")
-        s = self.with_wb(s, s.seat, attack=att, defence=dfc, supply=MANA - total)
+        self.set_wb(s, s.seat, attack=att, defence=dfc, supply=MANA - total)
         if s.seat + 1 < 4:
-            return replace(s, seat=s.seat + 1)
-        return replace(s, seat=0, step="place")
+            s.seat += 1
+        else:
+            s.seat, s.step = 0, "place"
 
     @applies(E.MiniaturesPlaced)
-    def a_placed(self, s: State, e: E.MiniaturesPlaced) -> State:
+    def a_placed(self, s: Position, e: E.MiniaturesPlaced) -> None:
         w = s.current.id
         new = [Piece(e.colossus, w, "colossus")] + [Piece(q, w, "guardian") for q in e.guardians] \
             + [Piece(q, w, "warrior") for q in e.warriors]
@@ -43,31 +54,34 @@ class Apply(Movement, TitanPowers):
             if p.square in held or p.square in seen:
                 raise Undefined(f"MiniaturesPlaced by {e.warband}: {p.square} would hold two miniatures")
             seen.add(p.square)
-        s = replace(s, pieces=s.pieces + tuple(new))
+        s.pieces = s.pieces + tuple(new)
         if s.seat + 1 < 4:
-            return replace(s, seat=s.seat + 1)
-        s = replace(s, order=0)
-        return self.next_quake(s, 0)
+            s.seat += 1
+            return
+        s.order = 0
+        self.next_quake(s, 0)
 
-    def next_quake(self, s: State, order: int) -> State:
+    def next_quake(self, s: Position, order: int) -> None:
         k = self.quake_seat(s, order)
         if k is None:
-            return replace(s, step="round-start", order=0, seat=s.first, quake_roll=0)
-        return replace(s, step="quake-roll", order=k, seat=(s.first + k) % 4, quake_roll=0)
+            s.step, s.order, s.seat, s.quake_roll = "round-start", 0, s.first, 0
+        else:
+            s.step, s.order, s.seat, s.quake_roll = "quake-roll", k, (s.first + k) % 4, 0
 
-    def gain(self, s: State, value: int) -> State:
+    def gain(self, s: Position, value: int) -> None:
         if s.options.chapter < 2:
-            return s
+            return
         w = s.current
         g = self.mana_gain(s, value, w.supply + w.pending)
-        return self.with_wb(s, s.seat, supply=w.supply + w.pending - g, pending=g)
+        self.set_wb(s, s.seat, supply=w.supply + w.pending - g, pending=g)
 
     @applies(E.QuakeRolled)
-    def a_quake_roll(self, s: State, e: E.QuakeRolled) -> State:
-        s = replace(s, quake_roll=e.value, rolls=s.rolls + 1, step="quake-shift")
-        return self.gain(s, e.value) if s.options.invasion_mana else s
+    def a_quake_roll(self, s: Position, e: E.QuakeRolled) -> None:
+        s.quake_roll, s.rolls, s.step = e.value, s.rolls + 1, "quake-shift"
+        if s.options.invasion_mana:
+            self.gain(s, e.value)
 
-    def shift(self, s: State, region: str, direction: str, distance: int, by: str) -> State:
+    def shift(self, s: Position, region: str, direction: str, distance: int, by: str) -> None:
         """Slide a region's landscapes and miniatures; what leaves the board is gone (KO-5, KO-6)."""
         b = board_of(s)
         line = b.regions.get(region)
@@ -103,16 +117,17 @@ class Apply(Movement, TitanPowers):
                 raise Undefined(f"sliding {region} {distance} {direction} would push the Citadel of Time from "
                                 f"{citadel} off the board")
             citadel = b.names[line[j]]
-        s = replace(s, levels=tuple(levels), pieces=tuple(pieces), citadel=citadel)
-        return self.beat(s, fallen, by)
+        s.levels, s.pieces, s.citadel = tuple(levels), tuple(pieces), citadel
+        self.beat(s, fallen, by)
 
-    def beat(self, s: State, gone: list[Piece], by: str) -> State:
+    def beat(self, s: Position, gone: list[Piece], by: str) -> None:
         if not gone:
-            return s
-        queue = s.queue + tuple(E.MiniatureBeaten(warband=p.warband, character=p.character, square=p.square, by=by) for p in gone)
-        return replace(s, queue=queue, ending=self.wipeout(s))  # (the queue plays no part in a wipe-out)
+            return
+        s.queue = s.queue + tuple(E.MiniatureBeaten(warband=p.warband, character=p.character, square=p.square, by=by)
+                                  for p in gone)
+        s.ending = self.wipeout(s)  # (the queue plays no part in a wipe-out)
 
-    def wipeout(self, s: State) -> Result | None:
+    def wipeout(self, s: State | Position) -> Result | None:
         mode = s.options.wipeout
         if mode == "never":
             return None
@@ -139,67 +154,68 @@ class Apply(Movement, TitanPowers):
         return self.win(s, 1 - losers[0], "wipeout")
 
     @applies(E.QuakeShifted)
-    def a_quake_shift(self, s: State, e: E.QuakeShifted) -> State:
-        s = self.shift(s, e.region, e.direction, e.distance, "quake")
-        s = replace(s, quaked=s.quaked + (e.region,), quakers=s.quakers + (s.current.player,))
+    def a_quake_shift(self, s: Position, e: E.QuakeShifted) -> None:
+        self.shift(s, e.region, e.direction, e.distance, "quake")
+        s.quaked, s.quakers = s.quaked + (e.region,), s.quakers + (s.current.player,)
         if s.current.pending > 0:
-            return replace(s, step="allocate")
-        return self.next_quake(s, s.order + 1)
+            s.step = "allocate"
+        else:
+            self.next_quake(s, s.order + 1)
 
     @applies(E.RoundStarted)
-    def a_round_started(self, s: State, e: E.RoundStarted) -> State:
+    def a_round_started(self, s: Position, e: E.RoundStarted) -> None:
         first = s.seat_of(e.first)
         placed = 1 if s.crystals_left > 0 else 0
-        return replace(s, round=e.round, first=first, seat=first, order=0, captured_by=None,
-                       crystals_left=s.crystals_left - placed, on_citadel=s.on_citadel + placed, step="turn-start")
+        s.round, s.first, s.seat, s.order, s.captured_by = e.round, first, first, 0, None
+        s.crystals_left, s.on_citadel, s.step = s.crystals_left - placed, s.on_citadel + placed, "turn-start"
 
     @applies(E.TurnStarted)
-    def a_turn_started(self, s: State, e: E.TurnStarted) -> State:
+    def a_turn_started(self, s: Position, e: E.TurnStarted) -> None:
         seat = s.seat  # the warband the event names plays (a stated turn a judge's ruling let stand)
         if s.warbands[seat].id != e.warband:
             seat = s.seat_of(e.warband)
             if seat < 0:
                 raise Undefined(f"TurnStarted names {e.warband!r}, which is no warband of this match")
-            s = replace(s, seat=seat, order=(seat - s.first) % 4)
-        return replace(s, step="destiny", destiny=0, points=0, initiative=False, acted=False, activation=None)
+            s.seat, s.order = seat, (seat - s.first) % 4
+        s.step, s.destiny, s.points, s.initiative, s.acted, s.activation = "destiny", 0, 0, False, False, None
 
     @applies(E.DestinyRolled)
-    def a_destiny(self, s: State, e: E.DestinyRolled) -> State:
+    def a_destiny(self, s: Position, e: E.DestinyRolled) -> None:
         v = e.value
-        if s.options.chapter < 2:
-            return replace(s, destiny=v, points=v, rolls=s.rolls + 1, step="act")
-        w = s.warbands[s.seat]  # (gain, in the same replace)
-        g = self.mana_gain(s, v, w.supply + w.pending)
-        return replace(s, destiny=v, points=v, rolls=s.rolls + 1, step="act",
-                       warbands=_wbs(s, s.seat, {"supply": w.supply + w.pending - g, "pending": g}))
+        s.destiny, s.points, s.rolls, s.step = v, v, s.rolls + 1, "act"
+        if s.options.chapter >= 2:
+            w = s.warbands[s.seat]  # (gain, inline)
+            g = self.mana_gain(s, v, w.supply + w.pending)
+            s.warbands = _wbs(s, s.seat, {"supply": w.supply + w.pending - g, "pending": g})
 
     @applies(E.InitiativeUsed)
-    def a_initiative(self, s: State, e: E.InitiativeUsed) -> State:
+    def a_initiative(self, s: Position, e: E.InitiativeUsed) -> None:
         w = s.current
-        s = self.with_wb(s, s.seat, pool=w.pool - 1, supply=w.supply + 1)
-        s = replace(s, destiny=s.destiny + 1, points=s.points + 1, initiative=True)
-        return self.gain(s, s.destiny)
+        self.set_wb(s, s.seat, pool=w.pool - 1, supply=w.supply + 1)
+        s.destiny, s.points, s.initiative = s.destiny + 1, s.points + 1, True
+        self.gain(s, s.destiny)
 
     @applies(E.ActivationDeclared)
-    def a_activation(self, s: State, e: E.ActivationDeclared) -> State:
-        return replace(s, points=s.points - COST[e.character], acted=True, step="roll",
-                       activation=Activation(e.character, e.square))
+    def a_activation(self, s: Position, e: E.ActivationDeclared) -> None:
+        s.points, s.acted, s.step = s.points - COST[e.character], True, "roll"
+        s.activation = Activation(e.character, e.square)
 
     @applies(E.MovementRolled)
-    def a_move_roll(self, s: State, e: E.MovementRolled) -> State:
+    def a_move_roll(self, s: Position, e: E.MovementRolled) -> None:
         a = s.activation
+        s.rolls = s.rolls + len(e.dice)
         if a is None:  # a roll that stands without an activation (KO-40): the dice are used, nothing moves
-            return replace(s, rolls=s.rolls + len(e.dice))
+            return
         bonus = s.warbands[s.seat].attack[CI[a.character]] if s.options.chapter >= 2 else 0
-        return replace(s, rolls=s.rolls + len(e.dice), step="move",
-                       activation=replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus))
+        s.step, s.activation = "move", replace(a, dice=tuple(e.dice), mp=sum(e.dice) + bonus)
 
     @applies(E.MiniatureMoved)
-    def a_move(self, s: State, e: E.MiniatureMoved) -> State:
+    def a_move(self, s: Position, e: E.MiniatureMoved) -> None:
         try:
             wk = self.walk(s, e)
         except Illegal:  # a move a judge's ruling lets stand (KO-40)
             wk = self.stood_walk(s, e)
+        self._walk = None  # (kept for the position's identity: the working position changes now)
         end = wk.names[-1]
         gone = wk.beaten
         mover = wk.mover
@@ -208,21 +224,22 @@ class Apply(Movement, TitanPowers):
         pieces[wk.mover_at] = moved
         new = tuple([p for p in pieces if p not in gone]) if gone else tuple(pieces)  # (a beaten miniature is not the mover's side)
         self.moved_index(s, new, mover, end, gone)
+        s.pieces = new
         a = s.activation
         if a is None:  # (a move that stands without an activation: the miniature moves, nothing else)
-            return self.beat(replace(s, pieces=new), gone, e.warband)
-        s = replace(s, pieces=new, step="act", activation=replace(a, at=end, left=wk.left))
+            self.beat(s, gone, e.warband)
+            return
+        s.step, s.activation = "act", replace(a, at=end, left=wk.left)
         if e.weapon is not None:
             w = s.current
-            s = self.with_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
+            self.set_wb(s, s.seat, charged=False, supply=w.supply + WEAPON_CHARGE)
         if gone:
-            s = self.beat(s, gone, e.warband)
+            self.beat(s, gone, e.warband)
         if wk.capture:
-            s = replace(s, queue=s.queue + (E.CrystalsCaptured(warband=e.warband, count=s.on_citadel),))
-        return s
+            s.queue = s.queue + (E.CrystalsCaptured(warband=e.warband, count=s.on_citadel),)
 
     @applies(E.WeaponUsed)
-    def a_weapon(self, s: State, e: E.WeaponUsed) -> State:
+    def a_weapon(self, s: Position, e: E.WeaponUsed) -> None:
         a = s.activation
         if a is None:
             raise Undefined(f"WeaponUsed by {e.warband}: no Colossus was activated to wield the {WEAPONS[e.weapon]}")
@@ -238,26 +255,26 @@ class Apply(Movement, TitanPowers):
             if missing:
                 raise Undefined(f"WeaponUsed by {e.warband}: there is no miniature on {missing[0]!r} to beat")
         gone = list(dict.fromkeys(occ[t] for t in e.targets))
-        s = replace(s, pieces=tuple(p for p in s.pieces if p not in gone), activation=replace(a, left=a.left - cost))
+        s.pieces, s.activation = tuple(p for p in s.pieces if p not in gone), replace(a, left=a.left - cost)
         # (the charge goes back to the supply: none when a use that stands found the weapon not charged)
-        s = self.with_wb(s, s.seat, charged=False, supply=w.supply + (WEAPON_CHARGE if w.charged else 0))
-        return self.beat(s, gone, e.warband)
+        self.set_wb(s, s.seat, charged=False, supply=w.supply + (WEAPON_CHARGE if w.charged else 0))
+        self.beat(s, gone, e.warband)
 
     @applies(E.EarthquakeUsed)
-    def a_earthquake(self, s: State, e: E.EarthquakeUsed) -> State:
+    def a_earthquake(self, s: Position, e: E.EarthquakeUsed) -> None:
         w = s.current
-        s = self.with_wb(s, s.seat, pool=w.pool - EARTHQUAKE_COST, supply=w.supply + EARTHQUAKE_COST)
-        s = replace(s, activation=self.after_power(s), acted=True)
-        return self.shift(s, e.region, e.direction, 1, "earthquake")
+        self.set_wb(s, s.seat, pool=w.pool - EARTHQUAKE_COST, supply=w.supply + EARTHQUAKE_COST)
+        s.activation, s.acted = self.after_power(s), True
+        self.shift(s, e.region, e.direction, 1, "earthquake")
 
-    def after_power(self, s: State) -> Activation | None:
+    def after_power(self, s: Position) -> Activation | None:
         """The activation after a Titan Power: none (a power ends what the last activation could
         still do); one declared and not yet moved stays when a power a judge's ruling lets stand
         came at its roll or move (KO-40)."""
         return s.activation if s.step == "roll" or s.step == "move" else None
 
     @applies(E.RebirthUsed)
-    def a_rebirth(self, s: State, e: E.RebirthUsed) -> State:
+    def a_rebirth(self, s: Position, e: E.RebirthUsed) -> None:
         w = s.current
         cost = REBIRTH_COST[e.character]
         beaten = list(w.beaten)
@@ -268,68 +285,68 @@ class Apply(Movement, TitanPowers):
         if there is not None:
             raise Undefined(f"RebirthUsed: {e.square} holds the {wname(there.warband)} {title(there.character)}; "
                             f"a square holds one miniature")
-        s = self.with_wb(s, s.seat, pool=w.pool - cost, supply=w.supply + cost, beaten=tuple(beaten))
-        return replace(s, pieces=s.pieces + (Piece(e.square, w.id, e.character, reborn=True),),
-                       activation=self.after_power(s), acted=True)
+        self.set_wb(s, s.seat, pool=w.pool - cost, supply=w.supply + cost, beaten=tuple(beaten))
+        s.pieces = s.pieces + (Piece(e.square, w.id, e.character, reborn=True),)
+        s.activation, s.acted = self.after_power(s), True
 
     @applies(E.TurnEnded)
-    def a_turn_end(self, s: State, e: E.TurnEnded) -> State:
-        seat = s.seat
-        w = s.warbands[seat]
+    def a_turn_end(self, s: Position, e: E.TurnEnded) -> None:
+        w = s.warbands[s.seat]
         wid = w.id
-        pieces = s.pieces
-        # (the next step read from the position before the miniatures rest: they do not change it)
-        more = {"step": "allocate"} if s.options.chapter >= 2 and w.pending > 0 else self.turn_after(s)
         new = tuple([replace(p, activated=False, reborn=False) if (p.activated or p.reborn) and p.warband == wid else p
-                     for p in pieces])  # (one pass: most miniatures rest already)
+                     for p in s.pieces])  # (one pass: most miniatures rest already)
         self.same_squares(s, new)
-        return replace(s, pieces=new, activation=None, points=0, **more)
+        # (the next step read from the position before the miniatures rest: they do not change it)
+        if s.options.chapter >= 2 and w.pending > 0:
+            s.step = "allocate"
+        else:
+            self.next_turn(s)
+        s.pieces, s.activation, s.points = new, None, 0
 
-    def turn_after(self, s: State) -> dict[str, Any]:
-        """What changes when the turn of ``s`` is over: the next warband's turn starts, or the round ends."""
+    def next_turn(self, s: Position) -> None:
+        """The turn of ``s`` is over: the next warband's turn starts, or the round ends."""
         order = s.order + 1
         if order < 4:
-            return {"order": order, "seat": (s.first + order) % 4, "step": "turn-start"}
-        return {"order": order, "step": "game-end" if s.round >= s.options.rounds else "round-start"}
-
-    def next_turn(self, s: State) -> State:
-        return replace(s, **self.turn_after(s))
+            s.order, s.seat, s.step = order, (s.first + order) % 4, "turn-start"
+        else:
+            s.order, s.step = order, "game-end" if s.round >= s.options.rounds else "round-start"
 
     @applies(E.ManaAllocated)
-    def a_allocate(self, s: State, e: E.ManaAllocated) -> State:
+    def a_allocate(self, s: Position, e: E.ManaAllocated) -> None:
         w = s.warbands[s.seat]
         att, dfc, skills = self.skills(s, e, "KO-7.2")
         used = skills + e.pool + e.weapon
         wa, wd = w.attack, w.defence
-        wbs = _wbs(s, s.seat, {"attack": (wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
-                               "defence": (wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), "pool": w.pool + e.pool,
-                               "charged": w.charged or e.weapon == WEAPON_CHARGE, "pending": 0,
-                               "supply": w.supply + w.pending - used})
+        s.warbands = _wbs(s, s.seat, {"attack": (wa[0] + att[0], wa[1] + att[1], wa[2] + att[2]),
+                                      "defence": (wd[0] + dfc[0], wd[1] + dfc[1], wd[2] + dfc[2]), "pool": w.pool + e.pool,
+                                      "charged": w.charged or e.weapon == WEAPON_CHARGE, "pending": 0,
+                                      "supply": w.supply + w.pending - used})
         if s.round == 0:
-            return self.next_quake(replace(s, warbands=wbs), s.order + 1)
-        return replace(s, warbands=wbs, **self.turn_after(s))  # (the skills do not change whose turn is next)
+            self.next_quake(s, s.order + 1)
+        else:
+            self.next_turn(s)  # (the skills do not change whose turn is next)
 
     @applies(E.MiniatureBeaten)
-    def a_beaten(self, s: State, e: E.MiniatureBeaten) -> State:
+    def a_beaten(self, s: Position, e: E.MiniatureBeaten) -> None:
         seat = s.seat_of(e.warband)
-        w = s.warbands[seat]
-        beaten = list(w.beaten)
+        beaten = list(s.warbands[seat].beaten)
         beaten[CI[e.character]] += 1
-        s = self.with_wb(s, seat, beaten=tuple(beaten))
-        return replace(s, queue=s.queue[1:])
+        self.set_wb(s, seat, beaten=tuple(beaten))
+        s.queue = s.queue[1:]
 
     @applies(E.CrystalsCaptured)
-    def a_captured(self, s: State, e: E.CrystalsCaptured) -> State:
+    def a_captured(self, s: Position, e: E.CrystalsCaptured) -> None:
         seat = s.seat_of(e.warband)
-        s = self.with_wb(s, seat, crystals=s.warbands[seat].crystals + e.count)
-        return replace(s, queue=s.queue[1:], on_citadel=s.on_citadel - e.count, last_capture=seat, captured_by=seat)
+        self.set_wb(s, seat, crystals=s.warbands[seat].crystals + e.count)
+        s.queue, s.on_citadel, s.last_capture, s.captured_by = s.queue[1:], s.on_citadel - e.count, seat, seat
 
     @applies(E.GameEnded)
-    def a_game_ended(self, s: State, e: E.GameEnded) -> State:
-        return replace(s, result=Result(e.result, e.winner, tuple(e.alliance), e.reason), step="over", queue=(), ending=None)
+    def a_game_ended(self, s: Position, e: E.GameEnded) -> None:
+        s.result = Result(e.result, e.winner, tuple(e.alliance), e.reason)
+        s.step, s.queue, s.ending = "over", (), None
 
 
-def _wbs(s: State, seat: int, changes: dict[str, Any]) -> tuple[Any, ...]:
+def _wbs(s: State | Position, seat: int, changes: dict[str, Any]) -> tuple[Any, ...]:
     """``s.warbands`` with the warband at ``seat`` changed."""
     wbs = s.warbands
     return wbs[:seat] + (replace(wbs[seat], **changes),) + wbs[seat + 1:]

@@ -14,6 +14,7 @@ from . import events as E
 from .basics import CI, RNGS, bad
 from .board import BOARDS, Board, load_board, square_key, step_name
 from .state import CHARACTERS, MANA, WARBANDS, Options, State, Warband
+from .working import Fold
 
 
 def option_limits(opts: Options) -> None:
@@ -129,6 +130,10 @@ class Kolossus(KitGame[State]):
                      citadel=board.names[board.citadel], step=step, crystals_left=opts.rounds)
 
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) ------------
+    def working(self, state: State) -> Fold:
+        """One verification's working position (the fold contract: :mod:`.working`)."""
+        return Fold(self, state)
+
     def canonical(self, event: Event) -> Event:
         t = type(event)
         if t is E.MiniatureMoved:

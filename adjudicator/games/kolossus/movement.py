@@ -14,7 +14,7 @@ from . import events as E
 from .basics import NS, TITLES, bad, board_of, title, wname
 from .board import DIRECTION_OF, OPPOSITE, Board, step_name
 from .queries import Queries
-from .state import WARBANDS, WEAPON_CHARGE, WEAPONS, Piece, State
+from .state import WARBANDS, WEAPON_CHARGE, WEAPONS, Activation, Piece, State
 
 _OK = NS + "ok"
 
@@ -73,13 +73,12 @@ class Movement(Queries):
                       f"walks {path}; they must agree")
         return path
 
-    def walk(self, s: State, e: E.MiniatureMoved) -> Walk:
-        """Check a move square by square; the result says what it does."""
-        c = self._walk
-        if c is not None and c[0] is s and c[1] is e:
-            return c[2]
-        # the start (KO-11): a square of the board holding the warband's miniature of the
-        # activated class, the one the activation named
+    def _start(self, s: State, e: E.MiniatureMoved) -> tuple[Any, Activation, list[Any], Board, int, dict[str, int],
+                                                              Piece, int]:
+        """Where a move starts (KO-11): a square of the board holding the warband's miniature of
+        the activated class, the one the activation named.  The acting warband, the activation,
+        the path's squares, the board, the start's index, the square index, the mover and its
+        index in the position's pieces."""
         w = self.actor(s, e, "move")
         a = s.activation
         assert a is not None
@@ -89,9 +88,8 @@ class Movement(Queries):
         else:
             names = self.resolve_path(e)
         b = board_of(s)
-        index = b.index
         first = names[0]
-        start = index.get(first) if isinstance(first, str) else None
+        start = b.index.get(first) if isinstance(first, str) else None
         if start is None:
             raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {first!r} is not a square of the board")
         pieces = s.pieces
@@ -107,9 +105,18 @@ class Movement(Queries):
         if a.square is not None and first != a.square:
             raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {first}; the activation named the "
                       f"{ch} on {a.square}")
-        weapon = e.weapon
+        return w, a, names, b, start, at, mover, mover_at  # type: ignore[return-value]
+
+    def walk(self, s: State, e: E.MiniatureMoved) -> Walk:
+        """Check a move square by square; the result says what it does."""
+        c = self._walk  # (kept for the position checked: a working position that still equals it counts)
+        if c is not None and c[1] is e and (c[0] is s or c[0] is getattr(s, "_frozen", None)):
+            return c[2]
+        w, a, names, b, start, at, mover, mover_at = self._start(s, e)
+        ch, weapon = a.character, e.weapon
         if weapon is not None:
             self._check_weapon(s, e, w, ch, weapon)
+        pieces = s.pieces
         mp = a.mp
         colossus = ch == "colossus"
         n = len(names) - 1

@@ -1,7 +1,9 @@
 """Kolossus rules: pure check / apply / derive / legal events.
 
 ``check`` raises :class:`Illegal` inside helpers and returns a Ruling; it never mutates.
-``apply`` builds a new immutable State; it assumes the event was checked.  What a check found
+``apply`` assumes the event was checked; its handlers write a working position in place
+(:mod:`.working`: one per verification, a State built only where a caller keeps one; ``apply``
+itself runs them on a copy of the State it is given and returns a new State).  What a check found
 is kept for the apply of the same event (the walk of a move, the skills of an allocation), and
 where each miniature stands is kept from one position to the next where apply knows it still
 holds (:meth:`.queries.Queries.square_index`): working data keyed by the identity of the event or

@@ -151,7 +151,32 @@ Step = Literal["skills", "place", "quake-roll", "quake-shift", "allocate", "roun
                "destiny", "act", "roll", "move", "game-end", "over"]
 
 
-class State(msgspec.Struct, frozen=True, gc=False):
+class Seats:
+    """What a position says of its warbands by id, for the frozen :class:`State` and the fold's
+    working position alike (:class:`.working.Position`: the rules read both the same way)."""
+
+    __slots__ = ()
+    warbands: tuple[Warband, ...]
+    seat: int
+
+    def wb(self, warband: str) -> Warband | None:
+        for w in self.warbands:
+            if w.id == warband:
+                return w
+        return None
+
+    def seat_of(self, warband: str) -> int:
+        for i, w in enumerate(self.warbands):
+            if w.id == warband:
+                return i
+        return -1
+
+    @property
+    def current(self) -> Warband:
+        return self.warbands[self.seat]
+
+
+class State(msgspec.Struct, Seats, frozen=True, gc=False):
     setup: MatchStarted
     options: Options
     #: the four warbands in seat order (clockwise from the first player of round 1)
@@ -189,19 +214,3 @@ class State(msgspec.Struct, frozen=True, gc=False):
     queue: tuple[MiniatureBeaten | CrystalsCaptured, ...] = ()
     ending: Result | None = None
     result: Result | None = None
-
-    def wb(self, warband: str) -> Warband | None:
-        for w in self.warbands:
-            if w.id == warband:
-                return w
-        return None
-
-    def seat_of(self, warband: str) -> int:
-        for i, w in enumerate(self.warbands):
-            if w.id == warband:
-                return i
-        return -1
-
-    @property
-    def current(self) -> Warband:
-        return self.warbands[self.seat]
