@@ -69,11 +69,30 @@ def cannot_go_off(s: State, f: Follower) -> Illegal | None:
     return None
 
 
+def put(s: State, **changes: Any) -> State:
+    """``s`` with ``changes``: a frozen position gives a new one; the fold's working position
+    (:mod:`.working`) is changed in place and returned.  The apply handlers change a position
+    through this (and :func:`push`, :func:`with_player`), so one handler serves both: the frozen
+    contract (``game.apply``, a position nobody changes) and the verifier's working position
+    (no position made for an event nobody keeps)."""
+    if s.__class__ is State:
+        return replace(s, **changes)
+    for k, v in changes.items():
+        setattr(s, k, v)
+    return s
+
+
+def push(s: State, *tasks: Any, drop: int = 0) -> State:
+    """``s`` with ``tasks`` put at the head of its queue after dropping ``drop`` tasks (the kit's
+    ``push``, through :func:`put`)."""
+    return put(s, todo=tasks + s.todo[drop:] if tasks else s.todo[drop:])
+
+
 def with_player(s: State, pid: str, **changes: Any) -> State:
     a, b = s.players
     if a.id == pid:
-        return replace(s, players=(replace(a, **changes), b))
-    return replace(s, players=(a, replace(b, **changes)))
+        return put(s, players=(replace(a, **changes), b))
+    return put(s, players=(a, replace(b, **changes)))
 
 
 def find_follower(s: State, handle: str | None) -> tuple[Player, int, Follower] | None:

@@ -1,0 +1,131 @@
+"""The Colossus Order fold contract (:mod:`adjudicator.core.fold`): one mutable working position
+for the length of one verification, frozen only where a caller keeps one.
+
+:data:`Position` mirrors :class:`~.state.State` field for field, but its fields may be set: the
+apply handlers change a position through :func:`~.positions.put` (and ``push``,
+``with_player``), which replaces a frozen State and sets the fields of a ``Position`` in place,
+so the same handler serves the frozen contract (``game.apply``) and the working position.  The
+check handlers and ``derive`` read attributes, so they run on either unchanged.  What a field
+holds is never changed in place (tuples and frozen Structs, shared with the frozen positions
+handed out), only which value the field holds: a frozen position, once handed out, never
+changes, and freezing copies seventeen references (python-chess's ``Board``: push in place,
+``copy`` only what a caller keeps).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import astuple
+
+from adjudicator.core.events import Event
+from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, FrozenWorking
+from adjudicator.core.kit import TwoSeats, direct_outcome
+from adjudicator.core.rulings import Ruling
+
+from .state import State
+from .unstated import WAITING
+
+_FIELDS = State.__struct_fields__
+
+#: the working position: State's fields, settable (never decoded or encoded: no types checked)
+Position = msgspec.defstruct(
+    "Position", [(f, Any) for f in _FIELDS], module=__name__, gc=False,
+    namespace={"player": TwoSeats.player, "opponent": TwoSeats.opponent, "other": TwoSeats.other,
+               "__doc__": "The working position of one verification (the fields of State, settable)."})
+
+#: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
+_NOTHING: list[Event] = []
+
+
+def _load(w: Any, values: tuple[Any, ...]) -> None:
+    """Set the working position ``w`` to the field ``values`` of a position (``astuple``)."""
+    for name, value in zip(_FIELDS, values):
+        setattr(w, name, value)
+
+
+class Working(FrozenWorking):
+    """The working position of one Colossus Order verification (the :class:`Working
+    <adjudicator.core.fold.Working>` protocol; the default adapter's attributes, its closures
+    replaced).
+
+    ``check``, ``advance``, ``freeze`` and ``restore`` are closures over the working position
+    (:class:`~adjudicator.core.fold.FrozenWorking` says why).  ``freeze`` builds a State from
+    the fields once and hands out that object until ``advance`` or ``restore`` changes the
+    position; ``advance`` undoes a failed event (the fields as they were before it)."""
+
+    __slots__ = ()
+
+    def __init__(self, game: Any, state: State) -> None:
+        super().__init__(game, state)  # keep_base, base, ended
+        _bind(self, game, state)
+
+
+def _bind(k: Working, game: Any, state: State) -> None:
+    """The closures of :class:`Working` over one working position ``w`` (and ``frozen``, the
+    State handed out for it, None until one is asked for after a change)."""
+    rules = game.rules
+    gcheck, gderive, outcome = game.check, game.derive, game.outcome
+    seat_apply, table = game.apply, type(rules)._applies
+    by_result = direct_outcome(outcome)
+    w = Position(*astuple(state))
+    frozen: State | None = state
+
+    def freeze() -> State:
+        nonlocal frozen
+        if frozen is None:
+            frozen = State(*astuple(w))
+        return frozen
+
+    def check(event: Event) -> Ruling:
+        todo = w.todo
+        if todo and todo[0].__class__ in WAITING:  # a seat's record: check follows what it leaves
+            return gcheck(freeze(), event)        # unstated on a copy (never the working position)
+        return gcheck(w, event)  # type: ignore[no-any-return]
+
+    def one(event: Event) -> None:
+        """Apply ``event`` (checked, or derived) to the working position."""
+        todo = w.todo
+        if todo and todo[0].__class__ in WAITING:
+            out = seat_apply(w, event)  # the seat's-record steps first (unstated.seat_apply)
+        else:
+            out = table[event.__class__](rules, w, event)  # the kit's dispatch (RulesBase.apply), inlined
+        if out is not w:  # (a handler that made a position of its own: taken in)
+            _load(w, astuple(out))
+
+    def advance(event: Event) -> list[Event]:
+        nonlocal frozen
+        before = frozen  # how to undo a failed event: the position handed out, or its fields
+        undo = astuple(w) if before is None else None
+        frozen = None
+        try:
+            one(event)
+            if k.keep_base:
+                k.base = freeze()
+            d = gderive(w)
+            if d is None:
+                derived = _NOTHING
+            else:
+                derived = []
+                while d is not None:
+                    frozen = None
+                    one(d)
+                    derived.append(d)
+                    if len(derived) > MAX_DERIVED_RUN:
+                        raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
+                    d = gderive(w)
+        except BaseException:
+            _load(w, astuple(before) if before is not None else undo)  # type: ignore[arg-type]
+            frozen = before
+            raise
+        k.ended = None if by_result and w.result is None else outcome(freeze())
+        return derived
+
+    def restore(kept: State) -> None:
+        nonlocal frozen
+        _load(w, astuple(kept))
+        frozen = kept
+        k.ended = outcome(kept)
+
+    k.check, k.advance, k.freeze, k.restore = check, advance, freeze, restore  # type: ignore[method-assign]
