@@ -77,8 +77,7 @@ def put(s: State, **changes: Any) -> State:
     (no position made for an event nobody keeps)."""
     if s.__class__ is State:
         return replace(s, **changes)
-    for k, v in changes.items():
-        setattr(s, k, v)
+    s.__dict__.update(changes)
     return s
 
 

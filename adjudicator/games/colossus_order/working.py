@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from msgspec.structs import astuple
 
 from adjudicator.core.events import Event
@@ -29,20 +28,20 @@ from .unstated import WAITING
 
 _FIELDS = State.__struct_fields__
 
-#: the working position: State's fields, settable (never decoded or encoded: no types checked)
-Position = msgspec.defstruct(
-    "Position", [(f, Any) for f in _FIELDS], module=__name__, gc=False,
-    namespace={"player": TwoSeats.player, "opponent": TwoSeats.opponent, "other": TwoSeats.other,
-               "__doc__": "The working position of one verification (the fields of State, settable)."})
+
+class Position:
+    """The working position of one verification: the fields of :class:`~.state.State` as
+    attributes that may be set (:func:`~.positions.put` updates them in place, one
+    ``__dict__.update``), with the seats' lookups of a position."""
+
+    player, opponent, other = TwoSeats.player, TwoSeats.opponent, TwoSeats.other
+
+    def __init__(self, state: State) -> None:
+        self.__dict__.update(zip(_FIELDS, astuple(state)))
+
 
 #: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
 _NOTHING: list[Event] = []
-
-
-def _load(w: Any, values: tuple[Any, ...]) -> None:
-    """Set the working position ``w`` to the field ``values`` of a position (``astuple``)."""
-    for name, value in zip(_FIELDS, values):
-        setattr(w, name, value)
 
 
 class Working(FrozenWorking):
@@ -62,20 +61,32 @@ class Working(FrozenWorking):
         _bind(self, game, state)
 
 
+def _applier(game: Any, w: Position) -> Any:
+    """``one(event)``: apply ``event`` to the working position ``w`` in place: the seat's-record
+    steps first (:func:`~.unstated.seat_apply`), else the kit's dispatch (``RulesBase.apply``)."""
+    rules, seat_apply, table, fields = game.rules, game.apply, type(game.rules)._applies, w.__dict__
+
+    def one(event: Event) -> None:
+        todo = w.todo
+        out = seat_apply(w, event) if todo and todo[0].__class__ in WAITING else table[event.__class__](rules, w, event)
+        if out is not w:  # (a handler that made a position of its own: taken in)
+            fields.update(zip(_FIELDS, astuple(out)))
+    return one
+
+
 def _bind(k: Working, game: Any, state: State) -> None:
     """The closures of :class:`Working` over one working position ``w`` (and ``frozen``, the
     State handed out for it, None until one is asked for after a change)."""
-    rules = game.rules
-    gcheck, gderive, outcome = game.check, game.derive, game.outcome
-    seat_apply, table = game.apply, type(rules)._applies
+    gcheck, derive, outcome = game.check, game.derive, game.outcome
     by_result = direct_outcome(outcome)
-    w = Position(*astuple(state))
+    w = Position(state)
+    fields, one = w.__dict__, _applier(game, w)
     frozen: State | None = state
 
     def freeze() -> State:
         nonlocal frozen
         if frozen is None:
-            frozen = State(*astuple(w))
+            frozen = State(**fields)
         return frozen
 
     def check(event: Event) -> Ruling:
@@ -84,47 +95,33 @@ def _bind(k: Working, game: Any, state: State) -> None:
             return gcheck(freeze(), event)        # unstated on a copy (never the working position)
         return gcheck(w, event)  # type: ignore[no-any-return]
 
-    def one(event: Event) -> None:
-        """Apply ``event`` (checked, or derived) to the working position."""
-        todo = w.todo
-        if todo and todo[0].__class__ in WAITING:
-            out = seat_apply(w, event)  # the seat's-record steps first (unstated.seat_apply)
-        else:
-            out = table[event.__class__](rules, w, event)  # the kit's dispatch (RulesBase.apply), inlined
-        if out is not w:  # (a handler that made a position of its own: taken in)
-            _load(w, astuple(out))
-
     def advance(event: Event) -> list[Event]:
         nonlocal frozen
-        before = frozen  # how to undo a failed event: the position handed out, or its fields
-        undo = astuple(w) if before is None else None
-        frozen = None
+        undo, was = fields.copy(), frozen  # the position before the event (a failed event is undone)
         try:
             one(event)
+            frozen = None
             if k.keep_base:
                 k.base = freeze()
-            d = gderive(w)
-            if d is None:
-                derived = _NOTHING
-            else:
-                derived = []
-                while d is not None:
-                    frozen = None
-                    one(d)
-                    derived.append(d)
-                    if len(derived) > MAX_DERIVED_RUN:
-                        raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
-                    d = gderive(w)
+            d = derive(w)
+            derived = _NOTHING if d is None else []
+            while d is not None:
+                one(d)
+                frozen = None
+                derived.append(d)
+                if len(derived) > MAX_DERIVED_RUN:
+                    raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
+                d = derive(w)
         except BaseException:
-            _load(w, astuple(before) if before is not None else undo)  # type: ignore[arg-type]
-            frozen = before
+            fields.update(undo)
+            frozen = was
             raise
         k.ended = None if by_result and w.result is None else outcome(freeze())
         return derived
 
     def restore(kept: State) -> None:
         nonlocal frozen
-        _load(w, astuple(kept))
+        fields.update(zip(_FIELDS, astuple(kept)))
         frozen = kept
         k.ended = outcome(kept)
 
