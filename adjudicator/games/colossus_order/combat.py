@@ -144,7 +144,7 @@ class Combat:
         h = s.todo[0] if s.todo else None
         if h.__class__ is not Block or h.player != e.player:  # no block of this player owed (applied unchecked): nothing happens (CO-45)
             return s
-        return put(s, todo=s.todo[1:])
+        return push(s, drop=1)
 
 
     def battle(self, s: State) -> E.BattleResolved:

@@ -243,11 +243,11 @@ class Plays:
         if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
             return s
         if h.passes + 1 < 2:
-            return put(s, todo=(Window(s.other(e.player), h.passes + 1),) + s.todo[1:])
-        todo = s.todo[1:]
-        if todo and todo[0].__class__ is Resolve and not s.chain:  # both passed on an empty chain
-            todo = todo[1:]
-        return put(s, todo=todo)
+            return push(s, Window(s.other(e.player), h.passes + 1), drop=1)
+        todo = s.todo
+        if len(todo) > 1 and todo[1].__class__ is Resolve and not s.chain:  # both passed on an empty chain
+            return push(s, drop=2)
+        return push(s, drop=1)
 
     @applies(E.XPlayResolved)
     def a_resolved(self, s: State, e: E.XPlayResolved) -> State:

@@ -77,21 +77,29 @@ def put(s: State, **changes: Any) -> State:
     (no position made for an event nobody keeps)."""
     if s.__class__ is State:
         return replace(s, **changes)
-    s.__dict__.update(changes)
+    for k, v in changes.items():
+        setattr(s, k, v)
     return s
 
 
 def push(s: State, *tasks: Any, drop: int = 0) -> State:
     """``s`` with ``tasks`` put at the head of its queue after dropping ``drop`` tasks (the kit's
-    ``push``, through :func:`put`)."""
-    return put(s, todo=tasks + s.todo[drop:] if tasks else s.todo[drop:])
+    ``push``, as :func:`put` changes a position)."""
+    todo = tasks + s.todo[drop:] if tasks else s.todo[drop:]
+    if s.__class__ is State:
+        return replace(s, todo=todo)
+    s.todo = todo  # type: ignore[misc]
+    return s
 
 
 def with_player(s: State, pid: str, **changes: Any) -> State:
+    """``s`` with player ``pid`` changed (as :func:`put` changes a position)."""
     a, b = s.players
-    if a.id == pid:
-        return put(s, players=(replace(a, **changes), b))
-    return put(s, players=(a, replace(b, **changes)))
+    players = (replace(a, **changes), b) if a.id == pid else (a, replace(b, **changes))
+    if s.__class__ is State:
+        return replace(s, players=players)
+    s.players = players  # type: ignore[misc]
+    return s
 
 
 def find_follower(s: State, handle: str | None) -> tuple[Player, int, Follower] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec.structs import astuple
 
 from adjudicator.core.events import Event
@@ -29,19 +30,21 @@ from .unstated import WAITING
 _FIELDS = State.__struct_fields__
 
 
-class Position:
-    """The working position of one verification: the fields of :class:`~.state.State` as
-    attributes that may be set (:func:`~.positions.put` updates them in place, one
-    ``__dict__.update``), with the seats' lookups of a position."""
-
-    player, opponent, other = TwoSeats.player, TwoSeats.opponent, TwoSeats.other
-
-    def __init__(self, state: State) -> None:
-        self.__dict__.update(zip(_FIELDS, astuple(state)))
+#: the working position of one verification: the fields of :class:`~.state.State`, settable
+#: (:func:`~.positions.put`), with the seats' lookups of a position (never decoded or encoded)
+Position = msgspec.defstruct(
+    "Position", [(f, Any) for f in _FIELDS], module=__name__, gc=False,
+    namespace={"player": TwoSeats.player, "opponent": TwoSeats.opponent, "other": TwoSeats.other})
 
 
 #: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
 _NOTHING: list[Event] = []
+
+
+def _load(w: Any, values: tuple[Any, ...]) -> None:
+    """Set the working position ``w`` to the field ``values`` of a position (``astuple``)."""
+    for name, value in zip(_FIELDS, values):
+        setattr(w, name, value)
 
 
 class Working(FrozenWorking):
@@ -64,13 +67,13 @@ class Working(FrozenWorking):
 def _applier(game: Any, w: Position) -> Any:
     """``one(event)``: apply ``event`` to the working position ``w`` in place: the seat's-record
     steps first (:func:`~.unstated.seat_apply`), else the kit's dispatch (``RulesBase.apply``)."""
-    rules, seat_apply, table, fields = game.rules, game.apply, type(game.rules)._applies, w.__dict__
+    rules, seat_apply, table = game.rules, game.apply, type(game.rules)._applies
 
     def one(event: Event) -> None:
         todo = w.todo
         out = seat_apply(w, event) if todo and todo[0].__class__ in WAITING else table[event.__class__](rules, w, event)
         if out is not w:  # (a handler that made a position of its own: taken in)
-            fields.update(zip(_FIELDS, astuple(out)))
+            _load(w, astuple(out))
     return one
 
 
@@ -79,14 +82,14 @@ def _bind(k: Working, game: Any, state: State) -> None:
     State handed out for it, None until one is asked for after a change)."""
     gcheck, derive, outcome = game.check, game.derive, game.outcome
     by_result = direct_outcome(outcome)
-    w = Position(state)
-    fields, one = w.__dict__, _applier(game, w)
+    w = Position(*astuple(state))
+    one = _applier(game, w)
     frozen: State | None = state
 
     def freeze() -> State:
         nonlocal frozen
         if frozen is None:
-            frozen = State(**fields)
+            frozen = State(*astuple(w))
         return frozen
 
     def check(event: Event) -> Ruling:
@@ -97,7 +100,7 @@ def _bind(k: Working, game: Any, state: State) -> None:
 
     def advance(event: Event) -> list[Event]:
         nonlocal frozen
-        undo, was = fields.copy(), frozen  # the position before the event (a failed event is undone)
+        undo, was = astuple(w), frozen  # the position before the event (a failed event is undone)
         try:
             one(event)
             frozen = None
@@ -113,7 +116,7 @@ def _bind(k: Working, game: Any, state: State) -> None:
                     raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
                 d = derive(w)
         except BaseException:
-            fields.update(undo)
+            _load(w, undo)
             frozen = was
             raise
         k.ended = None if by_result and w.result is None else outcome(freeze())
@@ -121,7 +124,7 @@ def _bind(k: Working, game: Any, state: State) -> None:
 
     def restore(kept: State) -> None:
         nonlocal frozen
-        fields.update(zip(_FIELDS, astuple(kept)))
+        _load(w, astuple(kept))
         frozen = kept
         k.ended = outcome(kept)
 
