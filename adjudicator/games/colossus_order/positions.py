@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from msgspec.structs import replace
+from msgspec.structs import astuple, replace
 
 from adjudicator.core.rulings import Illegal
 
@@ -80,6 +80,11 @@ def put(s: State, **changes: Any) -> State:
     for k, v in changes.items():
         setattr(s, k, v)
     return s
+
+
+def frozen(s: State) -> State:
+    """``s`` as a frozen position (the fold's working position copied; a frozen one as it is)."""
+    return s if s.__class__ is State else State(*astuple(s))
 
 
 def push(s: State, *tasks: Any, drop: int = 0) -> State:

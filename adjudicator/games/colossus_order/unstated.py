@@ -20,7 +20,7 @@ from adjudicator.core.rulings import Illegal, Ruling, Undetermined
 from . import unknowns
 from . import events as E
 from .state import Battle, Flipped, UnknownLocusHit, RevealLocus, State
-from .positions import NS, bad, pool_of, with_player, _is_gem, _not_gem, push, put
+from .positions import NS, bad, frozen, pool_of, with_player, _is_gem, _not_gem, push, put
 from .conditions import face_up_condition, hit_condition
 
 #: the steps whose consequence may show a card the record leaves unknown (Rules.blind), and that
@@ -166,6 +166,7 @@ def seat_check_of(kit_check: Any, table: dict[type, Any], accepted: dict[type, R
     def seat_check(self: Any, s: State, e: Any) -> Ruling:
         todo = s.todo
         if todo and todo[0].__class__ in WAITING:
+            s = frozen(s)  # (what follows applies to a copy: never to the fold's working position)
             t = todo[0].__class__
             if t is UnknownLocusHit:
                 return self.check_after_unknown_hit(s, e)

@@ -14,6 +14,7 @@ changes, and freezing copies seventeen references (python-chess's ``Board``: pus
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -22,7 +23,6 @@ from msgspec.structs import astuple
 from adjudicator.core.events import Event
 from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, FrozenWorking
 from adjudicator.core.kit import TwoSeats, direct_outcome
-from adjudicator.core.rulings import Ruling
 
 from .state import State
 from .unstated import WAITING
@@ -64,26 +64,40 @@ class Working(FrozenWorking):
         _bind(self, game, state)
 
 
-def _applier(game: Any, w: Position) -> Any:
-    """``one(event)``: apply ``event`` to the working position ``w`` in place: the seat's-record
-    steps first (:func:`~.unstated.seat_apply`), else the kit's dispatch (``RulesBase.apply``)."""
-    rules, seat_apply, table = game.rules, game.apply, type(game.rules)._applies
+def _applier(game: Any, w: Position) -> tuple[Any, Any]:
+    """``one(event)``: apply ``event`` to the working position ``w`` in place (the seat's-record
+    steps first, :func:`~.unstated.seat_apply`, else the kit's dispatch, ``RulesBase.apply``);
+    ``settle(d)``: apply ``d``, the first consequence an event forced, and every one after it
+    (:func:`adjudicator.core.fold.settle` in place), the derived events in order."""
+    rules, seat_apply, table, derive = game.rules, game.apply, type(game.rules)._applies, game.derive
 
     def one(event: Event) -> None:
         todo = w.todo
         out = seat_apply(w, event) if todo and todo[0].__class__ in WAITING else table[event.__class__](rules, w, event)
         if out is not w:  # (a handler that made a position of its own: taken in)
             _load(w, astuple(out))
-    return one
+
+    def settle(d: Event) -> list[Event]:
+        derived = []
+        while d is not None:
+            one(d)
+            derived.append(d)
+            if len(derived) > MAX_DERIVED_RUN:
+                raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
+            d = derive(w)
+        return derived
+    return one, settle
 
 
 def _bind(k: Working, game: Any, state: State) -> None:
     """The closures of :class:`Working` over one working position ``w`` (and ``frozen``, the
-    State handed out for it, None until one is asked for after a change)."""
-    gcheck, derive, outcome = game.check, game.derive, game.outcome
-    by_result = direct_outcome(outcome)
+    State handed out for it, None until one is asked for after a change).  ``check`` is the
+    rules' check bound to ``w`` (:func:`~.unstated.seat_check_of` rules on a copy where a seat's
+    record leaves a step unstated: never on the working position)."""
+    rules, derive, outcome = game.rules, game.derive, game.outcome
+    table, by_result = type(rules)._applies, direct_outcome(outcome)
     w = Position(*astuple(state))
-    one = _applier(game, w)
+    one, settle = _applier(game, w)
     frozen: State | None = state
 
     def freeze() -> State:
@@ -92,29 +106,24 @@ def _bind(k: Working, game: Any, state: State) -> None:
             frozen = State(*astuple(w))
         return frozen
 
-    def check(event: Event) -> Ruling:
-        todo = w.todo
-        if todo and todo[0].__class__ in WAITING:  # a seat's record: check follows what it leaves
-            return gcheck(freeze(), event)        # unstated on a copy (never the working position)
-        return gcheck(w, event)  # type: ignore[no-any-return]
-
     def advance(event: Event) -> list[Event]:
         nonlocal frozen
         undo, was = astuple(w), frozen  # the position before the event (a failed event is undone)
         try:
-            one(event)
+            todo = w.todo
+            if todo and todo[0].__class__ in WAITING:
+                one(event)
+            else:  # (one(event), inlined: the verifier's hot path)
+                out = table[event.__class__](rules, w, event)
+                if out is not w:
+                    _load(w, astuple(out))
             frozen = None
             if k.keep_base:
                 k.base = freeze()
             d = derive(w)
-            derived = _NOTHING if d is None else []
-            while d is not None:
-                one(d)
-                frozen = None
-                derived.append(d)
-                if len(derived) > MAX_DERIVED_RUN:
-                    raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
-                d = derive(w)
+            derived = _NOTHING
+            if d is not None:
+                derived, frozen = settle(d), None
         except BaseException:
             _load(w, undo)
             frozen = was
@@ -128,4 +137,5 @@ def _bind(k: Working, game: Any, state: State) -> None:
         frozen = kept
         k.ended = outcome(kept)
 
-    k.check, k.advance, k.freeze, k.restore = check, advance, freeze, restore  # type: ignore[method-assign]
+    k.check = partial(game.check, w)  # type: ignore[method-assign]
+    k.advance, k.freeze, k.restore = advance, freeze, restore  # type: ignore[method-assign]
