@@ -243,7 +243,7 @@ class Plays:
         if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
             return s
         if h.passes + 1 < 2:
-            return push(s, Window(s.other(e.player), h.passes + 1), drop=1)
+            return push(s, Window(s.opponent(e.player).id, h.passes + 1), drop=1)
         todo = s.todo
         if len(todo) > 1 and todo[1].__class__ is Resolve and not s.chain:  # both passed on an empty chain
             return push(s, drop=2)
