@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, derives, head, push
+from adjudicator.core.kit import applies, checks, derives, head
 from adjudicator.core.commitments import looks_like
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.rulings import Undefined
@@ -22,7 +22,7 @@ from .state import (
 )
 from .positions import (
     bad, pool_of, remove_many, contains_multiset, not_ready, with_player, find_follower, with_follower,
-    without_follower,
+    without_follower, push, put,
 )
 
 
@@ -129,14 +129,14 @@ class Combat:
         f = replace(f, attacked=True, on=False) if s.options.attack_taps_attacker else replace(f, attacked=True)
         p = replace(p, field=p.field[:i] + (f,) + p.field[i + 1:])
         a, b = s.players
-        return replace(s, players=(p, b) if a.id == p.id else (a, p),
+        return put(s, players=(p, b) if a.id == p.id else (a, p),
                        attack=Attack(e.player, e.attacker, e.target, e.slot, e.follower, card=f.card),
                        todo=(Block(s.other(e.player)), Window(e.player, 0), Resolve(), Battle()) + s.todo)
 
     @applies(E.BlockDeclared)
     def a_block(self, s: State, e: E.BlockDeclared) -> State:
         s = with_follower(s, e.blocker, on=False)
-        s = replace(s, attack=replace(s.attack, blocker=e.blocker, defended=True))
+        s = put(s, attack=replace(s.attack, blocker=e.blocker, defended=True))
         return push(s, drop=1)
 
     @applies(E.BlockDeclined)
@@ -144,7 +144,7 @@ class Combat:
         h = s.todo[0] if s.todo else None
         if h.__class__ is not Block or h.player != e.player:  # no block of this player owed (applied unchecked): nothing happens (CO-45)
             return s
-        return replace(s, todo=s.todo[1:])
+        return push(s, drop=1)
 
 
     def battle(self, s: State) -> E.BattleResolved:
@@ -190,7 +190,7 @@ class Combat:
 
     @applies(E.BattleResolved)
     def a_battle(self, s: State, e: E.BattleResolved) -> State:
-        s = replace(s, attack=None, todo=s.todo[1:])
+        s = put(s, attack=None, todo=s.todo[1:])
         defender = s.other(e.player)
         if e.result == "follower-damaged":
             f = find_follower(s, e.follower)

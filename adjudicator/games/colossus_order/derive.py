@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.kit import applies, derives, head, push
+from adjudicator.core.kit import applies, derives, head
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.sources import current
 
 from . import unknowns
 from . import events as E
 from .state import EndTurn, Flipped, Resolve, RevealLocus, StartTurn, State
+from .positions import push
 
 
 class Derive:

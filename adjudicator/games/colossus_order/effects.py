@@ -12,7 +12,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, head, push
+from adjudicator.core.kit import applies, checks, head
 
 from . import deck
 from . import events as E
@@ -22,7 +22,7 @@ from .cards import (
     ToDeck, ToLocus as ToLocusFx,
 )
 from .state import Draw, Flipped, Follower, Look, Mill, Reorder, RevealTop, State, ToLocus
-from .positions import bad, with_player, find_follower, with_follower, without_follower
+from .positions import bad, with_player, find_follower, with_follower, without_follower, push
 
 
 class Effects:

@@ -22,6 +22,7 @@ from .cards import COLOURS, POOLS, load_pool
 from .positions import bad
 from .state import ChooseFirst, Player, Shuffle, State
 from .unknowns import MAX_OPEN_DECK, UNKNOWN_DECK_SIZE, open_size, open_unseen
+from .working import Working
 
 #: the fields a seat's record may leave unknown (``"?"``/null, CO-39): what observe.redact masks
 #: and the derived events that name such a card (reveals and plays must be named)
@@ -57,6 +58,12 @@ class ColossusOrder(KitGame[State]):
     data_fields = (DataField(POOLS.kind, "pool", "pool_sha256"),)
     #: one Complete Declaration per distinct selection of face-down cards (rules.declarations)
     listed_by_hidden = (E.CompleteDeclared,)
+
+    # -- the fold contract (core/fold.py) -----------------------------------------------------------
+    def working(self, state: State) -> Any:
+        """One verification's working position (working.py): changed in place by each event,
+        frozen only where the verifier keeps a position."""
+        return Working(self, state)
 
     # -- references ------------------------------------------------------------------------------
     def setup_context(self, setup: Any) -> dict[str, Names]:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, head, push
+from adjudicator.core.kit import applies, checks, head
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.rulings import Ruling, Undefined, Undetermined, legal
 
@@ -21,7 +20,7 @@ from .cards import Card
 from .state import ChainItem, Declare, Draw, Follower, Player, Resolve, State, Window
 from .positions import (
     NS, bad, pool_of, cannot_go_off, with_player, find_follower, with_follower, without_follower, available_locus,
-    describe_gems,
+    describe_gems, push, put,
 )
 
 
@@ -62,7 +61,7 @@ class Plays:
         """``s`` remembering the CO-39.6 condition a play from ``p``'s hand was legal under (it stays open:
         a captured Gem is never named later)."""
         cond = self.gem_level_condition(s, p, c)
-        return s if cond is None else replace(s, conditions=s.conditions + (cond,))
+        return s if cond is None else put(s, conditions=s.conditions + (cond,))
 
     @checks(E.FollowerPlayed, rule="CO-6.1")
     def c_follower(self, s: State, e: E.FollowerPlayed) -> None:
@@ -172,7 +171,7 @@ class Plays:
             raise bad("CO-9.2", "no-priority", f"XPlayPassed by {e.player}, but {h.priority} has priority")
 
     def _add_to_chain(self, s: State, item: ChainItem) -> State:
-        s = replace(s, chain=s.chain + (item,))
+        s = put(s, chain=s.chain + (item,))
         h = head(s)
         if type(h) is Window:
             return push(s, Window(s.other(item.player), 0), drop=1)
@@ -244,16 +243,16 @@ class Plays:
         if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
             return s
         if h.passes + 1 < 2:
-            return replace(s, todo=(Window(s.other(e.player), h.passes + 1),) + s.todo[1:])
-        todo = s.todo[1:]
-        if todo and todo[0].__class__ is Resolve and not s.chain:  # both passed on an empty chain
-            todo = todo[1:]
-        return replace(s, todo=todo)
+            return push(s, Window(s.opponent(e.player).id, h.passes + 1), drop=1)
+        todo = s.todo
+        if len(todo) > 1 and todo[1].__class__ is Resolve and not s.chain:  # both passed on an empty chain
+            return push(s, drop=2)
+        return push(s, drop=1)
 
     @applies(E.XPlayResolved)
     def a_resolved(self, s: State, e: E.XPlayResolved) -> State:
         item = s.chain[-1]
-        s = replace(s, chain=s.chain[:-1])
+        s = put(s, chain=s.chain[:-1])
         rest = s.todo[1:]
         pool = pool_of(s)
         c = pool[item.card]
@@ -262,7 +261,7 @@ class Plays:
             handle = f"F{s.next_handle}"
             p = s.player(item.player)
             s = with_player(s, item.player, field=p.field + (Follower(handle, item.card, True, 0, s.turn),))
-            s = replace(s, next_handle=s.next_handle + 1)
+            s = put(s, next_handle=s.next_handle + 1)
             if c.modelled:
                 effects = [fx for ab in c.abilities if ab.timing == "cip" for fx in ab.effects]
                 s, tasks = self.resolve_effects(s, item.player, handle, effects, list(item.targets), item.card)
@@ -280,4 +279,4 @@ class Plays:
             s, tasks = self.resolve_effects(s, item.player, item.source, ab.effects, list(item.targets), item.card)
         else:
             tasks = [Declare(item.player, item.card)]
-        return replace(s, todo=tuple(tasks) + ((Resolve(),) if s.chain else ()) + rest)
+        return put(s, todo=tuple(tasks) + ((Resolve(),) if s.chain else ()) + rest)

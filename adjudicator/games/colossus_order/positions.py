@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from msgspec.structs import replace
+from msgspec.structs import astuple, replace
 
 from adjudicator.core.rulings import Illegal
 
@@ -69,11 +69,42 @@ def cannot_go_off(s: State, f: Follower) -> Illegal | None:
     return None
 
 
+def put(s: State, **changes: Any) -> State:
+    """``s`` with ``changes``: a frozen position gives a new one; the fold's working position
+    (:mod:`.working`) is changed in place and returned.  The apply handlers change a position
+    through this (and :func:`push`, :func:`with_player`), so one handler serves both: the frozen
+    contract (``game.apply``, a position nobody changes) and the verifier's working position
+    (no position made for an event nobody keeps)."""
+    if s.__class__ is State:
+        return replace(s, **changes)
+    for k, v in changes.items():
+        setattr(s, k, v)
+    return s
+
+
+def frozen(s: State) -> State:
+    """``s`` as a frozen position (the fold's working position copied; a frozen one as it is)."""
+    return s if s.__class__ is State else State(*astuple(s))
+
+
+def push(s: State, *tasks: Any, drop: int = 0) -> State:
+    """``s`` with ``tasks`` put at the head of its queue after dropping ``drop`` tasks (the kit's
+    ``push``, as :func:`put` changes a position)."""
+    todo = tasks + s.todo[drop:] if tasks else s.todo[drop:]
+    if s.__class__ is State:
+        return replace(s, todo=todo)
+    s.todo = todo  # type: ignore[misc]
+    return s
+
+
 def with_player(s: State, pid: str, **changes: Any) -> State:
+    """``s`` with player ``pid`` changed (as :func:`put` changes a position)."""
     a, b = s.players
-    if a.id == pid:
-        return replace(s, players=(replace(a, **changes), b))
-    return replace(s, players=(a, replace(b, **changes)))
+    players = (replace(a, **changes), b) if a.id == pid else (a, replace(b, **changes))
+    if s.__class__ is State:
+        return replace(s, players=players)
+    s.players = players  # type: ignore[misc]
+    return s
 
 
 def find_follower(s: State, handle: str | None) -> tuple[Player, int, Follower] | None:

@@ -13,13 +13,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, head, push
+from adjudicator.core.kit import applies, checks, head
 from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import deck, unknowns
 from .state import LocusSlot, Look, Player, Reorder, State, ToLocus
-from .positions import NS, bad, pool_of, contains_multiset, with_player
+from .positions import NS, bad, pool_of, contains_multiset, with_player, push
 
 
 class Private:

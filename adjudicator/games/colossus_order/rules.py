@@ -1,7 +1,10 @@
 """Colossus Order rules: pure check / apply / derive / legal events.
 
 ``check`` raises :class:`Illegal` inside helpers and returns a Ruling; it never mutates.
-``apply`` builds a new immutable State; it assumes the event was checked.
+``apply`` builds a new immutable State; it assumes the event was checked.  The same apply handlers
+change the verifier's working position in place (:mod:`.working`): they change a position only
+through :func:`~.positions.put`, ``push`` and ``with_player``, which replace a frozen State and set
+the fields of the working position (the "pure" of each mixin's docstring: for a frozen State).
 ``derive`` returns the next consequence the rules force (state-based checks first: the end of
 the game, a destroyed follower; then derived steps of the task queue).
 ``legal_events`` enumerates candidates and keeps those ``check`` accepts, so the two can never

@@ -13,7 +13,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import Owed, applies, checks, head, push
+from adjudicator.core.kit import Owed, applies, checks, head
 from adjudicator.core.commitments import Committed, looks_like, opens, well_formed
 from adjudicator.core.events import HIDDEN
 from adjudicator.core.rulings import Illegal, Undetermined
@@ -25,7 +25,7 @@ from .state import (
     ReplaceLocus, Reorder, Resolve, Result, Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus,
     Window,
 )
-from .positions import NS, bad, pool_of, remove_many, contains_multiset, with_player
+from .positions import NS, bad, pool_of, remove_many, contains_multiset, with_player, push, put
 from .unknowns import remove_one
 from .conditions import declaration_condition
 
@@ -304,7 +304,7 @@ class Turns:
     @applies(E.CommitmentOpened)
     def a_opened(self, s: State, e: E.CommitmentOpened) -> State:
         i = next(i for i, c in enumerate(s.commitments) if c.commitment == e.commitment)
-        return replace(s, commitments=s.commitments[:i] + s.commitments[i + 1:])
+        return put(s, commitments=s.commitments[:i] + s.commitments[i + 1:])
 
     @checks(E.MainPhaseEnded, rule="CO-10.1")
     def c_main_end(self, s: State, e: E.MainPhaseEnded) -> None:
@@ -323,7 +323,7 @@ class Turns:
     @applies(E.FirstPlayerDecided)
     def a_first(self, s: State, e: E.FirstPlayerDecided) -> State:
         second = s.other(e.player)
-        s = replace(s, first=e.player)
+        s = put(s, first=e.player)
         return push(s, Draw(e.player, 7, "opening"), Draw(second, 7, "opening"), Mulligan(e.player), Mulligan(second), StartTurn(), drop=1)
 
     @applies(E.CardDrawn)
@@ -336,16 +336,16 @@ class Turns:
         a, b = s.players
         players = (p, b) if a.id == p.id else (a, p)
         if e.card is not None and looks_like(e.card):
-            s = self.committed(replace(s, players=players), e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
+            s = self.committed(put(s, players=players), e.player, e.card, f"{e.player}'s draw on turn {s.turn}", card)
         todo = s.todo
         h = todo[0] if todo else None
         if h.__class__ is not Draw or h.player != e.player:  # a draw no rule owed (applied as stated): nothing else changes
-            return replace(s, players=players)
+            return put(s, players=players)
         if h.count > 1:
-            return replace(s, players=players, todo=(replace(h, count=h.count - 1),) + todo[1:])
+            return put(s, players=players, todo=(replace(h, count=h.count - 1),) + todo[1:])
         if h.reason == "draw-step":
-            return replace(s, players=players, todo=todo[1:], phase="main", declaration_open=False)
-        return replace(s, players=players, todo=todo[1:])
+            return put(s, players=players, todo=todo[1:], phase="main", declaration_open=False)
+        return put(s, players=players, todo=todo[1:])
 
     @applies(E.CardsReturned)
     def a_returned(self, s: State, e: E.CardsReturned) -> State:
@@ -385,16 +385,16 @@ class Turns:
         if any(f.attacked for f in opp.field):
             s = with_player(s, opp.id, field=tuple(replace(f, attacked=False) for f in opp.field))
         if e.turn == 1 and e.player == s.first:
-            return replace(s, turn=e.turn, turn_player=e.player, todo=s.todo[1:], phase="main", declaration_open=False)
-        return replace(s, turn=e.turn, turn_player=e.player, todo=(Draw(e.player, 1, "draw-step"),) + s.todo[1:],
+            return put(s, turn=e.turn, turn_player=e.player, todo=s.todo[1:], phase="main", declaration_open=False)
+        return put(s, turn=e.turn, turn_player=e.player, todo=(Draw(e.player, 1, "draw-step"),) + s.todo[1:],
                        phase="start", declaration_open=True)
 
     @applies(E.CompleteDeclared)
     def a_declared(self, s: State, e: E.CompleteDeclared) -> State:
         cond = declaration_condition(s.player(e.player), e.slots) if s.player(e.player).unseen else None
         if cond is not None:  # CO-39.4: open until a stated LocusRevealed names the cards
-            s = replace(s, conditions=s.conditions + (cond,))
-        return replace(push(s, RevealLocus(e.player, tuple(e.slots))), declaration_open=False)
+            s = put(s, conditions=s.conditions + (cond,))
+        return put(push(s, RevealLocus(e.player, tuple(e.slots))), declaration_open=False)
 
     @applies(E.LocusRevealed)
     def a_locus_revealed(self, s: State, e: E.LocusRevealed) -> State:
@@ -404,10 +404,10 @@ class Turns:
             cond = declaration_condition(p, e.slots)
             s = self.name_slots(s, e.player, dict(zip(e.slots, e.cards)))
             if cond is not None and not any(unknowns.unknown(c) for c in e.cards):
-                s = replace(s, conditions=tuple(c for c in s.conditions if c != cond))
+                s = put(s, conditions=tuple(c for c in s.conditions if c != cond))
         s = push(s, drop=1)
         if all(c is not None and c != HIDDEN and pool[c].is_gem for c in e.cards):
-            return replace(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
+            return put(s, pending_ends=s.pending_ends + (Result("win", e.player, "gem-complete"),))
         p = s.player(e.player)
         locus = tuple(replace(sl, face_up=True, known=True) if sl.id in e.slots else sl for sl in p.locus)
         s = with_player(s, e.player, locus=locus)
@@ -439,7 +439,7 @@ class Turns:
     def committed(self, s: State, player: str, commitment: str, what: str, card: str) -> State:
         """CO-40: ``s`` remembering a commitment a hidden field held, with what it can open to."""
         possible = (card,) if card != HIDDEN else tuple(sorted(set(s.player(player).unseen)))
-        return replace(s, commitments=s.commitments + (Committed(player, commitment, what, possible),))
+        return put(s, commitments=s.commitments + (Committed(player, commitment, what, possible),))
 
     def off_hand(self, p: Player, card: str | None) -> tuple[tuple[str, ...], tuple[str, ...], str]:
         """``p``'s hand without ``card``, the new ``unseen`` and the card's identity (CO-39)."""
@@ -451,7 +451,7 @@ class Turns:
 
     def with_seat(self, s: State, p: Player) -> State:
         a, b = s.players
-        return replace(s, players=(p, b) if a.id == p.id else (a, p))
+        return put(s, players=(p, b) if a.id == p.id else (a, p))
 
     @applies(E.MainPhaseEnded)
     def a_main_end(self, s: State, e: E.MainPhaseEnded) -> State:
@@ -463,12 +463,12 @@ class Turns:
             if any(f.damage or f.boost != (0, 0, 0, 0) or f.set_attack is not None or f.set_defence is not None for f in p.field):
                 s = with_player(s, p.id, field=tuple(replace(f, damage=0, boost=(0, 0, 0, 0), set_attack=None, set_defence=None)
                                                      for f in p.field))
-        return replace(s, todo=(StartTurn(),) + s.todo[1:], phase="end")
+        return put(s, todo=(StartTurn(),) + s.todo[1:], phase="end")
 
     @applies(E.Conceded)
     def a_concede(self, s: State, e: E.Conceded) -> State:
-        return replace(s, pending_ends=s.pending_ends + (Result("win", s.other(e.player), "concession"),))
+        return put(s, pending_ends=s.pending_ends + (Result("win", s.other(e.player), "concession"),))
 
     @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
-        return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", todo=(), pending_ends=())
+        return put(s, result=Result(e.result, e.winner, e.reason), phase="over", todo=(), pending_ends=())

@@ -13,14 +13,14 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.kit import checks, push
+from adjudicator.core.kit import checks
 from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.rulings import Illegal, Ruling, Undetermined
 
 from . import unknowns
 from . import events as E
 from .state import Battle, Flipped, UnknownLocusHit, RevealLocus, State
-from .positions import NS, bad, pool_of, with_player, _is_gem, _not_gem
+from .positions import NS, bad, frozen, pool_of, with_player, _is_gem, _not_gem, push, put
 from .conditions import face_up_condition, hit_condition
 
 #: the steps whose consequence may show a card the record leaves unknown (Rules.blind), and that
@@ -39,7 +39,7 @@ class Unstated:
         Locus card hit was a Gem (the owner's CardDrawn: it was), and which it said."""
         h = s.todo[0]
         gem = type(e) is E.CardDrawn and e.player == h.player
-        s = replace(s, conditions=s.conditions + (hit_condition(h, gem),))
+        s = put(s, conditions=s.conditions + (hit_condition(h, gem),))
         return self.locus_hit(push(s, drop=1), h.attacker, h.player, h.slot, HIDDEN, gem), gem
 
     def check_after_unknown_hit(self, s: State, e: Any) -> Ruling:
@@ -150,7 +150,7 @@ class Unstated:
                 sl = replace(sl, card=c)
                 cond = face_up_condition(s, player, sl.id) if s.conditions else None
                 if cond is not None:  # CO-39.5: the card hit was not a Gem after all: settled
-                    s = replace(s, conditions=tuple(x for x in s.conditions if x != cond))
+                    s = put(s, conditions=tuple(x for x in s.conditions if x != cond))
             locus.append(sl)
         return with_player(s, player, locus=tuple(locus), unseen=unseen)
 
@@ -166,6 +166,7 @@ def seat_check_of(kit_check: Any, table: dict[type, Any], accepted: dict[type, R
     def seat_check(self: Any, s: State, e: Any) -> Ruling:
         todo = s.todo
         if todo and todo[0].__class__ in WAITING:
+            s = frozen(s)  # (what follows applies to a copy: never to the fold's working position)
             t = todo[0].__class__
             if t is UnknownLocusHit:
                 return self.check_after_unknown_hit(s, e)

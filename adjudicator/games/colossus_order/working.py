@@ -1,0 +1,141 @@
+"""The Colossus Order fold contract (:mod:`adjudicator.core.fold`): one mutable working position
+for the length of one verification, frozen only where a caller keeps one.
+
+:data:`Position` mirrors :class:`~.state.State` field for field, but its fields may be set: the
+apply handlers change a position through :func:`~.positions.put` (and ``push``,
+``with_player``), which replaces a frozen State and sets the fields of a ``Position`` in place,
+so the same handler serves the frozen contract (``game.apply``) and the working position.  The
+check handlers and ``derive`` read attributes, so they run on either unchanged.  What a field
+holds is never changed in place (tuples and frozen Structs, shared with the frozen positions
+handed out), only which value the field holds: a frozen position, once handed out, never
+changes, and freezing copies seventeen references (python-chess's ``Board``: push in place,
+``copy`` only what a caller keeps).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import msgspec
+from msgspec.structs import astuple
+
+from adjudicator.core.events import Event
+from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, FrozenWorking
+from adjudicator.core.kit import TwoSeats, direct_outcome
+
+from .state import State
+from .unstated import WAITING
+
+_FIELDS = State.__struct_fields__
+
+
+#: the working position of one verification: the fields of :class:`~.state.State`, settable
+#: (:func:`~.positions.put`), with the seats' lookups of a position (never decoded or encoded)
+Position = msgspec.defstruct(
+    "Position", [(f, Any) for f in _FIELDS], module=__name__, gc=False,
+    namespace={"player": TwoSeats.player, "opponent": TwoSeats.opponent, "other": TwoSeats.other})
+
+
+#: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
+_NOTHING: list[Event] = []
+
+
+def _load(w: Any, values: tuple[Any, ...]) -> None:
+    """Set the working position ``w`` to the field ``values`` of a position (``astuple``)."""
+    for name, value in zip(_FIELDS, values):
+        setattr(w, name, value)
+
+
+class Working(FrozenWorking):
+    """The working position of one Colossus Order verification (the :class:`Working
+    <adjudicator.core.fold.Working>` protocol; the default adapter's attributes, its closures
+    replaced).
+
+    ``check``, ``advance``, ``freeze`` and ``restore`` are closures over the working position
+    (:class:`~adjudicator.core.fold.FrozenWorking` says why).  ``freeze`` builds a State from
+    the fields once and hands out that object until ``advance`` or ``restore`` changes the
+    position; ``advance`` undoes a failed event (the fields as they were before it)."""
+
+    __slots__ = ()
+
+    def __init__(self, game: Any, state: State) -> None:
+        super().__init__(game, state)  # keep_base, base, ended
+        _bind(self, game, state)
+
+
+def _applier(game: Any, w: Position) -> tuple[Any, Any]:
+    """``one(event)``: apply ``event`` to the working position ``w`` in place (the seat's-record
+    steps first, :func:`~.unstated.seat_apply`, else the kit's dispatch, ``RulesBase.apply``);
+    ``settle(d)``: apply ``d``, the first consequence an event forced, and every one after it
+    (:func:`adjudicator.core.fold.settle` in place), the derived events in order."""
+    rules, seat_apply, table, derive = game.rules, game.apply, type(game.rules)._applies, game.derive
+
+    def one(event: Event) -> None:
+        todo = w.todo
+        out = seat_apply(w, event) if todo and todo[0].__class__ in WAITING else table[event.__class__](rules, w, event)
+        if out is not w:  # (a handler that made a position of its own: taken in)
+            _load(w, astuple(out))
+
+    def settle(d: Event) -> list[Event]:
+        derived = []
+        while d is not None:
+            one(d)
+            derived.append(d)
+            if len(derived) > MAX_DERIVED_RUN:
+                raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
+            d = derive(w)
+        return derived
+    return one, settle
+
+
+def _bind(k: Working, game: Any, state: State) -> None:
+    """The closures of :class:`Working` over one working position ``w`` (and ``frozen``, the
+    State handed out for it, None until one is asked for after a change).  ``check`` is the
+    rules' check bound to ``w`` (:func:`~.unstated.seat_check_of` rules on a copy where a seat's
+    record leaves a step unstated: never on the working position)."""
+    rules, derive, outcome = game.rules, game.derive, game.outcome
+    table, by_result = type(rules)._applies, direct_outcome(outcome)
+    w = Position(*astuple(state))
+    one, settle = _applier(game, w)
+    frozen: State | None = state
+
+    def freeze() -> State:
+        nonlocal frozen
+        if frozen is None:
+            frozen = State(*astuple(w))
+        return frozen
+
+    def advance(event: Event) -> list[Event]:
+        nonlocal frozen
+        undo, was = astuple(w), frozen  # the position before the event (a failed event is undone)
+        try:
+            todo = w.todo
+            if todo and todo[0].__class__ in WAITING:
+                one(event)
+            else:  # (one(event), inlined: the verifier's hot path)
+                out = table[event.__class__](rules, w, event)
+                if out is not w:
+                    _load(w, astuple(out))
+            frozen = None
+            if k.keep_base:
+                k.base = freeze()
+            d = derive(w)
+            derived = _NOTHING
+            if d is not None:
+                derived, frozen = settle(d), None
+        except BaseException:
+            _load(w, undo)
+            frozen = was
+            raise
+        k.ended = None if by_result and w.result is None else outcome(freeze())
+        return derived
+
+    def restore(kept: State) -> None:
+        nonlocal frozen
+        _load(w, astuple(kept))
+        frozen = kept
+        k.ended = outcome(kept)
+
+    k.check = partial(game.check, w)  # type: ignore[method-assign]
+    k.advance, k.freeze, k.restore = advance, freeze, restore  # type: ignore[method-assign]
