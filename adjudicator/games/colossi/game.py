@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -140,6 +141,10 @@ class Colossi(KitGame[State]):
     def keep_seen(self, state: State, annulled: State) -> State:
         """What the seats saw in events a judge's ruling took back, kept (CL-44: observe.py)."""
         return keep_seen(state, annulled)
+
+    def keep_seen_of(self, state: State, annulled: State, events: Sequence[Event]) -> State:
+        """:meth:`keep_seen`, the cards and tiles back on top in the order ``events`` took them (CL-44)."""
+        return keep_seen(state, annulled, events)
 
     def open_conditions(self, state: State) -> list[str] | None:
         """The conditions of undetermined events that later events left open (CL-40); None for a

@@ -14,6 +14,7 @@ these two (via :class:`~adjudicator.core.kit.KitGame`):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -22,6 +23,7 @@ from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
 from . import events as E
+from . import unknowns as U
 from .state import State
 
 
@@ -65,15 +67,21 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
 
 # == what a taking back keeps (CL-44) ================================================================
 
-def keep_seen(s: State, annulled: State) -> State:
+def keep_seen(s: State, annulled: State, events: Sequence[Event] = ()) -> State:
     """``s`` (the position a judge's taking back returns to) with what the seats learnt in the
     events taken back, as ``annulled`` (the position those events left at the table) shows it: the
-    Colossus cards drawn go back on top of the deck, each known to the seat that drew it (to every
-    seat when it went face up to the discard pile since), the items looked at on top stay known,
-    and the tiles turned up from the tile deck go back on top of it, known to every seat (CL-44).
-    A deck the events taken back added to (the discard pile shuffled in) is reinstated with nothing
-    kept.  The order put back is one every seat's record finds alike: what was known on top first,
-    then each seat's draws in seat order, then the cards seen by all, each group in name order."""
+    Colossus cards drawn go back on top of the deck, each known to the seat that drew it, the items
+    looked at on top stay known, and the tiles turned up from the tile deck go back on top of it,
+    known to every seat (CL-44).  A deck the events taken back added to (the discard pile shuffled
+    in) is reinstated with nothing kept.
+
+    With ``events`` (the events taken back, as this log states them: ``Game.keep_seen_of``) the
+    items go back in the order those events took them, which every seat's record holds alike: a
+    record's ``"?"`` draw of an item the seat knew on top is that item.  Without them (a caller
+    that has only the positions) each seat's draws go back in seat order, then the cards seen by
+    all, each group in name order."""
+    if events:
+        return _kept_in_order(s, annulled, events)
     everyone = tuple(p.id for p in s.players)
     groups = [((b.id,), _added(a.hand, b.hand), True) for a, b in zip(s.players, annulled.players)]
     played = [c for a, b in zip(s.players, annulled.players) for c in _added(b.hand, a.hand) if c != HIDDEN]
@@ -90,6 +98,107 @@ def keep_seen(s: State, annulled: State) -> State:
         unseen = replace(unseen, cards=pool, tiles=tpool)
     return replace(s, card_top=top, card_deck=deck, card_seen=seen, tile_top=ttop, tile_deck=tdeck, tile_seen=tseen,
                    unseen=unseen)
+
+
+#: one item a deck lost to the events taken back: its name as the log states it ("?": not seen by
+#: the seat whose record it is) and the seats that saw it taken
+Taken = tuple[str, tuple[str, ...]]
+
+
+def _kept_in_order(s: State, annulled: State, events: Sequence[Event]) -> State:
+    """:func:`keep_seen` told the events taken back: each deck's items back on top in the order taken."""
+    everyone = tuple(p.id for p in s.players)
+    cards: list[Taken] = [(HIDDEN if e.card is None else e.card, (e.player,))
+                          for e in events if type(e) is E.CardDrawn]
+    tiles: list[Taken] = []
+    left = len(s.tile_top) + len(s.tile_deck)
+    for e in events:  # (a tile turned up while the tile deck is empty comes from the box)
+        if type(e) in (E.TileExplored, E.TileReplaced) and left > 0:
+            tiles.append((e.tile, everyone))
+            left -= 1
+    un = s.unseen
+    card = _back_on_top(s.card_top, s.card_deck, s.card_seen, annulled.card_top, annulled.card_seen,
+                        len(annulled.card_deck), cards, un.cards if un else None)
+    tile = _back_on_top(s.tile_top, s.tile_deck, s.tile_seen, annulled.tile_top, annulled.tile_seen,
+                        len(annulled.tile_deck), tiles, un.tiles if un else None)
+    if card is None and tile is None:
+        return s
+    changes: dict[str, Any] = {}
+    if card is not None:
+        changes.update(card_top=card[0], card_deck=card[1], card_seen=card[2])
+        if un is not None:
+            un = replace(un, cards=card[3])
+    if tile is not None:
+        changes.update(tile_top=tile[0], tile_deck=tile[1], tile_seen=tile[2])
+        if un is not None:
+            un = replace(un, tiles=tile[3])
+            for x in tile[4]:  # a tile deck placeholder named on top: its kind is known
+                un = U.kind_changed(un, x, -1)
+    if un is not None:
+        changes["unseen"] = un
+    return replace(s, **changes)
+
+
+def _back_on_top(top: tuple[str, ...], deck: tuple[str, ...], seen: tuple[tuple[str, ...], ...],
+                 a_top: tuple[str, ...], a_seen: tuple[tuple[str, ...], ...], a_deck: int,
+                 taken: list[Taken], pool: tuple[str, ...] | None) -> Any:
+    """One deck after a taking back, the items ``taken`` from it back on top in the order taken
+    (a take is from the top: the first items taken are those known on top, each item then known to
+    whoever knew it there and whoever took it); below them what the events left on top
+    (``a_top``, looked at), then the rest.  None when nothing is kept (nothing taken, or the deck
+    changed otherwise: a reshuffle).  Returns the top, the rest, who saw each item on top, what a
+    record's placeholders can still be, and the names put where a placeholder was."""
+    if not taken and (a_top, a_seen) == (top, seen):
+        return None
+    if len(a_top) + a_deck != len(top) + len(deck) - len(taken):
+        return None
+    rest = list(top) + list(deck)
+    left = list(pool) if pool is not None else None
+    named: list[str] = []
+    names: list[str] = []
+    who: list[tuple[str, ...]] = []
+
+    def take(x: str) -> str:
+        """``x`` out of ``rest``: a named item, else a placeholder (named since: ``x``)."""
+        if x != HIDDEN and x in rest:
+            rest.remove(x)
+            return x
+        if HIDDEN not in rest:
+            if x != HIDDEN or left is None:
+                raise LookupError(x)  # (not this deck's: a draw a judge let stand from nowhere)
+            # the record's "?" took one of the items it knew in the deck, it does not say which
+            left.extend(c for c in rest if c != HIDDEN and c not in top)
+            rest[:] = [c if c in top else HIDDEN for c in rest]
+            if HIDDEN not in rest:
+                raise LookupError(x)
+        rest.remove(HIDDEN)
+        if x != HIDDEN and left is not None and x in left:
+            left.remove(x)
+            named.append(x)
+        return x
+
+    try:
+        for i, (x, saw) in enumerate(taken):
+            if i < len(top):  # a draw takes the top: the item known (or looked at) there
+                on = top[i]
+                if x != HIDDEN and on != HIDDEN and x != on:
+                    return None  # taken from under the known top (a judge let stand): the order is not known
+                rest.remove(on)
+                if on == HIDDEN and x != HIDDEN and left is not None and x in left:
+                    left.remove(x)
+                    named.append(x)
+                names.append(on if on != HIDDEN else x)
+                who.append(tuple(sorted(set(seen[i] if i < len(seen) else ()) | set(saw))))
+            else:
+                names.append(take(x))
+                who.append(tuple(sorted(saw)))
+        for x in a_top:  # what the events looked at and left on top came from the deck too
+            take(x)
+    except LookupError:
+        return None
+    new_pool = tuple(sorted(left)) if left is not None else None
+    return (tuple(names) + tuple(a_top), tuple(sorted(rest)), tuple(who) + tuple(a_seen[:len(a_top)]),
+            new_pool, named)
 
 
 def _added(before: tuple[str, ...], after: tuple[str, ...]) -> list[str]:

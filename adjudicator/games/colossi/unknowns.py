@@ -158,7 +158,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
                 pool += known
                 if tiles and zone != "tile_box":
                     for k in known:
-                        un = _kind_changed(un, k, +1)
+                        un = kind_changed(un, k, +1)
                 items = [HIDDEN] * len(slots) + items[len(slots):]
                 changed = True
             if not top:
@@ -194,7 +194,7 @@ def _named(s: Any, e: Any, x: str, counted: bool, un: Any, pool: list[str], stri
         why = _kinds_left(s, un, x)
         if why and strict:
             raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
-        un = _kind_changed(un, x, -1)
+        un = kind_changed(un, x, -1)
     # (apply is total: an impossible name a judge let stand still takes one placeholder)
     if pool:
         pool.remove(x if x in pool else pool[0])
@@ -243,7 +243,7 @@ def _kinds_left(s: Any, un: Any, x: str) -> str:
            "Environments set aside face down are still unrevealed)"
 
 
-def _kind_changed(un: Any, x: str, by: int) -> Any:
+def kind_changed(un: Any, x: str, by: int) -> Any:
     """``un`` with one more (``by`` 1) or one fewer (-1, never below 0) unknown tile of ``x``'s
     kind in the tile deck (Grass is what the other unknown tiles there are)."""
     kind = _kind(x)
@@ -252,6 +252,15 @@ def _kind_changed(un: Any, x: str, by: int) -> Any:
     if kind == "environment":
         return replace(un, environments=max(0, un.environments + by))
     return un
+
+
+def from_known_top(s: Any, e: Any) -> Any:
+    """``e`` with a ``"?"`` draw named where the seat knows the card on top of the Colossus deck
+    (it looked at it, CL-41): a draw takes the top card, so the record that writes ``"?"`` for
+    another player's draw still knows which card that player holds."""
+    if type(e) is E.CardDrawn and unknown(e.card) and s.card_top and s.card_top[0] != HIDDEN:
+        return replace(e, card=s.card_top[0])
+    return e
 
 
 def prepare(s: Any, e: Any) -> tuple[Any, Any]:
@@ -265,6 +274,7 @@ def prepare(s: Any, e: Any) -> tuple[Any, Any]:
             s = replace(s, unseen=replace(s.unseen, lairs=s.unseen.lairs + 1))
         elif kind == "environment":
             s = replace(s, unseen=replace(s.unseen, environments=s.unseen.environments + 1))
+    e = from_known_top(s, e)
     return resolve(s, e, strict=False), normal(e)
 
 
@@ -272,6 +282,7 @@ def check(s: Any, e: Any) -> tuple[Any, Any]:
     """For check: the resolved position and event; raises Illegal (CL-2.7) for an impossible name."""
     if s.unseen is None:
         s = replace(s, unseen=Unseen())
+    e = from_known_top(s, e)
     return resolve(s, e, strict=True), normal(e)
 
 
