@@ -24,17 +24,18 @@ from adjudicator.core.kit import seated
 
 from . import events as E
 from . import unknowns as U
-from .state import State
+from .state import Discard, State
 
 
 def observe(s: State, player: str) -> State:
     """The position as ``player`` sees it: hidden items are ``HIDDEN``, sizes kept; the items on
     top of a deck that ``player`` looked at stay named (Soothsayer, CL-41)."""
+    more = {} if s.options.discards_shown else {"discard": hidden(s.discard)}  # CL-46: a face-down pile
     return seated(
         s, player, lambda p, mine: p if mine else replace(p, hand=hidden(p.hand)),
         tile_top=_seen_top(s.tile_top, s.tile_seen, player), tile_deck=hidden(s.tile_deck), tile_box=hidden(s.tile_box),
         card_top=_seen_top(s.card_top, s.card_seen, player), card_deck=hidden(s.card_deck),
-        trait_deck=hidden(s.trait_deck))
+        trait_deck=hidden(s.trait_deck), **more)
 
 
 def _seen_top(top: tuple[str, ...], seen: tuple[tuple[str, ...], ...], player: str) -> tuple[str, ...]:
@@ -56,6 +57,9 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
         if state is not None and state.card_top and player in state.card_seen[0]:
             return event
         return masked(event, "card")
+    if t is E.CardDiscarded and state is not None and not state.options.discards_shown \
+            and state.todo and type(state.todo[0]) is Discard:
+        return masked(event, "card")  # CL-46: a hand-limit discard face down
     if t is E.CardDealt:
         return masked(event, "card")
     if t is E.CardsContributed:

@@ -101,6 +101,8 @@ def _source(s: Any, e: Any) -> str | None:
         return "pile"
     if t is E.TileSetAside:
         return "tile_box"
+    if t is E.TileReplaced and s.options.void_tile == "box-first" and s.tile_box:
+        return "tile_box"  # (CL-23's option: The Void draws from the box first)
     if t in (E.TileExplored, E.TileReplaced):
         return "tile_top" if s.tile_top else "tile_deck" if s.tile_deck else "tile_box"
     if t is CardsLooked:
@@ -430,8 +432,8 @@ def possible_cards(s: Any) -> list[str]:
 def trade_condition(s: Any, e: Any) -> str | None:
     """Trade (CL-6.4): the card given back must differ from the card received; when either is
     unknown (and the giver does hold another card that could be it), that is the condition."""
-    if type(e) is not E.CardGiven or not s.todo:
-        return None
+    if type(e) is not E.CardGiven or not s.todo or s.options.trade_different == "copy":
+        return None  # (CL-47's option: any card but the one received, which the hand size decides)
     h = s.todo[0]
     if type(h).__name__ != "TradeBack" or e.player != h.player or e.to != h.to:
         return None
@@ -479,7 +481,7 @@ def trade_back_skipped(s: Any, e: Any) -> str | None:
     if type(e) in (E.CardGiven, E.GoldPaid) and getattr(e, "player", None) == h.player:
         return None
     hand = next((p.hand for p in s.players if p.id == h.player), ())
-    if HIDDEN not in hand or not _all_alike_possible(s, hand, h.card):
+    if HIDDEN not in hand or not _all_alike_possible(s, hand, h.card) or s.options.trade_different == "copy":
         return None
     got = "the card received from " + h.to if h.card == HIDDEN else h.card
     return f"{h.player} holds no card other than {got}"
