@@ -40,8 +40,8 @@ from adjudicator.core import registry
 from adjudicator.core.events import HIDDEN, CardsLooked, JudgeRuling
 from adjudicator.core.log import parse_log
 from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.seats import positions_before, redact_log
+from adjudicator.core.verify import run, settle
 from tests.test_colossi_ruling_props import continuation
 
 SCALE = int(os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1")
@@ -239,3 +239,181 @@ def test_colossi_seat_knowledge_matches_the_oracle(chunk: int) -> None:
                 _check_seats(log[:r + 1], history[r + 1], f"colossi-{seed}-{what}-at-ruling")
             _mutated_draw(log, history, rng, f"colossi-{seed}-{what}")
     print(f"\ncolossi oracle (chunk {chunk}): {dict(STATS)}")
+
+
+# == LOGOS ======================================================================================================
+#
+# LOGOS keeps what a seat learnt from events a judge took back (LG-41): the opponent's cards in
+# the card slots and the Backup Slot that those events turned face up, and one's own cards drawn
+# in them and put back (on top of one's deck).  The model, per seat: ``known`` (a multiset of the
+# opponent's hidden cards the seat saw) and ``top`` (its own cards known on top).  A card leaves
+# ``known`` when it leaves the slots and the Backup Slot (picked, called, a defenseless player's
+# cards, an effect's), ``top`` when it is drawn.  A take-back adds the opponent's cards the span
+# turned face up that the reinstated slots and Backup Slot hold, and one's own draws in the span.
+
+LOGOS = registry.get("logos")
+
+
+def _logos_shown(e: Any, before: Any) -> list[tuple[str, str]]:
+    """The cards ``e`` takes out of a player's slots and Backup Slot face up: (player, card)."""
+    t = type(e).__name__
+    if t in ("PickRevealed", "CardPicked") and e.card not in (None, HIDDEN):
+        return [(e.player, e.card)]
+    if t == "BackupCalled":
+        card = e.card or before.player(e.player).backup
+        return [(e.player, card)] if card not in (None, HIDDEN) else []
+    if t == "Defenseless":
+        return [(e.player, c) for c in e.cards]
+    if t == "EffectResolved" and e.cards and before.options.shuffle_hand_to == "discard":
+        return [(e.target, c) for c in e.cards if c != HIDDEN]
+    return []
+
+
+def _minus(a: list[str], b: list[str]) -> list[str]:
+    left = list(a)
+    for c in b:
+        if c in left:
+            left.remove(c)
+    return left
+
+
+def _within(a: list[str], b: list[str]) -> list[str]:
+    pool, out = list(b), []
+    for c in a:
+        if c in pool:
+            pool.remove(c)
+            out.append(c)
+    return out
+
+
+def _hidden_cards(state: Any, pid: str) -> list[str]:
+    p = state.player(pid)
+    return [c for c in p.slots if c is not None] + ([p.backup] if p.backup is not None else [])
+
+
+class Knows:
+    """The LOGOS model: per seat, the opponent's hidden cards it saw and its own cards on top."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.known: dict[str, list[str]] = {p: [] for p in players}
+        self.top: dict[str, list[str]] = {p: [] for p in players}
+        self.other = {players[0]: players[1], players[1]: players[0]}
+
+    def copy(self) -> "Knows":
+        k = Knows(list(self.known))
+        k.known = {p: list(v) for p, v in self.known.items()}
+        k.top = {p: list(v) for p, v in self.top.items()}
+        return k
+
+    def fold(self, e: Any, before: Any) -> None:
+        for owner, card in _logos_shown(e, before):
+            seat = self.other[owner]
+            if card in self.known[seat]:
+                self.known[seat].remove(card)
+        if type(e).__name__ == "CardDrawn" and e.card in self.top[e.player]:
+            self.top[e.player].remove(e.card)
+
+    def taken_back(self, reinstated: Any, span: list[tuple[Any, Any]]) -> None:
+        """A take-back to ``reinstated`` (the full position before the span; ``span``: its events
+        with the full position before each)."""
+        for seat, owner in self.other.items():
+            shown = [c for e, b in span for o, c in _logos_shown(e, b) if o == owner]
+            fresh = _minus(_hidden_cards(reinstated, owner), self.known[seat])
+            self.known[seat] += _within(shown, fresh)
+            drawn = [e.card for e, _b in span if type(e).__name__ == "CardDrawn" and e.player == seat]
+            self.top[seat] += _within(drawn, _minus(list(reinstated.player(seat).deck), self.top[seat]))
+
+
+def logos_model(log: list[Any], positions: list[Any]) -> Knows:
+    """The LOGOS model after ``log`` (``positions[i]``: the full position before ``log[i]``, as the
+    table had it, a ruling's events folded as played)."""
+    k = Knows(list(log[0].players))
+    history = [k.copy()]
+    for i, e in enumerate(log[1:], 1):
+        history.append(k.copy())
+        if type(e) is JudgeRuling and e.decision == "taken-back":
+            first = e.event - 1
+            k = history[first].copy()
+            k.taken_back(positions[first], [(log[j], positions[j]) for j in range(first, i)])
+            continue
+        k.fold(e, positions[i])
+    return k
+
+
+def _with_derived(events: list[Any]) -> list[Any]:
+    """A LOGOS match with its derived events stated (the model reads them as the table saw them)."""
+    state, derived = settle(LOGOS, LOGOS.initial_state(events[0]))
+    out = [events[0], *derived]
+    for e in events[1:]:
+        state, derived = settle(LOGOS, LOGOS.apply(state, e))
+        out += [e, *derived]
+    return out
+
+
+def _seat_view(state: Any, seat: str, owner: str) -> tuple[list[str], list[str]]:
+    """What ``seat`` sees named of ``owner``'s slots and Backup Slot, and of its own deck's top."""
+    v = LOGOS.observe(state, seat)
+    o, me = v.player(owner), v.player(seat)
+    named = sorted(c for c in list(o.slots) + [o.backup] if c not in (None, HIDDEN))
+    return named, sorted(c for c in me.deck if c != HIDDEN)
+
+
+LSTATS: Counter[str] = Counter()
+
+
+def _logos_check(log: list[Any], name: str) -> None:
+    full = _verify(log, name)
+    assert full.verdict == "legal", (name, [v.as_dict() for v in full.violations])
+    positions = positions_before(parse_log(to_jsonl(log), name))
+    k = logos_model(log, positions)
+    for seat, owner in k.other.items():
+        rec = _verify(_record(log, seat), f"{name}@{seat}")
+        assert rec.verdict != "illegal", (name, seat, [v.as_dict() for v in rec.violations])
+        known, top = _seat_view(full.state, seat, owner)
+        assert (known, top) == (sorted(k.known[seat]), sorted(k.top[seat])), (name, seat, "full log")
+        r_known, r_top = _seat_view(rec.state, seat, owner)
+        assert r_top == sorted(k.top[seat]), (name, seat, "record's own top")
+        # (LG-41: a record does not name an opponent's unknown card from events taken back; it
+        # never names one the seat does not know)
+        assert not _minus(r_known, known), (name, seat, "record names more than the seat saw")
+        LSTATS["seat checks"] += 1
+        LSTATS["opponent's cards known"] += len(known)
+        LSTATS["own cards known on top"] += len(top)
+
+
+def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]:
+    starts = [k for k in range(2, len(events) - 6) if events[k].kind in "DR"]
+    rng.shuffle(starts)
+    out = []
+    for want in ("PickRevealed", "CardDrawn", "BackupCalled", "CardPicked"):
+        for k in starts[:80]:
+            m = rng.randrange(1, 9)
+            if any(type(e).__name__ == want for e in events[k:k + m]):
+                out.append((k, m))
+                break
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_seat_knowledge_matches_the_oracle(chunk: int) -> None:
+    from tests.test_logos_ruling_props import _continue, _match
+
+    for seed in range(1 + chunk * MATCHES, 1 + (chunk + 1) * MATCHES):
+        events = _with_derived(_match(seed)[0])
+        rng = random.Random(seed)
+        LSTATS["matches"] += 1
+        _logos_check(events, f"logos-{seed}")
+        for k, m in _logos_spans(events, rng):
+            ruling = JudgeRuling(event=k + 1, decision="taken-back", judge="the floor judge")
+            prefix = events[:k + m] + [ruling]
+            again = prefix + events[k:]
+            if _verify(again, "again").verdict != "legal":
+                back = _verify(prefix, "back").state
+                more, _ = _continue(back, rng, 40)
+                again = prefix + more
+            LSTATS["take-backs"] += 1
+            for t in ("PickRevealed", "CardPicked", "CardDrawn", "BackupCalled", "Defenseless"):
+                LSTATS[f"{t} taken back"] += sum(type(e).__name__ == t for e in events[k:k + m])
+            _logos_check(prefix, f"logos-{seed}-{k}-{m}-at-ruling")
+            _logos_check(again, f"logos-{seed}-{k}-{m}")
+    print(f"\nlogos oracle (chunk {chunk}): {dict(LSTATS)}")
