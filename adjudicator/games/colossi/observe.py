@@ -138,6 +138,8 @@ def _kept_in_order(s: State, annulled: State, events: Sequence[Event]) -> State:
             un = replace(un, tiles=tile[3])
             for x in tile[4]:  # a tile deck placeholder named on top: its kind is known
                 un = U.kind_changed(un, x, -1)
+            for x in tile[5]:  # a known tile the record no longer tells apart: its kind is counted
+                un = U.kind_changed(un, x, +1)
     if un is not None:
         changes["unseen"] = un
     return replace(s, **changes)
@@ -149,32 +151,35 @@ def _back_on_top(top: tuple[str, ...], deck: tuple[str, ...], seen: tuple[tuple[
     """One deck after a taking back, the items ``taken`` from it back on top in the order taken
     (a take is from the top: the first items taken are those known on top, each item then known to
     whoever knew it there and whoever took it); below them what the events left on top
-    (``a_top``, looked at), then the rest.  None when nothing is kept (nothing taken, or the deck
-    changed otherwise: a reshuffle).  Returns the top, the rest, who saw each item on top, what a
-    record's placeholders can still be, and the names put where a placeholder was."""
+    (``a_top``, looked at: the known top not taken first, then what they turned up), then the
+    rest.  None when nothing is kept (nothing taken, or the deck changed otherwise: a reshuffle).
+    Returns the top, the rest, who saw each item on top, what a record's placeholders can still
+    be, the names put where a placeholder was, and the names the record no longer knows in the
+    deck (a ``"?"`` taken from a deck of known and unknown items: it does not say which)."""
     if not taken and (a_top, a_seen) == (top, seen):
         return None
     if len(a_top) + a_deck != len(top) + len(deck) - len(taken):
         return None
-    rest = list(top) + list(deck)
+    rest = list(deck)
     left = list(pool) if pool is not None else None
     named: list[str] = []
+    unknown: list[str] = []
     names: list[str] = []
     who: list[tuple[str, ...]] = []
 
     def take(x: str) -> str:
-        """``x`` out of ``rest``: a named item, else a placeholder (named since: ``x``)."""
+        """``x`` out of the deck below the known top: a named item, else a placeholder (named
+        since: ``x``); a record's ``"?"`` makes the items it knew there unknown."""
         if x != HIDDEN and x in rest:
             rest.remove(x)
             return x
+        if x == HIDDEN and left is not None and any(c != HIDDEN for c in rest):
+            known = [c for c in rest if c != HIDDEN]  # (the record does not say which item left)
+            left.extend(known)
+            unknown.extend(known)
+            rest[:] = [HIDDEN] * len(rest)
         if HIDDEN not in rest:
-            if x != HIDDEN or left is None:
-                raise LookupError(x)  # (not this deck's: a draw a judge let stand from nowhere)
-            # the record's "?" took one of the items it knew in the deck, it does not say which
-            left.extend(c for c in rest if c != HIDDEN and c not in top)
-            rest[:] = [c if c in top else HIDDEN for c in rest]
-            if HIDDEN not in rest:
-                raise LookupError(x)
+            raise LookupError(x)  # (not this deck's: a draw a judge let stand from nowhere)
         rest.remove(HIDDEN)
         if x != HIDDEN and left is not None and x in left:
             left.remove(x)
@@ -187,7 +192,6 @@ def _back_on_top(top: tuple[str, ...], deck: tuple[str, ...], seen: tuple[tuple[
                 on = top[i]
                 if x != HIDDEN and on != HIDDEN and x != on:
                     return None  # taken from under the known top (a judge let stand): the order is not known
-                rest.remove(on)
                 if on == HIDDEN and x != HIDDEN and left is not None and x in left:
                     left.remove(x)
                     named.append(x)
@@ -196,13 +200,16 @@ def _back_on_top(top: tuple[str, ...], deck: tuple[str, ...], seen: tuple[tuple[
             else:
                 names.append(take(x))
                 who.append(tuple(sorted(saw)))
-        for x in a_top:  # what the events looked at and left on top came from the deck too
+        still = top[len(taken):]  # the known top the events did not take: first in what they left on top
+        if len(a_top) < len(still) or any(x != y and HIDDEN not in (x, y) for x, y in zip(a_top, still)):
+            return None
+        for x in a_top[len(still):]:  # what the events looked at and left on top came from the deck
             take(x)
     except LookupError:
         return None
     new_pool = tuple(sorted(left)) if left is not None else None
     return (tuple(names) + tuple(a_top), tuple(sorted(rest)), tuple(who) + tuple(a_seen[:len(a_top)]),
-            new_pool, named)
+            new_pool, named, unknown)
 
 
 def _added(before: tuple[str, ...], after: tuple[str, ...]) -> list[str]:
