@@ -159,3 +159,42 @@ def test_a_hand_of_only_the_card_received_pays_the_gold_either_way(different: st
     score(pos, 3)
     pos.add(E.CardGiven(player=A, to=B, card="walk"))
     assert not isinstance(pos.head(), TradeBack) and pos.gold(B) == 2 and pos.gold(A) == 2
+
+
+# == CL-48 Growth's Traits ====================================================================================
+
+def test_growths_traits_turned_up_or_passed_face_down_over_generated_matches() -> None:
+    """Matches with a Growth played under each reading: every seat's record names each
+    ``TraitDrawn`` (public) or only the Growth player's does (private, ``"?"`` in the others);
+    no record is illegal; under the private reading a seat sees the pool only once it has
+    been passed to it (a record may be undetermined on other hidden cards, never illegal)."""
+    found = 0
+    for seed in (6, 8, 14, 15, 23):
+        base = GAME.sample_setup(seed)
+        for how in ("public", "private"):
+            setup = msgspec.structs.replace(base, options={**base.options, "growth_traits": how})
+            events, _ = playout(GAME, seed, setup=setup, max_events=400)
+            before = positions_before(parse_log(to_jsonl(events), "m"))
+            ks = [k for k, e in enumerate(events) if type(e) is E.TraitDrawn]
+            assert ks, seed
+            grower = next(t.player for t in before[ks[0]].todo if type(t).__name__ == "GrowthPick")
+            for seat in events[0].players:
+                record = list(redact_log(parse_log(to_jsonl(events), "m"), seat))
+                for k in ks:
+                    assert (record[k].trait == events[k].trait) == (how == "public" or seat == grower), (seed, seat, k)
+                res = run(parse_log(to_jsonl(record), f"m@{seat}"))
+                assert res.verdict != "illegal", [v.as_dict() for v in res.violations]
+                pool = before[ks[-1] + 1].growth  # the whole pool drawn, before the first choice
+                shown = GAME.observe(before[ks[-1] + 1], seat).growth
+                assert (shown == pool) == (how == "public" or seat == grower), (seed, seat)
+            found += 1
+    assert found == 10
+
+
+def test_an_unknown_trait_is_allowed_in_a_growth_draw_only() -> None:
+    from adjudicator.core.errors import LogError
+
+    events, _ = playout(GAME, 6, max_events=60)
+    bad = events + [E.TraitTaken(player=events[0].players[0], trait=HIDDEN, source="row")]
+    with pytest.raises(LogError, match="only a Trait drawn face down"):
+        parse_log(to_jsonl(bad), "bad")

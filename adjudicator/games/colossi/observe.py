@@ -24,18 +24,31 @@ from adjudicator.core.kit import seated
 
 from . import events as E
 from . import unknowns as U
-from .state import Discard, State
+from .state import Discard, GrowthPick, State
 
 
 def observe(s: State, player: str) -> State:
     """The position as ``player`` sees it: hidden items are ``HIDDEN``, sizes kept; the items on
     top of a deck that ``player`` looked at stay named (Soothsayer, CL-41)."""
-    more = {} if s.options.discards_shown else {"discard": hidden(s.discard)}  # CL-46: a face-down pile
+    more: dict[str, Any] = {} if s.options.discards_shown else {"discard": hidden(s.discard)}  # CL-46: face down
+    if s.growth and s.options.growth_traits == "private" and player not in growth_seers(s):
+        more["growth"] = hidden(s.growth)  # CL-48: a Growth's pool the seat has not been passed yet
     return seated(
         s, player, lambda p, mine: p if mine else replace(p, hand=hidden(p.hand)),
         tile_top=_seen_top(s.tile_top, s.tile_seen, player), tile_deck=hidden(s.tile_deck), tile_box=hidden(s.tile_box),
         card_top=_seen_top(s.card_top, s.card_seen, player), card_deck=hidden(s.card_deck),
         trait_deck=hidden(s.trait_deck), **more)
+
+
+def growth_seers(s: State) -> tuple[str, ...]:
+    """Who has seen a Growth's pool (CL-48's private reading): the Growth player while it is being
+    drawn, then every player it has been passed to (the one choosing now included)."""
+    picks = [t.player for t in s.todo if type(t) is GrowthPick]
+    if not picks:
+        return ()
+    if type(s.todo[0]) is GrowthPick:
+        return tuple(p.id for p in s.players if p.id not in picks[1:])
+    return (picks[0],)
 
 
 def _seen_top(top: tuple[str, ...], seen: tuple[tuple[str, ...], ...], player: str) -> tuple[str, ...]:
@@ -51,6 +64,9 @@ def redact(event: Event, player: str, state: State | None = None) -> Event:
         return masked(event, "tile")
     if t is E.CardGiven:
         return event if player in (event.player, event.to) else masked(event, "card")
+    if t is E.TraitDrawn and state is not None and state.options.growth_traits == "private" \
+            and player not in growth_seers(state):
+        return masked(event, "trait")  # CL-48: drawn face down, seen by the Growth player first
     if getattr(event, "player", player) == player:
         return event
     if t is E.CardDrawn:

@@ -104,6 +104,7 @@ RULES: dict[str, str] = {
     "CL-45": "A Trade's card given back, passed over by a hand a seat's record does not show: none to give",
     "CL-46": "Discards from a hand (the hand limit, the Oasis) are shown to every seat (option: face down)",
     "CL-47": "A Trade's different card is another name (option: another copy counts)",
+    "CL-48": "Growth's Traits are turned up for every seat (option: each seat sees the pool as it is passed)",
 }
 
 RULEBOOK = Rulebook("CL", RULES)

@@ -56,6 +56,9 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     void_tile: Literal["deck-first", "box-first"] = "deck-first"
     #: CL-47: a Trade's "different card" given back is another name, or another copy (the same name)
     trade_different: Literal["name", "copy"] = "name"
+    #: CL-48: the Traits a Growth draws are turned up for every seat, or seen by each player as the
+    #: pool reaches it (the Growth player first)
+    growth_traits: Literal["public", "private"] = "public"
 
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -520,6 +523,8 @@ class Unseen(msgspec.Struct, frozen=True, gc=False):
 
     cards: tuple[str, ...] = ()
     tiles: tuple[str, ...] = ()
+    #: the Traits of a Growth drawn face down (CL-48's option) and of the Trait deck they left unknown
+    traits: tuple[str, ...] = ()
     #: the unknown tiles of the tile deck (and its top) set aside as Lairs, as Environments (the
     #: other unknown ones there are Grass)
     lairs: int = 0

@@ -40,8 +40,12 @@ FIELDS: dict[type, str] = {
     E.CardDiscarded: "card", E.CardsContributed: "cards", E.CardTaken: "discard", E.TopRevealed: "item",
     E.TileSetAside: "tile", E.TileExplored: "tile", E.TileReplaced: "tile", E.Alchemized: "item",
     CardsLooked: "cards", CardsMoved: "cards",
+    E.TraitDrawn: "trait", E.TraitRevealed: "trait", E.TraitTaken: "trait",
 }
 TILE_EVENTS = (E.TileSetAside, E.TileExplored, E.TileReplaced)
+#: the events naming a Trait of the Trait deck or of a Growth's pool (CL-48: a private Growth's
+#: draws are unknown to the other seats)
+TRAIT_EVENTS = (E.TraitDrawn, E.TraitRevealed, E.TraitTaken)
 #: the event types the unknown-identity work of ``check`` concerns: those naming a card or tile, and
 #: an Animalistic draw (its Lair may be face down: CL-40); any other is checked as it is
 WATCHED: frozenset[type] = frozenset(FIELDS) | {E.BeastDrawn}
@@ -90,9 +94,18 @@ def _is_tile(e: Any) -> bool:
         or (type(e) is CardsLooked and e.zone == "tile-deck-top")
 
 
+def _pool_field(e: Any) -> str:
+    """The field of :class:`~.state.Unseen` holding what ``e``'s unknown items can be."""
+    return "tiles" if _is_tile(e) else "traits" if type(e) in TRAIT_EVENTS else "cards"
+
+
 def _source(s: Any, e: Any) -> str | None:
     """The zone an event's named item comes from: a State field name or ``hand:<player>``."""
     t = type(e)
+    if t is E.TraitDrawn or t is E.TraitRevealed:
+        return "trait_deck"
+    if t is E.TraitTaken:
+        return {"row": "trait_row", "deck": "trait_deck"}.get(e.source, "growth")
     if t is E.CardDrawn:
         return "card_top" if s.card_top else "card_deck"
     if t is E.TopRevealed:
@@ -147,7 +160,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     items = list(_get(s, zone))
     top = zone.endswith("_top")
     un = s.unseen or Unseen()
-    pool = list(un.tiles if tiles else un.cards)
+    pool = list(getattr(un, _pool_field(e)))
     changed = False
     for x in names:
         slots = items[:1] if top else items
@@ -182,7 +195,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     # put back what this event takes (the ordinary apply removes it)
     taken = [HIDDEN if unknown(x) else x for x in names]
     full = items if top else items + taken
-    return _with(s, zone, _ordered(zone, full), tiles, un, pool)
+    return _with(s, zone, _ordered(zone, full), _pool_field(e), un, pool)
 
 
 def _named(s: Any, e: Any, x: str, counted: bool, un: Any, pool: list[str], strict: bool) -> Any:
@@ -203,11 +216,11 @@ def _named(s: Any, e: Any, x: str, counted: bool, un: Any, pool: list[str], stri
     return un
 
 
-def _with(s: Any, zone: str, items: tuple[str, ...], tiles: bool, un: Any, pool: list[str]) -> Any:
-    """``s`` with ``zone`` holding ``items`` and what the placeholders can be, ``pool``."""
+def _with(s: Any, zone: str, items: tuple[str, ...], field: str, un: Any, pool: list[str]) -> Any:
+    """``s`` with ``zone`` holding ``items`` and what its kind's placeholders can be, ``pool``
+    (``field`` of :class:`~.state.Unseen`)."""
     s = _put(s, zone, items)
-    un = replace(un, tiles=tuple(sorted(pool))) if tiles else replace(un, cards=tuple(sorted(pool)))
-    return replace(s, unseen=un)
+    return replace(s, unseen=replace(un, **{field: tuple(sorted(pool))}))
 
 
 def _resolve_look(s: Any, e: Any, names: list[Any], strict: bool) -> Any:
@@ -226,7 +239,7 @@ def _resolve_look(s: Any, e: Any, names: list[Any], strict: bool) -> Any:
         un = _named(s, e, x, tiles, un, pool, strict)
         items[i] = x
         changed = True
-    return _with(s, zone, tuple(items), tiles, un, pool) if changed else s
+    return _with(s, zone, tuple(items), _pool_field(e), un, pool) if changed else s
 
 
 def _kind(tile: str) -> str:
@@ -324,7 +337,8 @@ def said(s: Any, e: Any, x: str) -> str:
     what = {E.CardPlayed: "plays", E.CardDiscarded: "discards", E.CardGiven: "gives", E.CardDrawn: "draws",
             E.CardsContributed: "contributes", E.CardTaken: "discards", E.CardDealt: "is dealt",
             E.Alchemized: "turns into Gold", E.TopRevealed: "sees on top of the deck",
-            CardsLooked: "sees on top of the deck", CardsMoved: "discards (Oasis)"}.get(t)
+            CardsLooked: "sees on top of the deck", CardsMoved: "discards (Oasis)", E.TraitDrawn: "draws",
+            E.TraitRevealed: "turns up", E.TraitTaken: "takes"}.get(t)
     who = getattr(e, "player", None)
     head = f"{who} {what} {x}" if who and what else f"{t.__name__} names {x}"
     src = _source(s, e)
@@ -334,6 +348,10 @@ def said(s: Any, e: Any, x: str) -> str:
 
 def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
     head = said(s, e, x)
+    if type(e) in TRAIT_EVENTS:  # (one copy of each Trait)
+        if x not in content().traits:
+            return f"{head}, but the game has no such Trait"
+        return f"{head}, but that Trait is already accounted for"
     n = _copies(tiles, x)
     seen = where(s, x, tiles)
     places = ", ".join(f"{k} in {v}" for v, k in seen.items()) or "none seen"
