@@ -388,6 +388,8 @@ def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]
     for want in ("PickRevealed", "CardDrawn", "BackupCalled", "CardPicked"):
         for k in starts[:80]:
             m = rng.randrange(1, 9)
+            if k + m >= len(events) or events[k + m].kind == "X":  # (no consequence still owed at the ruling)
+                continue
             if any(type(e).__name__ == want for e in events[k:k + m]):
                 out.append((k, m))
                 break
