@@ -24,6 +24,7 @@ from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
 from . import events as E
+from .cards import LOOKS
 from .state import Player, Seen, State
 
 
@@ -148,6 +149,20 @@ def keep_seen(state: State, annulled: State, events: Sequence[Event] = ()) -> St
     return replace(state, seen=tuple(seen[p.id] for p in state.players if p.id in seen))
 
 
+def shown_to(s: State, pid: str, cards: list[str]) -> State:
+    """``s`` with ``cards`` of ``pid``'s card slots and Backup Slot known to its opponent (a look,
+    LG-43): those the position names there and the opponent did not know yet."""
+    if len(s.players) != 2:
+        return s
+    seen = {k.player: k for k in s.seen}
+    k = seen.get(pid, Seen(pid))
+    more = _within([c for c in cards if c != HIDDEN], _minus(_hidden_zones(s.player(pid)), k.shown))
+    if not more:
+        return s
+    seen[pid] = Seen(pid, tuple(sorted(k.shown + tuple(more))), k.top)
+    return replace(s, seen=tuple(seen[p.id] for p in s.players if p.id in seen))
+
+
 def _union(a: list[str], b: list[str]) -> list[str]:
     """The multiset union of ``a`` and ``b`` (each card as many times as the larger holds it)."""
     return a + _minus(b, a)
@@ -236,7 +251,11 @@ def shows_seat(event: Event, player: str, state: State | None = None) -> bool:
     table sees, while a record that does not know the opponent's deck list (LG-35) cannot tell
     when that deck runs out; the opponent declared defenseless (LG-5), which the table sees, while
     the record does not know whether their hidden cards could be played (before, the record
-    stayed undetermined on it: issue 32, item 7).  Stated, it keeps the record's discard pile and deck as the table's
+    stayed undetermined on it: issue 32, item 7); and what a look (LG-43) showed the seat of the
+    opponent's cards.  Stated, it keeps the record's discard pile and deck as the table's
     (unstated, the opponent's discard pile grew for the whole match: a record verified in
     quadratic time, 9.5x the full log's time per event at 64,000 events, issue 29)."""
+    if type(event) is E.EffectResolved:  # LG-43: what a look showed the looker, which its record cannot derive
+        return event.player == player and event.target != player and event.result == "applied" \
+            and (event.copied or event.effect) in LOOKS
     return (type(event) is E.DeckRebuilt or type(event) is E.Defenseless) and event.player != player
