@@ -245,7 +245,8 @@ def test_colossi_seat_knowledge_matches_the_oracle(chunk: int) -> None:
 #
 # LOGOS keeps what a seat learnt from events a judge took back (LG-41): the opponent's cards in
 # the card slots and the Backup Slot that those events turned face up, and one's own cards drawn
-# in them and put back (on top of one's deck).  The model, per seat: ``known`` (a multiset of the
+# in them and put back (on top of one's deck); and what a look a pool gives a card showed its
+# owner (LG-43).  The model, per seat: ``known`` (a multiset of the
 # opponent's hidden cards the seat saw) and ``top`` (its own cards known on top).  A card leaves
 # ``known`` when it leaves the slots and the Backup Slot (picked, called, a defenseless player's
 # cards, an effect's), ``top`` when it is drawn.  A take-back adds the opponent's cards the span
@@ -264,7 +265,8 @@ def _logos_shown(e: Any, before: Any) -> list[tuple[str, str]]:
         return [(e.player, card)] if card not in (None, HIDDEN) else []
     if t == "Defenseless":
         return [(e.player, c) for c in e.cards]
-    if t == "EffectResolved" and e.cards and before.options.shuffle_hand_to == "discard":
+    if t == "EffectResolved" and e.cards and (e.copied or e.effect) in ("shuffle-hand", "remove-card-slot") \
+            and before.options.shuffle_hand_to == "discard":
         return [(e.target, c) for c in e.cards if c != HIDDEN]
     return []
 
@@ -306,6 +308,10 @@ class Knows:
         return k
 
     def fold(self, e: Any, before: Any) -> None:
+        if type(e).__name__ == "EffectResolved" and (e.copied or e.effect) in ("look-slots", "look-backup") \
+                and e.result == "applied" and e.target != e.player and e.cards:  # a look (LG-43): the owner saw them
+            fresh = _minus(_hidden_cards(before, e.target), self.known[e.player])
+            self.known[e.player] += _within(list(e.cards), fresh)
         for owner, card in _logos_shown(e, before):
             seat = self.other[owner]
             if card in self.known[seat]:
@@ -396,14 +402,15 @@ def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]
     return out
 
 
-@pytest.mark.parametrize("chunk", range(SCALE))
-def test_logos_seat_knowledge_matches_the_oracle(chunk: int) -> None:
-    from tests.test_logos_ruling_props import _continue, _match
+def _logos_run(chunk: int, setups: Any) -> None:
+    from tests.test_logos_ruling_props import _continue
 
     for seed in range(1 + chunk * MATCHES, 1 + (chunk + 1) * MATCHES):
-        events = _with_derived(_match(seed)[0])
+        events = _with_derived(playout(LOGOS, seed, max_events=160, setup=setups(seed))[0])
         rng = random.Random(seed)
         LSTATS["matches"] += 1
+        LSTATS["looks"] += sum(type(e).__name__ == "EffectResolved" and e.effect.startswith("look-")
+                               and e.result == "applied" for e in events)
         _logos_check(events, f"logos-{seed}")
         for k, m in _logos_spans(events, rng):
             ruling = JudgeRuling(event=k + 1, decision="taken-back", judge="the floor judge")
@@ -418,4 +425,30 @@ def test_logos_seat_knowledge_matches_the_oracle(chunk: int) -> None:
                 LSTATS[f"{t} taken back"] += sum(type(e).__name__ == t for e in events[k:k + m])
             _logos_check(prefix, f"logos-{seed}-{k}-{m}-at-ruling")
             _logos_check(again, f"logos-{seed}-{k}-{m}")
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_seat_knowledge_matches_the_oracle(chunk: int) -> None:
+    from tests.test_logos_ruling_props import _setup
+
+    _logos_run(chunk, _setup)
     print(f"\nlogos oracle (chunk {chunk}): {dict(LSTATS)}")
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any) -> None:
+    """The same with a pool whose cards look (LG-43): each deck holds two of each look card."""
+    from adjudicator.core import sources
+    from tests.test_logos_looks import LOOKS, SAMPLE
+
+    (tmp_path / "looks.toml").write_text(SAMPLE.read_text().replace('pool = "sample"', 'pool = "looks"', 1) + LOOKS)
+
+    def setups(seed: int) -> Any:
+        base = LOGOS.sample_setup(seed)
+        decks = {p: {**d, "glass-eye": 2, "vault-peeker": 2} for p, d in base.decks.items()}
+        options = {**base.options, "picks": "commit-reveal"} if seed % 2 else base.options
+        return msgspec.structs.replace(base, pool="looks", decks=decks, options=options)
+
+    with sources.using(sources.Sources([tmp_path])):
+        _logos_run(chunk, setups)
+    print(f"\nlogos oracle with looks (chunk {chunk}): {dict(LSTATS)}")
