@@ -256,7 +256,8 @@ LOGOS = registry.get("logos")
 
 
 def _logos_shown(e: Any, before: Any) -> list[tuple[str, str]]:
-    """The cards ``e`` takes out of a player's slots and Backup Slot face up: (player, card)."""
+    """The cards ``e`` takes out of a player's slots and Backup Slot face up: (player, card);
+    ``before``: the position before ``e`` (a derived event: before the decision it follows from)."""
     t = type(e).__name__
     if t in ("PickRevealed", "CardPicked") and e.card not in (None, HIDDEN):
         return [(e.player, e.card)]
@@ -265,6 +266,9 @@ def _logos_shown(e: Any, before: Any) -> list[tuple[str, str]]:
         return [(e.player, card)] if card not in (None, HIDDEN) else []
     if t == "Defenseless":
         return [(e.player, c) for c in e.cards]
+    if t == "EffectResolved" and (e.copied or e.effect) == "destroy-backup" and e.result == "applied":
+        card = before.player(e.target).backup  # (into the discard pile, face up)
+        return [(e.target, card)] if card not in (None, HIDDEN) else []
     if t == "EffectResolved" and e.cards and (e.copied or e.effect) in ("shuffle-hand", "remove-card-slot") \
             and before.options.shuffle_hand_to == "discard":
         return [(e.target, c) for c in e.cards if c != HIDDEN]
@@ -319,11 +323,20 @@ class Knows:
         if type(e).__name__ == "CardDrawn" and e.card in self.top[e.player]:
             self.top[e.player].remove(e.card)
 
+    def still(self, after: Any) -> None:
+        """What each seat knows, of the cards the opponent's slots and Backup Slot still hold."""
+        for seat, owner in self.other.items():
+            self.known[seat] = _within(self.known[seat], _hidden_cards(after, owner))
+
     def taken_back(self, reinstated: Any, span: list[tuple[Any, Any]]) -> None:
         """A take-back to ``reinstated`` (the full position before the span; ``span``: its events
         with the full position before each)."""
+        at, table = [], None  # each event with the position before the decision it follows from
+        for e, b in span:
+            table = b if e.kind != "X" or table is None else table
+            at.append((e, table))
         for seat, owner in self.other.items():
-            shown = [c for e, b in span for o, c in _logos_shown(e, b) if o == owner]
+            shown = [c for e, b in at for o, c in _logos_shown(e, b) if o == owner]
             fresh = _minus(_hidden_cards(reinstated, owner), self.known[seat])
             self.known[seat] += _within(shown, fresh)
             drawn = [e.card for e, _b in span if type(e).__name__ == "CardDrawn" and e.player == seat]
@@ -341,8 +354,10 @@ def logos_model(log: list[Any], positions: list[Any]) -> Knows:
             first = e.event - 1
             k = history[first].copy()
             k.taken_back(positions[first], [(log[j], positions[j]) for j in range(first, i)])
-            continue
-        k.fold(e, positions[i])
+        else:
+            k.fold(e, positions[i])
+        if i + 1 < len(positions):  # a known card that left the card slots and Backup Slot is known there no more
+            k.still(positions[i + 1])
     return k
 
 
