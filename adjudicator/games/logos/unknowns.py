@@ -848,17 +848,14 @@ def _check_shown(r: Rules, s: State, e: Any) -> None:
 
 
 def _check_look(s: State, q: Player, e: Any, ev: Any) -> None:
-    """LG-43: a look's cards as the record names them: the cards it knows there among them (in any
-    order: a record does not know where in the slots a card it did not see went), every other
-    one a card the unknown ones can be.  The record names nothing in place (the slots it cannot
-    place stay unknown); the full log keeps what the looker saw (``State.seen``)."""
+    """LG-43: the cards the record knows there among those named (in any order: it does not know
+    where a card it did not see went), every other one a card the unknown ones can be."""
     left = list(e.cards)
-    for have in ev.cards:
-        if have != HIDDEN:
-            if have not in left:
-                raise bad("LG-38", "stated-mismatch", f"the log states EffectResolved by the engine's rules, but "
-                          f"{q.id}'s cards it looks at hold {have}, which it does not name")
-            left.remove(have)
+    for have in (c for c in ev.cards if c != HIDDEN):
+        if have not in left:
+            raise bad("LG-38", "stated-mismatch", f"the log states EffectResolved by the engine's rules, but "
+                      f"{q.id}'s cards it looks at hold {have}, which it does not name")
+        left.remove(have)
     for named in left:
         if named != HIDDEN:
             check_reveal(s, q, named, f"EffectResolved names {named} among {q.id}'s cards it looks at")
