@@ -1282,3 +1282,4 @@ def test_a_log_written_before_effect_cards_existed_still_states_the_effect() -> 
 import tests.test_logos_unknowns  # noqa: E402,F401
 import tests.test_logos_ruling_props  # noqa: E402,F401
 import tests.test_seat_logos  # noqa: E402,F401
+import tests.test_logos_looks  # noqa: E402,F401
