@@ -78,6 +78,11 @@ NEVER_REJECTS: dict[str, str] = {
     "CL-39": "the known top is checked under CL-2.6",
     "CL-43": "what apply makes of an event a judge lets stand (tests/test_colossi_ruling_props.py)",
     "CL-44": "what a taking back keeps (Game.keep_seen; tests/test_colossi_ruling_props.py)",
+    "CL-46": "the option decides what a seat's record shows (tests/test_colossi_options.py) and the Oasis move's "
+             "seen_by (CL-42)",
+    "CL-47": "the option decides the answers of a Trade's card given back, checked under CL-6.4 "
+             "(tests/test_colossi_options.py)",
+    "CL-48": "the option decides what a seat's record shows of a Growth's draws (tests/test_colossi_options.py)",
     "CL-45": "a Trade's answer passed over by an unknown hand is undetermined; a hand shown to hold another "
              "card is out of step under CL-2.1 (tests/test_seat_colossi.py)",
 }
@@ -694,10 +699,13 @@ def test_road_step_by_step_and_effects_explore() -> None:
 
 
 @documents("CL-8", "CL-9", "CL-10", "CL-20", "CL-21", "CL-22", "CL-23", "CL-26", "CL-27", "CL-28", "CL-31", "CL-33",
-           "CL-34", "CL-35", "CL-38", "CL-39", "CL-12", "CL-13", "CL-5", "CL-24")
+           "CL-34", "CL-35", "CL-38", "CL-39", "CL-12", "CL-13", "CL-5", "CL-24", "CL-46", "CL-47", "CL-48")
 def test_gap_readings_are_exercised_by_the_content_and_option_tests() -> None:
-    """The gap readings are shown by the card, tile and Trait tests and the option tests below."""
-    from . import test_colossi_cards, test_colossi_tiles, test_colossi_traits
+    """The gap readings are shown by the card, tile and Trait tests and the option tests below
+    (CL-23's, CL-46's and CL-47's options both ways in tests/test_colossi_options.py)."""
+    from . import test_colossi_cards, test_colossi_options, test_colossi_tiles, test_colossi_traits
+
+    assert test_colossi_options.test_a_trades_different_card_is_another_name_or_another_copy
 
     assert test_colossi_cards.TESTED and test_colossi_tiles.TESTED and test_colossi_traits.TESTED
 

@@ -45,6 +45,7 @@ def derived_rule(*ids: str):
 NEVER_REJECTS: dict[str, str] = {
     "LG-35": "an unknown card is never illegal in itself: an unknown deck list under limits is an assumption stated once (tests/test_logos_unknowns.py)",
     "LG-40": "what an illegal event a judge lets stand does to the position: it never rejects (tests/test_logos_unknowns.py, tests/test_logos_ruling_props.py)",
+    "LG-43": "a look is derived; what a record states of it is checked under LG-36 and LG-38 (tests/test_logos_looks.py)",
     "LG-42": "what a seat's record names of the cards an effect moved: a record states it, the rules it names cards under reject (LG-36, LG-38) (tests/test_seat_logos.py)",
     "LG-41": "what a seat keeps of events a judge took back: knowledge, never a ruling (tests/test_logos_ruling_props.py)",
     "LG-37": "a decision that needs an unknown card is undetermined; where no card could do, the rule it needs rejects it (LG-2.4, LG-4.1)",
@@ -1005,7 +1006,7 @@ def test_every_effect_kind_fires_through_one_handler() -> None:
 
     kinds = set(typing.get_args(cards.EffectName))
     assert set(rules.FIRE) == kinds - {"mimmick"}
-    assert set(cards.PERMANENT) | set(cards.TEMPORARY) == kinds
+    assert set(cards.PERMANENT) | set(cards.TEMPORARY) | set(cards.LOOKS) == kinds
     assert cards.CARD_EFFECTS <= kinds
 
 
@@ -1282,3 +1283,4 @@ def test_a_log_written_before_effect_cards_existed_still_states_the_effect() -> 
 import tests.test_logos_unknowns  # noqa: E402,F401
 import tests.test_logos_ruling_props  # noqa: E402,F401
 import tests.test_seat_logos  # noqa: E402,F401
+import tests.test_logos_looks  # noqa: E402,F401

@@ -4,9 +4,10 @@ The gate measures behaviour, not test names: for each option of ``game.options_t
 value of it (a bool flipped, every other ``Literal`` value, a few integers, the alternatives named in
 ``ALTERNATIVES`` for free-form values), random legal matches are searched for a position where the
 option matters: an event of the log whose ruling (verdict and code) or derived events differ between
-the two values, or a position whose legal events differ, or (last) a position whose public view
+the two values, or a position whose legal events differ, or a position whose public view
 (``game.view`` without the set-up and options it restates) differs: an option that only moves Gold
-shows there.  The matches searched are the game's shipped examples (``examples/<game>/``: set-ups a
+shows there; or (last) what a seat sees of a position (``game.view(state, seat)``): an option that
+only shows or hides a card shows there.  The matches searched are the game's shipped examples (``examples/<game>/``: set-ups a
 playout never makes, such as a short deck) and matches played out from the game's own
 ``sample_setup`` under every preset, under the default value and under the other value, so an option
 whose effect only shows in a line of play that the default forbids is found too.
@@ -120,6 +121,15 @@ def _view(game: Game, state: Any) -> bytes:
     return msgspec.json.encode(view, order="sorted")
 
 
+def _seats_views(game: Game, state: Any, players: list[str]) -> list[bytes]:
+    """What each seat sees of the position (an option that only hides or shows a card shows here)."""
+    out = []
+    for p in players:
+        view = {k: v for k, v in game.view(state, p).items() if k not in ("setup", "options")}
+        out.append(msgspec.json.encode(view, order="sorted"))
+    return out
+
+
 def _legal(game: Game, state: Any) -> list[bytes]:
     return sorted(msgspec.json.encode(e) for e in game.legal_events(state))
 
@@ -127,7 +137,8 @@ def _legal(game: Game, state: Any) -> list[bytes]:
 def difference(game: Game, log: list[Event], name: str, value: Any, *, level: int) -> str | None:
     """Where replaying ``log`` with option ``name`` = ``value`` rules otherwise than the log's own
     options (None: nowhere up to the first event either value refuses).  ``level`` 0 compares
-    rulings and derived events, 1 also the legal events of every position, 2 also its public view."""
+    rulings and derived events, 1 also the legal events of every position, 2 also its public view,
+    3 also each seat's view of it."""
     one, other = log[0], with_option(log[0], name, value)
     s1, r1, d1 = start(game, one)
     s2, r2, d2 = start(game, other)
@@ -138,6 +149,8 @@ def difference(game: Game, log: list[Event], name: str, value: Any, *, level: in
             return f"the legal events before event {number}"
         if level >= 2 and _view(game, s1) != _view(game, s2):
             return f"the position before event {number}"
+        if level >= 3 and _seats_views(game, s1, one.players) != _seats_views(game, s2, one.players):
+            return f"a seat's view of the position before event {number}"
         r1, d1, s1 = propose(game, s1, event)
         r2, d2, s2 = propose(game, s2, event)
         if (r1.verdict, r1.code) != (r2.verdict, r2.code):
@@ -163,8 +176,9 @@ def evidence(gid: str, name: str) -> str | None:
         default = getattr(game.options_type(), name)
         # a log played under ``value`` is compared against the default from its own side
         searched = logs + [[with_option(log[0], name, default)] + log[1:] for log in played]
-        # rulings first (cheap), then the legal events of every position, then the positions
-        for level in (0, 1, 2):
+        # rulings first (cheap), then the legal events of every position, then the positions, then
+        # what each seat sees of them
+        for level in (0, 1, 2, 3):
             for k, log in enumerate(searched):
                 where = difference(game, log, name, value, level=level)
                 if where:

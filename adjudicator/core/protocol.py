@@ -14,7 +14,7 @@ the default adapter folds the frozen positions ``apply`` returns.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, Union
 
 import msgspec
@@ -136,6 +136,13 @@ class Game(ABC, Generic[S]):
         (FIDE 7.5: the position before the irregularity, the knowledge of the table kept).  The
         default: ``state`` (a game of open information, or one that keeps no knowledge)."""
         return state
+
+    def keep_seen_of(self, state: S, annulled: S, events: Sequence[Event]) -> S:
+        """:meth:`keep_seen`, told the events taken back too (in log order, as this log states
+        them): a game whose seats' knowledge turns on the order of those events (the cards they
+        drew go back on top in the order drawn, which every record holds) overrides this one.
+        The default: :meth:`keep_seen`."""
+        return self.keep_seen(state, annulled)
 
     def assumptions(self, state: S) -> list[str]:
         """What a record's verdict rests on without being an undetermined event (the

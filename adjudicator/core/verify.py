@@ -517,6 +517,8 @@ class _Judge:
         #: those events left at the table (folded unchecked: what the seats saw; None: undefined)
         self.taking_back: _Ruled | None = None
         self.table: Any = None
+        #: the events being taken back, in log order (``Game.keep_seen_of``)
+        self.annulled: list[Event] = []
         #: the judge's ruling that ended the match
         self.ended: _Ruled | None = None
         #: the log is a match's text form: a ruling may name an event's line in its JSON Lines
@@ -593,6 +595,7 @@ class _Judge:
         if move.ruling.decision == "taken-back":  # the position stays (consequences still owed too)
             self.taking_back = move
             self.table = self._at_table(state, ev)
+            self.annulled = [ev]
             move.warning = Irregularity(number, line, ruling.rule, ruling.code, ruling.message, "taken-back",
                                         move.seq, move.line, move.seq - number - 1)
             result.warnings.append(move.warning)
@@ -676,13 +679,15 @@ class _Judge:
         """An event between one taken back and the ruling that takes it back."""
         self.table = self._at_table(self.table, ev)
         assert self.taking_back is not None  # (only called while an event is being taken back)
+        self.annulled.append(ev)
         return Step(number, line, ev, _void(self.taking_back), False, state=state, table=self.table)
 
     def kept(self, state: Any) -> Any:
         """The position after a taking back: ``state`` with what the seats saw in the events taken
-        back kept (``Game.keep_seen``)."""
+        back kept (``Game.keep_seen_of``: told those events too)."""
         table, self.table = self.table, None
-        return state if table is None or state is None else self.game.keep_seen(state, table)
+        events, self.annulled = self.annulled, []
+        return state if table is None or state is None else self.game.keep_seen_of(state, table, events)
 
     def ruling(self, number: int, ev: Event, state: Any, unconfirmed: deque[Event], result: Result) -> Ruling:
         """The JudgeRuling at ``number`` is reached: follow it (or say why it cannot be)."""

@@ -343,8 +343,10 @@ class Applies:
             raise Undefined(f"space {e.space} is explored already: no tile can be turned up there")
         self.new_tile(w, e.space, e.tile, by)
 
-    def new_tile(self, w: W, i: int, tile: str, by: str) -> None:
-        if w.tile_top and w.tile_top[0] == tile:
+    def new_tile(self, w: W, i: int, tile: str, by: str, box_first: bool = False) -> None:
+        if box_first and tile in w.tile_box:  # (The Void under CL-23's option: the box first)
+            w.tile_box = remove1(w.tile_box, tile)
+        elif w.tile_top and w.tile_top[0] == tile:
             w.tile_top = w.tile_top[1:]
             w.tile_seen = w.tile_seen[1:]
         elif tile in w.tile_deck:
@@ -550,7 +552,7 @@ class Applies:
         old = w.spaces[e.space].tile
         if old is not None and w.C.tiles[old].kind in ("environment", "lair"):
             w.tile_box = tuple(sorted(w.tile_box + (old,)))
-        self.new_tile(w, e.space, e.tile, h.player)
+        self.new_tile(w, e.space, e.tile, h.player, w.options.void_tile == "box-first")
         if h.player in w.spaces[e.space].banners:
             w.later(ScoreOp(h.player, e.space, rest=False))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -62,7 +63,8 @@ class Colossi(KitGame[State]):
             **super().setup_context(setup),
             # "?": an unknown card or tile in a seat's record (unknowns.py, CL-40)
             "card": Names({**C.cards, HIDDEN: None}, "unknown card {value!r}"),  # a mapping: the viewers read card texts from it
-            "trait": Names(C.traits, "unknown Trait {value!r}"),
+            # "?": a Trait drawn face down into a Growth's pool (CL-48; validate_more allows no other)
+            "trait": Names(frozenset(C.traits) | {HIDDEN}, "unknown Trait {value!r}"),
             "tile": Names(frozenset(C.tiles) | {HIDDEN}, "unknown tile {value!r}"),
             "beast": Names(C.beasts, "unknown Beast {value!r} (Beasts: " + ", ".join(sorted(C.beasts)) + ")"),
             "direction": Names(frozenset(directions), "unknown direction {value!r} (this island: " + ", ".join(directions) + ")"),
@@ -79,6 +81,8 @@ class Colossi(KitGame[State]):
                 v = getattr(event, f)
                 if isinstance(v, int):
                     spaces.check(f, v)
+        if t is not E.TraitDrawn and getattr(event, "trait", None) == HIDDEN:
+            raise RefError("trait", "only a Trait drawn face down into a Growth's pool may be unknown ('?', CL-48)")
         if t not in _MORE:  # no other check below concerns this event type
             return
         if (t is E.TileExplored or t is E.TileReplaced) and (event.tile is None or event.tile == HIDDEN):
@@ -140,6 +144,10 @@ class Colossi(KitGame[State]):
     def keep_seen(self, state: State, annulled: State) -> State:
         """What the seats saw in events a judge's ruling took back, kept (CL-44: observe.py)."""
         return keep_seen(state, annulled)
+
+    def keep_seen_of(self, state: State, annulled: State, events: Sequence[Event]) -> State:
+        """:meth:`keep_seen`, the cards and tiles back on top in the order ``events`` took them (CL-44)."""
+        return keep_seen(state, annulled, events)
 
     def open_conditions(self, state: State) -> list[str] | None:
         """The conditions of undetermined events that later events left open (CL-40); None for a

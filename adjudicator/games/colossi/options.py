@@ -219,9 +219,11 @@ def look_top(x: Any, h: Any) -> CardsLooked:
 
 
 def new_hand(x: Any, h: Any) -> CardsMoved:
-    """The move ``NewHand`` owes: the whole hand, face up to the discard pile (CL-42)."""
+    """The move ``NewHand`` owes: the whole hand to the discard pile (CL-42), face up (seen by
+    every seat) or, with the discards hidden (CL-46), seen by its owner alone."""
+    seen = list(Q.seats(x)) if x.options.discards_shown else [h.player]
     return CardsMoved(owner=h.player, from_zone="hand", to_zone="discard", cards=sorted(Q.player(x, h.player).hand),
-                      seen_by=list(Q.seats(x)), player=h.player, source="oasis")
+                      seen_by=seen, player=h.player, source="oasis")
 
 
 @_options_for(LookTop)
@@ -253,7 +255,9 @@ def _same_move(s: Any, h: Any, e: Any) -> bool:
 @_options_for(Explore, VoidTile)
 def _options_explore(x: Any, h: Any) -> list[Any]:
     t = type(h)
-    if x.tile_top:
+    if t is VoidTile and x.options.void_tile == "box-first" and x.tile_box:
+        tiles = sorted(set(x.tile_box))  # (CL-23: the option's box first)
+    elif x.tile_top:
         tiles = [x.tile_top[0]]
     else:
         tiles = sorted(set(x.tile_deck)) or sorted(set(x.tile_box))
@@ -429,7 +433,9 @@ def _options_trade_give(x: Any, h: Any) -> list[Any]:
 def _options_trade_back(x: Any, h: Any) -> list[Any]:
     p = getattr(h, "player", None)
     me = Q.player(x, p)
-    out = [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(me.hand)) if c != h.card]
+    copy = x.options.trade_different == "copy"  # CL-47: another copy of the card received may go back
+    out = [E.CardGiven(player=p, to=h.to, card=c) for c in sorted(set(me.hand))
+           if c != h.card or (copy and me.hand.count(c) > 1)]
     if me.gold >= h.gold:
         out.append(E.GoldPaid(player=p, to=h.to, amount=h.gold))
     return out
@@ -680,7 +686,9 @@ def _subset(hand: tuple[str, ...], cards: list[str]) -> bool:
 FAST: dict[type, Callable[[Any, Any, Any], bool]] = {
     Draw: lambda s, h, e: _from_deck(s.card_top, s.card_deck, e.card),
     Explore: lambda s, h, e: e.space == h.space and _from_deck(s.tile_top, s.tile_deck, e.tile, s.tile_box),
-    VoidTile: lambda s, h, e: e.space == h.space and _from_deck(s.tile_top, s.tile_deck, e.tile, s.tile_box),
+    VoidTile: lambda s, h, e: e.space == h.space and (
+        _from_deck(s.tile_top, s.tile_deck, e.tile, s.tile_box) if s.options.void_tile == "deck-first"
+        else _from_deck((), s.tile_box, e.tile) if s.tile_box else _from_deck(s.tile_top, s.tile_deck, e.tile)),
     Rolls: lambda s, h, e: 1 <= e.value <= h.faces,
     Draft: lambda s, h, e: (e.source == "row" and e.trait in s.trait_row) or (e.source == "deck" and e.trait in s.trait_deck),
     TakeTrait: lambda s, h, e: (e.source == "row" and e.trait in s.trait_row) or (e.source == "deck" and e.trait in s.trait_deck),

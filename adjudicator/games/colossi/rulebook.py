@@ -79,7 +79,7 @@ RULES: dict[str, str] = {
     "CL-20": "An empty Colossus deck is refilled from the discard pile (option)",
     "CL-21": "Set-up order: first player, tile deck, Traits, cards, starting tiles",
     "CL-22": "2 to 4 players",
-    "CL-23": "The tile deck always suffices; The Void falls back on the box",
+    "CL-23": "The tile deck always suffices; The Void falls back on the box (option: the box first)",
     "CL-24": "Gold never goes below 0; a forced payment takes what there is (option)",
     "CL-25": "A spawn or placement past the lowest Acolyte cap is refused",
     "CL-26": "Beast passives act on every space entered or left, in path order",
@@ -102,6 +102,9 @@ RULES: dict[str, str] = {
     "CL-43": "An irregular event a judge lets stand does what it says on the table; one naming what is not there has no defined effect",
     "CL-44": "A seat cannot unsee: a taking back keeps the cards drawn, looked at and turned up, on top and known",
     "CL-45": "A Trade's card given back, passed over by a hand a seat's record does not show: none to give",
+    "CL-46": "Discards from a hand (the hand limit, the Oasis) are shown to every seat (option: face down)",
+    "CL-47": "A Trade's different card is another name (option: another copy counts)",
+    "CL-48": "Growth's Traits are turned up for every seat (option: each seat sees the pool as it is passed)",
 }
 
 RULEBOOK = Rulebook("CL", RULES)

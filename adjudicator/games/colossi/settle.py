@@ -212,6 +212,8 @@ def _settle_give_from_hand(w: W, h: Any) -> bool:
 @_settles(TradeBack)
 def _settle_trade_back(w: W, h: Any) -> bool:
     hand = w.P(h.player).hand
+    if w.options.trade_different == "copy":  # CL-47: any card but the one received (a hand of one has none)
+        return gold_back(w, h) if len(hand) < 2 else False
     # in a seat's record (CL-40) a second unknown card may be a different one
     if not [c for c in hand if c != h.card] and not (h.card == HIDDEN and hand.count(HIDDEN) > 1):
         return gold_back(w, h)

@@ -49,6 +49,16 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     forced_payment: Literal["all-you-have", "nothing"] = "all-you-have"
     #: CL-27: play with Traits (the designer's note leaves them out of a first game)
     use_traits: bool = True
+    #: CL-46: the cards discarded from a hand by the hand limit and the Oasis are shown to every seat
+    #: (the discard pile face up), or only their owner sees them (the discard pile face down)
+    discards_shown: bool = True
+    #: CL-23: The Void's new tile comes from the tile deck first (the box when it is empty), or from the box first
+    void_tile: Literal["deck-first", "box-first"] = "deck-first"
+    #: CL-47: a Trade's "different card" given back is another name, or another copy (the same name)
+    trade_different: Literal["name", "copy"] = "name"
+    #: CL-48: the Traits a Growth draws are turned up for every seat, or seen by each player as the
+    #: pool reaches it (the Growth player first)
+    growth_traits: Literal["public", "private"] = "public"
 
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -513,6 +523,8 @@ class Unseen(msgspec.Struct, frozen=True, gc=False):
 
     cards: tuple[str, ...] = ()
     tiles: tuple[str, ...] = ()
+    #: the Traits of a Growth drawn face down (CL-48's option) and of the Trait deck they left unknown
+    traits: tuple[str, ...] = ()
     #: the unknown tiles of the tile deck (and its top) set aside as Lairs, as Environments (the
     #: other unknown ones there are Grass)
     lairs: int = 0

@@ -40,8 +40,12 @@ FIELDS: dict[type, str] = {
     E.CardDiscarded: "card", E.CardsContributed: "cards", E.CardTaken: "discard", E.TopRevealed: "item",
     E.TileSetAside: "tile", E.TileExplored: "tile", E.TileReplaced: "tile", E.Alchemized: "item",
     CardsLooked: "cards", CardsMoved: "cards",
+    E.TraitDrawn: "trait", E.TraitRevealed: "trait", E.TraitTaken: "trait",
 }
 TILE_EVENTS = (E.TileSetAside, E.TileExplored, E.TileReplaced)
+#: the events naming a Trait of the Trait deck or of a Growth's pool (CL-48: a private Growth's
+#: draws are unknown to the other seats)
+TRAIT_EVENTS = (E.TraitDrawn, E.TraitRevealed, E.TraitTaken)
 #: the event types the unknown-identity work of ``check`` concerns: those naming a card or tile, and
 #: an Animalistic draw (its Lair may be face down: CL-40); any other is checked as it is
 WATCHED: frozenset[type] = frozenset(FIELDS) | {E.BeastDrawn}
@@ -90,9 +94,18 @@ def _is_tile(e: Any) -> bool:
         or (type(e) is CardsLooked and e.zone == "tile-deck-top")
 
 
+def _pool_field(e: Any) -> str:
+    """The field of :class:`~.state.Unseen` holding what ``e``'s unknown items can be."""
+    return "tiles" if _is_tile(e) else "traits" if type(e) in TRAIT_EVENTS else "cards"
+
+
 def _source(s: Any, e: Any) -> str | None:
     """The zone an event's named item comes from: a State field name or ``hand:<player>``."""
     t = type(e)
+    if t is E.TraitDrawn or t is E.TraitRevealed:
+        return "trait_deck"
+    if t is E.TraitTaken:
+        return {"row": "trait_row", "deck": "trait_deck"}.get(e.source, "growth")
     if t is E.CardDrawn:
         return "card_top" if s.card_top else "card_deck"
     if t is E.TopRevealed:
@@ -101,6 +114,8 @@ def _source(s: Any, e: Any) -> str | None:
         return "pile"
     if t is E.TileSetAside:
         return "tile_box"
+    if t is E.TileReplaced and s.options.void_tile == "box-first" and s.tile_box:
+        return "tile_box"  # (CL-23's option: The Void draws from the box first)
     if t in (E.TileExplored, E.TileReplaced):
         return "tile_top" if s.tile_top else "tile_deck" if s.tile_deck else "tile_box"
     if t is CardsLooked:
@@ -145,7 +160,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     items = list(_get(s, zone))
     top = zone.endswith("_top")
     un = s.unseen or Unseen()
-    pool = list(un.tiles if tiles else un.cards)
+    pool = list(getattr(un, _pool_field(e)))
     changed = False
     for x in names:
         slots = items[:1] if top else items
@@ -158,7 +173,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
                 pool += known
                 if tiles and zone != "tile_box":
                     for k in known:
-                        un = _kind_changed(un, k, +1)
+                        un = kind_changed(un, k, +1)
                 items = [HIDDEN] * len(slots) + items[len(slots):]
                 changed = True
             if not top:
@@ -180,7 +195,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     # put back what this event takes (the ordinary apply removes it)
     taken = [HIDDEN if unknown(x) else x for x in names]
     full = items if top else items + taken
-    return _with(s, zone, _ordered(zone, full), tiles, un, pool)
+    return _with(s, zone, _ordered(zone, full), _pool_field(e), un, pool)
 
 
 def _named(s: Any, e: Any, x: str, counted: bool, un: Any, pool: list[str], strict: bool) -> Any:
@@ -194,18 +209,18 @@ def _named(s: Any, e: Any, x: str, counted: bool, un: Any, pool: list[str], stri
         why = _kinds_left(s, un, x)
         if why and strict:
             raise Illegal("CL-2.7", NS + "impossible-identity", f"{said(s, e, x)}, but {why}")
-        un = _kind_changed(un, x, -1)
+        un = kind_changed(un, x, -1)
     # (apply is total: an impossible name a judge let stand still takes one placeholder)
     if pool:
         pool.remove(x if x in pool else pool[0])
     return un
 
 
-def _with(s: Any, zone: str, items: tuple[str, ...], tiles: bool, un: Any, pool: list[str]) -> Any:
-    """``s`` with ``zone`` holding ``items`` and what the placeholders can be, ``pool``."""
+def _with(s: Any, zone: str, items: tuple[str, ...], field: str, un: Any, pool: list[str]) -> Any:
+    """``s`` with ``zone`` holding ``items`` and what its kind's placeholders can be, ``pool``
+    (``field`` of :class:`~.state.Unseen`)."""
     s = _put(s, zone, items)
-    un = replace(un, tiles=tuple(sorted(pool))) if tiles else replace(un, cards=tuple(sorted(pool)))
-    return replace(s, unseen=un)
+    return replace(s, unseen=replace(un, **{field: tuple(sorted(pool))}))
 
 
 def _resolve_look(s: Any, e: Any, names: list[Any], strict: bool) -> Any:
@@ -224,7 +239,7 @@ def _resolve_look(s: Any, e: Any, names: list[Any], strict: bool) -> Any:
         un = _named(s, e, x, tiles, un, pool, strict)
         items[i] = x
         changed = True
-    return _with(s, zone, tuple(items), tiles, un, pool) if changed else s
+    return _with(s, zone, tuple(items), _pool_field(e), un, pool) if changed else s
 
 
 def _kind(tile: str) -> str:
@@ -243,7 +258,7 @@ def _kinds_left(s: Any, un: Any, x: str) -> str:
            "Environments set aside face down are still unrevealed)"
 
 
-def _kind_changed(un: Any, x: str, by: int) -> Any:
+def kind_changed(un: Any, x: str, by: int) -> Any:
     """``un`` with one more (``by`` 1) or one fewer (-1, never below 0) unknown tile of ``x``'s
     kind in the tile deck (Grass is what the other unknown tiles there are)."""
     kind = _kind(x)
@@ -252,6 +267,15 @@ def _kind_changed(un: Any, x: str, by: int) -> Any:
     if kind == "environment":
         return replace(un, environments=max(0, un.environments + by))
     return un
+
+
+def from_known_top(s: Any, e: Any) -> Any:
+    """``e`` with a ``"?"`` draw named where the seat knows the card on top of the Colossus deck
+    (it looked at it, CL-41): a draw takes the top card, so the record that writes ``"?"`` for
+    another player's draw still knows which card that player holds."""
+    if type(e) is E.CardDrawn and unknown(e.card) and s.card_top and s.card_top[0] != HIDDEN:
+        return replace(e, card=s.card_top[0])
+    return e
 
 
 def prepare(s: Any, e: Any) -> tuple[Any, Any]:
@@ -265,6 +289,7 @@ def prepare(s: Any, e: Any) -> tuple[Any, Any]:
             s = replace(s, unseen=replace(s.unseen, lairs=s.unseen.lairs + 1))
         elif kind == "environment":
             s = replace(s, unseen=replace(s.unseen, environments=s.unseen.environments + 1))
+    e = from_known_top(s, e)
     return resolve(s, e, strict=False), normal(e)
 
 
@@ -272,6 +297,7 @@ def check(s: Any, e: Any) -> tuple[Any, Any]:
     """For check: the resolved position and event; raises Illegal (CL-2.7) for an impossible name."""
     if s.unseen is None:
         s = replace(s, unseen=Unseen())
+    e = from_known_top(s, e)
     return resolve(s, e, strict=True), normal(e)
 
 
@@ -311,7 +337,8 @@ def said(s: Any, e: Any, x: str) -> str:
     what = {E.CardPlayed: "plays", E.CardDiscarded: "discards", E.CardGiven: "gives", E.CardDrawn: "draws",
             E.CardsContributed: "contributes", E.CardTaken: "discards", E.CardDealt: "is dealt",
             E.Alchemized: "turns into Gold", E.TopRevealed: "sees on top of the deck",
-            CardsLooked: "sees on top of the deck", CardsMoved: "discards (Oasis)"}.get(t)
+            CardsLooked: "sees on top of the deck", CardsMoved: "discards (Oasis)", E.TraitDrawn: "draws",
+            E.TraitRevealed: "turns up", E.TraitTaken: "takes"}.get(t)
     who = getattr(e, "player", None)
     head = f"{who} {what} {x}" if who and what else f"{t.__name__} names {x}"
     src = _source(s, e)
@@ -321,6 +348,10 @@ def said(s: Any, e: Any, x: str) -> str:
 
 def impossible(s: Any, e: Any, x: str, tiles: bool) -> str:
     head = said(s, e, x)
+    if type(e) in TRAIT_EVENTS:  # (one copy of each Trait)
+        if x not in content().traits:
+            return f"{head}, but the game has no such Trait"
+        return f"{head}, but that Trait is already accounted for"
     n = _copies(tiles, x)
     seen = where(s, x, tiles)
     places = ", ".join(f"{k} in {v}" for v, k in seen.items()) or "none seen"
@@ -419,8 +450,8 @@ def possible_cards(s: Any) -> list[str]:
 def trade_condition(s: Any, e: Any) -> str | None:
     """Trade (CL-6.4): the card given back must differ from the card received; when either is
     unknown (and the giver does hold another card that could be it), that is the condition."""
-    if type(e) is not E.CardGiven or not s.todo:
-        return None
+    if type(e) is not E.CardGiven or not s.todo or s.options.trade_different == "copy":
+        return None  # (CL-47's option: any card but the one received, which the hand size decides)
     h = s.todo[0]
     if type(h).__name__ != "TradeBack" or e.player != h.player or e.to != h.to:
         return None
@@ -468,7 +499,7 @@ def trade_back_skipped(s: Any, e: Any) -> str | None:
     if type(e) in (E.CardGiven, E.GoldPaid) and getattr(e, "player", None) == h.player:
         return None
     hand = next((p.hand for p in s.players if p.id == h.player), ())
-    if HIDDEN not in hand or not _all_alike_possible(s, hand, h.card):
+    if HIDDEN not in hand or not _all_alike_possible(s, hand, h.card) or s.options.trade_different == "copy":
         return None
     got = "the card received from " + h.to if h.card == HIDDEN else h.card
     return f"{h.player} holds no card other than {got}"

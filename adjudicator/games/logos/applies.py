@@ -211,12 +211,23 @@ class Applies(Phases):
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
+        if s.step != "strike" or s.striker is None or s.direction is None:
+            return self.unowed_strike(s, e)
         ev, new = self.strike(s)
         if e.hp != ev.hp and e.target == ev.target and len(new.players) == 2:
             # LG-40: a wrongly stated strike a judge lets stand: the stated hit points are what
             # both players then played on
             return with_player(new, e.target, hp=e.hp)
         return new
+
+    @staticmethod
+    def unowed_strike(s: State, e: E.StrikeResolved) -> State:
+        """LG-40: a strike the rules do not derive here (a counter-strike stated where the round
+        ends), stated and let stand by a judge: its target is left with the hit points stated
+        (what both players played on); the battle goes on as it was (the round still ends)."""
+        if e.target not in (p.id for p in s.players):
+            raise Undefined(f"{e.target} is not a player of this match")
+        return with_player(s, e.target, hp=e.hp)
 
     @applies(E.RoundEnded)
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:

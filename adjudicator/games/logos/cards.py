@@ -31,12 +31,15 @@ Panel = Literal["matter", "energy", "information", "neutral", "life", "grey"]
 PERMANENT: tuple[str, ...] = (
     "add-card-slot", "remove-card-slot", "regeneration", "shuffle-hand", "destroy-combo", "destroy-backup", "neutralize",
 )
+#: looks a pool may give a card (LG-43: the card's owner sees the target's cards; nothing moves)
+LOOKS: tuple[str, ...] = ("look-slots", "look-backup")
 TEMPORARY: tuple[str, ...] = (
     "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
 )
 EffectName = Literal[
     "add-card-slot", "remove-card-slot", "regeneration", "shuffle-hand", "destroy-combo", "destroy-backup", "neutralize",
     "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
+    "look-slots", "look-backup",
 ]
 #: effects that act on the targeted player's battle card (nothing to act on without one)
 CARD_EFFECTS: frozenset[str] = frozenset({"maximize", "minimize", "swap-values", "berserk", "color-change"})

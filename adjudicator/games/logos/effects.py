@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from . import events as E
 from . import unknowns as U
 from .cards import CARD_EFFECTS
+from .observe import shown_to
 from .phases import Phases
 from .state import EffectItem, Player, State
 from .values import card_stats, pool_of, pool_of_setup
@@ -57,7 +58,7 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
     else:
         s, result, value = FIRE[fx.do](r, s, target, owner, item, fx)
         if result == "applied" and fx.do in MOVES_CARDS:  # LG-42: the cards it moved, named
-            moved = moved_cards(fx.do, target.slots)
+            moved = moved_cards(fx.do, target.slots, target.backup)
             if moved:
                 return E.EffectResolved(player=item.player, card=item.card, field=item.field, effect=effect,
                                         target=target.id, result=result, copied=copied, value=value,
@@ -66,14 +67,18 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
                             result=result, copied=copied, value=value), s  # type: ignore[arg-type]
 
 
-#: the effects that move cards out of the target's card slots (LG-42: EffectResolved.cards)
-MOVES_CARDS = frozenset({"shuffle-hand", "remove-card-slot"})
+#: the effects that move cards out of the target's card slots (LG-42: EffectResolved.cards) or
+#: show them to the card's owner (LG-43)
+MOVES_CARDS = frozenset({"shuffle-hand", "remove-card-slot", "look-slots", "look-backup"})
 
 
-def moved_cards(effect: str, slots: tuple[str | None, ...]) -> list[str]:
+def moved_cards(effect: str, slots: tuple[str | None, ...], backup: str | None = None) -> list[str]:
     """The cards ``effect`` (applied) moves out of card slots ``slots``, in slot order: every card
-    (Shuffle Hand), the card of the rightmost slot when no slot is empty (Remove Card Slot)."""
-    if effect == "shuffle-hand":
+    (Shuffle Hand), the card of the rightmost slot when no slot is empty (Remove Card Slot); or
+    shows: every card of the slots (a look at them), the Backup card (a look at it, LG-43)."""
+    if effect == "look-backup":
+        return [] if backup is None else [backup]
+    if effect == "shuffle-hand" or effect == "look-slots":
         return [c for c in slots if c is not None]
     return [] if not slots or None in slots else [slots[-1]]  # type: ignore[list-item]
 
@@ -138,6 +143,18 @@ def _shuffle_hand(r: Phases, s: State, target: Player, owner: Player, item: Effe
     if s.options.shuffle_hand_to == "deck":
         return with_player(s, target.id, slots=empty, deck=sorted_add(target.deck, cards)), "applied", len(cards)
     return with_player(s, target.id, slots=empty, discard=target.discard + cards), "applied", len(cards)
+
+
+@_fires("look-slots", "look-backup")
+def _look(r: Phases, s: State, target: Player, owner: Player, item: EffectItem, fx: Any) -> Fired:
+    """LG-43: the card's owner sees the target's card slots (or Backup card); nothing moves.  What
+    the owner learns of the opponent's cards is kept as a take-back's is (``State.seen``)."""
+    cards = moved_cards(fx.do, target.slots, target.backup)
+    if not cards:
+        return s, "no-change", 0
+    if target.id != owner.id:
+        s = shown_to(s, target.id, cards)
+    return s, "applied", len(cards)
 
 
 @_fires("destroy-combo")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -182,6 +183,10 @@ class Logos(KitGame[State]):
     def keep_seen(self, state: State, annulled: State) -> State:
         """LG-41: what a seat saw in events a judge took back stays known to it (observe.py)."""
         return keep_seen(state, annulled)
+
+    def keep_seen_of(self, state: State, annulled: State, events: Sequence[Event]) -> State:
+        """:meth:`keep_seen`, told the events taken back (what they named face up, LG-41)."""
+        return keep_seen(state, annulled, events)
 
     # describe (render.py) and scene (scene.py): the kit's defaults
 

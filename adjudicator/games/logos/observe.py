@@ -16,12 +16,15 @@ until ``PickRevealed`` opens it, so the judge's position holds no identity for i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from msgspec.structs import replace
 
 from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
 from . import events as E
+from .cards import LOOKS
 from .state import Player, Seen, State
 
 
@@ -115,7 +118,7 @@ def _within(a: list[str], b: list[str]) -> list[str]:
     return out
 
 
-def keep_seen(state: State, annulled: State) -> State:
+def keep_seen(state: State, annulled: State, events: Sequence[Event] = ()) -> State:
     """The position a judge's take-back returns to (``state``) with what each seat learnt in the
     events taken back (``annulled``: the position they left at the table) kept (LG-41, FIDE 7.5):
     a card of a player's card slots or Backup Slot that the annulled events turned face up (a
@@ -124,20 +127,60 @@ def keep_seen(state: State, annulled: State) -> State:
     stay known to it, on top of its deck.  Only a card the position shows there is kept: in a
     seat's record an opponent's unknown card (``"?"``) is not named from a card the annulled events
     showed (the event taken back may have played a card from nowhere); the record names it where a
-    later event shows it (``redact`` writes it, from the full log's knowledge)."""
+    later event shows it (``redact`` writes it, from the full log's knowledge).
+
+    ``events`` (the events taken back, as the log states them: ``Game.keep_seen_of``) name what
+    the position they left may no longer show: a card picked, called or drawn in them whose
+    discard pile went back into the deck (LG-4) before the ruling."""
     if len(state.players) != 2 or len(annulled.players) != 2:
         return state
     seen = {k.player: k for k in state.seen}
     for i, p in enumerate(state.players):
         then = annulled.players[i]
-        shown = _minus(_face_up(then), _face_up(p))  # turned face up by the annulled events
+        shown = _union(_minus(_face_up(then), _face_up(p)), _shown_in(events, p.id))  # turned face up by them
         k = seen.get(p.id, Seen(p.id))
         more = _within(shown, _minus(_hidden_zones(p), k.shown))
-        drawn = [c for c in _minus(p.deck, then.deck) if c != HIDDEN]
+        drawn = _union([c for c in _minus(p.deck, then.deck) if c != HIDDEN],
+                       [e.card for e in events if type(e) is E.CardDrawn and e.player == p.id
+                        and e.card is not None and e.card != HIDDEN])
         top = tuple(sorted(_within(drawn, _minus(p.deck, k.top)))) if drawn else ()
         if more or top:
             seen[p.id] = Seen(p.id, tuple(sorted(k.shown + tuple(more))), tuple(sorted(k.top + top)))
     return replace(state, seen=tuple(seen[p.id] for p in state.players if p.id in seen))
+
+
+def shown_to(s: State, pid: str, cards: list[str]) -> State:
+    """``s`` with ``cards`` of ``pid``'s card slots and Backup Slot known to its opponent (a look,
+    LG-43): those the position names there and the opponent did not know yet."""
+    if len(s.players) != 2:
+        return s
+    seen = {k.player: k for k in s.seen}
+    k = seen.get(pid, Seen(pid))
+    more = _within([c for c in cards if c != HIDDEN], _minus(_hidden_zones(s.player(pid)), k.shown))
+    if not more:
+        return s
+    seen[pid] = Seen(pid, tuple(sorted(k.shown + tuple(more))), k.top)
+    return replace(s, seen=tuple(seen[p.id] for p in s.players if p.id in seen))
+
+
+def _union(a: list[str], b: list[str]) -> list[str]:
+    """The multiset union of ``a`` and ``b`` (each card as many times as the larger holds it)."""
+    return a + _minus(b, a)
+
+
+def _shown_in(events: Sequence[Event], pid: str) -> list[str]:
+    """The cards of ``pid``'s card slots and Backup Slot that ``events`` name as turned face up:
+    a pick revealed or made openly, a Backup card called by name, a defenseless player's cards."""
+    out: list[str] = []
+    for e in events:
+        t = type(e)
+        if t in (E.PickRevealed, E.CardPicked, E.BackupCalled) and e.player == pid:  # type: ignore[attr-defined]
+            card = e.card  # type: ignore[attr-defined]
+            if card is not None and card != HIDDEN:
+                out.append(card)
+        elif t is E.Defenseless and e.player == pid:  # type: ignore[attr-defined]
+            out += [c for c in e.cards if c != HIDDEN]  # type: ignore[attr-defined]
+    return out
 
 
 def forget(before: State, after: State) -> State:
@@ -208,7 +251,11 @@ def shows_seat(event: Event, player: str, state: State | None = None) -> bool:
     table sees, while a record that does not know the opponent's deck list (LG-35) cannot tell
     when that deck runs out; the opponent declared defenseless (LG-5), which the table sees, while
     the record does not know whether their hidden cards could be played (before, the record
-    stayed undetermined on it: issue 32, item 7).  Stated, it keeps the record's discard pile and deck as the table's
+    stayed undetermined on it: issue 32, item 7); and what a look (LG-43) showed the seat of the
+    opponent's cards.  Stated, it keeps the record's discard pile and deck as the table's
     (unstated, the opponent's discard pile grew for the whole match: a record verified in
     quadratic time, 9.5x the full log's time per event at 64,000 events, issue 29)."""
+    if type(event) is E.EffectResolved:  # LG-43: what a look showed the looker, which its record cannot derive
+        return event.player == player and event.target != player and event.result == "applied" \
+            and (event.copied or event.effect) in LOOKS
     return (type(event) is E.DeckRebuilt or type(event) is E.Defenseless) and event.player != player

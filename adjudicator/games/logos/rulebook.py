@@ -88,6 +88,7 @@ RULES: dict[str, str] = {
     "LG-37": "A decision that needs a playable or eligible card among unknown cards is undetermined",
     "LG-38": "Where a derived step turns on an unknown card, the record's statement is checked against every card it can be",
     "LG-40": "An irregular event a judge lets stand has a defined effect: a late play leaves the slots for the discard pile, a draw with no empty slot is discarded, a call outside the window swaps the cards",
+    "LG-43": "A look a pool gives a card (look-slots, look-backup) shows its owner the target's cards; nothing moves",
     "LG-42": "The cards Shuffle Hand and Remove Card Slot move out of card slots are named (EffectResolved.cards); face up into the discard pile, both seats see them and a seat's record of a log that states the event names them",
     "LG-41": "A seat cannot unsee: a card a seat saw in events a judge took back stays known to it where they went back (an opponent's card slots or Backup Slot, the top of its own deck)",
     "LG-39": "What each seat is shown: a called Backup card is turned face up for both players (BackupCalled names it); LOGOS has no private look",

@@ -36,7 +36,7 @@ from adjudicator.core.events import HIDDEN, bare
 from adjudicator.core.rulings import Illegal, Undetermined
 
 from . import events as E
-from .cards import Pool
+from .cards import LOOKS, Pool
 from .rulebook import NS, bad
 from .state import Pending, Player, State
 from .values import playable_card, pool_of
@@ -836,6 +836,8 @@ def _check_shown(r: Rules, s: State, e: Any) -> None:
         raise _mismatch(r, s, e, f"it moves {len(ev.cards)} card(s) out of {ev.target}'s card slots, "
                         f"{'none' if e.cards is None else len(e.cards)} named (LG-42)")
     q = s.player(ev.target)
+    if (ev.copied or ev.effect) in LOOKS:
+        return _check_look(s, q, e, ev)
     for have, named in zip(ev.cards, e.cards):
         if have != HIDDEN:
             if named != have:
@@ -845,11 +847,27 @@ def _check_shown(r: Rules, s: State, e: Any) -> None:
             q = take(s, q, named)
 
 
+def _check_look(s: State, q: Player, e: Any, ev: Any) -> None:
+    """LG-43: the cards the record knows there among those named (in any order: it does not know
+    where a card it did not see went), every other one a card the unknown ones can be."""
+    left = list(e.cards)
+    for have in (c for c in ev.cards if c != HIDDEN):
+        if have not in left:
+            raise bad("LG-38", "stated-mismatch", f"the log states EffectResolved by the engine's rules, but "
+                      f"{q.id}'s cards it looks at hold {have}, which it does not name")
+        left.remove(have)
+    for named in left:
+        if named != HIDDEN:
+            check_reveal(s, q, named, f"EffectResolved names {named} among {q.id}'s cards it looks at")
+
+
 def _apply_shown(r: Rules, s: State, e: Any) -> State:
     """The effect fired with the cards the record names in the target's unknown slots."""
     ev = _shown(r, s)
     assert ev is not None
     p = s.player(ev.target)
+    if (ev.copied or ev.effect) in LOOKS:  # LG-43: checked, nothing named in place (see _check_look)
+        return _fire(r, s)[1]
     slots = list(p.slots)
     where = [i for i, c in enumerate(slots) if c is not None] if (ev.copied or ev.effect) == "shuffle-hand" else [len(slots) - 1]
     for i, named in zip(where, e.cards):
