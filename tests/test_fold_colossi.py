@@ -288,7 +288,7 @@ def test_every_event_legal_events_offers_is_accepted_and_applies(seed: int) -> N
 def test_no_road_step_for_a_colossus_carried_off() -> None:
     """Seed 8380 (3 players, deploy_can_move_banners off): p3's Colossus stepped 17->18, then a
     Teleporter swapped 18 with 20, carrying it off; the road step 18->12 was offered and then had
-    no piece to move.  It is not offered now, and it is illegal (CL-6, colossi/no-road)."""
+    no piece to move.  It is not offered now, and it is illegal (CL-6, enforced as CL-3.3: colossi/no-road)."""
     events, _ = playout(GAME, 8380, max_events=400, setup=setup_of(8380))
     s, _ = settle(GAME, GAME.initial_state(events[0]))
     for k, ev in enumerate(events[1:], start=1):
@@ -305,5 +305,5 @@ def test_no_road_step_for_a_colossus_carried_off() -> None:
         owner=None)
     assert road_step not in GAME.legal_events(s)
     r = GAME.check(s, road_step)
-    assert (r.verdict, r.rule, r.code) == ("illegal", "CL-6", "colossi/no-road"), r
+    assert (r.verdict, r.rule, r.code) == ("illegal", "CL-3.3", "colossi/no-road"), r
     assert "no longer on 18" in r.message
