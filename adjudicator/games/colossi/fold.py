@@ -18,6 +18,7 @@ position freezes one, so the journal and its replay stay bounded).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from adjudicator.core.events import Event
@@ -46,10 +47,9 @@ class Working:
         self.ended = outcome(state)
         #: the last position frozen, and the events advanced since (what a failure goes back to)
         self.kept, self.since = state, []
-        check = rules.check
-        #: the ruling on an event in the working position, never changing it (a closure: the
+        #: the ruling on an event in the working position, never changing it (bound once: the
         #: verifier's hot path; the working position is one object for the whole verification)
-        self.check: Callable[[Event], Ruling] = lambda event: check(w, event)
+        self.check: Callable[[Event], Ruling] = partial(rules.check, w)
 
     def advance(self, event: Event) -> list[Event]:
         """Apply ``event`` and every consequence the rules force, in place; the derived events.
@@ -57,45 +57,43 @@ class Working:
         since = self.since
         if len(since) >= JOURNAL:
             self.freeze()  # a checkpoint: a failure replays at most JOURNAL events
+        rules, w = self.rules, self.w
         try:
-            derived = self._advance(event)
+            rules.apply_to(w, event)
+            if self.keep_base:  # (a judge's ruling may put a stated consequence here)
+                self.base = w.freeze()
+            d = rules.derive(w)
+            derived = _NOTHING if d is None else self._settle(d)
         except BaseException:
             self._back()
             raise
+        self.ended = None if w.result is None else self.outcome(w)
         since.append(event)
         return derived
 
-    def _advance(self, event: Event) -> list[Event]:
+    def _settle(self, d: Event) -> list[Event]:
+        """The consequences the rules force from the first, ``d``, applied in place."""
         rules, w = self.rules, self.w
-        rules.apply_to(w, event)
-        if self.keep_base:  # (a judge's ruling may put a stated consequence here)
-            self.base = w.freeze()
-        derive = rules.derive
-        d = derive(w)
-        if d is None:
-            self.ended = None if w.result is None else self.outcome(w)
-            return _NOTHING
         derived = []
         while d is not None:
             rules.apply_to(w, d)
             derived.append(d)
             if len(derived) > MAX_DERIVED_RUN:
                 raise EngineLoop(f"colossi: more than {MAX_DERIVED_RUN} derived events in a row")
-            d = derive(w)
-        self.ended = None if w.result is None else self.outcome(w)
+            d = rules.derive(w)
         return derived
 
     def _back(self) -> None:
         """The working position before the event that failed: the last one frozen, and the events
         advanced since replayed (each was applied before: it applies again)."""
-        self.w.load(self.kept)
-        keep, self.keep_base = self.keep_base, False
-        try:
-            for event in self.since:
-                self._advance(event)
-        finally:
-            self.keep_base = keep
-        self.ended = self.outcome(self.w)
+        rules, w = self.rules, self.w
+        w.load(self.kept)
+        for event in self.since:
+            rules.apply_to(w, event)
+            d = rules.derive(w)
+            if d is not None:
+                self._settle(d)
+        self.ended = self.outcome(w)
 
     def freeze(self) -> State:
         """The working position as a State nothing done here afterwards changes (the same State

@@ -39,6 +39,8 @@ _MAX_DERIVED = 100_000
 _OK_ACTION = {t: ok(rule) for t, rule in _RULE_OF.items()}
 #: the field of an event type naming a card or tile (unknowns.FIELDS), looked up once per event
 _FIELD_OF = U.FIELDS.get
+#: the events answering each step (options.ANSWERS), looked up once per event applied
+_ANSWERS_OF = ANSWERS.get
 
 
 class Rules(Checks, Applies, RulesBase):
@@ -194,7 +196,13 @@ class Rules(Checks, Applies, RulesBase):
             v = getattr(e, f)
             if (v == HIDDEN) if v.__class__ is str else U.involved(w, e):
                 return self.apply_hidden(w, e)
-        why = self.unanswered(w, e)  # (None for an answer to the head step: the usual case)
+        todo = w.todo  # an answer to the step the position waits for (the usual case) needs no message
+        self.run(w, e, None if todo and type(e) in _ANSWERS_OF(type(todo[0]), ()) else self.unanswered(w, e))
+        return None
+
+    def run(self, w: W, e: Any, why: str | None) -> None:
+        """``e``'s handler, then the engine's continuations, on ``w``; ``why``: what a handler's
+        failure means (:meth:`unanswered` of the position before ``e``; None: an engine defect)."""
         w.made = None
         try:
             self._applies[type(e)](self, w, e)
@@ -203,7 +211,6 @@ class Rules(Checks, Applies, RulesBase):
             if why is None:
                 raise  # an answer to the step the position waits for: an engine defect
             raise Undefined(why) from x
-        return None
 
     def apply_hidden(self, w: W, e: Any) -> None:
         """:meth:`apply_to` in a record with unknown identities: ``e`` applied in the position the
@@ -215,15 +222,7 @@ class Rules(Checks, Applies, RulesBase):
         s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
         if s is not s0:
             w.load(s)
-        why = self.unanswered(s, e)
-        w.made = None
-        try:
-            self._applies[type(e)](self, w, e)
-            pump(w)
-        except (AttributeError, IndexError, KeyError, TypeError) as x:
-            if why is None:
-                raise
-            raise Undefined(why) from x
+        self.run(w, e, self.unanswered(s, e))
         after = w.freeze()
         final = U.conditions_after(s0, e, after)
         if final is not after:  # (conditions_after changes the conditions only: ``unseen``)

@@ -48,9 +48,14 @@ class W:
     def load(self, s: State) -> None:
         """Make ``s`` (a position of the same match: the same island, the same seats) the working
         position: a take-back, a position the unknown identities resolved (unknowns.prepare)."""
-        # every field of the position, as it is (tuples until the first write: then lists)
-        self.__dict__.update(zip(_FIELDS, astuple(s)))
+        # every field of the position, as it is (tuples until the first write: then lists); set
+        # one by one, as attributes (a dict written as a whole reads slower ever after)
+        (self.setup, self.options, self.players, self.spaces, self.first, self.turn, self.turn_player, self.info,
+         self.road, _, self.tile_top, self.tile_deck, self.tile_box, self.card_top, self.card_deck, self.tile_seen,
+         self.card_seen, self.discard, self.trait_deck, self.trait_row, self.trait_discard, self.growth, self.pile,
+         self.reached, self.result, self.unseen) = astuple(s)
         self.todo = list(s.todo)
+        #: tasks queued by the event under way, put at the head of ``todo`` by ``flush``
         self.buf: list[Any] = []
         self.made: State | None = s
 
