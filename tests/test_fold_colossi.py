@@ -222,9 +222,11 @@ def _steps_of(log: MatchLog, then: str) -> tuple[Result, list[tuple[Any, ...]], 
     return verify(log, StepStream(keep, after_rejection=then)), steps, handed
 
 
-@pytest.mark.parametrize("seed", [3, 8, 10, 21])
+@pytest.mark.parametrize("seed", [3, 8, 10])  # (seed % 3: each third of the judges' examples)
 def test_the_verifier_gives_the_same_on_the_working_position(seed: int) -> None:
-    logs = _logs(seed) + [(p.name, p.read_bytes()) for p in sorted(EXAMPLES.glob("*judge*.jsonl"))][seed % 3::3]
+    judged = sorted(EXAMPLES.glob("*judge*.jsonl"))  # (a take-back restores a kept position; "stands" plays on)
+    assert len(judged) >= 2, judged
+    logs = _logs(seed) + [(p.name, p.read_bytes()) for p in judged][seed % 3::3]
     for name, data in logs:
         for then in (STOP, SKIP, PLAY_ON):
             mine, steps, handed = _steps_of(parse_log(data, name), then)
