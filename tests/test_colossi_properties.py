@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import msgspec
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from adjudicator.core.events import bare, encode_line
 from adjudicator.core.log import parse_log
@@ -104,44 +104,3 @@ def test_most_standard_matches_end() -> None:
         _, final = playout(GAME, seed, max_events=5000)
         ended += GAME.outcome(final) is not None
     assert ended >= 7
-
-
-class _NothingKept:
-    """A stand-in for rules._KEPT that never hands back a working position (each apply copies
-    the State it is given: the straightforward fold)."""
-
-    @property
-    def w(self) -> None:
-        return None
-
-    @w.setter
-    def w(self, _value: object) -> None:
-        pass
-
-
-@settings(max_examples=8)
-@given(seed=st.integers(0, 100_000))
-@example(seed=1)
-@example(seed=2)
-def test_the_kept_working_position_changes_no_position_a_caller_kept(seed: int) -> None:
-    """apply goes on with the working position of the State it returned last: every position
-    returned (kept here, as seek snapshots and the viewers keep them) stays as it was returned,
-    and the fold gives the rulings and positions of a fold that copies every State."""
-    from adjudicator.games.colossi import rules
-
-    events, _ = playout(GAME, seed, max_events=1200, setup=setup_of(seed), with_derived=seed % 3 == 0)
-    log = parse_log(to_jsonl(events), "p")
-    if seed % 2:  # a seat's record (unknown identities: the path through unknowns.py)
-        log = parse_log(to_jsonl(list(redact_log(log, log.events[0][1].players[0]))), "seat")
-    kept: list[tuple[object, bytes, str]] = []
-    res = run(log, on_step=lambda st: kept.append((st.state, msgspec.json.encode(st.state), st.ruling.rule)))
-    assert res.violations == [] and len(kept) == len(log.events)
-    assert [msgspec.json.encode(s) for s, _, _ in kept] == [b for _, b, _ in kept]
-    saved = rules._KEPT
-    rules._KEPT = _NothingKept()  # type: ignore[assignment]
-    try:
-        plain: list[tuple[bytes, str]] = []
-        run(log, on_step=lambda st: plain.append((msgspec.json.encode(st.state), st.ruling.rule)))
-    finally:
-        rules._KEPT = saved
-    assert plain == [(b, r) for _, b, r in kept]

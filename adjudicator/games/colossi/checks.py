@@ -156,6 +156,9 @@ class Checks:
             if not r.open:
                 raise bad("CL-3.3", "no-own-piece", f"{p}'s {r.piece} entered {r.at}, which held {r.why or 'no piece of ' + p}: "
                           f"Road Movement cannot go on from there")
+            if not (s.player(p).colossus == r.at if e.piece == "colossus" else acol(s.spaces[r.at], s.seat(p)) > 0):
+                raise bad("CL-3.3", "no-road", f"{p}'s {r.piece} is no longer on {r.at}, where its move took it (something "
+                          "carried it off since): that move is over, and Road Movement cannot go on")
             if e.to not in Q.move_adjacent(s, p, e.space, own=True):
                 raise bad("CL-3.1", "not-adjacent", f"{e.space} and {e.to} are not neighbours")
             if e.to in r.visited:

@@ -13,6 +13,7 @@ from adjudicator.core.protocol import RefError
 
 from . import events as E
 from .data import ISLANDS, board, content
+from .fold import Working
 from .observe import keep_seen
 from .options import canonical
 from .state import ChooseFirst, Options, Player, Space, State
@@ -138,6 +139,11 @@ class Colossi(KitGame[State]):
         )
 
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) -------------
+    def working(self, state: State) -> Working:
+        """The fold contract (core/fold.py): one working position for a verification, changed in
+        place and frozen only where a caller keeps a position (fold.py)."""
+        return Working(self.rules, self.outcome, state)
+
     def canonical(self, event: Event) -> Event:
         return canonical(event)
 

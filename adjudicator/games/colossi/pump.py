@@ -110,6 +110,7 @@ def no_card_back(s: Any) -> Any:
     """The position ``s`` (waiting for a Trade's card given back, CL-45) once that player has no
     different card to give: the Gold paid, then the engine goes on."""
     w = W(s)
+    w.made = None  # (changed from here on)
     gold_back(w, w.todo[0])
     pump(w)
     return w.freeze()

@@ -1,9 +1,11 @@
 """Colossi rules: pure check / apply / derive / legal events (the game's glue of the parts).
 
 ``check`` (the handlers: :mod:`checks`) raises :class:`Illegal` inside helpers and returns a
-Ruling; it never mutates.  ``apply`` copies the position into a :class:`working.W`, applies the
-event with its immediate consequences (the handlers: :mod:`applies`), lets the engine run its own
-continuations (:mod:`pump`) and freezes a new State.  ``derive`` gives the next consequence the
+Ruling; it never mutates (it reads a State or the fold's working position, :class:`working.W`,
+alike).  ``apply_to`` applies an event to a working position in place with its immediate
+consequences (the handlers: :mod:`applies`) and lets the engine run its own continuations
+(:mod:`pump`); ``apply`` (the frozen contract) runs it on a copy of a State and freezes a new
+one.  ``derive`` gives the next consequence the
 rules force (the Gold target, a turn starting or ending, Replenish, the end of the match).
 ``legal_events`` enumerates candidates and keeps those ``check`` accepts, so the two never
 disagree.  Choices a card, tile or Trait asks for later are answered against ``task_options``
@@ -12,7 +14,6 @@ disagree.  Choices a card, tile or Trait asks for later are answered against ``t
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from adjudicator.core.events import HIDDEN
@@ -32,20 +33,14 @@ from .state import Actions, BannerChoice, Deploy, Draft, Draw, EndTurn, PlaceSta
 from .working import W
 
 
-class _Kept(threading.local):
-    """This thread's working copy (:meth:`Rules.apply`); ``w.made`` is the last position this
-    thread's ``apply`` returned from it (None while an apply is under way or failed)."""
-
-    w: W | None = None
-
-
-_KEPT = _Kept()
 #: the derived events a Trade passed over may lead to in a row (CL-45; as the core bounds a run)
 _MAX_DERIVED = 100_000
 #: the legal ruling of each action of the Actions step (checks._RULE_OF; any other: ``ok(rule_of)``)
 _OK_ACTION = {t: ok(rule) for t, rule in _RULE_OF.items()}
 #: the field of an event type naming a card or tile (unknowns.FIELDS), looked up once per event
 _FIELD_OF = U.FIELDS.get
+#: the events answering each step (options.ANSWERS), looked up once per event applied
+_ANSWERS_OF = ANSWERS.get
 
 
 class Rules(Checks, Applies, RulesBase):
@@ -88,17 +83,18 @@ class Rules(Checks, Applies, RulesBase):
         o = self.owed(s)
         return f"{o.expects}: {o.why}" if o.why else o.expects
 
-    def check(self, s: State, e: Any, known: bool = False) -> Ruling:
-        """The ruling on ``e`` in ``s``.  A record with unknown identities first goes through
-        :meth:`check_unknown` (``known``: it did); a full-information log costs one test."""
+    def check(self, s: State | W, e: Any, known: bool = False) -> Ruling:
+        """The ruling on ``e`` in ``s`` (a State or a working position).  A record with unknown
+        identities first goes through :meth:`check_unknown` (``known``: it did), on a frozen
+        position (unknowns.py works on States); a full-information log costs one test."""
         if not known and (type(e) in U.WATCHED or (s.unseen is not None and s.todo and type(s.todo[0]) is TradeBack)):
             if s.unseen is not None:
-                return self.check_unknown(s, e)
+                return self.check_unknown(s.freeze() if s.__class__ is W else s, e)
             f = _FIELD_OF(type(e))  # unknowns.involved, inlined for a full-information position
             if f is not None:
                 v = getattr(e, f)
                 if (v == HIDDEN) if v.__class__ is str else U.involved(s, e):
-                    return self.check_unknown(s, e)
+                    return self.check_unknown(s.freeze() if s.__class__ is W else s, e)
         try:
             if s.result is not None:
                 raise bad("CL-2.1", "after-end", "the match is over")
@@ -180,45 +176,58 @@ class Rules(Checks, Applies, RulesBase):
         raise RuntimeError("colossi: the consequences of a Trade passed over do not settle")
 
     def apply(self, s: State, e: Any) -> State:
-        # a record with unknown identities: the position the event is applied in (unknowns.py);
-        # a full-information log costs one test
-        if s.unseen is not None:
-            hidden = True
-        else:  # unknowns.involved, inlined for a full-information position (a name is one string)
-            f = _FIELD_OF(type(e))
-            if f is None:
-                hidden = False
-            else:
-                v = getattr(e, f)
-                hidden = v == HIDDEN if v.__class__ is str else U.involved(s, e)
-        if hidden:
-            s0 = s
-            if U.trade_back_skipped(s, e) is not None:
-                s = self.no_card_back(s)  # (CL-45: as check_unknown)
-            s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
-        # the working position: the one that made ``s`` when ``s`` is the position this thread's last
-        # apply returned (a fold applies to the position it just got), else a new copy of ``s``
-        kept = _KEPT
-        w = kept.w  # (the thread's one working position; ``w.made`` the State it stands for)
-        if w is None or w.made is not s:
-            w = kept.w = W(s)
-        w.made = None  # a handler that fails leaves no half-applied working position to reuse
+        """The frozen contract (the recorder, the store, the viewers): ``s`` after ``e`` and its
+        immediate consequences, a new State (:meth:`apply_to` on a working copy of ``s``)."""
+        w = W(s)
+        self.apply_to(w, e)
+        return w.freeze()
+
+    def apply_to(self, w: W, e: Any) -> None:
+        """Apply ``e`` to the working position ``w`` in place: its handler (:mod:`applies`), then
+        the engine's continuations (:mod:`pump`).  The one implementation of apply: the fold's
+        working position (:mod:`fold`) and :meth:`apply` both run it.  On an exception ``w`` is
+        left half-changed (the caller goes back to a kept position); a handler's failure on an
+        event out of step is :class:`Undefined` (:meth:`unanswered`), on an answer to the step the
+        position waits for an engine defect, raised as it is."""
+        if w.unseen is not None:  # a record with unknown identities (unknowns.py): one test for a full log
+            return self.apply_hidden(w, e)
+        f = _FIELD_OF(type(e))  # unknowns.involved, inlined for a full-information position
+        if f is not None:
+            v = getattr(e, f)
+            if (v == HIDDEN) if v.__class__ is str else U.involved(w, e):
+                return self.apply_hidden(w, e)
+        todo = w.todo  # an answer to the step the position waits for (the usual case) needs no message
+        self.run(w, e, None if todo and type(e) in _ANSWERS_OF(type(todo[0]), ()) else self.unanswered(w, e))
+        return None
+
+    def run(self, w: W, e: Any, why: str | None) -> None:
+        """``e``'s handler, then the engine's continuations, on ``w``; ``why``: what a handler's
+        failure means (:meth:`unanswered` of the position before ``e``; None: an engine defect)."""
+        w.made = None
         try:
             self._applies[type(e)](self, w, e)
             pump(w)
         except (AttributeError, IndexError, KeyError, TypeError) as x:  # (nothing is tested on the way: a handler's failure)
-            why = self.unanswered(s, e)
             if why is None:
                 raise  # an answer to the step the position waits for: an engine defect
             raise Undefined(why) from x
-        after = w.freeze()  # a new State: nothing of it is mutable or shared with ``w``
-        if hidden:
-            final = U.conditions_after(s0, e, after)
-            if final is not after:  # (conditions_after changes the conditions only: ``unseen``)
-                w.unseen = final.unseen
-                after = final
-        w.made = after
-        return after
+
+    def apply_hidden(self, w: W, e: Any) -> None:
+        """:meth:`apply_to` in a record with unknown identities: ``e`` applied in the position the
+        unknowns resolve to (unknowns.prepare; a Trade's card given back passed over first, CL-45),
+        then the conditions it opens or settles recorded (unknowns.conditions_after)."""
+        s0 = s = w.freeze()
+        if U.trade_back_skipped(s, e) is not None:
+            s = self.no_card_back(s)  # (CL-45: as check_unknown)
+        s, e = U.prepare(s, e)  # ``s`` itself when the event names nothing unknown
+        if s is not s0:
+            w.load(s)
+        self.run(w, e, self.unanswered(s, e))
+        after = w.freeze()
+        final = U.conditions_after(s0, e, after)
+        if final is not after:  # (conditions_after changes the conditions only: ``unseen``)
+            w.unseen = final.unseen
+            w.made = final
 
     def unanswered(self, s: State, e: Any) -> str | None:
         """Why ``e`` has no defined effect in ``s`` when it comes out of step and its handler needs

@@ -1,7 +1,9 @@
-"""``W``, the working position ``apply`` edits: it holds the State's fields (tuples copied into
-lists on first write), applies one event with all its immediate consequences and freezes a new
-State (:meth:`W.freeze`); ``Rules.apply`` goes on with the same working position for the next event
-applied to the State it froze.  The engine's continuations are run by :mod:`pump`.
+"""``W``, the working position the rules edit in place: it holds the State's fields (tuples copied
+into lists on first write), applies one event with all its immediate consequences
+(``Rules.apply_to``: the handlers of :mod:`applies`, the engine's continuations of :mod:`pump`)
+and freezes a State only when one is kept (:meth:`W.freeze`).  One working position serves a whole
+verification (:mod:`fold`, the fold contract); ``Rules.apply`` (the frozen contract) makes one per
+event.
 """
 
 from __future__ import annotations
@@ -30,30 +32,49 @@ assert State.__struct_fields__ == _FIELDS, "colossi: W.freeze lists the State's 
 # == the working copy =====================================================================================
 
 class W:
-    """A mutable copy of a State for ``apply``; ``freeze()`` gives the new State."""
+    """A mutable copy of a State (``load`` takes one in, ``freeze()`` gives one out).
+
+    ``made`` is the State this working copy equals (what ``freeze`` returns until the position
+    changes), None once it has changed: whoever starts changing it clears it first
+    (``Rules.apply_to``, :func:`pump.no_card_back`).  The check handlers and the engine's queries
+    read it as they read a State (its fields, ``player`` and ``seat``)."""
 
     def __init__(self, s: State) -> None:
-        # every field of the position, as it is (tuples until the first write: then lists)
-        self.__dict__.update(zip(_FIELDS, astuple(s)))
-        self.todo = list(s.todo)
         self.B = board(s.options.board, s.setup.board_sha256)
         self.C = content()
-        self.buf: list[Any] = []
         self._seat = {p.id: i for i, p in enumerate(s.players)}
-        #: the State this working copy stands for (``Rules.apply``: the last one it froze; None: none)
-        self.made: State | None = None
+        self.load(s)
+
+    def load(self, s: State) -> None:
+        """Make ``s`` (a position of the same match: the same island, the same seats) the working
+        position: a take-back, a position the unknown identities resolved (unknowns.prepare)."""
+        # every field of the position, as it is (tuples until the first write: then lists); set
+        # one by one, as attributes (a dict written as a whole reads slower ever after)
+        (self.setup, self.options, self.players, self.spaces, self.first, self.turn, self.turn_player, self.info,
+         self.road, _, self.tile_top, self.tile_deck, self.tile_box, self.card_top, self.card_deck, self.tile_seen,
+         self.card_seen, self.discard, self.trait_deck, self.trait_row, self.trait_discard, self.growth, self.pile,
+         self.reached, self.result, self.unseen) = astuple(s)
+        self.todo = list(s.todo)
+        #: tasks queued by the event under way, put at the head of ``todo`` by ``flush``
+        self.buf: list[Any] = []
+        self.made: State | None = s
 
     def freeze(self) -> State:
-        """The position as a new State: it shares nothing mutable with this working copy, which
-        may go on to the next event (``Rules.apply``)."""
+        """The position as a State that shares nothing mutable with this working copy (which goes
+        on to the next event); the same State until the position changes."""
+        made = self.made
+        if made is not None:
+            return made
         if self.buf:
             self.flush()
         players = self.players if type(self.players) is tuple else tuple(self.players)
         spaces = self.spaces if type(self.spaces) is tuple else tuple(self.spaces)
-        return State(self.setup, self.options, players, spaces, self.first, self.turn, self.turn_player, self.info,
-                     self.road, tuple(self.todo), self.tile_top, self.tile_deck, self.tile_box, self.card_top,
-                     self.card_deck, self.tile_seen, self.card_seen, self.discard, self.trait_deck, self.trait_row,
-                     self.trait_discard, self.growth, self.pile, self.reached, self.result, self.unseen)
+        made = self.made = State(
+            self.setup, self.options, players, spaces, self.first, self.turn, self.turn_player, self.info,
+            self.road, tuple(self.todo), self.tile_top, self.tile_deck, self.tile_box, self.card_top, self.card_deck,
+            self.tile_seen, self.card_seen, self.discard, self.trait_deck, self.trait_row, self.trait_discard,
+            self.growth, self.pile, self.reached, self.result, self.unseen)
+        return made
 
     # -- basics -------------------------------------------------------------------------------------
     def P(self, pid: str) -> Player:
@@ -75,6 +96,9 @@ class W:
 
     def si(self, pid: str) -> int:
         return self._seat[pid]
+
+    #: as State's: the check handlers read a working position as they read a State
+    player, seat = P, si
 
     def setinfo(self, **kw: Any) -> None:
         self.info = replace(self.info, **kw)
