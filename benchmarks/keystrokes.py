@@ -87,6 +87,26 @@ def covers(got: list[Any], want: list[Any]) -> bool:
     return got == want[:len(got)]
 
 
+def line_of(keypad: Keypad, seq: list[str], want: list[Any]) -> list[str]:
+    """The lines ``record --script`` reads for the entry the keys ``seq`` made (run before them):
+    the choice's number, a compound's or a match-ending entry's words (then ``y``), or what was
+    typed; an empty line for Enter alone."""
+    if seq == ["enter"]:
+        return [""]
+    if "enter" in seq:
+        text = "".join(k for k in seq if k != "enter")
+        return [text[1:] if text.startswith(TEXT) else text]
+    s = keypad.session
+    enders = s.enders()
+    for c in keypad.listed() + enders:
+        ending = c in enders
+        if c.events == want[:len(c.events)] and (keypad.keys_for(c) or []) + ["y"] * ending == seq:
+            if c.number:
+                return [str(c.number)]
+            return [c.label if c.then else s.words(c.event)] + ["y"] * ending
+    raise RecorderMismatch(f"no line for the keys {seq!r}")
+
+
 def keys_of(keypad: Keypad, want: list[Any]) -> tuple[list[str], str, int]:
     """What a person presses to record the table's next events ``want``: the pick that records
     the most of them in the fewest keys (Enter for the default; a choice's keys through the open
@@ -131,11 +151,13 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
     keypad = Keypad(session)
     keys = entries = 0
     pressed: list[str] = []
+    lines: list[str] = []
     by: dict[str, int] = {}
     per_turn: dict[Any, int] = {}
     while len(session.record) < len(want):
         at = len(session.record)
         seq, how, _n = keys_of(keypad, want[at:])
+        lines += line_of(keypad, seq, want[at:])
         turn = game.turn_number(session.record.state)
         line = ""
         answer = None
@@ -164,7 +186,7 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
     if verdict != "legal" and table.is_over():
         raise RecorderMismatch(f"{game.id} seed {seed}: the recorded log verifies {verdict}")
     return {"events": len(want) - 1, "keys": keys, "entries": entries, "turns": len(per_turn),
-            "per_turn": list(per_turn.values()), "by": by, "over": table.is_over(), "typed": pressed,
+            "per_turn": list(per_turn.values()), "by": by, "over": table.is_over(), "typed": pressed, "lines": lines,
             "path": str(session.path)}
 
 

@@ -200,7 +200,7 @@ class RecordSession:
             session.view = Recording(game, game.redact(setup, seat), src, str(path))
             save_salts(path, seat, {})  # the side file names the seat (a resume keeps it)
         write_atomic(path, record.to_jsonl())
-        session._fill()
+        session._fill(passes_only=True)  # (the first entry is the person's: Enter, where the start is forced)
         if len(session.record) > 1:
             session._groups.append((session.record.entries - 1, session.view.entries - 1))
             write_atomic(path, session.record.to_jsonl())
@@ -552,20 +552,21 @@ class RecordSession:
         return Answer(True, f"recorded {lines + len(added)}: " + "; ".join(self.words(e) for e in added) + verdict + then,
                       added + filled, derived, ruling=ruling, filled=filled)
 
-    def _fill(self) -> list[Event]:
+    def _fill(self, passes_only: bool = False) -> list[Event]:
         """The forced events, pushed: a random outcome that can come out one way only (a die the
         match's generator fixes, the last card of a deck), and a player's only choice (a
         resignation aside) unless it ends the match (the last turn's end is Enter: the log is
         then sealed); in seat mode only the seat's own passes (its view may not see a
-        consequence the table still shows before the next event)."""
+        consequence the table still shows before the next event), and only passes before the
+        first entry (the start of a match is shown as it is, Enter records its only choice)."""
         out: list[Event] = []
         while self.autopass and not self.over and len(out) < MAX_FILLED:
             choices = self.choices()
             if len(choices) != 1 or self.game.follows_stated(self.view.state):  # (waiting on what the table shows)
                 break
             ev = choices[0].event
-            if self.seat is not None:  # a seat's view may not see a consequence still to come: its own passes only
-                if not self._is_pass(ev) or getattr(ev, "player", getattr(ev, "warband", None)) != self.seat:
+            if self.seat is not None or passes_only:  # a seat's view may not see a consequence still to come
+                if not self._is_pass(ev) or self.seat not in (None, getattr(ev, "player", getattr(ev, "warband", None))):
                     break
             elif ev.kind != "R" and self._ends(ev):
                 break

@@ -56,36 +56,63 @@ def _head(label: str, n: int) -> str:
     return label[:spans[n - 1]] if 0 < n <= len(spans) else label
 
 
+def _common(toks: list[list[str]]) -> int:
+    """How many first words ``toks`` all share."""
+    n = 0
+    while all(len(t) > n for t in toks) and len({t[n] for t in toks}) == 1:
+        n += 1
+    return n
+
+
+def _split(members: list[int], toks: list[list[str]]) -> list[list[int]] | None:
+    """``members`` grouped by the first word in which they differ (None: they do not differ)."""
+    n = _common([toks[i] for i in members])
+    heads: dict[str, list[int]] = {}
+    for i in members:
+        heads.setdefault(toks[i][n] if len(toks[i]) > n else "", []).append(i)
+    return list(heads.values()) if len(heads) > 1 else None
+
+
 def fold(choices: list[Choice], size: int = len(KEYS)) -> list[Entry]:
-    """``choices`` as at most ``size`` keyed lines (see the module): every choice where they fit,
-    else groups by the first word in which the choices differ, else the first ``size - 1`` and
-    one line that opens the rest."""
+    """``choices`` as at most ``size`` keyed lines (see the module): every choice where they fit;
+    else groups by the first word in which the choices differ, the largest split again by their
+    next word while the lines last, then the smallest shown whole while they last (a few keys
+    even for thousands of Kolossus moves); else (too many different first words) the first
+    ``size - 1`` and one line that opens the rest."""
     if len(choices) <= size:
         return [Entry(c.label, (c,)) for c in choices]
     toks = [_tokens(c.label) for c in choices]
-    common = 0
-    while all(len(t) > common for t in toks) and len({t[common] for t in toks}) == 1:
-        common += 1
-    heads: dict[str, list[int]] = {}
-    for i, t in enumerate(toks):
-        heads.setdefault(t[common] if len(t) > common else "", []).append(i)
-    groups = list(heads.values())
-    if not 2 <= len(groups) <= size:
+    groups = _split(list(range(len(choices))), toks)
+    if groups is None or len(groups) > size:
         rest = choices[size - 1:]
         more = f"more: {rest[0].label} … {rest[-1].label}"
         return [Entry(c.label, (c,)) for c in choices[:size - 1]] + [Entry(more, tuple(rest))]
-    slots, whole = len(groups), set()
+    whole: set[int] = set()
+    while True:  # the largest group split by its next word, while the lines last
+        order = sorted((g for g in range(len(groups)) if len(groups[g]) > 1 and g not in whole),
+                       key=lambda g: (-len(groups[g]), g))
+        for g in order:
+            sub = _split(groups[g], toks)
+            if sub is not None and len(groups) - 1 + len(sub) <= size:
+                groups[g:g + 1] = sub
+                whole = {w if w < g else w + len(sub) - 1 for w in whole}
+                break
+            whole.add(g)  # (kept as it is)
+        else:
+            break
+    slots, shown = len(groups), set()
     for g in sorted(range(len(groups)), key=lambda g: (len(groups[g]), g)):  # the smallest groups shown whole
         extra = len(groups[g]) - 1
         if extra and slots + extra <= size:
-            whole.add(g)
+            shown.add(g)
             slots += extra
     out: list[Entry] = []
     for g, members in enumerate(groups):
-        if len(members) == 1 or g in whole:
+        if len(members) == 1 or g in shown:
             out += [Entry(choices[i].label, (choices[i],)) for i in members]
         else:
-            out.append(Entry(_head(choices[members[0]].label, common + 1), tuple(choices[i] for i in members)))
+            head = _head(choices[members[0]].label, _common([toks[i] for i in members]))
+            out.append(Entry(head, tuple(choices[i] for i in members)))
     return out
 
 
