@@ -15,17 +15,7 @@ import adjudicator
 from adjudicator.replays.record_keys import KEYS, Keypad, fold
 from adjudicator.replays.record_tui import RecordApp
 from benchmarks.keystrokes import KEYS_PER_EVENT_MAX, measure, start
-
-SIZE = (140, 44)
-
-
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-def screen(app: RecordApp) -> str:
-    return "\n".join(s.text for s in app.screen._compositor.render_strips())
+from tests.test_record_thumb import SIZE, anyio_backend, screen  # noqa: F401 - (the fixture)
 
 
 def walk(gid: str, seed: int, tmp_path, steps: int):
