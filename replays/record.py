@@ -173,6 +173,8 @@ class RecordSession:
         self._last_failed = False
         #: fill in a pass that is its player's only choice
         self.autopass = True
+        #: and every other forced event (False: passes only, as the browser's page records)
+        self.fills_forced = True
         #: (entries, view entries) -> (choices, enders): the lists of the position last shown
         self._lists: tuple[tuple[int, int], list[Choice], list[Choice]] | None = None
         #: (view state, compound choices) of the position last shown
@@ -565,7 +567,7 @@ class RecordSession:
             if len(choices) != 1 or self.game.follows_stated(self.view.state):  # (waiting on what the table shows)
                 break
             ev = choices[0].event
-            if self.seat is not None or passes_only:  # a seat's view may not see a consequence still to come
+            if self.seat is not None or passes_only or not self.fills_forced:  # a seat's view may not see a consequence still to come
                 if not self._is_pass(ev) or self.seat not in (None, getattr(ev, "player", getattr(ev, "warband", None))):
                     break
             elif ev.kind != "R" and self._ends(ev):

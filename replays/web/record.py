@@ -168,6 +168,7 @@ class Recordings:
         self.used.pop(rid, None)
 
     def _hold(self, rid: str, s: RecordSession) -> None:
+        s.fills_forced = False  # (the page offers a lone choice as its one tap; it fills in passes only)
         self.sweep()
         while len(self.sessions) >= self.capacity:
             self.release(next(iter(self.sessions)))
