@@ -818,7 +818,7 @@ def test_capture_only_gems() -> None:
     s.no_block()
     s.pass_window()
     s.reveal("grave-rat", "black-gem")
-    rejects(s.check(E.GemsCaptured(player=A, cards=["grave-rat"])), "CO-7.7", "not-a-gem", "grave-rat")
+    rejects(s.check(E.GemsCaptured(player=A, cards=["grave-rat"])), "CO-7.7", "not-a-gem", "Grave Rat")
     accepts(s.capture())  # capturing nothing is allowed
     assert s.player(A).captured == () and sorted(s.player(B).discard) == ["black-gem", "grave-rat"]
 

@@ -22,7 +22,7 @@ from .state import (
 )
 from .positions import (
     bad, pool_of, remove_many, contains_multiset, not_ready, with_player, find_follower, with_follower,
-    without_follower, named,
+    without_follower, named, card_words,
 )
 
 
@@ -105,7 +105,7 @@ class Combat:
             raise bad("CO-7.7", "not-revealed", f"{e.cards} are not among the revealed cards {list(owner.revealed)}")
         for c in e.cards:
             if not pool[c].is_gem:
-                raise bad("CO-7.7", "not-a-gem", f"{c} is not a Gem card and cannot be captured")
+                raise bad("CO-7.7", "not-a-gem", f"{card_words(s, c)} is not a Gem card and cannot be captured")
         if len(e.cards) > h.limit:
             raise bad("CO-7.7", "capture-limit", f"the attacker's Capture is {h.limit}; {len(e.cards)} gems named")
 
