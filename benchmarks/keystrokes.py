@@ -34,6 +34,7 @@ from adjudicator.core.notation import NotationError
 from adjudicator.core.protocol import Game
 from adjudicator.core.verify import propose
 from adjudicator.replays.record import RecordSession
+from adjudicator.replays.record_keys import TEXT, Keypad
 
 #: the target of the issue: keystrokes per event in the terminal
 KEYS_PER_EVENT_MAX = 1.5
@@ -64,64 +65,129 @@ def ends(game: Game, state: Any, ev: Any) -> bool:
     return ruling.allowed and game.outcome(after) is not None
 
 
-def shortest_entry(session: RecordSession, ev: Any) -> tuple[list[str], str]:
-    """The entries a person types for ``ev`` (shortest first tried) and how (see the module)."""
-    default = session.default()
-    if default is not None and default.event == ev:
-        return [""], "enter"
-    for c in session.choices():
-        if c.event == ev:
-            return [str(c.number)], "number"
-    if any(c.event == ev for c in session.enders()):
-        return [session.words(ev), "y"], "confirm"
-    text = session.words(ev)
-    try:
-        if session.game.notation.parse_entry(text, session.view.state) == [ev]:
-            return [text], "notation"
-    except NotationError:
-        pass
-    return [json.dumps(msgspec.to_builtins(ev))], "json"
-
-
-def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
-    """One match played at the table and typed into the recorder (see the module)."""
-    session, table = start(game, seed, Path(directory) / f"{game.id}-{seed}.jsonl")
+def play(game: Game, seed: int, table: Recording) -> list[bool]:
+    """The table's match (random legal events with the game's playout weights, ``seed``), pushed
+    to ``table``; per event after the set-up, whether it was forced (the only legal event but a
+    match-ending decision: what the recorder may fill in)."""
     rng = random.Random(seed)
-    keys = entries = 0
-    typed_all: list[str] = []
-    by: dict[str, int] = {}
-    turns = {game.turn_number(table.state)}
+    forced: list[bool] = []
     while not table.is_over() and len(table) < MAX_EVENTS:
         options = table.legal()
         if not options:
             break
         weights = [game.playout_weight(table.state, e) for e in options]
         ev = rng.choices(options, weights if sum(weights) > 0 else None)[0]
-        typed, how = shortest_entry(session, ev)
-        typed_all += typed
-        for text in typed:
-            keys += len(text) + (0 if session.at_once(text) else 1)  # (one digit of nine choices: no Enter)
-            answer = session.enter(text)
-            entries += 1
-        if not answer.ok:
-            raise RecorderMismatch(f"{game.id} seed {seed}: {typed!r} refused: {answer.message}")
-        by[how] = by.get(how, 0) + 1
+        forced.append(len(options) == 1 or all(e == ev or ends(game, table.state, e) for e in options))
         table.push(ev)
-        for filled in session.record.events[len(table):]:  # the passes the recorder filled in
-            others = [e for e in table.legal() if e != filled and not ends(game, table.state, e)]
-            if others:
+    return forced
+
+
+def covers(got: list[Any], want: list[Any]) -> bool:
+    """Are ``got`` the first events of ``want``?"""
+    return got == want[:len(got)]
+
+
+def line_of(keypad: Keypad, seq: list[str], want: list[Any]) -> list[str]:
+    """The lines ``record --script`` reads for the entry the keys ``seq`` made (run before them):
+    the choice's number, a compound's or a match-ending entry's words (then ``y``), or what was
+    typed; an empty line for Enter alone."""
+    if seq == ["enter"]:
+        return [""]
+    if "enter" in seq:
+        text = "".join(k for k in seq if k != "enter")
+        return [text[1:] if text.startswith(TEXT) else text]
+    s = keypad.session
+    enders = s.enders()
+    for c in keypad.listed() + enders:
+        ending = c in enders
+        if c.events == want[:len(c.events)] and (keypad.keys_for(c) or []) + ["y"] * ending == seq:
+            if c.number:
+                return [str(c.number)]
+            return [c.label if c.then else s.words(c.event)] + ["y"] * ending
+    raise RecorderMismatch(f"no line for the keys {seq!r}")
+
+
+def keys_of(keypad: Keypad, want: list[Any]) -> tuple[list[str], str, int]:
+    """What a person presses to record the table's next events ``want``: the pick that records
+    the most of them in the fewest keys (Enter for the default; a choice's keys through the open
+    groups; a compound entry; ``0``, the keys and ``y`` for a match-ending one), else the
+    notation typed (``/`` first where its first character is a key), else the event as JSON;
+    with how, and how many events of ``want`` it records (before the passes filled in)."""
+    session = keypad.session
+    best: tuple[int, int, list[str], str] | None = None
+    default = session.default()
+    if default is not None and covers(default.events, want):
+        best = (-len(default.events), 1, ["enter"], "enter")
+    enders = session.enders()
+    for c in keypad.listed() + enders:
+        n = len(c.events)
+        if not covers(c.events, want):
+            continue
+        keys = keypad.keys_for(c)
+        if keys is None:
+            continue
+        keys = keys + ["y"] if c in enders else keys
+        how = "confirm" if c in enders else "compound" if c.then else f"{len(keys)} key" + ("s" if len(keys) > 1 else "")
+        if best is None or (-n, len(keys)) < best[:2]:
+            best = (-n, len(keys), keys, how)
+    if best is not None:
+        return best[2], best[3], -best[0]
+    ev = want[0]
+    text, how = session.words(ev), "notation"
+    try:
+        if session.game.notation.parse_entry(text, session.view.state) != [ev]:
+            raise NotationError(text, "another event")
+    except NotationError:
+        text, how = json.dumps(msgspec.to_builtins(ev)), "json"
+    first = {k for k, _e in keypad.lines()}
+    return ([TEXT] if text[:1] in first or text[:1] == TEXT else []) + list(text) + ["enter"], how, 1
+
+
+def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
+    """One match played at the table, then kept with the recorder's keys (see the module)."""
+    session, table = start(game, seed, Path(directory) / f"{game.id}-{seed}.jsonl")
+    forced = play(game, seed, table)
+    want = table.events  # (one entry an event: table._entries[i] is the position after event i)
+    keypad = Keypad(session)
+    keys = entries = 0
+    pressed: list[str] = []
+    lines: list[str] = []
+    by: dict[str, int] = {}
+    per_turn: dict[Any, int] = {}
+    while len(session.record) < len(want):
+        at = len(session.record)
+        seq, how, _n = keys_of(keypad, want[at:])
+        lines += line_of(keypad, seq, want[at:])
+        turn = game.turn_number(session.record.state)
+        line = ""
+        answer = None
+        for k in seq:
+            p = keypad.press(k, line)
+            keys += 1
+            line = p.line if p.consumed else line + k
+            if p.answer is not None:
+                answer = p.answer
+                entries += 1
+                per_turn[turn] = per_turn.get(turn, 0) + 1
+                if not p.answer.ok and not p.answer.confirm:
+                    raise RecorderMismatch(f"{game.id} seed {seed}: {''.join(seq)!r} refused: {p.answer.message}")
+        pressed += seq
+        by[how] = by.get(how, 0) + 1
+        if answer is None or len(session.record) <= at:
+            raise RecorderMismatch(f"{game.id} seed {seed}: {seq!r} recorded nothing at event {at}")
+        got = session.record.events
+        if not covers(got[at:], want[at:]) or session.record.state != table._entries[len(got) - 1][2]:
+            raise RecorderMismatch(f"{game.id} seed {seed}: the recorder holds another match at event {at}")
+        for j, filled in enumerate(answer.filled, start=len(got) - len(answer.filled)):
+            if not forced[j - 1]:
                 raise RecorderMismatch(f"{game.id} seed {seed}: {session.words(filled)} filled in, but "
-                                       f"{session.words(others[0])} was legal too")
-            table.push(filled)
-        if session.record.events != table.events:
-            raise RecorderMismatch(f"{game.id} seed {seed}: the recorder holds another match at event {len(table)}")
-        turns.add(game.turn_number(table.state))
+                                       "another event was legal too")
     verdict = session.record.verify().verdict
     if verdict != "legal" and table.is_over():
         raise RecorderMismatch(f"{game.id} seed {seed}: the recorded log verifies {verdict}")
-    events = len(table) - 1
-    return {"events": events, "keys": keys, "entries": entries, "turns": len(turns), "by": by,
-            "over": table.is_over(), "typed": typed_all, "path": str(session.path)}
+    return {"events": len(want) - 1, "keys": keys, "entries": entries, "turns": len(per_turn),
+            "per_turn": list(per_turn.values()), "by": by, "over": table.is_over(), "typed": pressed, "lines": lines,
+            "path": str(session.path)}
 
 
 def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
@@ -130,7 +196,7 @@ def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
     events = sum(r["events"] for r in runs)
     keys = sum(r["keys"] for r in runs)
     entries = sum(r["entries"] for r in runs)
-    turns = sum(r["turns"] for r in runs)
+    per_turn = [n for r in runs for n in r["per_turn"]]
     by: dict[str, int] = {}
     for r in runs:
         for k, v in r["by"].items():
@@ -138,7 +204,8 @@ def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
     return {"matches": matches, "events": events, "keys": keys, "entries": entries,
             "keys_per_event": round(keys / max(1, events), 3),
             "events_per_entry": round(events / max(1, entries), 3),
-            "entries_per_turn": round(entries / max(1, turns), 2), "by": by,
+            "entries_per_turn": round(entries / max(1, len(per_turn)), 2),
+            "entries_per_turn_max": max(per_turn, default=0), "by": by,
             "finished": sum(r["over"] for r in runs),
             "pass": keys / max(1, events) <= KEYS_PER_EVENT_MAX}
 
@@ -157,9 +224,10 @@ def run(games: list[Game], matches: int, as_json: bool) -> int:
         print(json.dumps({"keystrokes": out}, indent=2))
         return 0
     print(f"terminal recorder, {matches} generated matches a game (target <= {KEYS_PER_EVENT_MAX} keystrokes per event)")
-    print(f"{'game':<16}{'events':>8}{'keys/event':>12}{'events/entry':>14}{'entries/turn':>14}  entries by")
+    print(f"{'game':<16}{'events':>8}{'keys/event':>12}{'events/entry':>14}{'entries/turn':>14}{'max':>5}  entries by")
     for gid, r in out.items():
         by = ", ".join(f"{k} {v}" for k, v in sorted(r["by"].items()))
         mark = "" if r["pass"] else "  (over the target)"
-        print(f"{gid:<16}{r['events']:>8}{r['keys_per_event']:>12}{r['events_per_entry']:>14}{r['entries_per_turn']:>14}  {by}{mark}")
+        print(f"{gid:<16}{r['events']:>8}{r['keys_per_event']:>12}{r['events_per_entry']:>14}"
+              f"{r['entries_per_turn']:>14}{r['entries_per_turn_max']:>5}  {by}{mark}")
     return 0

@@ -69,8 +69,6 @@ MAX_ENTRY = 100_000
 MAX_SALTS_BYTES = 20_000_000
 #: the most passes filled in after one entry (each is the only thing its player may do)
 MAX_FILLED = 1_000
-#: the most choices for which one digit is an entry on its own (no Enter)
-AT_ONCE = 9
 #: what confirms a match-ending entry
 YES = ("y", "yes")
 
@@ -84,6 +82,14 @@ class Choice:
     event: Event
     #: how many legal events it stands for (moves of one piece to one square by several paths)
     alternatives: int = 1
+    #: the events recorded after ``event`` by the same pick: a compound entry (a Kolossus
+    #: activation, its roll and its move), offered where the game's notation reads it as one
+    then: tuple[Event, ...] = ()
+
+    @property
+    def events(self) -> list[Event]:
+        """What picking it records, in order."""
+        return [self.event, *self.then]
 
     @property
     def random(self) -> bool:
@@ -167,8 +173,12 @@ class RecordSession:
         self._last_failed = False
         #: fill in a pass that is its player's only choice
         self.autopass = True
+        #: and every other forced event (False: passes only, as the browser's page records)
+        self.fills_forced = True
         #: (entries, view entries) -> (choices, enders): the lists of the position last shown
         self._lists: tuple[tuple[int, int], list[Choice], list[Choice]] | None = None
+        #: (view state, compound choices) of the position last shown
+        self._compounds: tuple[Any, list[Choice]] | None = None
         self._seat_rules = getattr(self.game, "part", lambda _n: None)("seat") if seat is not None else None
 
     # -- starting and resuming -----------------------------------------------------------------------
@@ -192,7 +202,7 @@ class RecordSession:
             session.view = Recording(game, game.redact(setup, seat), src, str(path))
             save_salts(path, seat, {})  # the side file names the seat (a resume keeps it)
         write_atomic(path, record.to_jsonl())
-        session._fill()
+        session._fill(passes_only=True)  # (the first entry is the person's: Enter, where the start is forced)
         if len(session.record) > 1:
             session._groups.append((session.record.entries - 1, session.view.entries - 1))
             write_atomic(path, session.record.to_jsonl())
@@ -330,13 +340,39 @@ class RecordSession:
                     if e not in seen and self._allowed(e):
                         seen.append(e)
                 events = seen
-            for e, n in positions.grouped(self.game, events):
-                if self._ends(e):
+            listed = positions.grouped(self.game, events)
+            ending = [self._ends(e) for e, _n in listed]
+            if ending == [True]:  # nothing else may happen (the last turn's end): the match's natural end
+                ending = [False]
+            for (e, n), ends in zip(listed, ending):
+                if ends:
                     enders.append(Choice(0, self.label(e), e, n))
                 else:
                     choices.append(Choice(len(choices) + 1, self.label(e), e, n))
         self._lists = ((self.record.state, self.view.state), choices, enders)  # type: ignore[assignment]
         return choices, enders
+
+    def compounds(self) -> list[Choice]:
+        """The compound entries of the position (the game's ``notation.compound_entries``: a
+        Kolossus activation with the roll the match's die generator fixes and a move), each one
+        pick; unnumbered (0): the terminal's keys offer them beside the choices."""
+        cache = self._compounds
+        if cache is not None and cache[0] is self.view.state:
+            return cache[1]
+        fn = getattr(self.game.notation, "compound_entries", None)
+        out: list[Choice] = []
+        if fn is not None and not self.over and self.seat is None:
+            with self.view._using():
+                for label, evs in fn(self.view.state, [c.event for c in self.choices()]):
+                    out.append(Choice(0, label, evs[0], 1, tuple(evs[1:])))
+        self._compounds = (self.view.state, out)
+        return out
+
+    def pick(self, choice: Choice) -> Answer:
+        """Record a listed choice (a match-ending one waits for ``y``; a compound's events as one entry)."""
+        if choice.then:
+            return self.push(choice.events)
+        return self._entry([choice.event])
 
     def _allowed(self, e: Event) -> bool:
         with self.view._using():
@@ -373,12 +409,6 @@ class RecordSession:
             return choices[0]
         passes = [c for c in choices if self._is_pass(c.event)]
         return passes[0] if len(passes) == 1 else None
-
-    def at_once(self, text: str) -> bool:
-        """Is ``text``, typed on an empty entry line, recorded without Enter?  One digit when at
-        most nine choices are listed (it can mean nothing else): one key per event."""
-        return (len(text) == 1 and text in "123456789" and self.confirming is None
-                and int(text) <= len(self.choices()) <= AT_ONCE)
 
     def words(self, e: Event, state: Any = None) -> str:
         """``e`` in the game's notation, in ``state`` (default: the position now)."""
@@ -450,7 +480,7 @@ class RecordSession:
             n = int(text)
             if not 1 <= n <= len(choices):
                 return Answer(False, f"no choice {n} (1 to {len(choices)})" if choices else "nothing to choose")
-            return self.push(choices[n - 1].event)
+            return self.pick(choices[n - 1])
         exact = [c for c in choices + enders if normalize(c.label) == normalize(text)]
         if len(exact) == 1:
             return self._entry([exact[0].event])
@@ -524,15 +554,23 @@ class RecordSession:
         return Answer(True, f"recorded {lines + len(added)}: " + "; ".join(self.words(e) for e in added) + verdict + then,
                       added + filled, derived, ruling=ruling, filled=filled)
 
-    def _fill(self) -> list[Event]:
-        """The passes that are their player's only choice (the seat's own in seat mode), pushed."""
+    def _fill(self, passes_only: bool = False) -> list[Event]:
+        """The forced events, pushed: a random outcome that can come out one way only (a die the
+        match's generator fixes, the last card of a deck), and a player's only choice (a
+        resignation aside) unless it ends the match (the last turn's end is Enter: the log is
+        then sealed); in seat mode only the seat's own passes (its view may not see a
+        consequence the table still shows before the next event), and only passes before the
+        first entry (the start of a match is shown as it is, Enter records its only choice)."""
         out: list[Event] = []
         while self.autopass and not self.over and len(out) < MAX_FILLED:
             choices = self.choices()
-            if len(choices) != 1 or not self._is_pass(choices[0].event):
+            if len(choices) != 1 or self.game.follows_stated(self.view.state):  # (waiting on what the table shows)
                 break
             ev = choices[0].event
-            if self.seat is not None and getattr(ev, "player", getattr(ev, "warband", None)) != self.seat:
+            if self.seat is not None or passes_only or not self.fills_forced:  # a seat's view may not see a consequence still to come
+                if not self._is_pass(ev) or self.seat not in (None, getattr(ev, "player", getattr(ev, "warband", None))):
+                    break
+            elif ev.kind != "R" and self._ends(ev):
                 break
             try:
                 out += self._push_entry(ev)

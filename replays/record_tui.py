@@ -1,15 +1,18 @@
-"""``adjudicator record``'s terminal app (Textual): the position, the numbered choices of whoever
-acts (Enter alone records the default, marked ⏎), the match-ending entries apart (confirmed with
-``y``), the last events in the game's notation, and one entry line (a number, a few words with
-completion, the notation, ``undo``, an event as JSON; ``rule stands|taken-back [reason]`` for a
-judge).  Every entry goes through :class:`replays.record.RecordSession`, which writes the log.
+"""``adjudicator record``'s terminal app (Textual): the position, the choices of whoever acts,
+each with its key (``1``-``9``, ``a``-``z``: one key records it; a long list folded into groups,
+``replays/record_keys.py``; Enter alone records the default, marked ⏎), the match-ending entries
+apart (``0``, then ``y``), the last events in the game's notation, and one entry line for typed
+text (``/`` first where the first character is a key: a few words with completion, the
+notation, ``undo``, ``note``, an event as JSON; ``rule stands|taken-back [reason]`` for a judge).
+Every key goes through :class:`replays.record_keys.Keypad`, every entry through
+:class:`replays.record.RecordSession`, which writes the log.
 Everything shown that comes from the input or the rules (names, notes, rulings, help with
 ``[reason]``) is plain text, never Textual markup."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
@@ -19,10 +22,28 @@ from textual.widgets import Input, Static
 from adjudicator.core.meta import header_line, meta_of
 
 from .record import Answer, RecordSession
+from .record_keys import ENDERS, Keypad
 from .terminal import scene_text
 
-#: most choices listed at once (the rest are reached by typing words or a number)
-SHOWN = 60
+
+class EntryLine(Input):
+    """The entry line: on an empty line a key of the list picks at once (the app's keypad);
+    any other key is typed."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        if isinstance(app, RecordApp) and event.character and event.is_printable and not self.value:
+            if app.pressed(event.character):
+                event.stop()
+                event.prevent_default()
+                return
+        await super()._on_key(event)
+
+    def action_delete_left(self) -> None:
+        app = self.app
+        if not self.value and isinstance(app, RecordApp) and app.pressed("backspace"):
+            return
+        super().action_delete_left()
 
 
 class RecordApp(App[None]):
@@ -45,6 +66,7 @@ class RecordApp(App[None]):
     """
     BINDINGS = [
         Binding("ctrl+z", "undo", "undo"),
+        Binding("escape", "back", "close the group"),
         Binding("ctrl+q", "quit", "quit"),
     ]
 
@@ -52,8 +74,7 @@ class RecordApp(App[None]):
         super().__init__()
         self.session = session
         self.last: Answer | None = None
-        #: the last entry was one digit recorded at once (the Enter after it is not an entry)
-        self._at_once = False
+        self.keypad = Keypad(session)
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -66,8 +87,8 @@ class RecordApp(App[None]):
                 with ScrollableContainer(id="log-box", can_focus=False):
                     yield Static(id="log")
         yield Static(id="message")
-        yield Input(placeholder="Enter: the default (⏎); a number, words (right arrow completes), notation, undo, JSON",
-                    id="entry")
+        yield EntryLine(placeholder="a key picks; Enter: the default (⏎); / then words (right arrow completes), "
+                                    "notation, undo, note, JSON", id="entry")
 
     def on_mount(self) -> None:
         self.query_one("#position-box").border_title = "position"
@@ -96,25 +117,31 @@ class RecordApp(App[None]):
         self.query_one("#position", Static).update(scene_text(s.scene(), width))
         choices, enders = s.lists()
         default = s.default()
+        keyed = self.keypad.lines()
         lines = Text()
         if s.confirming is not None:
             lines.append(f"{s.words(s.confirming)} ends the match: y confirms, anything else cancels\n", style="bold red")
-        if not choices:
-            lines.append("the match is over" if s.over else "no legal event: type an event as JSON")
+        elif not choices:
+            lines.append("the match is over" if s.over else "no legal event: type an event as JSON (or its notation)")
         else:
             random = all(c.random for c in choices)
             lines.append("what happened at the table? (a random outcome)\n" if random
                          else f"to act: {', '.join(s.to_act())}\n", style="bold")
-            for c in choices[:SHOWN]:
+            where = self.keypad.where()
+            if where:
+                lines.append(f"{where} ▸ (Escape: back)\n", style="bold")
+            for key, entry in keyed:
+                lines.append(f"{key:>3}  ", style="bold")
+                c = entry.choice
+                if c is None:
+                    lines.append(f"{entry.label} ▸ ({len(entry.members)})\n")
+                    continue
                 more = f"  (+{c.alternatives - 1} paths)" if c.alternatives > 1 else ""
-                lines.append(f"{c.number:>3}. ", style="bold")
                 lines.append(f"{c.label}{more}")
-                lines.append("  ⏎ Enter\n" if default is not None and c is default else "\n",
-                             style="bold green" if default is not None and c is default else "")
-            if len(choices) > SHOWN:
-                lines.append(f"... and {len(choices) - SHOWN} more: type words or a number\n", style="dim")
-        if enders:
-            lines.append("ends the match (type it, then y): ", style="dim")
+                is_default = default is not None and c is default
+                lines.append("  ⏎ Enter\n" if is_default else "\n", style="bold green" if is_default else "")
+        if enders and s.confirming is None:
+            lines.append(f"{ENDERS}: ends the match (then y): ", style="dim")
             lines.append("; ".join(c.label for c in enders) + "\n", style="dim")
         self.query_one("#choices", Static).update(lines)
         self.query_one("#choices-box").border_subtitle = f"{len(choices)} choices"
@@ -129,27 +156,27 @@ class RecordApp(App[None]):
             msg.set_class(not self.last.ok, "refused")
 
     # -- entries ----------------------------------------------------------------------------------
-    @on(Input.Changed, "#entry")
-    def _typed(self, event: Input.Changed) -> None:
-        """One digit with at most nine choices listed is the entry: recorded at once (an Enter
-        pressed right after it out of habit is then not a second entry)."""
-        if event.value:
-            self._at_once = False
-        if self.session.at_once(event.value):
-            self.last = self.session.enter(event.value)
-            self._at_once = True
-            event.input.value = ""
-            self.refresh_all()
+    def pressed(self, key: str) -> bool:
+        """A key on the empty entry line, for the keypad: True when it picked, opened or closed."""
+        p = self.keypad.press(key, "")
+        if not p.consumed:
+            return False
+        if p.answer is not None:
+            self.last = p.answer
+        self.refresh_all()
+        return True
 
     @on(Input.Submitted, "#entry")
     def _entry(self, event: Input.Submitted) -> None:
-        if self._at_once and not event.value:
-            self._at_once = False
-            return
-        self._at_once = False
-        self.last = self.session.enter(event.value)
+        p = self.keypad.press("enter", event.value)
+        if p.answer is not None:
+            self.last = p.answer
         event.input.value = ""
         self.refresh_all()
+
+    def action_back(self) -> None:
+        if self.keypad.press("escape", "").consumed:
+            self.refresh_all()
 
     def action_undo(self) -> None:
         self.last = self.session.undo()

@@ -416,7 +416,7 @@ def test_nothing_played_in_the_start_phase() -> None:
 @covers("CO-4.1")
 def test_one_gem_per_turn() -> None:
     s = Script(hands={A: ["bastion-squire"]})
-    rejects(s.check(E.CardSet(player=A, card="bastion-squire", zone="gem")), "CO-4.1", "not-a-gem", "bastion-squire", "follower")
+    rejects(s.check(E.CardSet(player=A, card="bastion-squire", zone="gem")), "CO-4.1", "not-a-gem", "Bastion Squire", "follower")
     accepts(s.set_gem("white-gem"), "CO-4.1")
     rejects(s.check(E.CardSet(player=A, card="white-gem", zone="gem")), "CO-4.1", "gem-already-set", "alice")
     s.end_turn()
@@ -540,7 +540,7 @@ def duel(a: list[str] = (), b: list[str] = (), **kw: Any) -> Script:
 def test_followers_played_by_the_turn_player_at_open_timing() -> None:
     s = duel(a=["guardians-intervention", "dawn-sparrowhawk"], b=["grave-rat"])
     rejects(s.check(E.FollowerPlayed(player=A, card="guardians-intervention")), "CO-6.1", "not-a-follower",
-            "guardians-intervention", "action-snap")
+            "Guardian's Intervention", "action-snap")
     rejects(s.check(E.FollowerPlayed(player=B, card="grave-rat")), "CO-6.1", "not-turn-player", "bob", "alice")
     accepts(s.play("dawn-sparrowhawk"), "CO-6.1")
     # during the window that follows, nobody plays a follower
@@ -671,7 +671,7 @@ def test_attacker_must_be_ready() -> None:
     s.pass_window()
     s.reveal(s.filler(B))
     s.capture()
-    rejects(s.check(s.attack_event("F1")), "CO-7.3", "attacker-not-ready", "F1 (bastion-squire) is OFF")
+    rejects(s.check(s.attack_event("F1")), "CO-7.3", "attacker-not-ready", "F1 (Bastion Squire) is OFF")
     # without the tap (option), a second attack is still refused
     s = duel(options={"attack_taps_attacker": False})
     s.attack("F1")
@@ -686,7 +686,7 @@ def test_attacker_must_be_ready() -> None:
 @covers("CO-7.4")
 def test_attack_targets() -> None:
     s = duel()
-    rejects(s.check(s.attack_event("F1", "F2")), "CO-7.4", "target-not-off", "F2 (bone-sentry) is ON")
+    rejects(s.check(s.attack_event("F1", "F2")), "CO-7.4", "target-not-off", "F2 (Bone Sentry) is ON")
     rejects(s.check(s.attack_event("F1", 7)), "CO-7.4", "no-such-locus", "no Locus slot 7", "[1]")
     rejects(s.check(s.attack_event("F1", "F1")), "CO-7.4", "no-such-target", "'F1'", "bob")
     rejects(s.check(E.AttackDeclared(player=A, attacker="F1", target="deck", slot=1)), "CO-7.4", "target-fields")
@@ -738,7 +738,7 @@ def test_blocks() -> None:
     s.capture()
     s.end_turn()
     s.attack("F2")
-    rejects(s.check(E.BlockDeclared(player=A, blocker="F1")), "CO-7.5", "blocker-off", "F1 (bastion-squire) is OFF")
+    rejects(s.check(E.BlockDeclared(player=A, blocker="F1")), "CO-7.5", "blocker-off", "F1 (Bastion Squire) is OFF")
     accepts(s.no_block(), "CO-7.5")
 
 
@@ -818,7 +818,7 @@ def test_capture_only_gems() -> None:
     s.no_block()
     s.pass_window()
     s.reveal("grave-rat", "black-gem")
-    rejects(s.check(E.GemsCaptured(player=A, cards=["grave-rat"])), "CO-7.7", "not-a-gem", "grave-rat")
+    rejects(s.check(E.GemsCaptured(player=A, cards=["grave-rat"])), "CO-7.7", "not-a-gem", "Grave Rat")
     accepts(s.capture())  # capturing nothing is allowed
     assert s.player(A).captured == () and sorted(s.player(B).discard) == ["black-gem", "grave-rat"]
 
@@ -938,7 +938,7 @@ def test_blocked_attack_stays_defended_when_the_blocker_leaves() -> None:
 def test_actions_at_open_timing_then_discarded() -> None:
     s = duel(a=["rally-to-the-banner"], b=["withering-curse"],
              decks={A: deck(WHITE, ["rally-to-the-banner", "bastion-squire", "guardians-intervention"])})
-    rejects(s.check(E.ActionPlayed(player=A, card="bastion-squire")), "CO-8.1", "not-an-action", "bastion-squire", "follower")
+    rejects(s.check(E.ActionPlayed(player=A, card="bastion-squire")), "CO-8.1", "not-an-action", "Bastion Squire", "follower")
     rejects(s.check(E.ActionPlayed(player=B, card="withering-curse", targets=["F1"])), "CO-8.1", "not-turn-player",
             "bob", "only the turn player alice")
     accepts(s.play("rally-to-the-banner"), "CO-8.1")
@@ -1035,7 +1035,7 @@ def test_declared_effect_for_unmodelled_text() -> None:
     s.pass_window()
     # Herald's CIP is not modelled: its effect must be declared now
     assert type(s.head()).__name__ == "Declare"
-    rejects(s.check(E.EffectDeclared(player=A, card="dawn-sparrowhawk")), "CO-8.5", "declare-other", "herald-of-the-dawn")
+    rejects(s.check(E.EffectDeclared(player=A, card="dawn-sparrowhawk")), "CO-8.5", "declare-other", "Herald of the Dawn")
     rejects(s.check(E.EffectDeclared(player=A, card="herald-of-the-dawn", destroy=["F9"])), "CO-8.5",
             "declare-unknown-follower", "'F9'")
     rejects(s.check(E.EffectDeclared(player=A, card="herald-of-the-dawn", draw=-1)), "CO-8.5", "declare-negative")
@@ -1046,8 +1046,8 @@ def test_declared_effect_for_unmodelled_text() -> None:
     accepts(ruling, "CO-8.5")
     assert ruling.engine_checked is False and ruling.code == NS + "declared-effect"
     # a modelled card's effect cannot be declared by hand
-    rejects(s.check(E.EffectDeclared(player=A, card=WHITE, draw=1)), "CO-8.5", "modelled-card", WHITE)
-    rejects(s.check(E.EffectDeclared(player=A, card="ash")), "CO-8.5", "declare-source", "ash")
+    rejects(s.check(E.EffectDeclared(player=A, card=WHITE, draw=1)), "CO-8.5", "modelled-card", "Colossus of the Dawn Bastion")
+    rejects(s.check(E.EffectDeclared(player=A, card="ash")), "CO-8.5", "declare-source", "Ash")
     res = s.verify()
     assert res.verdict == "legal"
     assert [v.rule for v in res.unchecked] == ["CO-8.5"] and "not engine-checked" in res.unchecked[0].message
@@ -1138,11 +1138,11 @@ def test_only_snaps_and_abilities_in_xplay() -> None:
     s.end_turn()
     s.attack("F1")
     s.no_block()
-    rejects(s.check(E.ActionPlayed(player=A, card="rally-to-the-banner")), "CO-9.3", "not-snap", "rally-to-the-banner")
+    rejects(s.check(E.ActionPlayed(player=A, card="rally-to-the-banner")), "CO-9.3", "not-snap", "Rally to the Banner")
     rejects(s.check(E.ActionPlayed(player=B, card="dark-strike")), "CO-9.3", "no-priority", "alice has priority")
     rejects(s.check(E.CardSet(player=A, card="white-gem", zone="gem")), "CO-3.1", "out-of-step", "X-play")
     accepts(s.play("guardians-intervention", "F1"), "CO-8.2")
-    rejects(s.check(E.ActionPlayed(player=B, card="withering-curse", targets=["F1"])), "CO-9.3", "not-snap", "withering-curse")
+    rejects(s.check(E.ActionPlayed(player=B, card="withering-curse", targets=["F1"])), "CO-9.3", "not-snap", "Withering Curse")
     accepts(s.play("dark-strike"), "CO-8.2")
 
 
@@ -1879,7 +1879,7 @@ def test_a_response_to_the_opponents_attacker_with_a_condition() -> None:
     s.no_block()
     s.pass_()
     rejects(s.check(E.ActionPlayed(player=B, card="valdens-judgement")), "CO-6.5", "condition-unmet",
-            "F2 (caoren-berserker) has attack 5", "attack 4 or less")
+            "F2 (Caoren Berserker) has attack 5", "attack 4 or less")
     # checked again on resolution: a boost answered after it makes it fizzle
     s = base.copy()
     s.attack("F2")

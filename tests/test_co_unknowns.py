@@ -248,7 +248,7 @@ def test_an_opening_must_name_a_card_the_hidden_one_could_be() -> None:
     events[i] = msgspec.structs.replace(events[i], card=c)
     state = verify_events(events).state
     rejects(GAME.check(state, E.CommitmentOpened(player=B, commitment=c, card=foreign, salt="x")),
-            "CO-40.4", "impossible-identity", f"as {foreign}")
+            "CO-40.4", "impossible-identity", f"as {POOL[foreign].name}")
     ok, _, card, good = committed_match()
     accepts(GAME.check(verify_events(ok).state, E.CommitmentOpened(player=B, commitment=good, card=card, salt="s3cret")), "CO-40.2")
 

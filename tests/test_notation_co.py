@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, strategies as st
 from msgspec.structs import replace
 
+import adjudicator
 from adjudicator.core import registry
 from adjudicator.core.events import CORE_EVENTS, HIDDEN, JudgeRuling, bare
 from adjudicator.core.log import parse_log
@@ -93,8 +94,13 @@ def check_log(events: list[Any]) -> int:
         if type(e) in CORE_EVENTS:  # the private looks: the core's words, read back here
             assert N.parse(N.format(e, s), s) == bare(e), N.format(e, s)
             continue
-        if type(e) is E.MatchStarted:  # the set-up: words to read, its JSON to read back
-            assert N.format(e, s).startswith("match ") and " vs " in N.format(e, s)
+        if type(e) is E.MatchStarted:  # the set-up: one line that reads back to the very bytes, and its JSON
+            back = N.parse(N.format(e, s), s)
+            assert N.format(e, s).startswith("start ") and back == e
+            assert msgspec.json.encode(back) == msgspec.json.encode(e)
+            for seat in e.players:  # a seat's record: the opponent's list unknown (its size only)
+                seen = adjudicator.game("colossus-order").redact(e, seat)
+                assert N.parse(N.format(seen, s), s) == seen
             assert N.parse(msgspec.json.encode(e).decode(), s) == e
             continue
         round_trip(e, s)

@@ -341,3 +341,28 @@ def test_a_mistyped_event_is_an_event_or_a_notation_error(seed: int, data: Any) 
                 continue
             msgspec.json.encode(got)
         s = GAME.apply(s, e)
+
+
+@given(seed=st.integers(0, 10_000), at=st.integers(0, 400), words=st.text(min_size=0, max_size=40))
+def test_a_seat_records_alternatives_open_conditions_and_what_it_saw_read_back_in_words(seed: int, at: int, words: str) -> None:
+    """``alts`` (LG-38: each another position line after `` | ``), ``pending`` (LG-37: the
+    condition in words, ``+`` for a space, then ``|<needs>``) and ``seen`` (LG-41:
+    ``PLAYER:SHOWN:TOP``) read back, over positions of generated matches: no JSON in the line."""
+    from adjudicator.games.logos.state import Pending, Seen
+
+    events, _ = playout(GAME, seed, max_events=at + 2, with_derived=True)
+    s, _ = settle(GAME, GAME.initial_state(events[0]))
+    states = [s]
+    for e in events[1:]:
+        s = GAME.apply(s, e)
+        states.append(s)
+    p1, p2 = s.setup.players[:2]
+    c1, c2 = (sorted(s.setup.decks[p])[0] for p in (p1, p2))
+    odd = msgspec.structs.replace(
+        s, alts=tuple(states[-3:-1]), assumed="LG-38 " + words,
+        pending=(Pending(f"{p1} held a playable card in round 1, and {words} + 100%", (f"battle:{p1}:1", f"backup:{p2}")),
+                 Pending(words)),
+        seen=(Seen(p1, (c1, c1), ()), Seen(p2, (), (c2,))))
+    line = N.format_position(odd)
+    assert "%7B" not in line and "%22" not in line  # (no percent-encoded JSON)
+    assert N.parse_position(line) == odd, line

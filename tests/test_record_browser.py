@@ -296,7 +296,7 @@ def test_a_match_set_up_from_deck_lists_typed_and_picked_without_json(live: Live
     page.fill('textarea[data-player="carol"]', alice.replace("Heroic Knight", "Heroick Knight"))
     page.click("#new-start")
     page.wait_for_selector("#rec-error:not([hidden])")
-    assert "carol's deck list line" in page.inner_text("#rec-error") and "did you mean 'Heroic Knight'" in page.inner_text("#rec-error")
+    assert "carol's deck list:" in page.inner_text("#rec-error") and "did you mean 'Heroic Knight'" in page.inner_text("#rec-error")
     page.fill('textarea[data-player="carol"]', alice)
     page.click("#new-start")
     page.wait_for_selector("#rec-box:not([hidden])")

@@ -79,7 +79,7 @@ def test_a_full_colossus_order_match_from_two_plain_text_deck_lists_without_json
         lists[player] = f
     # the entries a person types for a generated match (the table's), found on a rehearsal
     rehearsal = record_match(g, 3, str(tmp_path))
-    typed = rehearsal["typed"]
+    typed = rehearsal["lines"]
     assert rehearsal["over"]
     assert typed and not any(t.lstrip().startswith(("{", "[")) for t in typed)
     log = tmp_path / "match.jsonl"

@@ -200,20 +200,21 @@ def test_an_idle_session_is_released_and_resumed_as_the_same_seat(client):
 @pytest.mark.parametrize("gid", ["colossus-order", "logos"])
 @pytest.mark.parametrize("seed", [1, 2, 3, 7])
 def test_a_deck_list_as_text_reads_back_as_the_set_ups_list(gid, seed):
-    from adjudicator.replays.web import decklist
-    from adjudicator.replays.web.record import _pool_cards
+    """The form's lists are read by the core's deck-list reader (as ``record --deck``)."""
+    from adjudicator.core.decklist import deck_list_text
+    from adjudicator.replays.web.record import decks_from_text
 
     g = adjudicator.game(gid)
     setup = g.sample_setup(seed)
-    cards = _pool_cards(g, getattr(setup, "pool", None))
+    pool = getattr(setup, "pool", None)
     for p, deck in setup.decks.items():
-        text = decklist.text_of(g.deck_counts(deck), cards)
-        assert "{" not in text and all(line.split(" ", 1)[0].isdigit() for line in text.splitlines())
-        got = decklist.deck_of(g, decklist.read(text, cards, p), cards, p)
+        text = deck_list_text(g, msgspec.to_builtins(deck), pool)
+        assert "{" not in text
+        got = decks_from_text(g, pool, list(setup.players), {p: text})[p]
         assert msgspec.convert(got, g.deck_type) == msgspec.convert(msgspec.to_builtins(deck), g.deck_type)
         # ids, other case and spacing, "3x", comments read the same
         ids = "# registered\n" + "\n".join(f"{n}x  {c.upper()}" for c, n in g.deck_counts(deck).items())
-        assert decklist.read(ids, cards, p) == decklist.read(text, cards, p)
+        assert decks_from_text(g, pool, list(setup.players), {p: ids}) == {p: got}
 
 
 def test_a_colossus_order_match_started_from_two_plain_text_lists(client):
@@ -233,15 +234,18 @@ def test_a_colossus_order_match_started_from_two_plain_text_lists(client):
     r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"], "deck_lists": bad})
     assert r.status_code == 400
     line = next(i for i, t in enumerate(bad[p].splitlines(), start=1) if "Nightvale" in t)
-    assert f"{p}'s deck list line {line}: no card 'Nightvale Asassin'" in r.json()["detail"]
+    assert f"{p}'s deck list:{line}: card: no card 'Nightvale Asassin'" in r.json()["detail"]
     assert "did you mean 'Nightveil Assassin'" in r.json()["detail"]
     r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
                                                            "deck_lists": {**lists, "zed": "1 Ash"}})
     assert r.status_code == 400 and "zed is not a player" in r.json()["detail"]
     # bounded: the cards of a list (copies counted), its lines; nothing written for a refused set-up
     files = len(list(client.app.state.recordings.dir.glob("*")))
-    for text, why in [("60000 White Gem\n" * 2, "line 2: more than 100000 cards"), ("1 Ash\n" * 1001, "more than 1000 lines"),
-                      ("0 Ash", "line 1: 0 copies")]:
+    # (the bounds of record --deck: core/decklist.py, core/limits.py)
+    for text, why in [("60000 White Gem", ":1: copies: copies: 60000 is over the limit of 10000"),
+                      ("10000 White Gem\n" * 11, ":11: a deck list holds at most 100000 cards"),
+                      ("1 Ash\n" * 10_001, "a deck list holds at most 10000 lines"),
+                      ("0 Ash", "which card is the colossus? the list names none")]:
         r = client.post("/api/recordings", headers=AUTH, json={"game": "colossus-order", "players": doc["players"],
                                                                "deck_lists": {**lists, p: text}})
         assert r.status_code == 400 and why in r.json()["detail"], r.text

@@ -219,6 +219,12 @@ class Notation:
         checked events, derived events left to the engine).  The default: one event."""
         return [self.parse(text, state)]
 
+    def compound_entries(self, state: Any, events: Sequence[Event]) -> list[tuple[str, list[Event]]]:
+        """The compound entries a recorder may offer as one pick in ``state`` beside ``events``
+        (its legal events): each its text (which :meth:`parse_entry` reads back as those events)
+        and the events, the first of them one of ``events``.  The default: none."""
+        return []
+
     @staticmethod
     def pick(text: str, options: Sequence[tuple[str, Event]]) -> Event:
         """The one option whose text ``text`` is (normalized), else the one holding every word

@@ -27,13 +27,13 @@ from litestar.exceptions import ClientException, NotFoundException
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from adjudicator.core import recording_store, registry, tournament_store
-from adjudicator.core.errors import AdjudicatorError, UnknownGame
+from adjudicator.core.decklist import deck_list_text, parse_deck_list
+from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
 from adjudicator.core.log import read_log
 from adjudicator.core.meta import header_line, meta_of
 from adjudicator.core.notation import Notation, NotationError
 from adjudicator.core.protocol import Game
 from adjudicator.replays.record import RecordSession, write_atomic
-from . import decklist
 from .access import require_token
 
 #: recordings held in memory at once in one service (each holds its positions); the least recently
@@ -168,6 +168,7 @@ class Recordings:
         self.used.pop(rid, None)
 
     def _hold(self, rid: str, s: RecordSession) -> None:
+        s.fills_forced = False  # (the page offers a lone choice as its one tap; it fills in passes only)
         self.sweep()
         while len(self.sessions) >= self.capacity:
             self.release(next(iter(self.sessions)))
@@ -200,22 +201,13 @@ class Recordings:
         return rid, s
 
 
-def _pool_cards(game: Game, pool: str | None) -> Any:
-    """The cards of ``pool`` (None: the game's sample set-up's pool), by id."""
-    setup = game.sample_setup(1)
-    if pool is not None and "pool" in type(setup).__struct_fields__:
-        setup = msgspec.structs.replace(setup, pool=pool)
-    return decklist.pool_cards(game, setup)
-
-
 def decks_from_text(game: Game, pool: str | None, players: list[str], texts: dict[str, str]) -> dict[str, Any]:
-    """The set-up's ``decks`` from each player's list as text (:mod:`.decklist`)."""
-    cards = _pool_cards(game, pool)
+    """The set-up's ``decks`` from each player's list as text, read as ``record --deck`` reads a
+    file (:func:`adjudicator.core.decklist.parse_deck_list`: the error names the list and the line)."""
     unknown = sorted(set(texts) - set(players))
     if unknown:
-        raise decklist.DeckListError("deck_lists", f"{', '.join(unknown)} is not a player of this match")
-    return {p: decklist.deck_of(game, decklist.read(texts[p], cards, f"{p}'s deck list"), cards, f"{p}'s deck list")
-            for p in players if p in texts}
+        raise LogError("deck_lists", None, f"{', '.join(unknown)} is not a player of this match")
+    return {p: parse_deck_list(texts[p], game, pool, f"{p}'s deck list") for p in players if p in texts}
 
 
 def _result(s: RecordSession) -> str:
@@ -421,8 +413,7 @@ def sample_setup(game: FromQuery[str]) -> dict[str, Any]:
     doc = msgspec.to_builtins(setup)
     lists = {}
     if g.deck_type is not None and isinstance(getattr(setup, "decks", None), dict):
-        cards = _pool_cards(g, None)
-        lists = {p: decklist.text_of(g.deck_counts(d), cards) for p, d in setup.decks.items()}
+        lists = {p: deck_list_text(g, msgspec.to_builtins(d), getattr(setup, "pool", None)) for p, d in setup.decks.items()}
     return {"players": doc["players"], "options": doc.get("options", {}), "deck_lists": lists,
             "setup": {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options", *(("decks",) if lists else ()))}}
 
@@ -453,12 +444,13 @@ def registered_lists(request: Request, state: State, game: FromQuery[str]) -> li
         reports = [tournament_store.report(web.store, t["tournament_id"]) for t in tournament_store.listed(web.store)
                    if t["game"] == g.id]
     for rep in reports:
-        try:
-            cards = _pool_cards(g, rep["tournament"].get("pool"))
-        except decklist.DeckListError:
-            continue  # (a pool this service does not hold: no names to show)
+        pool = rep["tournament"].get("pool")
         for player, counts in sorted(rep.get("registered_decks", {}).items()):
-            out.append(RegisteredList(rep["tournament"]["name"], player, decklist.text_of(counts, cards)))
+            try:
+                text = deck_list_text(g, counts, pool)
+            except AdjudicatorError:
+                break  # (a pool this service does not hold: no names to show)
+            out.append(RegisteredList(rep["tournament"]["name"], player, text))
     return out
 
 

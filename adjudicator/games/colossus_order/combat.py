@@ -22,7 +22,7 @@ from .state import (
 )
 from .positions import (
     bad, pool_of, remove_many, contains_multiset, not_ready, with_player, find_follower, with_follower,
-    without_follower, push, put,
+    without_follower, push, put, named, card_words,
 )
 
 
@@ -51,7 +51,7 @@ class Combat:
             if e.slot is not None or tf is None or tf[0].id != opp.id:
                 raise bad("CO-7.4", "no-such-target", f"{e.follower!r} is not a follower of {opp.id} on the field")
             if tf[2].on:
-                raise bad("CO-7.4", "target-not-off", f"{e.follower} ({tf[2].card}) is ON; only a follower in OFF can be attacked")
+                raise bad("CO-7.4", "target-not-off", f"{named(s, tf[2])} is ON; only a follower in OFF can be attacked")
 
     @checks(E.BlockDeclared, rule="CO-7.5")
     def c_block(self, s: State, e: E.BlockDeclared) -> None:
@@ -62,7 +62,7 @@ class Combat:
         if found is None or found[0].id != e.player:
             raise bad("CO-7.5", "not-own-follower", f"{e.blocker!r} is not a follower of {e.player} on the field")
         if not found[2].on:
-            raise bad("CO-7.5", "blocker-off", f"{e.blocker} ({found[2].card}) is OFF; only an ON follower can block")
+            raise bad("CO-7.5", "blocker-off", f"{named(s, found[2])} is OFF; only an ON follower can block")
 
     @checks(E.BlockDeclined, rule="CO-7.5")
     def c_block_declined(self, s: State, e: E.BlockDeclined) -> None:
@@ -105,7 +105,7 @@ class Combat:
             raise bad("CO-7.7", "not-revealed", f"{e.cards} are not among the revealed cards {list(owner.revealed)}")
         for c in e.cards:
             if not pool[c].is_gem:
-                raise bad("CO-7.7", "not-a-gem", f"{c} is not a Gem card and cannot be captured")
+                raise bad("CO-7.7", "not-a-gem", f"{card_words(s, c)} is not a Gem card and cannot be captured")
         if len(e.cards) > h.limit:
             raise bad("CO-7.7", "capture-limit", f"the attacker's Capture is {h.limit}; {len(e.cards)} gems named")
 

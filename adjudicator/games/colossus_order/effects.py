@@ -22,7 +22,7 @@ from .cards import (
     ToDeck, ToLocus as ToLocusFx,
 )
 from .state import Draw, Flipped, Follower, Look, Mill, Reorder, RevealTop, State, ToLocus
-from .positions import bad, with_player, find_follower, with_follower, without_follower, push
+from .positions import bad, with_player, find_follower, with_follower, without_follower, push, card_words
 
 
 class Effects:
@@ -159,7 +159,7 @@ class Effects:
         p = s.player(e.player)
         if h.done < len(p.deck_known):
             if e.card != p.deck_known[h.done]:
-                raise bad("CO-2.6", "known-top", f"{e.player} reveals {e.card} as card {h.done + 1} from the top, but that card "
+                raise bad("CO-2.6", "known-top", f"{e.player} reveals {card_words(s, e.card)} as card {h.done + 1} from the top, but that card "
                                                  f"is known to be {p.deck_known[h.done]} ({p.known_why[h.done]})")
             return
         problem = deck.next_problem(replace(p, deck_known=(), known_why=()), e.card, self.as_listed(s), "reveals")  # type: ignore[arg-type]

@@ -336,8 +336,8 @@ class Notation(BaseNotation):
         t = _squeeze(text)
         if t.startswith("{"):
             return self.parse_json(text.strip())
-        if re.match(r"match .* vs ", t):
-            raise NotationError(text[:80], "a set-up is read as its log line's JSON or from deck lists, not from its summary")
+        if t[:6].casefold() == "start ":
+            return _positions().parse_setup(self.game, t)
         m = re.match(r"game over:\s*(.*)\Z", t, re.I)
         if m:
             return _game_over(self, m.group(1))
@@ -500,23 +500,9 @@ def _ended(n: Notation, e: E.GameEnded, s: Any) -> str:
 
 
 def _started(n: Notation, e: E.MatchStarted, s: Any) -> str:
-    """The set-up in words (``match alice (Colossus of the Dawn Bastion, 50 cards) vs bob (...)``):
-    not read back; its text forms are the log line's JSON and the deck lists (``3 Grave Rat``)."""
-    from .cards import POOLS
-
-    def seat(p: str) -> str:
-        d = e.decks.get(p)
-        if d is None:
-            return p
-        try:
-            name = POOLS.of_setup(e)[d.colossus].name
-        except Exception:  # noqa: BLE001 - a pool that cannot be read: the id stands in
-            name = d.colossus
-        size = sum(d.cards.values()) if d.cards else d.size
-        return f"{p} ({name}, {'?' if size is None else size} cards)"
-
-    rules = f"ruleset {e.ruleset}" + "".join(f", {k} {v}" for k, v in e.options.items())
-    return f"match {' vs '.join(seat(p) for p in e.players)}; {rules}; pool {e.pool}"
+    """The set-up as one line that reads back (``start players=[alice,bob] decks={alice:
+    {colossus:...,cards:{...}},...} ruleset=...``: :func:`.position_line.setup_text`)."""
+    return _positions().setup_text(e)
 
 
 _FORMAT: dict[type, Callable[[Notation, Any, Any], str]] = {

@@ -20,7 +20,7 @@ from .cards import Card
 from .state import ChainItem, Declare, Draw, Follower, Player, Resolve, State, Window
 from .positions import (
     NS, bad, pool_of, cannot_go_off, with_player, find_follower, with_follower, without_follower, available_locus,
-    describe_gems, push, put,
+    describe_gems, push, put, card_words,
 )
 
 
@@ -70,7 +70,7 @@ class Plays:
         pool = pool_of(s)
         c = pool[e.card]
         if not c.is_follower:
-            raise bad("CO-6.1", "not-a-follower", f"{e.card} is a {c.type}, not a follower")
+            raise bad("CO-6.1", "not-a-follower", f"{card_words(s, e.card)} is a {c.type}, not a follower")
         if e.card not in p.hand:
             self.from_hand(s, e.player, e.card, f"{e.player} plays {e.card}, which is not in hand")
         if c.type == "follower-unique":
@@ -89,15 +89,15 @@ class Plays:
         windowed = self.in_window(s, e, "CO-8.2" if c.type == "action-snap" else "CO-8.1")
         p = s.player(e.player)
         if not c.is_action:
-            raise bad("CO-8.1", "not-an-action", f"{e.card} is a {c.type}, not an Action")
+            raise bad("CO-8.1", "not-an-action", f"{card_words(s, e.card)} is a {c.type}, not an Action")
         if windowed and c.type != "action-snap":
-            raise bad("CO-9.3", "not-snap", f"{e.card} is not an Action.Snap: only Action.Snap cards can be played in X-play")
+            raise bad("CO-9.3", "not-snap", f"{card_words(s, e.card)} is not an Action.Snap: only Action.Snap cards can be played in X-play")
         if e.card not in p.hand:
             self.from_hand(s, e.player, e.card, f"{e.player} plays {e.card}, which is not in hand")
         self.pay_check(s, p, c, e.card)
         self.check_targets(s, e.player, c.effects if c.modelled else [], e.targets, e.card)
         if windowed:
-            return legal("CO-8.2", NS + "ok", f"{e.card} (Action.Snap) played by {e.player} in X-play")
+            return legal("CO-8.2", NS + "ok", f"{card_words(s, e.card)} (Action.Snap) played by {e.player} in X-play")
         return None
 
     @checks(E.FollowerAbilityActivated, rule="CO-8.3")
@@ -144,23 +144,23 @@ class Plays:
         h = head(s)
         if type(h) is Declare:
             if h.player != e.player or h.card != e.card:
-                raise bad("CO-8.5", "declare-other", f"the effect of {h.card} ({h.player}) must be declared now, not {e.card} ({e.player})")
+                raise bad("CO-8.5", "declare-other", f"the effect of {card_words(s, h.card)} ({h.player}) must be declared now, not {card_words(s, e.card)} ({e.player})")
         else:
             self.open_timing(s, e, "CO-8.5")
             p = s.player(e.player)
             on_field = [f.card for f in p.field] + [p.colossus]
             if e.card not in on_field:
-                raise bad("CO-8.5", "declare-source", f"{e.player} declares an effect of {e.card}, which is neither resolving nor on their field")
+                raise bad("CO-8.5", "declare-source", f"{e.player} declares an effect of {card_words(s, e.card)}, which is neither resolving nor on their field")
             if not any(ab.timing == "continuous" for ab in pool_of(s)[e.card].abilities) and e.card != p.colossus:
-                raise bad("CO-8.5", "declare-timing", f"{e.card} has no continuous ability: its declared effects come when its CIP or activated ability resolves")
+                raise bad("CO-8.5", "declare-timing", f"{card_words(s, e.card)} has no continuous ability: its declared effects come when its CIP or activated ability resolves")
         if pool_of(s)[e.card].modelled:
-            raise bad("CO-8.5", "modelled-card", f"{e.card}'s text is modelled by the engine; its effect cannot be declared by hand")
+            raise bad("CO-8.5", "modelled-card", f"{card_words(s, e.card)}'s text is modelled by the engine; its effect cannot be declared by hand")
         for h2 in list(e.destroy) + list(e.damage) + list(e.switch_on) + list(e.switch_off) + list(e.return_to_hand):
             if find_follower(s, h2) is None:
                 raise bad("CO-8.5", "declare-unknown-follower", f"the declared effect names {h2!r}, which is not a follower on the field")
         if e.draw < 0 or e.opponent_draw < 0 or any(v < 0 for v in e.damage.values()):
             raise bad("CO-8.5", "declare-negative", "a declared effect cannot draw or damage a negative amount")
-        return legal("CO-8.5", NS + "declared-effect", f"{e.card}: effect declared as stated by {e.player}; not engine-checked", engine_checked=False)
+        return legal("CO-8.5", NS + "declared-effect", f"{card_words(s, e.card)}: effect declared as stated by {e.player}; not engine-checked", engine_checked=False)
 
     @checks(E.XPlayPassed, rule="CO-9.2")
     def c_pass(self, s: State, e: E.XPlayPassed) -> None:

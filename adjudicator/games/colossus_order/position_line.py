@@ -316,6 +316,58 @@ def _words(section: str) -> list[str]:
     return out
 
 
+# -- the set-up (MatchStarted's notation) ------------------------------------------------------------
+
+def setup_text(setup: Any) -> str:
+    """The set-up as ``MatchStarted``'s notation writes it: ``start players=[alice,bob]
+    decks={alice:{colossus:...,cards:{red-gem:17,...}},...}``, then every other field not at its
+    default (``ruleset=``, ``pool=``, ``options={...}``, ``meta={...}``), values as the position
+    line writes them; :func:`parse_setup` reads it back."""
+    doc = msgspec.to_builtins(setup)
+    out = ["start"]
+    for f in msgspec.structs.fields(type(setup)):
+        if f.name == "game" or f.name not in doc:
+            continue
+        v = getattr(setup, f.name)
+        if f.name not in ("players", "decks") and (v == f.default or (f.default_factory is not msgspec.NODEFAULT
+                                                                       and v == f.default_factory())):
+            continue
+        out.append(f"{f.name}={write_value(doc[f.name])}")
+    return " ".join(out)
+
+
+def parse_setup(game: Any, text: str) -> Any:
+    """The ``MatchStarted`` a :func:`setup_text` line writes (:class:`NotationError` naming the
+    field that does not read)."""
+    from .events import MatchStarted
+
+    if len(text) > MAX_LINE:
+        raise NotationError(text[:80], f"longer than {MAX_LINE:,} characters")
+    words = _words(text.strip())
+    if not words or words[0].casefold() != "start":
+        raise NotationError(text[:80], "a set-up starts 'start players=[...] decks={...}'")
+    allowed = {f.name for f in msgspec.structs.fields(MatchStarted)} - {"game"}
+    _pos, named = _named(words[1:], 0, "the set-up", allowed)
+    try:
+        return _setup_of({"type": "MatchStarted", "game": game.id, **named})
+    except msgspec.ValidationError as exc:
+        raise NotationError(text[:80], f"the set-up: {exc}") from None
+
+
+def _setup_of(setup: dict[str, Any]) -> Any:
+    """The ``MatchStarted`` of a set-up read from a line, its options typed as the rules' own
+    (``true`` a bool, ``8`` a number), each field at its default holding the default itself."""
+    from .events import MatchStarted
+    from .state import Options
+
+    fields = {f.name: f.type for f in _struct_fields(Options)}
+    opts = setup.get("options") or {}
+    if not isinstance(opts, dict):
+        raise NotationError("options", "options: a record {name:value,...}")
+    setup["options"] = {k: msgspec.convert(v, fields[k], strict=False) if k in fields else v for k, v in opts.items()}
+    return _as_defaults(msgspec.convert(setup, MatchStarted, strict=False))
+
+
 # -- the line ------------------------------------------------------------------------------------
 
 #: positional words of the match section, of a seat's section
@@ -421,13 +473,8 @@ def parse_position(game: Any, text: str) -> Any:
     for k in _SETUP_KEYS:
         if k in named and k not in ("game", "players"):
             setup[k] = named.pop(k)
-    fields = {f.name: f.type for f in _struct_fields(Options)}
-    opts = setup.get("options") or {}
-    if not isinstance(opts, dict):
-        raise NotationError("options", "the match section, options: a record {name:value,...}")
     try:
-        setup["options"] = {k: msgspec.convert(v, fields[k], strict=False) if k in fields else v for k, v in opts.items()}
-        setup_ev = _as_defaults(msgspec.convert(setup, MatchStarted, strict=False))
+        setup_ev = _setup_of(setup)
         rules = named.pop("rules", None)
         options = msgspec.convert(rules, Options, strict=False) if rules is not None else game.options_of(setup_ev)
         players = []

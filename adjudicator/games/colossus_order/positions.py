@@ -28,6 +28,20 @@ def pool_of(s: State) -> Pool:
     return POOLS.of_setup(s.setup)
 
 
+def card_words(s: State, card: str | None) -> str:
+    """A card as a ruling names it to a person: its name in the match's pool (an id the pool
+    does not hold, or an unknown card, as written)."""
+    c = pool_of(s).get(card) if isinstance(card, str) else None
+    return c.name if c is not None else str(card)
+
+
+def named(s: State, f: Follower) -> str:
+    """Follower ``f`` as a ruling names it to a person: its handle and its card's name
+    (``F4 (Dawn Sparrowhawk)``; an unknown card: ``F4``)."""
+    card = pool_of(s).get(f.card)
+    return f"{f.handle} ({card.name})" if card is not None else f.handle
+
+
 def remove_many(items: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
     out = list(items)
     for c in cards:
@@ -52,20 +66,20 @@ def contains_multiset(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
 def not_ready(s: State, f: Follower) -> Illegal | None:
     """Why follower ``f`` cannot attack now (CO-7.3), or None (``check`` and the candidates)."""
     if not f.on:
-        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) is OFF and cannot attack")
+        return bad("CO-7.3", "attacker-not-ready", f"{named(s, f)} is OFF and cannot attack")
     if f.played_turn == s.turn:
-        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) was played this turn (turn {s.turn}) and cannot attack yet")
+        return bad("CO-7.3", "attacker-not-ready", f"{named(s, f)} was played this turn (turn {s.turn}) and cannot attack yet")
     if f.attacked:
-        return bad("CO-7.3", "attacker-not-ready", f"{f.handle} ({f.card}) already attacked this turn")
+        return bad("CO-7.3", "attacker-not-ready", f"{named(s, f)} already attacked this turn")
     return None
 
 
 def cannot_go_off(s: State, f: Follower) -> Illegal | None:
     """Why follower ``f`` cannot pay an OFF cost now (CO-8.3, CO-9), or None."""
     if not f.on:
-        return bad("CO-8.3", "already-off", f"{f.handle} ({f.card}) is OFF and cannot pay an OFF cost")
+        return bad("CO-8.3", "already-off", f"{named(s, f)} is OFF and cannot pay an OFF cost")
     if f.played_turn == s.turn:
-        return bad("CO-9", "summoning-sick", f"{f.handle} ({f.card}) was played this turn and cannot pay an OFF cost")
+        return bad("CO-9", "summoning-sick", f"{named(s, f)} was played this turn and cannot pay an OFF cost")
     return None
 
 

@@ -14,7 +14,7 @@ from adjudicator.core.rulings import Illegal
 
 from .cards import ATTACKER_TARGETS, CHOSEN_TARGETS, FlipLocus, LOCUS_TARGETS, Only
 from .state import State
-from .positions import bad, pool_of, find_follower
+from .positions import bad, find_follower, named, pool_of
 
 
 class Targets:
@@ -55,13 +55,13 @@ class Targets:
         card = pool_of(s)[f.card]
         a, d, _, _ = self.stats(s, p, f)
         if only.max_attack is not None and a > only.max_attack:
-            return f"{handle} ({f.card}) has attack {a}; the effect needs attack {only.max_attack} or less"
+            return f"{named(s, f)} has attack {a}; the effect needs attack {only.max_attack} or less"
         if only.max_defence is not None and d > only.max_defence:
-            return f"{handle} ({f.card}) has defence {d}; the effect needs defence {only.max_defence} or less"
+            return f"{named(s, f)} has defence {d}; the effect needs defence {only.max_defence} or less"
         if only.max_locus_cost is not None and card.locus_cost > only.max_locus_cost:
-            return f"{handle} ({f.card}) has locus cost {card.locus_cost}; the effect needs {only.max_locus_cost} or less"
+            return f"{named(s, f)} has locus cost {card.locus_cost}; the effect needs {only.max_locus_cost} or less"
         if only.race is not None and only.race not in card.races:
-            return f"{handle} ({f.card}) is not a {only.race}"
+            return f"{named(s, f)} is not a {only.race}"
         return None
 
     def bad_target(self, s: State, controller: str, fx: Any, t: str, what: str) -> Illegal:

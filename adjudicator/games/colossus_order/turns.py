@@ -25,7 +25,7 @@ from .state import (
     ReplaceLocus, Reorder, Resolve, Result, Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus,
     Window,
 )
-from .positions import NS, bad, pool_of, remove_many, contains_multiset, with_player, push, put
+from .positions import NS, bad, pool_of, remove_many, contains_multiset, with_player, push, put, card_words
 from .unknowns import remove_one
 from .conditions import declaration_condition
 
@@ -272,7 +272,7 @@ class Turns:
         if e.zone == "gem":
             c = pool[e.card]
             if not c.is_gem:
-                raise bad("CO-4.1", "not-a-gem", f"{e.card} ({c.type}) is not a Gem card and cannot be set on the Colossus")
+                raise bad("CO-4.1", "not-a-gem", f"{card_words(s, e.card)} ({c.type}) is not a Gem card and cannot be set on the Colossus")
             if p.gem_set:
                 raise bad("CO-4.1", "gem-already-set", f"{e.player} already set a Gem this turn")
             if c.unique and any(pool[g].name == c.name for g in p.set_gems):
@@ -295,11 +295,11 @@ class Turns:
         if c.player != e.player:
             raise bad("CO-40.2", "not-own-commitment", f"{e.player} opens {c.what}: only {c.player} can open it")
         if not opens(e.commitment, e.card, e.salt):
-            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {e.card}, but sha256 of "
+            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but sha256 of "
                                                 f"\"{e.card}:{e.salt}\" is not the commitment {e.commitment}")
         if c.possible and e.card not in c.possible:
-            raise bad("CO-40.4", "impossible-identity", f"{e.player} opens {c.what} as {e.card}, but that card could "
-                                                        f"only be one of {', '.join(c.possible)} when it was committed")
+            raise bad("CO-40.4", "impossible-identity", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but that card could "
+                                                        f"only be one of {', '.join(card_words(s, x) for x in c.possible)} when it was committed")
 
     @applies(E.CommitmentOpened)
     def a_opened(self, s: State, e: E.CommitmentOpened) -> State:

@@ -47,6 +47,9 @@ from .notation_words import CLASS_NAME, CLASS_OF, MAX_PARTS, SQUARE, WARBAND_WOR
 from .position_line import format_position, parse_position
 from .state import WARBANDS
 
+#: the most compound entries offered in one position (each a Choice of the recorder's list)
+MAX_COMPOUNDS = 20_000
+
 # == the notation ===========================================================================================
 
 class Notation(BaseNotation):
@@ -245,6 +248,37 @@ class Notation(BaseNotation):
             return short if self.parse_entry(short, state) == [bare(x) for x in events] else whole
         except NotationError:
             return whole
+
+    def compound_entries(self, state: Any, events: Any) -> list[tuple[str, list[Event]]]:
+        """Each activation of ``events`` with a roll and one move after it (every path: the
+        movement points left differ), as the one entry that :meth:`parse_entry` reads back:
+        ``Warrior c11-d11-e11`` where the match's die generator fixes the roll, else each roll
+        that can come (``Guardian 2+4 b9-c10``): a warband's turn in a few picks.  An
+        activation whose compounds would pass :data:`MAX_COMPOUNDS` in all is left to its
+        parts (declared, rolled, moved: each asked)."""
+        s = self.advance(state, [])
+        if s is None or s.step != "act":
+            return []
+        fixed = s.setup.rng is not None
+        out: list[tuple[str, list[Event]]] = []
+        for a in events:
+            after = self.advance(s, [a]) if type(a) is E.ActivationDeclared else None
+            rolls = [e for e in self.game.legal_events(after) if type(e) is E.MovementRolled] if after is not None else []
+            if fixed and len(rolls) != 1:
+                continue
+            mine: list[tuple[str, list[Event]]] = []
+            for r in rolls:
+                moved = self.advance(after, [r])
+                dice = "" if fixed else "+".join(map(str, r.dice)) + " "
+                for m in self.game.legal_events(moved) if moved is not None else ():
+                    if type(m) is E.MiniatureMoved and self.compounds(s, [a, r, m]):
+                        mine.append((f"{a.warband}: {CLASS_NAME[a.character]} {dice}{move_words(m, None).split(' ', 1)[1]}",
+                                     [a, r, m]))
+                if len(out) + len(mine) > MAX_COMPOUNDS:
+                    break
+            if len(out) + len(mine) <= MAX_COMPOUNDS:
+                out += mine
+        return out
 
     def advance(self, state: Any, events: list[Event]) -> Any:
         """The settled position after ``events`` from ``state``, each checked (None: one is refused)."""

@@ -13,9 +13,10 @@ Values: a list is its items joined by ``,``, a run of one item written ``item*co
 (``?*21``, FEN's compressed runs); ``-`` is an empty value (an empty slot, no card); ``~`` the
 empty text; any other character that is not a letter, a digit or one of ``-_?!@'`` is written
 ``%XX`` (UTF-8, as in a URL), so a value never holds a space, ``,``, ``:``, ``=`` or ``*`` of its
-own.  A bare ``<player>.<flag>`` is a flag that is set.  What a position rarely holds (the
-alternatives of a seat's record, LG-38; open conditions, LG-37; what a seat saw, LG-41) is written
-as JSON in the same encoding.  Every size a line controls is bounded (:data:`MAX_LINE`,
+own.  A bare ``<player>.<flag>`` is a flag that is set.  What a seat's record rarely holds: open
+conditions (LG-37) as ``pending=<condition in words, + for a space>|<need>|...,...``, what a seat
+saw (LG-41) as ``seen=<player>:<shown>:<top>;...``, and the other positions the match may be in
+(LG-38) each after `` | `` as a line of its own (JSON only for an alternative's own alternatives).  Every size a line controls is bounded (:data:`MAX_LINE`,
 :data:`MAX_ITEMS`).
 """
 
@@ -55,9 +56,11 @@ STATE_KINDS = {
     "direction": "direction", "effects": "effects", "priority": "str", "passed": "list", "striker": "str",
     "strikes": "int", "pushes": "pushes", "shared_combo": "list", "due": "list", "stall": "int",
     "result": "result", "pending_end": "result", "blind_step": "text", "unknowns": "bool", "alts": "json",
-    "assumed": "text", "pending": "json", "seen": "json",
+    "assumed": "text", "pending": "pending", "seen": "seen",
 }
 SETUP_ENVELOPE = {"seq": "int", "at": "str", "note": "str", "prev": "str"}
+#: the word before each other position a seat's record may be in (``alts``, LG-38)
+ALT = "|"
 
 
 def _defaults(cls: type) -> dict[str, Any]:
@@ -163,7 +166,21 @@ def enc_value(kind: str, v: Any) -> str | None:
         return ",".join(":".join([enc(x["counter"])] + [enc(c) for c in x["colours"]]) for x in v)
     if kind == "result":
         return "-" if v is None else f"{v['result']}:{enc(v['winner'])}:{enc(v['reason'])}"
+    if kind == "pending":
+        return ",".join("|".join([enc_words(x["condition"])] + [":".join(enc(k) for k in n.split(":")) for n in x["needs"]])
+                        for x in v)
+    if kind == "seen":
+        return ";".join(f"{enc(x['player'])}:{enc_list(x['shown'])}:{enc_list(x['top'])}" for x in v)
     return enc(json.dumps(v, separators=(",", ":"), ensure_ascii=False))
+
+
+def enc_words(s: str) -> str:
+    """A text of words as a value (an open condition): a space is ``+`` (a ``+`` of its own ``%2B``)."""
+    return "".join("+" if c == " " else "%2D" if c == "-" else enc(c) for c in s) or "~"
+
+
+def dec_words(s: str, where: str) -> str:
+    return dec(s.replace("+", "%20"), where) or ""
 
 
 def dec_value(kind: str, s: str | None, where: str) -> Any:
@@ -187,19 +204,20 @@ def dec_value(kind: str, s: str | None, where: str) -> Any:
         att, _, dfd = who.partition(">")
         return {"basis": basis, "attacker": dec(att, where) if who else None, "defender": dec(dfd, where) if who else None}
     if kind == "effects":
-        out = []
-        for item in s.split(",") if s else []:
-            parts = item.split(":")
-            if len(parts) != 3:
-                raise NotationError(item[:80], f"{where}: an effect to fire is PLAYER:CARD:FIELD")
-            out.append({"player": dec(parts[0], where), "card": dec(parts[1], where), "field": parts[2]})
-        return out
+        return [{"player": dec(p[0], where), "card": dec(p[1], where), "field": p[2]}
+                for p in _records(s, ",", where, 3, "an effect to fire is PLAYER:CARD:FIELD")]
     if kind == "pushes":
+        return [{"counter": dec(p[0], where), "colours": [dec(c, where) for c in p[1:]]} for p in _records(s, ",", where)]
+    if kind == "pending":
         out = []
         for item in s.split(",") if s else []:
-            parts = item.split(":")
-            out.append({"counter": dec(parts[0], where), "colours": [dec(c, where) for c in parts[1:]]})
+            cond, *needs = item.split("|")
+            out.append({"condition": dec_words(cond, where),
+                        "needs": [":".join(str(dec(k, where)) for k in n.split(":")) for n in needs]})
         return out
+    if kind == "seen":
+        return [{"player": dec(p[0], where), "shown": dec_list(p[1], where), "top": dec_list(p[2], where)}
+                for p in _records(s, ";", where, 3, "what a seat saw is PLAYER:SHOWN:TOP")]
     if kind == "result":
         if s == "-":
             return None
@@ -214,6 +232,17 @@ def dec_value(kind: str, s: str | None, where: str) -> Any:
         return msgspec.json.decode(text)
     except msgspec.DecodeError as exc:
         raise NotationError(s[:80], f"{where}: not JSON ({exc})") from None
+
+
+def _records(s: str, sep: str, where: str, size: int | None = None, shape: str = "") -> list[list[str]]:
+    """The items of a value split on ``sep``, each split on ``:`` (into ``size`` parts when given)."""
+    out = []
+    for item in s.split(sep) if s else []:
+        parts = item.split(":")
+        if size is not None and len(parts) != size:
+            raise NotationError(item[:80], f"{where}: {shape}")
+        out.append(parts)
+    return out
 
 
 def _depth(text: str) -> int:
@@ -359,8 +388,9 @@ def format_position(s: State, game: Any, seat: str | None = None) -> str:
             if p[k] != PLAYER_DEFAULTS.get(k):
                 v = enc_value(kind, p[k])
                 rest.append(f"{enc_player(p['id'])}.{k}" + ("" if v is None else f"={v}"))
+    nested = any(a.alts for a in s.alts)  # (an alternative's own alternatives: the JSON form)
     for k, kind in STATE_KINDS.items():
-        if doc[k] != STATE_DEFAULTS.get(k):
+        if doc[k] != STATE_DEFAULTS.get(k) and not (k == "alts" and not nested):
             v = enc_value(kind, doc[k])
             rest.append(k + ("" if v is None else f"={v}"))
     setup = s.setup
@@ -374,7 +404,8 @@ def format_position(s: State, game: Any, seat: str | None = None) -> str:
     rest += [f"o.{k}={enc_option(mine[k])}" for k in mine if mine[k] != fresh.get(k)]
     if seat is not None:
         rest.append(f"as={enc(seat)}")
-    return " ".join(head + rest)
+    alts = [] if nested else [f"{ALT} {format_position(a, game)}" for a in s.alts]
+    return " ".join(head + rest + alts)
 
 
 def parse_position(text: str, game: Any) -> State:
@@ -382,6 +413,12 @@ def parse_position(text: str, game: Any) -> State:
     field that cannot be read."""
     if len(text) > MAX_LINE:
         raise NotationError(text[:80], f"a position line is at most {MAX_LINE:,} characters")
+    sections = text.split(f" {ALT} ")
+    if len(sections) > 1:  # the other positions the match may be in (LG-38), each a line of its own
+        main = parse_position(sections[0], game)
+        if main.alts:
+            raise NotationError(text[:80], f"alts: written as JSON and as '{ALT}' sections")
+        return msgspec.structs.replace(main, alts=tuple(parse_position(a, game) for a in sections[1:]))
     parts = text.split()
     if len(parts) < 3 or parts[0].casefold() != "logos":
         raise NotationError(text[:80], "a LOGOS position line starts 'logos r<ROUND> <PHASE>[/<STEP>]'")
