@@ -14,7 +14,7 @@ from . import unknowns as U
 from .effects import fire
 from .phases import Phases
 from .state import Direction, Player, Result, State
-from .zones import empty_slot, remove_first, sorted_add, with_player
+from .zones import empty_slot, put, remove_first, sorted_add, with_player
 
 
 class Applies(Phases):
@@ -42,7 +42,7 @@ class Applies(Phases):
             return self.irregular_draw(s, p, e)
         slots = p.slots
         q = replace(p, slots=slots[:i] + (e.card,) + slots[i + 1:], deck=deck[:j] + deck[j + 1:])
-        return self.after_refill(replace(s, players=(q, b) if p is a else (a, q)))
+        return self.after_refill(put(s, players=(q, b) if p is a else (a, q)))
 
     @applies(E.DeckRebuilt)
     def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
@@ -57,7 +57,7 @@ class Applies(Phases):
         p = s.player(e.player)
         cards = tuple(c for c in p.slots if c is not None)
         s = with_player(s, e.player, slots=(None,) * len(p.slots), discard=p.discard + cards, defenseless=True)
-        return self.after_pick(replace(s, due=s.due[1:]))
+        return self.after_pick(put(s, due=s.due[1:]))
 
     @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
@@ -90,7 +90,7 @@ class Applies(Phases):
         slots = p.slots
         i = slots.index(card)
         q = replace(p, slots=slots[:i] + (None,) + slots[i + 1:], battle=card, public=True)
-        return self.after_pick(replace(s, players=(q, b) if p is a else (a, q)))
+        return self.after_pick(put(s, players=(q, b) if p is a else (a, q)))
 
     # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
     def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
@@ -164,7 +164,7 @@ class Applies(Phases):
         d = Direction(e.basis, e.attacker, e.defender)
         if e.stage == "before-effects":
             if d.basis == "deadlock" and s.options.deadlock_before_effects:
-                return self.start_push(replace(s, direction=d), deadlock=True)
+                return self.start_push(put(s, direction=d), deadlock=True)
             if d.basis == "deadlock":
                 pids = [p.id for p in s.players]
             elif s.options.effect_order == "defender-first":
@@ -173,9 +173,9 @@ class Applies(Phases):
                 pids = [d.attacker, d.defender]  # type: ignore[list-item]
             items = self.queue_effects(s, pids)
             if items:
-                return replace(s, direction=d, effects=items, step="effects")
+                return put(s, direction=d, effects=items, step="effects")
             # LG-7.5: no effect fired, so nothing can have changed the direction
-        s = replace(s, direction=d)
+        s = put(s, direction=d)
         if d.basis == "deadlock":
             return self.start_push(s, deadlock=True)
         return self.open_window(s)
@@ -199,15 +199,15 @@ class Applies(Phases):
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
         if p.backup == HIDDEN:  # LG-38: the log states what the called card does
-            return replace(s, priority=None, passed=(), effects=(), step="blind", blind_step="called")
+            return put(s, priority=None, passed=(), effects=(), step="blind", blind_step="called")
         items = self.queue_effects(s, [e.player])
-        return replace(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
+        return put(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
 
     @applies(E.BackupPassed)
     def a_passed(self, s: State, e: E.BackupPassed) -> State:
         if s.step != "backup":  # LG-40: a pass outside the window changes nothing
             return s
-        return self.open_window(replace(s, passed=s.passed + (e.player,)))
+        return self.open_window(put(s, passed=s.passed + (e.player,)))
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
@@ -238,7 +238,7 @@ class Applies(Phases):
             discard = p.discard + (p.battle,) if p.battle is not None else p.discard
             players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
                                    mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))
-        s = replace(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
+        s = put(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
                     priority=None, passed=(), striker=None, strikes=0, pushes=(), shared_combo=shared,
                     stall=s.stall + 1 if both else 0)
         return self.after_refill(s)
@@ -249,8 +249,8 @@ class Applies(Phases):
             end = Result("draw", None, "resignation")
         else:
             end = Result("win", s.other(e.player), "resignation")
-        return replace(s, pending_end=end)
+        return put(s, pending_end=end)
 
     @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
-        return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", step="", pending_end=None)
+        return put(s, result=Result(e.result, e.winner, e.reason), phase="over", step="", pending_end=None)

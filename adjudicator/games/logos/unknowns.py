@@ -40,6 +40,7 @@ from .cards import Pool
 from .rulebook import NS, bad
 from .state import Pending, Player, State
 from .values import playable_card, pool_of
+from .zones import put
 
 #: the game's rules (rules.Rules), passed in by its caller: this module reads no rules module
 Rules = Any
@@ -370,15 +371,15 @@ def _battle_label(s: State, blind: list[Player], ids: tuple[str, ...]) -> str:
 
 def _with(s: State, p: Player) -> State:
     a, b = s.players
-    return replace(s, players=(p, b) if a.id == p.id else (a, p))
+    return put(s, players=(p, b) if a.id == p.id else (a, p))
 
 
 def _resume(r: Rules, s: State, pids: list[str]) -> State:
     """The position the blind step stood for, once the battle cards are known."""
     if s.blind_step == "called":
         items = r.queue_effects(s, pids)
-        return replace(s, step="effects" if items else "after-effects", effects=items, blind_step="")
-    return replace(s, step="direction", blind_step="")
+        return put(s, step="effects" if items else "after-effects", effects=items, blind_step="")
+    return put(s, step="direction", blind_step="")
 
 
 def apply_stated(r: Rules, s: State, e: Any) -> State:
@@ -436,7 +437,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
 
 def with_player_struct(s: State, p: Player) -> State:
     """``s`` with ``p`` (by id) in its seat, now with an unknown card."""
-    return replace(_with(s, p), unknowns=True)
+    return put(_with(s, p), unknowns=True)
 
 
 # -- a decision where the log leaves out what an unknown battle card did -----------------------------

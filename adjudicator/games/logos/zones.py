@@ -29,11 +29,23 @@ def sorted_add(items: tuple[str, ...], more: Any) -> tuple[str, ...]:
     return tuple(sorted(items + tuple(more)))
 
 
+def put(s: State, **changes: Any) -> State:
+    """``s`` with ``changes``: a new frozen position for a frozen ``s`` (``msgspec``'s replace),
+    else ``s`` itself changed in place (the fold's working position, working.py: its apply writes
+    in place, the frozen position is made only when somebody keeps one).  The apply handlers
+    write a position through this, so one handler serves both."""
+    if s.__class__ is State:
+        return replace(s, **changes)
+    for k, v in changes.items():
+        setattr(s, k, v)
+    return s
+
+
 def with_player(s: State, pid: str, **changes: Any) -> State:
     a, b = s.players
     if a.id == pid:
-        return replace(s, players=(replace(a, **changes), b))
-    return replace(s, players=(a, replace(b, **changes)))
+        return put(s, players=(replace(a, **changes), b))
+    return put(s, players=(a, replace(b, **changes)))
 
 
 def picked(s: State, p: Player) -> bool:

@@ -1,0 +1,157 @@
+"""The fold's working position of a LOGOS verification (issue 33, the fold contract of
+:mod:`adjudicator.core.fold`): one mutable position per verification, frozen only where a caller
+keeps one (python-chess's ``Board``: push in place, copy only when kept).
+
+:class:`Pos` mirrors the fields of :class:`~.state.State`; the apply handlers write it in place
+through :func:`~.zones.put` (the same handlers that return a new frozen State when handed one:
+one implementation of each rule), and derive reads it as it reads a State.  Its fields hold only
+immutable values (tuples, frozen Players), so :meth:`LogosWorking.freeze` builds a State that
+shares them and that nothing done to the working position afterwards changes.
+
+What stays on frozen positions: the check (it runs on the frozen position of the working one,
+made once per position and handed out again by ``freeze``: a log event costs at most that one
+frozen position), and a seat's record or a position with what a seat learnt in a take-back
+(``unknowns``/``seen``: the rules of unknowns.py and observe.py keep several positions at once,
+as the frozen contract's ``Rules.apply`` does).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any
+
+from adjudicator.core.events import Event
+from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, settle
+from adjudicator.core.kit import TwoSeats
+from adjudicator.core.rulings import Ruling
+
+from .state import State
+
+FIELDS: tuple[str, ...] = State.__struct_fields__
+#: a position's field values in State's order (State(*values) is the frozen position)
+_values = attrgetter(*FIELDS)
+
+
+class Pos:
+    """The mutable working position: State's fields, written in place by the apply handlers."""
+
+    __slots__ = FIELDS
+    player = TwoSeats.player
+    opponent = TwoSeats.opponent
+    other = TwoSeats.other
+
+
+def thaw(s: State) -> Pos:
+    """A working position equal to the frozen ``s``."""
+    p = Pos.__new__(Pos)
+    _set_all(p, _values(s))
+    return p
+
+
+def _set_all(p: Pos, values: tuple[Any, ...]) -> None:
+    for name, v in zip(FIELDS, values):
+        setattr(p, name, v)
+
+
+def _plain(s: Any) -> bool:
+    """Whether the in-place rules serve ``s`` (not a seat's record, nothing seen in a take-back)."""
+    return not s.unknowns and not s.seen
+
+
+class LogosWorking:
+    """The :class:`~adjudicator.core.fold.Working` protocol for LOGOS (``Logos.working``)."""
+
+    __slots__ = ("game", "rules", "keep_base", "base", "ended", "pos", "frozen", "handlers")
+
+    def __init__(self, game: Any, state: State) -> None:
+        self.game, self.rules = game, game.rules
+        self.handlers = type(game.rules)._applies
+        self.keep_base, self.base = False, None
+        self.restore(state)
+
+    def restore(self, kept: State) -> None:
+        """``kept`` (a position ``freeze`` returned, or a judge's) is the working position again."""
+        self.frozen = kept
+        self.pos = thaw(kept) if _plain(kept) else None
+        self.ended = self.game.outcome(kept)
+
+    def freeze(self) -> State:
+        """The frozen position (made once per position: the same object until it changes)."""
+        f = self.frozen
+        if f is None:
+            f = self.frozen = State(*_values(self.pos))
+        return f
+
+    def check(self, event: Event) -> Ruling:
+        """The ruling on ``event`` in the frozen position (the check handlers never write)."""
+        return self.game.check(self.freeze(), event)
+
+    def advance(self, event: Event) -> list[Event]:
+        """Apply the checked ``event`` and every consequence the rules force; the derived events.
+        On an exception the position is the one before the event."""
+        pos = self.pos
+        if pos is None:
+            return self._advance_frozen(event)
+        before = _values(pos)
+        try:
+            derived = self._advance_in_place(pos, event)
+        except BaseException:
+            _set_all(pos, before)
+            raise
+        if self.pos is pos:  # (else: a seat's record from here on, frozen and settled already)
+            self.frozen = None
+            self.ended = None if pos.result is None else self.game.outcome(self.freeze())
+        return derived
+
+    def _apply(self, pos: Pos, event: Event) -> Pos:
+        """One handler on the working position (the rules' last refill step is of the position
+        before: forgotten first, since the position changes in place)."""
+        rules = self.rules
+        rules._refill = None
+        out = self.handlers[event.__class__](rules, pos, event)
+        if out is not pos:  # a handler that returns the position unchanged, or a frozen one
+            _set_all(pos, _values(out))
+        return pos
+
+    def _advance_in_place(self, pos: Pos, event: Event) -> list[Event]:
+        rules = self.rules
+        self._apply(pos, event)
+        if self.keep_base:
+            self.base = State(*_values(pos))
+        if not _plain(pos):  # the event named an unknown card (LG-40): a seat's record from here on
+            return self._to_frozen(pos)
+        derive = rules.derive
+        d = derive(pos)
+        if d is None:
+            return []
+        derived: list[Event] = []
+        while d is not None:
+            memo = rules._memo
+            if memo is not None and memo[0] is pos and memo[1] is d:  # derive already applied it in place
+                rules._memo = None
+            else:
+                self._apply(pos, d)
+            derived.append(d)
+            if len(derived) > MAX_DERIVED_RUN:
+                raise EngineLoop(f"{self.game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
+            d = derive(pos)
+        return derived
+
+    def _to_frozen(self, pos: Pos) -> list[Event]:
+        """Go on from ``pos`` on frozen positions (the rules of a seat's record keep several)."""
+        settled, derived = settle(self.game, State(*_values(pos)))
+        self.pos, self.frozen = None, settled
+        self.ended = self.game.outcome(settled)
+        return derived
+
+    def _advance_frozen(self, event: Event) -> list[Event]:
+        game = self.game
+        applied = game.apply(self.frozen, event)
+        if self.keep_base:
+            self.base = applied
+        settled, derived = settle(game, applied)
+        self.frozen = settled
+        self.ended = game.outcome(settled)
+        if _plain(settled):
+            self.pos = thaw(settled)
+        return derived
