@@ -17,8 +17,10 @@ as the frozen contract's ``Rules.apply`` does).
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
+
+import msgspec
+from msgspec.structs import astuple
 
 from adjudicator.core.events import Event
 from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, settle
@@ -28,29 +30,29 @@ from adjudicator.core.rulings import Ruling
 from .state import State
 
 FIELDS: tuple[str, ...] = State.__struct_fields__
-#: a position's field values in State's order (State(*values) is the frozen position)
-_values = attrgetter(*FIELDS)
 
 
-class Pos:
-    """The mutable working position: State's fields, written in place by the apply handlers."""
+class _Seats(msgspec.Struct, gc=False):
+    """The base of :data:`Pos`: a two-player position's seat look-ups (:class:`TwoSeats`'s)."""
 
-    __slots__ = FIELDS
     player = TwoSeats.player
     opponent = TwoSeats.opponent
     other = TwoSeats.other
 
 
+#: the mutable working position: State's fields in its order (a msgspec Struct, not frozen: read
+#: as fast as a State, copied in one call), written in place by the apply handlers
+Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS], bases=(_Seats,), gc=False, module=__name__)
+
+
 def thaw(s: State) -> Pos:
     """A working position equal to the frozen ``s``."""
-    p = Pos.__new__(Pos)
-    _set_all(p, _values(s))
-    return p
+    return Pos(*astuple(s))
 
 
-def _set_all(p: Pos, values: tuple[Any, ...]) -> None:
-    for name, v in zip(FIELDS, values):
-        setattr(p, name, v)
+def _copy_into(pos: Pos, s: Any) -> None:
+    for name, v in zip(FIELDS, astuple(s)):
+        setattr(pos, name, v)
 
 
 def _plain(s: Any) -> bool:
@@ -79,12 +81,14 @@ class LogosWorking:
         """The frozen position (made once per position: the same object until it changes)."""
         f = self.frozen
         if f is None:
-            f = self.frozen = State(*_values(self.pos))
+            f = self.frozen = State(*astuple(self.pos))  # type: ignore[union-attr]
         return f
 
     def check(self, event: Event) -> Ruling:
-        """The ruling on ``event`` in the frozen position (the check handlers never write)."""
-        return self.game.check(self.freeze(), event)
+        """The ruling on ``event`` in the working position (the check handlers only read it; the
+        rules' last refill step, when of this position, was found after its last write)."""
+        pos = self.pos
+        return self.game.check(self.frozen if pos is None else pos, event)
 
     def advance(self, event: Event) -> list[Event]:
         """Apply the checked ``event`` and every consequence the rules force; the derived events.
@@ -92,45 +96,44 @@ class LogosWorking:
         pos = self.pos
         if pos is None:
             return self._advance_frozen(event)
-        before = _values(pos)
+        saved = pos.__copy__()
         try:
             derived = self._advance_in_place(pos, event)
         except BaseException:
-            _set_all(pos, before)
+            _copy_into(pos, saved)
             raise
         if self.pos is pos:  # (else: a seat's record from here on, frozen and settled already)
             self.frozen = None
-            self.ended = None if pos.result is None else self.game.outcome(self.freeze())
+            self.ended = None if pos.result is None else self.game.outcome(pos)
         return derived
 
-    def _apply(self, pos: Pos, event: Event) -> Pos:
-        """One handler on the working position (the rules' last refill step is of the position
-        before: forgotten first, since the position changes in place)."""
-        rules = self.rules
-        rules._refill = None
-        out = self.handlers[event.__class__](rules, pos, event)
-        if out is not pos:  # a handler that returns the position unchanged, or a frozen one
-            _set_all(pos, _values(out))
-        return pos
-
     def _advance_in_place(self, pos: Pos, event: Event) -> list[Event]:
-        rules = self.rules
-        self._apply(pos, event)
+        """The handler of ``event``, then of each derived event, on ``pos`` (the rules' last
+        refill step is of the position before each: forgotten first, since ``pos`` changes in
+        place; a derived step ``derive`` computed already was applied in place by it)."""
+        rules, handlers = self.rules, self.handlers
+        rules._refill = None
+        out = handlers[event.__class__](rules, pos, event)
+        if out is not pos:  # (a handler that returns a frozen position: none does on these positions)
+            _copy_into(pos, out)
         if self.keep_base:
-            self.base = State(*_values(pos))
-        if not _plain(pos):  # the event named an unknown card (LG-40): a seat's record from here on
+            self.base = State(*astuple(pos))
+        if pos.unknowns:  # the event named an unknown card (LG-40): a seat's record from here on
             return self._to_frozen(pos)
         derive = rules.derive
         d = derive(pos)
         if d is None:
-            return []
+            return _NOTHING
         derived: list[Event] = []
         while d is not None:
             memo = rules._memo
-            if memo is not None and memo[0] is pos and memo[1] is d:  # derive already applied it in place
+            if memo is not None and memo[0] is pos and memo[1] is d:
                 rules._memo = None
             else:
-                self._apply(pos, d)
+                rules._refill = None
+                out = handlers[d.__class__](rules, pos, d)
+                if out is not pos:
+                    _copy_into(pos, out)
             derived.append(d)
             if len(derived) > MAX_DERIVED_RUN:
                 raise EngineLoop(f"{self.game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
@@ -139,7 +142,7 @@ class LogosWorking:
 
     def _to_frozen(self, pos: Pos) -> list[Event]:
         """Go on from ``pos`` on frozen positions (the rules of a seat's record keep several)."""
-        settled, derived = settle(self.game, State(*_values(pos)))
+        settled, derived = settle(self.game, State(*astuple(pos)))
         self.pos, self.frozen = None, settled
         self.ended = self.game.outcome(settled)
         return derived
@@ -155,3 +158,8 @@ class LogosWorking:
         if _plain(settled):
             self.pos = thaw(settled)
         return derived
+
+
+#: what an event that forces nothing derived (shared: never changed; the verifier copies it into
+#: a step)
+_NOTHING: list[Event] = []

@@ -36,8 +36,8 @@ def put(s: State, **changes: Any) -> State:
     write a position through this, so one handler serves both."""
     if s.__class__ is State:
         return replace(s, **changes)
-    for k, v in changes.items():
-        setattr(s, k, v)
+    for k in changes:
+        setattr(s, k, changes[k])
     return s
 
 
