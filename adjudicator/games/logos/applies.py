@@ -42,7 +42,8 @@ class Applies(Phases):
             return self.irregular_draw(s, p, e)
         slots = p.slots
         q = replace(p, slots=slots[:i] + (e.card,) + slots[i + 1:], deck=deck[:j] + deck[j + 1:])
-        return self.after_refill(put(s, players=(q, b) if p is a else (a, q)))
+        s.players = (q, b) if p is a else (a, q)
+        return self.after_refill(s)
 
     @applies(E.DeckRebuilt)
     def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
@@ -57,7 +58,8 @@ class Applies(Phases):
         p = s.player(e.player)
         cards = tuple(c for c in p.slots if c is not None)
         s = with_player(s, e.player, slots=(None,) * len(p.slots), discard=p.discard + cards, defenseless=True)
-        return self.after_pick(put(s, due=s.due[1:]))
+        s.due = s.due[1:]
+        return self.after_pick(s)
 
     @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
@@ -90,7 +92,8 @@ class Applies(Phases):
         slots = p.slots
         i = slots.index(card)
         q = replace(p, slots=slots[:i] + (None,) + slots[i + 1:], battle=card, public=True)
-        return self.after_pick(put(s, players=(q, b) if p is a else (a, q)))
+        s.players = (q, b) if p is a else (a, q)
+        return self.after_pick(s)
 
     # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
     def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
@@ -164,7 +167,8 @@ class Applies(Phases):
         d = Direction(e.basis, e.attacker, e.defender)
         if e.stage == "before-effects":
             if d.basis == "deadlock" and s.options.deadlock_before_effects:
-                return self.start_push(put(s, direction=d), deadlock=True)
+                s.direction = d
+                return self.start_push(s, deadlock=True)
             if d.basis == "deadlock":
                 pids = [p.id for p in s.players]
             elif s.options.effect_order == "defender-first":
@@ -173,9 +177,10 @@ class Applies(Phases):
                 pids = [d.attacker, d.defender]  # type: ignore[list-item]
             items = self.queue_effects(s, pids)
             if items:
-                return put(s, direction=d, effects=items, step="effects")
+                s.direction, s.effects, s.step = d, items, "effects"
+                return s
             # LG-7.5: no effect fired, so nothing can have changed the direction
-        s = put(s, direction=d)
+        s.direction = d
         if d.basis == "deadlock":
             return self.start_push(s, deadlock=True)
         return self.open_window(s)
@@ -185,7 +190,11 @@ class Applies(Phases):
         return fire(self, s, s.effects[0])[1]
 
     def fire_next(self, s: State) -> tuple[E.EffectResolved, State]:
-        """The effect at the head of the queue fires: its event and the position after it."""
+        """The effect at the head of the queue fires: its event and the position after it (in
+        place on a working position, a new one for a frozen one)."""
+        return self.stepped(s, self.fire_first)  # type: ignore[attr-defined,no-any-return]
+
+    def fire_first(self, s: State) -> tuple[E.EffectResolved, State]:
         return fire(self, s, s.effects[0])
 
     @applies(E.BackupCalled)
@@ -199,15 +208,18 @@ class Applies(Phases):
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
         if p.backup == HIDDEN:  # LG-38: the log states what the called card does
-            return put(s, priority=None, passed=(), effects=(), step="blind", blind_step="called")
+            s.priority, s.passed, s.effects, s.step, s.blind_step = None, (), (), "blind", "called"
+            return s
         items = self.queue_effects(s, [e.player])
-        return put(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
+        s.priority, s.passed, s.effects, s.step = None, (), items, "effects" if items else "after-effects"
+        return s
 
     @applies(E.BackupPassed)
     def a_passed(self, s: State, e: E.BackupPassed) -> State:
         if s.step != "backup":  # LG-40: a pass outside the window changes nothing
             return s
-        return self.open_window(put(s, passed=s.passed + (e.player,)))
+        s.passed += (e.player,)
+        return self.open_window(s)
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
@@ -249,8 +261,10 @@ class Applies(Phases):
             end = Result("draw", None, "resignation")
         else:
             end = Result("win", s.other(e.player), "resignation")
-        return put(s, pending_end=end)
+        s.pending_end = end
+        return s
 
     @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
-        return put(s, result=Result(e.result, e.winner, e.reason), phase="over", step="", pending_end=None)
+        s.result, s.phase, s.step, s.pending_end = Result(e.result, e.winner, e.reason), "over", "", None
+        return s

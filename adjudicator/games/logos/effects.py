@@ -13,7 +13,7 @@ from .cards import CARD_EFFECTS
 from .phases import Phases
 from .state import EffectItem, Player, State
 from .values import card_stats, pool_of, pool_of_setup
-from .zones import put, sorted_add, with_player
+from .zones import sorted_add, with_player
 
 #: Berserk works on a player below this many hit points (seed 001, Berserk)
 CRITICAL_HP = 25_000
@@ -36,7 +36,9 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
     result: str | None = None
     effect = fx.do
     rest = s.effects[1:]
-    s = put(s, effects=rest, step=s.step if rest else "after-effects")
+    s.effects = rest
+    if not rest:
+        s.step = "after-effects"
     if effect == "mimmick":
         src = None if opp.battle is None else pool[opp.battle].field(item.field)
         if opp.battle is None:
@@ -148,7 +150,8 @@ def _destroy_combo(r: Phases, s: State, target: Player, owner: Player, item: Eff
         return with_player(s, target.id, combo=_EMPTY3), "applied", None
     if s.shared_combo == _EMPTY3:
         return s, "no-change", None
-    return put(s, shared_combo=_EMPTY3), "applied", None
+    s.shared_combo = _EMPTY3
+    return s, "applied", None
 
 
 @_fires("destroy-backup")

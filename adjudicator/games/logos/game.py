@@ -151,7 +151,7 @@ class Logos(KitGame[State]):
         s = State(setup=setup, options=opts, players=tuple(players), unknowns=any(p.unknown for p in players))
         if len(players) != 2:
             return State(setup=setup, options=opts, players=tuple(players), phase="over")
-        return self.rules.after_refill(s)
+        return self.rules.run(self.rules.after_refill, s)
 
     # check, apply, derive, legal_events, to_act: bound to self.rules by the kit; outcome, players too
 

@@ -30,6 +30,7 @@ from .observe import forget
 from .effects import CRITICAL_HP, FIRE, Fired, fire  # noqa: F401 (re-exported)
 from .rulebook import NS, bad  # noqa: F401 (re-exported)
 from .state import State
+from .working import freeze, thaw
 from .values import beats, card_stats, matches, playable_card, pool_of, show_panels  # noqa: F401 (re-exported)
 from .zones import empty_slot, picked, remove_first, sorted_add, with_player  # noqa: F401 (re-exported)
 
@@ -53,7 +54,8 @@ class Rules(Checks, Applies):
         elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
             new = U.keep_condition(self, s, e, self.apply_plain)
         else:
-            new = self._applies[type(e)](self, s, e)
+            w = thaw(s)
+            new = freeze(self._applies[type(e)](self, w, e))
         return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)
 
     def apply_plain(self, s: State, e: Any) -> State:
@@ -68,7 +70,21 @@ class Rules(Checks, Applies):
                     return U.apply_stated(self, s, e)
             elif s.blind_step or s.alts or (s.due and U.unsure(s)) or U.shows_unseen(self, s):
                 return U.apply_branches(self, s, e)
-        return self._applies[type(e)](self, s, e)
+        return freeze(self._applies[type(e)](self, thaw(s), e))
+
+    def run(self, fn: Any, s: State, *args: Any) -> State:
+        """``fn`` (a step that writes a working position: an apply handler, a transition, bound)
+        on a copy of the frozen ``s``: the frozen position after it (the frozen contract's apply,
+        and the rules of a seat's record, go through this; the fold writes its own in place)."""
+        return freeze(fn(thaw(s), *args))
+
+    def stepped(self, s: Any, step: Any) -> tuple[Any, Any]:
+        """``step(w) -> (event, w)`` (an effect firing, a strike) on ``s``: in place on a working
+        position, on a copy of a frozen one (the new frozen position then)."""
+        if s.__class__ is State:
+            ev, w = step(thaw(s))
+            return ev, freeze(w)
+        return step(s)  # type: ignore[no-any-return]
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
@@ -98,11 +114,11 @@ class Rules(Checks, Applies):
             if step == "effects":
                 if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
                     return None
-                ev, new = fire(self, s, s.effects[0])
+                ev, new = self.stepped(s, self.fire_first)
                 self._memo = (s, ev, new)
                 return ev
             if step == "strike":
-                ev, new = self.strike(s)
+                ev, new = self.stepped(s, self.strike)
                 self._memo = (s, ev, new)
                 return ev
             if step == "direction" or step == "after-effects":

@@ -416,7 +416,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
     t = type(e)
     if s.phase == "refill":
         p = s.player(e.player)
-        return [r.a_rebuilt(_with(s, replace(p, deck_open=False)), e)]
+        return [r.run(r.a_rebuilt, _with(s, replace(p, deck_open=False)), e)]
     if s.phase == "pick":
         s = replace(s, due=s.due[s.due.index(e.player):])
         p = s.player(e.player)
@@ -428,7 +428,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
                 if c == HIDDEN:
                     p = take(s, p, cid)
                     slots[i] = cid
-        return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
+        return [r.run(r.a_defenseless, _with(s, replace(p, slots=tuple(slots))), e)]
     if s.phase == "battle" and s.step == "effects":
         return [_apply_shown(r, s, e)]
     assert t is not None
@@ -547,7 +547,7 @@ def _due_branches(r: Rules, s: State) -> list[State]:
         t = replace(s, due=tuple(d for d in s.due if d not in unsure or d in bare_))
         while t.due and t.phase == "pick":
             p = t.player(t.due[0])
-            t = r.a_defenseless(t, E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None]))
+            t = r.run(r.a_defenseless, t, E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None]))
         label = "; ".join(f"{d} {'was defenseless' if dl else 'held a playable card'} in round {s.round}" for d, dl in zip(unsure, choice))
         out.append(_settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label))))
     return out
@@ -609,7 +609,7 @@ def _own_decision(r: Rules, s: State, e: Any) -> State | None:
     t = replace(s, due=tuple(d for d in s.due if d != e.player))
     while t.due and t.phase == "pick":
         q = t.player(t.due[0])
-        t = r.a_defenseless(t, E.Defenseless(player=q.id, cards=[c for c in q.slots if c is not None]))
+        t = r.run(r.a_defenseless, t, E.Defenseless(player=q.id, cards=[c for c in q.slots if c is not None]))
     label = f"{e.player} held a playable card in round {s.round}"
     return _settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label)))
 

@@ -17,14 +17,14 @@ as the frozen contract's ``Rules.apply`` does).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 from msgspec.structs import astuple
 
 from adjudicator.core.events import Event
 from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, settle
-from adjudicator.core.kit import TwoSeats
+from adjudicator.core.kit import TwoSeats, direct_check
 from adjudicator.core.rulings import Ruling
 
 from .state import State
@@ -50,6 +50,11 @@ def thaw(s: State) -> Pos:
     return Pos(*astuple(s))
 
 
+def freeze(pos: Any) -> State:
+    """The frozen position of the working position ``pos``."""
+    return State(*astuple(pos))
+
+
 def _copy_into(pos: Pos, s: Any) -> None:
     for name, v in zip(FIELDS, astuple(s)):
         setattr(pos, name, v)
@@ -63,13 +68,14 @@ def _plain(s: Any) -> bool:
 class LogosWorking:
     """The :class:`~adjudicator.core.fold.Working` protocol for LOGOS (``Logos.working``)."""
 
-    __slots__ = ("game", "rules", "keep_base", "base", "ended", "pos", "frozen", "handlers")
+    __slots__ = ("game", "rules", "keep_base", "base", "ended", "pos", "frozen", "handlers", "check")
 
     def __init__(self, game: Any, state: State) -> None:
         self.game, self.rules = game, game.rules
         self.handlers = type(game.rules)._applies
         self.keep_base, self.base = False, None
         self.restore(state)
+        self.check = _checker(self)
 
     def restore(self, kept: State) -> None:
         """``kept`` (a position ``freeze`` returned, or a judge's) is the working position again."""
@@ -81,14 +87,8 @@ class LogosWorking:
         """The frozen position (made once per position: the same object until it changes)."""
         f = self.frozen
         if f is None:
-            f = self.frozen = State(*astuple(self.pos))  # type: ignore[union-attr]
+            f = self.frozen = freeze(self.pos)  # type: ignore[union-attr]
         return f
-
-    def check(self, event: Event) -> Ruling:
-        """The ruling on ``event`` in the working position (the check handlers only read it; the
-        rules' last refill step, when of this position, was found after its last write)."""
-        pos = self.pos
-        return self.game.check(self.frozen if pos is None else pos, event)
 
     def advance(self, event: Event) -> list[Event]:
         """Apply the checked ``event`` and every consequence the rules force; the derived events.
@@ -117,7 +117,7 @@ class LogosWorking:
         if out is not pos:  # (a handler that returns a frozen position: none does on these positions)
             _copy_into(pos, out)
         if self.keep_base:
-            self.base = State(*astuple(pos))
+            self.base = freeze(pos)
         if pos.unknowns:  # the event named an unknown card (LG-40): a seat's record from here on
             return self._to_frozen(pos)
         derive = rules.derive
@@ -127,10 +127,10 @@ class LogosWorking:
         derived: list[Event] = []
         while d is not None:
             memo = rules._memo
-            if memo is not None and memo[0] is pos and memo[1] is d:
+            rules._refill = None
+            if memo is not None and memo[0] is pos and memo[1] is d:  # derive applied it in place
                 rules._memo = None
             else:
-                rules._refill = None
                 out = handlers[d.__class__](rules, pos, d)
                 if out is not pos:
                     _copy_into(pos, out)
@@ -142,7 +142,7 @@ class LogosWorking:
 
     def _to_frozen(self, pos: Pos) -> list[Event]:
         """Go on from ``pos`` on frozen positions (the rules of a seat's record keep several)."""
-        settled, derived = settle(self.game, State(*astuple(pos)))
+        settled, derived = settle(self.game, freeze(pos))
         self.pos, self.frozen = None, settled
         self.ended = self.game.outcome(settled)
         return derived
@@ -158,6 +158,36 @@ class LogosWorking:
         if _plain(settled):
             self.pos = thaw(settled)
         return derived
+
+
+def _checker(w: LogosWorking) -> Callable[[Event], Ruling]:
+    """``w.check(event)``: the ruling on ``event`` in the working position (the check handlers
+    only read it; the rules' last refill step, when of this position, was found after its last
+    write), else in the frozen one.  The verifier's hot path: the kit's handler of the event's
+    type is called directly (:func:`~adjudicator.core.kit.direct_check`), anything unusual (no
+    handler, a handler that raises) by the kit's wrapper, which gives its ruling."""
+    gcheck = w.game.check
+    direct = direct_check(gcheck)
+    if direct is None:
+        return lambda event: gcheck(w.frozen if w.pos is None else w.pos, event)
+    rules, table, accepted, pre = direct
+    handler = table.get
+
+    def check(event: Event) -> Ruling:
+        s = w.pos
+        if s is None:
+            s = w.frozen
+        fn = handler(event.__class__)
+        if fn is not None:
+            try:
+                if pre is not None:
+                    pre(rules, s, event)
+                return fn(rules, s, event) or accepted[event.__class__]  # type: ignore[no-any-return]
+            except Exception:  # noqa: BLE001 - the wrapper says what it is
+                pass
+        return gcheck(s, event)
+
+    return check
 
 
 #: what an event that forces nothing derived (shared: never changed; the verifier copies it into

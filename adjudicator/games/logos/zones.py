@@ -44,8 +44,10 @@ def put(s: State, **changes: Any) -> State:
 def with_player(s: State, pid: str, **changes: Any) -> State:
     a, b = s.players
     if a.id == pid:
-        return put(s, players=(replace(a, **changes), b))
-    return put(s, players=(a, replace(b, **changes)))
+        s.players = (replace(a, **changes), b)
+    else:
+        s.players = (a, replace(b, **changes))
+    return s
 
 
 def picked(s: State, p: Player) -> bool:
