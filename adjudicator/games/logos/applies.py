@@ -14,6 +14,7 @@ from . import unknowns as U
 from .effects import fire
 from .phases import Phases
 from .state import Direction, Player, Result, State
+from .working import freeze, thaw
 from .zones import empty_slot, put, remove_first, sorted_add, with_player
 
 
@@ -189,13 +190,24 @@ class Applies(Phases):
     def a_effect(self, s: State, e: E.EffectResolved) -> State:
         return fire(self, s, s.effects[0])[1]
 
+    #: (frozen position, the event of the effect at the head of its queue, the position after it)
+    #: of the last :meth:`fire_next` on a frozen position: a seat's record asks it of one position
+    #: up to three times (whether it shows unseen cards, what follows, derive)
+    _fired: tuple[State, E.EffectResolved, State] | None = None
+
     def fire_next(self, s: State) -> tuple[E.EffectResolved, State]:
         """The effect at the head of the queue fires: its event and the position after it (in
         place on a working position, a new one for a frozen one)."""
-        return self.stepped(s, self.fire_first)  # type: ignore[attr-defined,no-any-return]
-
-    def fire_first(self, s: State) -> tuple[E.EffectResolved, State]:
-        return fire(self, s, s.effects[0])
+        if s.__class__ is not State:
+            return fire(self, s, s.effects[0])
+        m = self._fired
+        if m is not None and m[0] is s:
+            return m[1], m[2]
+        w = thaw(s)
+        ev = fire(self, w, w.effects[0])[0]
+        new = freeze(w)
+        self._fired = (s, ev, new)
+        return ev, new
 
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:

@@ -46,6 +46,9 @@ class Rules(Checks, Applies):
         self._expanded: tuple[Any, Any] | None = None
         #: (state, event, positions that allow it) of the last check in several positions
         self._fits: tuple[Any, Any, Any] | None = None
+        #: (state, whether it waits for the record to name cards an effect shows) of the last
+        #: unknowns.shows_unseen
+        self._unseen: tuple[Any, bool] | None = None
     # -- apply -----------------------------------------------------------------------------------
     def apply(self, s: State, e: Any) -> State:
         memo = self._memo
@@ -54,8 +57,7 @@ class Rules(Checks, Applies):
         elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
             new = U.keep_condition(self, s, e, self.apply_plain)
         else:
-            w = thaw(s)
-            new = freeze(self._applies[type(e)](self, w, e))
+            new = self.frozen(self._applies[type(e)](self, thaw(s), e))
         return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)
 
     def apply_plain(self, s: State, e: Any) -> State:
@@ -70,13 +72,22 @@ class Rules(Checks, Applies):
                     return U.apply_stated(self, s, e)
             elif s.blind_step or s.alts or (s.due and U.unsure(s)) or U.shows_unseen(self, s):
                 return U.apply_branches(self, s, e)
-        return freeze(self._applies[type(e)](self, thaw(s), e))
+        return self.frozen(self._applies[type(e)](self, thaw(s), e))
 
     def run(self, fn: Any, s: State, *args: Any) -> State:
         """``fn`` (a step that writes a working position: an apply handler, a transition, bound)
         on a copy of the frozen ``s``: the frozen position after it (the frozen contract's apply,
         and the rules of a seat's record, go through this; the fold writes its own in place)."""
-        return freeze(fn(thaw(s), *args))
+        return self.frozen(fn(thaw(s), *args))
+
+    def frozen(self, w: Any) -> State:
+        """The frozen position of ``w`` that a step of the frozen contract wrote; the last refill
+        step found, when of ``w``, is that position's (derive and the next draw's check ask it)."""
+        new = freeze(w)
+        m = self._refill
+        if m is not None and m[0] is w:
+            self._refill = (new, m[1])
+        return new
 
     def stepped(self, s: Any, step: Any) -> tuple[Any, Any]:
         """``step(w) -> (event, w)`` (an effect firing, a strike) on ``s``: in place on a working
@@ -114,7 +125,7 @@ class Rules(Checks, Applies):
             if step == "effects":
                 if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
                     return None
-                ev, new = self.stepped(s, self.fire_first)
+                ev, new = self.fire_next(s)
                 self._memo = (s, ev, new)
                 return ev
             if step == "strike":

@@ -824,8 +824,13 @@ def shows_unseen(r: Rules, s: State) -> bool:
     effect with them unknown and the end (nothing is left for a record to wait for)."""
     if not (s.unknowns and s.phase == "battle" and s.step == "effects" and s.effects):
         return False
+    last = r._unseen  # the record asks it of one position again and again (precheck, apply, derive)
+    if last is not None and last[0] is s:
+        return last[1]  # type: ignore[no-any-return]
     shown = _shown(r, s)
-    return shown is not None and _settled(r, _fire(r, s)[1]).result is None
+    answer = shown is not None and _settled(r, _fire(r, s)[1]).result is None
+    r._unseen = (s, answer)
+    return answer
 
 
 def _check_shown(r: Rules, s: State, e: Any) -> None:
