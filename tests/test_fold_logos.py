@@ -136,3 +136,38 @@ def test_a_log_event_costs_at_most_one_frozen_position(monkeypatch: pytest.Monke
     assert made[0] <= 2 * len(logs), made[0]  # the first position of each (and the last, Result.state)
     events = sum(len(log) - 1 for log in logs)
     assert events > 400
+
+
+def test_another_fold_of_the_same_rules_between_derive_and_apply_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules object is shared (a service folds several matches at once, one per thread): a
+    fold of another match that derives between this fold's derive and its apply (the rules'
+    ``_memo`` of a fired effect or a strike then names the other position) leaves this fold's
+    positions those of the frozen contract: an effect or strike derive fired in place is never
+    fired again."""
+    log, final = playout(GAME, 2, max_events=1500)
+    other_log, _ = playout(GAME, 7, max_events=1500)
+    others, t = [], settle(GAME, GAME.initial_state(other_log[0]))[0]
+    for ev in other_log[1:]:  # the other match's positions at an effect or a strike (derive fires them)
+        t = GAME.apply(t, ev)
+        while (d := GAME.derive(t)) is not None:
+            if type(d) in (E.EffectResolved, E.StrikeResolved):
+                others.append(t)
+            t = GAME.apply(t, d)
+    assert len(others) > 20
+    rules, derive, calls = GAME.rules, GAME.rules.derive, [0]
+
+    def interleaved(s: Any) -> Any:
+        d = derive(s)
+        calls[0] += 1
+        derive(others[calls[0] % len(others)])  # "another thread": the shared memo now names its position
+        return d
+
+    s = settle(GAME, GAME.initial_state(log[0]))[0]
+    w = GAME.working(s)
+    monkeypatch.setattr(rules, "derive", interleaved)
+    fired = 0
+    for ev in log[1:]:
+        derived = w.advance(ev)
+        fired += sum(type(d) in (E.EffectResolved, E.StrikeResolved) for d in derived)
+    monkeypatch.undo()
+    assert fired > 20 and w.freeze() == final

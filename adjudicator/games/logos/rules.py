@@ -99,6 +99,10 @@ class Rules(Checks, Applies):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
+        """The next consequence the rules force in ``s``, or None.  For a frozen ``s`` the
+        position after an effect or a strike is kept for the ``apply`` of that very event
+        (``_memo``); the fold's working position (working.py) is changed in place by those two,
+        so the fold never applies them again (:data:`~.working.APPLIED_BY_DERIVE`)."""
         if s.result is not None:
             return None
         players = s.players
@@ -125,10 +129,14 @@ class Rules(Checks, Applies):
             if step == "effects":
                 if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
                     return None
+                if s.__class__ is not State:  # the fold's working position: fired in place (working.py)
+                    return fire(self, s, s.effects[0])[0]
                 ev, new = self.fire_next(s)
                 self._memo = (s, ev, new)
                 return ev
             if step == "strike":
+                if s.__class__ is not State:  # (as above)
+                    return self.strike(s)[0]
                 ev, new = self.stepped(s, self.strike)
                 self._memo = (s, ev, new)
                 return ev

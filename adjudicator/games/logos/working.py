@@ -27,6 +27,7 @@ from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, settle
 from adjudicator.core.kit import TwoSeats, direct_check
 from adjudicator.core.rulings import Ruling
 
+from . import events as E
 from .state import State
 
 FIELDS: tuple[str, ...] = State.__struct_fields__
@@ -58,6 +59,11 @@ def freeze(pos: Any) -> State:
 def _copy_into(pos: Pos, s: Any) -> None:
     for name, v in zip(FIELDS, astuple(s)):
         setattr(pos, name, v)
+
+
+#: the derived events ``Rules.derive`` applies to a working position as it finds them (an effect
+#: firing, a strike: what they report is what they did); the fold never applies them again
+APPLIED_BY_DERIVE = frozenset({E.EffectResolved, E.StrikeResolved})
 
 
 def _plain(s: Any) -> bool:
@@ -126,11 +132,8 @@ class LogosWorking:
             return _NOTHING
         derived: list[Event] = []
         while d is not None:
-            memo = rules._memo
             rules._refill = None
-            if memo is not None and memo[0] is pos and memo[1] is d:  # derive applied it in place
-                rules._memo = None
-            else:
+            if d.__class__ not in APPLIED_BY_DERIVE:
                 out = handlers[d.__class__](rules, pos, d)
                 if out is not pos:
                     _copy_into(pos, out)
