@@ -99,10 +99,7 @@ class Rules(Checks, Applies):
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
-        """The next consequence the rules force in ``s``, or None.  For a frozen ``s`` the
-        position after an effect or a strike is kept for the ``apply`` of that very event
-        (``_memo``); the fold's working position (working.py) is changed in place by those two,
-        so the fold never applies them again (:data:`~.working.APPLIED_BY_DERIVE`)."""
+        """The next consequence the rules force in ``s``, or None (Phase 2: :meth:`derive_battle`)."""
         if s.result is not None:
             return None
         players = s.players
@@ -125,29 +122,7 @@ class Rules(Checks, Applies):
             return E.GameEnded(result="draw", winner=None, reason="round-limit")
         phase = s.phase
         if phase == "battle":
-            step = s.step
-            if step == "effects":
-                if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
-                    return None
-                if s.__class__ is not State:  # the fold's working position: fired in place (working.py)
-                    return fire(self, s, s.effects[0])[0]
-                ev, new = self.fire_next(s)
-                self._memo = (s, ev, new)
-                return ev
-            if step == "strike":
-                if s.__class__ is not State:  # (as above)
-                    return self.strike(s)[0]
-                ev, new = self.stepped(s, self.strike)
-                self._memo = (s, ev, new)
-                return ev
-            if step == "direction" or step == "after-effects":
-                d = self.direction(s)
-                assert d is not None
-                return E.DirectionDetermined(stage="before-effects" if step == "direction" else "after-effects",
-                                             basis=d.basis, attacker=d.attacker, defender=d.defender)
-            if step == "push":
-                return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
-            return None
+            return self.derive_battle(s)
         if phase == "refill":
             m = self._refill
             if m is not None and m[0] is s:  # the position the last refill step found
@@ -165,6 +140,35 @@ class Rules(Checks, Applies):
             if HIDDEN in p.slots:  # LG-38: whether p holds a playable card is unknown
                 return None
             return E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None])
+        return None
+
+    def derive_battle(self, s: State) -> Any:
+        """:meth:`derive` in Phase 2, step by step.  For a frozen ``s`` the position after an
+        effect or a strike is kept for the ``apply`` of that very event (``_memo``); the fold's
+        working position (working.py) is changed in place by those two, so the fold never
+        applies them again (:data:`~.working.APPLIED_BY_DERIVE`)."""
+        step = s.step
+        if step == "effects":
+            if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
+                return None
+            if s.__class__ is not State:  # the fold's working position: fired in place (working.py)
+                return fire(self, s, s.effects[0])[0]
+            ev, new = self.fire_next(s)
+            self._memo = (s, ev, new)
+            return ev
+        if step == "strike":
+            if s.__class__ is not State:  # (as above)
+                return self.strike(s)[0]
+            ev, new = self.stepped(s, self.strike)
+            self._memo = (s, ev, new)
+            return ev
+        if step == "direction" or step == "after-effects":
+            d = self.direction(s)
+            assert d is not None
+            return E.DirectionDetermined(stage="before-effects" if step == "direction" else "after-effects",
+                                         basis=d.basis, attacker=d.attacker, defender=d.defender)
+        if step == "push":
+            return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
         return None
 
     # -- legal events ------------------------------------------------------------------------------
