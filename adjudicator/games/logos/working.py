@@ -2,17 +2,19 @@
 :mod:`adjudicator.core.fold`): one mutable position per verification, frozen only where a caller
 keeps one (python-chess's ``Board``: push in place, copy only when kept).
 
-:class:`Pos` mirrors the fields of :class:`~.state.State`; the apply handlers write it in place
-through :func:`~.zones.put` (the same handlers that return a new frozen State when handed one:
-one implementation of each rule), and derive reads it as it reads a State.  Its fields hold only
-immutable values (tuples, frozen Players), so :meth:`LogosWorking.freeze` builds a State that
-shares them and that nothing done to the working position afterwards changes.
+:data:`Pos` mirrors the fields of :class:`~.state.State` (a msgspec Struct, not frozen); the apply
+handlers write it in place (``s.phase = "pick"``), derive and the check handlers read it as they
+read a State (derive fires an effect or a strike in place as it finds it:
+:data:`APPLIED_BY_DERIVE`).  The frozen contract's ``Rules.apply`` runs the same handlers on a
+copy of a frozen position and freezes it (``Rules.run``): one implementation of each rule.  Its
+fields hold only immutable values (tuples, frozen Players), so :meth:`LogosWorking.freeze` builds
+a State that shares them and that nothing done to the working position afterwards changes.  A
+full log's event makes no frozen position unless a caller keeps one.
 
-What stays on frozen positions: the check (it runs on the frozen position of the working one,
-made once per position and handed out again by ``freeze``: a log event costs at most that one
-frozen position), and a seat's record or a position with what a seat learnt in a take-back
-(``unknowns``/``seen``: the rules of unknowns.py and observe.py keep several positions at once,
-as the frozen contract's ``Rules.apply`` does).
+What stays on frozen positions: a seat's record (``unknowns``: the rules of unknowns.py keep
+several positions at once, LG-37, LG-38) and a position with what a seat learnt in a take-back
+(``seen``, LG-41, observe.py), as the frozen contract's ``Rules.apply`` folds them; the working
+position is taken up again when a restored position is neither.
 """
 
 from __future__ import annotations

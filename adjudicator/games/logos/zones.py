@@ -31,9 +31,9 @@ def sorted_add(items: tuple[str, ...], more: Any) -> tuple[str, ...]:
 
 def put(s: State, **changes: Any) -> State:
     """``s`` with ``changes``: a new frozen position for a frozen ``s`` (``msgspec``'s replace),
-    else ``s`` itself changed in place (the fold's working position, working.py: its apply writes
-    in place, the frozen position is made only when somebody keeps one).  The apply handlers
-    write a position through this, so one handler serves both."""
+    else ``s`` itself changed in place (a working position, working.py).  For the helpers that
+    serve both (unknowns.py's, which a seat's record calls on frozen positions); an apply handler,
+    which only ever sees a working position, writes its fields directly."""
     if s.__class__ is State:
         return replace(s, **changes)
     for k in changes:
@@ -42,6 +42,7 @@ def put(s: State, **changes: Any) -> State:
 
 
 def with_player(s: State, pid: str, **changes: Any) -> State:
+    """The working position ``s`` (working.py) with ``changes`` to player ``pid``, in place."""
     a, b = s.players
     if a.id == pid:
         s.players = (replace(a, **changes), b)
