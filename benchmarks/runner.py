@@ -252,7 +252,9 @@ def bench_game(game: Game, sizes: Sizes, workdir: str, *, profile: bool = False,
     gen_s = perf() - t0
     res: dict[str, Any] = {"matches": len(files)}
     res.update(measure_verify_decode(game, files, sizes.passes))
-    from . import hidden, seats
+    from . import hidden, positions, seats
+
+    res.update(positions.measure(game, files))
 
     res.update(hidden.measure(game, files, verify_pass, say, sizes.passes))
     res.update(floor.measure(game, files, sizes.passes, say, res.get("chess_moves_per_s")))
@@ -312,6 +314,8 @@ def seats_rows(r: dict[str, Any]) -> list[tuple[str, str, str, str]]:
 
 
 def render(gid: str, r: dict[str, Any]) -> str:
+    from . import positions
+
     t = r["targets"]
     peer = (("verify / python-chess", "python-chess not installed (pip install -e '.[bench]')", "", "")
             if r.get("verify_to_chess") is None else
@@ -320,6 +324,7 @@ def render(gid: str, r: dict[str, Any]) -> str:
     rows = [
         ("verify (read+parse+run)", f"{r['verify_events_per_s']:,.0f} events/s", "", ""),
         peer,
+        *positions.render(r),
         ("decode-only (msgspec)", f"{r['decode_events_per_s']:,.0f} events/s", "", ""),
         ("verify / decode", f"{r['verify_to_decode']:.1%}", f">= {VERIFY_TO_DECODE_MIN:.0%}",
          _verdict(t["verify_to_decode"]["pass"])),

@@ -27,6 +27,7 @@ def test_json_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
         assert isinstance(res[key], (int, float)) and not isinstance(res[key], bool), key
         assert res[key] > 0, key
     assert res["matches"] == 12
+    assert isinstance(res["positions_per_event"], float) and res["positions_per_event"] > 0  # issue 33's row
     sc = res["scaling"]
     assert [x["events"] for x in sc["by_length"]] == [100, 400] and all(x["events_per_s"] > 0 for x in sc["by_length"])
     assert sc["length_linearity"] == pytest.approx(sc["by_length"][1]["events_per_s"] / sc["by_length"][0]["events_per_s"])
@@ -80,6 +81,8 @@ def test_human_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert runner.main([a for a in TINY if a != "--json"] + ["--no-postgres"]) == 0
     out = capsys.readouterr().out
     assert GAME in out and "verify / decode" in out
+    assert re.search(r"  positions made per log event +\d+\.\d\d frozen \((frozen states|own working position), "
+                     r"nothing kept\) +<= 1 +(PASS|MISS)", out)
     assert "events/s by log length (100:" in out and "verify --jobs 1:" in out
     assert "PASS" in out or "MISS" in out
     assert "import, SQLite (" in out and ">= 50,000 events/s" in out

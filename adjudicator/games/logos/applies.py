@@ -14,7 +14,8 @@ from . import unknowns as U
 from .effects import fire
 from .phases import Phases
 from .state import Direction, Player, Result, State
-from .zones import empty_slot, remove_first, sorted_add, with_player
+from .working import freeze, thaw
+from .zones import empty_slot, put, remove_first, sorted_add, with_player
 
 
 class Applies(Phases):
@@ -42,7 +43,8 @@ class Applies(Phases):
             return self.irregular_draw(s, p, e)
         slots = p.slots
         q = replace(p, slots=slots[:i] + (e.card,) + slots[i + 1:], deck=deck[:j] + deck[j + 1:])
-        return self.after_refill(replace(s, players=(q, b) if p is a else (a, q)))
+        s.players = (q, b) if p is a else (a, q)
+        return self.after_refill(s)
 
     @applies(E.DeckRebuilt)
     def a_rebuilt(self, s: State, e: E.DeckRebuilt) -> State:
@@ -57,7 +59,8 @@ class Applies(Phases):
         p = s.player(e.player)
         cards = tuple(c for c in p.slots if c is not None)
         s = with_player(s, e.player, slots=(None,) * len(p.slots), discard=p.discard + cards, defenseless=True)
-        return self.after_pick(replace(s, due=s.due[1:]))
+        s.due = s.due[1:]
+        return self.after_pick(s)
 
     @applies(E.BackupAssigned)
     def a_assigned(self, s: State, e: E.BackupAssigned) -> State:
@@ -90,7 +93,8 @@ class Applies(Phases):
         slots = p.slots
         i = slots.index(card)
         q = replace(p, slots=slots[:i] + (None,) + slots[i + 1:], battle=card, public=True)
-        return self.after_pick(replace(s, players=(q, b) if p is a else (a, q)))
+        s.players = (q, b) if p is a else (a, q)
+        return self.after_pick(s)
 
     # -- LG-40: an irregular event a judge let stand (verify follows it: apply is total) ----------
     def irregular_draw(self, s: State, p: Player, e: E.CardDrawn) -> State:
@@ -164,7 +168,8 @@ class Applies(Phases):
         d = Direction(e.basis, e.attacker, e.defender)
         if e.stage == "before-effects":
             if d.basis == "deadlock" and s.options.deadlock_before_effects:
-                return self.start_push(replace(s, direction=d), deadlock=True)
+                s.direction = d
+                return self.start_push(s, deadlock=True)
             if d.basis == "deadlock":
                 pids = [p.id for p in s.players]
             elif s.options.effect_order == "defender-first":
@@ -173,9 +178,10 @@ class Applies(Phases):
                 pids = [d.attacker, d.defender]  # type: ignore[list-item]
             items = self.queue_effects(s, pids)
             if items:
-                return replace(s, direction=d, effects=items, step="effects")
+                s.direction, s.effects, s.step = d, items, "effects"
+                return s
             # LG-7.5: no effect fired, so nothing can have changed the direction
-        s = replace(s, direction=d)
+        s.direction = d
         if d.basis == "deadlock":
             return self.start_push(s, deadlock=True)
         return self.open_window(s)
@@ -184,9 +190,24 @@ class Applies(Phases):
     def a_effect(self, s: State, e: E.EffectResolved) -> State:
         return fire(self, s, s.effects[0])[1]
 
+    #: (frozen position, the event of the effect at the head of its queue, the position after it)
+    #: of the last :meth:`fire_next` on a frozen position: a seat's record asks it of one position
+    #: up to three times (whether it shows unseen cards, what follows, derive)
+    _fired: tuple[State, E.EffectResolved, State] | None = None
+
     def fire_next(self, s: State) -> tuple[E.EffectResolved, State]:
-        """The effect at the head of the queue fires: its event and the position after it."""
-        return fire(self, s, s.effects[0])
+        """The effect at the head of the queue fires: its event and the position after it (in
+        place on a working position, a new one for a frozen one)."""
+        if s.__class__ is not State:
+            return fire(self, s, s.effects[0])
+        m = self._fired
+        if m is not None and m[0] is s:
+            return m[1], m[2]
+        w = thaw(s)
+        ev = fire(self, w, w.effects[0])[0]
+        new = freeze(w)
+        self._fired = (s, ev, new)
+        return ev, new
 
     @applies(E.BackupCalled)
     def a_called(self, s: State, e: E.BackupCalled) -> State:
@@ -199,15 +220,18 @@ class Applies(Phases):
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)
         if p.backup == HIDDEN:  # LG-38: the log states what the called card does
-            return replace(s, priority=None, passed=(), effects=(), step="blind", blind_step="called")
+            s.priority, s.passed, s.effects, s.step, s.blind_step = None, (), (), "blind", "called"
+            return s
         items = self.queue_effects(s, [e.player])
-        return replace(s, priority=None, passed=(), effects=items, step="effects" if items else "after-effects")
+        s.priority, s.passed, s.effects, s.step = None, (), items, "effects" if items else "after-effects"
+        return s
 
     @applies(E.BackupPassed)
     def a_passed(self, s: State, e: E.BackupPassed) -> State:
         if s.step != "backup":  # LG-40: a pass outside the window changes nothing
             return s
-        return self.open_window(replace(s, passed=s.passed + (e.player,)))
+        s.passed += (e.player,)
+        return self.open_window(s)
 
     @applies(E.StrikeResolved)
     def a_strike(self, s: State, e: E.StrikeResolved) -> State:
@@ -249,7 +273,7 @@ class Applies(Phases):
             discard = p.discard + (p.battle,) if p.battle is not None else p.discard
             players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
                                    mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))
-        s = replace(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
+        s = put(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
                     priority=None, passed=(), striker=None, strikes=0, pushes=(), shared_combo=shared,
                     stall=s.stall + 1 if both else 0)
         return self.after_refill(s)
@@ -260,8 +284,10 @@ class Applies(Phases):
             end = Result("draw", None, "resignation")
         else:
             end = Result("win", s.other(e.player), "resignation")
-        return replace(s, pending_end=end)
+        s.pending_end = end
+        return s
 
     @applies(E.GameEnded)
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
-        return replace(s, result=Result(e.result, e.winner, e.reason), phase="over", step="", pending_end=None)
+        s.result, s.phase, s.step, s.pending_end = Result(e.result, e.winner, e.reason), "over", "", None
+        return s

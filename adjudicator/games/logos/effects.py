@@ -37,7 +37,9 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
     result: str | None = None
     effect = fx.do
     rest = s.effects[1:]
-    s = replace(s, effects=rest, step=s.step if rest else "after-effects")
+    s.effects = rest
+    if not rest:
+        s.step = "after-effects"
     if effect == "mimmick":
         src = None if opp.battle is None else pool[opp.battle].field(item.field)
         if opp.battle is None:
@@ -165,7 +167,8 @@ def _destroy_combo(r: Phases, s: State, target: Player, owner: Player, item: Eff
         return with_player(s, target.id, combo=_EMPTY3), "applied", None
     if s.shared_combo == _EMPTY3:
         return s, "no-change", None
-    return replace(s, shared_combo=_EMPTY3), "applied", None
+    s.shared_combo = _EMPTY3
+    return s, "applied", None
 
 
 @_fires("destroy-backup")

@@ -19,6 +19,7 @@ from .rulebook import bad
 from .observe import keep_seen
 from .state import Options, Player, State
 from .unknowns import open_conditions, open_player
+from .working import LogosWorking
 
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter
 SHARED = "shared"
@@ -151,9 +152,14 @@ class Logos(KitGame[State]):
         s = State(setup=setup, options=opts, players=tuple(players), unknowns=any(p.unknown for p in players))
         if len(players) != 2:
             return State(setup=setup, options=opts, players=tuple(players), phase="over")
-        return self.rules.after_refill(s)
+        return self.rules.run(self.rules.after_refill, s)
 
     # check, apply, derive, legal_events, to_act: bound to self.rules by the kit; outcome, players too
+
+    def working(self, state: State) -> LogosWorking:
+        """The fold's working position of one verification (working.py: apply in place, a
+        frozen position only where one is kept)."""
+        return LogosWorking(self, state)
 
     # -- views ---------------------------------------------------------------------------------------
     # what a player sees: observe.py (view, redact, scene and describe go through it)

@@ -138,7 +138,8 @@ class Phases(RulesBase):
                 due = () if _armed(pool, b.slots, cb) else (b.id,)
             else:
                 due = (a.id,) if _armed(pool, b.slots, cb) else (a.id, b.id)
-        return replace(s, phase="pick", due=due)
+        s.phase, s.due = "pick", due
+        return s
 
     def after_pick(self, s: State) -> State:
         """Phase 1 is over once every player is defenseless or has picked / committed."""
@@ -148,10 +149,11 @@ class Phases(RulesBase):
                 return s
         if s.options.picks == "open":
             if a.public != (a.battle is not None) or b.public != (b.battle is not None):
-                s = replace(s, players=(replace(a, public=a.battle is not None), replace(b, public=b.battle is not None)))
+                s.players = (replace(a, public=a.battle is not None), replace(b, public=b.battle is not None))
             return self.enter_battle(s)
         if a.commitment is not None or b.commitment is not None:
-            return replace(s, phase="reveal")
+            s.phase = "reveal"
+            return s
         return self.enter_battle(s)
 
     def after_reveal(self, s: State) -> State:
@@ -162,10 +164,13 @@ class Phases(RulesBase):
     def enter_battle(self, s: State) -> State:
         a, b = s.players
         if a.battle is None and b.battle is None:  # nobody sends a card
-            return self.start_push(replace(s, phase="battle"), deadlock=False)
+            s.phase = "battle"
+            return self.start_push(s, deadlock=False)
         if a.battle == HIDDEN or b.battle == HIDDEN:  # LG-38: the log states what follows
-            return replace(s, phase="battle", step="blind", blind_step="direction")
-        return replace(s, phase="battle", step="direction")
+            s.phase, s.step, s.blind_step = "battle", "blind", "direction"
+            return s
+        s.phase, s.step = "battle", "direction"
+        return s
 
     def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
         left_first = s.options.field_order == "left-then-right"
@@ -196,8 +201,10 @@ class Phases(RulesBase):
             for pid in order:
                 p = a if a.id == pid else b
                 if p.battle is not None and p.backup is not None and pid not in passed:
-                    return replace(s, step="backup", priority=pid)
-        return replace(s, step="strike", priority=None, passed=(), striker=d.attacker, strikes=0)
+                    s.step, s.priority = "backup", pid
+                    return s
+        s.step, s.priority, s.passed, s.striker, s.strikes = "strike", None, (), d.attacker, 0
+        return s
 
     def start_push(self, s: State, deadlock: bool) -> State:
         """The end of the battle: the colours each counter receives (LG-6.1, LG-9)."""
@@ -219,7 +226,8 @@ class Phases(RulesBase):
                     order = [p.id for p in s.players]
                 cols = tuple(c for pid in order if (p := s.player(pid)).battle is not None for c in _colours(pool, p))
                 pushes = (Push("shared", cols),) if cols else ()
-        return replace(s, step="push", pushes=pushes, priority=None, striker=None, effects=())
+        s.step, s.pushes, s.priority, s.striker, s.effects = "push", pushes, None, None, ()
+        return s
 
     @staticmethod
     def seat(s: State, pid: str) -> int:
@@ -239,8 +247,10 @@ class Phases(RulesBase):
         players = (replace(a, hp=hp), b) if de is a else (a, replace(b, hp=hp))
         strikes = s.strikes + 1
         if damage == 0 and s.direction.basis == "speed" and strikes <= s.options.max_counters:
-            return ev, replace(s, players=players, striker=de.id, strikes=strikes)
-        return ev, self.start_push(replace(s, players=players, strikes=strikes), deadlock=False)
+            s.players, s.striker, s.strikes = players, de.id, strikes
+            return ev, s
+        s.players, s.strikes = players, strikes
+        return ev, self.start_push(s, deadlock=False)
 
 
 def _colours(pool: Pool, p: Player) -> tuple[str, ...]:

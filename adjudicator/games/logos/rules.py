@@ -30,6 +30,7 @@ from .observe import forget
 from .effects import CRITICAL_HP, FIRE, Fired, fire  # noqa: F401 (re-exported)
 from .rulebook import NS, bad  # noqa: F401 (re-exported)
 from .state import State
+from .working import freeze, thaw
 from .values import beats, card_stats, matches, playable_card, pool_of, show_panels  # noqa: F401 (re-exported)
 from .zones import empty_slot, picked, remove_first, sorted_add, with_player  # noqa: F401 (re-exported)
 
@@ -45,6 +46,9 @@ class Rules(Checks, Applies):
         self._expanded: tuple[Any, Any] | None = None
         #: (state, event, positions that allow it) of the last check in several positions
         self._fits: tuple[Any, Any, Any] | None = None
+        #: (state, whether it waits for the record to name cards an effect shows) of the last
+        #: unknowns.shows_unseen
+        self._unseen: tuple[Any, bool] | None = None
     # -- apply -----------------------------------------------------------------------------------
     def apply(self, s: State, e: Any) -> State:
         memo = self._memo
@@ -53,7 +57,7 @@ class Rules(Checks, Applies):
         elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
             new = U.keep_condition(self, s, e, self.apply_plain)
         else:
-            new = self._applies[type(e)](self, s, e)
+            new = self.frozen(self._applies[type(e)](self, thaw(s), e))
         return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)
 
     def apply_plain(self, s: State, e: Any) -> State:
@@ -68,10 +72,34 @@ class Rules(Checks, Applies):
                     return U.apply_stated(self, s, e)
             elif s.blind_step or s.alts or (s.due and U.unsure(s)) or U.shows_unseen(self, s):
                 return U.apply_branches(self, s, e)
-        return self._applies[type(e)](self, s, e)
+        return self.frozen(self._applies[type(e)](self, thaw(s), e))
+
+    def run(self, fn: Any, s: State, *args: Any) -> State:
+        """``fn`` (a step that writes a working position: an apply handler, a transition, bound)
+        on a copy of the frozen ``s``: the frozen position after it (the frozen contract's apply,
+        and the rules of a seat's record, go through this; the fold writes its own in place)."""
+        return self.frozen(fn(thaw(s), *args))
+
+    def frozen(self, w: Any) -> State:
+        """The frozen position of ``w`` that a step of the frozen contract wrote; the last refill
+        step found, when of ``w``, is that position's (derive and the next draw's check ask it)."""
+        new = freeze(w)
+        m = self._refill
+        if m is not None and m[0] is w:
+            self._refill = (new, m[1])
+        return new
+
+    def stepped(self, s: Any, step: Any) -> tuple[Any, Any]:
+        """``step(w) -> (event, w)`` (an effect firing, a strike) on ``s``: in place on a working
+        position, on a copy of a frozen one (the new frozen position then)."""
+        if s.__class__ is State:
+            ev, w = step(thaw(s))
+            return ev, freeze(w)
+        return step(s)  # type: ignore[no-any-return]
 
     # -- derive ------------------------------------------------------------------------------------
     def derive(self, s: State) -> Any:
+        """The next consequence the rules force in ``s``, or None (Phase 2: :meth:`derive_battle`)."""
         if s.result is not None:
             return None
         players = s.players
@@ -94,25 +122,7 @@ class Rules(Checks, Applies):
             return E.GameEnded(result="draw", winner=None, reason="round-limit")
         phase = s.phase
         if phase == "battle":
-            step = s.step
-            if step == "effects":
-                if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
-                    return None
-                ev, new = fire(self, s, s.effects[0])
-                self._memo = (s, ev, new)
-                return ev
-            if step == "strike":
-                ev, new = self.strike(s)
-                self._memo = (s, ev, new)
-                return ev
-            if step == "direction" or step == "after-effects":
-                d = self.direction(s)
-                assert d is not None
-                return E.DirectionDetermined(stage="before-effects" if step == "direction" else "after-effects",
-                                             basis=d.basis, attacker=d.attacker, defender=d.defender)
-            if step == "push":
-                return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
-            return None
+            return self.derive_battle(s)
         if phase == "refill":
             m = self._refill
             if m is not None and m[0] is s:  # the position the last refill step found
@@ -130,6 +140,35 @@ class Rules(Checks, Applies):
             if HIDDEN in p.slots:  # LG-38: whether p holds a playable card is unknown
                 return None
             return E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None])
+        return None
+
+    def derive_battle(self, s: State) -> Any:
+        """:meth:`derive` in Phase 2, step by step.  For a frozen ``s`` the position after an
+        effect or a strike is kept for the ``apply`` of that very event (``_memo``); the fold's
+        working position (working.py) is changed in place by those two, so the fold never
+        applies them again (:data:`~.working.APPLIED_BY_DERIVE`)."""
+        step = s.step
+        if step == "effects":
+            if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
+                return None
+            if s.__class__ is not State:  # the fold's working position: fired in place (working.py)
+                return fire(self, s, s.effects[0])[0]
+            ev, new = self.fire_next(s)
+            self._memo = (s, ev, new)
+            return ev
+        if step == "strike":
+            if s.__class__ is not State:  # (as above)
+                return self.strike(s)[0]
+            ev, new = self.stepped(s, self.strike)
+            self._memo = (s, ev, new)
+            return ev
+        if step == "direction" or step == "after-effects":
+            d = self.direction(s)
+            assert d is not None
+            return E.DirectionDetermined(stage="before-effects" if step == "direction" else "after-effects",
+                                         basis=d.basis, attacker=d.attacker, defender=d.defender)
+        if step == "push":
+            return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
         return None
 
     # -- legal events ------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from .cards import LOOKS, Pool
 from .rulebook import NS, bad
 from .state import Pending, Player, State
 from .values import playable_card, pool_of
+from .zones import put
 
 #: the game's rules (rules.Rules), passed in by its caller: this module reads no rules module
 Rules = Any
@@ -370,15 +371,15 @@ def _battle_label(s: State, blind: list[Player], ids: tuple[str, ...]) -> str:
 
 def _with(s: State, p: Player) -> State:
     a, b = s.players
-    return replace(s, players=(p, b) if a.id == p.id else (a, p))
+    return put(s, players=(p, b) if a.id == p.id else (a, p))
 
 
 def _resume(r: Rules, s: State, pids: list[str]) -> State:
     """The position the blind step stood for, once the battle cards are known."""
     if s.blind_step == "called":
         items = r.queue_effects(s, pids)
-        return replace(s, step="effects" if items else "after-effects", effects=items, blind_step="")
-    return replace(s, step="direction", blind_step="")
+        return put(s, step="effects" if items else "after-effects", effects=items, blind_step="")
+    return put(s, step="direction", blind_step="")
 
 
 def apply_stated(r: Rules, s: State, e: Any) -> State:
@@ -415,7 +416,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
     t = type(e)
     if s.phase == "refill":
         p = s.player(e.player)
-        return [r.a_rebuilt(_with(s, replace(p, deck_open=False)), e)]
+        return [r.run(r.a_rebuilt, _with(s, replace(p, deck_open=False)), e)]
     if s.phase == "pick":
         s = replace(s, due=s.due[s.due.index(e.player):])
         p = s.player(e.player)
@@ -427,7 +428,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
                 if c == HIDDEN:
                     p = take(s, p, cid)
                     slots[i] = cid
-        return [r.a_defenseless(_with(s, replace(p, slots=tuple(slots))), e)]
+        return [r.run(r.a_defenseless, _with(s, replace(p, slots=tuple(slots))), e)]
     if s.phase == "battle" and s.step == "effects":
         return [_apply_shown(r, s, e)]
     assert t is not None
@@ -436,7 +437,7 @@ def _apply_one(r: Rules, s: State, e: Any) -> list[State]:
 
 def with_player_struct(s: State, p: Player) -> State:
     """``s`` with ``p`` (by id) in its seat, now with an unknown card."""
-    return replace(_with(s, p), unknowns=True)
+    return put(_with(s, p), unknowns=True)
 
 
 # -- a decision where the log leaves out what an unknown battle card did -----------------------------
@@ -546,7 +547,7 @@ def _due_branches(r: Rules, s: State) -> list[State]:
         t = replace(s, due=tuple(d for d in s.due if d not in unsure or d in bare_))
         while t.due and t.phase == "pick":
             p = t.player(t.due[0])
-            t = r.a_defenseless(t, E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None]))
+            t = r.run(r.a_defenseless, t, E.Defenseless(player=p.id, cards=[c for c in p.slots if c is not None]))
         label = "; ".join(f"{d} {'was defenseless' if dl else 'held a playable card'} in round {s.round}" for d, dl in zip(unsure, choice))
         out.append(_settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label))))
     return out
@@ -608,7 +609,7 @@ def _own_decision(r: Rules, s: State, e: Any) -> State | None:
     t = replace(s, due=tuple(d for d in s.due if d != e.player))
     while t.due and t.phase == "pick":
         q = t.player(t.due[0])
-        t = r.a_defenseless(t, E.Defenseless(player=q.id, cards=[c for c in q.slots if c is not None]))
+        t = r.run(r.a_defenseless, t, E.Defenseless(player=q.id, cards=[c for c in q.slots if c is not None]))
     label = f"{e.player} held a playable card in round {s.round}"
     return _settled(r, replace(t, alts=(), assumed=_assume(s.assumed, label)))
 
@@ -823,8 +824,13 @@ def shows_unseen(r: Rules, s: State) -> bool:
     effect with them unknown and the end (nothing is left for a record to wait for)."""
     if not (s.unknowns and s.phase == "battle" and s.step == "effects" and s.effects):
         return False
+    last = r._unseen  # the record asks it of one position again and again (precheck, apply, derive)
+    if last is not None and last[0] is s:
+        return last[1]  # type: ignore[no-any-return]
     shown = _shown(r, s)
-    return shown is not None and _settled(r, _fire(r, s)[1]).result is None
+    answer = shown is not None and _settled(r, _fire(r, s)[1]).result is None
+    r._unseen = (s, answer)
+    return answer
 
 
 def _check_shown(r: Rules, s: State, e: Any) -> None:

@@ -29,11 +29,26 @@ def sorted_add(items: tuple[str, ...], more: Any) -> tuple[str, ...]:
     return tuple(sorted(items + tuple(more)))
 
 
+def put(s: State, **changes: Any) -> State:
+    """``s`` with ``changes``: a new frozen position for a frozen ``s`` (``msgspec``'s replace),
+    else ``s`` itself changed in place (a working position, working.py).  For the helpers that
+    serve both (unknowns.py's, which a seat's record calls on frozen positions); an apply handler,
+    which only ever sees a working position, writes its fields directly."""
+    if s.__class__ is State:
+        return replace(s, **changes)
+    for k in changes:
+        setattr(s, k, changes[k])
+    return s
+
+
 def with_player(s: State, pid: str, **changes: Any) -> State:
+    """The working position ``s`` (working.py) with ``changes`` to player ``pid``, in place."""
     a, b = s.players
     if a.id == pid:
-        return replace(s, players=(replace(a, **changes), b))
-    return replace(s, players=(a, replace(b, **changes)))
+        s.players = (replace(a, **changes), b)
+    else:
+        s.players = (a, replace(b, **changes))
+    return s
 
 
 def picked(s: State, p: Player) -> bool:
