@@ -53,7 +53,7 @@ from adjudicator.core import registry
 from adjudicator.core import sources as _sources
 from adjudicator.core.decklist import read_bounded
 from adjudicator.core.errors import AdjudicatorError, DataError, LogError
-from adjudicator.core.events import ENVELOPE_FIELDS, Event, JudgeRuling, states
+from adjudicator.core.events import ENVELOPE_FIELDS, Event, JudgeRuling, bare, states
 from adjudicator.core.limits import depth_error
 from adjudicator.core.log import seal_lines
 from adjudicator.core.notation import ACTORS, NotationError, normalize
@@ -175,6 +175,9 @@ class RecordSession:
         self.autopass = True
         #: and every other forced event (False: passes only, as the browser's page records)
         self.fills_forced = True
+        #: the forced events filled in after the last entry, not yet restated: a person (or a script
+        #: of the whole match) who enters the next of them again is told it is recorded already
+        self._restatable: list[Event] = []
         #: (entries, view entries) -> (choices, enders): the lists of the position last shown
         self._lists: tuple[tuple[int, int], list[Choice], list[Choice]] | None = None
         #: (view state, compound choices) of the position last shown
@@ -202,7 +205,7 @@ class RecordSession:
             session.view = Recording(game, game.redact(setup, seat), src, str(path))
             save_salts(path, seat, {})  # the side file names the seat (a resume keeps it)
         write_atomic(path, record.to_jsonl())
-        session._fill(passes_only=True)  # (the first entry is the person's: Enter, where the start is forced)
+        session._restatable = session._fill(passes_only=True)  # (the first entry is the person's: Enter, where the start is forced)
         if len(session.record) > 1:
             session._groups.append((session.record.entries - 1, session.view.entries - 1))
             write_atomic(path, session.record.to_jsonl())
@@ -519,6 +522,9 @@ class RecordSession:
         items = entry if isinstance(entry, list) else [entry]
         if not items:
             return Answer(False, "an entry of no event")
+        restated = self._restated(items)
+        if restated is not None:
+            return Answer(True, f"recorded already (no other choice): {self.words(restated)}")
         lines = len(self.record)
         before_r, before_v = self.record.entries, self.view.entries
         added: list[Event] = []
@@ -545,7 +551,7 @@ class RecordSession:
                 return Answer(False, exc.render().removeprefix("<event>: "))
         ruling = self.record.last_ruling
         derived = self.record.derived
-        filled = self._fill()
+        filled = self._restatable = self._fill()
         self.refused = None
         self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
         self._write_new(lines)
@@ -553,6 +559,21 @@ class RecordSession:
         then = f"; then (no other choice): {'; '.join(self.words(e) for e in filled)}" if filled else ""
         return Answer(True, f"recorded {lines + len(added)}: " + "; ".join(self.words(e) for e in added) + verdict + then,
                       added + filled, derived, ruling=ruling, filled=filled)
+
+    def _restated(self, items: list[Any]) -> Event | None:
+        """The forced event filled in last that a one-event entry restates (taken off the list), or
+        None: then nothing filled in is restatable any more (the entry moves the match on)."""
+        waiting, self._restatable = self._restatable, []
+        if len(items) != 1 or not waiting:
+            return None
+        try:
+            ev = items[0] if isinstance(items[0], Event) else self.record._decode(items[0])
+        except LogError:
+            return None
+        if bare(ev) != bare(waiting[0]) and (self.seat is None or self.game.redact(ev, self.seat) != waiting[0]):
+            return None
+        self._restatable = waiting[1:]
+        return waiting[0]
 
     def _fill(self, passes_only: bool = False) -> list[Event]:
         """The forced events, pushed: a random outcome that can come out one way only (a die the
@@ -671,6 +692,7 @@ class RecordSession:
         if not self._groups:
             return Answer(False, "nothing to take back")
         n_record, n_view = self._groups.pop()
+        self._restatable = []
         before = self.record.events
         for _ in range(n_record):
             self.record.pop()

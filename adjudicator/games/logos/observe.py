@@ -160,7 +160,11 @@ def shown_to(s: State, pid: str, cards: list[str]) -> State:
     if not more:
         return s
     seen[pid] = Seen(pid, tuple(sorted(k.shown + tuple(more))), k.top)
-    return replace(s, seen=tuple(seen[p.id] for p in s.players if p.id in seen))
+    known = tuple(seen[p.id] for p in s.players if p.id in seen)
+    if s.__class__ is State:
+        return replace(s, seen=known)
+    s.seen = known  # a working position (working.py): in place, as every effect writes it
+    return s
 
 
 def _union(a: list[str], b: list[str]) -> list[str]:

@@ -126,7 +126,7 @@ class LogosWorking:
             _copy_into(pos, out)
         if self.keep_base:
             self.base = freeze(pos)
-        if pos.unknowns:  # the event named an unknown card (LG-40): a seat's record from here on
+        if pos.unknowns or pos.seen:  # an unknown card named (LG-40): a seat's record from here on
             return self._to_frozen(pos)
         derive = rules.derive
         d = derive(pos)
@@ -140,6 +140,8 @@ class LogosWorking:
                 if out is not pos:
                     _copy_into(pos, out)
             derived.append(d)
+            if pos.seen:  # a look showed the opponent's cards (LG-43): what a seat saw, kept as
+                return derived + self._to_frozen(pos)  # the frozen contract keeps it (forget, LG-41)
             if len(derived) > MAX_DERIVED_RUN:
                 raise EngineLoop(f"{self.game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
             d = derive(pos)

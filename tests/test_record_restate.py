@@ -1,0 +1,59 @@
+"""A whole match entered event by event, forced events included (a script of the full log, or a
+person who enters the card the deck had to give): the recorder fills a forced event in, and the
+same event entered next is answered "recorded already", never refused (replays/record.py
+``_restated``).  Over generated matches of every game."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from adjudicator.core.events import bare
+from adjudicator.core.playout import playout
+from adjudicator.replays.record import RecordSession
+from tests.test_record import SHORT, setup_of
+
+
+@pytest.mark.parametrize("gid", list(SHORT))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_event_of_a_match_entered_records_the_match(tmp_path, gid, seed):
+    g, setup = setup_of(gid, seed)
+    session = RecordSession.start(tmp_path / "m.jsonl", gid, setup["players"], options=setup["options"],
+                                  fields=setup["fields"])
+    start = session.record.setup
+    events, _ = playout(g, seed, setup=start, max_events=400)
+    said = 0
+    for ev in events[1:]:
+        if ev.kind == "X":  # derived: the recorder states it
+            continue
+        answer = session.enter(json.dumps(msgspec.to_builtins(ev)))
+        if answer.confirm:
+            answer = session.enter("y")
+        assert answer.ok, (gid, seed, ev, answer.message)
+        said += answer.message.startswith("recorded already")
+    assert [bare(e) for e in session.record.events] == [bare(e) for e in events], (gid, seed)
+    RESTATED[gid] = RESTATED.get(gid, 0) + said
+
+
+#: restated entries per game over the parametrized matches (the next test says some were)
+RESTATED: dict[str, int] = {}
+
+
+def test_the_matches_held_forced_events_restated():
+    """The matches above are not all free of forced events: the restating was exercised."""
+    if len(RESTATED) < len(SHORT):
+        pytest.skip("run with the matches above (the whole file)")
+    assert sum(RESTATED.values()) > 0, RESTATED
+
+
+def test_a_restated_event_that_differs_is_judged_as_usual(tmp_path):
+    """Only the very event filled in counts as restated: anything else is an ordinary entry."""
+    gid = "logos"
+    g, setup = setup_of(gid, 1)
+    session = RecordSession.start(tmp_path / "m.jsonl", gid, setup["players"], options=setup["options"],
+                                  fields=setup["fields"])
+    session._restatable = []
+    answer = session.enter('{"type":"Conceded","player":"nobody"}')
+    assert not answer.ok and "recorded already" not in answer.message
