@@ -1,6 +1,6 @@
 """Colossi: a check's fast path for a choice says legal exactly when the choice's option list has it.
 
-``rules.FAST`` answers some choices without building every option (``task_options``); this
+``options.FAST`` answers some choices without building every option (``task_options``); this
 compares the two on every Beast and space at each Move Beast step of random playouts.
 """
 

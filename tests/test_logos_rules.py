@@ -998,14 +998,14 @@ def test_unreadable_references() -> None:
 
 
 def test_every_effect_kind_fires_through_one_handler() -> None:
-    """The kinds a pool may name (``cards.EffectName``) are the handlers of ``rules.FIRE`` (Mimmick
+    """The kinds a pool may name (``cards.EffectName``) are the handlers of ``effects.FIRE`` (Mimmick
     fires the effect it copies), so a kind cannot be listed without a handler or the reverse."""
     import typing
 
-    from adjudicator.games.logos import cards, rules
+    from adjudicator.games.logos import cards, effects
 
     kinds = set(typing.get_args(cards.EffectName))
-    assert set(rules.FIRE) == kinds - {"mimmick"}
+    assert set(effects.FIRE) == kinds - {"mimmick"}
     assert set(cards.PERMANENT) | set(cards.TEMPORARY) | set(cards.LOOKS) == kinds
     assert cards.CARD_EFFECTS <= kinds
 

@@ -27,7 +27,6 @@ from .applies import Applies
 from .checks import Checks, NS, _RULE_OF, bad, ok
 from .engine import acol
 from .options import ANSWERS, CHOICES, answer_types, beast_steps, card_params, spawn_spaces, task_options
-from .options import FAST, canon, canonical  # noqa: F401 (re-exported: game.py and the tests import them from here)
 from .pump import no_card_back, pump
 from .state import Actions, BannerChoice, Deploy, Draft, Draw, EndTurn, PlaceStart, Replenish, Rest, StartTurn, State, TradeBack
 from .working import W

@@ -12,6 +12,7 @@ from adjudicator.core.rulings import Undefined
 from . import events as E
 from . import unknowns as U
 from .effects import fire
+from .pending import settle as settle_pending
 from .phases import Phases
 from .state import Direction, Player, Result, State
 from .working import freeze, thaw
@@ -77,7 +78,7 @@ class Applies(Phases):
     @applies(E.CardPicked)
     def a_picked(self, s: State, e: E.CardPicked) -> State:
         if s.pending and e.card is not None and e.card != HIDDEN:
-            s = U.settle(s, f"battle:{e.player}:{s.round}")
+            s = settle_pending(s, f"battle:{e.player}:{s.round}")
         if s.phase != "pick":  # LG-40: a late play a judge let stand
             return self.late_play(s, e.player, e.card)
         a, b = s.players
@@ -150,7 +151,7 @@ class Applies(Phases):
     @applies(E.PickRevealed)
     def a_revealed(self, s: State, e: E.PickRevealed) -> State:
         if s.pending:  # P's battle card of this round named: it was playable (LG-37)
-            s = U.settle(s, f"battle:{e.player}:{s.round}")
+            s = settle_pending(s, f"battle:{e.player}:{s.round}")
         if s.phase != "pick" and s.phase != "reveal":  # LG-40: a play after its round resolved, let stand
             return self.late_play(s, e.player, e.card)
         p = s.player(e.player)
@@ -215,7 +216,7 @@ class Applies(Phases):
         if s.step != "backup" or p.battle is None or p.backup is None:  # LG-40: a call a judge let stand
             return self.late_call(s, p)
         if p.backup == HIDDEN and e.card is not None and e.card != HIDDEN:  # LG-39: named as it turns face up
-            s = U.settle(U.with_player_struct(s, replace(U.take(s, p, e.card), backup=e.card)), f"backup:{e.player}")
+            s = settle_pending(U.with_player_struct(s, replace(U.take(s, p, e.card), backup=e.card)), f"backup:{e.player}")
             p = s.player(e.player)
         assert p.battle is not None
         s = with_player(s, e.player, discard=p.discard + (p.battle,), battle=p.backup, backup=None, mods=(), public=True)

@@ -18,7 +18,8 @@ from .cards import CLASSES, POOLS, Pool, load_pool
 from .rulebook import bad
 from .observe import keep_seen
 from .state import Options, Player, State
-from .unknowns import open_conditions, open_player
+from .pending import open_conditions
+from .unknowns import open_player
 from .working import LogosWorking
 
 #: ``RoundEnded.pushed[].counter`` names a player or this shared counter

@@ -27,12 +27,11 @@ from .applies import Applies
 from .checks import Checks
 from .commitments import commitment_of, example_salt
 from .observe import forget
-from .effects import CRITICAL_HP, FIRE, Fired, fire  # noqa: F401 (re-exported)
-from .rulebook import NS, bad  # noqa: F401 (re-exported)
+from .pending import keep_condition
+from .effects import fire
 from .state import State
 from .working import freeze, thaw
-from .values import beats, card_stats, matches, playable_card, pool_of, show_panels  # noqa: F401 (re-exported)
-from .zones import empty_slot, picked, remove_first, sorted_add, with_player  # noqa: F401 (re-exported)
+from .zones import picked
 
 
 class Rules(Checks, Applies):
@@ -55,7 +54,7 @@ class Rules(Checks, Applies):
         if memo is not None and memo[0] is s and memo[1] is e:
             new = memo[2]
         elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            new = U.keep_condition(self, s, e, self.apply_plain)
+            new = keep_condition(self, s, e, self.apply_plain)
         else:
             new = self.frozen(self._applies[type(e)](self, thaw(s), e))
         return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)

@@ -110,7 +110,7 @@ class Player(msgspec.Struct, frozen=True, gc=False):
 
 class Pending(msgspec.Struct, frozen=True, gc=False):
     """The condition of an undetermined event of a seat's record, kept until later events settle
-    it (LG-37): ``needs`` are the keys of what settles it (unknowns.settle_keys): ``battle:P:R``,
+    it (LG-37): ``needs`` are the keys of what settles it (pending.settle_keys): ``battle:P:R``,
     P's battle card of round R named (it was playable), ``backup:P``, P's Backup card named (it
     was eligible).  No keys: nothing the record can show settles it (it stays open)."""
 
