@@ -95,7 +95,7 @@ class Candidates:
                 out += [CardsLooked(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
                         for c in self.top_sequences(owner, h.count, self.as_listed(s))]
         elif t is Reorder:
-            peek = s.player(h.owner).deck_peek[: h.count]
+            peek = s.player(h.owner).deck_peek[: h.count] if h.seen else ("?",) * h.count  # (CO-42.3: a look not seen)
             out += [CardsReordered(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
                     for c in sorted(set(permutations(peek)))]
         elif t is ToLocus:

@@ -11,7 +11,10 @@ from msgspec.structs import replace
 
 from adjudicator.core.rulings import Illegal
 
+from adjudicator.core.events import HIDDEN
+
 from .cards import Card, Pool, POOLS
+from .unknowns import hand_could
 from .state import Follower, Player, State
 
 
@@ -71,6 +74,10 @@ def cannot_go_off(s: State, f: Follower) -> Illegal | None:
 
 def with_player(s: State, pid: str, **changes: Any) -> State:
     a, b = s.players
+    if "hand" in changes:  # CO-39.8: what the hand's unknown cards can be follows every change of the hand
+        old = a if a.id == pid else b
+        if HIDDEN in old.hand or old.hand_could or HIDDEN in changes["hand"]:
+            changes["hand_could"] = hand_could(old, changes["hand"], changes.get("unseen", old.unseen))
     if a.id == pid:
         return replace(s, players=(replace(a, **changes), b))
     return replace(s, players=(a, replace(b, **changes)))

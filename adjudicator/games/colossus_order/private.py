@@ -65,7 +65,7 @@ class Private:
             if c in known:
                 known.remove(c)
             elif HIDDEN in hand and c in unseen:
-                problem = unknowns.breaks_construction(s, owner, c, pool_of(s), shown)
+                problem = unknowns.hand_problem(owner, c, what) or unknowns.breaks_construction(s, owner, c, pool_of(s), shown)
                 if problem is not None:
                     raise bad(*problem)
                 unseen = unknowns.remove_one(unseen, c)
@@ -122,6 +122,10 @@ class Private:
                     pass  # an unchecked look (a judge let it stand): nothing is learnt
             return push(s, drop=1) if type(head(s)) is Look else s
         p, seen = self.taken_from_top(s, owner, list(e.cards))
+        if len(set(owner.deck_mixed)) > 1 and all(unknowns.unknown(c) for c in e.cards):  # CO-42.3: a look this record saw,
+            s = push(s, drop=1) if type(head(s)) is Look else s  # not its cards, into a set it knows: the deck is as it was
+            h = head(s)
+            return push(s, replace(h, seen=False), drop=1) if type(h) is Reorder and h.owner == e.owner else s
         s = self.with_seat(s, replace(p, deck_peek=seen + p.deck_peek, peek_by=e.player))
         return push(s, drop=1) if type(head(s)) is Look else s
 
@@ -131,7 +135,7 @@ class Private:
         if e.owner != h.owner or e.zone != "deck-top":
             raise bad("CO-42", "look-what", f"{e.player} puts back cards on {e.owner}'s {e.zone}, but the cards looked at "
                                             f"go back on top of {h.owner}'s deck (zone 'deck-top')")
-        peek = s.player(h.owner).deck_peek[: h.count]
+        peek = s.player(h.owner).deck_peek[: h.count] if h.seen else (HIDDEN,) * h.count  # (CO-42.3)
         if len(e.cards) != h.count:
             raise bad("CO-42", "look-count", f"{e.player} puts back {len(e.cards)} cards; {h.count} were looked at")
         named = [c for c in e.cards if not unknowns.unknown(c)]
@@ -150,18 +154,21 @@ class Private:
     def a_reordered(self, s: State, e: CardsReordered) -> State:
         p = s.player(e.owner)
         n = len(e.cards)
+        h = head(s)
+        looked = type(h) is not Reorder or h.seen  # the record named the look (CO-42.3)
+        if any(unknowns.unknown(c) for c in e.cards):  # CO-42.3: the new order is unknown to this record, the cards are not
+            s = self.with_seat(s, deck.mixed_top(p, n, self.as_listed(s)))
+            return push(s, drop=1) if type(head(s)) is Reorder else s
+        if not looked:  # a look this record did not see, then its order named: those are the top cards now
+            p, _ = self.taken_from_top(s, p, [HIDDEN] * n)
+            p = replace(p, deck_peek=(HIDDEN,) * n + p.deck_peek, peek_by=e.player)
         peek, rest = p.deck_peek[:n], p.deck_peek[n:]
         unseen = p.unseen
-        if any(unknowns.unknown(c) for c in e.cards):  # the new order is unknown to this record
-            known = tuple(c for c in peek if c != HIDDEN)
-            new = (HIDDEN,) * n
-            unseen = tuple(sorted(unseen + known)) if known else unseen
-        else:
-            new = tuple(e.cards)  # type: ignore[arg-type]
-            for c in sorted(Counter(new) - Counter(c for c in peek if c != HIDDEN)):
-                if c in unseen:
-                    unseen = unknowns.remove_one(unseen, c)
-        s = with_player(s, e.owner, deck_peek=new + rest, unseen=unseen)
+        new = tuple(e.cards)  # type: ignore[arg-type]
+        for c in sorted(Counter(new) - Counter(c for c in peek if c != HIDDEN)):
+            if c in unseen:
+                unseen = unknowns.remove_one(unseen, c)
+        s = self.with_seat(s, replace(p, deck_peek=new + rest, unseen=unseen))
         return push(s, drop=1) if type(head(s)) is Reorder else s
 
     @checks(CardsMoved, rule="CO-43")

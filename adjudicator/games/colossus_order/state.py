@@ -120,10 +120,18 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     #: CO-39: the identities the player's unknown cards (``"?"`` in deck, hand, Locus) can still be,
     #: a sorted multiset (empty while every card is known: the full-information path never reads it)
     unseen: tuple[str, ...] = ()
+    #: CO-42.3: the top cards of the deck put back by a look whose new order this record does not
+    #: know (the opponent's own look): which cards they are, as far as known (``"?"`` the others),
+    #: a sorted multiset, below ``deck_known``, above ``deck_peek`` (empty in a full log)
+    deck_mixed: tuple[str, ...] = ()
+    #: CO-39.8: the cards the hand's unknown ones are among, once an unknown card left a hand that
+    #: held known ones (a sorted multiset, ``"?"``: any card of ``unseen``; empty: no limit)
+    hand_could: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
-        return len(self.deck_known) + len(self.deck_peek) + len(self.deck_top) + len(self.deck_bottom) + len(self.deck_under)
+        return (len(self.deck_known) + len(self.deck_mixed) + len(self.deck_peek) + len(self.deck_top) + len(self.deck_bottom)
+                + len(self.deck_under))
 
 
 # -- tasks: what must happen next ---------------------------------------------------------------
@@ -240,6 +248,8 @@ class Reorder(Task, tag="reorder"):
     owner: str
     count: int
     source: str = ""
+    #: the record named the cards looked at (else it saw a look, not the cards: CO-42.3)
+    seen: bool = True
 
 
 class ToLocus(Task, tag="to-locus"):

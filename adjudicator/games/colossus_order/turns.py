@@ -333,6 +333,8 @@ class Turns:
         else:
             p, card = deck.take(s.player(e.player), e.card, self.as_listed(s)), e.card  # type: ignore[arg-type]
         p = replace(p, hand=p.hand + (card,))
+        if card == HIDDEN and p.hand_could:  # CO-39.8: an unknown card joins those the hand's unknown ones are among
+            p = replace(p, hand_could=tuple(sorted(p.hand_could + (HIDDEN,))))
         a, b = s.players
         players = (p, b) if a.id == p.id else (a, p)
         if e.card is not None and looks_like(e.card):
