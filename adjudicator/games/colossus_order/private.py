@@ -18,7 +18,7 @@ from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReorde
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import deck, unknowns
-from .state import LocusSlot, Look, Player, Reorder, State, ToLocus
+from .state import LocusSlot, Look, MoveCards, Player, Reorder, State, ToLocus
 from .positions import NS, bad, pool_of, contains_multiset, with_player
 
 
@@ -32,7 +32,8 @@ class Private:
         if type(h) is not task or h.player != who:
             raise self.out_of_step(s, e)
         if e.source is not None and e.source != (h.source or None):  # informational, but never another card's
-            rule = "CO-43" if task is ToLocus else "CO-41" if task is Look and h.zone == "hand" else "CO-42"
+            rule = ("CO-43" if task is ToLocus else "CO-46" if task is MoveCards else
+                    {"hand": "CO-41", "locus": "CO-47"}.get(h.zone, "CO-42") if task is Look else "CO-42")
             raise bad(rule, "private-source", f"{type(e).__name__}: source {e.source!r}, but {h.source or 'no card'} "
                                               f"lets {who} do this (the source may be left out)")
         return h
@@ -40,6 +41,9 @@ class Private:
     @checks(CardsLooked, rule="CO-41")
     def c_looked(self, s: State, e: CardsLooked) -> Ruling | None:
         h = self.private_step(s, e, Look)
+        if h.zone == "locus":  # CO-47 (moves.py)
+            self.c_locus_look(s, e)
+            return legal("CO-47", NS + "ok", f"{e.player} looks at {len(e.cards)} of {e.owner}'s face-down Locus cards")
         rule = "CO-41" if h.zone == "hand" else "CO-42"
         if e.owner != h.owner or e.zone != h.zone or e.slots is not None:
             what = "hand" if h.zone == "hand" else f"top {h.count} cards of the deck"
@@ -112,6 +116,8 @@ class Private:
 
     @applies(CardsLooked)
     def a_looked(self, s: State, e: CardsLooked) -> State:
+        if e.zone == "locus":  # CO-47 (moves.py)
+            return self.a_locus_look(s, e)
         owner = s.player(e.owner)
         if e.zone == "hand":
             if HIDDEN in owner.hand and any(not unknowns.unknown(c) for c in e.cards):  # CO-41: the record names them
@@ -173,6 +179,9 @@ class Private:
 
     @checks(CardsMoved, rule="CO-43")
     def c_moved(self, s: State, e: CardsMoved) -> None:
+        if type(head(s)) is MoveCards:  # CO-46 (moves.py)
+            self.private_step(s, e, MoveCards)
+            return self.c_card_move(s, e)
         h = self.private_step(s, e, ToLocus)
         if e.owner != h.player or (e.player is not None and e.player != h.player) or e.from_zone != "deck" or e.to_zone != "locus":
             raise bad("CO-43", "move-what", f"CardsMoved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
@@ -188,6 +197,8 @@ class Private:
 
     @applies(CardsMoved)
     def a_moved(self, s: State, e: CardsMoved) -> State:
+        if type(head(s)) is MoveCards:  # CO-46 (moves.py)
+            return self.a_card_move(s, e)
         p, cards = self.taken_from_top(s, s.player(e.owner), list(e.cards))
         slots = tuple(LocusSlot(p.next_slot + i, c) for i, c in enumerate(cards))
         s = self.with_seat(s, replace(p, locus=p.locus + slots, next_slot=p.next_slot + len(slots)))

@@ -260,6 +260,24 @@ class ToLocus(Task, tag="to-locus"):
     source: str = ""
 
 
+class MoveCards(Task, tag="move-cards"):
+    """CO-46: up to ``count`` of ``player``'s cards go from ``from_zone`` to ``to_zone`` (a card's
+    ``move`` effect): seen by ``seen_by`` (``owner`` or ``both``), each passing ``only`` (kind,
+    colour, card id; empty: any); ``slots``: the Locus slots the cards go into (a swap's emptied
+    slots), else new ones."""
+
+    player: str
+    from_zone: str
+    to_zone: str
+    count: int
+    seen_by: str = "owner"
+    only: tuple[str | None, str | None, str | None] = (None, None, None)
+    slots: tuple[int, ...] | None = None
+    #: fill the slots the move before it emptied (``slot = "emptied"``)
+    emptied: bool = False
+    source: str = ""
+
+
 class Flipped(Task, tag="flipped"):
     """CO-8.7: ``player``'s Locus slot ``slot`` was turned face up by an effect: what it shows follows."""
 
@@ -267,7 +285,7 @@ class Flipped(Task, tag="flipped"):
     slot: int
 
 
-AnyTask = Flipped | Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
+AnyTask = MoveCards | Flipped | Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):

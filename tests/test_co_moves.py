@@ -1,0 +1,167 @@
+"""Own cards' moves and looks (CO-46, CO-47; issue 32, item 8): a pool holding a card of each new
+effect kind (tests/data/co_move_cards.toml: a swap of a hand card with a face-down Locus card, a
+private look at a face-down Locus card, a hand card to the bottom of the deck, a Gem from hand
+into a new Locus slot, a look at five cards) is played in generated matches, recorded with
+``adjudicator record --script``, verified, redacted for each seat and reconciled."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli.main import main
+from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved
+from adjudicator.core.sources import Sources, using
+from adjudicator.core.verify import settle
+from adjudicator.games.colossus_order import events as E
+
+from .co_scenarios import A, B, GAME
+
+ROOT = Path(__file__).resolve().parent
+NEW = ("vault-swap", "oracle-eye", "tide-return", "gem-vault", "deep-scrying")
+SAMPLE = ROOT.parent / "adjudicator" / "games" / "colossus_order" / "data" / "sample.toml"
+
+
+def write_pool(where: Path) -> Path:
+    """The sample pool with the new cards, as the pool ``club-moves`` in ``where``."""
+    text = SAMPLE.read_text(encoding="utf-8").replace('pool = "sample"', 'pool = "club-moves"', 1)
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / "club-moves.toml"
+    path.write_text(text + "\n" + (ROOT / "data" / "co_move_cards.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
+def move_setup() -> E.MatchStarted:
+    """Two blue decks of 50 holding 3 of each new card (deck validation strict)."""
+    from adjudicator.games.colossus_order.cards import load_pool
+
+    sample = load_pool("sample")
+    blue = [c.id for c in sorted(sample.cards.values(), key=lambda c: c.id)
+            if c.colour == "blue" and c.type not in ("colossus", "gem") and c.id != "tidal-scrying"]
+    cards = {c: 3 for c in NEW}
+    for c in blue:
+        if sum(cards.values()) >= 30:
+            break
+        cards[c] = min(3, 30 - sum(cards.values()))
+    cards["blue-gem"] = 20
+    deck = E.DeckList(colossus="tidal-spire-colossus", cards=cards)
+    return E.MatchStarted(game="colossus-order", players=[A, B], decks={A: deck, B: deck}, pool="club-moves")
+
+
+def _weight(state, e) -> float:
+    if type(e) in (E.ActionPlayed, E.FollowerPlayed) and e.card in NEW:
+        return 400.0
+    if type(e) is E.Conceded:
+        return 0.0
+    if type(e) is CardsMoved and e.cards:
+        return 5.0
+    return GAME.playout_weight(state, e)
+
+
+def play(seed: int, max_events: int = 500) -> list:
+    """A generated match that prefers the new cards: the full log (derived events included)."""
+    rng = random.Random(seed)
+    state, derived = settle(GAME, GAME.initial_state(move_setup()))
+    events = [move_setup()] + list(derived)
+    while GAME.outcome(state) is None and len(events) < max_events:
+        options = GAME.legal_events(state)
+        if not options:
+            break
+        e = rng.choices(options, [_weight(state, x) for x in options])[0]
+        state, derived = settle(GAME, GAME.apply(state, e))
+        events += [e] + list(derived)
+    return events
+
+
+def entries(events: list) -> list:
+    """The entries a person types into ``record`` for the match ``events``: its decisions and
+    random outcomes, without the passes the recorder fills in (a pass that is its player's only
+    choice)."""
+    state = GAME.initial_state(events[0])
+    out = []
+    for e in events[1:]:
+        if e.kind != "X":
+            options = [x for x in GAME.legal_events(state) if type(x) is not E.Conceded]
+            if not (type(e) is E.XPlayPassed and len(options) == 1):
+                out.append(e)
+        state = GAME.apply(state, e)
+    return out
+
+
+def kinds(events: list) -> set[str]:
+    """Which of the new effect kinds a match's events hold."""
+    out = set()
+    for e in events:
+        if type(e) is CardsMoved and e.source in ("vault-swap", "tide-return", "gem-vault"):
+            out.add(e.source)
+        if type(e) is CardsLooked and e.zone == "locus":
+            out.add("oracle-eye")
+        if type(e) is CardsLooked and e.zone == "deck-top" and len(e.cards) > 3:
+            out.add("deep-scrying")
+    return out
+
+
+def test_the_new_cards_load_and_a_pool_refuses_what_a_move_cannot_say(tmp_path: Path) -> None:
+    from adjudicator.core.data import DataError
+    from adjudicator.games.colossus_order.cards import load_pool_file
+
+    pool = load_pool_file(write_pool(tmp_path))
+    assert all(c in pool.cards for c in NEW)
+    bad = tmp_path / "bad" / "club-moves.toml"
+    bad.parent.mkdir()
+    bad.write_text(write_pool(tmp_path).read_text().replace('to = "deck-bottom", seen_by = "both"', 'to = "deck-bottom"'))
+    with pytest.raises(DataError, match="seen by both"):
+        load_pool_file(bad)
+
+
+def test_a_card_of_each_new_kind_is_recorded_verified_redacted_and_reconciled(tmp_path: Path) -> None:
+    pools = tmp_path / "pools"
+    write_pool(pools)
+    seen: set[str] = set()
+    with using(Sources([pools])):
+        matches = []
+        for seed in range(12):
+            events = play(seed)
+            got = kinds(events) - seen
+            if got:
+                matches.append(events)
+                seen |= got
+            if seen == set(NEW):
+                break
+        scripts = [entries(events) for events in matches]
+    assert seen == set(NEW), set(NEW) - seen
+    runner = CliRunner()
+    for n, events in enumerate(matches):
+        setup = tmp_path / f"setup-{n}.json"
+        setup.write_bytes(msgspec.json.encode(events[0]))
+        log = tmp_path / f"match-{n}.jsonl"
+        script = "".join(msgspec.json.encode(e).decode() + "\n" for e in scripts[n])
+        r = runner.invoke(main, ["record", str(log), "--pools", str(pools), "--setup", f"@{setup}", "--script", "-"],
+                          input=script)
+        assert r.exit_code == 0, r.output[-2000:]
+        r = runner.invoke(main, ["verify", "--pools", str(pools), str(log)])
+        assert r.exit_code in (0, 5), r.output[-2000:]
+        records = []
+        for seat in (A, B):
+            out = tmp_path / f"match-{n}-{seat}.jsonl"
+            r = runner.invoke(main, ["redact", "--pools", str(pools), "--as", seat, str(log), "-o", str(out)])
+            assert r.exit_code == 0, r.output[-2000:]
+            lines = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+            for x in lines:  # what the seat did not see is "?"
+                if x["type"] == "CardsMoved" and seat not in x["seen_by"]:
+                    assert set(x["cards"]) <= {HIDDEN}, (seat, x)
+                if x["type"] == "CardsLooked" and x["player"] != seat:
+                    assert set(x["cards"]) <= {HIDDEN}, (seat, x)
+            r = runner.invoke(main, ["verify", "--pools", str(pools), str(out)])
+            assert r.exit_code in (0, 4, 5), (seat, r.output[-2000:])
+            records.append(out)
+        merged = tmp_path / f"match-{n}-merged.jsonl"
+        r = runner.invoke(main, ["reconcile", "--pools", str(pools), str(records[0]), str(records[1]), "-o", str(merged)])
+        assert r.exit_code == 0, r.output[-2000:]
+        r = runner.invoke(main, ["verify", "--pools", str(pools), str(merged)])
+        assert r.exit_code in (0, 5), r.output[-2000:]
