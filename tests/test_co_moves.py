@@ -1,5 +1,5 @@
 """Own cards' moves and looks (CO-46, CO-47; issue 32, item 8): a pool holding a card of each new
-effect kind (tests/data/co_move_cards.toml: a swap of a hand card with a face-down Locus card, a
+effect kind (the examples of docs/own-cards.md, "Moves and looks": a swap of a hand card with a face-down Locus card, a
 private look at a face-down Locus card, a hand card to the bottom of the deck, a Gem from hand
 into a new Locus slot, a look at five cards) is played in generated matches, recorded with
 ``adjudicator record --script``, verified, redacted for each seat and reconciled."""
@@ -21,10 +21,20 @@ from adjudicator.core.verify import settle
 from adjudicator.games.colossus_order import events as E
 
 from .co_scenarios import A, B, GAME
+from .test_co_rules import accepts, covers, rejects
 
 ROOT = Path(__file__).resolve().parent
 NEW = ("vault-swap", "oracle-eye", "tide-return", "gem-vault", "deep-scrying")
 SAMPLE = ROOT.parent / "adjudicator" / "games" / "colossus_order" / "data" / "sample.toml"
+
+
+def doc_cards() -> list[str]:
+    """The example cards of docs/own-cards.md's "Moves and looks" section (TOML blocks)."""
+    import re
+
+    page = (ROOT.parent / "docs" / "own-cards.md").read_text(encoding="utf-8")
+    section = page.split("## Moves and looks", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```toml\n(.*?)```", section, re.S)
 
 
 def write_pool(where: Path) -> Path:
@@ -32,7 +42,7 @@ def write_pool(where: Path) -> Path:
     text = SAMPLE.read_text(encoding="utf-8").replace('pool = "sample"', 'pool = "club-moves"', 1)
     where.mkdir(parents=True, exist_ok=True)
     path = where / "club-moves.toml"
-    path.write_text(text + "\n" + (ROOT / "data" / "co_move_cards.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(text + "\n" + "\n".join(doc_cards()) + "\n", encoding="utf-8")
     return path
 
 
@@ -110,6 +120,7 @@ def test_the_new_cards_load_and_a_pool_refuses_what_a_move_cannot_say(tmp_path: 
     from adjudicator.core.data import DataError
     from adjudicator.games.colossus_order.cards import load_pool_file
 
+    assert len(doc_cards()) == len(NEW)
     pool = load_pool_file(write_pool(tmp_path))
     assert all(c in pool.cards for c in NEW)
     bad = tmp_path / "bad" / "club-moves.toml"
@@ -165,3 +176,66 @@ def test_a_card_of_each_new_kind_is_recorded_verified_redacted_and_reconciled(tm
         assert r.exit_code == 0, r.output[-2000:]
         r = runner.invoke(main, ["verify", "--pools", str(pools), str(merged)])
         assert r.exit_code in (0, 5), r.output[-2000:]
+
+
+def _before(kind) -> tuple:
+    """The position before the first event of a generated match that ``kind`` (event -> bool)
+    picks, and that event (the pool ``club-moves`` in effect)."""
+    for seed in range(12):
+        events = play(seed)
+        state = GAME.initial_state(events[0])
+        for e in events[1:]:
+            if kind(e):
+                return state, e
+            state = GAME.apply(state, e)
+    raise AssertionError("no such event in 12 matches")
+
+
+@covers("CO-46")
+def test_a_move_takes_what_its_card_says(tmp_path: Path) -> None:
+    """CO-46: Gem Vault moves a Gem card only, from the hand, seen by its owner alone; Vault Swap's
+    second move fills the slot its first emptied.  Another card, another zone, another seer, or
+    more cards than the effect moves are refused."""
+    pools = tmp_path / "pools"
+    write_pool(pools)
+    with using(Sources([pools])):
+        state, e = _before(lambda e: type(e) is CardsMoved and e.source == "gem-vault" and bool(e.cards))
+        accepts(GAME.check(state, e))
+        hand = state.player(e.owner).hand
+        other = next(c for c in hand if c != "blue-gem" and not c.endswith("-gem")) if any(
+            not c.endswith("-gem") for c in hand) else None
+        if other is not None:
+            rejects(GAME.check(state, msgspec.structs.replace(e, cards=[other])), "CO-46", "move-filter", "is not a gem",
+                    "gem-vault moves only those")
+        rejects(GAME.check(state, msgspec.structs.replace(e, seen_by=[A, B])), "CO-46", "seen-by", "seen_by must be")
+        rejects(GAME.check(state, msgspec.structs.replace(e, to_zone="discard")), "CO-46", "move-what", "from hand to locus-down")
+        rejects(GAME.check(state, msgspec.structs.replace(e, cards=list(e.cards) * 2)), "CO-46", "move-count", "up to 1")
+        after = GAME.apply(state, e)
+        mover = after.player(e.owner)
+        assert mover.locus[-1].card == e.cards[0] and not mover.locus[-1].face_up and len(mover.hand) == len(hand) - 1
+        state, e = _before(lambda e: type(e) is CardsMoved and e.source == "vault-swap" and e.from_zone == "hand")
+        assert state.todo[0].slots is not None and (e.slots is None or list(e.slots) == list(state.todo[0].slots))
+
+
+@covers("CO-47")
+def test_a_look_at_face_down_locus_cards_names_them_for_the_looker(tmp_path: Path) -> None:
+    """CO-47: Oracle Eye shows its controller one face-down Locus card of the opponent's: the slot
+    must be a face-down one, the card what it holds; the looker knows it after."""
+    pools = tmp_path / "pools"
+    write_pool(pools)
+    with using(Sources([pools])):
+        state, e = _before(lambda e: type(e) is CardsLooked and e.zone == "locus")
+        accepts(GAME.check(state, e))
+        owner = state.player(e.owner)
+        up = [sl.id for sl in owner.locus if sl.face_up]
+        wrong = next(c for c in ("blue-gem", "tide-scout") if c != e.cards[0])
+        rejects(GAME.check(state, msgspec.structs.replace(e, cards=[wrong])), "CO-47", "not-in-slot", f"holds {e.cards[0]}")
+        rejects(GAME.check(state, msgspec.structs.replace(e, slots=[max(sl.id for sl in owner.locus) + 1])), "CO-47",
+                "move-slots", "face-down Locus slots")
+        rejects(GAME.check(state, msgspec.structs.replace(e, cards=[], slots=[])), "CO-47", "look-count")
+        if up:
+            rejects(GAME.check(state, msgspec.structs.replace(e, slots=[up[0]])), "CO-47", "move-slots")
+        after = GAME.apply(state, e)
+        [slot] = [sl for sl in after.player(e.owner).locus if sl.id == e.slots[0]]
+        assert slot.known and GAME.observe(after, e.player).player(e.owner).locus
+        assert any(sl.id == e.slots[0] and sl.card == e.cards[0] for sl in GAME.observe(after, e.player).player(e.owner).locus)

@@ -2084,6 +2084,7 @@ def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under,
 from . import test_co_unknowns  # noqa: E402,F401
 from . import test_seat_colossus_order  # noqa: E402,F401
 from . import test_co_knowledge  # noqa: E402,F401
+from . import test_co_moves  # noqa: E402,F401
 
 
 def _taken_back_draw() -> tuple[list, int, "State"]:

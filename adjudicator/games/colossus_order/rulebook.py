@@ -127,6 +127,8 @@ RULES: dict[str, str] = {
     "CO-42.3": "A look a record sees but not its cards leaves the cards it knew there known as a set, in an order it does not know",
     "CO-43": "The top cards of a deck put into its owner's Locus face down (deck-to-locus): named, seen by the owner alone",
     "CO-44": "A taking back keeps what the seats saw: the cards taken from the top of a deck go back on top, known to whoever saw them",
+    "CO-46": "An own card's move (move): up to N of the controller's cards from hand, face-down Locus or deck top to another zone, seen by the owner or both, each passing its filter",
+    "CO-47": "A look at the opponent's face-down Locus cards (look-locus): the looker names the slots and cards, seen by the looker alone",
     "CO-45": "An illegal event that stands is applied as stated where its effect on the table is defined; an attack or ability by no follower on the field has none",
 }
 
