@@ -57,6 +57,8 @@ def test_the_opponents_own_look_leaves_the_cards_the_record_knew_among_the_top()
     bob = after.player(B)
     assert sorted(bob.deck_mixed) == sorted(["ash", HIDDEN]) and not bob.deck_known
     assert bob.deck_count == state.player(B).deck_count
+    zone = next(z for z in GAME.scene(after, A).zones if z.id == f"{B}.deck-mixed")  # the record's view shows the set
+    assert "order not known" in zone.label and sorted(c.name or "?" for c in zone.cards)[-1] != "?"
     milling = replace(after, todo=(Mill(B, 2, "a test"),) + after.todo)
     other = next(c for c in bob.unseen if c != "ash")
     first = _apply(milling, [E.CardMilled(player=B, card=other)])
