@@ -6,6 +6,7 @@ into a new Locus slot, a look at five cards) is played in generated matches, rec
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -73,8 +74,15 @@ def _weight(state, e) -> float:
     return GAME.playout_weight(state, e)
 
 
-def play(seed: int, max_events: int = 500) -> list:
-    """A generated match that prefers the new cards: the full log (derived events included)."""
+#: the seeds tried first (each of them plays every new kind within 300 events today; the tests go
+#: on to later seeds where a change of the engine's choices makes one miss a kind)
+SEEDS = (1, 2, 3, *range(6, 20))
+
+
+@functools.lru_cache(maxsize=8)
+def play(seed: int, max_events: int = 300) -> list:
+    """A generated match that prefers the new cards: the full log (derived events included; the
+    pool ``club-moves`` must be in effect; kept for the module's other tests)."""
     rng = random.Random(seed)
     state, derived = settle(GAME, GAME.initial_state(move_setup()))
     events = [move_setup()] + list(derived)
@@ -136,7 +144,7 @@ def test_a_card_of_each_new_kind_is_recorded_verified_redacted_and_reconciled(tm
     seen: set[str] = set()
     with using(Sources([pools])):
         matches = []
-        for seed in range(12):
+        for seed in SEEDS:
             events = play(seed)
             got = kinds(events) - seen
             if got:
@@ -181,14 +189,14 @@ def test_a_card_of_each_new_kind_is_recorded_verified_redacted_and_reconciled(tm
 def _before(kind) -> tuple:
     """The position before the first event of a generated match that ``kind`` (event -> bool)
     picks, and that event (the pool ``club-moves`` in effect)."""
-    for seed in range(12):
+    for seed in SEEDS:
         events = play(seed)
         state = GAME.initial_state(events[0])
         for e in events[1:]:
             if kind(e):
                 return state, e
             state = GAME.apply(state, e)
-    raise AssertionError("no such event in 12 matches")
+    raise AssertionError(f"no such event in {len(SEEDS)} matches")
 
 
 @covers("CO-46")
