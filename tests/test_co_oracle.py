@@ -204,7 +204,8 @@ def fold(record: list, seat: str, truth: dict[int, Any]) -> dict[int, tuple[Hand
             slots.update({x: c for x, c in zip(e.slots, e.cards) if c not in (None, HIDDEN)})
         if t is E.LocusFlipped and e.player == opp and e.card not in (None, HIDDEN):
             slots[e.slot] = e.card
-        if after is not None:  # the slots that left the Locus are gone
+        if after is not None:  # a face-up card is seen by all (and stays seen face down); the slots that left are gone
+            slots.update({sl.id: sl.card for sl in after.player(opp).locus if sl.face_up and sl.card not in (None, HIDDEN)})
             ids = {sl.id for sl in after.player(opp).locus}
             slots = {x: c for x, c in slots.items() if x in ids}
         out[n] = (hand.copy(), dict(slots))
