@@ -160,8 +160,15 @@ def test_every_type_and_colour_occurs(cards: list[Card]) -> None:
         assert {"follower", "action", "action-snap", "colossus", "gem"} <= kinds, colour
 
 
-def test_every_effect_kind_occurs(cards: list[Card]) -> None:
-    used = {tag(e) for c in cards for e in all_effects(c)}
+def test_every_effect_kind_occurs(cards: list[Card], tmp_path) -> None:
+    """In the sample pool, or (the moves and looks of own cards, CO-46/CO-47, played by
+    tests/test_co_moves.py) in docs/own-cards.md's examples."""
+    from adjudicator.games.colossus_order.cards import load_pool_file
+
+    from .test_co_moves import write_pool
+
+    examples = list(load_pool_file(write_pool(tmp_path)).cards.values())
+    used = {tag(e) for c in cards + examples for e in all_effects(c)}
     assert used == ALL_DO_TAGS, f"unused effect kinds: {ALL_DO_TAGS - used}"
 
 

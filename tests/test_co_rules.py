@@ -47,6 +47,8 @@ NEVER_REJECTS: dict[str, str] = {
     "CO-39": "the fields a seat's record may leave unknown; \"?\" anywhere else is unreadable (a RefError)",
     "CO-39.1": "an unknown deck list is an assumption stated beside the verdict; a card breaking it is rejected under CO-1.3/CO-1.4",
     "CO-39.4": "a Complete Declaration of unknown Locus cards is undetermined and followed as failed",
+    "CO-42.3": "the set a look put back is what the deck's order is known as; a card outside it is refused under "
+               "CO-2.6 (tests/test_co_knowledge.py)",
     "CO-40.1": "a malformed commitment is unreadable (a RefError naming the line and field), never a ruling",
     "CO-6.4": "the engine resolves a CIP itself as the follower enters; no event can decline it "
               "(naming no target when one exists is rejected under CO-6.3)",
@@ -2081,6 +2083,8 @@ def test_taking_from_the_top_follows_the_layers(known, unknown, returned, under,
 # import registers their coverage wherever this module's coverage is read
 from . import test_co_unknowns  # noqa: E402,F401
 from . import test_seat_colossus_order  # noqa: E402,F401
+from . import test_co_knowledge  # noqa: E402,F401
+from . import test_co_moves  # noqa: E402,F401
 
 
 def _taken_back_draw() -> tuple[list, int, "State"]:

@@ -20,7 +20,7 @@ from . import events as E
 from .cards import Pool
 from .state import (
     Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, Look, Mill, Mulligan, Player, ReplaceLocus,
-    Reorder, Reveal, RevealTop, Shuffle, State, ToLocus, Window,
+    MoveCards, Reorder, Reveal, RevealTop, Shuffle, State, ToLocus, Window,
 )
 from .positions import pool_of, not_ready, cannot_go_off
 from .selections import declarations
@@ -89,15 +89,19 @@ class Candidates:
             out.append(E.EffectDeclared(player=h.player, card=h.card))
         elif t is Look:
             owner = s.player(h.owner)
-            if h.zone == "hand":
+            if h.zone == "locus":  # CO-47
+                out += self.locus_look_candidates(s, h)
+            elif h.zone == "hand":
                 out.append(CardsLooked(player=h.player, owner=h.owner, zone="hand", cards=sorted(owner.hand), source=h.source or None))
             else:
                 out += [CardsLooked(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
                         for c in self.top_sequences(owner, h.count, self.as_listed(s))]
         elif t is Reorder:
-            peek = s.player(h.owner).deck_peek[: h.count]
+            peek = s.player(h.owner).deck_peek[: h.count] if h.seen else ("?",) * h.count  # (CO-42.3: a look not seen)
             out += [CardsReordered(player=h.player, owner=h.owner, zone="deck-top", cards=list(c), source=h.source or None)
                     for c in sorted(set(permutations(peek)))]
+        elif t is MoveCards:  # CO-46
+            out += self.move_candidates(s, h)
         elif t is ToLocus:
             out += [CardsMoved(owner=h.player, from_zone="deck", to_zone="locus", cards=list(c), seen_by=[h.player],
                                player=h.player, source=h.source or None)

@@ -178,8 +178,9 @@ class LookHand(_Effect, tag="look-hand"):
     the controller alone (CO-41)."""
 
 
-#: the most cards one look at the top of a deck may show (the candidates list every order)
-MAX_LOOK = 3
+#: the most cards one look at the top of a deck (or one move of its top into the Locus) may show
+#: (the candidates list every order: 5 cards, 120 orders)
+MAX_LOOK = 5
 
 
 class LookTop(_Effect, tag="look-top"):
@@ -198,8 +199,51 @@ class ToLocus(_Effect, tag="deck-to-locus"):
     count: int = 1
 
 
+#: the zones a ``move`` takes cards from and puts them in (CO-46)
+FromZone = Literal["hand", "locus-down", "deck-top"]
+ToZone = Literal["hand", "deck-top", "deck-bottom", "locus-down", "locus-up", "discard"]
+#: the destinations every seat sees a card arrive in: a move there is seen by both (CO-46)
+PUBLIC_ZONES = ("deck-top", "deck-bottom", "locus-up", "discard")
+#: the most cards one ``move`` may take
+MAX_MOVE = 10
+
+
+class CardFilter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a moved card must be (CO-46): its kind (``gem``, ``follower``, ``action``), colour, or
+    card id; every condition given must hold."""
+
+    kind: Literal["gem", "follower", "action"] | None = None
+    colour: Colour | None = None
+    card: str | None = None
+
+
+class Move(_Effect, tag="move"):
+    """Up to ``count`` of the controller's cards go from zone ``from`` to zone ``to`` (CO-46): a
+    ``CardsMoved`` by the controller.  From the hand or the face-down Locus the controller chooses
+    which (up to ``count``, as many as there are); from the top of the deck the top ``count`` go,
+    in order.  Into the Locus each card takes a new slot (``slot = "new"``) or, after a move out of
+    the Locus in the same resolution, the slots that move emptied (``slot = "emptied"``: a swap).
+    ``seen_by``: who sees the cards (``owner``, or ``both``: shown; a move to a zone everyone sees
+    is shown).  ``only``: a filter every moved card must pass."""
+
+    to: ToZone
+    from_: FromZone = msgspec.field(name="from", default="hand")
+    count: int = 1
+    seen_by: Literal["owner", "both"] = "owner"
+    only: CardFilter | None = None
+    slot: Literal["new", "emptied"] = "new"
+
+
+class LookLocus(_Effect, tag="look-locus"):
+    """The controller looks at up to ``count`` of the opponent's face-down Locus cards of its
+    choice, privately: a ``CardsLooked`` with ``zone = "locus"`` and the ``slots`` (CO-47).  The
+    looker then knows them (as after a failed Complete Declaration)."""
+
+    count: int = 1
+
+
 Effect = Union[Draw, Damage, Destroy, Switch, Boost, ReturnToHand, RecoverLocus, CostChange, Aura,
-               RevealTop, Mill, SetStats, FlipLocus, ToDeck, LookHand, LookTop, ToLocus]
+               RevealTop, Mill, SetStats, FlipLocus, ToDeck, LookHand, LookTop, ToLocus, Move, LookLocus]
 CONTINUOUS_EFFECTS = (CostChange, Aura)
 
 
@@ -332,11 +376,28 @@ def _effect_problems(where: str, effects: list[Any], *, continuous: bool, nested
                 yield f"{base}[{j}].{n}", "must not be negative"
         if isinstance(fx, (LookTop, ToLocus)) and not 1 <= fx.count <= MAX_LOOK:
             yield f"{base}[{j}].count", f"1 to {MAX_LOOK} cards"
+        if isinstance(fx, Move):
+            yield from _move_problems(f"{base}[{j}]", fx, effects[:j])
+        if isinstance(fx, LookLocus) and not 1 <= fx.count <= MAX_MOVE:
+            yield f"{base}[{j}].count", f"1 to {MAX_MOVE} cards"
         if isinstance(fx, SetStats):
             if fx.attack is None and fx.defence is None:
                 yield f"{base}[{j}]", "set-stats sets attack, defence or both"
             if (fx.attack or 0) < 0 or (fx.defence or 0) < 0:
                 yield f"{base}[{j}]", "set-stats values must not be negative"
+
+
+def _move_problems(where: str, fx: Move, before: list[Any]) -> Iterator[tuple[str, str]]:
+    """CO-46: what a ``move`` cannot say."""
+    if not 1 <= fx.count <= MAX_MOVE:
+        yield f"{where}.count", f"1 to {MAX_MOVE} cards"
+    if fx.from_ == fx.to:
+        yield f"{where}.to", "a move goes to another zone"
+    if fx.to in PUBLIC_ZONES and fx.seen_by != "both":
+        yield f"{where}.seen_by", f"a card put into {fx.to} is seen by both (seen_by = \"both\")"
+    if fx.slot == "emptied" and (not fx.to.startswith("locus") or not any(
+            isinstance(b, Move) and b.from_ == "locus-down" for b in before)):
+        yield f"{where}.slot", "\"emptied\" fills the Locus slots an earlier move of the same card emptied"
 
 
 POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)

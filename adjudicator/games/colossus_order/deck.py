@@ -41,9 +41,9 @@ def _layer(p: Player, field: str, cards: tuple[str, ...]) -> Player:
 
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
     """The non-empty layers of ``p``'s deck from the top: (field, cards, ordered)."""
-    out = [("deck_known", p.deck_known, True), ("deck_top", p.deck_top, False),
+    out = [("deck_known", p.deck_known, True), ("deck_mixed", p.deck_mixed, False), ("deck_top", p.deck_top, False),
            ("deck_bottom", p.deck_bottom, as_listed), ("deck_under", p.deck_under, True)]
-    if p.deck_peek:  # CO-42: below the cards known to both, above the unknown part
+    if p.deck_peek:  # CO-42: below the cards known to both, above a look's set (CO-42.3) and the unknown part
         out.insert(1, ("deck_peek", p.deck_peek, True))
     return [x for x in out if x[1]]
 
@@ -52,7 +52,7 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
     """Why ``card`` cannot be the top card of ``p``'s deck now: (rule, code, message), or None.
 
     ``verb`` names what happens to it ("draws", "reveals", "mills")."""
-    if not p.deck_known and not p.deck_peek and find(p.deck_top, card) >= 0:  # the top layer, of unknown order, holds it
+    if not p.deck_known and not p.deck_mixed and not p.deck_peek and find(p.deck_top, card) >= 0:  # the top layer, of unknown order, holds it
         return None
     ls = layers(p, as_listed)
     if not ls:
@@ -76,6 +76,9 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
         return None
     if find(cards, HIDDEN) >= 0:  # CO-39.2: one of the unknown cards
         return None if find(p.unseen, card) >= 0 else _impossible(p, card, verb)
+    if field == "deck_mixed":  # CO-42.3: the next card is one of the set a look put back
+        return ("CO-2.6", "not-next-card", f"{p.id} {verb} {card}, but the top {len(cards)} cards of the deck are known "
+                                          f"to be {', '.join(cards)} (put back by a look, in an order not known here)")
     below = [(f, c) for f, c, _ in ls[1:] if card in c]
     if below:
         where = "returned to the bottom of the deck in the opening exchange" if below[0][0] == "deck_bottom" \
@@ -95,7 +98,7 @@ def _impossible(p: Player, card: str, verb: str) -> tuple[str, str, str]:
 def take(p: Player, card: str, as_listed: bool) -> Player:
     """``p`` with ``card`` taken from the top of the deck (checked by :func:`next_problem`)."""
     top = p.deck_top
-    i = -1 if p.deck_known or p.deck_peek else find(top, card)
+    i = -1 if p.deck_known or p.deck_mixed or p.deck_peek else find(top, card)
     if i >= 0:  # the top layer, of unknown order, holds it
         return replace(p, deck_top=top[:i] + top[i + 1:])
     ls = layers(p, as_listed)
@@ -210,6 +213,40 @@ def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
 
 def shuffled(p: Player) -> Player:
     """``p`` with the whole deck shuffled: nothing of its order is known any more."""
-    rest = p.deck_known + p.deck_peek + p.deck_bottom + p.deck_under
+    rest = p.deck_known + p.deck_mixed + p.deck_peek + p.deck_bottom + p.deck_under
     return replace(p, deck_top=tuple(sorted(p.deck_top + rest)) if rest else p.deck_top,  # (deck_top: sorted already) deck_known=(), known_why=(), deck_peek=(), peek_by=None,
-                   deck_bottom=(), deck_under=())
+                   deck_bottom=(), deck_under=(), deck_mixed=())
+
+
+def mixed_top(p: Player, n: int, as_listed: bool) -> Player:
+    """CO-42.3: ``p`` once someone put the top ``n`` cards back in an order this record does not
+    know (the opponent's own look): they become ``deck_mixed``, the set of those cards as far as
+    known, never fewer than known before.  What lies above the set in the layers (the rest of the
+    cards known to both, of a look's order) and the rest of a part of unknown order the look
+    reached into join the set: a weaker statement (the top cards are these, in some order), never
+    a wrong one.  One card put back, or a part of unknown order the look covers alone, changes
+    nothing."""
+    ls = layers(p, as_listed)
+    if n <= 1 or not ls or (not ls[0][2] and n <= len(ls[0][1])):
+        return p
+    out: list[str] = []
+    left = n
+    changes: dict[str, tuple[str, ...]] = {}
+    for field, cards, ordered in ls:
+        if left <= 0:
+            break
+        if field in ("deck_known", "deck_peek") or (not ordered and not (left < len(cards) and set(cards) <= {HIDDEN})):
+            take_n = len(cards)  # above the set (what the look did not reach joins it), or a part of unknown order
+        else:
+            take_n = min(left, len(cards))  # an ordered part below, or unknown cards all alike: the first ``left``
+        out += cards[:take_n]
+        changes[field] = cards[take_n:]
+        left -= take_n
+    if "deck_mixed" not in changes:
+        out += p.deck_mixed  # an earlier set just below: the two sets are one now
+    q = replace(p, **changes)
+    if "deck_known" in changes:
+        q = replace(q, known_why=())
+    if "deck_peek" in changes:
+        q = replace(q, peek_by=None)
+    return replace(q, deck_mixed=tuple(sorted(out)))

@@ -74,8 +74,8 @@ class Derive:
         """:meth:`state_based` of a position with no pending end, in the data sources ``src``."""
         a, b = s.players
         # a deck is empty when all of its layers are (Player.deck_count, without adding them up)
-        if not (a.deck_top or a.deck_known or a.deck_bottom or a.deck_under or a.deck_peek) \
-                or not (b.deck_top or b.deck_known or b.deck_bottom or b.deck_under or b.deck_peek):
+        if not (a.deck_top or a.deck_known or a.deck_bottom or a.deck_under or a.deck_peek or a.deck_mixed) \
+                or not (b.deck_top or b.deck_known or b.deck_bottom or b.deck_under or b.deck_peek or b.deck_mixed):
             if a.deck_count == 0 and b.deck_count == 0:
                 if s.options.simultaneous_deckout == "draw" or s.turn_player is None:
                     return E.GameEnded(result="draw", winner=None, reason="deck-out")

@@ -18,10 +18,10 @@ from . import deck
 from . import events as E
 from .cards import (
     Aura, Boost, CHOSEN_TARGETS, CostChange, Damage, Destroy, Draw as DrawFx, FlipLocus, LookHand as LookHandFx,
-    LookTop as LookTopFx, Mill as MillFx, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx, SetStats, Switch,
+    LookLocus as LookLocusFx, LookTop as LookTopFx, Mill as MillFx, Move as MoveFx, PUBLIC_ZONES, RecoverLocus, ReturnToHand, RevealTop as RevealTopFx, SetStats, Switch,
     ToDeck, ToLocus as ToLocusFx,
 )
-from .state import Draw, Flipped, Follower, Look, Mill, Reorder, RevealTop, State, ToLocus
+from .state import Draw, Flipped, Follower, Look, Mill, MoveCards, Reorder, RevealTop, State, ToLocus
 from .positions import bad, with_player, find_follower, with_follower, without_follower, push, card_words
 
 
@@ -72,6 +72,15 @@ class Effects:
                 n = min(fx.count, s.player(controller).deck_count)
                 if n > 0:
                     tasks.append(ToLocus(controller, n, source_card))
+                continue
+            if t is MoveFx:  # CO-46
+                only = (fx.only.kind, fx.only.colour, fx.only.card) if fx.only else (None, None, None)
+                tasks.append(MoveCards(controller, fx.from_, fx.to, fx.count, "both" if fx.to in PUBLIC_ZONES else fx.seen_by,
+                                       only, None, fx.slot == "emptied", source_card))
+                continue
+            if t is LookLocusFx:  # CO-47: only while the opponent has a face-down Locus card
+                if any(not sl.face_up for sl in s.opponent(controller).locus):
+                    tasks.append(Look(controller, s.other(controller), "locus", fx.count, source_card))
                 continue
             if t in (CostChange, Aura):
                 continue

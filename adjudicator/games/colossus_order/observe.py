@@ -24,7 +24,7 @@ from adjudicator.core.commitments import looks_like
 from adjudicator.core.events import HIDDEN, Event, hidden, masked
 from adjudicator.core.kit import seated
 
-from . import deck
+from . import deck, unknowns
 from . import events as E
 from .state import LocusSlot, Player, State
 from .unknowns import unknown
@@ -84,7 +84,7 @@ def _known_top(s: State, owner: str, player: str) -> str | None:
         return p.deck_known[0]
     if p.deck_peek:
         return p.deck_peek[0] if p.peek_by == player else None
-    return p.deck_under[0] if not p.deck_top and not p.deck_bottom and p.deck_under else None
+    return p.deck_under[0] if not p.deck_top and not p.deck_bottom and not p.deck_mixed and p.deck_under else None
 
 
 def shows_seat(event: Event, player: str, state: State | None) -> bool:
@@ -129,7 +129,7 @@ def keep_seen(state: State, annulled: State) -> State:
 
 
 def _deck(p: Player) -> Counter[str]:
-    return Counter(p.deck_known + p.deck_peek + p.deck_top + p.deck_bottom + p.deck_under)
+    return Counter(p.deck_known + p.deck_peek + p.deck_mixed + p.deck_top + p.deck_bottom + p.deck_under)
 
 
 def _excess(after: tuple[str, ...], before: tuple[str, ...]) -> list[str]:
@@ -210,21 +210,23 @@ _BOTH = frozenset({"*"})
 
 def _named_hand(p: Player, a: Player) -> Player:
     """CO-41 in a seat's record: the cards of ``p``'s hand a look taken back named (``a``: ``p`` at
-    the table after it) stay named, when the hand is otherwise the same (the same size, the
-    named cards still there; only unknown cards named)."""
+    the table after it) stay named (FIDE 7.5: what was seen stays seen), when no card entered the
+    hand in the events taken back (no draw, no follower back to hand): each card the look named
+    beyond those known was one of ``p``'s unknown cards then.  Cards that left the hand meanwhile
+    (set face down unnamed, played) do not matter: the look named cards still there, so there
+    before too."""
     unknown = p.hand.count(HIDDEN)
-    if not unknown or len(a.hand) != len(p.hand) or a.hand.count(HIDDEN) >= unknown:
+    if not unknown or a.deck_count < p.deck_count or not {f.handle for f in p.field} <= {f.handle for f in a.field}:
         return p
-    before = Counter(c for c in p.hand if c != HIDDEN)
-    after = Counter(c for c in a.hand if c != HIDDEN)
-    new = after - before
-    if before - after or sum(new.values()) != unknown - a.hand.count(HIDDEN):
+    new = Counter(c for c in a.hand if c != HIDDEN) - Counter(c for c in p.hand if c != HIDDEN)
+    if not new or sum(new.values()) > unknown:
         return p
     unseen = p.unseen
     for c in sorted(new.elements()):
         i = unseen.index(c) if c in unseen else -1
-        if i < 0:
+        if i < 0 or unknowns.hand_problem(p, c, "") is not None:
             return p
         unseen = unseen[:i] + unseen[i + 1:]
-    return replace(p, hand=a.hand, unseen=unseen)
-
+    hand = tuple(c for c in p.hand if c != HIDDEN) + tuple(sorted(new.elements()))
+    hand += (HIDDEN,) * (len(p.hand) - len(hand))
+    return replace(p, hand=hand, unseen=unseen, hand_could=unknowns.hand_could(p, hand, unseen))

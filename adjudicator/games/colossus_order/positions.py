@@ -11,7 +11,10 @@ from msgspec.structs import astuple, replace
 
 from adjudicator.core.rulings import Illegal
 
+from adjudicator.core.events import HIDDEN
+
 from .cards import Card, Pool, POOLS
+from .unknowns import hand_could
 from .state import Follower, Player, State
 
 
@@ -114,6 +117,10 @@ def push(s: State, *tasks: Any, drop: int = 0) -> State:
 def with_player(s: State, pid: str, **changes: Any) -> State:
     """``s`` with player ``pid`` changed (as :func:`put` changes a position)."""
     a, b = s.players
+    if "hand" in changes:  # CO-39.8: what the hand's unknown cards can be follows every change of the hand
+        old = a if a.id == pid else b
+        if HIDDEN in old.hand or old.hand_could or HIDDEN in changes["hand"]:
+            changes["hand_could"] = hand_could(old, changes["hand"], changes.get("unseen", old.unseen))
     players = (replace(a, **changes), b) if a.id == pid else (a, replace(b, **changes))
     if s.__class__ is State:
         return replace(s, players=players)

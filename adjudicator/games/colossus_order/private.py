@@ -18,7 +18,7 @@ from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReorde
 from adjudicator.core.rulings import Illegal, Ruling, legal
 
 from . import deck, unknowns
-from .state import LocusSlot, Look, Player, Reorder, State, ToLocus
+from .state import LocusSlot, Look, MoveCards, Player, Reorder, State, ToLocus
 from .positions import NS, bad, pool_of, contains_multiset, with_player, push
 
 
@@ -32,7 +32,8 @@ class Private:
         if type(h) is not task or h.player != who:
             raise self.out_of_step(s, e)
         if e.source is not None and e.source != (h.source or None):  # informational, but never another card's
-            rule = "CO-43" if task is ToLocus else "CO-41" if task is Look and h.zone == "hand" else "CO-42"
+            rule = ("CO-43" if task is ToLocus else "CO-46" if task is MoveCards else
+                    {"hand": "CO-41", "locus": "CO-47"}.get(h.zone, "CO-42") if task is Look else "CO-42")
             raise bad(rule, "private-source", f"{type(e).__name__}: source {e.source!r}, but {h.source or 'no card'} "
                                               f"lets {who} do this (the source may be left out)")
         return h
@@ -40,6 +41,9 @@ class Private:
     @checks(CardsLooked, rule="CO-41")
     def c_looked(self, s: State, e: CardsLooked) -> Ruling | None:
         h = self.private_step(s, e, Look)
+        if h.zone == "locus":  # CO-47 (moves.py)
+            self.c_locus_look(s, e)
+            return legal("CO-47", NS + "ok", f"{e.player} looks at {len(e.cards)} of {e.owner}'s face-down Locus cards")
         rule = "CO-41" if h.zone == "hand" else "CO-42"
         if e.owner != h.owner or e.zone != h.zone or e.slots is not None:
             what = "hand" if h.zone == "hand" else f"top {h.count} cards of the deck"
@@ -65,7 +69,7 @@ class Private:
             if c in known:
                 known.remove(c)
             elif HIDDEN in hand and c in unseen:
-                problem = unknowns.breaks_construction(s, owner, c, pool_of(s), shown)
+                problem = unknowns.hand_problem(owner, c, what) or unknowns.breaks_construction(s, owner, c, pool_of(s), shown)
                 if problem is not None:
                     raise bad(*problem)
                 unseen = unknowns.remove_one(unseen, c)
@@ -112,6 +116,8 @@ class Private:
 
     @applies(CardsLooked)
     def a_looked(self, s: State, e: CardsLooked) -> State:
+        if e.zone == "locus":  # CO-47 (moves.py)
+            return self.a_locus_look(s, e)
         owner = s.player(e.owner)
         if e.zone == "hand":
             if HIDDEN in owner.hand and any(not unknowns.unknown(c) for c in e.cards):  # CO-41: the record names them
@@ -122,6 +128,10 @@ class Private:
                     pass  # an unchecked look (a judge let it stand): nothing is learnt
             return push(s, drop=1) if type(head(s)) is Look else s
         p, seen = self.taken_from_top(s, owner, list(e.cards))
+        if len(set(owner.deck_mixed)) > 1 and all(unknowns.unknown(c) for c in e.cards):  # CO-42.3: a look this record saw,
+            s = push(s, drop=1) if type(head(s)) is Look else s  # not its cards, into a set it knows: the deck is as it was
+            h = head(s)
+            return push(s, replace(h, seen=False), drop=1) if type(h) is Reorder and h.owner == e.owner else s
         s = self.with_seat(s, replace(p, deck_peek=seen + p.deck_peek, peek_by=e.player))
         return push(s, drop=1) if type(head(s)) is Look else s
 
@@ -131,7 +141,7 @@ class Private:
         if e.owner != h.owner or e.zone != "deck-top":
             raise bad("CO-42", "look-what", f"{e.player} puts back cards on {e.owner}'s {e.zone}, but the cards looked at "
                                             f"go back on top of {h.owner}'s deck (zone 'deck-top')")
-        peek = s.player(h.owner).deck_peek[: h.count]
+        peek = s.player(h.owner).deck_peek[: h.count] if h.seen else (HIDDEN,) * h.count  # (CO-42.3)
         if len(e.cards) != h.count:
             raise bad("CO-42", "look-count", f"{e.player} puts back {len(e.cards)} cards; {h.count} were looked at")
         named = [c for c in e.cards if not unknowns.unknown(c)]
@@ -150,22 +160,28 @@ class Private:
     def a_reordered(self, s: State, e: CardsReordered) -> State:
         p = s.player(e.owner)
         n = len(e.cards)
+        h = head(s)
+        looked = type(h) is not Reorder or h.seen  # the record named the look (CO-42.3)
+        if any(unknowns.unknown(c) for c in e.cards):  # CO-42.3: the new order is unknown to this record, the cards are not
+            s = self.with_seat(s, deck.mixed_top(p, n, self.as_listed(s)))
+            return push(s, drop=1) if type(head(s)) is Reorder else s
+        if not looked:  # a look this record did not see, then its order named: those are the top cards now
+            p, _ = self.taken_from_top(s, p, [HIDDEN] * n)
+            p = replace(p, deck_peek=(HIDDEN,) * n + p.deck_peek, peek_by=e.player)
         peek, rest = p.deck_peek[:n], p.deck_peek[n:]
         unseen = p.unseen
-        if any(unknowns.unknown(c) for c in e.cards):  # the new order is unknown to this record
-            known = tuple(c for c in peek if c != HIDDEN)
-            new = (HIDDEN,) * n
-            unseen = tuple(sorted(unseen + known)) if known else unseen
-        else:
-            new = tuple(e.cards)  # type: ignore[arg-type]
-            for c in sorted(Counter(new) - Counter(c for c in peek if c != HIDDEN)):
-                if c in unseen:
-                    unseen = unknowns.remove_one(unseen, c)
-        s = with_player(s, e.owner, deck_peek=new + rest, unseen=unseen)
+        new = tuple(e.cards)  # type: ignore[arg-type]
+        for c in sorted(Counter(new) - Counter(c for c in peek if c != HIDDEN)):
+            if c in unseen:
+                unseen = unknowns.remove_one(unseen, c)
+        s = self.with_seat(s, replace(p, deck_peek=new + rest, unseen=unseen))
         return push(s, drop=1) if type(head(s)) is Reorder else s
 
     @checks(CardsMoved, rule="CO-43")
     def c_moved(self, s: State, e: CardsMoved) -> None:
+        if type(head(s)) is MoveCards:  # CO-46 (moves.py)
+            self.private_step(s, e, MoveCards)
+            return self.c_card_move(s, e)
         h = self.private_step(s, e, ToLocus)
         if e.owner != h.player or (e.player is not None and e.player != h.player) or e.from_zone != "deck" or e.to_zone != "locus":
             raise bad("CO-43", "move-what", f"CardsMoved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
@@ -181,6 +197,8 @@ class Private:
 
     @applies(CardsMoved)
     def a_moved(self, s: State, e: CardsMoved) -> State:
+        if type(head(s)) is MoveCards:  # CO-46 (moves.py)
+            return self.a_card_move(s, e)
         p, cards = self.taken_from_top(s, s.player(e.owner), list(e.cards))
         slots = tuple(LocusSlot(p.next_slot + i, c) for i, c in enumerate(cards))
         s = self.with_seat(s, replace(p, locus=p.locus + slots, next_slot=p.next_slot + len(slots)))

@@ -116,6 +116,7 @@ RULES: dict[str, str] = {
     "CO-39.4": "A Complete Declaration of unknown Locus cards: the record states the reveal with the cards; unstated, followed as failed, undetermined",
     "CO-39.5": "An attack on an unknown Locus card: the record states the battle with the card; unstated, the next event says whether it was a Gem, undetermined",
     "CO-39.6": "A gem level met only if unnamed captured Gems have the colours it lacks is undetermined",
+    "CO-39.8": "Once an unnamed card left a hand that held known cards, a card named from that hand must be one it can still hold",
     "CO-40": "A hidden card field may hold a commitment (sha256: of card and salt), opened later; never opened: a warning",
     "CO-40.1": "A commitment is written sha256: and 64 lowercase hex digits",
     "CO-40.2": "An opening names a commitment of its player not opened yet, before the match ends",
@@ -123,8 +124,11 @@ RULES: dict[str, str] = {
     "CO-40.4": "The opened card must be one the hidden card could be when it was committed",
     "CO-41": "A look at the opponent's hand (look-hand): the looker names every card of it, seen by the looker alone",
     "CO-42": "A look at the top cards of a deck (look-top): named top first, seen by the looker alone, then put back in the order the looker chooses, which later draws follow",
+    "CO-42.3": "A look a record sees but not its cards leaves the cards it knew there known as a set, in an order it does not know",
     "CO-43": "The top cards of a deck put into its owner's Locus face down (deck-to-locus): named, seen by the owner alone",
     "CO-44": "A taking back keeps what the seats saw: the cards taken from the top of a deck go back on top, known to whoever saw them",
+    "CO-46": "An own card's move (move): up to N of the controller's cards from hand, face-down Locus or deck top to another zone, seen by the owner or both, each passing its filter",
+    "CO-47": "A look at the opponent's face-down Locus cards (look-locus): the looker names the slots and cards, seen by the looker alone",
     "CO-45": "An illegal event that stands is applied as stated where its effect on the table is defined; an attack or ability by no follower on the field has none",
 }
 

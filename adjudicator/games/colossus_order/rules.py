@@ -21,6 +21,7 @@ named after it (the package reads in one direction: ``events`` -> ``state`` -> `
 - :mod:`.effects`: what a resolving card's effects do, and the reveals and mills they owe;
 - :mod:`.combat`: attacks, blocks and battles;
 - :mod:`.private`: looks, reorders and moves of hidden cards (CO-41 to CO-43);
+- :mod:`.moves`: own cards' moves between zones and looks at face-down Locus cards (CO-46, CO-47);
 - :mod:`.unstated`: a seat's record, where a consequence shows a card it leaves unknown;
 - :mod:`.derive`: state-based consequences and the derived steps;
 - :mod:`.candidates`: the legal events' candidates and who is to act.
@@ -34,6 +35,7 @@ from .candidates import Candidates
 from .combat import Combat
 from .derive import Derive
 from .effects import Effects
+from .moves import Moves
 from .plays import Plays
 from .private import Private
 from .stats import Stats
@@ -50,7 +52,7 @@ from .positions import (  # noqa: F401
 from .selections import declarations, multiset_combinations  # noqa: F401
 
 
-class Rules(Stats, Turns, Targets, Plays, Effects, Combat, Private, Unstated, Derive, Candidates, RulesBase):
+class Rules(Stats, Turns, Targets, Plays, Effects, Combat, Private, Moves, Unstated, Derive, Candidates, RulesBase):
     """The Colossus Order rules, bound to nothing but the pool named by each position."""
 
     namespace = NS

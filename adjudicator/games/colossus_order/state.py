@@ -120,10 +120,18 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     #: CO-39: the identities the player's unknown cards (``"?"`` in deck, hand, Locus) can still be,
     #: a sorted multiset (empty while every card is known: the full-information path never reads it)
     unseen: tuple[str, ...] = ()
+    #: CO-42.3: the top cards of the deck put back by a look whose new order this record does not
+    #: know (the opponent's own look): which cards they are, as far as known (``"?"`` the others),
+    #: a sorted multiset, below ``deck_known``, above ``deck_peek`` (empty in a full log)
+    deck_mixed: tuple[str, ...] = ()
+    #: CO-39.8: the cards the hand's unknown ones are among, once an unknown card left a hand that
+    #: held known ones (a sorted multiset, ``"?"``: any card of ``unseen``; empty: no limit)
+    hand_could: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
-        return len(self.deck_known) + len(self.deck_peek) + len(self.deck_top) + len(self.deck_bottom) + len(self.deck_under)
+        return (len(self.deck_known) + len(self.deck_mixed) + len(self.deck_peek) + len(self.deck_top) + len(self.deck_bottom)
+                + len(self.deck_under))
 
 
 # -- tasks: what must happen next ---------------------------------------------------------------
@@ -240,6 +248,8 @@ class Reorder(Task, tag="reorder"):
     owner: str
     count: int
     source: str = ""
+    #: the record named the cards looked at (else it saw a look, not the cards: CO-42.3)
+    seen: bool = True
 
 
 class ToLocus(Task, tag="to-locus"):
@@ -250,6 +260,24 @@ class ToLocus(Task, tag="to-locus"):
     source: str = ""
 
 
+class MoveCards(Task, tag="move-cards"):
+    """CO-46: up to ``count`` of ``player``'s cards go from ``from_zone`` to ``to_zone`` (a card's
+    ``move`` effect): seen by ``seen_by`` (``owner`` or ``both``), each passing ``only`` (kind,
+    colour, card id; empty: any); ``slots``: the Locus slots the cards go into (a swap's emptied
+    slots), else new ones."""
+
+    player: str
+    from_zone: str
+    to_zone: str
+    count: int
+    seen_by: str = "owner"
+    only: tuple[str | None, str | None, str | None] = (None, None, None)
+    slots: tuple[int, ...] | None = None
+    #: fill the slots the move before it emptied (``slot = "emptied"``)
+    emptied: bool = False
+    source: str = ""
+
+
 class Flipped(Task, tag="flipped"):
     """CO-8.7: ``player``'s Locus slot ``slot`` was turned face up by an effect: what it shows follows."""
 
@@ -257,7 +285,7 @@ class Flipped(Task, tag="flipped"):
     slot: int
 
 
-AnyTask = Flipped | Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
+AnyTask = MoveCards | Flipped | Shuffle | ChooseFirst | Draw | Mulligan | StartTurn | RevealLocus | DiscardDeclared | Block | Window | Resolve | Battle | Reveal | Capture | ReplaceLocus | RevealTop | Mill | Declare | EndTurn | UnknownLocusHit | Look | Reorder | ToLocus
 
 
 class ChainItem(msgspec.Struct, frozen=True, gc=False):

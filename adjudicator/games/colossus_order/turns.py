@@ -22,7 +22,7 @@ from . import deck, unknowns
 from . import events as E
 from .state import (
     Block, Capture, ChooseFirst, Declare, DiscardDeclared, Draw, EndTurn, LocusSlot, Look, Mill, Mulligan, Player,
-    ReplaceLocus, Reorder, Resolve, Result, Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus,
+    MoveCards, ReplaceLocus, Reorder, Resolve, Result, Reveal, RevealLocus, RevealTop, Shuffle, StartTurn, State, ToLocus,
     Window,
 )
 from .positions import NS, bad, pool_of, remove_many, contains_multiset, with_player, push, put, card_words
@@ -56,10 +56,14 @@ class Turns:
                                    f"{h.player}'s deck into the discard pile)"),
         Look: (None, lambda h: (f"CardsLooked by {h.player} at {h.owner}'s hand (CO-41: {h.source} lets "
                                 f"{h.player} look at it)") if h.zone == "hand" else
+               (f"CardsLooked by {h.player} at {h.count} of {h.owner}'s face-down Locus cards (CO-47: {h.source} lets "
+                f"{h.player} look at them)") if h.zone == "locus" else
                (f"CardsLooked by {h.player} at the top {h.count} cards of {h.owner}'s deck (CO-42: {h.source} lets "
                 f"{h.player} look at them)")),
         Reorder: ("CO-42", lambda h: f"CardsReordered by {h.player} (the {h.count} cards looked at go back on top of "
                                      f"{h.owner}'s deck in the order {h.player} chooses)"),
+        MoveCards: ("CO-46", lambda h: f"CardsMoved by {h.player} from {h.from_zone} to {h.to_zone} (up to {h.count} "
+                                       f"cards: {h.source} moves them)"),
         ToLocus: ("CO-43", lambda h: f"CardsMoved by {h.player} from deck to locus ({h.count} cards: {h.source} puts "
                                      f"the top of {h.player}'s deck into the Locus face down)"),
     }
@@ -92,7 +96,7 @@ class Turns:
             return Owed(f"a derived event ({t.__name__})")
         rule, text = found
         if t is Look:
-            rule = "CO-41" if h.zone == "hand" else "CO-42"
+            rule = {"hand": "CO-41", "locus": "CO-47"}.get(h.zone, "CO-42")
         expects, _, why = text(h).rpartition(" (") if text(h).endswith(")") else (text(h), "", "")
         by = getattr(h, "player", None) or getattr(h, "chooser", None) or getattr(h, "priority", None)
         return Owed(expects, rule, why[:-1], by)
@@ -333,6 +337,8 @@ class Turns:
         else:
             p, card = deck.take(s.player(e.player), e.card, self.as_listed(s)), e.card  # type: ignore[arg-type]
         p = replace(p, hand=p.hand + (card,))
+        if card == HIDDEN and p.hand_could:  # CO-39.8: an unknown card joins those the hand's unknown ones are among
+            p = replace(p, hand_could=tuple(sorted(p.hand_could + (HIDDEN,))))
         a, b = s.players
         players = (p, b) if a.id == p.id else (a, p)
         if e.card is not None and looks_like(e.card):

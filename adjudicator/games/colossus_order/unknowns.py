@@ -79,7 +79,7 @@ def breaks_construction(s: Any, owner: Any, card: str, pool: Pool, also: Iterabl
 
 def _named_cards(s: Any, owner: Any) -> list[str]:
     """Every card of ``owner`` the record names (in any zone, captured by the opponent, on the chain)."""
-    out = [c for zone in ("hand", "discard", "set_gems", "deck_known", "deck_peek", "deck_under", "deck_top", "deck_bottom")
+    out = [c for zone in ("hand", "discard", "set_gems", "deck_known", "deck_peek", "deck_mixed", "deck_under", "deck_top", "deck_bottom")
            for c in getattr(owner, zone) if c != HIDDEN]
     out += [f.card for f in owner.field] + [sl.card for sl in owner.locus if sl.card is not None and sl.card != HIDDEN]
     out += [c for p in s.players if p.id != owner.id for c in p.captured if c != HIDDEN]
@@ -97,6 +97,7 @@ def where(s: Any, owner: Any, card: str) -> str:
     spots: Counter[str] = Counter()
     for zone, label in (("hand", "in hand"), ("discard", "in the discard pile"), ("set_gems", "set on the Colossus"),
                         ("deck_known", "known on top of the deck"), ("deck_peek", "looked at on top of the deck"),
+                        ("deck_mixed", "put back on top of the deck by a look"),
                         ("deck_under", "under the deck"),
                         ("deck_top", "in the deck"), ("deck_bottom", "returned to the bottom of the deck")):
         n = sum(1 for c in getattr(owner, zone) if c == card)
@@ -128,6 +129,8 @@ def problem(s: Any, owner: Any, zone: tuple[str, ...], card: str, what: str, rul
     (rule, code, message), or None.  Only called when ``card`` is not known to be there."""
     if HIDDEN not in zone:
         return None if card in zone else ("CO-4.4", "not-in-hand", what)
+    if zone is owner.hand and hand_problem(owner, card, what) is not None:
+        return hand_problem(owner, card, what)
     if card in owner.unseen:
         return breaks_construction(s, owner, card, s_pool(s))
     return (rule, "impossible-identity", f"{what}: it can only be one of {owner.id}'s unknown cards, but {where(s, owner, card)}")
@@ -168,3 +171,45 @@ def could_be(owner: Any, pool: Pool, test: Any) -> bool:
 def possible(owner: Any) -> list[str]:
     """The identities an unknown card of ``owner`` can still be, each once, sorted."""
     return sorted(set(owner.unseen))
+
+
+def hand_could(old: Any, hand: tuple[str, ...], unseen: tuple[str, ...]) -> tuple[str, ...]:
+    """CO-39.8: which cards the unknown cards of ``hand`` are among, when ``old``'s hand becomes
+    ``hand`` and its ``unseen`` ``unseen``: a sorted multiset (``"?"``: any card of ``unseen``),
+    empty for no limit.  Read off the change alone (every change of a hand goes through
+    ``positions.with_player``): known cards that became unknown (an unnamed card left: the record
+    does not say which, :func:`take_unknown`) join the cards the unknown ones can be; an identity
+    named from the unknown ones (it left ``unseen``) leaves them; an unknown card added (an
+    unnamed draw) adds a ``"?"``.  An unknown card leaving unnamed leaves them as they are: one
+    fewer card is among the same ones."""
+    left = hand.count(HIDDEN)
+    if not left:
+        return ()
+    could = Counter(old.hand_could or (HIDDEN,) * old.hand.count(HIDDEN))
+    gone = Counter(c for c in old.hand if c != HIDDEN) - Counter(c for c in hand if c != HIDDEN)
+    became = Counter(unseen) - Counter(old.unseen)
+    joined = gone & became  # known cards now unknown
+    could += joined
+    named = Counter(old.unseen) - Counter(unseen)
+    for c in sorted(named.elements()):
+        if could[c] > 0:
+            could[c] -= 1
+        elif could[HIDDEN] > 0:
+            could[HIDDEN] -= 1
+    added = left - (old.hand.count(HIDDEN) + sum(joined.values()) - sum(named.values()))
+    if added > 0:
+        could[HIDDEN] += added
+    out = tuple(sorted(could.elements()))
+    if all(c == HIDDEN for c in out) or len(out) < left:
+        return ()
+    return out
+
+
+def hand_problem(owner: Any, card: str, what: str) -> tuple[str, str, str] | None:
+    """CO-39.8: why ``card`` cannot be one of the unknown cards of ``owner``'s hand, when the
+    record knows which cards those are among (:func:`hand_could`), or None."""
+    could = owner.hand_could
+    if not could or card in could or HIDDEN in could:
+        return None
+    return ("CO-39.8", "impossible-identity", f"{what}: {owner.id}'s unknown hand cards can only be among "
+                                              f"{', '.join(could)} (a card left that hand unnamed; the record knew the rest)")
