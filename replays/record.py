@@ -561,8 +561,9 @@ class RecordSession:
                       added + filled, derived, ruling=ruling, filled=filled)
 
     def _restated(self, items: list[Any]) -> Event | None:
-        """The forced event filled in last that a one-event entry restates (taken off the list), or
-        None: then nothing filled in is restatable any more (the entry moves the match on)."""
+        """The forced event filled in since the last entry that a one-event entry restates (it and
+        those before it taken off the list), or None: then nothing filled in is restatable any more
+        (the entry moves the match on)."""
         waiting, self._restatable = self._restatable, []
         if len(items) != 1 or not waiting:
             return None
@@ -570,10 +571,12 @@ class RecordSession:
             ev = items[0] if isinstance(items[0], Event) else self.record._decode(items[0])
         except LogError:
             return None
-        if bare(ev) != bare(waiting[0]) and (self.seat is None or self.game.redact(ev, self.seat) != waiting[0]):
-            return None
-        self._restatable = waiting[1:]
-        return waiting[0]
+        seen = bare(ev) if self.seat is None else self.game.redact(bare(ev), self.seat)
+        for k, filled in enumerate(waiting):  # (a script may leave out the passes before it)
+            if bare(filled) == bare(ev) or bare(filled) == seen:
+                self._restatable = waiting[k + 1:]
+                return filled
+        return None
 
     def _fill(self, passes_only: bool = False) -> list[Event]:
         """The forced events, pushed: a random outcome that can come out one way only (a die the
