@@ -161,8 +161,9 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
             f.write(b"\n".join(merged) + b"\n")
         out = _judged(out, tmp, keep_going)
     label = " + ".join(present) + " (reconciled)"
-    out["verdict"]["path"] = label
-    out["verdict"]["error"] = out["verdict"].get("error", "").replace(tmp, label) or None
+    for d in (out["verdict"], out.get("on_play", {})):
+        d["path"] = label
+        d["error"] = (d.get("error") or "").replace(tmp, label) or None
     return out
 
 
@@ -171,9 +172,18 @@ def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
     out["verdict"] = doc
     if doc["verdict"] in ("unreadable", "error"):
         return out
-    info = _scan(path, {v["line"] for v in doc.get("violations", [])})
-    doc["last_line"] = info.pop("last_line")
-    doc["end_line"] = info.pop("end_line")
+    lines = {v["line"] for v in doc.get("violations", [])}
+    if doc["verdict"] == "illegal" and doc["violations"][0]["seq"] == 1:
+        # a set-up the rules refuse (a registered list that breaks them, found once as the player's
+        # ``registration``): the play after it verified on as ``--keep-going`` does, so the
+        # table can be judged on its play (:func:`adjudicator.core.tournament.on_play`)
+        play = doc if keep_going else verify_one(Path(path), True)
+        out["on_play"] = play
+        lines |= {v["line"] for v in play.get("violations", [])}
+    info = _scan(path, lines)
+    for d in (doc, out.get("on_play", doc)):
+        d["last_line"], d["end_line"] = info["last_line"], info["end_line"]
+    del info["last_line"], info["end_line"]
     out.update(info)
     return out
 

@@ -30,6 +30,11 @@ from adjudicator.core.verify import run
 #: every kind the Colossus Order tournament plants (one table each), besides a judge's penalty
 ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatch", "missing-log",
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
+#: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
+#: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
+DESK_PLANTS = ALL_PLANTS + ("registration",)
+#: plants that are no one table's (never given a table of their own)
+EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
 REPORTED = {"wrong-game": "table-mismatch"}
 
@@ -39,7 +44,8 @@ _enc = msgspec.json.Encoder()
 @dataclass
 class Planted:
     kind: str
-    round: int
+    #: None: a finding of the event (a registration)
+    round: int | None
     #: None: a finding of the round (an unpaired player)
     table: int | None
     manifest_line: int
@@ -126,6 +132,15 @@ def _swapped_deck(game: Any, deck: Any, seed: int) -> tuple[Any, str]:
     raise AssertionError("no deck to swap with")
 
 
+def _broken_deck(game: Any, deck: Any) -> Any:
+    """``deck`` with one card's copies raised to 9 (a list the construction rules refuse)."""
+    if hasattr(deck, "cards"):  # Colossus Order
+        card = sorted(deck.cards)[0]
+        return msgspec.structs.replace(deck, cards={**deck.cards, card: 9})
+    card = sorted(deck)[0]
+    return {**deck, card: 9}
+
+
 def _first_use(lines: list[bytes], player: str, card: str) -> int:
     for i, raw in enumerate(lines, start=1):
         doc = json.loads(raw)
@@ -200,6 +215,11 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     (root / "decks").mkdir(exist_ok=True)
     names = [f"p{i + 1:02d}" for i in range(players)]
     decks = _decks(game, names, seed)
+    # a registered list that breaks the construction rules, played as registered (its logs'
+    # set-ups are then illegal): one ``registration`` finding, the logs judged on play
+    broken = names[4] if "registration" in plant else None
+    if broken is not None:
+        decks[broken] = _broken_deck(game, decks[broken])
     out = Generated(root, root / "manifest.toml")
     text = [f'name = "Generated {game.name} open"', 'dates = ["2026-04-11", "2026-04-12"]',
             f'game = "{game.id}"', 'logs = "logs"', 'rematches = "finding"']
@@ -209,6 +229,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
         text.append(f'{"pool" if d.kind == "pool" else "board"} = "{d.id}"')
     text.append("")
     for i, p in enumerate(names):
+        if p == broken:
+            out.planted.append(Planted("registration", None, None, len(text) + 1, None, None, p))  # type: ignore[arg-type]
         text.append("[[players]]")
         text.append(f'id = "{p}"')
         text.append(f'name = "Player {i + 1}"')
@@ -222,7 +244,7 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
         text.append("")
     rng = random.Random(seed)
     per_round = players // table_size
-    spots = _spots(plant, rounds, per_round)
+    spots = _spots(tuple(k for k in plant if k not in EVENT_PLANTS), rounds, per_round)
     written: dict[tuple[int, int], tuple[Path, list[bytes]]] = {}
     match_seed = seed * 7919
     met: set[frozenset[str]] = set()
@@ -234,6 +256,9 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
                 st = spots["seated-twice"][1]
                 tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
+            planted_at = {t for k, (pr, t) in spots.items() if pr == r} | {1}
+            if broken in {p for t in planted_at for p in tables[t - 1]}:
+                continue  # the broken list's player at no planted table (each problem alone)
             if not any(frozenset(t) in met for t in tables):
                 break
         else:  # too few players for the rounds: a series, where meeting again is allowed
@@ -271,7 +296,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
             seats = kind == "seat-conflict" or bool(seat_every and (r * per_round + t) % seat_every == 0
-                                                    and kind is None and spots.get("duplicate-log") != (r, t + 1))
+                                                    and kind is None and spots.get("duplicate-log") != (r, t + 1)
+                                                    and broken not in seated)
             if kind == "illegal":
                 lines, bad = _illegal(game, lines)
                 out.planted.append(Planted(kind, r, t, line, str(path), bad))

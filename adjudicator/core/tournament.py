@@ -532,9 +532,12 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     tables_out: list[dict[str, Any]] = []
     players: dict[str, dict[str, Any]] = {e.id: {"id": e.id, "name": e.name, "tables": [], "rulings": [],
                                                   "penalties": [], "problems": 0} for e in tour.manifest.players}
+    registrations = _registrations(tour)
+    broken = {p.player for p in registrations}
     for ref in tour.tables:
         mine = _seated_twice(tour, ref, seated) + _rematch(tour, ref, met)
-        doc = by_index.get(ref.index, {"index": ref.index})
+        doc = on_play(tour, by_index.get(ref.index, {"index": ref.index}), broken)
+        by_index[ref.index] = doc
         mine += _Table(tour, ref, doc, first_of).run()
         mine.sort(key=lambda p: KINDS.index(p.kind))
         problems += mine
@@ -558,7 +561,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
         })
     _penalties(tour, tables_out, by_index)
     _outside_rulings(tour, players)
-    event_problems = _registrations(tour) + _unpaired(tour, seated)
+    event_problems = registrations + _unpaired(tour, seated)
     for p in event_problems:
         players[p.player or ""]["problems"] += 1
     problems += event_problems
@@ -577,6 +580,25 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                           "status": _count(t["status"] for t in tables_out)}}
     report["standings"] = standings(tour, report)
     return report
+
+
+def on_play(tour: Tournament, doc: dict[str, Any], broken: set[str | None]) -> dict[str, Any]:
+    """``doc`` judged on its play where its only fault at the set-up is a registered list that
+    breaks the construction rules: that is the player's ``registration`` finding (once, of the
+    event), not one ``illegal`` per log at line 1 that would hide the table's result.  It is so
+    when every deck list of the log is the one its player registered and one of those players'
+    registration is broken (``broken``); the verdict is then the worker's ``--keep-going`` one
+    (``on_play``) without the set-up's violations."""
+    v = doc.get("verdict")
+    if v is None or v.get("verdict") != "illegal" or v["violations"][0]["seq"] != 1:
+        return doc
+    decks = doc.get("decks", {})
+    if not any(p in broken for p in decks) or any(d != tour.decks.get(p) for p, d in decks.items()):
+        return doc
+    play = doc.get("on_play", v)
+    rest = [x for x in play["violations"] if x["seq"] != 1]
+    verdict = "illegal" if rest else ("undetermined" if play.get("undetermined") else "legal")
+    return {**doc, "verdict": {**play, "verdict": verdict, "violations": rest}}
 
 
 def _seated_twice(tour: Tournament, ref: TableRef, seated: dict[tuple[int, str], TableRef]) -> list[Problem]:
