@@ -47,18 +47,31 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def _used(ev: Any) -> tuple[str | None, list[str]]:
-    """Who an event says uses which cards: an event naming a ``player`` and a ``card`` (or
-    ``cards``) counts as that player using those cards (docs/tournament.md, "Deck lists")."""
-    player = getattr(ev, "player", None)
+def _used(ev: Any, players: list[str]) -> list[tuple[str, str]]:
+    """Whose cards an event shows, as (owner, card): an event naming a ``player`` (or an ``owner``,
+    as a look at the opponent's hand does) and a ``card`` (or ``cards``) shows that player's
+    cards, unless its class says the field holds another's
+    (``owners``: field -> the field naming the owner, or ``opponent``: the other player of two),
+    as a seat's record shows the opponent's card an attack revealed (docs/tournament.md, "Deck lists")."""
+    player = getattr(ev, "owner", None)  # the private-information events: whose cards were seen or moved
+    player = player if isinstance(player, str) else getattr(ev, "player", None)
     if not isinstance(player, str):
-        return None, []
-    card = getattr(ev, "card", None)
-    cards = getattr(ev, "cards", None)
-    out = [card] if isinstance(card, str) else []
-    if isinstance(cards, list):
-        out += [c for c in cards if isinstance(c, str)]
-    return player, [c for c in out if c != HIDDEN]
+        return []
+    owners = getattr(type(ev), "owners", {})
+    out = []
+    for fld in ("card", "cards"):
+        value = getattr(ev, fld, None)
+        cards = [value] if isinstance(value, str) else [c for c in value if isinstance(c, str)] if isinstance(value, list) else []
+        owner: Any = player
+        how = owners.get(fld)
+        if how == "opponent":
+            others = [p for p in players if p != player]
+            owner = others[0] if len(others) == 1 else None
+        elif how is not None:
+            owner = getattr(ev, how, None)
+        if isinstance(owner, str):
+            out += [(owner, c) for c in cards if c != HIDDEN]
+    return out
 
 
 def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
@@ -86,9 +99,8 @@ def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[
             last = line
             if line in lines_of and isinstance(getattr(ev, "player", None), str):
                 who[str(line)] = ev.player
-            player, cards = _used(ev)
-            for c in cards:
-                first.setdefault(player, {}).setdefault(c, line)
+            for owner, c in _used(ev, out["players"]):
+                first.setdefault(owner, {}).setdefault(c, line)
         out["first_use"] = first
         out["violators"] = who
         out["last_line"] = out["end_line"] = last

@@ -32,11 +32,11 @@ ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatc
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
 #: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
 #: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
-DESK_PLANTS = ALL_PLANTS + ("registration",)
+DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck")
 #: plants that are no one table's (never given a table of their own)
 EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
-REPORTED = {"wrong-game": "table-mismatch"}
+REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck"}
 
 _enc = msgspec.json.Encoder()
 
@@ -141,12 +141,25 @@ def _broken_deck(game: Any, deck: Any) -> Any:
     return {**deck, card: 9}
 
 
+#: events whose card fields hold another player's cards (the generator's own list): type ->
+#: field -> "opponent" or the field naming the owner
+_OTHERS = {"GemsCaptured": {"cards": "opponent"}, "BattleResolved": {"card": "opponent"},
+           "EffectResolved": {"cards": "target"}}
+
+
 def _first_use(lines: list[bytes], player: str, card: str) -> int:
+    """The first line that shows ``card`` as ``player``'s (their own event, or an opponent's that
+    names it: a captured Gem, a hit Locus card)."""
     for i, raw in enumerate(lines, start=1):
         doc = json.loads(raw)
-        cards = [doc.get("card")] + list(doc.get("cards") or [])
-        if doc.get("player") == player and card in cards:
-            return i
+        for fld in ("card", "cards"):
+            value = doc.get(fld)
+            cards = value if isinstance(value, list) else [value]
+            how = _OTHERS.get(doc.get("type"), {}).get(fld)
+            owner = doc.get("owner") or doc.get("player") if how is None else doc.get(how) if how != "opponent" else \
+                (None if doc.get("player") == player or "player" not in doc else player)
+            if owner == player and card in cards:
+                return i
     return 1
 
 
@@ -283,6 +296,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             card = None
             if kind == "deck":
                 match_decks[seated[0]], card = _swapped_deck(game, decks[seated[0]], match_seed)
+            if kind == "seen-deck":  # the second seat's card off its list, its record missing: seen in the first's
+                match_decks[seated[1]], card = _swapped_deck(game, decks[seated[1]], match_seed)
             opp = seated
             if kind == "table-mismatch":  # the log of a match between two other players
                 opp = [n for n in names if n not in seated][:table_size]
@@ -295,7 +310,7 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
-            seats = kind == "seat-conflict" or bool(seat_every and (r * per_round + t) % seat_every == 0
+            seats = kind in ("seat-conflict", "seen-deck") or bool(seat_every and (r * per_round + t) % seat_every == 0
                                                     and kind is None and spots.get("duplicate-log") != (r, t + 1)
                                                     and broken not in seated)
             if kind == "illegal":
@@ -331,6 +346,12 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 if kind == "seat-conflict":
                     recs[seated[1]], at = _conflict(game, recs[seated[0]], recs[seated[1]])
                     out.planted.append(Planted(kind, r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"), at))
+                if kind == "seen-deck":
+                    gone = root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"
+                    out.planted.append(Planted("missing-log", r, t, line, str(gone), None))
+                    out.planted.append(Planted("deck", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[0]}.jsonl"),
+                                               _first_use(recs[seated[0]], seated[1], card), seated[1]))
+                    del recs[seated[1]]
                 for p, rec in recs.items():
                     (root / "logs" / f"r{r}-t{t}-{p}.jsonl").write_bytes(b"".join(rec))
                 text.append("seats = " + _toml({p: f"r{r}-t{t}-{p}.jsonl" for p in seated}))

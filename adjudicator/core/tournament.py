@@ -511,6 +511,16 @@ class _Table:
                 what = "is not on" if have == 0 else f"has {n} copies, more than the {have} of"
                 self.add("deck", f"{player}'s {card} ({how}) {what} the list {player} registered "
                          f"({tour.deck_where[player]})", v["path"], line if line is not None else 1, player)
+        for player, seen in sorted(doc.get("first_use", {}).items()):
+            # a card seen where the log's own list of its owner is masked (a seat's record of the
+            # other seat's cards): checked against the owner's registered list as it is seen
+            registered, listed = tour.decks.get(player), doc.get("decks", {}).get(player, {})
+            if registered is None:
+                continue
+            for card, line in sorted(seen.items(), key=lambda x: (x[1], x[0])):
+                if card not in listed and registered.get(card, 0) == 0:
+                    self.add("deck", f"{player}'s {card} (first seen at line {line}) is not on the list {player} "
+                             f"registered ({tour.deck_where[player]})", v["path"], line, player)
 
 
 def _line_of(error: str, path: str) -> int | None:
@@ -522,10 +532,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     """The report: per table its verdict and problems, per player their tables, rulings and
     penalties, and the counts; ``docs`` are the tables' documents in table order."""
     by_index = {d["index"]: d for d in docs}
-    first_of: dict[str, TableRef] = {}
-    for ref in tour.tables:
-        for h in by_index.get(ref.index, {}).get("hashes", {}).values():
-            first_of.setdefault(h, ref)
+    first_of = _first_tables(tour, by_index)
     problems: list[Problem] = []
     seated: dict[tuple[int, str], TableRef] = {}
     met: dict[frozenset[str], TableRef] = {}
@@ -580,6 +587,15 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                           "status": _count(t["status"] for t in tables_out)}}
     report["standings"] = standings(tour, report)
     return report
+
+
+def _first_tables(tour: Tournament, by_index: dict[int, dict[str, Any]]) -> dict[str, TableRef]:
+    """Each file content (sha256) -> the first table it was submitted at (a later one: a duplicate)."""
+    first_of: dict[str, TableRef] = {}
+    for ref in tour.tables:
+        for h in by_index.get(ref.index, {}).get("hashes", {}).values():
+            first_of.setdefault(h, ref)
+    return first_of
 
 
 def on_play(tour: Tournament, doc: dict[str, Any], broken: set[str | None]) -> dict[str, Any]:
