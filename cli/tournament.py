@@ -74,6 +74,41 @@ def _used(ev: Any, players: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+#: the envelope of an event: not part of what a random outcome was
+_ENVELOPE = ("seq", "at", "note", "prev")
+
+
+def _seated(value: Any, seats: dict[str, str]) -> Any:
+    """``value`` with every player's name (a string or a key) replaced by their seat (``#1``)."""
+    if isinstance(value, str):
+        return seats.get(value, value)
+    if isinstance(value, list):
+        return [_seated(x, seats) for x in value]
+    if isinstance(value, dict):
+        return {seats.get(k, k): _seated(x, seats) for k, x in value.items()}
+    return value
+
+
+class _Outcomes:
+    """The fingerprint of a log's random outcomes (shuffles, draws, rolls, reveals), in order,
+    each with the players named by seat: the same match copied to another table with the players
+    renamed has the same one (docs/tournament.md, ``copied-log``)."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.seats = {p: f"#{i + 1}" for i, p in enumerate(players)}
+        self.hash, self.count = hashlib.sha256(), 0
+
+    def add(self, ev: Any) -> None:
+        if ev.kind != "R":
+            return
+        doc = {k: v for k, v in msgspec.to_builtins(ev).items() if k not in _ENVELOPE}
+        self.hash.update(json.dumps([type(ev).__name__, _seated(doc, self.seats)], sort_keys=True).encode())
+        self.count += 1
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"sha256": self.hash.hexdigest(), "outcomes": self.count}
+
+
 def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
     """The set-up's players and deck lists, the first line each player uses each card, the last
     line, and the player of each line in ``lines_of`` (the violations': who earns the penalty)."""
@@ -94,15 +129,18 @@ def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[
         first: dict[str, dict[str, int]] = {}
         last = 0
         who: dict[str, str] = {}
+        outcomes = _Outcomes(out["players"])
         for i in range(len(log.events)):
             line, ev = log.events[i]
             last = line
+            outcomes.add(ev)
             if line in lines_of and isinstance(getattr(ev, "player", None), str):
                 who[str(line)] = ev.player
             for owner, c in _used(ev, out["players"]):
                 first.setdefault(owner, {}).setdefault(c, line)
         out["first_use"] = first
         out["violators"] = who
+        out["outcomes"] = outcomes.fingerprint()
         out["last_line"] = out["end_line"] = last
         return out
     finally:
@@ -164,6 +202,10 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
         out["verdict"] = {"path": exc.path, "verdict": "unreadable", "error": exc.render(), "violations": []}
         return out
     if merged is None:  # the records disagree: each judged as it is, the first one reported
+        impossible = next((f for p, f in job["seats"].items() if f in present and seat_docs[p]["verdict"] == "illegal"), None)
+        if impossible is not None:  # a record illegal on its own (a value that cannot be): that is
+            out["partial"] = True   # the problem, with its line, not the disagreement it makes
+            return _judged(out, impossible, keep_going)
         out["contradictions"] = conflicts
         out["partial"] = True
         return _judged(out, present[0], keep_going)

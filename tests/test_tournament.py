@@ -53,6 +53,11 @@ def test_every_planted_problem_is_found_with_its_table_and_line_and_nothing_else
     reg = next(p for p in co.planted if p.kind == "registration")
     theirs = [t for t in report["tables"] if reg.player in t["players"]]
     assert len(theirs) == 6 and all(t["status"] == "legal" and t["outcome"] and not t["problems"] for t in theirs)
+    # records that contradict each other confirm no result: no outcome, disputed in the standings
+    conflict = next(p for p in co.planted if p.kind == "seat-conflict")
+    tab = next(t for t in report["tables"] if (t["round"], t["table"]) == (conflict.round, conflict.table))
+    assert tab["outcome"] is None
+    assert (conflict.round, conflict.table) in {(d["round"], d["table"]) for d in report["standings"]["rounds"][-1]["disputed"]}
     # the player seated twice is named
     twice = next(p for t in report["tables"] for p in t["problems"] if p["kind"] == "seated-twice")
     assert twice["player"] == next(p.player for p in co.planted if p.kind == "seated-twice")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,11 +33,11 @@ ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatc
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
 #: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
 #: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
-DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck")
+DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat")
 #: plants that are no one table's (never given a table of their own)
 EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
-REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck"}
+REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck", "impossible-seat": "illegal"}
 
 _enc = msgspec.json.Encoder()
 
@@ -194,6 +195,29 @@ def _lone_record(game: Any, names: list[str], decks: dict[str, Any], seed: int) 
     raise AssertionError("no seat's record is undetermined")
 
 
+def _impossible(game: Any, names: list[str], decks: dict[str, Any], seed: int) -> tuple[list[Any], Any, tuple[int, bytes]]:
+    """A match in which the second seat's record can name, where both seats see it, a card of its
+    own revealed deck its deck list cannot hold (its record alone then illegal at that line, the
+    other seat's naming the real card): the match, its outcome and (index, the impossible line)."""
+    b = names[1]
+    pool = sorted({c for s in range(40) if game.deck_type is not None for c in game.deck_counts(game.sample_setup(s).decks["p1"])})
+    for s in range(seed, seed + 60):
+        events, outcome = _match(game, names, decks, s)
+        rec = [_enc.encode(game.redact(e, b)) + b"\n" for e in events]
+        own = game.deck_counts(decks[b])
+        for k, raw in enumerate(rec):
+            d = json.loads(raw)
+            if d["type"] not in ("CardsRevealed", "TopCardRevealed", "CardMilled") or d.get("player") != b:
+                continue
+            for other in [c for c in pool if c not in own][:3]:
+                bad = {**d, "cards": [other] + d["cards"][1:]} if "cards" in d else {**d, "card": other}
+                cand = rec[:k] + [_enc.encode(bad) + b"\n"] + rec[k + 1:]
+                res = _verdict(game, cand)
+                if res.violations and res.violations[0].line == k + 1:
+                    return events, outcome, (k, cand[k])
+    raise AssertionError("no seat's record where a revealed card can be impossible")
+
+
 def _conflict(game: Any, a: list[bytes], b: list[bytes]) -> tuple[list[bytes], int]:
     """Seat B's record with one value both seats saw changed, B's record still not illegal."""
     for k in range(10, len(b)):
@@ -304,14 +328,16 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             if kind == "wrong-game":  # a match of another game between the table's players
                 other = registry.get("logos" if game.id != "logos" else "colossus-order")
                 events, outcome = _match(other, opp, _decks(other, opp, seed), match_seed)
+            elif kind == "impossible-seat":  # a match where one seat's record can name a value that cannot be
+                events, outcome, impossible = _impossible(game, opp, match_decks, match_seed)
             else:
                 events, outcome = _match(game, opp, match_decks, match_seed)
             lines = [_enc.encode(e) + b"\n" for e in events]
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
-            seats = kind in ("seat-conflict", "seen-deck") or bool(seat_every and (r * per_round + t) % seat_every == 0
-                                                    and kind is None and spots.get("duplicate-log") != (r, t + 1)
+            seats = kind in ("seat-conflict", "seen-deck", "impossible-seat") or bool(seat_every and (r * per_round + t) % seat_every == 0
+                                                    and kind is None and (r, t + 1) not in (spots.get("duplicate-log"), spots.get("copied-log"))
                                                     and broken not in seated)
             if kind == "illegal":
                 lines, bad = _illegal(game, lines)
@@ -346,6 +372,10 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 if kind == "seat-conflict":
                     recs[seated[1]], at = _conflict(game, recs[seated[0]], recs[seated[1]])
                     out.planted.append(Planted(kind, r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"), at))
+                if kind == "impossible-seat":
+                    recs[seated[1]][impossible[0]] = impossible[1]
+                    out.planted.append(Planted("illegal", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"),
+                                               impossible[0] + 1))
                 if kind == "seen-deck":
                     gone = root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"
                     out.planted.append(Planted("missing-log", r, t, line, str(gone), None))
@@ -360,6 +390,12 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                     prev_path, _prev_lines = written[(r, t - 1)]
                     lines = _prev_lines
                     out.planted.append(Planted(kind, r, t, line, str(path), None))
+                if kind == "copied-log":  # the table before's match, its players renamed to this table's
+                    (_p, before), = [written[(r, t - 1)]]
+                    rename = dict(zip(json.loads(before[0])["players"], seated))
+                    lines = [_renamed(x, rename) for x in before]
+                    result = _log_winner(game, lines)
+                    out.planted.append(Planted(kind, r, t, line, str(path), None))
                 if kind == "missing-log":
                     out.planted.append(Planted(kind, r, t, line, str(path), None))
                 else:
@@ -372,6 +408,16 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     return out
 
 
+def _renamed(line: bytes, names: dict[str, str]) -> bytes:
+    """A log line with every player's name (a quoted string: a value or a key) replaced by ``names``'."""
+    return re.sub(rb'"([^"\\]+)"', lambda m: b'"' + names.get(m.group(1).decode(), m.group(1).decode()).encode() + b'"', line)
+
+
+def _log_winner(game: Any, lines: list[bytes]) -> str:
+    res = _verdict(game, lines)
+    return "draw" if res.outcome.result == "draw" else res.outcome.winner
+
+
 def _winners(result: str) -> set[str]:
     return set(result.split("+"))
 
@@ -382,6 +428,6 @@ def _spots(plant: tuple[str, ...], rounds: int, per_round: int) -> dict[str, tup
     spots: dict[str, tuple[int, int]] = {}
     for i, kind in enumerate(plant):
         r = 1 + i % rounds
-        t = 2 if kind == "duplicate-log" else 3 + 2 * (i // rounds)
+        t = 2 if kind in ("duplicate-log", "copied-log") else 3 + 2 * (i // rounds)
         spots[kind] = (r, min(t, per_round))
     return spots
