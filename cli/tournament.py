@@ -175,7 +175,7 @@ def check_table(item: str, keep_going: bool, config: tuple[Any, ...] = ()) -> di
 
 def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"index": job["index"]}
-    files = [job["log"]] if job["log"] else list((job["seats"] or {}).values())
+    files = ([job["log"]] if job["log"] else []) + list((job["seats"] or {}).values())
     if not files:
         out["missing"] = [None]
         return out
@@ -185,7 +185,9 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
     out["hashes"] = {f: _sha256(f) for f in present}
     if not present:
         return out
-    if job["log"]:
+    if job["log"] and job["seats"] and job["log"] in present:
+        return _against_seats(out, job, present, keep_going)
+    if job["log"] and not job["seats"]:
         return _judged(out, present[0], keep_going)
     seat_docs = {p: verify_one(Path(f), keep_going) for p, f in job["seats"].items() if f in present}
     out["seat_verdicts"] = {p: d["verdict"] for p, d in seat_docs.items()}
@@ -218,6 +220,33 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
     for d in (out["verdict"], out.get("on_play", {})):
         d["path"] = label
         d["error"] = (d.get("error") or "").replace(tmp, label) or None
+    return out
+
+
+def _against_seats(out: dict[str, Any], job: dict[str, Any], present: list[str], keep_going: bool) -> dict[str, Any]:
+    """A table with a full log and the seats' records: judged on the full log, each record
+    reconciled with it; the first record that disagrees is the table's ``seat-conflict`` (at the
+    record's line), or, illegal on its own, the table's ``illegal`` (docs/tournament.md)."""
+    seats = {p: f for p, f in job["seats"].items() if f in present}
+    seat_docs = {p: verify_one(Path(f), keep_going) for p, f in seats.items()}
+    out["seat_verdicts"] = {p: d["verdict"] for p, d in seat_docs.items()}
+    bad = next((d for d in seat_docs.values() if d["verdict"] in ("unreadable", "error")), None)
+    if bad is not None:
+        out["verdict"] = bad
+        return out
+    out = _judged(out, job["log"], keep_going)
+    if out["verdict"]["verdict"] in ("unreadable", "error"):
+        return out
+    for p, f in seats.items():
+        try:
+            _merged, conflicts = _merge([job["log"], f])
+        except LogError:  # pragma: no cover - each file was read by verify first
+            continue
+        if conflicts and seat_docs[p]["verdict"] == "illegal":
+            return _judged({k: x for k, x in out.items() if k != "on_play"}, f, keep_going)
+        if conflicts:
+            out["contradictions"] = conflicts
+            break
     return out
 
 

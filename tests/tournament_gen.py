@@ -33,11 +33,12 @@ ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatc
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
 #: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
 #: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
-DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat")
+DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat", "log-and-seats")
 #: plants that are no one table's (never given a table of their own)
 EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
-REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck", "impossible-seat": "illegal"}
+REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck", "impossible-seat": "illegal",
+            "log-and-seats": "seat-conflict"}
 
 _enc = msgspec.json.Encoder()
 
@@ -336,7 +337,7 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
-            seats = kind in ("seat-conflict", "seen-deck", "impossible-seat") or bool(seat_every and (r * per_round + t) % seat_every == 0
+            seats = kind in ("seat-conflict", "seen-deck", "impossible-seat", "log-and-seats") or bool(seat_every and (r * per_round + t) % seat_every == 0
                                                     and kind is None and (r, t + 1) not in (spots.get("duplicate-log"), spots.get("copied-log"))
                                                     and broken not in seated)
             if kind == "illegal":
@@ -369,9 +370,9 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 out.penalty = (r, t, seated[1], str(path), 13)
             if seats:
                 recs = {p: [_enc.encode(game.redact(game.decoder.decode(x), p)) + b"\n" for x in lines] for p in seated}
-                if kind == "seat-conflict":
+                if kind in ("seat-conflict", "log-and-seats"):  # (with the full log too: the record disagrees with it)
                     recs[seated[1]], at = _conflict(game, recs[seated[0]], recs[seated[1]])
-                    out.planted.append(Planted(kind, r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"), at))
+                    out.planted.append(Planted("seat-conflict", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"), at))
                 if kind == "impossible-seat":
                     recs[seated[1]][impossible[0]] = impossible[1]
                     out.planted.append(Planted("illegal", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"),
@@ -385,6 +386,9 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 for p, rec in recs.items():
                     (root / "logs" / f"r{r}-t{t}-{p}.jsonl").write_bytes(b"".join(rec))
                 text.append("seats = " + _toml({p: f"r{r}-t{t}-{p}.jsonl" for p in seated}))
+                if kind == "log-and-seats":
+                    path.write_bytes(b"".join(lines))
+                    text.append(f'log = "{rel}"')
             else:
                 if kind == "duplicate-log":  # the log of the table before, submitted again
                     prev_path, _prev_lines = written[(r, t - 1)]

@@ -299,8 +299,6 @@ def _tables(p: str, man: Any, lines: Lines, known: dict[str, int], logs: Path) -
             for pl in tab.players:
                 if pl not in known:
                     raise _err(p, line, f"unknown player {pl!r} (not in players)", f"{where}.players")
-            if tab.log is not None and tab.seats is not None:
-                raise _err(p, line, "give log (one full log) or seats (one record per seat), not both", f"{where}.seats")
             for pl in [*(tab.seats or {}), *(tab.points or {})]:
                 if pl not in tab.players:
                     raise _err(p, line, f"{pl!r} is not a player of this table",
