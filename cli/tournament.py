@@ -289,8 +289,9 @@ def _text(report: dict[str, Any]) -> str:
             out.append(f"  {p['kind']}: {where}{p['message']}")
     for tab in report["tables"]:
         for pen in tab.get("penalties", []):
+            why = f"for event {pen['seq']}" if pen["seq"] is not None else "carried over"
             out.append(f"penalty: round {tab['round']} table {tab['table']}: {pen['player']} earns a {pen['penalty']} "
-                       f"for event {pen['seq']} ({pen['file']}:{pen['line']}: {pen['rule']})")
+                       f"{why} ({pen['file']}:{pen['line']}: {pen['rule']})")
     for p in report.get("event_problems", []):
         out.append(("" if p["round"] is None else f"round {p['round']}: ")
                    + f"{p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")

@@ -91,6 +91,10 @@ class Penalties(msgspec.Struct, forbid_unknown_fields=True):
 
     rule: Literal["none", "warning-then-game-loss"] = "none"
     scope: Literal["game", "event"] = "game"
+    #: a game loss given outside any log (a ``[[rulings]]`` ``penalty = "game-loss"``, made when
+    #: the game it concerns was over) carried over to the player's next table, whose game it
+    #: decides (as the Magic Infraction Procedure Guide's game loss between matches); false: listed only
+    carry_over: bool = False
 
 
 class Manifest(msgspec.Struct, forbid_unknown_fields=True):
@@ -581,6 +585,7 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
             players[pl]["problems"] += sum(1 for p in mine if p.player in (None, pl))
         tables_out.append(_table_out(ref, doc, status, mine, rulings))
     _penalties(tour, tables_out, by_index)
+    _carried_over(tour, tables_out)
     _outside_rulings(tour, players)
     event_problems = registrations + _unpaired(tour, seated)
     for p in event_problems:
@@ -719,6 +724,24 @@ def _penalties(tour: Tournament, tables: list[dict[str, Any]], docs: dict[int, d
             counts[key] = counts.get(key, 0) + 1
             tab["penalties"].append({"player": player, "seq": x["seq"], "line": x["line"], "file": v["path"],
                                      "rule": x["rule"], "penalty": "warning" if counts[key] == 1 else "game-loss"})
+
+
+def _carried_over(tour: Tournament, tables: list[dict[str, Any]]) -> None:
+    """With ``penalties.carry_over``: each game loss a ruling outside the logs gives, added to the
+    penalties of the player's next table (the first of a later round), which it decides."""
+    if not tour.manifest.penalties.carry_over:
+        return
+    for i, ru in enumerate(tour.manifest.rulings):
+        if (ru.penalty or "").strip().lower() != "game-loss":
+            continue
+        line = tour.lines.rulings[i] if i < len(tour.lines.rulings) else None
+        named = ru.players or next(t.players for t in tour.tables if (t.round, t.table) == (ru.round, ru.table))
+        for pl in named:
+            nxt = next((t for t in tables if t["round"] > ru.round and pl in t["players"]), None)
+            if nxt is not None:
+                nxt["penalties"].append({"player": pl, "seq": None, "line": line, "file": tour.path,
+                                         "rule": f"carried over from the ruling on round {ru.round} table {ru.table}",
+                                         "penalty": "game-loss", "carried_from": {"round": ru.round, "table": ru.table}})
 
 
 def _rematch(tour: Tournament, ref: TableRef, met: dict[frozenset[str], TableRef]) -> list[Problem]:
