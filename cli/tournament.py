@@ -101,9 +101,12 @@ class _Outcomes:
     def add(self, ev: Any) -> None:
         if ev.kind != "R":
             return
-        doc = {k: v for k, v in msgspec.to_builtins(ev).items() if k not in _ENVELOPE}
-        self.hash.update(json.dumps([type(ev).__name__, _seated(doc, self.seats)], sort_keys=True).encode())
-        self.count += 1
+        doc = _seated({k: v for k, v in msgspec.to_builtins(ev).items() if k not in _ENVELOPE}, self.seats)
+        self.hash.update(json.dumps([type(ev).__name__, doc], sort_keys=True).encode())
+        # counted only where it says what happened (a card, a roll), not just whose it was
+        # (a shuffle that names no order): the same in every match, it tells no copy apart
+        if any(v not in (None, HIDDEN, [], {}) and v not in self.seats.values() for v in doc.values()):
+            self.count += 1
 
     def fingerprint(self) -> dict[str, Any]:
         return {"sha256": self.hash.hexdigest(), "outcomes": self.count}
