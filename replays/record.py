@@ -464,6 +464,8 @@ class RecordSession:
             return self.push(d.event)
         if low in ("undo", "u"):
             return self.undo()
+        if low.split(" ", 1)[0] in ("undo", "u") and low.split(" ", 1)[1].strip().isdigit():
+            return self.undo_named(int(low.split(" ", 1)[1]))
         if low.startswith("rule "):
             return self.rule(text[5:])
         if low.startswith("note ") or low == "note":
@@ -707,6 +709,44 @@ class RecordSession:
         write_atomic(self.path, self.record.to_jsonl())
         self.sealed = False
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
+
+    def undo_named(self, number: int) -> Answer:
+        """``undo N``: take back event N, an earlier entry of a full record, where nothing after it
+        depends on it (the events after it replay as they are without it: the file is written
+        whole).  Refused for an entry that showed the table something new (a random outcome: a
+        roll, a draw, a reveal, an exploration; an opening; a ruling): taking that back is a
+        re-roll, for a judge's ruling; and for a derived event (take back its cause)."""
+        self.confirming = None
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        if self.seat is not None:
+            return Answer(False, "undo N takes back an earlier entry of a full record (a seat's record: undo, the last)")
+        events = self.record.events
+        if not 2 <= number <= len(events):
+            return Answer(False, f"no event {number} to take back (2 to {len(events)})")
+        ev = events[number - 1]
+        if ev.kind == "X":
+            return Answer(False, f"event {number} ({self.words(ev)}) follows from the entry before it: take that back")
+        if ev.kind == "R" or self._opening(ev) or type(ev) is JudgeRuling or \
+                (number < len(events) and type(events[number]) is JudgeRuling):
+            return Answer(False, f"event {number} ({self.words(ev)}) showed the table something new (or a judge ruled on "
+                                 "it): taking it back needs a judge's ruling (record --judge: the judge records it)")
+        end = number
+        while end < len(events) and events[end].kind == "X":
+            end += 1
+        trial = RecordSession(self.path, Recording(self.game, events[0], self.record._sources, str(self.path)))
+        try:
+            trial._replay(events[1:number - 1] + events[end:], 2)
+        except LogError as exc:
+            return Answer(False, f"event {number} ({self.words(ev)}) is not taken back: what follows depends on it "
+                                 f"({exc.reason})")
+        self.record, self.view, self._groups = trial.record, trial.record, trial._groups
+        write_atomic(self.path, self.record.to_jsonl())
+        self.sealed = False
+        if self.over:
+            self.seal()
+        return Answer(True, f"taken back: event {number} ({self.words(ev)}); the {len(events) - end} events after it "
+                            "stand", events[number - 1:end])
 
     # -- the file ------------------------------------------------------------------------------------------
     def _write_new(self, start: int) -> None:

@@ -4,6 +4,8 @@ refused, as before.  Tried on generated matches with a planted illegal repetitio
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -64,3 +66,39 @@ def test_the_command_line_shows_the_irregularity_and_takes_the_ruling(tmp_path):
     path2, bad2, _ = _irregular(tmp_path, "colossus-order", 8)
     r = CliRunner().invoke(main, ["record", str(path2), "--script", "-"], input="")
     assert r.exit_code == 2 and f":{bad2}:" in r.output and "not resumed" in r.output
+
+
+@pytest.mark.parametrize("gid,seed", [("colossus-order", 4), ("colossi", 4)])
+def test_undo_of_a_named_entry_where_nothing_after_depends_on_it(tmp_path, gid, seed):
+    """``undo N`` on a generated match's log, for its decisions in turn: taken back, the file is
+    the log without that entry (its derived events with it), every other line as it was, and
+    legal; refused, the file is untouched.  At least one is taken back; a random outcome (a
+    re-roll: a judge's ruling) and a derived event are always refused."""
+    g = registry.get(gid)
+    events, _ = _match(g, ["ann", "bob"], _decks(g, ["ann", "bob"], 1), seed)
+    lines = [_enc.encode(e) + b"\n" for e in events]
+    path = tmp_path / "m.jsonl"
+    taken = 0
+    for n in range(2, min(len(events), 130)):
+        path.write_bytes(b"".join(lines))
+        s = RecordSession.resume(path)
+        got = s.enter(f"undo {n}")
+        kind = events[n - 1].kind
+        if kind != "D":
+            assert not got.ok and path.read_bytes() == b"".join(lines)
+            assert ("judge's ruling" if kind == "R" else "follows from the entry before it") in got.message, got.message
+            continue
+        if not got.ok:
+            assert "depends on it" in got.message and path.read_bytes() == b"".join(lines)
+            continue
+        taken += 1
+        end = n
+        while end < len(events) and events[end].kind == "X":
+            end += 1
+        def unsealed(raw):  # (the match is over: the file is sealed again, each line's hash in prev)
+            return [{k: v for k, v in json.loads(x).items() if k != "prev"} for x in raw]
+        after = unsealed(path.read_bytes().splitlines())
+        assert after[:n - 1] == unsealed(lines[:n - 1]) and after[n - 1:] == unsealed(lines[end:])
+        assert adjudicator.read_log(path).verify().verdict == "legal"
+        assert got.message.startswith(f"taken back: event {n} (")
+    assert taken >= 1
