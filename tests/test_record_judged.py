@@ -102,3 +102,14 @@ def test_undo_of_a_named_entry_where_nothing_after_depends_on_it(tmp_path, gid, 
         assert adjudicator.read_log(path).verify().verdict == "legal"
         assert got.message.startswith(f"taken back: event {n} (")
     assert taken >= 1
+
+
+def test_the_service_s_recording_state_says_the_irregularity_first(tmp_path):
+    from adjudicator.replays.web.record import Recordings, state_of
+
+    path, bad, _ = _irregular(tmp_path, "colossus-order", 3)
+    s = RecordSession.resume(path, judge=True)
+    doc = state_of("r1", s, Recordings(tmp_path / "recs"))
+    assert not doc.ok and doc.message.startswith(f"the log holds an irregularity at line {bad}: ")
+    s.rule("taken-back typed twice")
+    assert state_of("r1", s, Recordings(tmp_path / "recs")).message == ""
