@@ -35,6 +35,7 @@ from adjudicator.core.protocol import Game
 from adjudicator.replays.record import RecordSession, write_atomic
 from . import decklist
 from .access import require_token
+from .live import publish
 
 #: recordings held in memory at once in one service (each holds its positions); the least recently
 #: used one is released for a new one (its file is the record: it is resumed when asked for again)
@@ -376,6 +377,7 @@ def new_recording(request: Request, state: State, data: JSONBody[NewRecording]) 
     rec = _recordings(state)
     with rec.lock:
         rid, s = rec.new(data)
+        publish(state, s, meta_of(s.record.setup))  # a table of a tournament in progress: its live page
         return state_of(rid, s, rec, "the match is started: pick what happens")
 
 
@@ -388,6 +390,8 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     with rec.lock:
         s = _get(state, rid)
         answer = _enter(s, typed(s, data.entry))
+        if answer.ok:
+            publish(state, s, meta_of(s.record.setup))
         message = answer.message
         if answer.ok and s.over:
             message += "; " + _store(rid, s, state)
