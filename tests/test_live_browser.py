@@ -17,7 +17,7 @@ from adjudicator.core import tournament_store
 from tests.test_web_browser import CHROMIUM, UPLOAD_TOKEN, Live, browser, live, page  # noqa: F401 (fixtures)
 from tests.tournament_gen import generate
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (CI installs Debian's chromium)")
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (CI installs Debian's chromium)")
 
 
 def post(live: Live, path: str, doc: dict[str, Any]) -> dict[str, Any]:
@@ -27,6 +27,7 @@ def post(live: Live, path: str, doc: dict[str, Any]) -> dict[str, Any]:
         return json.loads(r.read())
 
 
+@needs_chromium
 def test_the_live_page_shows_each_tables_new_event_within_two_seconds(live: Live, page: Any, tmp_path) -> None:
     gen = generate(tmp_path / "event", "colossi", players=4, rounds=1, plant=(), penalty=False)
     report = check_tournament(str(gen.manifest), 1, None)
@@ -60,3 +61,28 @@ def test_the_live_page_shows_each_tables_new_event_within_two_seconds(live: Live
             assert " - ".join(tables[n]) in row
     assert slowest < 2.0, slowest
     assert masked, "no hidden value was recorded: the public view was not tried"
+
+
+def test_the_watchers_and_their_queues_are_bounded():
+    import asyncio
+
+    from adjudicator.replays.web import live as L
+
+    async def run() -> None:
+        hub, loop = L.Live(), asyncio.get_running_loop()
+        ws = [hub.watch("t", loop) for _ in range(L.MAX_WATCHERS)]
+        assert all(ws) and hub.watch("t", loop) is None  # one more: refused (503)
+        hub.leave("t", ws[0])
+        assert hub.watch("u", loop) is not None
+        for i in range(L.MAX_QUEUE + 1):  # a watcher that reads nothing falls behind: closed
+            hub.send("t", {"events": i})
+        done = loop.create_future()  # queued after the offers: resolved once they have run
+        loop.call_soon_threadsafe(done.set_result, None)
+        await done
+        w = ws[1]
+        assert w.queue.qsize() == 1 and w.queue.get_nowait() is None
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own (Playwright's may be running in this thread)
+        pool.submit(asyncio.run, run()).result()
