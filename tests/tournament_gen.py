@@ -33,7 +33,8 @@ ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatc
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
 #: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
 #: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
-DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat", "log-and-seats")
+DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat", "log-and-seats",
+                            "no-result", "points-mismatch")
 #: plants that are no one table's (never given a table of their own)
 EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
@@ -361,6 +362,11 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 k = next(i for i in range(9, len(lines)) if "player" in json.loads(lines[i]))
                 lines[k] = _enc.encode({**json.loads(lines[k]), "player": 7}) + b"\n"
                 out.planted.append(Planted(kind, r, t, line, str(path), k + 1))
+            elif kind == "no-result":  # the slip left blank
+                out.planted.append(Planted(kind, r, t, line, str(path), None))
+            elif kind == "points-mismatch":  # a slip giving both players a win's points
+                text.append("points = " + _toml({p: 3 for p in seated}))
+                out.planted.append(Planted(kind, r, t, line, str(path), len(lines)))
             elif kind == "seated-twice":
                 out.planted.append(Planted(kind, r, t, line, None, None, seated[0]))
             if penalty and out.penalty is None and kind is None and not seats and r == rounds:
@@ -406,7 +412,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                     path.write_bytes(b"".join(lines))
                     written[(r, t)] = (path, lines)
                 text.append(f'log = "{rel}"')
-            text.append(f'result = "{result}"')
+            if kind != "no-result":
+                text.append(f'result = "{result}"')
             text.append("")
     out.manifest.write_text("\n".join(text))
     return out
