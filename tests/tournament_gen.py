@@ -34,7 +34,7 @@ ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatc
 #: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
 #: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
 DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat", "log-and-seats",
-                            "no-result", "points-mismatch")
+                            "no-result", "points-mismatch", "rematch")
 #: plants that are no one table's (never given a table of their own)
 EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
@@ -287,6 +287,7 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     written: dict[tuple[int, int], tuple[Path, list[bytes]]] = {}
     match_seed = seed * 7919
     met: set[frozenset[str]] = set()
+    first_round: list[list[str]] = []
     for r in range(1, rounds + 1):
         for _try in range(2000):  # pairings where no table's players met before (a rematch)
             order = names[:]
@@ -295,15 +296,20 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
                 st = spots["seated-twice"][1]
                 tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
+            again = None  # the table where two players of round 1 meet again (planted)
+            if spots.get("rematch", (0, 0))[0] == r:
+                again = spots["rematch"][1] - 1
+                tables = _seat_together(tables, next(t for t in first_round if broken not in t), again)
             planted_at = {t for k, (pr, t) in spots.items() if pr == r} | {1}
             if broken in {p for t in planted_at for p in tables[t - 1]}:
                 continue  # the broken list's player at no planted table (each problem alone)
-            if not any(frozenset(t) in met for t in tables):
+            if not any(frozenset(t) in met for i, t in enumerate(tables) if i != again):
                 break
         else:  # too few players for the rounds: a series, where meeting again is allowed
             text[rematch_line] = 'rematches = "allowed"'
 
         met.update(frozenset(t) for t in tables)
+        first_round = tables if r == 1 else first_round
         round_line = len(text) + 1
         if spots.get("seated-twice", (0, 0))[0] == r:  # the player the plant took off: unpaired
             out.planted.append(Planted("unpaired", r, None, round_line, None, None, order[(st - 1) * table_size]))
@@ -362,6 +368,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 k = next(i for i in range(9, len(lines)) if "player" in json.loads(lines[i]))
                 lines[k] = _enc.encode({**json.loads(lines[k]), "player": 7}) + b"\n"
                 out.planted.append(Planted(kind, r, t, line, str(path), k + 1))
+            elif kind == "rematch":
+                out.planted.append(Planted(kind, r, t, line, None, None))
             elif kind == "no-result":  # the slip left blank
                 out.planted.append(Planted(kind, r, t, line, str(path), None))
             elif kind == "points-mismatch":  # a slip giving both players a win's points
@@ -429,6 +437,16 @@ def _log_winner(game: Any, lines: list[bytes]) -> str:
     return "draw" if res.outcome.result == "draw" else res.outcome.winner
 
 
+def _seat_together(tables: list[list[str]], pair: list[str], at: int) -> list[list[str]]:
+    """``tables`` with the players of ``pair`` moved to table ``at`` (swapped with its players)."""
+    flat = [p for t in tables for p in t]
+    size = len(tables[0])
+    for k, p in enumerate(pair):
+        i, j = flat.index(p), at * size + k
+        flat[i], flat[j] = flat[j], flat[i]
+    return [flat[i * size:(i + 1) * size] for i in range(len(tables))]
+
+
 def _winners(result: str) -> set[str]:
     return set(result.split("+"))
 
@@ -440,5 +458,6 @@ def _spots(plant: tuple[str, ...], rounds: int, per_round: int) -> dict[str, tup
     for i, kind in enumerate(plant):
         r = 1 + i % rounds
         t = 2 if kind in ("duplicate-log", "copied-log") else 3 + 2 * (i // rounds)
+        r = rounds if kind == "rematch" else r  # (players of round 1 meet again in the last)
         spots[kind] = (r, min(t, per_round))
     return spots
