@@ -262,6 +262,8 @@ def run_script(session: RecordSession, entries: TextIO) -> int:
 
 
 def show_choices(session: RecordSession) -> None:
+    if session.irregularity:  # a judge resumed a log that holds one: the ruling comes first
+        click.echo(safe(f"  ! the log holds an irregularity at {session.irregularity}"))
     if session.over:
         return
     choices, enders = session.lists()

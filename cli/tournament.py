@@ -47,18 +47,69 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def _used(ev: Any) -> tuple[str | None, list[str]]:
-    """Who an event says uses which cards: an event naming a ``player`` and a ``card`` (or
-    ``cards``) counts as that player using those cards (docs/tournament.md, "Deck lists")."""
-    player = getattr(ev, "player", None)
+def _used(ev: Any, players: list[str]) -> list[tuple[str, str]]:
+    """Whose cards an event shows, as (owner, card): an event naming a ``player`` (or an ``owner``,
+    as a look at the opponent's hand does) and a ``card`` (or ``cards``) shows that player's
+    cards, unless its class says the field holds another's
+    (``owners``: field -> the field naming the owner, or ``opponent``: the other player of two),
+    as a seat's record shows the opponent's card an attack revealed (docs/tournament.md, "Deck lists")."""
+    player = getattr(ev, "owner", None)  # the private-information events: whose cards were seen or moved
+    player = player if isinstance(player, str) else getattr(ev, "player", None)
     if not isinstance(player, str):
-        return None, []
-    card = getattr(ev, "card", None)
-    cards = getattr(ev, "cards", None)
-    out = [card] if isinstance(card, str) else []
-    if isinstance(cards, list):
-        out += [c for c in cards if isinstance(c, str)]
-    return player, [c for c in out if c != HIDDEN]
+        return []
+    owners = getattr(type(ev), "owners", {})
+    out = []
+    for fld in ("card", "cards"):
+        value = getattr(ev, fld, None)
+        cards = [value] if isinstance(value, str) else [c for c in value if isinstance(c, str)] if isinstance(value, list) else []
+        owner: Any = player
+        how = owners.get(fld)
+        if how == "opponent":
+            others = [p for p in players if p != player]
+            owner = others[0] if len(others) == 1 else None
+        elif how is not None:
+            owner = getattr(ev, how, None)
+        if isinstance(owner, str):
+            out += [(owner, c) for c in cards if c != HIDDEN]
+    return out
+
+
+#: the envelope of an event: not part of what a random outcome was
+_ENVELOPE = ("seq", "at", "note", "prev")
+
+
+def _seated(value: Any, seats: dict[str, str]) -> Any:
+    """``value`` with every player's name (a string or a key) replaced by their seat (``#1``)."""
+    if isinstance(value, str):
+        return seats.get(value, value)
+    if isinstance(value, list):
+        return [_seated(x, seats) for x in value]
+    if isinstance(value, dict):
+        return {seats.get(k, k): _seated(x, seats) for k, x in value.items()}
+    return value
+
+
+class _Outcomes:
+    """The fingerprint of a log's random outcomes (shuffles, draws, rolls, reveals), in order,
+    each with the players named by seat: the same match copied to another table with the players
+    renamed has the same one (docs/tournament.md, ``copied-log``)."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.seats = {p: f"#{i + 1}" for i, p in enumerate(players)}
+        self.hash, self.count = hashlib.sha256(), 0
+
+    def add(self, ev: Any) -> None:
+        if ev.kind != "R":
+            return
+        doc = _seated({k: v for k, v in msgspec.to_builtins(ev).items() if k not in _ENVELOPE}, self.seats)
+        self.hash.update(json.dumps([type(ev).__name__, doc], sort_keys=True).encode())
+        # counted only where it says what happened (a card, a roll), not just whose it was
+        # (a shuffle that names no order): the same in every match, it tells no copy apart
+        if any(v not in (None, HIDDEN, [], {}) and v not in self.seats.values() for v in doc.values()):
+            self.count += 1
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"sha256": self.hash.hexdigest(), "outcomes": self.count}
 
 
 def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
@@ -81,16 +132,18 @@ def _scan(path: str, lines_of: set[int] | frozenset[int] = frozenset()) -> dict[
         first: dict[str, dict[str, int]] = {}
         last = 0
         who: dict[str, str] = {}
+        outcomes = _Outcomes(out["players"])
         for i in range(len(log.events)):
             line, ev = log.events[i]
             last = line
+            outcomes.add(ev)
             if line in lines_of and isinstance(getattr(ev, "player", None), str):
                 who[str(line)] = ev.player
-            player, cards = _used(ev)
-            for c in cards:
-                first.setdefault(player, {}).setdefault(c, line)
+            for owner, c in _used(ev, out["players"]):
+                first.setdefault(owner, {}).setdefault(c, line)
         out["first_use"] = first
         out["violators"] = who
+        out["outcomes"] = outcomes.fingerprint()
         out["last_line"] = out["end_line"] = last
         return out
     finally:
@@ -125,7 +178,7 @@ def check_table(item: str, keep_going: bool, config: tuple[Any, ...] = ()) -> di
 
 def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"index": job["index"]}
-    files = [job["log"]] if job["log"] else list((job["seats"] or {}).values())
+    files = ([job["log"]] if job["log"] else []) + list((job["seats"] or {}).values())
     if not files:
         out["missing"] = [None]
         return out
@@ -135,7 +188,9 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
     out["hashes"] = {f: _sha256(f) for f in present}
     if not present:
         return out
-    if job["log"]:
+    if job["log"] and job["seats"] and job["log"] in present:
+        return _against_seats(out, job, present, keep_going)
+    if job["log"] and not job["seats"]:
         return _judged(out, present[0], keep_going)
     seat_docs = {p: verify_one(Path(f), keep_going) for p, f in job["seats"].items() if f in present}
     out["seat_verdicts"] = {p: d["verdict"] for p, d in seat_docs.items()}
@@ -152,6 +207,10 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
         out["verdict"] = {"path": exc.path, "verdict": "unreadable", "error": exc.render(), "violations": []}
         return out
     if merged is None:  # the records disagree: each judged as it is, the first one reported
+        impossible = next((f for p, f in job["seats"].items() if f in present and seat_docs[p]["verdict"] == "illegal"), None)
+        if impossible is not None:  # a record illegal on its own (a value that cannot be): that is
+            out["partial"] = True   # the problem, with its line, not the disagreement it makes
+            return _judged(out, impossible, keep_going)
         out["contradictions"] = conflicts
         out["partial"] = True
         return _judged(out, present[0], keep_going)
@@ -161,8 +220,36 @@ def _check_table(job: dict[str, Any], keep_going: bool) -> dict[str, Any]:
             f.write(b"\n".join(merged) + b"\n")
         out = _judged(out, tmp, keep_going)
     label = " + ".join(present) + " (reconciled)"
-    out["verdict"]["path"] = label
-    out["verdict"]["error"] = out["verdict"].get("error", "").replace(tmp, label) or None
+    for d in (out["verdict"], out.get("on_play", {})):
+        d["path"] = label
+        d["error"] = (d.get("error") or "").replace(tmp, label) or None
+    return out
+
+
+def _against_seats(out: dict[str, Any], job: dict[str, Any], present: list[str], keep_going: bool) -> dict[str, Any]:
+    """A table with a full log and the seats' records: judged on the full log, each record
+    reconciled with it; the first record that disagrees is the table's ``seat-conflict`` (at the
+    record's line), or, illegal on its own, the table's ``illegal`` (docs/tournament.md)."""
+    seats = {p: f for p, f in job["seats"].items() if f in present}
+    seat_docs = {p: verify_one(Path(f), keep_going) for p, f in seats.items()}
+    out["seat_verdicts"] = {p: d["verdict"] for p, d in seat_docs.items()}
+    bad = next((d for d in seat_docs.values() if d["verdict"] in ("unreadable", "error")), None)
+    if bad is not None:
+        out["verdict"] = bad
+        return out
+    out = _judged(out, job["log"], keep_going)
+    if out["verdict"]["verdict"] in ("unreadable", "error"):
+        return out
+    for p, f in seats.items():
+        try:
+            _merged, conflicts = _merge([job["log"], f])
+        except LogError:  # pragma: no cover - each file was read by verify first
+            continue
+        if conflicts and seat_docs[p]["verdict"] == "illegal":
+            return _judged({k: x for k, x in out.items() if k != "on_play"}, f, keep_going)
+        if conflicts:
+            out["contradictions"] = conflicts
+            break
     return out
 
 
@@ -171,9 +258,18 @@ def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
     out["verdict"] = doc
     if doc["verdict"] in ("unreadable", "error"):
         return out
-    info = _scan(path, {v["line"] for v in doc.get("violations", [])})
-    doc["last_line"] = info.pop("last_line")
-    doc["end_line"] = info.pop("end_line")
+    lines = {v["line"] for v in doc.get("violations", [])}
+    if doc["verdict"] == "illegal" and doc["violations"][0]["seq"] == 1:
+        # a set-up the rules refuse (a registered list that breaks them, found once as the player's
+        # ``registration``): the play after it verified on as ``--keep-going`` does, so the
+        # table can be judged on its play (:func:`adjudicator.core.tournament.on_play`)
+        play = doc if keep_going else verify_one(Path(path), True)
+        out["on_play"] = play
+        lines |= {v["line"] for v in play.get("violations", [])}
+    info = _scan(path, lines)
+    for d in (doc, out.get("on_play", doc)):
+        d["last_line"], d["end_line"] = info["last_line"], info["end_line"]
+    del info["last_line"], info["end_line"]
     out.update(info)
     return out
 
@@ -196,8 +292,9 @@ def _text(report: dict[str, Any]) -> str:
             out.append(f"  {p['kind']}: {where}{p['message']}")
     for tab in report["tables"]:
         for pen in tab.get("penalties", []):
+            why = f"for event {pen['seq']}" if pen["seq"] is not None else "carried over"
             out.append(f"penalty: round {tab['round']} table {tab['table']}: {pen['player']} earns a {pen['penalty']} "
-                       f"for event {pen['seq']} ({pen['file']}:{pen['line']}: {pen['rule']})")
+                       f"{why} ({pen['file']}:{pen['line']}: {pen['rule']})")
     for p in report.get("event_problems", []):
         out.append(("" if p["round"] is None else f"round {p['round']}: ")
                    + f"{p['kind']}: {p['message']}  [{t['manifest']}:{p['manifest_line']}]")

@@ -169,6 +169,10 @@ class RecordSession:
         self._pending = (0, 0)
         #: a match-ending event waiting for its confirmation (``y``)
         self.confirming: Event | None = None
+        #: a judge resumed a log holding an irregularity: the events after it, and the line of the first
+        self._after_ruling: tuple[list[Event], int] | None = None
+        #: what that irregularity is (shown on resuming), or None
+        self.irregularity: str | None = None
         #: the last entry was answered without recording anything (a note then goes nowhere)
         self._last_failed = False
         #: fill in a pass that is its player's only choice
@@ -230,7 +234,16 @@ class RecordSession:
         session = cls(path, record, seat=seat, judge=judge, salts=salts)
         if seat is not None:
             session.view = Recording(game, events[0], src, str(path))
-        rest = events[1:]
+        session._replay(events[1:], 2)
+        session.sealed = match._log.chain_head is not None  # type: ignore[attr-defined]
+        return session
+
+    def _replay(self, rest: list[Event], first: int) -> None:
+        """Replay a resumed log's events ``rest`` (the first at line ``first``) entry by entry: a
+        ruling with the event it rules on.  An illegal event no ruling follows is refused (the log
+        is not resumed), but for a judge: the session stops there, that event waiting for the
+        judge's ruling (:meth:`_irregular`)."""
+        path, game, session, record = self.path, self.game, self, self.record
         i = 0
         derived: deque[Event] = deque()
         confirmed: list[Event] | None = []
@@ -245,8 +258,10 @@ class RecordSession:
                 try:
                     session._replay_entry(ev)
                 except IllegalEvent as exc:
+                    if self._irregular(ev, rest[i + 1:], first + i, exc):
+                        return
                     r = exc.ruling
-                    raise LogError(str(path), i + 2, f"{r.rule} [{r.code}] {r.message}: the log is not legal so far "
+                    raise LogError(str(path), first + i, f"{r.rule} [{r.code}] {r.message}: the log is not legal so far "
                                    "(verify it; it is not resumed)") from None
                 derived = deque(session.record.derived)
                 confirmed = []
@@ -262,14 +277,24 @@ class RecordSession:
                     session._replay_entry(ev)
                 except IllegalEvent as exc:
                     r = exc.ruling
-                    raise LogError(str(path), i + 2, f"{r.rule} [{r.code}] {r.message} (verify it; it is not resumed)") from None
+                    raise LogError(str(path), first + i, f"{r.rule} [{r.code}] {r.message} (verify it; it is not resumed)") from None
             else:
                 why = f"the engine derives {session.words(derived[0])}" if derived else "the engine derives nothing here"
-                raise LogError(str(path), i + 2, f"LOG-2 [core/derived-mismatch] the log states {session.words(ev)} "
+                raise LogError(str(path), first + i, f"LOG-2 [core/derived-mismatch] the log states {session.words(ev)} "
                                f"but {why} (verify it; it is not resumed)")
             i += 1
-        session.sealed = match._log.chain_head is not None  # type: ignore[attr-defined]
-        return session
+
+    def _irregular(self, ev: Event, rest: list[Event], line: int, exc: IllegalEvent) -> bool:
+        """A judge resumes a log that holds an irregularity (an illegal event no ruling follows, at
+        ``line``): the session stops before it, the event waiting for the judge's ruling (``rule
+        stands|taken-back``), the events after it (``rest``) replayed once ruled.  False for anyone else."""
+        if not self.judge:
+            return False
+        self.refused, self._after_ruling = ev, (rest, line + 1)
+        r = exc.ruling
+        self.irregularity = (f"line {line}: {self.words(ev)} is refused ({r.rule} [{r.code}] {r.message}); "
+                             f"{len(rest)} events after it wait for the judge's ruling: rule stands|taken-back [reason]")
+        return True
 
     def _replay_entry(self, ev: Event) -> None:
         """One event of a resumed log: into the record, and as the seat saw it into its view (an
@@ -472,6 +497,8 @@ class RecordSession:
             return self.push(d.event)
         if low in ("undo", "u"):
             return self.undo()
+        if low.split(" ", 1)[0] in ("undo", "u") and low.split(" ", 1)[1].strip().isdigit():
+            return self.undo_named(int(low.split(" ", 1)[1]))
         if low.startswith("rule "):
             return self.rule(text[5:])
         if low.startswith("note ") or low == "note":
@@ -519,6 +546,8 @@ class RecordSession:
         refused with the ruling when illegal, and nothing of it recorded."""
         if self.over:
             return Answer(False, "the match is over (undo takes back the last entry)")
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
         items = entry if isinstance(entry, list) else [entry]
         if not items:
             return Answer(False, "an entry of no event")
@@ -660,9 +689,42 @@ class RecordSession:
             return Answer(False, f"the ruling cannot be followed: {exc}")
         self.refused = None
         self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
-        self._write_new(lines)
-        return Answer(True, f"recorded {len(self.record)}: {self.words(ev)}, flagged; the judge's "
-                            f"ruling: {decision}", [ev, ruling])
+        if self._after_ruling is None:
+            self._write_new(lines)
+        else:
+            failed = self._ruled_on_resumed(ev, before_r, before_v)
+            if failed is not None:
+                return failed
+        return Answer(True, f"recorded {lines + 1}: {self.words(ev)}, flagged; the judge's "
+                            f"ruling: {decision}" + (f"; then {self.irregularity}" if self.irregularity else ""),
+                      [ev, ruling])
+
+    def _ruled_on_resumed(self, ev: Event, before_r: int, before_v: int) -> Answer | None:
+        """The judge ruled on the irregularity of a resumed log: the events after it replayed (up
+        to the next irregularity, which then waits in its turn) and the file written whole (the
+        ruling goes in the middle); None, or the refusal when the events after it cannot follow
+        the ruling (nothing changed)."""
+        pending, self._after_ruling, self.irregularity = self._after_ruling, None, None
+        groups = len(self._groups) - 1  # (the ruled pair's entry is the last)
+        try:
+            self._replay(*pending)  # type: ignore[misc]
+        except LogError as exc:
+            self._rollback(before_r, before_v)
+            del self._groups[groups:]
+            self.refused, self._after_ruling = ev, pending
+            return Answer(False, f"the events after it cannot follow that ruling: {exc.render()}")
+        write_atomic(self.path, self._with_waiting())
+        if self.over and self._after_ruling is None:
+            self.seal()
+        return None
+
+    def _with_waiting(self) -> bytes:
+        """The record's lines, then (a resumed log's irregularity still waiting for its ruling) the
+        irregular event and the events after it, as the file held them."""
+        out = self.record.to_jsonl()
+        if self._after_ruling is not None and self.refused is not None:
+            out += b"".join(msgspec.json.encode(e) + b"\n" for e in [self.refused, *self._after_ruling[0]])
+        return out
 
     def _push_ruled_pair(self, ev: Event, ruling: JudgeRuling) -> None:
         self.record.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
@@ -674,6 +736,8 @@ class RecordSession:
         """Write ``text`` as the note (a comment) on the last event; ``note`` alone removes it."""
         if len(self.record) == 1 and not text.strip():
             return Answer(False, "no event to annotate")
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
         if self._last_failed:  # the entry before was not recorded: the note is not for the last event
             self._last_failed = False
             last = self.record.events[-1]
@@ -692,6 +756,8 @@ class RecordSession:
     def undo(self) -> Answer:
         """Take back the last entry (the file is rewritten atomically)."""
         self.confirming = None
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
         if not self._groups:
             return Answer(False, "nothing to take back")
         n_record, n_view = self._groups.pop()
@@ -706,6 +772,44 @@ class RecordSession:
         write_atomic(self.path, self.record.to_jsonl())
         self.sealed = False
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
+
+    def undo_named(self, number: int) -> Answer:
+        """``undo N``: take back event N, an earlier entry of a full record, where nothing after it
+        depends on it (the events after it replay as they are without it: the file is written
+        whole).  Refused for an entry that showed the table something new (a random outcome: a
+        roll, a draw, a reveal, an exploration; an opening; a ruling): taking that back is a
+        re-roll, for a judge's ruling; and for a derived event (take back its cause)."""
+        self.confirming = None
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        if self.seat is not None:
+            return Answer(False, "undo N takes back an earlier entry of a full record (a seat's record: undo, the last)")
+        events = self.record.events
+        if not 2 <= number <= len(events):
+            return Answer(False, f"no event {number} to take back (2 to {len(events)})")
+        ev = events[number - 1]
+        if ev.kind == "X":
+            return Answer(False, f"event {number} ({self.words(ev)}) follows from the entry before it: take that back")
+        if ev.kind == "R" or self._opening(ev) or type(ev) is JudgeRuling or \
+                (number < len(events) and type(events[number]) is JudgeRuling):
+            return Answer(False, f"event {number} ({self.words(ev)}) showed the table something new (or a judge ruled on "
+                                 "it): taking it back needs a judge's ruling (record --judge: the judge records it)")
+        end = number
+        while end < len(events) and events[end].kind == "X":
+            end += 1
+        trial = RecordSession(self.path, Recording(self.game, events[0], self.record._sources, str(self.path)))
+        try:
+            trial._replay(events[1:number - 1] + events[end:], 2)
+        except LogError as exc:
+            return Answer(False, f"event {number} ({self.words(ev)}) is not taken back: what follows depends on it "
+                                 f"({exc.reason})")
+        self.record, self.view, self._groups = trial.record, trial.record, trial._groups
+        write_atomic(self.path, self.record.to_jsonl())
+        self.sealed = False
+        if self.over:
+            self.seal()
+        return Answer(True, f"taken back: event {number} ({self.words(ev)}); the {len(events) - end} events after it "
+                            "stand", events[number - 1:end])
 
     # -- the file ------------------------------------------------------------------------------------------
     def _write_new(self, start: int) -> None:

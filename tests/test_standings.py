@@ -365,3 +365,35 @@ def test_the_penalty_scope_counts_per_game_or_over_the_event(event, scope, earne
     got = json.loads(invoke("tournament", "check", "--json", m, "-j", "1").output)
     tab = next(t for t in got["tables"] if (t["round"], t["table"]) == (later["round"], later["table"]))
     assert [(p["player"], p["line"], p["penalty"]) for p in tab["penalties"]] == [(offender, line, earned)]
+
+
+@pytest.mark.parametrize("carry", [True, False])
+def test_a_game_loss_given_between_rounds_is_carried_over_to_the_next_game_when_the_rules_say(event, carry):
+    """``penalties.carry_over``: a ruling's game loss decides the player's next table (its
+    opponent wins it, whatever the log says); without it the ruling is listed only."""
+    report = json.loads(invoke("tournament", "check", "--json", event.manifest, "-j", "1").output)
+    clean = {(t["round"], t["table"]): t for t in report["tables"] if not t["problems"] and t["outcome"]}
+    # a player whose round-2 and round-3 tables are clean, and who won in round 3
+    pick = next((t, n, p) for t in report["tables"] if t["round"] == 2 and (2, t["table"]) in clean
+                for p in t["players"]
+                for n in [next(x for x in report["tables"] if x["round"] == 3 and p in x["players"])]
+                if (3, n["table"]) in clean and n["outcome"]["winner"] == p)
+    tab, nxt, player = pick
+    text = event.manifest.read_text()
+    head, rest = text.split("\n[[players]]", 1)
+    m = event.manifest.with_name(f"carry-{carry}.toml")
+    m.write_text(head + f"\n[penalties]\ncarry_over = {str(carry).lower()}\n\n[[players]]" + rest +
+                 f'\n[[rulings]]\nround = 2\ntable = {tab["table"]}\nplayers = ["{player}"]\n'
+                 f'penalty = "game-loss"\ngrounds = "unsporting conduct after the game"\n')
+    got = json.loads(invoke("tournament", "check", "--json", m, "-j", "1").output)
+    after = next(t for t in got["tables"] if (t["round"], t["table"]) == (3, nxt["table"]))
+    r3 = {x["player"]: x for x in got["standings"]["rounds"][2]["rows"]}
+    r3_before = {x["player"]: x for x in report["standings"]["rounds"][2]["rows"]}
+    if carry:
+        assert [(p["player"], p["penalty"], p["carried_from"]) for p in after["penalties"]] == \
+            [(player, "game-loss", {"round": 2, "table": tab["table"]})]
+        assert r3[player]["wins"] == r3_before[player]["wins"] - 1
+        assert r3[player]["losses"] == r3_before[player]["losses"] + 1
+        assert f"{player} earns a game-loss carried over" in invoke("tournament", "check", m).output
+    else:
+        assert after["penalties"] == [] and r3[player]["wins"] == r3_before[player]["wins"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,15 @@ from adjudicator.core.verify import run
 #: every kind the Colossus Order tournament plants (one table each), besides a judge's penalty
 ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatch", "missing-log",
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
+#: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
+#: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
+DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat", "log-and-seats",
+                            "no-result", "points-mismatch", "rematch")
+#: plants that are no one table's (never given a table of their own)
+EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
-REPORTED = {"wrong-game": "table-mismatch"}
+REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck", "impossible-seat": "illegal",
+            "log-and-seats": "seat-conflict"}
 
 _enc = msgspec.json.Encoder()
 
@@ -39,7 +47,8 @@ _enc = msgspec.json.Encoder()
 @dataclass
 class Planted:
     kind: str
-    round: int
+    #: None: a finding of the event (a registration)
+    round: int | None
     #: None: a finding of the round (an unpaired player)
     table: int | None
     manifest_line: int
@@ -126,12 +135,34 @@ def _swapped_deck(game: Any, deck: Any, seed: int) -> tuple[Any, str]:
     raise AssertionError("no deck to swap with")
 
 
+def _broken_deck(game: Any, deck: Any) -> Any:
+    """``deck`` with one card's copies raised to 9 (a list the construction rules refuse)."""
+    if hasattr(deck, "cards"):  # Colossus Order
+        card = sorted(deck.cards)[0]
+        return msgspec.structs.replace(deck, cards={**deck.cards, card: 9})
+    card = sorted(deck)[0]
+    return {**deck, card: 9}
+
+
+#: events whose card fields hold another player's cards (the generator's own list): type ->
+#: field -> "opponent" or the field naming the owner
+_OTHERS = {"GemsCaptured": {"cards": "opponent"}, "BattleResolved": {"card": "opponent"},
+           "EffectResolved": {"cards": "target"}}
+
+
 def _first_use(lines: list[bytes], player: str, card: str) -> int:
+    """The first line that shows ``card`` as ``player``'s (their own event, or an opponent's that
+    names it: a captured Gem, a hit Locus card)."""
     for i, raw in enumerate(lines, start=1):
         doc = json.loads(raw)
-        cards = [doc.get("card")] + list(doc.get("cards") or [])
-        if doc.get("player") == player and card in cards:
-            return i
+        for fld in ("card", "cards"):
+            value = doc.get(fld)
+            cards = value if isinstance(value, list) else [value]
+            how = _OTHERS.get(doc.get("type"), {}).get(fld)
+            owner = doc.get("owner") or doc.get("player") if how is None else doc.get(how) if how != "opponent" else \
+                (None if doc.get("player") == player or "player" not in doc else player)
+            if owner == player and card in cards:
+                return i
     return 1
 
 
@@ -164,6 +195,29 @@ def _lone_record(game: Any, names: list[str], decks: dict[str, Any], seed: int) 
             if res.undetermined and not res.violations:
                 return rec, (res.undetermined[0].line, "draw" if outcome.result == "draw" else outcome.winner)
     raise AssertionError("no seat's record is undetermined")
+
+
+def _impossible(game: Any, names: list[str], decks: dict[str, Any], seed: int) -> tuple[list[Any], Any, tuple[int, bytes]]:
+    """A match in which the second seat's record can name, where both seats see it, a card of its
+    own revealed deck its deck list cannot hold (its record alone then illegal at that line, the
+    other seat's naming the real card): the match, its outcome and (index, the impossible line)."""
+    b = names[1]
+    pool = sorted({c for s in range(40) if game.deck_type is not None for c in game.deck_counts(game.sample_setup(s).decks["p1"])})
+    for s in range(seed, seed + 60):
+        events, outcome = _match(game, names, decks, s)
+        rec = [_enc.encode(game.redact(e, b)) + b"\n" for e in events]
+        own = game.deck_counts(decks[b])
+        for k, raw in enumerate(rec):
+            d = json.loads(raw)
+            if d["type"] not in ("CardsRevealed", "TopCardRevealed", "CardMilled") or d.get("player") != b:
+                continue
+            for other in [c for c in pool if c not in own][:3]:
+                bad = {**d, "cards": [other] + d["cards"][1:]} if "cards" in d else {**d, "card": other}
+                cand = rec[:k] + [_enc.encode(bad) + b"\n"] + rec[k + 1:]
+                res = _verdict(game, cand)
+                if res.violations and res.violations[0].line == k + 1:
+                    return events, outcome, (k, cand[k])
+    raise AssertionError("no seat's record where a revealed card can be impossible")
 
 
 def _conflict(game: Any, a: list[bytes], b: list[bytes]) -> tuple[list[bytes], int]:
@@ -200,6 +254,11 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
     (root / "decks").mkdir(exist_ok=True)
     names = [f"p{i + 1:02d}" for i in range(players)]
     decks = _decks(game, names, seed)
+    # a registered list that breaks the construction rules, played as registered (its logs'
+    # set-ups are then illegal): one ``registration`` finding, the logs judged on play
+    broken = names[4] if "registration" in plant else None
+    if broken is not None:
+        decks[broken] = _broken_deck(game, decks[broken])
     out = Generated(root, root / "manifest.toml")
     text = [f'name = "Generated {game.name} open"', 'dates = ["2026-04-11", "2026-04-12"]',
             f'game = "{game.id}"', 'logs = "logs"', 'rematches = "finding"']
@@ -209,6 +268,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
         text.append(f'{"pool" if d.kind == "pool" else "board"} = "{d.id}"')
     text.append("")
     for i, p in enumerate(names):
+        if p == broken:
+            out.planted.append(Planted("registration", None, None, len(text) + 1, None, None, p))  # type: ignore[arg-type]
         text.append("[[players]]")
         text.append(f'id = "{p}"')
         text.append(f'name = "Player {i + 1}"')
@@ -222,10 +283,11 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
         text.append("")
     rng = random.Random(seed)
     per_round = players // table_size
-    spots = _spots(plant, rounds, per_round)
+    spots = _spots(tuple(k for k in plant if k not in EVENT_PLANTS), rounds, per_round)
     written: dict[tuple[int, int], tuple[Path, list[bytes]]] = {}
     match_seed = seed * 7919
     met: set[frozenset[str]] = set()
+    first_round: list[list[str]] = []
     for r in range(1, rounds + 1):
         for _try in range(2000):  # pairings where no table's players met before (a rematch)
             order = names[:]
@@ -234,12 +296,20 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
                 st = spots["seated-twice"][1]
                 tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
-            if not any(frozenset(t) in met for t in tables):
+            again = None  # the table where two players of round 1 meet again (planted)
+            if spots.get("rematch", (0, 0))[0] == r:
+                again = spots["rematch"][1] - 1
+                tables = _seat_together(tables, next(t for t in first_round if broken not in t), again)
+            planted_at = {t for k, (pr, t) in spots.items() if pr == r} | {1}
+            if broken in {p for t in planted_at for p in tables[t - 1]}:
+                continue  # the broken list's player at no planted table (each problem alone)
+            if not any(frozenset(t) in met for i, t in enumerate(tables) if i != again):
                 break
         else:  # too few players for the rounds: a series, where meeting again is allowed
             text[rematch_line] = 'rematches = "allowed"'
 
         met.update(frozenset(t) for t in tables)
+        first_round = tables if r == 1 else first_round
         round_line = len(text) + 1
         if spots.get("seated-twice", (0, 0))[0] == r:  # the player the plant took off: unpaired
             out.planted.append(Planted("unpaired", r, None, round_line, None, None, order[(st - 1) * table_size]))
@@ -258,20 +328,25 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             card = None
             if kind == "deck":
                 match_decks[seated[0]], card = _swapped_deck(game, decks[seated[0]], match_seed)
+            if kind == "seen-deck":  # the second seat's card off its list, its record missing: seen in the first's
+                match_decks[seated[1]], card = _swapped_deck(game, decks[seated[1]], match_seed)
             opp = seated
             if kind == "table-mismatch":  # the log of a match between two other players
                 opp = [n for n in names if n not in seated][:table_size]
             if kind == "wrong-game":  # a match of another game between the table's players
                 other = registry.get("logos" if game.id != "logos" else "colossus-order")
                 events, outcome = _match(other, opp, _decks(other, opp, seed), match_seed)
+            elif kind == "impossible-seat":  # a match where one seat's record can name a value that cannot be
+                events, outcome, impossible = _impossible(game, opp, match_decks, match_seed)
             else:
                 events, outcome = _match(game, opp, match_decks, match_seed)
             lines = [_enc.encode(e) + b"\n" for e in events]
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
-            seats = kind == "seat-conflict" or bool(seat_every and (r * per_round + t) % seat_every == 0
-                                                    and kind is None and spots.get("duplicate-log") != (r, t + 1))
+            seats = kind in ("seat-conflict", "seen-deck", "impossible-seat", "log-and-seats") or bool(seat_every and (r * per_round + t) % seat_every == 0
+                                                    and kind is None and (r, t + 1) not in (spots.get("duplicate-log"), spots.get("copied-log"))
+                                                    and broken not in seated)
             if kind == "illegal":
                 lines, bad = _illegal(game, lines)
                 out.planted.append(Planted(kind, r, t, line, str(path), bad))
@@ -293,6 +368,13 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 k = next(i for i in range(9, len(lines)) if "player" in json.loads(lines[i]))
                 lines[k] = _enc.encode({**json.loads(lines[k]), "player": 7}) + b"\n"
                 out.planted.append(Planted(kind, r, t, line, str(path), k + 1))
+            elif kind == "rematch":
+                out.planted.append(Planted(kind, r, t, line, None, None))
+            elif kind == "no-result":  # the slip left blank
+                out.planted.append(Planted(kind, r, t, line, str(path), None))
+            elif kind == "points-mismatch":  # a slip giving both players a win's points
+                text.append("points = " + _toml({p: 3 for p in seated}))
+                out.planted.append(Planted(kind, r, t, line, str(path), len(lines)))
             elif kind == "seated-twice":
                 out.planted.append(Planted(kind, r, t, line, None, None, seated[0]))
             if penalty and out.penalty is None and kind is None and not seats and r == rounds:
@@ -302,16 +384,35 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 out.penalty = (r, t, seated[1], str(path), 13)
             if seats:
                 recs = {p: [_enc.encode(game.redact(game.decoder.decode(x), p)) + b"\n" for x in lines] for p in seated}
-                if kind == "seat-conflict":
+                if kind in ("seat-conflict", "log-and-seats"):  # (with the full log too: the record disagrees with it)
                     recs[seated[1]], at = _conflict(game, recs[seated[0]], recs[seated[1]])
-                    out.planted.append(Planted(kind, r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"), at))
+                    out.planted.append(Planted("seat-conflict", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"), at))
+                if kind == "impossible-seat":
+                    recs[seated[1]][impossible[0]] = impossible[1]
+                    out.planted.append(Planted("illegal", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"),
+                                               impossible[0] + 1))
+                if kind == "seen-deck":
+                    gone = root / "logs" / f"r{r}-t{t}-{seated[1]}.jsonl"
+                    out.planted.append(Planted("missing-log", r, t, line, str(gone), None))
+                    out.planted.append(Planted("deck", r, t, line, str(root / "logs" / f"r{r}-t{t}-{seated[0]}.jsonl"),
+                                               _first_use(recs[seated[0]], seated[1], card), seated[1]))
+                    del recs[seated[1]]
                 for p, rec in recs.items():
                     (root / "logs" / f"r{r}-t{t}-{p}.jsonl").write_bytes(b"".join(rec))
                 text.append("seats = " + _toml({p: f"r{r}-t{t}-{p}.jsonl" for p in seated}))
+                if kind == "log-and-seats":
+                    path.write_bytes(b"".join(lines))
+                    text.append(f'log = "{rel}"')
             else:
                 if kind == "duplicate-log":  # the log of the table before, submitted again
                     prev_path, _prev_lines = written[(r, t - 1)]
                     lines = _prev_lines
+                    out.planted.append(Planted(kind, r, t, line, str(path), None))
+                if kind == "copied-log":  # the table before's match, its players renamed to this table's
+                    (_p, before), = [written[(r, t - 1)]]
+                    rename = dict(zip(json.loads(before[0])["players"], seated))
+                    lines = [_renamed(x, rename) for x in before]
+                    result = _log_winner(game, lines)
                     out.planted.append(Planted(kind, r, t, line, str(path), None))
                 if kind == "missing-log":
                     out.planted.append(Planted(kind, r, t, line, str(path), None))
@@ -319,10 +420,31 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                     path.write_bytes(b"".join(lines))
                     written[(r, t)] = (path, lines)
                 text.append(f'log = "{rel}"')
-            text.append(f'result = "{result}"')
+            if kind != "no-result":
+                text.append(f'result = "{result}"')
             text.append("")
     out.manifest.write_text("\n".join(text))
     return out
+
+
+def _renamed(line: bytes, names: dict[str, str]) -> bytes:
+    """A log line with every player's name (a quoted string: a value or a key) replaced by ``names``'."""
+    return re.sub(rb'"([^"\\]+)"', lambda m: b'"' + names.get(m.group(1).decode(), m.group(1).decode()).encode() + b'"', line)
+
+
+def _log_winner(game: Any, lines: list[bytes]) -> str:
+    res = _verdict(game, lines)
+    return "draw" if res.outcome.result == "draw" else res.outcome.winner
+
+
+def _seat_together(tables: list[list[str]], pair: list[str], at: int) -> list[list[str]]:
+    """``tables`` with the players of ``pair`` moved to table ``at`` (swapped with its players)."""
+    flat = [p for t in tables for p in t]
+    size = len(tables[0])
+    for k, p in enumerate(pair):
+        i, j = flat.index(p), at * size + k
+        flat[i], flat[j] = flat[j], flat[i]
+    return [flat[i * size:(i + 1) * size] for i in range(len(tables))]
 
 
 def _winners(result: str) -> set[str]:
@@ -335,6 +457,7 @@ def _spots(plant: tuple[str, ...], rounds: int, per_round: int) -> dict[str, tup
     spots: dict[str, tuple[int, int]] = {}
     for i, kind in enumerate(plant):
         r = 1 + i % rounds
-        t = 2 if kind == "duplicate-log" else 3 + 2 * (i // rounds)
+        t = 2 if kind in ("duplicate-log", "copied-log") else 3 + 2 * (i // rounds)
+        r = rounds if kind == "rematch" else r  # (players of round 1 meet again in the last)
         spots[kind] = (r, min(t, per_round))
     return spots

@@ -29,7 +29,7 @@ Points = Annotated[float, msgspec.Meta(ge=-1000, le=1000)]
 FLOOR = Fraction(1, 3)
 
 #: the problems that leave a table's result unconfirmed (a ruling outside the log settles it)
-DISPUTING = ("missing-log", "duplicate-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
+DISPUTING = ("missing-log", "duplicate-log", "copied-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
              "seat-conflict", "undetermined", "unfinished", "result-mismatch", "points-mismatch")
 
 

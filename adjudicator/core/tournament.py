@@ -91,6 +91,10 @@ class Penalties(msgspec.Struct, forbid_unknown_fields=True):
 
     rule: Literal["none", "warning-then-game-loss"] = "none"
     scope: Literal["game", "event"] = "game"
+    #: a game loss given outside any log (a ``[[rulings]]`` ``penalty = "game-loss"``, made when
+    #: the game it concerns was over) carried over to the player's next table, whose game it
+    #: decides (as the Magic Infraction Procedure Guide's game loss between matches); false: listed only
+    carry_over: bool = False
 
 
 class Manifest(msgspec.Struct, forbid_unknown_fields=True):
@@ -299,8 +303,6 @@ def _tables(p: str, man: Any, lines: Lines, known: dict[str, int], logs: Path) -
             for pl in tab.players:
                 if pl not in known:
                     raise _err(p, line, f"unknown player {pl!r} (not in players)", f"{where}.players")
-            if tab.log is not None and tab.seats is not None:
-                raise _err(p, line, "give log (one full log) or seats (one record per seat), not both", f"{where}.seats")
             for pl in [*(tab.seats or {}), *(tab.points or {})]:
                 if pl not in tab.players:
                     raise _err(p, line, f"{pl!r} is not a player of this table",
@@ -360,7 +362,7 @@ def standings(tour: Tournament, report: dict[str, Any]) -> dict[str, Any]:
 # -- the report ------------------------------------------------------------------------------------
 
 #: every kind of problem, in the order a table's problems are listed (docs/tournament.md)
-KINDS = ("missing-log", "duplicate-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
+KINDS = ("missing-log", "duplicate-log", "copied-log", "seated-twice", "table-mismatch", "unreadable", "error", "illegal",
          "seat-conflict", "undetermined", "unfinished", "result-mismatch", "no-result", "points-mismatch", "deck",
          "rematch", "unpaired", "registration")
 
@@ -406,9 +408,12 @@ def _result_matches(reported: str, outcome: dict[str, Any]) -> bool:
 class _Table:
     """The checks of one table, given its worker's document."""
 
-    def __init__(self, tour: Tournament, ref: TableRef, doc: dict[str, Any], first_of: dict[str, TableRef]):
+    def __init__(self, tour: Tournament, ref: TableRef, doc: dict[str, Any], first_of: dict[str, TableRef],
+                 played: dict[str, TableRef] | None = None):
         self.tour, self.ref, self.doc = tour, ref, doc
         self.first_of = first_of
+        #: each match's random outcomes (fingerprint) -> the first table they were seen at
+        self.played = {} if played is None else played
         self.problems: list[Problem] = []
 
     def add(self, kind: str, message: str, file: str | None = None, line: int | None = None,
@@ -434,7 +439,7 @@ class _Table:
             text = re.sub("^" + re.escape(f"{v['path']}:{line}: " if line else f"{v['path']}: "), "", v["error"])
             self.add(v["verdict"], text, v["path"], line)
             return self.problems
-        if not self._matches():
+        if not self._matches() or self._copied():
             return self.problems
         conflicts = doc.get("contradictions", [])
         if conflicts:  # one problem: the later disagreements follow from the first
@@ -449,7 +454,7 @@ class _Table:
         elif v["verdict"] == "undetermined" and not doc.get("partial"):
             first = v["undetermined"][0]
             self.add("undetermined", f"event {first['seq']}: legal if {first['condition']}", v["path"], first["line"])
-        if v["verdict"] != "illegal":
+        if v["verdict"] != "illegal" and not conflicts:  # contradictory records confirm no result
             self._result(v)
         self._decks()
         return self.problems
@@ -470,6 +475,21 @@ class _Table:
         if why:
             self.add("table-mismatch", "the log is not this table's match: " + "; ".join(why), v["path"], 1)
         return not why
+
+    def _copied(self) -> bool:
+        """Is the log another table's match with its players renamed (the same random outcomes in
+        the same order, at least :data:`MIN_OUTCOMES` of them)?  One finding naming that table;
+        the copy's other checks (its cards against the lists, its result) are that match's."""
+        seen = self.doc.get("outcomes")
+        if not seen or seen["outcomes"] < MIN_OUTCOMES:
+            return False
+        first = self.played.setdefault(seen["sha256"], self.ref)
+        if first is self.ref or set(first.players) == set(self.ref.players):
+            return False  # the same players: no one renamed (a series' games may share a start)
+        self.add("copied-log", f"the same match as round {first.round} table {first.table}'s "
+                 f"({', '.join(first.players)}), its players renamed: the same {seen['outcomes']} random "
+                 f"outcomes in the same order", self.doc["verdict"]["path"])
+        return True
 
     def _result(self, v: dict[str, Any]) -> None:
         reported = self.ref.result
@@ -511,6 +531,23 @@ class _Table:
                 what = "is not on" if have == 0 else f"has {n} copies, more than the {have} of"
                 self.add("deck", f"{player}'s {card} ({how}) {what} the list {player} registered "
                          f"({tour.deck_where[player]})", v["path"], line if line is not None else 1, player)
+        # a card seen that the log's own list of its owner does not name (a seat's record masks the
+        # other seat's list): checked against the owner's registered list as it is seen; one first
+        # seen at or after the log's first illegal event is that event's problem (an impossible card)
+        stop = v["violations"][0]["line"] if v["verdict"] == "illegal" and v["violations"] else None
+        for player, seen in sorted(doc.get("first_use", {}).items()):
+            registered, listed = tour.decks.get(player), doc.get("decks", {}).get(player, {})
+            if registered is None:
+                continue
+            for card, line in sorted(seen.items(), key=lambda x: (x[1], x[0])):
+                if card not in listed and registered.get(card, 0) == 0 and (stop is None or line < stop):
+                    self.add("deck", f"{player}'s {card} (first seen at line {line}) is not on the list {player} "
+                             f"registered ({tour.deck_where[player]})", v["path"], line, player)
+
+
+#: a log's random outcomes are compared with other tables' only when it has this many (fewer
+#: could be alike by chance: a few die rolls)
+MIN_OUTCOMES = 20
 
 
 def _line_of(error: str, path: str) -> int | None:
@@ -522,20 +559,21 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
     """The report: per table its verdict and problems, per player their tables, rulings and
     penalties, and the counts; ``docs`` are the tables' documents in table order."""
     by_index = {d["index"]: d for d in docs}
-    first_of: dict[str, TableRef] = {}
-    for ref in tour.tables:
-        for h in by_index.get(ref.index, {}).get("hashes", {}).values():
-            first_of.setdefault(h, ref)
+    first_of = _first_tables(tour, by_index)
+    played: dict[str, TableRef] = {}
     problems: list[Problem] = []
     seated: dict[tuple[int, str], TableRef] = {}
     met: dict[frozenset[str], TableRef] = {}
     tables_out: list[dict[str, Any]] = []
     players: dict[str, dict[str, Any]] = {e.id: {"id": e.id, "name": e.name, "tables": [], "rulings": [],
                                                   "penalties": [], "problems": 0} for e in tour.manifest.players}
+    registrations = _registrations(tour)
+    broken = {p.player for p in registrations}
     for ref in tour.tables:
         mine = _seated_twice(tour, ref, seated) + _rematch(tour, ref, met)
-        doc = by_index.get(ref.index, {"index": ref.index})
-        mine += _Table(tour, ref, doc, first_of).run()
+        doc = on_play(tour, by_index.get(ref.index, {"index": ref.index}), broken)
+        by_index[ref.index] = doc
+        mine += _Table(tour, ref, doc, first_of, played).run()
         mine.sort(key=lambda p: KINDS.index(p.kind))
         problems += mine
         v = doc.get("verdict")
@@ -545,20 +583,11 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
         for pl in ref.players:
             players[pl]["tables"].append({"round": ref.round, "table": ref.table})
             players[pl]["problems"] += sum(1 for p in mine if p.player in (None, pl))
-        tables_out.append({
-            "round": ref.round, "table": ref.table, "manifest_line": ref.line, "players": ref.players,
-            "log": ref.log, "seats": ref.seats, "reported": ref.result, "status": status,
-            "badge": badge(status, mine),
-            "verdict": None if v is None else v["verdict"], "complete": None if v is None else v.get("complete"),
-            "outcome": None if v is None else v.get("outcome"),
-            "events": None if v is None else v.get("events"),
-            "seat_verdicts": doc.get("seat_verdicts", {}),
-            "rulings": rulings,
-            "problems": [p.as_dict() for p in mine],
-        })
+        tables_out.append(_table_out(ref, doc, status, mine, rulings))
     _penalties(tour, tables_out, by_index)
+    _carried_over(tour, tables_out)
     _outside_rulings(tour, players)
-    event_problems = _registrations(tour) + _unpaired(tour, seated)
+    event_problems = registrations + _unpaired(tour, seated)
     for p in event_problems:
         players[p.player or ""]["problems"] += 1
     problems += event_problems
@@ -577,6 +606,52 @@ def assess(tour: Tournament, docs: list[dict[str, Any]]) -> dict[str, Any]:
                           "status": _count(t["status"] for t in tables_out)}}
     report["standings"] = standings(tour, report)
     return report
+
+
+def _table_out(ref: TableRef, doc: dict[str, Any], status: str, mine: list[Problem],
+               rulings: list[dict[str, Any]]) -> dict[str, Any]:
+    """One table's entry in the report."""
+    v = doc.get("verdict")
+    return {
+        "round": ref.round, "table": ref.table, "manifest_line": ref.line, "players": ref.players,
+        "log": ref.log, "seats": ref.seats, "reported": ref.result, "status": status,
+        "badge": badge(status, mine),
+        "verdict": None if v is None else v["verdict"], "complete": None if v is None else v.get("complete"),
+        # records that contradict each other confirm no outcome (the first one's is not the table's)
+        "outcome": None if v is None or doc.get("contradictions") else v.get("outcome"),
+        "events": None if v is None else v.get("events"),
+        "seat_verdicts": doc.get("seat_verdicts", {}),
+        "rulings": rulings,
+        "problems": [p.as_dict() for p in mine],
+    }
+
+
+def _first_tables(tour: Tournament, by_index: dict[int, dict[str, Any]]) -> dict[str, TableRef]:
+    """Each file content (sha256) -> the first table it was submitted at (a later one: a duplicate)."""
+    first_of: dict[str, TableRef] = {}
+    for ref in tour.tables:
+        for h in by_index.get(ref.index, {}).get("hashes", {}).values():
+            first_of.setdefault(h, ref)
+    return first_of
+
+
+def on_play(tour: Tournament, doc: dict[str, Any], broken: set[str | None]) -> dict[str, Any]:
+    """``doc`` judged on its play where its only fault at the set-up is a registered list that
+    breaks the construction rules: that is the player's ``registration`` finding (once, of the
+    event), not one ``illegal`` per log at line 1 that would hide the table's result.  It is so
+    when every deck list of the log is the one its player registered and one of those players'
+    registration is broken (``broken``); the verdict is then the worker's ``--keep-going`` one
+    (``on_play``) without the set-up's violations."""
+    v = doc.get("verdict")
+    if v is None or v.get("verdict") != "illegal" or v["violations"][0]["seq"] != 1:
+        return doc
+    decks = doc.get("decks", {})
+    if not any(p in broken for p in decks) or any(d != tour.decks.get(p) for p, d in decks.items()):
+        return doc
+    play = doc.get("on_play", v)
+    rest = [x for x in play["violations"] if x["seq"] != 1]
+    verdict = "illegal" if rest else ("undetermined" if play.get("undetermined") else "legal")
+    return {**doc, "verdict": {**play, "verdict": verdict, "violations": rest}}
 
 
 def _seated_twice(tour: Tournament, ref: TableRef, seated: dict[tuple[int, str], TableRef]) -> list[Problem]:
@@ -619,7 +694,7 @@ def _outside_rulings(tour: Tournament, players: dict[str, dict[str, Any]]) -> No
 
 
 #: the badge of a table, worst first: its status or a problem's kind (docs/tournament.md, "The report")
-SEVERITY = ("error", "unreadable", "illegal", "missing", "missing-log", "table-mismatch", "duplicate-log",
+SEVERITY = ("error", "unreadable", "illegal", "missing", "missing-log", "table-mismatch", "duplicate-log", "copied-log",
             "seat-conflict", "seated-twice", "result-mismatch", "points-mismatch", "deck", "unfinished",
             "undetermined", "no-result", "rematch", "legal")
 
@@ -649,6 +724,24 @@ def _penalties(tour: Tournament, tables: list[dict[str, Any]], docs: dict[int, d
             counts[key] = counts.get(key, 0) + 1
             tab["penalties"].append({"player": player, "seq": x["seq"], "line": x["line"], "file": v["path"],
                                      "rule": x["rule"], "penalty": "warning" if counts[key] == 1 else "game-loss"})
+
+
+def _carried_over(tour: Tournament, tables: list[dict[str, Any]]) -> None:
+    """With ``penalties.carry_over``: each game loss a ruling outside the logs gives, added to the
+    penalties of the player's next table (the first of a later round), which it decides."""
+    if not tour.manifest.penalties.carry_over:
+        return
+    for i, ru in enumerate(tour.manifest.rulings):
+        if (ru.penalty or "").strip().lower() != "game-loss":
+            continue
+        line = tour.lines.rulings[i] if i < len(tour.lines.rulings) else None
+        named = ru.players or next(t.players for t in tour.tables if (t.round, t.table) == (ru.round, ru.table))
+        for pl in named:
+            nxt = next((t for t in tables if t["round"] > ru.round and pl in t["players"]), None)
+            if nxt is not None:
+                nxt["penalties"].append({"player": pl, "seq": None, "line": line, "file": tour.path,
+                                         "rule": f"carried over from the ruling on round {ru.round} table {ru.table}",
+                                         "penalty": "game-loss", "carried_from": {"round": ru.round, "table": ru.table}})
 
 
 def _rematch(tour: Tournament, ref: TableRef, met: dict[frozenset[str], TableRef]) -> list[Problem]:

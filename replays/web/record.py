@@ -35,6 +35,7 @@ from adjudicator.core.notation import Notation, NotationError
 from adjudicator.core.protocol import Game
 from adjudicator.replays.record import RecordSession, write_atomic
 from .access import require_token
+from .live import publish
 
 #: recordings held in memory at once in one service (each holds its positions); the least recently
 #: used one is released for a new one (its file is the record: it is resumed when asked for again)
@@ -218,6 +219,8 @@ def _result(s: RecordSession) -> str:
 
 
 def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok: bool = True) -> RecordingState:
+    if s.irregularity and not message:  # a judge resumed a log that holds one: the ruling comes first
+        message, ok = f"the log holds an irregularity at {s.irregularity}", False
     choices = s.choices()
     meta = meta_of(s.record.setup)
     stored = rec.stored.get(rid)
@@ -366,6 +369,7 @@ def new_recording(request: Request, state: State, data: JSONBody[NewRecording]) 
     rec = _recordings(state)
     with rec.lock:
         rid, s = rec.new(data)
+        publish(state, s, meta_of(s.record.setup))  # a table of a tournament in progress: its live page
         return state_of(rid, s, rec, "the match is started: pick what happens")
 
 
@@ -378,6 +382,8 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     with rec.lock:
         s = _get(state, rid)
         answer = _enter(s, typed(s, data.entry))
+        if answer.ok:
+            publish(state, s, meta_of(s.record.setup))
         message = answer.message
         if answer.ok and s.over:
             message += "; " + _store(rid, s, state)

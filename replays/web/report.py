@@ -34,7 +34,7 @@ table.grid{border-collapse:collapse;margin:1em 0} .grid th,.grid td{border:1px s
 .badge{display:inline-block;padding:0 .5em;border-radius:.6em;font-size:.85em;color:#fff}
 .legal{background:#2a7a3a}.illegal,.unreadable,.error{background:#b3261e}.unfinished{background:#b86e00}
 .undetermined{background:#5b5bb3}.missing,.missing-log{background:#777}
-.table-mismatch,.duplicate-log,.seat-conflict,.seated-twice,.result-mismatch,.deck{background:#b3261e}
+.table-mismatch,.duplicate-log,.copied-log,.seat-conflict,.seated-twice,.result-mismatch,.deck{background:#b3261e}
 .no-result,.rematch{background:#b86e00}
 .kinds{font-size:.8em;color:#b3261e} .who{font-size:.8em;color:#444}
 #detail{background:#fff;border:1px solid #ccc;padding:.8em;margin-top:1em;white-space:pre-wrap}

@@ -5,6 +5,7 @@ put in the store by ``adjudicator tournament import`` (:mod:`adjudicator.core.to
 
 from __future__ import annotations
 
+import html
 import os
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +20,7 @@ from adjudicator.core import tournament_store
 
 from .report import render
 from .access import _web
+from .live import HANDLERS as LIVE, LIVE_BLOCK
 
 
 def _report(state: State, ref: str) -> dict[str, Any]:
@@ -81,7 +83,12 @@ def tournament_page(state: State, ref: FromPath[str]) -> Response[str]:
     rep = _report(state, ref)
     links = {(t["round"], t["table"]): "/matches/" + quote(next(iter(t["match_ids"].values())))
              for t in rep["tables"] if t.get("match_ids")}
-    return Response(render(rep, links), media_type=MediaType.HTML)
+    page = render(rep, links)
+    # served: the page also follows its tables as they record (server-sent events, replays/web/live.py)
+    url = html.escape("/api/tournaments/" + quote(rep["tournament"]["name"], safe="") + "/live")
+    page = page.replace("img-src data:", "img-src data:; connect-src 'self'", 1)
+    page = page.replace("</body></html>", LIVE_BLOCK.format(url=url) + "</body></html>", 1)
+    return Response(page, media_type=MediaType.HTML)
 
 
-HANDLERS = (list_tournaments, tournament_report, tournament_page)
+HANDLERS = (list_tournaments, tournament_report, tournament_page, *LIVE)

@@ -180,6 +180,8 @@ class XPlayResolved(Event):
 
 class BattleResolved(Event):
     kind: ClassVar[str] = "X"
+    #: a locus hit's ``card`` is the defender's Locus card (its owner's list, not the attacker's)
+    owners: ClassVar[dict[str, str]] = {"card": "opponent"}
     player: str
     attacker: str
     result: Literal["fizzled", "defended", "follower-damaged", "deck-hit", "locus-hit"]
@@ -234,6 +236,9 @@ class CardMilled(Event):
 class GemsCaptured(Event):
     """The attacker's choice of revealed Gem cards to capture (up to its Capture)."""
 
+    #: the cards are the defender's (the revealed top of their deck): a tournament's deck-list
+    #: check counts them against the defender's registered list (docs/tournament.md, "Deck lists")
+    owners: ClassVar[dict[str, str]] = {"cards": "opponent"}
     player: str
     cards: list[str]
 

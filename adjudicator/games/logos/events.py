@@ -114,6 +114,8 @@ class EffectResolved(Event):
     """
 
     kind: ClassVar[str] = "X"
+    #: ``cards`` left the target's card slots: the target's (a tournament's deck-list check)
+    owners: ClassVar[dict[str, str]] = {"cards": "target"}
     player: str
     card: str
     field: Literal["left", "right"]
