@@ -35,7 +35,6 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
 
 from __future__ import annotations
 
-import json
 import os
 import secrets as _random
 from collections import deque
@@ -51,22 +50,18 @@ from adjudicator.build import Recording, setup_event
 from adjudicator.core import position as positions
 from adjudicator.core import registry
 from adjudicator.core import sources as _sources
-from adjudicator.core.decklist import read_bounded
-from adjudicator.core.errors import AdjudicatorError, DataError, LogError
+from adjudicator.core.errors import AdjudicatorError, LogError
 from adjudicator.core.events import ENVELOPE_FIELDS, Event, JudgeRuling, bare, states
-from adjudicator.core.limits import depth_error
 from adjudicator.core.log import seal_lines
 from adjudicator.core.notation import ACTORS, NotationError, normalize
 from adjudicator.core.protocol import Game
 from adjudicator.core.rulings import Ruling
 from adjudicator.core.verify import propose
 
-#: the side file of a seat's salts, beside the log
-SALTS_SUFFIX = ".salts.json"
+from .record_files import load_salts, resumed_seat, save_salts, write_atomic
+
 #: the longest entry read (a typed event included)
 MAX_ENTRY = 100_000
-#: the largest salts file read back (bytes): 64 hex + a value + 32 hex per commitment
-MAX_SALTS_BYTES = 20_000_000
 #: the most passes filled in after one entry (each is the only thing its player may do)
 MAX_FILLED = 1_000
 #: what confirms a match-ending entry
@@ -112,37 +107,6 @@ class Answer:
     confirm: bool = False
     #: passes filled in after the entry (their players had no other choice)
     filled: list[Event] = field(default_factory=list)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path.parent or Path("."), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def write_atomic(path: Path, data: bytes, mode: int = 0o666) -> None:
-    """``data`` as the whole of ``path``: written beside it, flushed, renamed over it; ``mode``
-    (less the umask) is the new file's from its creation (0600 for secrets: never readable by
-    others, not even for a moment)."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        os.unlink(tmp)  # a stale one (or a link someone put there) is never written through
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path)
 
 
 class RecordSession:
@@ -224,7 +188,7 @@ class RecordSession:
         recorded in: a seat's record (its side file names the seat) as that seat, whether or not
         ``seat`` is given; another seat, or a seat for a full record, is refused."""
         path = Path(path)
-        seat = _resumed_seat(path, seat)
+        seat = resumed_seat(path, seat)
         match = read_log(path, pools=pools or ())
         events = [msgspec.structs.replace(e, prev=None) if e.prev is not None else e for e in match.events]
         salts = load_salts(path) if seat is not None else {}
@@ -833,63 +797,6 @@ class RecordSession:
         self.sealed = True
 
 
-def _salts_doc(path: Path) -> dict[str, Any]:
-    """The side file beside ``path`` read as every input is (a regular file, bounded in size and
-    depth) and of the right shape: ``{"player": str, "commitments": {str: {"value", "salt"}}}``."""
-    side = str(path) + SALTS_SUFFIX
-    try:
-        raw = read_bounded(side, "the salts file", MAX_SALTS_BYTES)
-    except DataError as exc:
-        raise LogError(side, None, exc.reason.removeprefix("the salts file: ")) from None
-    deep = depth_error(raw, 8)
-    if deep is not None:
-        raise LogError(side, None, f"not a salts file ({deep})")
-    try:
-        doc = json.loads(raw)
-    except ValueError as exc:
-        raise LogError(side, None, f"not a salts file (not JSON: {exc})") from None
-    coms = doc.get("commitments") if isinstance(doc, dict) else None
-    if not isinstance(coms, dict) or not isinstance(doc.get("player"), str) or not all(
-            isinstance(c, str) and isinstance(v, dict) and isinstance(v.get("value"), str) and isinstance(v.get("salt"), str)
-            for c, v in coms.items()):
-        raise LogError(side, None, 'not a salts file: {"player": "<seat>", "commitments": {"<commitment>": '
-                                   '{"value": "<card>", "salt": "<hex>"}}}', "commitments")
-    return doc
-
-
-def _resumed_seat(path: Path, seat: str | None) -> str | None:
-    """The seat a log is resumed as: the one its side file names (None: a full record); another
-    ``seat`` asked for, or one for a full record, is refused."""
-    side = Path(str(path) + SALTS_SUFFIX)
-    owner = salts_owner(path) if side.exists() or os.path.islink(side) else None
-    if owner is not None and seat is not None and seat != owner:
-        raise LogError(str(path), None, f"--as {seat}: this is {owner}'s record (resumed as {owner}: leave --as out)")
-    if owner is None and seat is not None:
-        raise LogError(str(path), None, f"--as {seat}: this is a full record (no {side.name}): it is resumed as one (leave --as out)")
-    return owner
-
-
-def load_salts(path: Path) -> dict[str, tuple[str, str]]:
-    """The seat's salts kept beside the log (empty when there is no side file)."""
-    side = Path(str(path) + SALTS_SUFFIX)
-    if not side.exists() and not side.is_symlink():
-        return {}
-    return {c: (v["value"], v["salt"]) for c, v in _salts_doc(path)["commitments"].items()}
-
-
-def salts_owner(path: Path) -> str:
-    """The seat whose record ``path`` is (its side file's ``player``)."""
-    return str(_salts_doc(path)["player"])
-
-
-def save_salts(path: Path, seat: str | None, salts: Mapping[str, tuple[str, str]]) -> None:
-    """The side file, written atomically and readable by its owner only (0600: the salts open the
-    seat's commitments; nobody else may read them before the match is over)."""
-    doc = {"player": seat, "log": path.name,
-           "commitments": {c: {"value": v, "salt": s} for c, (v, s) in salts.items()}}
-    write_atomic(Path(str(path) + SALTS_SUFFIX), json.dumps(doc, indent=1, sort_keys=True).encode(), mode=0o600)
-
-
 def match_words(text: str, choices: list[Choice]) -> list[Choice]:
     """The choices whose words hold every typed word (as the start of one of its words, or
     anywhere when the typed word has a digit or an arrow)."""
@@ -916,5 +823,4 @@ class _null:
         return None
 
 
-__all__ = ["RecordSession", "Choice", "Answer", "SALTS_SUFFIX", "load_salts", "match_words", "completions",
-           "AdjudicatorError"]
+__all__ = ["RecordSession", "Choice", "Answer", "match_words", "completions", "AdjudicatorError"]

@@ -20,7 +20,8 @@ from textual.widgets import Input
 import adjudicator
 from adjudicator.build import Recording
 from adjudicator.core.reconcile import read_record, reconcile
-from adjudicator.replays.record import SALTS_SUFFIX, RecordSession, load_salts
+from adjudicator.replays.record import RecordSession
+from adjudicator.replays.record_files import SALTS_SUFFIX, load_salts
 from adjudicator.replays.record_tui import RecordApp
 from adjudicator.cli.main import main
 

@@ -16,7 +16,8 @@ import msgspec
 from click.testing import CliRunner
 
 import adjudicator
-from adjudicator.replays.record import MAX_ENTRY, SALTS_SUFFIX, RecordSession
+from adjudicator.replays.record import MAX_ENTRY, RecordSession
+from adjudicator.replays.record_files import SALTS_SUFFIX
 from adjudicator.cli.main import main
 from adjudicator.cli.record import run_script
 

@@ -33,7 +33,8 @@ from adjudicator.core.log import read_log
 from adjudicator.core.meta import header_line, meta_of
 from adjudicator.core.notation import Notation, NotationError
 from adjudicator.core.protocol import Game
-from adjudicator.replays.record import RecordSession, write_atomic
+from adjudicator.replays.record import RecordSession
+from adjudicator.replays.record_files import write_atomic
 from .access import require_token
 from .live import publish
 
