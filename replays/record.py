@@ -724,7 +724,13 @@ class RecordSession:
             return Answer(False, f"first the judge's ruling: {self.irregularity}")
         if not self._groups:
             return Answer(False, "nothing to take back")
-        n_record, n_view = self._groups.pop()
+        n_record, n_view = self._groups[-1]
+        shown = [e for e in self.record.events[len(self.record) - n_record:] if e.kind == "R" or self._opening(e)]
+        if shown and not self.judge:  # undo never re-rolls: what the table saw stands until a judge rules
+            return Answer(False, f"not taken back: {self.words(shown[0])} showed the table something new (a roll, a "
+                                 "draw, a reveal, an exploration, an opening); taking it back is a judge's ruling "
+                                 "(record --judge)")
+        self._groups.pop()
         self._restatable = []
         before = self.record.events
         for _ in range(n_record):

@@ -106,8 +106,8 @@ async def test_a_complete_match_recorded_in_the_terminal_verifies(tmp_path, gid)
         n = undone = 0
         while not table.is_over():
             ev = table_pick(g, table, rng, n)
-            if n == 5 and not undone:  # a wrong entry, taken back
-                wrong = next(c for c in session.choices() if c.event != ev)
+            wrong = next((c for c in session.choices() if c.event != ev and not c.random), None)
+            if n >= 5 and not undone and wrong is not None:  # a wrong decision, taken back (a roll never is)
                 await type_entry(pilot, app, str(wrong.number))
                 assert len(session.record) >= len(table) + 1
                 await pilot.press("ctrl+z")

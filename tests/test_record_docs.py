@@ -22,7 +22,7 @@ def test_the_readme_recording_block_runs(tmp_path: Path) -> None:
     env.pop("ADJUDICATOR_DB", None)
     r = subprocess.run(["bash", "-e", "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
-    assert "taken back: set aside Lair: Blood Beast" in r.stdout  # (the notation)
+    assert "recorded 3: set aside Lair: Blood Beast" in r.stdout  # (the notation)
     assert "club.jsonl: legal, unfinished (4 events, colossi" in r.stdout
     assert "  header: event: Club night; round: 3" in r.stdout
     listed = [ln for ln in r.stdout.splitlines() if "colossi  ann,bob" in ln]

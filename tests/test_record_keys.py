@@ -23,6 +23,7 @@ def walk(gid: str, seed: int, tmp_path, steps: int):
     position (the caller may press keys; every pick is taken back before the walk goes on)."""
     g = adjudicator.game(gid)
     session, _table = start(g, seed, tmp_path / f"{gid}-{seed}.jsonl")
+    session.judge = True  # (every pick is taken back, a roll or a draw too: a judge's session may)
     keypad = Keypad(session)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -70,6 +71,7 @@ def test_the_keys_meet_the_issues_targets(tmp_path, gid):
 async def test_letters_groups_and_typed_text_in_the_terminal(tmp_path):
     g = adjudicator.game("colossi")
     session, _table = start(g, 0, tmp_path / "c.jsonl")
+    session.judge = True  # (the pick is taken back by typed "undo" whatever it showed the table)
     keypad = Keypad(session)
     app = RecordApp(session)
     app.keypad = keypad

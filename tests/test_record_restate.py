@@ -57,3 +57,33 @@ def test_a_restated_event_that_differs_is_judged_as_usual(tmp_path):
     session._restatable = []
     answer = session.enter('{"type":"Conceded","player":"nobody"}')
     assert not answer.ok and "recorded already" not in answer.message
+
+
+@pytest.mark.parametrize("gid", list(SHORT))
+def test_undo_never_rerolls(tmp_path, gid):
+    """``undo`` of an entry that showed the table a random outcome is refused (a judge's ruling);
+    a decision is taken back; a judge's session may take back either (the guide: undo never re-rolls)."""
+    g, setup = setup_of(gid, 3)
+    for judge in (False, True):
+        session = RecordSession.start(tmp_path / f"m{judge}.jsonl", gid, setup["players"], options=setup["options"],
+                                      fields=setup["fields"], judge=judge)
+        events, _ = playout(g, 3, setup=session.record.setup, max_events=300)
+        kinds = set()
+        for ev in events[1:]:
+            if ev.kind == "X" or session.over:
+                continue
+            before = len(session.record)
+            answer = session.enter(json.dumps(msgspec.to_builtins(ev)))
+            if answer.confirm:
+                break
+            if not answer.ok or answer.message.startswith("recorded already") or answer.filled:
+                continue
+            undo = session.undo()
+            if ev.kind == "R" and not judge:
+                assert not undo.ok and "judge" in undo.message and len(session.record) > before, undo.message
+            else:
+                assert undo.ok and len(session.record) == before, undo.message
+            kinds.add(ev.kind)
+            if undo.ok:
+                assert session.enter(json.dumps(msgspec.to_builtins(ev))).ok  # (and on with the match)
+        assert "R" in kinds, (gid, kinds)
