@@ -9,7 +9,7 @@ The public Python API (see ``docs/api.md``)::
     pos.legal_events(); pos.is_legal(ev); pos.after(ev); pos.view("bob"); pos.scene("bob")
 
 The game-agnostic kernel lives in :mod:`adjudicator.core`; each game is a package under
-:mod:`adjudicator.games` that registers itself with :mod:`adjudicator.core.registry`.
+:mod:`adjudicator.games` that registers itself with :mod:`adjudicator.core.kernel.registry`.
 """
 
 __version__ = "0.1.0"
@@ -19,8 +19,8 @@ from .api import (  # noqa: E402
     position_text, read_log,
 )
 from .build import Recording  # noqa: E402  (Match.new's recording: adjudicator.build)
-from .core.errors import AdjudicatorError, LogError, UnknownGame  # noqa: E402
-from .core.rulings import Ruling  # noqa: E402
+from .core.kernel.errors import AdjudicatorError, LogError, UnknownGame  # noqa: E402
+from .core.kernel.rulings import Ruling  # noqa: E402
 
 __all__ = [
     "AdjudicatorError", "IllegalEvent", "LogError", "Match", "Position", "Proposal", "Recording", "Ruling",

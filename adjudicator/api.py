@@ -26,19 +26,19 @@ from typing import Any, ClassVar, Callable, Iterable, Iterator, TypeVar
 
 import msgspec
 
-from .core import position as _positions
-from .core import registry
-from .core import sources as _sources
-from .core.sources import Sources as _Sources
-from .core.errors import AdjudicatorError, LogError
-from .core.events import Event, JudgeRuling, encode_line
-from .core.log import MatchLog, decode_event, parse_log
-from .core.log import read_log as _read_log
-from .core.notation import NotationError
-from .core.textlog import write_text
-from .core.protocol import Game, Outcome, RefError
-from .core.rulings import Ruling
-from .core.verify import Irregularity, Result, Violation, position_at, propose, run, start
+from .core.kernel import position as _positions
+from .core.kernel import registry
+from .core.kernel import sources as _sources
+from .core.kernel.sources import Sources as _Sources
+from .core.kernel.errors import AdjudicatorError, LogError
+from .core.kernel.events import Event, JudgeRuling, encode_line
+from .core.kernel.log import MatchLog, decode_event, parse_log
+from .core.kernel.log import read_log as _read_log
+from .core.kernel.notation import NotationError
+from .core.kernel.textlog import write_text
+from .core.kernel.protocol import Game, Outcome, RefError
+from .core.kernel.rulings import Ruling
+from .core.kernel.verify import Irregularity, Result, Violation, position_at, propose, run, start
 
 __all__ = [
     "IllegalEvent", "Match", "Position", "Proposal", "Verdict", "event", "game", "game_ids",
@@ -78,7 +78,7 @@ def game_ids() -> list[str]:
 
 
 def game(game_id: str) -> Game:
-    """The registered game with this id (raises :class:`adjudicator.core.errors.UnknownGame`)."""
+    """The registered game with this id (raises :class:`adjudicator.core.kernel.errors.UnknownGame`)."""
     return registry.get(game_id)
 
 
@@ -215,7 +215,7 @@ class Position:
     def text(self, player: str | None = None) -> str:
         """The position in one line (``adjudicator state --text``; FEN's idea), from ``player``'s
         view (None: the judge's); :func:`position_text` reads it back.  Raises
-        :class:`~adjudicator.core.notation.NotationError` for a game without one."""
+        :class:`~adjudicator.core.kernel.notation.NotationError` for a game without one."""
         return self.game.notation.format_position(self.state, player)
 
     @_in_sources

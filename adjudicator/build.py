@@ -29,14 +29,14 @@ from typing import Any
 import msgspec
 
 from .api import IllegalEvent, Match, Position, event as decode
-from .core import sources as _sources
-from .core.errors import LogError
-from .core.events import Event, JudgeRuling, encode_line
-from .core.limits import MAX_EVENTS
-from .core.log import MatchLog, check_setup_size
-from .core.protocol import Game, RefError
-from .core.rulings import Ruling
-from .core.verify import position_at, propose, start
+from .core.kernel import sources as _sources
+from .core.kernel.errors import LogError
+from .core.kernel.events import Event, JudgeRuling, encode_line
+from .core.kernel.limits import MAX_EVENTS
+from .core.kernel.log import MatchLog, check_setup_size
+from .core.kernel.protocol import Game, RefError
+from .core.kernel.rulings import Ruling
+from .core.kernel.verify import position_at, propose, start
 
 __all__ = ["Recording", "setup_event", "MAX_NOTE"]
 

@@ -1,7 +1,7 @@
 """Benchmarks of the adjudicator: ``python -m benchmarks [--quick] [--json] [--games ID,...]``.
 
 For every registered game (or the ones ``--games`` names) the run generates a corpus of random
-legal matches (:func:`adjudicator.core.playout.playout`), writes it as JSON Lines files to a
+legal matches (:func:`adjudicator.core.kernel.playout.playout`), writes it as JSON Lines files to a
 temporary directory and measures, reading those files back as a user's ``adjudicator verify``
 would:
 

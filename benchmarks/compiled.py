@@ -17,7 +17,7 @@ what adoption would take are at the end of this docstring):
 - mypy type errors do not stop the build (``ignore_errors``: the code base is not mypy-clean)
   and a name may be re-bound with another type (``allow_redefinition_new``);
 - ``@checks``/``@applies`` mark handlers with a function attribute; a compiled method has no
-  ``__dict__``, so the marks go to a side table (``core/kit.py``);
+  ``__dict__``, so the marks go to a side table (``core/kernel/kit.py``);
 - a method defined twice in one class body (Colossi's ``Rules.check``) is a C symbol defined
   twice: the first is renamed;
 - a compiled function checks its annotations: ``MatchLog.events: list[...]`` holds a
@@ -29,7 +29,7 @@ what adoption would take are at the end of this docstring):
 - msgspec Structs must stay in interpreted modules: mypyc erases their annotations to the bare
   runtime class (``list[Corner]`` becomes ``list``), so msgspec would silently stop validating
   their fields (and a field named ``type`` annotated ``Any`` becomes one that must hold a
-  ``type``: ``core/log.py``'s ``_Typed`` then decodes no line, and no judge's ruling is found).
+  ``type``: ``core/kernel/log.py``'s ``_Typed`` then decodes no line, and no judge's ruling is found).
   No module of a set defines a Struct class (``_Typed`` is made with ``msgspec.defstruct``).
 
 Exit codes: 0 every verdict unchanged, 1 a verdict differs, 2 usage or mypyc missing, 3 a build
@@ -89,7 +89,7 @@ SETS: dict[str, tuple[str, ...]] = {
     "kolossus": ("adjudicator/games/kolossus/rules.py",),
     "colossi": ("adjudicator/games/colossi/engine.py", "adjudicator/games/colossi/effects.py",
                 "adjudicator/games/colossi/rules.py"),
-    "core": ("adjudicator/core/verify.py", "adjudicator/core/log.py"),
+    "core": ("adjudicator/core/kernel/verify.py", "adjudicator/core/kernel/log.py"),
 }
 #: every set at once: what compiling would give a user
 SETS["all"] = tuple(m for mods in list(SETS.values()) for m in mods)
@@ -107,7 +107,7 @@ ignore_errors = True
 
 #: (file, text, replacement): the source changes a compiled copy needs (module docstring)
 PATCHES: tuple[tuple[str, str, str], ...] = (
-    ("adjudicator/core/kit.py",
+    ("adjudicator/core/kernel/kit.py",
      '    def mark(fn: Callable) -> Callable:\n'
      '        fn.__dict__.setdefault("_kit_roles", []).append((role, types, rule))\n',
      '    def mark(fn: Callable) -> Callable:\n'
@@ -115,7 +115,7 @@ PATCHES: tuple[tuple[str, str, str], ...] = (
      '            fn.__dict__.setdefault("_kit_roles", []).append((role, types, rule))\n'
      '        except AttributeError:  # a method compiled by mypyc has no __dict__\n'
      '            _ROLES.setdefault(fn, []).append((role, types, rule))\n'),
-    ("adjudicator/core/kit.py",
+    ("adjudicator/core/kernel/kit.py",
      "def _mark(role: str",
      "_ROLES: dict[Any, list[Any]] = {}\n\n\n"
      "def _roles(fn: Any) -> Any:\n"
@@ -127,7 +127,7 @@ PATCHES: tuple[tuple[str, str, str], ...] = (
      "    except TypeError:  # an unhashable class attribute\n"
      "        return ()\n\n\n"
      "def _mark(role: str"),
-    ("adjudicator/core/kit.py", 'getattr(fn, "_kit_roles", ())', "_roles(fn)"),
+    ("adjudicator/core/kernel/kit.py", 'getattr(fn, "_kit_roles", ())', "_roles(fn)"),
     ("adjudicator/games/colossi/rules.py",
      "    def check(self, s: State, e: Any) -> Ruling:\n        try:\n",
      "    def _check_known(self, s: State, e: Any) -> Ruling:\n        try:\n"),
@@ -136,9 +136,9 @@ PATCHES: tuple[tuple[str, str, str], ...] = (
      "\n@mypyc_attr(native_class=False)  # fields set by name, read through __dict__\nclass W:\n"),
     ("adjudicator/games/colossi/engine.py", "from __future__ import annotations\n",
      "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n"),
-    ("adjudicator/core/log.py", "class _Typed(msgspec.Struct):\n    type: Any = None\n",
+    ("adjudicator/core/kernel/log.py", "class _Typed(msgspec.Struct):\n    type: Any = None\n",
      "_Typed = msgspec.defstruct('_Typed', [('type', Any, None)])  # a Struct made at run time\n"),
-    ("adjudicator/core/log.py", "    events: list[tuple[int, Event]] = field(default_factory=list)\n",
+    ("adjudicator/core/kernel/log.py", "    events: list[tuple[int, Event]] = field(default_factory=list)\n",
      "    events: Sequence[tuple[int, Event]] = field(default_factory=list)\n"),
 )
 
@@ -159,6 +159,7 @@ def make_copy(dst: Path) -> Path:
     shutil.copytree(ROOT / "adjudicator", dst / "adjudicator", ignore=skip)
     shutil.copytree(ROOT / "cli", dst / "adjudicator" / "cli", ignore=skip)
     shutil.copytree(ROOT / "replays", dst / "adjudicator" / "replays", ignore=skip)
+    shutil.copytree(ROOT / "recorder", dst / "adjudicator" / "recorder", ignore=skip)
     shutil.copytree(ROOT / "benchmarks", dst / "benchmarks", ignore=skip)
     return dst
 
@@ -242,9 +243,9 @@ def _fingerprint(path: str) -> dict[str, Any]:
     """What a verdict says about one log: to compare an interpreted and a compiled run."""
     import msgspec
 
-    from adjudicator.core.errors import AdjudicatorError
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.errors import AdjudicatorError
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.verify import run
 
     with open(path, "rb") as f:
         raw = f.read()
@@ -264,7 +265,7 @@ def _fingerprint(path: str) -> dict[str, Any]:
 
 
 def run_worker(argv: list[str]) -> int:
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     mode, gid = argv[0], argv[1]
     game = registry.get(gid)
@@ -333,7 +334,7 @@ def evaluate(args: argparse.Namespace) -> int:
             "the Python headers, Debian's python3-dev)")
         return 2
     games = args.games.split(",") if args.games else list(dict.fromkeys(g for s in sets for g in GAMES_OF[s]))
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     if not games or any(g not in registry.ids() for g in games):
         say(f"python -m benchmarks.compiled: error: --games {args.games!r}: known games are {', '.join(registry.ids())}")

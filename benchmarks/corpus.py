@@ -16,11 +16,11 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.protocol import Game
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.verify import run
 
 perf = time.perf_counter
 

@@ -2,7 +2,7 @@
 
 A *null game* stands in for a real game over that game's own corpus: the log is read and parsed by
 the real game (its decoder and reference check, as ``adjudicator verify`` reads it), then
-:func:`adjudicator.core.verify.run` folds it with kit rules (:class:`~adjudicator.core.kit.RulesBase`)
+:func:`adjudicator.core.kernel.verify.run` folds it with kit rules (:class:`~adjudicator.core.kernel.kit.RulesBase`)
 whose handlers do nothing: every event type's check handler accepts (the kit's one legal ruling
 of that type, built once), its apply handler returns the position it is given, ``derive``
 forces nothing.  What is left is the core's share of a verify pass: reading, the kit's dispatch,
@@ -20,12 +20,12 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from adjudicator.core.events import CORE_EVENTS
-from adjudicator.core.kit import RulesBase, applies, checks
-from adjudicator.core.log import MatchLog, parse_log
-from adjudicator.core.protocol import Game, Outcome
-from adjudicator.core.rulings import Ruling, legal
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.events import CORE_EVENTS
+from adjudicator.core.kernel.kit import RulesBase, applies, checks
+from adjudicator.core.kernel.log import MatchLog, parse_log
+from adjudicator.core.kernel.protocol import Game, Outcome
+from adjudicator.core.kernel.rulings import Ruling, legal
+from adjudicator.core.kernel.verify import run
 
 from .corpus import CorpusFile, _read, perf, verify_pass
 

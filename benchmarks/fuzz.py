@@ -26,13 +26,13 @@ from typing import Any, Callable
 
 import msgspec
 
-from adjudicator.core import position as positions
-from adjudicator.core import registry
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import decode_event, parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.verify import propose, run, settle
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.log import decode_event, parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.protocol import Game, RefError
+from adjudicator.core.kernel.verify import propose, run, settle
 
 #: an input that takes longer than this is reported as a hang
 HANG_SECONDS = 5.0

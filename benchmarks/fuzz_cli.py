@@ -44,8 +44,8 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core import registry
-from adjudicator.core.playout import playout
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout
 
 from .fuzz import HANG_SECONDS, absurd, encode, mutate_doc, timed_run
 from .fuzz_data import SurfaceReport, hostile_toml, mutate_text
@@ -95,7 +95,7 @@ _RAISES = ("raise ValueError('broken plugin')", "raise SystemExit(5)", "raise Sy
 def _plugin_module(rng: random.Random) -> tuple[str, str]:
     """(the entry point's object reference, the module's source) of one hostile plugin."""
     builtin = rng.choice(BUILTIN)
-    impostor = (f"from adjudicator.core import registry\nclass Impostor:\n    id = {builtin!r}\n"
+    impostor = (f"from adjudicator.core.kernel import registry\nclass Impostor:\n    id = {builtin!r}\n"
                 f"    name = 'not {builtin}'\nregistry.register(Impostor())\n")
     kind = rng.randrange(9)
     if kind == 0:

@@ -26,9 +26,9 @@ from typing import Any, Callable
 
 import msgspec
 
-from adjudicator.core import registry
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.playout import playout, to_jsonl
 
 from .fuzz import HANG_SECONDS, Report, absurd, encode, mutate_doc, mutate_lines, timed_run
 
@@ -100,7 +100,7 @@ def hostile_figures(size: int = 1_000_000) -> list[dict[str, Any]]:
     """Seconds and peak traced memory (MiB) of refusing each :func:`hostile_files` shape."""
     import tracemalloc
 
-    from adjudicator.core.boundedtoml import load_toml_bounded
+    from adjudicator.core.kernel.boundedtoml import load_toml_bounded
 
     rows = []
     for shape, text in hostile_files(size).items():
@@ -178,7 +178,7 @@ def _data_material() -> list[tuple[str, str, Any, str]]:
     """(file name, game, document, TOML text or "") of every shipped data file."""
     from pathlib import Path
 
-    from adjudicator.core.data import read_data
+    from adjudicator.core.kernel.data import read_data
 
     root = Path(__file__).resolve().parent.parent / "adjudicator" / "games"
     out = []
@@ -192,8 +192,9 @@ def _data_material() -> list[tuple[str, str, Any, str]]:
 def exercise_data(path: Any, game_id: str) -> str:
     """What the command line does with a data file: ``pool check``/``pool show`` (each game with
     pools), loading it as a pool, board or island, its canonical content (the store's)."""
-    from adjudicator.core import poolcheck, sources
-    from adjudicator.core.data import read_bytes
+    from adjudicator.core.services import pools as poolcheck
+    from adjudicator.core.kernel import sources
+    from adjudicator.core.kernel.data import read_bytes
 
     outcome = "problems"
     for game in registry.games():

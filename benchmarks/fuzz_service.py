@@ -208,8 +208,8 @@ def _request(rng: random.Random, m: _Match, others: list[_Match]) -> tuple[str, 
 
 def _seed_store(store: Any, client: Any) -> list[_Match]:
     """A few example matches of every game (one sealed), with legal events at a few positions."""
-    from adjudicator.core import registry
-    from adjudicator.core.log import parse_log, read_log, seal_lines
+    from adjudicator.core.kernel import registry
+    from adjudicator.core.kernel.log import parse_log, read_log, seal_lines
 
     matches: list[_Match] = []
     for game in registry.games():

@@ -66,7 +66,7 @@ def _hostile_data(store: Any, client: Any, _matches: list[_Match], workdir: Path
     from click.testing import CliRunner
 
     from adjudicator.cli.main import main
-    from adjudicator.core.log import read_log
+    from adjudicator.core.kernel.log import read_log
 
     log = hostile_log(workdir / "hostile.jsonl")
     mid = store.import_log(read_log(log), allow_illegal=True).match_id
@@ -138,7 +138,7 @@ def fuzz_pages(name: str, n: int, seed: int = 0) -> ServiceReport:
 def _recordings(_store: Any, client: Any, matches: list[_Match], _workdir: Path) -> dict[str, Any]:
     """Each game's sample set-up (a new recording's body), two recordings of LOGOS (seat and
     judge) with the choices they offer, and legal events to keep as variations."""
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     auth = {"authorization": f"Bearer {TOKEN}"}
     setups = []

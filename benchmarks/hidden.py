@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from adjudicator.core.protocol import Game
+from adjudicator.core.kernel.protocol import Game
 
 
 #: corpus matches verified (the first ones)

@@ -1,7 +1,7 @@
 """Keystrokes per event in the terminal recorder (issue 30): ``python -m benchmarks --keystrokes N``.
 
 For each game, N matches are played at a "table" (a :class:`~adjudicator.build.Recording` picking
-random legal events with the game's playout weights, as :func:`adjudicator.core.playout.playout`
+random legal events with the game's playout weights, as :func:`adjudicator.core.kernel.playout.playout`
 does) while a :class:`~replays.record.RecordSession` records them from what a person types: for
 each event the shortest entry the recorder accepts (Enter alone for the default, else the
 choice's number, else the game's notation, else the event as JSON; a match-ending entry and its
@@ -30,11 +30,11 @@ from typing import Any
 import msgspec
 
 from adjudicator.build import Recording
-from adjudicator.core.notation import NotationError
-from adjudicator.core.protocol import Game
-from adjudicator.core.verify import propose
-from adjudicator.replays.record import RecordSession
-from adjudicator.replays.record_keys import TEXT, Keypad
+from adjudicator.core.kernel.notation import NotationError
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.verify import propose
+from adjudicator.recorder.session import RecordSession
+from adjudicator.recorder.keys import TEXT, Keypad
 
 #: the target of the issue: keystrokes per event in the terminal
 KEYS_PER_EVENT_MAX = 1.5

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adjudicator.core import registry
-from adjudicator.core.playout import playout
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout
 
 ROOT = Path(__file__).resolve().parent.parent
 GIB = 1024 ** 3

@@ -3,8 +3,8 @@ positions, whatever contract the game is on.
 
 A game on the frozen-state contract makes a new frozen position for every event and every derived
 event (``game.apply`` returns one); a game with a working position of its own (``game.working``,
-:class:`adjudicator.core.fold.Working`) changes it in place and freezes one only where a caller
-keeps it.  One verify pass over the corpus (``adjudicator.core.verify.run``, the plain visitor)
+:class:`adjudicator.core.kernel.fold.Working`) changes it in place and freezes one only where a caller
+keeps it.  One verify pass over the corpus (``adjudicator.core.kernel.verify.run``, the plain visitor)
 counts the distinct objects of the game's position type (the type of ``initial_state``) that cross
 the fold's boundary: returned by ``game.apply``, handed to ``game.check``/``game.derive``/
 ``game.outcome``, handed out by the working position (``freeze``, ``base``).  A working position
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from adjudicator.core import verify as core_verify
-from adjudicator.core.log import parse_log
-from adjudicator.core.protocol import Game
+from adjudicator.core.kernel import verify as core_verify
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.protocol import Game
 
 from .corpus import CorpusFile, _read
 

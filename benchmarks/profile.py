@@ -3,7 +3,7 @@
 cProfile around one pass over (a part of) the corpus, as :func:`benchmarks.corpus.verify_pass`
 reads and verifies it.  The report keeps the top entries by ``tottime`` (the time spent in the
 function itself), each named ``file:line:function`` with the path shortened to the package
-(``core/verify.py:301:run``), and the share of the time spent in the game-agnostic core
+(``core/kernel/verify.py:301:run``), and the share of the time spent in the game-agnostic core
 (``adjudicator/core/``) against the game's package and the rest (msgspec, the interpreter).
 """
 
@@ -25,7 +25,7 @@ _ROOT = os.sep + "adjudicator" + os.sep
 
 
 def short(filename: str, line: int, name: str) -> str:
-    """``file:line:function`` with the path cut to the package (``core/verify.py:301:run``;
+    """``file:line:function`` with the path cut to the package (``core/kernel/verify.py:301:run``;
     ``games/colossi/rules.py:88:check``), built-ins as cProfile names them (``~:0:<len>``)."""
     i = filename.rfind(_ROOT)
     if i >= 0:

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from adjudicator.core import registry
-from adjudicator.core.log import parse_log
-from adjudicator.core.protocol import Game
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.protocol import Game
 from adjudicator.core.store import STORED, MatchStore
 
 from . import floor
@@ -125,7 +125,7 @@ def measure_import(game: Game, files: Sequence[CorpusFile], directory: str, repe
     are outside the clock.
     """
     from adjudicator.core.store import importing_files
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.verify import run
 
     logs = [parse_log(_read(f.path), f.path) for f in files]
     say(f"  [{game.id}] import warm-up")

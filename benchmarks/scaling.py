@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.cli.main import _verdicts, verify_one
-from adjudicator.core.protocol import Game
+from adjudicator.core.kernel.protocol import Game
 
 from .corpus import BenchmarkError, IllegalMatch, generate_long, verify_pass
 from .memory import peak_rss

@@ -17,11 +17,11 @@ from typing import Any, Callable, Sequence
 
 import msgspec
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import parse_log
-from adjudicator.core.protocol import Game
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run
 
 #: corpus matches whose seat records are verified (the first ones)
 SEAT_MATCHES = 30
@@ -96,7 +96,7 @@ def scaling(game: Game, lengths: Sequence[int], say: Callable[[str], None], pass
     the figure is the record's time per event over the full log's (linear: it stays flat)."""
     if not hides(game):
         return []
-    from adjudicator.core.playout import playout, to_jsonl
+    from adjudicator.core.kernel.playout import playout, to_jsonl
 
     events, _ = playout(game, 1, max_events=max(lengths), long=True)
     rows = []
@@ -120,7 +120,7 @@ def scaling(game: Game, lengths: Sequence[int], say: Callable[[str], None], pass
 
 def hides(game: Game) -> bool:
     """Does a seat's record of this game differ from the full log (some event redacted)?"""
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     events, _ = playout(game, 0, max_events=200)
     players = list(events[0].players)  # type: ignore[attr-defined]

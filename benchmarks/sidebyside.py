@@ -9,7 +9,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from adjudicator.core.protocol import Game
+from adjudicator.core.kernel.protocol import Game
 
 from .corpus import BenchmarkError, CorpusFile, Pass, decode_pass, say, verify_pass
 

@@ -158,8 +158,8 @@ def record_match(page: Any, gid: str, seed: int, max_events: int, tally: Tally,
 
 def _follow_filled(game: Any, table: Any, events: int) -> None:
     """The passes the page's session filled in after an entry (a player's only choice, recorded
-    with it: replays/record.py), followed on ``table`` until it holds the page's ``events``."""
-    from adjudicator.replays.web.record import ends_match
+    with it: recorder/session.py), followed on ``table`` until it holds the page's ``events``."""
+    from adjudicator.recorder.web import ends_match
 
     while len(table) < events:
         only = [e for e in game.legal_events(table.state) if not ends_match(game, table.state, e)]

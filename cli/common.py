@@ -24,8 +24,8 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
-from adjudicator.core import sources
-from adjudicator.core.errors import AdjudicatorError, LogError
+from adjudicator.core.kernel import sources
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import _split_lines, log_bytes, parse_log
-from adjudicator.core.textlog import is_text, read_text, write_text
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.log import _split_lines, log_bytes, parse_log
+from adjudicator.core.kernel.textlog import is_text, read_text, write_text
 
 from .common import check_output, fail, output_option, pools_option, write_output
 

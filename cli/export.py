@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import read_log
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.log import read_log
 
 from .common import BadInput, check_output, echo, fail, output_option, pools_option, write_output
 

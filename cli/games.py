@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 
 from .common import EXIT_BAD_INPUT, echo, emit_json, json_option
 

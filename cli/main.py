@@ -12,16 +12,16 @@ from typing import Any
 import click
 import msgspec
 
-from adjudicator.core import position as positions
-from adjudicator.core import registry
-from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.events import JudgeRuling, to_builtins
-from adjudicator.core.meta import header_line
-from adjudicator.core.notation import NotationError
-from adjudicator.core.rulings import CORE_RULES
-from adjudicator.core.log import MatchLog, decode_event, find_logs, read_log
-from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.verify import position_at, propose
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError
+from adjudicator.core.kernel.events import JudgeRuling, to_builtins
+from adjudicator.core.kernel.meta import header_line
+from adjudicator.core.kernel.notation import NotationError
+from adjudicator.core.kernel.rulings import CORE_RULES
+from adjudicator.core.kernel.log import MatchLog, decode_event, find_logs, read_log
+from adjudicator.core.kernel.protocol import Game, RefError
+from adjudicator.core.kernel.verify import position_at, propose
 
 from .common import (
     EXIT_ILLEGAL, EXIT_LEGAL, EXIT_SEVERITY, EXIT_UNDETERMINED, BadInput, Main, as_option, at_option, echo, inline,
@@ -431,7 +431,7 @@ def schema(game_id: str, pool: bool) -> None:
     if not pool:
         emit_json(game.schema())
         return
-    from adjudicator.core.poolcheck import pool_loader
+    from adjudicator.core.services.pools import pool_loader
 
     loader = pool_loader(game)
     if loader is None:

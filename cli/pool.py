@@ -15,9 +15,9 @@ from typing import Any
 import click
 import msgspec
 
-from adjudicator.core import registry
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.poolcheck import PoolReport, card_info, check_pool, pool_loader
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.services.pools import PoolReport, card_info, check_pool, pool_loader
 
 from .common import EXIT_BAD_INPUT, BadInput, echo, emit_json, fail, json_option, safe
 

@@ -1,4 +1,4 @@
-"""``adjudicator record LOG``: record a match as it is played (replays/record.py).
+"""``adjudicator record LOG``: record a match as it is played (recorder/session.py).
 
 A new LOG needs the set-up: ``--game`` and ``--players`` with the game's own fields (``--deck
 PLAYER=FILE`` for plain-text deck lists, ``--setup`` with a TOML or JSON set-up, ``--pool``,
@@ -23,12 +23,12 @@ from typing import Any, TextIO
 import click
 import msgspec
 
-from adjudicator.core import registry
-from adjudicator.core.decklist import deck_list_text, parse_setup, read_deck_list, read_setup
-from adjudicator.core.errors import AdjudicatorError, DataError, LogError
-from adjudicator.core.limits import depth_error
-from adjudicator.core.meta import parse_filters
-from adjudicator.replays.record import MAX_ENTRY, RecordSession
+from adjudicator.core.kernel import registry
+from adjudicator.core.services.decklist import deck_list_text, parse_setup, read_deck_list, read_setup
+from adjudicator.core.kernel.errors import AdjudicatorError, DataError, LogError
+from adjudicator.core.kernel.limits import depth_error
+from adjudicator.core.kernel.meta import parse_filters
+from adjudicator.recorder.session import MAX_ENTRY, RecordSession
 
 from .common import EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_LEGAL, BadInput, fail, pools_option, safe
 
@@ -69,7 +69,7 @@ def _setup_doc(text: str | None) -> dict[str, Any]:
 def _manifest_setup(manifest: str, round_: int | None, table: int | None) -> dict[str, Any]:
     """A tournament table as a set-up: its game, players, pool or board, the players' registered
     deck lists, and the header (event, round, table)."""
-    from adjudicator.core import tournament
+    from adjudicator.core.services import tournament
 
     if round_ is None or table is None:
         raise BadInput("--manifest needs --round R and --table T")
@@ -317,6 +317,6 @@ def record(log: str | None, game: str | None, players: str | None, pool: str | N
                            manifest, round_, table)
     if script is not None:
         sys.exit(run_script(session, script))
-    from adjudicator.replays.record_tui import RecordApp
+    from adjudicator.recorder.terminal import RecordApp
 
     RecordApp(session).run()

@@ -17,12 +17,12 @@ from typing import Any
 import click
 import msgspec
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.events import JudgeRuling, to_builtins
-from adjudicator.core.seats import redact_log
-from adjudicator.core.log import MatchLog, read_log, seal_lines
-from adjudicator.core.textlog import is_text, read_text
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.events import JudgeRuling, to_builtins
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.log import MatchLog, read_log, seal_lines
+from adjudicator.core.kernel.textlog import is_text, read_text
+from adjudicator.core.kernel.verify import run
 
 from .common import (
     EXIT_ILLEGAL, EXIT_LEGAL, BadInput, check_output, echo, emit_json, fail, json_option, output_option,
@@ -136,8 +136,8 @@ def reconcile(a_path: str, b_path: str, output: str | None, force: bool, as_json
     each one's masked values filled from the other, every contradiction named with both files'
     lines.  Exit 0: no contradiction (the merged log written with -o); 1: contradictions (nothing
     written); 2: a record unreadable (or its hash chain broken)."""
-    from adjudicator.core.reconcile import read_record
-    from adjudicator.core.reconcile import reconcile as merge
+    from adjudicator.core.services.reconcile import read_record
+    from adjudicator.core.services.reconcile import reconcile as merge
 
     check_output(output, force, [a_path, b_path])
     try:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
-from adjudicator.core import position as positions
-from adjudicator.core import registry, sources
-from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.kernel import registry, sources
+from adjudicator.core.kernel.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore, store_env
 from adjudicator.replays.core import Replay
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.kernel.errors import AdjudicatorError
 from adjudicator.core.store import MatchStore
 
 from .common import BadInput, fail, pools_option

@@ -16,12 +16,12 @@ from typing import Any
 
 import click
 
-from adjudicator.core import position as positions
-from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.log import find_logs
-from adjudicator.core.meta import header_line, parse_filters
-from adjudicator.core.verify import ENGINE_FAILURE
-from adjudicator.core import registry, sources
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError
+from adjudicator.core.kernel.log import find_logs
+from adjudicator.core.kernel.meta import header_line, parse_filters
+from adjudicator.core.kernel.verify import ENGINE_FAILURE
+from adjudicator.core.kernel import registry, sources
 from adjudicator.core.store import (
     PREPARE_MAX_BYTES, REFUSED, ImportResult, MatchStore, MatchSummary, importing_files, prepare_log,
 )

@@ -4,7 +4,7 @@ results and registered deck lists (docs/tournament.md).
 Each table is one job (a worker process, or a Dask cluster's worker with ``--cluster``): it
 verifies the table's log, or each seat's record and their reconciliation, hashes the files, and
 reads what the log's set-up says (players, deck lists) and the first line each player is seen to
-use each card.  :func:`adjudicator.core.tournament.assess` then makes the report.
+use each card.  :func:`adjudicator.core.services.tournament.assess` then makes the report.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from typing import Any
 import click
 import msgspec
 
-from adjudicator.core import sources
-from adjudicator.core import tournament as T
-from adjudicator.core.errors import AdjudicatorError, LogError
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.log import stream_log
-from adjudicator.core.reconcile import Record, reconcile, read_record
+from adjudicator.core.kernel import sources
+from adjudicator.core.services import tournament as T
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.log import stream_log
+from adjudicator.core.services.reconcile import Record, reconcile, read_record
 
 from .common import EXIT_ILLEGAL, EXIT_LEGAL, BadInput, echo, emit_json, fail, inline, pools_option, safe
 from .tournament_io import add_commands, cell, findings_csv, standings_csv
@@ -262,7 +262,7 @@ def _judged(out: dict[str, Any], path: str, keep_going: bool) -> dict[str, Any]:
     if doc["verdict"] == "illegal" and doc["violations"][0]["seq"] == 1:
         # a set-up the rules refuse (a registered list that breaks them, found once as the player's
         # ``registration``): the play after it verified on as ``--keep-going`` does, so the
-        # table can be judged on its play (:func:`adjudicator.core.tournament.on_play`)
+        # table can be judged on its play (:func:`adjudicator.core.services.tournament.on_play`)
         play = doc if keep_going else verify_one(Path(path), True)
         out["on_play"] = play
         lines |= {v["line"] for v in play.get("violations", [])}
@@ -429,7 +429,7 @@ def check(manifest: str, as_json: bool, as_csv: bool, html_out: str | None, repl
 def _replays(report: dict[str, Any], directory: Path, page_dir: Path) -> dict[tuple[int, int], str]:
     """Each readable table's match as a replay file (the public view) in ``directory``: the links
     (relative to the report page).  A log that cannot be exported (too long) gets no link."""
-    from adjudicator.core.log import read_log
+    from adjudicator.core.kernel.log import read_log
     from adjudicator.replays.web.export import ExportError, render
 
     try:
@@ -466,7 +466,7 @@ def import_(manifest: str, db: str | None, jobs: int) -> None:
     Exit code 0 when everything readable was stored (the report's problems are in it), 2 for an
     unreadable manifest or a store that cannot be opened.
     """
-    from adjudicator.core import tournament_store
+    from adjudicator.core.store import tournaments as tournament_store
 
     from .store import open_store
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from adjudicator.core import pairings as P
-from adjudicator.core import tournament as T
-from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.services import pairings as P
+from adjudicator.core.services import tournament as T
+from adjudicator.core.kernel.errors import AdjudicatorError
 
 from .common import BadInput, echo, fail, safe
 

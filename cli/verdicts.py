@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from adjudicator.core import sources
-from adjudicator.core.errors import LogError
-from adjudicator.core.log import stream_log
-from adjudicator.core.meta import meta_of
-from adjudicator.core.verify import ENGINE_FAILURE, ruling_dict, run
+from adjudicator.core.kernel import sources
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.kernel.log import stream_log
+from adjudicator.core.kernel.meta import meta_of
+from adjudicator.core.kernel.verify import ENGINE_FAILURE, ruling_dict, run
 
 from .common import (
     BUG_REPORT, EXIT_BAD_INPUT, EXIT_ILLEGAL, EXIT_INTERNAL, EXIT_LEGAL, EXIT_UNDETERMINED, EXIT_UNFINISHED,
@@ -93,7 +93,7 @@ MAX_CONDITIONS = 1000
 
 def _verify_path(path: str, keep_going: bool, config: tuple[Any, ...] = ()) -> dict[str, Any]:
     """One log's verdict document (a worker process's job), its data resolved as in the parent
-    (``config``: :func:`adjudicator.core.sources.worker_config`)."""
+    (``config``: :func:`adjudicator.core.kernel.sources.worker_config`)."""
     if config:
         with sources.using(sources.for_worker(config)):
             return verify_one(Path(path), keep_going)
@@ -110,7 +110,7 @@ def run_jobs(items: list[str], keep_going: bool, jobs: int, cluster: str | None,
              worker: Callable[..., dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """``worker(item, keep_going, config)`` for every item, in input order, on ``jobs`` worker
     processes (1: this process) or on a Dask cluster's workers (``config``: where data ids are
-    found, :func:`adjudicator.core.sources.worker_config`)."""
+    found, :func:`adjudicator.core.kernel.sources.worker_config`)."""
     if cluster is not None:
         from .cluster import cluster_verdicts
 

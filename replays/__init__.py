@@ -1,5 +1,5 @@
 """Replays: stepping, seeking and per-player views over verified matches.
 
-Built on :func:`adjudicator.core.verify.run` with ``record_steps=True``; never imports a game
+Built on :func:`adjudicator.core.kernel.verify.run` with ``record_steps=True``; never imports a game
 package (games are reached through the registry only).
 """

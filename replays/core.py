@@ -15,13 +15,13 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.events import Event
-from adjudicator.core.meta import meta_of
-from adjudicator.core.log import MatchLog, parse_log, read_log
-from adjudicator.core.protocol import Game
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.scene import Scene, diff
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.meta import meta_of
+from adjudicator.core.kernel.log import MatchLog, parse_log, read_log
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.scene import Scene, diff
+from adjudicator.core.kernel.verify import run
 
 #: marks of a frame, as the viewers show them
 LEGAL, ILLEGAL, UNCHECKED, DERIVED = "legal", "illegal", "unchecked", "derived"
@@ -198,7 +198,7 @@ class Replay:
         steps = result.steps or []
         self._states: list[Any] = []
         #: the position at the table after each event (an event taken back: the one it left, what
-        #: the seats saw; see adjudicator.core.seats.positions_before)
+        #: the seats saw; see adjudicator.core.kernel.seats.positions_before)
         self._table: list[Any] = []
         self._derived: list[list[Event]] = []
         self._views: dict[str, list[Frame]] = {}

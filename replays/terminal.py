@@ -1,4 +1,4 @@
-"""Draw a :class:`~adjudicator.core.scene.Scene` as coloured terminal text (Rich ``Text`` lines).
+"""Draw a :class:`~adjudicator.core.kernel.scene.Scene` as coloured terminal text (Rich ``Text`` lines).
 
 Generic over every scene: a grid, hex or graph board becomes a text grid (background for the
 cell's level or terrain, foreground for the pieces' owners, a text style per piece kind, a
@@ -22,7 +22,7 @@ from rich.color import Color, ColorParseError
 from rich.style import Style
 from rich.text import Text
 
-from adjudicator.core.scene import Board, Card, Cell, Counter, Scene, Zone
+from adjudicator.core.kernel.scene import Board, Card, Cell, Counter, Scene, Zone
 
 #: colours for players (and other owners) without a usable colour of their own, in seat order
 OWNER_PALETTE = ("dodger_blue1", "red1", "green3", "gold1", "magenta", "cyan", "orange1", "medium_purple1")

@@ -26,8 +26,8 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from adjudicator.core.rulings import CORE_RULES
-from adjudicator.core.meta import header_line
+from adjudicator.core.kernel.rulings import CORE_RULES
+from adjudicator.core.kernel.meta import header_line
 
 from .core import ILLEGAL, UNDETERMINED, Replay, UnknownCard, unknown_cards
 from .terminal import MARK_HINTS, MARKS, UNKNOWN, mark_text, scene_text

@@ -17,11 +17,11 @@ from typing import Any, Iterable
 
 import msgspec
 
-from adjudicator.core import registry
-from adjudicator.core.events import Event
-from adjudicator.core.log import parse_log
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.verify import propose, run, start
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import propose, run, start
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.cards import load_pool
 from adjudicator.games.colossus_order.deck import next_options

@@ -19,11 +19,11 @@ from typing import Any, Callable
 import msgspec
 
 import adjudicator.games.colossi  # noqa: F401  (registers the game)
-from adjudicator.core import registry
-from adjudicator.core.events import Event
-from adjudicator.core.log import parse_log
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.options import spawn_spaces

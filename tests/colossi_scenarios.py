@@ -20,11 +20,11 @@ import msgspec
 from msgspec.structs import replace
 
 import adjudicator.games.colossi  # noqa: F401  (registers the game for these tests)
-from adjudicator.core import registry
-from adjudicator.core.events import Event
-from adjudicator.core.log import parse_log
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.verify import propose, run, settle, start
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import propose, run, settle, start
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import board, content

@@ -20,12 +20,12 @@ import msgspec
 from msgspec.structs import replace
 
 import adjudicator.games.kolossus  # noqa: F401  (registers the game)
-from adjudicator.core import registry
-from adjudicator.core.events import Event
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import to_jsonl
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.verify import Result, propose, run, start
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import to_jsonl
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import Result, propose, run, start
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.board import load_board
 from adjudicator.games.kolossus.state import Activation, Piece, State

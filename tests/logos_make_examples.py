@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from adjudicator.core.events import Event
+from adjudicator.core.kernel.events import Event
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.commitments import commitment_of
 from adjudicator.games.logos.values import beats, card_stats, pool_of
@@ -371,15 +371,15 @@ SEAT_TEXT = {
 def seat_examples(full: bytes) -> dict[str, bytes]:
     """ann's record of a complete match, and the same record with ben's deck list and a planted
     impossible draw (the first of ben's unknown draws at which a card of his list is used up)."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.verify import run
     from adjudicator.games.logos.unknowns import tracked
 
     enc = msgspec.json.Encoder()
     full_events = [GAME.decoder.decode(ln) for ln in full.splitlines()]
     seat = [GAME.redact(e, A) for e in full_events]
     out = {SEAT: b"".join(enc.encode(e) + b"\n" for e in seat)}
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.seats import redact_log
 
     out[KNOWN] = b"".join(enc.encode(e) + b"\n" for e in redact_log(parse_log(full), A))
     listed = [msgspec.structs.replace(seat[0], decks=full_events[0].decks), *seat[1:]]

@@ -15,11 +15,11 @@ from typing import Any, Iterable
 import msgspec
 
 import adjudicator.games.logos  # noqa: F401  (registers the game)
-from adjudicator.core import registry
-from adjudicator.core.events import Event
-from adjudicator.core.log import parse_log
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.verify import propose, run, start
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import propose, run, start
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.cards import load_pool
 from adjudicator.games.logos.commitments import commitment_of

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from adjudicator.core.events import Event
+from adjudicator.core.kernel.events import Event
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import (
     Block, Capture, Declare, DiscardDeclared, Draw, Mulligan, ReplaceLocus, Reveal, Window,
@@ -460,12 +460,12 @@ def seat_examples(complete: bytes, long: bytes) -> dict[str, bytes]:
     alice's record of the ``long`` match that keeps bob's registered deck list, with a planted
     impossible reveal: at bob's first face-down Locus card after every copy of some card of his
     list is seen, the record names it."""
-    from adjudicator.core.events import encode_line
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.verify import settle, start
+    from adjudicator.core.kernel.events import encode_line
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.verify import settle, start
     from adjudicator.games.colossus_order.unknowns import unknown
 
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.seats import redact_log
 
     record = list(redact_log(parse_log(complete), A))
     out = {"legal-seat-alice-gem-complete.jsonl": b"".join(encode_line(e) + b"\n" for e in record)}
@@ -511,10 +511,10 @@ def private_setup() -> E.MatchStarted:
 def private_example() -> dict[str, bytes]:
     """Ann's record (``redact --as ann``) of a generated match with every private-information event
     (CO-41 to CO-43) and the stated reveals of face-down cards she saw (CO-39.4, CO-39.5, CO-8.7)."""
-    from adjudicator.core.events import encode_line
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.playout import playout, to_jsonl
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.events import encode_line
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import playout, to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
 
     events, _ = playout(GAME, PRIVATE_SEED, max_events=PRIVATE_EVENTS, setup=private_setup())
     events.append(E.Conceded(player="ben", note="ben concedes"))

@@ -22,8 +22,8 @@ from typing import Any, Callable
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import Event
-from adjudicator.core.verify import propose
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.verify import propose
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.state import CHARACTERS, State
 

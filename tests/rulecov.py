@@ -16,7 +16,7 @@ import functools
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 
-from adjudicator.core.rulings import Ruling
+from adjudicator.core.kernel.rulings import Ruling
 
 
 class RuleCoverage:

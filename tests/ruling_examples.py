@@ -17,10 +17,10 @@ import random
 
 from msgspec.structs import replace
 
-from adjudicator.core import registry
-from adjudicator.core.events import JudgeRuling, encode_line
-from adjudicator.core.log import parse_log
-from adjudicator.core.verify import propose, run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import JudgeRuling, encode_line
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.verify import propose, run, settle
 
 #: events played after the illegal one stands, before the result ruling
 AFTER = 12

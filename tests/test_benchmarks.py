@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 from benchmarks import runner
 
 GAME = "colossus-order"
@@ -165,9 +165,9 @@ def test_null_game_folds_every_event_with_the_kits_constant_ruling(tmp_path: Pat
     """The core floor's null game: every event of a real game's log accepted by the kit's one
     legal ruling of its type (the same object each time), the position never changed, and the
     log read by the real game (an unknown player is still a reading error)."""
-    from adjudicator.core.errors import LogError
-    from adjudicator.core.log import MatchLog, parse_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.errors import LogError
+    from adjudicator.core.kernel.log import MatchLog, parse_log
+    from adjudicator.core.kernel.verify import run
     from benchmarks import floor
 
     game = registry.get(GAME)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.log import parse_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.logos.game import Logos
 from benchmarks import positions
 from benchmarks.corpus import CorpusFile, generate_corpus

@@ -11,7 +11,7 @@ import pytest
 
 import adjudicator
 from adjudicator.build import Recording
-from adjudicator.core.meta import MAX_META_KEYS
+from adjudicator.core.kernel.meta import MAX_META_KEYS
 from tests.test_pools import CASES, case
 
 GAMES = ["colossus-order", "logos", "kolossus", "colossi"]

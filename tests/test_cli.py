@@ -8,8 +8,8 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.core import registry
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.cli.main import main
 
 CO = registry.get("colossus-order")

@@ -8,9 +8,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.log import read_log
-from adjudicator.core.verify import position_at
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.verify import position_at
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 KO = str(EX / "kolossus" / "legal-chapter-3.jsonl")
@@ -73,9 +73,9 @@ def test_state_never_cuts_colossi_tile_names() -> None:
 
 def test_legal_as_a_seat_of_an_open_game_lists_everything() -> None:
     """Kolossus hides nothing: a seat is shown every legal event, the other warbands' too."""
-    from adjudicator.core import position as positions, registry
-    from adjudicator.core.playout import playout
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel import position as positions, registry
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.core.kernel.verify import settle
 
     g = registry.get("kolossus")
     events, _ = playout(g, 3, max_events=60, with_derived=True)

@@ -10,9 +10,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.playout import playout
-from adjudicator.core.protocol import RefError
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.protocol import RefError
 from adjudicator.games.colossus_order import deck
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import Player

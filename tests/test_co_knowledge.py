@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsReordered
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsReordered
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossus_order import deck as D
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import Mill, Player

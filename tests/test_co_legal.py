@@ -16,7 +16,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import position as positions
+from adjudicator.core.kernel import position as positions
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.rules import declarations, with_player
 from adjudicator.games.colossus_order.state import LocusSlot, State

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved
-from adjudicator.core.sources import Sources, using
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved
+from adjudicator.core.kernel.sources import Sources, using
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossus_order import events as E
 
 from .co_scenarios import A, B, GAME
@@ -125,7 +125,7 @@ def kinds(events: list) -> set[str]:
 
 
 def test_the_new_cards_load_and_a_pool_refuses_what_a_move_cannot_say(tmp_path: Path) -> None:
-    from adjudicator.core.data import DataError
+    from adjudicator.core.kernel.data import DataError
     from adjudicator.games.colossus_order.cards import load_pool_file
 
     assert len(doc_cards()) == len(NEW)

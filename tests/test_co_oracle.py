@@ -28,11 +28,11 @@ import msgspec
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.seats import redact_log
-from adjudicator.core.sources import Sources, using
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.sources import Sources, using
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.colossus_order import events as E
 
 from .co_scenarios import A, B, BLACK, BLACK_CARDS, GAME, deck, encode

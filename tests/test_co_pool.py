@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from adjudicator.core.errors import DataError
+from adjudicator.core.kernel.errors import DataError
 from adjudicator.games.colossus_order.cards import (
     COLOURS,
     DATA,

@@ -13,7 +13,7 @@ from itertools import permutations
 
 import pytest
 
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import Player, Reveal
 
@@ -95,7 +95,7 @@ def test_a_seats_record_checks_a_reveal_against_its_own_look() -> None:
     named there and nowhere else) are the top of the deck: a deck hit's reveal must give them
     first and in their order, though the rest of the deck is unknown cards (CO-39.2) that could
     be anything still unaccounted for."""
-    from adjudicator.core.events import HIDDEN
+    from adjudicator.core.kernel.events import HIDDEN
     from adjudicator.games.colossus_order import deck as D
 
     p = Player(A, "blue", deck_peek=("ash",), peek_by=A, deck_top=(HIDDEN, HIDDEN),
@@ -115,7 +115,7 @@ def _bob_with_gems_named(named: int):
     ``named`` of bob's Gems are already named (in his discard pile) and his deck is unknown cards."""
     from msgspec.structs import replace
 
-    from adjudicator.core.events import HIDDEN
+    from adjudicator.core.kernel.events import HIDDEN
     from adjudicator.games.colossus_order.unknowns import _named_cards
     from .co_scenarios import B, POOL, verify_events
     from .test_seat_colossus_order import EXAMPLES, events_of, record_of
@@ -180,9 +180,9 @@ def test_redact_writes_a_wrongly_stated_derived_event_as_stated(seed: int) -> No
     """Issue 32 item 6: where the full log states a declaration's LocusRevealed wrongly (two cards
     swapped), each seat's record holds that line as the table stated it, in its place: never the
     engine's version inserted as an extra line (which shifts every line after it)."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.playout import playout
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.core.kernel.seats import redact_log
 
     from .co_scenarios import encode
     from .test_seat_colossus_order import seat_setup
@@ -206,8 +206,8 @@ def test_redact_writes_unknown_for_a_draw_other_than_the_top_card_the_seat_knows
     """Issue 32 item 6: Tideglass Augur revealed reef-guard on top of alice's deck; where the full
     log has her draw blue-gem instead (illegal there), bob's record says "?" (he saw a card
     drawn, not which: no leak), and names reef-guard where the log does."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.seats import redact_log
 
     from .co_scenarios import B, BLUE, Script, deck, encode
 

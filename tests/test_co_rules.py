@@ -18,9 +18,9 @@ import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adjudicator.core.log import parse_log
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.rulebook import RULES
 from tests.rulecov import RuleCoverage
@@ -1568,7 +1568,7 @@ def test_option_max_locus() -> None:
 
 
 def test_unknown_option_is_unreadable() -> None:
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
     line = encode([setup(options={"max_locus": 3})]).replace(b'"max_locus":3', b'"hand_limit":7')
     with pytest.raises(LogError) as exc:
         parse_log(line)
@@ -1668,7 +1668,7 @@ def test_the_package_imports_in_one_direction() -> None:
 
 def test_setup_context_follows_each_new_match() -> None:
     """Reference checks use the players of the match being read, never a cached older one."""
-    from adjudicator.core.protocol import RefError
+    from adjudicator.core.kernel.protocol import RefError
 
     first = setup(players=["p1", "p2"])
     GAME.validate_refs(first, first)
@@ -1832,7 +1832,7 @@ def test_the_state_based_check_follows_the_pool_in_effect(tmp_path: Path) -> Non
     """The state-based check remembers the fields it last found settled, and the pool's weakening,
     per set-up and data sources in effect (issue 22): the same position judged in a pool of the same
     id where Bone Sentry's Defence is 1 destroys it (1 damage) there, and nothing again in the first."""
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
 
     text = (Path(E.__file__).parent / "data" / "sample.toml").read_text().replace('pool = "sample"', 'pool = "club"', 1)
     plain, weak = tmp_path / "plain", tmp_path / "weak"
@@ -2008,7 +2008,7 @@ def test_a_battle_stated_with_the_attack_a_set_stats_replaced_is_a_mismatch() ->
 def test_generated_matches_exercise_the_new_effect_kinds() -> None:
     # random playouts (legal_events filtered by check) reach every new effect kind and the events
     # they owe; a dozen short matches suffice with the sample pool's decks
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     resolved: set[str] = set()
     owed: set[str] = set()
@@ -2090,8 +2090,8 @@ from . import test_co_moves  # noqa: E402,F401
 def _taken_back_draw() -> tuple[list, int, "State"]:
     """A generated match, the index of a draw of an unknown-order part of a deck after the opening,
     and the position before it."""
-    from adjudicator.core.playout import playout
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.core.kernel.verify import settle
 
     events = playout(GAME, 3, max_events=120)[0]
     state = settle(GAME, GAME.initial_state(events[0]))[0]
@@ -2104,7 +2104,7 @@ def _taken_back_draw() -> tuple[list, int, "State"]:
 
 @documents("CO-44")
 def test_a_draw_taken_back_stays_known_to_the_drawer_on_top_of_the_deck() -> None:
-    from adjudicator.core.events import JudgeRuling
+    from adjudicator.core.kernel.events import JudgeRuling
 
     events, i, before = _taken_back_draw()
     e = events[i]
@@ -2119,7 +2119,7 @@ def test_a_draw_taken_back_stays_known_to_the_drawer_on_top_of_the_deck() -> Non
 
 @documents("CO-45")
 def test_an_illegal_event_stands_where_its_effect_is_defined_and_says_why_where_not() -> None:
-    from adjudicator.core.events import JudgeRuling
+    from adjudicator.core.kernel.events import JudgeRuling
 
     events, i, before = _taken_back_draw()
     me = events[i].player
@@ -2141,8 +2141,8 @@ def test_a_play_let_stand_before_the_first_turn_gives_its_player_priority() -> N
     """CO-9.2 gives the turn player priority first; before the first turn there is none: a follower
     played in the opening exchange and let stand opens a window for its player (it once gave
     priority to nobody, and the legal events named no player)."""
-    from adjudicator.core.playout import playout
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.core.kernel.verify import settle
 
     events = playout(GAME, 62, max_events=40)[0]
     state = settle(GAME, GAME.initial_state(events[0]))[0]

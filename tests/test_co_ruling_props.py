@@ -25,12 +25,12 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import Result, run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import Result, run, settle
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.cards import load_pool
 from adjudicator.games.colossus_order.state import State

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli.main import main
-from adjudicator.core.commitments import commitment_of
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout
-from adjudicator.core.protocol import RefError
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.commitments import commitment_of
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.protocol import RefError
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import LocusSlot
 from adjudicator.games.colossus_order.unknowns import open_unseen

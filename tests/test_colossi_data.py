@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.core import sources
-from adjudicator.core.errors import DataError
+from adjudicator.core.kernel import sources
+from adjudicator.core.kernel.errors import DataError
 from adjudicator.games.colossi import data as D
 
 from .colossi_scenarios import C

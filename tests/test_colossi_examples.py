@@ -15,7 +15,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from adjudicator.core.log import read_log
+from adjudicator.core.kernel.log import read_log
 from adjudicator.cli.main import main
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from adjudicator.core import registry
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import content
 from adjudicator.games.colossi.options import FAST, canon, task_options

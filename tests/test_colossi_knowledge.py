@@ -18,10 +18,10 @@ import random
 import pytest
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import positions_before, redact_log
+from adjudicator.core.kernel.events import HIDDEN, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import positions_before, redact_log
 from adjudicator.games.colossi import events as E
 from tests.test_colossi_ruling_props import GAME, match, match_players, verify
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator.core.events import HIDDEN, CardsMoved
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import positions_before, redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.events import HIDDEN, CardsMoved
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import positions_before, redact_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.colossi.state import Discard, NewHand, TradeBack, TradeGive, Void, VoidTile
 
 from .colossi_scenarios import A, B, GAME, E, Position
@@ -192,7 +192,7 @@ def test_growths_traits_turned_up_or_passed_face_down_over_generated_matches() -
 
 
 def test_an_unknown_trait_is_allowed_in_a_growth_draw_only() -> None:
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
 
     events, _ = playout(GAME, 6, max_events=60)
     bad = events + [E.TraitTaken(player=events[0].players[0], trait=HIDDEN, source="row")]

@@ -13,12 +13,12 @@ import random
 import msgspec
 from hypothesis import given, settings, strategies as st
 
-from adjudicator.core.events import bare, encode_line
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
+from adjudicator.core.kernel.events import bare, encode_line
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.store import MatchStore
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel.verify import run, settle
 from tests.test_conformance import _mutations, _vocabulary
 
 from .colossi_scenarios import GAME, E

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from adjudicator.core.errors import LogError
-from adjudicator.core.events import CardsLooked, CardsMoved
-from adjudicator.core.log import parse_log
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.kernel.events import CardsLooked, CardsMoved
+from adjudicator.core.kernel.log import parse_log
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi.rulebook import RULES
 from tests.rulecov import RuleCoverage
@@ -265,8 +265,8 @@ def test_the_oasis_discard_is_written_with_the_whole_hand_seen_by_every_seat() -
 def test_a_soothsayer_looks_at_the_items_another_seat_saw_on_top() -> None:
     """examples/colossi/legal-4p-soothsayer-looks.jsonl: bob peeks at the tile deck whose top ann
     looked at; bob's CardsLooked names them, top first, before any TopRevealed."""
-    from adjudicator.core.log import read_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import read_log
+    from adjudicator.core.kernel.verify import run
 
     log = read_log(Path(__file__).resolve().parent.parent / "examples/colossi/legal-4p-soothsayer-looks.jsonl")
     events = [e for _, e in log.events]
@@ -287,7 +287,7 @@ def test_a_soothsayer_looks_at_the_items_another_seat_saw_on_top() -> None:
 def test_an_irregular_event_let_stand_does_what_it_says_or_has_no_defined_effect() -> None:
     """An ActionsEnded by a player not in their Actions changes nothing; a card played that is not
     in hand, or a piece moved that is not there, has no defined effect (Undefined, in words)."""
-    from adjudicator.core.rulings import Undefined
+    from adjudicator.core.kernel.rulings import Undefined
 
     m = setup_until(Actions)
     s, me = m.state(), m.head().player
@@ -303,8 +303,8 @@ def test_an_irregular_event_let_stand_does_what_it_says_or_has_no_defined_effect
 
 @documents("CL-44")
 def test_a_card_drawn_and_taken_back_goes_back_on_top_known_to_its_drawer() -> None:
-    from adjudicator.core.events import HIDDEN
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.events import HIDDEN
+    from adjudicator.core.kernel.verify import settle
 
     m = setup_until(Draw)
     s, me = m.state(), m.head().player
@@ -324,7 +324,7 @@ def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
     really played is accepted there, one whose only copy is in the discard pile is not."""
     from pathlib import Path
 
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.verify import settle
 
     root = Path(__file__).resolve().parent.parent / "examples" / "colossi"
     planted = parse_log((root / "illegal-CL-2.7-seat-impossible-card.jsonl").read_bytes()).events
@@ -354,7 +354,7 @@ def test_a_trade_answer_passed_over_in_a_seat_record_is_undetermined_and_pays_th
 def test_a_seat_record_keeps_unknown_cards_and_tiles_as_placeholders() -> None:
     from pathlib import Path
 
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.verify import run
 
     root = Path(__file__).resolve().parent.parent / "examples" / "colossi"
     events = [e for _, e in parse_log((root / "legal-2p-to-50-gold.jsonl").read_bytes()).events][:40]

@@ -30,13 +30,13 @@ from msgspec.structs import replace
 
 import adjudicator.games.colossi  # noqa: F401  (registers the game)
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.rulings import Undefined
-from adjudicator.core.seats import positions_before, redact_log
-from adjudicator.core.verify import Result, run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.rulings import Undefined
+from adjudicator.core.kernel.seats import positions_before, redact_log
+from adjudicator.core.kernel.verify import Result, run, settle
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import content

@@ -12,10 +12,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.playout import playout
-from adjudicator.core.scene import Scene, diff
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.scene import Scene, diff
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossi import engine as Q
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import board, content

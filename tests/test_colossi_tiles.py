@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from adjudicator.core.events import CardsMoved
+from adjudicator.core.kernel.events import CardsMoved
 from adjudicator.games.colossi.state import (
     Actions, Explore, Hungry, Launch, Maar, Mantle, Market, Rest, Speedy, TakeTrait, Teleporter, TradeBack, TradeGive,
     Tribute, Void, VoidTile, Wind,

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 import adjudicator.games.colossi  # noqa: F401  (registers the game)
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.log import parse_log, read_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import parse_log, read_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import content
 

@@ -13,11 +13,11 @@ import msgspec
 import pytest
 from hypothesis import given, strategies as st
 
-from adjudicator.core import position, registry
-from adjudicator.core.events import bare, encode_line
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import position, registry
+from adjudicator.core.kernel.events import bare, encode_line
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import run, settle
 from tests.toygame import install
 
 install()
@@ -154,7 +154,7 @@ def test_mutated_event_gets_a_ruling_never_an_exception(gid, seed):
         try:
             log = parse_log(lines, "mutated")
         except Exception as exc:  # unreadable is fine, but only as a LogError
-            from adjudicator.core.errors import LogError
+            from adjudicator.core.kernel.errors import LogError
 
             assert isinstance(exc, LogError), exc
             continue
@@ -201,7 +201,7 @@ def test_replay_equals_live_state_at_every_event(gid):
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_rulings_cite_rules_of_the_rulebook(gid):
-    from adjudicator.core.rulings import CORE_RULES
+    from adjudicator.core.kernel.rulings import CORE_RULES
 
     g = game(gid)
     rng = random.Random(3)

@@ -18,9 +18,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import ENVELOPE_FIELDS
-from adjudicator.core.rulings import CORE_RULES, Rulebook
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import ENVELOPE_FIELDS
+from adjudicator.core.kernel.rulings import CORE_RULES, Rulebook
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

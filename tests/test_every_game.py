@@ -35,9 +35,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.log import parse_log, read_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import parse_log, read_log
+from adjudicator.core.kernel.verify import run
 
 from .test_docs import entry_text, game_doc, has_entry, json_blocks, read, rules_doc, sections
 

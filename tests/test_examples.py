@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.core.log import read_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.cli.main import main
 
 from .co_scenarios import encode, setup

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.log import read_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.verify import run
 
 from .offline_browser import CHROMIUM, offline_page
 

@@ -1,4 +1,4 @@
-"""The fold contract (adjudicator/core/fold.py, issue 33): the working position and the visitors.
+"""The fold contract (adjudicator/core/kernel/fold.py, issue 33): the working position and the visitors.
 
 Properties over generated matches of every registered game (full logs, each seat's record, logs
 with one event moved or removed, verified with and without ``--keep-going``) and over the shipped
@@ -24,12 +24,21 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.fold import PLAY_ON, SKIP, STOP, FrozenWorking, StepRecorder, StepStream, Visitor, working_for
-from adjudicator.core.log import MatchLog, parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import Result, Step, run, ruling_dict, verify
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.fold import (
+    PLAY_ON,
+    SKIP,
+    STOP,
+    FrozenWorking,
+    StepRecorder,
+    StepStream,
+    Visitor,
+    working_for,
+)
+from adjudicator.core.kernel.log import MatchLog, parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import Result, Step, run, ruling_dict, verify
 
 GAMES = [g.id for g in registry.games()]
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -187,7 +196,7 @@ def test_the_fold_modules_toy_game_runs_as_written() -> None:
     doctest: the default adapter advances, settles and restores a kept position."""
     import doctest
 
-    from adjudicator.core import fold
+    from adjudicator.core.kernel import fold
 
     res = doctest.testmod(fold, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert res.attempted >= 8 and res.failed == 0, res

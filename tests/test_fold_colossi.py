@@ -28,11 +28,11 @@ import msgspec
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from adjudicator.core.fold import PLAY_ON, SKIP, STOP, FrozenWorking, StepStream, working_for
-from adjudicator.core.log import MatchLog, parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import Result, Step, ruling_dict, settle, verify
+from adjudicator.core.kernel.fold import PLAY_ON, SKIP, STOP, FrozenWorking, StepStream, working_for
+from adjudicator.core.kernel.log import MatchLog, parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import Result, Step, ruling_dict, settle, verify
 from adjudicator.games.colossi import working as working_module
 from adjudicator.games.colossi.fold import JOURNAL, Working
 from tests.test_colossi_properties import setup_of

@@ -6,7 +6,7 @@ Properties over generated matches (full logs, each seat's record, logs with one 
 removed) and the game's shipped logs:
 
 - event by event, the working position's rulings, derived events and frozen positions equal the
-  frozen contract's (:class:`~adjudicator.core.fold.FrozenWorking` over ``game.apply``);
+  frozen contract's (:class:`~adjudicator.core.kernel.fold.FrozenWorking` over ``game.apply``);
 - no position handed out ever changes afterwards, including after a take-back (``restore``), a
   rejected event and an event whose application failed (undone);
 - ``verify`` with the working position and with the default adapter gives the same verdicts,
@@ -25,12 +25,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.fold import PLAY_ON, SKIP, STOP, FrozenWorking, StepRecorder, Visitor, settle
-from adjudicator.core.log import MatchLog, parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import Result, ruling_dict, verify
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.fold import PLAY_ON, SKIP, STOP, FrozenWorking, StepRecorder, Visitor, settle
+from adjudicator.core.kernel.log import MatchLog, parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import Result, ruling_dict, verify
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order import working as W
 from adjudicator.games.colossus_order.positions import put

@@ -23,12 +23,21 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core.fold import PLAY_ON, SKIP, STOP, FrozenWorking, StepRecorder, Visitor, settle, working_for
-from adjudicator.core.kit import LazyLegal
-from adjudicator.core.log import MatchLog, parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.rulings import Undefined
-from adjudicator.core.verify import verify
+from adjudicator.core.kernel.fold import (
+    PLAY_ON,
+    SKIP,
+    STOP,
+    FrozenWorking,
+    StepRecorder,
+    Visitor,
+    settle,
+    working_for,
+)
+from adjudicator.core.kernel.kit import LazyLegal
+from adjudicator.core.kernel.log import MatchLog, parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.rulings import Undefined
+from adjudicator.core.kernel.verify import verify
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.working import JOURNAL, Fold, Position
 

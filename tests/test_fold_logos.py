@@ -1,6 +1,6 @@
 """The LOGOS fold's working position (adjudicator/games/logos/working.py, issue 33).
 
-Over generated matches (random and combo-built decks, core/playout.py) the working fold, whose
+Over generated matches (random and combo-built decks, core/kernel/playout.py) the working fold, whose
 apply handlers write one mutable position in place, gives the frozen contract's fold
 (``game.apply`` and ``settle``) event by event: the same rulings, the same position right after
 the event (``base``), the same derived events and settled positions.  No position it handed out
@@ -18,12 +18,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.fold import settle
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.rulings import Undefined
-from adjudicator.core.verify import Visitor, verify
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.fold import settle
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.rulings import Undefined
+from adjudicator.core.kernel.verify import Visitor, verify
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos import working as W
 from adjudicator.games.logos.working import LogosWorking

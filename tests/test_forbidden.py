@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
-from adjudicator.core import registry
-from adjudicator.core.playout import playout
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.verify import settle
 from tests.toygame import install
 
 install()

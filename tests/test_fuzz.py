@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 from benchmarks.fuzz import encode, fuzz_game, mutate_doc
 from benchmarks.fuzz_data import DATA_SURFACES, fuzz_surface, to_toml
 
@@ -66,7 +66,7 @@ def test_fuzzed_surfaces_never_crash_or_hang(surface: str) -> None:
 
 def test_the_surface_fuzzer_finds_planted_defects(monkeypatch: pytest.MonkeyPatch) -> None:
     from adjudicator.cli import records
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
 
     real = sources.sha256_of
 

@@ -19,14 +19,14 @@ import pytest
 from click.testing import CliRunner
 from litestar.testing import TestClient
 
-from adjudicator.core import position as positions
-from adjudicator.core import registry
-from adjudicator.core.errors import LogError
-from adjudicator.core.limits import MAX_DEPTH
-from adjudicator.core.log import read_log
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.kernel.limits import MAX_DEPTH
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.store import MatchStore
-from adjudicator.core.verify import position_at
+from adjudicator.core.kernel.verify import position_at
 from adjudicator.cli.main import main
 from adjudicator.replays.web import create_app
 
@@ -449,8 +449,8 @@ def test_reveal_candidates_are_distinct_selections_not_every_combination_of_copi
     deck = [f"card-{i % 20:02d}" for i in range(600)]
     picks = list(multiset_combinations(deck, 3))
     assert len(picks) == 1540  # C(20 + 3 - 1, 3): every multiset of 3 among 20 distinct cards
-    from adjudicator.core import registry
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel import registry
+    from adjudicator.core.kernel.playout import playout
 
     log, _ = playout(registry.get("colossus-order"), 1000, max_events=1000, long=True)  # hung before
     assert len(log) == 1000

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.boundedtoml import load_toml_bounded
-from adjudicator.core.errors import DataError
-from adjudicator.core.limits import MAX_DATA_BYTES, MAX_DEPTH, MAX_DOTTED_KEY
+from adjudicator.core.kernel.boundedtoml import load_toml_bounded
+from adjudicator.core.kernel.errors import DataError
+from adjudicator.core.kernel.limits import MAX_DATA_BYTES, MAX_DEPTH, MAX_DOTTED_KEY
 from benchmarks.fuzz_data import hostile_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +118,7 @@ def test_hostile_board_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_hostile_json_pool_and_stored_content(tmp_path: Path) -> None:
-    from adjudicator.core.sources import decode_document
+    from adjudicator.core.kernel.sources import decode_document
 
     with pytest.raises(DataError, match="nested deeper than 64"):
         decode_document(b'{"pool": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "store#pool/x.json")
@@ -473,8 +473,8 @@ def test_a_symlink_out_of_the_pools_directory_is_refused(tmp_path: Path) -> None
 
 def test_a_json_pool_of_tiny_cards_is_refused_before_it_is_built() -> None:
     """3.5 MB of ``{"id": "cN"}`` took 440 MB and 1,000,000 problem lines in ``pool check``."""
-    from adjudicator.core.data import parse_text
-    from adjudicator.core.limits import MAX_DATA_TOKENS
+    from adjudicator.core.kernel.data import parse_text
+    from adjudicator.core.kernel.limits import MAX_DATA_TOKENS
 
     text = '{"pool": "big", "card": [' + ",".join(f'{{"id": "c{i}"}}' for i in range(200_000)) + "]}"
     tracemalloc.start()

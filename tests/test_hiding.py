@@ -25,9 +25,9 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from adjudicator.core import position as positions, registry
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import position as positions, registry
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import settle
 from tests.toygame import install
 
 install()
@@ -164,8 +164,8 @@ def test_events_as_a_seat_saw_them_name_nothing_unseen(gid: str) -> None:
 
 def seat_records(log: list[Any], player: str) -> list[Any]:
     """``player``'s record of the match (``redact --as``: each event with what the seat knew)."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.seats import redact_log
 
     return list(redact_log(parse_log(to_jsonl(log), "m.jsonl"), player))
 
@@ -173,8 +173,8 @@ def seat_records(log: list[Any], player: str) -> list[Any]:
 def seat_events(log: list[Any], player: str) -> list[Any]:
     """Each event of the log as ``player``'s seat saw it, with what it knew before it (the events
     list of the API: one per log event; a seat's record may state derived events besides)."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.seats import positions_before
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.seats import positions_before
 
     g = registry.get(log[0].game)
     return [g.redact(e, player, before) for e, before in zip(log, positions_before(parse_log(to_jsonl(log), "m.jsonl")))]
@@ -285,8 +285,8 @@ def test_a_look_names_its_cards_to_the_looking_seat_only(gid: str, tmp_path: Pat
     (terminal and browser) and the JSON API; every seat sees that the look happened."""
     from litestar.testing import TestClient
 
-    from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
-    from adjudicator.core.log import parse_log
+    from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered
+    from adjudicator.core.kernel.log import parse_log
     from adjudicator.core.store import MatchStore
     from adjudicator.replays.core import Replay
     from adjudicator.replays.web import create_app
@@ -327,7 +327,7 @@ def test_a_look_names_its_cards_to_the_looking_seat_only(gid: str, tmp_path: Pat
 
 
 def redact_log_of(data: bytes, player: str) -> Any:
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.seats import redact_log
 
     return redact_log(parse_log(data, "m.jsonl"), player)

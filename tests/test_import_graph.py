@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: source folder -> the package it installs as
-TREES = {"adjudicator": "adjudicator", "cli": "adjudicator.cli", "replays": "adjudicator.replays",
+TREES = {"adjudicator": "adjudicator", "cli": "adjudicator.cli", "replays": "adjudicator.replays", "recorder": "adjudicator.recorder",
          "benchmarks": "benchmarks"}
 MAX_LINES = 900
 
@@ -185,7 +185,7 @@ def test_core_imports_no_game() -> None:
 
 def test_no_file_over_900_lines() -> None:
     """adjudicator/, and cli/ and replays/, which install inside the adjudicator namespace."""
-    files = [p for top in ("adjudicator", "cli", "replays") for p in sorted((ROOT / top).rglob("*.py"))]
+    files = [p for top in ("adjudicator", "cli", "replays", "recorder") for p in sorted((ROOT / top).rglob("*.py"))]
     long = {str(p.relative_to(ROOT)): n for p in files
             if (n := len(p.read_text("utf-8").splitlines())) > MAX_LINES}
     assert not long, f"files over {MAX_LINES} lines: " + ", ".join(f"{p} ({n})" for p, n in long.items())
@@ -232,5 +232,5 @@ def test_tests_and_benchmarks_import_the_installed_names_only() -> None:
                 names = ([node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
                          else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
                 bad += [f"{path.relative_to(ROOT)}:{node.lineno}: {n}" for n in names
-                        if n.split(".")[0] in ("cli", "replays")]
+                        if n.split(".")[0] in ("cli", "replays", "recorder")]
     assert not bad, "import adjudicator.cli / adjudicator.replays instead: " + ", ".join(bad)

@@ -14,11 +14,11 @@ import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adjudicator.core import registry
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.log import decode_event
-from adjudicator.core.playout import playout
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.log import decode_event
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.verify import settle
 from tests.test_conformance import _mutations, _vocabulary
 from tests.toygame import install
 

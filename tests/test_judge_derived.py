@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.events import encode_line
-from adjudicator.core.log import parse_log
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel.events import encode_line
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.verify import run, settle
 
 ROOT = Path(__file__).resolve().parent.parent
 #: each game's log whose last line states a derived event other than the engine's derivation

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.core.events import JudgeRuling, encode_line
-from adjudicator.core.log import parse_log, read_log, stream_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.events import JudgeRuling, encode_line
+from adjudicator.core.kernel.log import parse_log, read_log, stream_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -182,7 +182,7 @@ def test_check_answers_what_follows_from_a_proposed_ruling() -> None:
 
 
 def test_the_ruling_event_is_in_every_game_schema_and_not_a_game_event() -> None:
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     for g in registry.games():
         assert JudgeRuling not in g.event_types
@@ -194,7 +194,7 @@ def test_the_ruling_event_is_in_every_game_schema_and_not_a_game_event() -> None
 
 def test_the_python_api_gives_warnings_rulings_and_the_judges_result(tmp_path: Path) -> None:
     import adjudicator
-    from adjudicator.core.log import seal_lines
+    from adjudicator.core.kernel.log import seal_lines
 
     v = adjudicator.read_log(ex("logos", "legal-judge-stands.jsonl")).verify()
     assert v.legal and [w.decision for w in v.warnings] == ["stands"]
@@ -206,7 +206,7 @@ def test_the_python_api_gives_warnings_rulings_and_the_judges_result(tmp_path: P
 
 
 def test_the_number_of_rulings_is_bounded(tmp_path: Path, monkeypatch) -> None:
-    import adjudicator.core.log as log_module
+    import adjudicator.core.kernel.log as log_module
 
     monkeypatch.setattr(log_module, "MAX_RULINGS", 2)
     lines = lines_of(ex("colossus-order", "legal-gem-complete.jsonl"))[:20]
@@ -236,7 +236,7 @@ def test_check_as_a_player_does_not_name_what_that_seat_cannot_see() -> None:
 
 
 def test_a_ruling_proposed_on_a_position_alone_is_refused_under_log_5() -> None:
-    from adjudicator.core.verify import propose
+    from adjudicator.core.kernel.verify import propose
 
     log = read_log(ex("colossus-order", "legal-gem-complete.jsonl"))
     state = run(log, upto=10).state
@@ -249,7 +249,7 @@ def _teaches_nothing(game: Any, state: Any, event: Any) -> bool:
     from it at the table (``Game.keep_seen``).  A card drawn and taken back goes back on top, known
     to its drawer (CO-44, CL-44, LG-41), so the match's own continuation, which drew another card
     there, is not one the table could play; each game's tests/test_*_ruling_props.py covers those."""
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.verify import settle
 
     try:
         table = settle(game, game.apply(state, event))[0]
@@ -264,8 +264,8 @@ def _teaches_nothing(game: Any, state: Any, event: Any) -> bool:
 def test_an_inserted_event_taken_back_leaves_the_generated_match_as_it_was(gid: str, seed: int, where: float) -> None:
     """Property: insert into a generated match an event illegal where it stands, with a ruling
     taking it back: the log verifies legal, to the same final position, with one warning."""
-    from adjudicator.core import registry
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel import registry
+    from adjudicator.core.kernel.playout import playout
 
     game = registry.get(gid)
     events, final = playout(game, seed, max_events=250)
@@ -350,8 +350,8 @@ def test_a_taking_back_passes_the_game_what_the_table_saw(monkeypatch) -> None:
     """A seat cannot unsee: the position a taking back returns to is given to the game's
     ``keep_seen`` with the position the annulled events left at the table, and a seat's record
     redacts the annulled events in the position they were played in."""
-    from adjudicator.core.seats import positions_before
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.seats import positions_before
+    from adjudicator.core.kernel.verify import settle
 
     gid = "colossus-order"
     lines, n = inserted(gid)

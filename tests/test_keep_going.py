@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.events import encode_line
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import encode_line
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.verify import run, settle
 
 #: (game, seed of the generated match) where the wrong event's consequences once showed as
 #: further violations or grouped followers

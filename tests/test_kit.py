@@ -1,4 +1,4 @@
-"""The game kit (adjudicator/core/kit.py, refs.py, data.py): handler tables, the check wrapper,
+"""The game kit (adjudicator/core/kernel/kit.py, refs.py, data.py): handler tables, the check wrapper,
 working copies, the per-setup cache under threads, reference checks, the card-pool loader, and the
 shared event bases (whose JSON must stay exactly as every existing log and store has it)."""
 
@@ -13,17 +13,32 @@ from typing import Any, ClassVar
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.data import PoolLoader
-from adjudicator.core.errors import DataError
-from adjudicator.core.events import Event
-from adjudicator.core.kit import (
-    ChooseFirst, KitGame, MatchStartedBase, Names, PerSetup, Refs, RulesBase, StartTurn, Task, Working, applies,
-    checks, derives, head, lazy_legal, push, sorted_fields,
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.data import PoolLoader
+from adjudicator.core.kernel.errors import DataError
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.kit import (
+    ChooseFirst,
+    KitGame,
+    MatchStartedBase,
+    Names,
+    PerSetup,
+    Refs,
+    RulesBase,
+    StartTurn,
+    Task,
+    Working,
+    applies,
+    checks,
+    derives,
+    head,
+    lazy_legal,
+    push,
+    sorted_fields,
 )
-from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.refs import check_deck_lists
-from adjudicator.core.rulings import Illegal, Rulebook, Ruling, legal
+from adjudicator.core.kernel.protocol import Game, RefError
+from adjudicator.core.kernel.refs import check_deck_lists
+from adjudicator.core.kernel.rulings import Illegal, Rulebook, Ruling, legal
 
 
 # -- a small game on the kit ----------------------------------------------------------------------
@@ -329,7 +344,7 @@ def test_refs_check_single_and_list_fields_and_skip_what_is_not_a_name() -> None
     refs.check(Ev(player="ann", cards=["c1", None], to=3), ctx)  # None and a number are not names
     with pytest.raises(RefError) as exc:
         refs.check(Ev(player="bob"), ctx)
-    assert (exc.value.field, exc.value.message) == ("player", "unknown player 'bob' (valid: ann)")  # (the valid names: core/suggest.py)
+    assert (exc.value.field, exc.value.message) == ("player", "unknown player 'bob' (valid: ann)")  # (the valid names: core/kernel/suggest.py)
     with pytest.raises(RefError) as exc:
         refs.check(Ev(cards=["c1", "c9"]), ctx)
     assert (exc.value.field, exc.value.message) == ("cards[1]", "unknown card 'c9' in pool 'p' (valid: c1)")
@@ -516,8 +531,8 @@ class LazyGame(Game[Pos]):
 
 
 def test_a_lazy_legal_ruling_is_written_only_when_read() -> None:
-    from adjudicator.core.log import MatchLog
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import MatchLog
+    from adjudicator.core.kernel.verify import run
 
     rules, s = Lazy(), Pos(total=5)
     Lazy.written.clear()
@@ -542,8 +557,8 @@ def test_a_lazy_legal_ruling_is_written_only_when_read() -> None:
 def test_validate_more_is_called_only_for_the_types_a_game_names() -> None:
     """``KitGame.validate_more_types``: a game that names the types its validate_more checks
     saves the call for every other event, and what it checks is still refused."""
-    from adjudicator.core.protocol import RefError
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.protocol import RefError
+    from adjudicator.core.kernel.playout import playout
     from adjudicator.games.kolossus import events as KE
 
     game = registry.get("kolossus")
@@ -569,7 +584,7 @@ def test_the_kits_toy_game_runs() -> None:
     """The module docstring of the kit is a whole game (issue 33: a doctested toy game)."""
     import doctest
 
-    import adjudicator.core.kit as kit
+    import adjudicator.core.kernel.kit as kit
 
     res = doctest.testmod(kit, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert res.attempted >= 20 and res.failed == 0, res

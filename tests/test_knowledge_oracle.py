@@ -36,12 +36,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN, CardsLooked, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import positions_before, redact_log
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import positions_before, redact_log
+from adjudicator.core.kernel.verify import run, settle
 from tests.test_colossi_ruling_props import continuation
 
 SCALE = int(os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1")
@@ -453,7 +453,7 @@ def test_logos_seat_knowledge_matches_the_oracle(chunk: int) -> None:
 @pytest.mark.parametrize("chunk", range(SCALE))
 def test_logos_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any) -> None:
     """The same with a pool whose cards look (LG-43): each deck holds two of each look card."""
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
     from tests.test_logos_looks import LOOKS, SAMPLE
 
     (tmp_path / "looks.toml").write_text(SAMPLE.read_text().replace('pool = "sample"', 'pool = "looks"', 1) + LOOKS)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 
 
-from adjudicator.core.log import parse_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.verify import run
 
 from .kolossus_scenarios import GAME
 from .test_docs import game_doc, json_blocks, read, rules_doc, sections

@@ -18,8 +18,8 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.core.log import read_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.kolossus import events as E
 from adjudicator.cli.main import main
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator.core.playout import playout
+from adjudicator.core.kernel.playout import playout
 from adjudicator.games.kolossus.rules import Rules
 
 from .kolossus_scenarios import GAME
@@ -57,7 +57,7 @@ def test_the_board_a_position_names_follows_the_sources_in_effect(tmp_path: obje
     gets that file's board, and the shipped one again outside it."""
     from pathlib import Path
 
-    from adjudicator.core.sources import Sources, using
+    from adjudicator.core.kernel.sources import Sources, using
     from adjudicator.games.kolossus.basics import board_of
     from adjudicator.games.kolossus.board import DATA
 
@@ -68,8 +68,8 @@ def test_the_board_a_position_names_follows_the_sources_in_effect(tmp_path: obje
     text = (DATA / "zikkurat-11.toml").read_text(encoding="utf-8")
     other = Path(str(tmp_path)) / "zikkurat-11.toml"
     other.write_text(text.replace('description = "', 'description = "another reading: ', 1), encoding="utf-8")
-    from adjudicator.core.data import read_toml
-    from adjudicator.core.sources import sha256_of
+    from adjudicator.core.kernel.data import read_toml
+    from adjudicator.core.kernel.sources import sha256_of
 
     pins = {("kolossus", "board", "zikkurat-11"): sha256_of(read_toml(other))}  # (the file read, not the shipped one)
     with using(Sources([str(tmp_path)], pins=pins)):
@@ -84,7 +84,7 @@ def test_a_position_without_four_warbands_rejects_every_proposed_event_first() -
     check asks it in ``chapter``/``actor``, the first question of every handler, not in a
     precheck per event): at positions of a chapter-3 match with none, three or five warbands, every
     event of the match and one of each type it lacks is rejected with KO-1.1."""
-    from adjudicator.core.rulings import Ruling
+    from adjudicator.core.kernel.rulings import Ruling
     from adjudicator.games.kolossus import events as E
 
     log, _final = playout(GAME, 2, max_events=600)  # seed 2: chapter 3

@@ -13,9 +13,9 @@ import random
 import msgspec
 from hypothesis import given, settings, strategies as st
 
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import run
 
 from .kolossus_scenarios import GAME, setup
 from .test_conformance import _key, _mutations, _vocabulary

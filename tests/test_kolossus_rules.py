@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
-from adjudicator.core.log import parse_log
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.verify import propose, run
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import propose, run
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.rulebook import RULES
 from tests.rulecov import RuleCoverage
@@ -186,7 +186,7 @@ def test_the_board_data() -> None:
     ("not toml [", "not valid TOML"),
 ])
 def test_a_malformed_board_file_names_the_file_and_entry(tmp_path: Path, bad_text: str, what: str) -> None:
-    from adjudicator.core.errors import DataError
+    from adjudicator.core.kernel.errors import DataError
     from adjudicator.games.kolossus.board import load_board_file
 
     path = tmp_path / "b.toml"
@@ -197,7 +197,7 @@ def test_a_malformed_board_file_names_the_file_and_entry(tmp_path: Path, bad_tex
 
 
 def test_an_unknown_board_option_is_unreadable() -> None:
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
 
     with pytest.raises(LogError, match="options.board: .*no board named 'hexes'"):
         parse_log(encode([setup(options={"board": "hexes"})]))
@@ -267,7 +267,7 @@ def test_recorded_dice_must_match_a_declared_generator() -> None:
 
 
 def test_an_unknown_generator_or_missing_seed_is_unreadable() -> None:
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
 
     with pytest.raises(LogError, match="rng: unknown die generator 'mersenne'"):
         parse_log(encode([setup(rng="mersenne", seed=1)]))
@@ -1096,7 +1096,7 @@ def test_rejected_move_names_the_step() -> None:
 
 
 def test_mana_is_conserved_in_random_matches() -> None:
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     for seed in (2, 5, 8):
         events, final = playout(GAME, seed, max_events=3000)
@@ -1171,9 +1171,9 @@ def test_apply_is_total_over_events_with_a_defined_effect() -> None:
     """KO-40: every illegal event a judge might let stand (the engine's own candidates that it
     rejects, and the match's next events played too early) either applies or says why it has no
     defined effect (``Undefined``); never an engine exception."""
-    from adjudicator.core.playout import playout
-    from adjudicator.core.rulings import Undefined
-    from adjudicator.core.verify import settle
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.core.kernel.rulings import Undefined
+    from adjudicator.core.kernel.verify import settle
 
     applied = undefined = 0
     for seed in (0, 1):

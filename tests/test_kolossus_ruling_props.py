@@ -27,13 +27,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.rulings import Undefined
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.rulings import Undefined
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.basics import board_of
 from adjudicator.games.kolossus.board import step_name

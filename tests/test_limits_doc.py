@@ -1,4 +1,4 @@
-"""docs/log-format.md's "Limits" table against adjudicator/core/limits.py: one constant per limit.
+"""docs/log-format.md's "Limits" table against adjudicator/core/kernel/limits.py: one constant per limit.
 
 Each row naming a constant (last column) gives its value (the first number of the "limit"
 column); every ``MAX_*`` constant of limits.py has a row; limits.py defines each name once.
@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import Path
 
-from adjudicator.core import limits
+from adjudicator.core.kernel import limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +39,7 @@ def test_every_documented_number_is_the_constant() -> None:
 
 
 def test_every_limit_is_documented_and_defined_once() -> None:
-    source = (ROOT / "adjudicator" / "core" / "limits.py").read_text()
+    source = (ROOT / "adjudicator" / "core" / "kernel" / "limits.py").read_text()
     names = [t.id for node in ast.parse(source).body if isinstance(node, ast.Assign)
              for t in node.targets if isinstance(t, ast.Name)]
     twice = sorted({n for n in names if names.count(n) > 1})

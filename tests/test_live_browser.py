@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 
 from adjudicator.cli.tournament import check_tournament
-from adjudicator.core import tournament_store
+from adjudicator.core.store import tournaments as tournament_store
 from tests.test_web_browser import CHROMIUM, UPLOAD_TOKEN, Live, browser, live, page  # noqa: F401 (fixtures)
 from tests.tournament_gen import generate
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.core.log import parse_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.logos.cards import load_pool
 
 from .logos_scenarios import GAME
@@ -75,7 +75,7 @@ def test_the_sample_pool_is_listed_and_covers_the_seed() -> None:
 
 
 def test_a_malformed_pool_names_the_file_card_and_field(tmp_path: Path) -> None:
-    from adjudicator.core.errors import DataError
+    from adjudicator.core.kernel.errors import DataError
     from adjudicator.games.logos.cards import load_pool_file
 
     cases = {

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from adjudicator.core.log import read_log
-from adjudicator.core.verify import position_at, run
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.verify import position_at, run
 from adjudicator.cli.main import main
 
 from .logos_make_examples import features, legal_examples
@@ -149,7 +149,7 @@ def test_cli_store_import_list_show(tmp_path: Path) -> None:
     shown = invoke("store", "show", "--db", db, match, "--at", 12, "--as", "ben")
     assert shown.exit_code == 0 and "LOGOS - round" in shown.output, shown.output
     res = run(read_log(EXAMPLES / "legal-hidden-picks.jsonl"), upto=12)
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     game = registry.get("logos")
     assert shown.output.strip() == game.describe(res.state, "ben").strip()

@@ -16,12 +16,12 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry, sources
-from adjudicator.core.events import HIDDEN, encode_line
-from adjudicator.core.errors import LogError
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry, sources
+from adjudicator.core.kernel.events import HIDDEN, encode_line
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import run, settle
 from tests.test_logos_rules import covers
 
 GAME = registry.get("logos")
@@ -135,7 +135,7 @@ def test_the_looker_knows_what_it_saw(pools: Path) -> None:
         # the looker's record: a look naming a card no unknown card of the target can be
         i = next(j for j, e in enumerate(full) if type(e).__name__ == "EffectResolved" and e.effect == "look-slots"
                  and e.result == "applied" and e.target != e.player)
-        from adjudicator.core.seats import redact_log
+        from adjudicator.core.kernel.seats import redact_log
 
         looker = full[i].player
         record = list(redact_log(parse_log(to_jsonl(full), "f"), looker))

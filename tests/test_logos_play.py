@@ -15,13 +15,13 @@ import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adjudicator.core import position
-from adjudicator.core.errors import LogError
-from adjudicator.core.events import bare, encode_line
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel import position
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.kernel.events import bare, encode_line
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.store import MatchStore
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.commitments import commitment_of
 
@@ -319,7 +319,7 @@ def test_a_pool_of_any_cards_the_game_allows_plays_out(cards: list[Any], seed: i
     import tempfile
     from pathlib import Path
 
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
     from adjudicator.games.logos.invariants import invariants
 
     from .logos_scenarios import clear_pool_caches

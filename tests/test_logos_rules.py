@@ -19,8 +19,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core.log import parse_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.rulebook import RULES
 from tests.rulecov import RuleCoverage
@@ -682,7 +682,7 @@ def test_an_empty_deck_takes_the_discard_pile() -> None:
 
 @documents("LG-27")
 def test_one_event_changes_one_players_hit_points() -> None:
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     for seed in range(5):
         events, _ = playout(GAME, seed, max_events=2000, with_derived=True)
@@ -933,7 +933,7 @@ def test_option_round_limits() -> None:
 
 
 def test_bad_options_are_unreadable() -> None:
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
 
     for opts, field in (({"hand_limit": 7}, "options.hand_limit"), ({"start_slots": "three"}, "options.start_slots"),
                         ({"min_slots": 5}, "options.min_slots"), ({"stall_rounds": 0}, "options.stall_rounds")):
@@ -963,7 +963,7 @@ def test_never_rejects_ids_are_never_cited_by_a_rejection() -> None:
 
 
 def test_setup_context_follows_each_new_match() -> None:
-    from adjudicator.core.protocol import RefError
+    from adjudicator.core.kernel.protocol import RefError
 
     first = setup(players=["p1", "p2"])
     GAME.validate_refs(first, first)
@@ -975,7 +975,7 @@ def test_setup_context_follows_each_new_match() -> None:
 
 
 def test_unreadable_references() -> None:
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
 
     base = encode([setup()])
     cases = [
@@ -1063,7 +1063,7 @@ def own_pool(tmp_path: Path) -> Any:
     temporary directory searched like ``--pools DIR``; each call resolves ids afresh)."""
     import contextlib
 
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
 
     with contextlib.ExitStack() as stack:
         def make(name: str, cards_toml: str) -> None:
@@ -1086,7 +1086,7 @@ def test_option_max_life() -> None:
     res = under(log, max_life=2)
     assert first_violation(res) == ("LG-1.2", "logos/too-many-life")
     assert "ann's deck holds 3 Life cards; the ruleset allows 2 (LG-31)" in res.violations[0].message
-    from adjudicator.core.errors import LogError
+    from adjudicator.core.kernel.errors import LogError
 
     with pytest.raises(LogError) as exc:
         parse_log(encode([setup(options={"max_life": -1})]))

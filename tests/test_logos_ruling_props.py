@@ -25,12 +25,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.values import pool_of
 from tests.test_logos_rules import covers

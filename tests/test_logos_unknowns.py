@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.log import parse_log, read_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.log import parse_log, read_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.logos import events as E
 
 from tests.test_logos_rules import covers, documents, ruled
@@ -202,7 +202,7 @@ def _called_in_a_seats_record(seed: int = 0) -> tuple[object, str, list]:
     """The first Backup call of a generated match, in the other seat's record (``redact --as``),
     with the called card left out (a hand-kept record): the position after it, the caller, the
     record."""
-    from adjudicator.core.seats import redact_log
+    from adjudicator.core.kernel.seats import redact_log
 
     events, _ = playout(GAME, seed, max_events=300)
     k = next(i for i, e in enumerate(events) if type(e) is E.BackupCalled)

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.logos import events as E
 from tests.test_logos_ruling_props import GAME, _continue, _match, _ruling, _verify
 

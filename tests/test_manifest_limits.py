@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.core import limits
-from adjudicator.core.errors import LogError
-from adjudicator.core import tournament as T
+from adjudicator.core.kernel import limits
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.services import tournament as T
 
 ROUNDS, PER = 1000, 100  # 100,000 tables, the documented limit
 PLAYERS = [f"p{i:03d}" for i in range(2 * PER)]
@@ -41,7 +41,7 @@ def _json() -> str:
 
 PROBE = """
 import sys, time
-from adjudicator.core import tournament as T
+from adjudicator.core.services import tournament as T
 t0 = time.process_time()
 tour = T.load(sys.argv[1])
 hwm = next(int(ln.split()[1]) for ln in open("/proc/self/status") if ln.startswith("VmHWM:"))

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from litestar.testing import TestClient
 
 import adjudicator
-from adjudicator.core.log import read_log
-from adjudicator.core.meta import MAX_META_KEYS, MAX_META_VALUE
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.meta import MAX_META_KEYS, MAX_META_VALUE
 from adjudicator.core.store import MatchStore, digest_of
 from adjudicator.replays.core import Replay
 from adjudicator.replays.tui import ReplayApp

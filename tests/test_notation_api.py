@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import adjudicator
-from adjudicator.core import registry
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout, to_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +52,7 @@ def test_a_recording_reads_an_entry_in_the_notation_in_its_position() -> None:
     from adjudicator.build import Recording
 
     g = adjudicator.game("kolossus")
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     events, _ = playout(g, 2, max_events=40)
     r = Recording(g, events[0])

@@ -22,13 +22,13 @@ from hypothesis import given, strategies as st
 from msgspec.structs import replace
 
 import adjudicator
-from adjudicator.core import registry
-from adjudicator.core.events import CORE_EVENTS, HIDDEN, JudgeRuling, bare
-from adjudicator.core.log import parse_log
-from adjudicator.core.notation import NotationError, normalize
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import CORE_EVENTS, HIDDEN, JudgeRuling, bare
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.notation import NotationError, normalize
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.cards import load_pool
 from adjudicator.games.colossus_order.notation import card_by_name

@@ -19,11 +19,11 @@ import msgspec
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.log import parse_log
-from adjudicator.core.notation import NotationError, normalize
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.seats import positions_before, redact_log
+from adjudicator.core.kernel.events import HIDDEN, bare
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.notation import NotationError, normalize
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import positions_before, redact_log
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.data import content
 from adjudicator.games.colossi.notation import TEMPLATES
@@ -361,7 +361,7 @@ def test_the_directions_of_an_island_from_a_pools_directory_are_read(tmp_path: P
     position's island lends them to the notation."""
     import json
 
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
 
     text = (Path(E.__file__).parent / "data" / "board-hex27.json").read_text()
     for d, new in (("NE", "northeast"), ("NW", "northwest"), ("SW", "southwest"), ("SE", "southeast"), ("E", "east"),

@@ -1,4 +1,4 @@
-"""Every registered game's notation (adjudicator/core/notation.py, the game's ``notation.py``),
+"""Every registered game's notation (adjudicator/core/kernel/notation.py, the game's ``notation.py``),
 as properties over generated matches (docs/notation.md):
 
 - **round trip**: every event ``e`` of a generated match (decisions, random outcomes, derived
@@ -17,11 +17,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered, Event, JudgeRuling
-from adjudicator.core.notation import Notation, NotationError, normalize
-from adjudicator.core.playout import playout
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered, Event, JudgeRuling
+from adjudicator.core.kernel.notation import Notation, NotationError, normalize
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.verify import settle
 
 GAMES = [g.id for g in registry.games()]
 SEEDS = (1, 2)
@@ -126,7 +126,7 @@ def test_the_core_events_read_back_in_every_game(game_id: str, ev: Event) -> Non
 
 
 def test_the_generic_form_reads_back_for_a_game_without_a_notation(toy) -> None:
-    from adjudicator.core.notation import Notation
+    from adjudicator.core.kernel.notation import Notation
 
     assert type(toy.notation) is Notation
     log, _ = playout(toy, 4, with_derived=True)

@@ -26,12 +26,12 @@ import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adjudicator.core.events import bare
-from adjudicator.core.log import parse_log
-from adjudicator.core.notation import NotationError, normalize
-from adjudicator.core.playout import playout
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel.events import bare
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.notation import NotationError, normalize
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.kolossus import events as E
 from adjudicator.games.kolossus.basics import board_of
 

@@ -23,11 +23,11 @@ import msgspec
 import pytest
 from hypothesis import given, strategies as st
 
-from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.log import read_log
-from adjudicator.core.notation import NotationError, normalize
-from adjudicator.core.playout import playout
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel.events import HIDDEN, bare
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.notation import NotationError, normalize
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.verify import settle
 from adjudicator.games.logos import events as E
 from adjudicator.games.logos.values import pool_of
 
@@ -234,10 +234,10 @@ def test_a_seat_records_a_hidden_picks_match_alone_in_words(seed: int) -> None:
     the opponent's face-down pick included (``ben: commit ?``, then ``ben: reveal C salt ?``,
     LG-35); each line is typed as text and read in the position the record reached, and the
     record verifies as the seat's record with the opponent's commitments does."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.playout import to_jsonl
-    from adjudicator.core.seats import redact_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
 
     events, _ = playout(GAME, seed, max_events=200, setup=hidden_setup(seed))
     seat = events[0].players[seed % 2]

@@ -26,12 +26,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import Event
-from adjudicator.core.log import read_log
-from adjudicator.core.playout import playout
-from adjudicator.core.protocol import Game
-from adjudicator.core.verify import propose, start
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.verify import propose, start
 
 #: values to try for options whose type does not enumerate them (free-form strings, tables, maps)
 ALTERNATIVES: dict[tuple[str, str], list[Any]] = {

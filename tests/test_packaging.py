@@ -23,12 +23,12 @@ def test_every_package_folder_is_listed() -> None:
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(cfg["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "adjudicator").rglob("__init__.py")}
-    for top in ("cli", "replays"):
+    for top in ("cli", "replays", "recorder"):
         found |= {"adjudicator." + ".".join(p.parent.relative_to(ROOT).parts)
                   for p in (ROOT / top).rglob("__init__.py")}
     assert listed == found
     assert cfg["package-dir"] == {"adjudicator": "adjudicator", "adjudicator.cli": "cli",
-                                  "adjudicator.replays": "replays"}
+                                  "adjudicator.replays": "replays", "adjudicator.recorder": "recorder"}
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_wheel_in_a_fresh_virtualenv_verifies_an_example(wheel: Path, tmp_path: 
         deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
         (site / "zz-test-dependencies.pth").write_text("".join(f"{d}\n" for d in sorted(deps)))
     assert (site / "adjudicator" / "cli").is_dir()
-    assert not (site / "cli").exists() and not (site / "replays").exists()
+    assert not (site / "cli").exists() and not (site / "replays").exists() and not (site / "recorder").exists()
     example = ROOT / "examples" / "kolossus" / "legal-chapter-3.jsonl"
     where = subprocess.run([str(py), "-c", "import adjudicator; print(adjudicator.__file__)"], cwd=tmp_path,
                            capture_output=True, text=True, check=True).stdout

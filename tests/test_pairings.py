@@ -24,7 +24,7 @@ def event(tmp_path_factory):
 
 def _pairings(manifest):
     """Per round: each table's players (as a set) and result, and the byes."""
-    from adjudicator.core.tournament import load
+    from adjudicator.core.services.tournament import load
 
     man = load(manifest).manifest
     return {r.round: (sorted((sorted(t.players), t.result) for t in r.tables), sorted(r.byes)) for r in man.rounds}
@@ -80,7 +80,7 @@ def test_a_hand_written_trf_file(tmp_path):
     r = invoke("tournament", "import-pairings", tmp_path / "club.trf", "--game", "logos", "--name", "Club Swiss",
                "-o", tmp_path / "m.toml")
     assert r.exit_code == 0, r.output
-    from adjudicator.core.tournament import load
+    from adjudicator.core.services.tournament import load
 
     man = load(tmp_path / "m.toml").manifest
     assert [(e.id, e.name) for e in man.players] == [("ann-archer", "Ann Archer"), ("ben-bishop", "Ben Bishop"),

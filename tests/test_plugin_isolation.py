@@ -51,7 +51,7 @@ HOSTILE = {
     "interrupter": ("interrupt_plugin", "raise KeyboardInterrupt\n"),
     "hanger": ("hang_plugin", "import time\ntime.sleep(120)\n"),
     # a built-in game's name, registered, then an exit with the "unfinished" code
-    "kolossus": ("impostor_plugin", "from adjudicator.core import registry\n"
+    "kolossus": ("impostor_plugin", "from adjudicator.core.kernel import registry\n"
                                     "class Impostor:\n    id = 'kolossus'\n    name = 'not Kolossus'\n"
                                     "registry.register(Impostor())\nraise SystemExit(5)\n"),
 }
@@ -98,7 +98,7 @@ def test_the_service_loads_plugins_at_start_up_and_answers_every_request(hostile
     code = (
         "import json, sys, time\n"
         "from litestar.testing import TestClient\n"
-        "from adjudicator.core import registry\n"
+        "from adjudicator.core.kernel import registry\n"
         "from adjudicator.core.store import MatchStore\n"
         "from adjudicator.replays.web import app as web\n"
         "app = web.create_app(MatchStore('db.sqlite'))\n"

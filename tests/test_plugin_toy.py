@@ -36,7 +36,7 @@ import json, sys
 import pytest
 code = pytest.main(sys.argv[1:])
 import adjudicator, adjudicator_toy
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 o = registry.origin("toy")
 print(json.dumps({"code": int(code), "origin": o and [o.entry_point, o.distribution, o.version],
                   "plugin": adjudicator_toy.__file__, "game": type(registry.get("toy")).__module__}))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.core.log import read_log
+from adjudicator.core.kernel.log import read_log
 from adjudicator.core.store import MatchStore
 from adjudicator.replays.core import Replay
 from tests.test_web_browser import CHROMIUM, Live, browser, page, position, wait_at  # noqa: F401 (fixtures)

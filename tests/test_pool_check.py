@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.errors import DataError
-from adjudicator.core.poolcheck import _Lines, check_pool, pool_loader
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import DataError
+from adjudicator.core.services.pools import _Lines, check_pool, pool_loader
 from adjudicator.games.colossus_order import cards as co_cards
 from adjudicator.games.logos import cards as lg_cards
 
@@ -373,7 +373,7 @@ def test_json_lines_of_every_card_key(cards: list[dict], indent: int | None) -> 
 
 
 def test_size_and_depth_bounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator.core import documents  # where data files are read (adjudicator.core.data names it)
+    from adjudicator.core.kernel import documents  # where data files are read (adjudicator.core.kernel.data names it)
 
     big = tmp_path / "big.toml"
     big.write_text('pool = "big"\ndescription = "' + "x" * 200 + '"\n')

@@ -131,7 +131,7 @@ def test_the_board_and_island_pages_name_every_field() -> None:
 
 
 def test_the_board_examples_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adjudicator.core.errors import DataError
+    from adjudicator.core.kernel.errors import DataError
     from adjudicator.games.colossi import data as colossi_data
     from adjudicator.games.kolossus.board import load_board_file
 

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 from adjudicator.core.store import MatchStore
 from adjudicator.replays.core import Replay
 from adjudicator.replays.tui import ReplayApp
 from adjudicator.replays.web import create_app
 from adjudicator.games.colossus_order.cards import card_info as co_info, load_pool as co_pool
 from adjudicator.games.logos.cards import card_info as lg_info, load_pool as lg_pool
-from adjudicator.core.log import read_log
+from adjudicator.core.kernel.log import read_log
 from adjudicator.games.colossi.data import content as colossi_content
 
 ROOT = Path(__file__).resolve().parent.parent

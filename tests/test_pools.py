@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from litestar.testing import TestClient
 
-from adjudicator.core import sources
+from adjudicator.core.kernel import sources
 from adjudicator.core.store import MatchStore
 from adjudicator.cli.main import main
 

@@ -44,8 +44,8 @@ def test_the_tutorial_runs_as_written(tmp_path: Path) -> None:
 
 def test_the_match_id_the_tutorial_shows_is_the_stored_one(tmp_path: Path) -> None:
     """``store show ... ce0d63cf``: the id is the content's (the same log always gets it)."""
-    from adjudicator.core import sources
-    from adjudicator.core.log import parse_log
+    from adjudicator.core.kernel import sources
+    from adjudicator.core.kernel.log import parse_log
     from adjudicator.core.store import match_id_of
 
     script = "\n".join(blocks("sh"))

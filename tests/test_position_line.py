@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.notation import Notation, NotationError
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel.notation import Notation, NotationError
+from adjudicator.core.kernel.playout import playout, to_jsonl
 
 
 class ToyLine(Notation):

@@ -18,13 +18,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.core import registry
-from adjudicator.core.events import encode_line
-from adjudicator.core.log import line_hash, parse_log, read_log, seal_lines
-from adjudicator.core.seats import positions_before, redact_log
-from adjudicator.core.playout import playout
-from adjudicator.core.reconcile import read_record, reconcile
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import encode_line
+from adjudicator.core.kernel.log import line_hash, parse_log, read_log, seal_lines
+from adjudicator.core.kernel.seats import positions_before, redact_log
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.services.reconcile import read_record, reconcile
+from adjudicator.core.kernel.verify import run
 from adjudicator.cli.main import main
 
 from .test_seat_colossi import stays_unknown

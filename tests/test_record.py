@@ -1,4 +1,4 @@
-"""``adjudicator record`` (replays/record.py, replays/record_tui.py, cli/record.py): complete matches
+"""``adjudicator record`` (recorder/session.py, recorder/terminal.py, cli/record.py): complete matches
 recorded through the Textual app, driven by its pilot as a player types; one seat's records with
 their commitments; two LOGOS seats' records reconciled; undo; a judge's ruling; the --script mode.
 
@@ -19,10 +19,10 @@ from textual.widgets import Input
 
 import adjudicator
 from adjudicator.build import Recording
-from adjudicator.core.reconcile import read_record, reconcile
-from adjudicator.replays.record import RecordSession
-from adjudicator.replays.record_files import SALTS_SUFFIX, load_salts
-from adjudicator.replays.record_tui import RecordApp
+from adjudicator.core.services.reconcile import read_record, reconcile
+from adjudicator.recorder.session import RecordSession
+from adjudicator.recorder.files import SALTS_SUFFIX, load_salts
+from adjudicator.recorder.terminal import RecordApp
 from adjudicator.cli.main import main
 
 SIZE = (140, 44)

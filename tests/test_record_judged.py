@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 import adjudicator
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.errors import LogError
-from adjudicator.replays.record import RecordSession
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.recorder.session import RecordSession
 
 from .tournament_gen import _decks, _enc, _illegal, _match
 
@@ -105,7 +105,7 @@ def test_undo_of_a_named_entry_where_nothing_after_depends_on_it(tmp_path, gid, 
 
 
 def test_the_service_s_recording_state_says_the_irregularity_first(tmp_path):
-    from adjudicator.replays.web.record import Recordings, state_of
+    from adjudicator.recorder.web import Recordings, state_of
 
     path, bad, _ = _irregular(tmp_path, "colossus-order", 3)
     s = RecordSession.resume(path, judge=True)

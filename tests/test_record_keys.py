@@ -1,4 +1,4 @@
-"""The terminal recorder's keys (issue 30, replays/record_keys.py): every listed choice (and
+"""The terminal recorder's keys (issue 30, recorder/keys.py): every listed choice (and
 every Kolossus activation with its move) is reached by at most a few single keys, each level at
 most 34 lines, and those keys record exactly it; the benchmark's figures meet the issue's
 targets; the Textual app reads the keys as a person presses them (a letter, a group opened and
@@ -12,8 +12,8 @@ import pytest
 from textual.widgets import Input
 
 import adjudicator
-from adjudicator.replays.record_keys import KEYS, Keypad, fold
-from adjudicator.replays.record_tui import RecordApp
+from adjudicator.recorder.keys import KEYS, Keypad, fold
+from adjudicator.recorder.terminal import RecordApp
 from benchmarks.keystrokes import KEYS_PER_EVENT_MAX, measure, start
 from tests.test_record_thumb import SIZE, anyio_backend, screen  # noqa: F401 - (the fixture)
 

@@ -16,8 +16,8 @@ import msgspec
 from click.testing import CliRunner
 
 import adjudicator
-from adjudicator.replays.record import MAX_ENTRY, RecordSession
-from adjudicator.replays.record_files import SALTS_SUFFIX
+from adjudicator.recorder.session import MAX_ENTRY, RecordSession
+from adjudicator.recorder.files import SALTS_SUFFIX
 from adjudicator.cli.main import main
 from adjudicator.cli.record import run_script
 

@@ -1,6 +1,6 @@
 """A whole match entered event by event, forced events included (a script of the full log, or a
 person who enters the card the deck had to give): the recorder fills a forced event in, and the
-same event entered next is answered "recorded already", never refused (replays/record.py
+same event entered next is answered "recorded already", never refused (recorder/session.py
 ``_restated``).  Over generated matches of every game."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 import msgspec
 import pytest
 
-from adjudicator.core.events import bare
-from adjudicator.core.playout import playout
-from adjudicator.replays.record import RecordSession
+from adjudicator.core.kernel.events import bare
+from adjudicator.core.kernel.playout import playout
+from adjudicator.recorder.session import RecordSession
 from tests.test_record import SHORT, setup_of
 
 

@@ -1,4 +1,4 @@
-"""Set-ups without JSON (issue 30): plain-text deck lists (adjudicator/core/decklist.py), TOML
+"""Set-ups without JSON (issue 30): plain-text deck lists (adjudicator/core/services/decklist.py), TOML
 wherever JSON is, ``record --sample-setup``, a tournament table as a match's set-up; and the
 done-when of the issue: a full Colossus Order match recorded from two plain-text deck lists with
 no JSON typed, through ``adjudicator record --deck ... --script`` as a user runs it."""
@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import adjudicator
-from adjudicator.core.decklist import card_names, deck_list_text, parse_deck_list
-from adjudicator.core.errors import LogError
+from adjudicator.core.services.decklist import card_names, deck_list_text, parse_deck_list
+from adjudicator.core.kernel.errors import LogError
 from benchmarks.keystrokes import record_match
 from adjudicator.cli.main import main
 

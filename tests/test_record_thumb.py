@@ -17,9 +17,9 @@ from textual.widgets import Input
 
 import adjudicator
 from adjudicator.build import Recording
-from adjudicator.replays.record import RecordSession
-from adjudicator.replays.record_files import SALTS_SUFFIX
-from adjudicator.replays.record_tui import RecordApp
+from adjudicator.recorder.session import RecordSession
+from adjudicator.recorder.files import SALTS_SUFFIX
+from adjudicator.recorder.terminal import RecordApp
 from benchmarks.keystrokes import record_match
 from adjudicator.cli.main import main
 

@@ -1,4 +1,4 @@
-"""The recording API of the service (/api/recordings, replays/web/record.py): the token, entries,
+"""The recording API of the service (/api/recordings, recorder/web.py): the token, entries,
 refusals, undo, storing, and the judge's view of two seats' records reconciled."""
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def _new_from(client, g, setup, **extra):
 @pytest.mark.usefixtures("backend")  # (SQLite and PostgreSQL stores: the recordings' streams on both)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_store_now_keeps_recording_and_the_final_store_replaces_the_partial_one(client, seed):
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     g = adjudicator.game("logos")
     log, _ = playout(g, seed)
@@ -203,8 +203,8 @@ def test_an_idle_session_is_released_and_resumed_as_the_same_seat(client):
 @pytest.mark.parametrize("seed", [1, 2, 3, 7])
 def test_a_deck_list_as_text_reads_back_as_the_set_ups_list(gid, seed):
     """The form's lists are read by the core's deck-list reader (as ``record --deck``)."""
-    from adjudicator.core.decklist import deck_list_text
-    from adjudicator.replays.web.record import decks_from_text
+    from adjudicator.core.services.decklist import deck_list_text
+    from adjudicator.recorder.web import decks_from_text
 
     g = adjudicator.game(gid)
     setup = g.sample_setup(seed)
@@ -243,7 +243,7 @@ def test_a_colossus_order_match_started_from_two_plain_text_lists(client):
     assert r.status_code == 400 and "zed is not a player" in r.json()["detail"]
     # bounded: the cards of a list (copies counted), its lines; nothing written for a refused set-up
     files = len(list(client.app.state.recordings.dir.glob("*")))
-    # (the bounds of record --deck: core/decklist.py, core/limits.py)
+    # (the bounds of record --deck: core/services/decklist.py, core/kernel/limits.py)
     for text, why in [("60000 White Gem", ":1: copies: copies: 60000 is over the limit of 10000"),
                       ("10000 White Gem\n" * 11, ":11: a deck list holds at most 100000 cards"),
                       ("1 Ash\n" * 10_001, "a deck list holds at most 10000 lines"),
@@ -287,7 +287,7 @@ def test_the_lists_registered_for_a_stored_tournament_are_offered(tmp_path):
 def test_a_choice_typed_as_its_button_reads_is_recorded(client, gid):
     """The entry line reads the buttons' words (the game's notation): every choice of the first
     positions of a generated match, typed as its label, records that choice's event."""
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     g = adjudicator.game(gid)
     log, _ = playout(g, 5, max_events=12)
@@ -311,9 +311,9 @@ def test_the_event_list_is_the_notation_of_each_event_in_its_position(gid, tmp_p
     """The page's event list (and the judge's side-by-side lines): each event in the game's
     notation, in the position it was entered in, over a generated match; the last 12 are the end
     of the whole list."""
-    from adjudicator.core.playout import playout
-    from adjudicator.replays.record import RecordSession
-    from adjudicator.replays.web.record import log_lines
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.recorder.session import RecordSession
+    from adjudicator.recorder.web import log_lines
 
     g = adjudicator.game(gid)
     log, _ = playout(g, 2, max_events=60)

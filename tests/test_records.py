@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.log import line_hash, read_log
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import line_hash, read_log
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = sorted((ROOT / "examples").glob("*/legal-*.jsonl"))

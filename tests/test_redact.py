@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.playout import playout
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.playout import playout
 from adjudicator.replays.core import Replay
 
 SHIPPED = [g.id for g in registry.games() if type(g).__module__.startswith("adjudicator.games.")]

@@ -24,13 +24,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.events import bare
-from adjudicator.core.log import MatchLog, parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.rulings import Ruling
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import position_at, run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import bare
+from adjudicator.core.kernel.log import MatchLog, parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import position_at, run
 
 GAMES = [g.id for g in registry.games()]
 #: fixed seeds (every run checks the same matches); short matches keep the file under ~20 s
@@ -40,7 +40,7 @@ MAX_EVENTS = 400
 
 class Reference:
     """The reference fold of one log: rulings (event number -> ruling as data), the position
-    after each event reached, and the verdict's lists as :class:`~adjudicator.core.verify.Result`
+    after each event reached, and the verdict's lists as :class:`~adjudicator.core.kernel.verify.Result`
     states them (violation, undetermined and unchecked events as ``as_dict`` data)."""
 
     def __init__(self, log: MatchLog, keep_going: bool = False) -> None:
@@ -229,8 +229,8 @@ def test_streamed_log_reads_as_the_log_read_whole(block: int, tmp_path: Any, mon
     whatever the block boundaries cut (a ruling's type, blank lines, a line's end)."""
     from pathlib import Path
 
-    from adjudicator.core import log as logmod
-    from adjudicator.core.verify import ruling_dict
+    from adjudicator.core.kernel import log as logmod
+    from adjudicator.core.kernel.verify import ruling_dict
 
     monkeypatch.setattr(logmod, "_BLOCK", block)
     examples = Path(__file__).resolve().parent.parent / "examples"
@@ -279,8 +279,8 @@ def test_a_log_read_whole_skips_the_scan_for_rulings_only_when_its_bytes_hold_no
     still found and followed, as written plainly."""
     from pathlib import Path
 
-    from adjudicator.core.log import judge_rulings
-    from adjudicator.core.verify import ruling_dict
+    from adjudicator.core.kernel.log import judge_rulings
+    from adjudicator.core.kernel.verify import ruling_dict
 
     example = Path(__file__).resolve().parent.parent / "examples" / "logos" / "legal-judge-stands.jsonl"
     plain = example.read_bytes()
@@ -304,8 +304,8 @@ def test_a_judges_taking_back_restores_the_position_before_the_event(gid: str) -
     before the event, never a refold), the verdict is legal with one ``taken-back`` warning.  A
     game whose seats keep what the events taken back showed them (``keep_seen``) is held to the
     verdict, the warning and the rulings only."""
-    from adjudicator.core.events import JudgeRuling
-    from adjudicator.core.protocol import Game
+    from adjudicator.core.kernel.events import JudgeRuling
+    from adjudicator.core.kernel.protocol import Game
 
     g = registry.get(gid)
     open_information = type(g).keep_seen is Game.keep_seen

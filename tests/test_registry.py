@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.errors import UnknownGame
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import UnknownGame
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN = {"colossi": "CL", "colossus-order": "CO", "kolossus": "KO", "logos": "LG"}
@@ -35,7 +35,7 @@ GAME_MODULES = ("import json, sys\n"
 
 def test_the_registry_imports_no_game_until_one_is_asked_for() -> None:
     before, after, kolossus = _fresh(
-        GAME_MODULES + "import adjudicator.core.registry as r\n"
+        GAME_MODULES + "import adjudicator.core.kernel.registry as r\n"
         "a = loaded(); g = r.get('kolossus'); b = loaded()\n"
         "print(json.dumps([a, sorted({'.'.join(m.split('.')[:3]) for m in b}), g.id]))")
     assert before == []
@@ -53,7 +53,7 @@ def test_the_api_the_cli_and_the_games_package_import_no_game() -> None:
 def test_threads_asking_at_once_each_get_their_game_loaded_once() -> None:
     """The web service reads uploads on worker threads: the first requests may ask together."""
     got = _fresh(
-        "import json, threading\nimport adjudicator.core.registry as r\n"
+        "import json, threading\nimport adjudicator.core.kernel.registry as r\n"
         "ids = ['kolossus', 'logos', 'colossi', 'colossus-order'] * 4; out = {}\n"
         "def ask(i, gid): out[i] = r.get(gid).id\n"
         "ts = [threading.Thread(target=ask, args=(i, g)) for i, g in enumerate(ids)]\n"
@@ -104,7 +104,7 @@ PLUGINS = {
     "toy-variant": "variant_plugin:make",
 }
 MODULES = {
-    "dupe_plugin": "from adjudicator.core import registry\n"
+    "dupe_plugin": "from adjudicator.core.kernel import registry\n"
                    "class Impostor:\n    id = 'logos'\n    name = 'not LOGOS'\n"
                    "registry.register(Impostor())\n",
     "raiser_plugin": "def setup():\n    raise RuntimeError('boom')\n",

@@ -16,11 +16,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from adjudicator.core import registry
-from adjudicator.core.playout import playout
-from adjudicator.core.protocol import Game
-from adjudicator.core.scene import Card, Scene, diff
-from adjudicator.core.verify import settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.scene import Card, Scene, diff
+from adjudicator.core.kernel.verify import settle
 from adjudicator.replays.core import Replay
 
 ROOT = Path(__file__).resolve().parent.parent

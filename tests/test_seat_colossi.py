@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 import adjudicator.games.colossi  # noqa: F401  (registers the game)
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, JudgeRuling
-from adjudicator.core.log import parse_log, read_log
-from adjudicator.core.reconcile import read_record, reconcile
-from adjudicator.core.seats import positions_before, redact_log
-from adjudicator.core.verify import run, settle
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, JudgeRuling
+from adjudicator.core.kernel.log import parse_log, read_log
+from adjudicator.core.services.reconcile import read_record, reconcile
+from adjudicator.core.kernel.seats import positions_before, redact_log
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.colossi import events as E
 from adjudicator.games.colossi.state import Discard
 

@@ -1,6 +1,6 @@
 """Colossus Order: what each seat knows (issue 20, CO-39).
 
-A seat's record (``adjudicator redact --as``, :func:`adjudicator.core.seats.redact_log`) names every
+A seat's record (``adjudicator redact --as``, :func:`adjudicator.core.kernel.seats.redact_log`) names every
 card the seat saw: a Locus card an attack turns face up or captures, the cards a Complete
 Declaration shows, a card both players know is on top of a deck.  The engine takes a stated
 identity as a reveal of that unknown card (checked against what it can be).  An unknown deck list
@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.events import HIDDEN, JudgeRuling
-from adjudicator.core.log import parse_log
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.events import HIDDEN, JudgeRuling
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.colossus_order import events as E
 
 from .co_scenarios import A, B, GAME, POOL, encode, verify_events
@@ -190,7 +190,7 @@ def test_a_seat_record_of_a_match_without_deck_validation_keeps_the_deck_size(tm
 
 
 def test_an_unknown_deck_size_is_bounded_and_only_for_an_unknown_list() -> None:
-    from adjudicator.core.protocol import RefError
+    from adjudicator.core.kernel.protocol import RefError
 
     setup = events_of(EXAMPLES / "legal-gem-complete.jsonl")[0]
     d = setup.decks[B]
@@ -321,7 +321,7 @@ def _legal(s: "Script", kind: type) -> list:
 
 @covers("CO-41")
 def test_a_look_at_the_opponents_hand_names_its_cards_for_the_looker_alone() -> None:
-    from adjudicator.core.events import CardsLooked
+    from adjudicator.core.kernel.events import CardsLooked
 
     s = _raven()
     [look] = _legal(s, CardsLooked)
@@ -345,7 +345,7 @@ def test_a_look_at_the_opponents_hand_names_its_cards_for_the_looker_alone() -> 
 
 @covers("CO-42")
 def test_a_look_at_the_top_of_a_deck_then_its_new_order_binds_the_draws() -> None:
-    from adjudicator.core.events import CardsLooked, CardsReordered
+    from adjudicator.core.kernel.events import CardsLooked, CardsReordered
 
     s = _scrying()
     looks = _legal(s, CardsLooked)
@@ -378,7 +378,7 @@ def test_a_look_at_the_top_of_a_deck_then_its_new_order_binds_the_draws() -> Non
 
 @covers("CO-43")
 def test_a_card_moved_from_the_deck_to_the_locus_is_seen_by_its_owner_alone() -> None:
-    from adjudicator.core.events import CardsMoved
+    from adjudicator.core.kernel.events import CardsMoved
 
     s = _cache()
     moves = _legal(s, CardsMoved)
@@ -404,8 +404,8 @@ def test_a_card_moved_from_the_deck_to_the_locus_is_seen_by_its_owner_alone() ->
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from adjudicator.core.playout import playout  # noqa: E402
-from adjudicator.core.reconcile import read_record, reconcile  # noqa: E402
+from adjudicator.core.kernel.playout import playout  # noqa: E402
+from adjudicator.core.services.reconcile import read_record, reconcile  # noqa: E402
 
 #: the event types of the effects that reveal, show, look at or move hidden cards, and of the
 #: battles and declarations that turn a face-down card face up
@@ -488,7 +488,7 @@ def test_each_seat_record_of_a_generated_match_is_never_illegal_and_reconciles(t
 def test_a_look_follows_the_known_order_of_the_deck() -> None:
     """Order knowledge (CO-36) on a look: a card returned to the bottom cannot be looked at above
     the unknown part; a card known on top must come first."""
-    from adjudicator.core.events import CardsLooked
+    from adjudicator.core.kernel.events import CardsLooked
 
     s = _scrying()
     state = s.state()
@@ -574,12 +574,12 @@ def test_an_attacker_destroyed_before_its_battle_fizzles_in_a_seats_record_too()
     treated the battle as a hit it went on without stating (the slot turned face up with "?"),
     and a later Complete Declaration of that slot was ruled illegal (CO-3.2).  A destroyed
     follower (or the end of the match) comes before the battle, which then fizzles."""
-    from adjudicator.core.events import encode_line
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.playout import playout
-    from adjudicator.core import registry
-    from adjudicator.core.seats import redact_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.events import encode_line
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import playout
+    from adjudicator.core.kernel import registry
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
 
     game = registry.get("colossus-order")
     events, _state = playout(game, 15, max_events=5000)

@@ -1,6 +1,6 @@
 """Issue 20, LOGOS: what each seat knows.  Over generated matches (the game's playout machinery,
 every effect of the sample pool, Backup calls whose card is turned face up for both, LG-39), each
-seat's record (``redact --as``, :func:`adjudicator.core.seats.redact_log`) verifies ``legal`` or
+seat's record (``redact --as``, :func:`adjudicator.core.kernel.seats.redact_log`) verifies ``legal`` or
 ``undetermined``, never ``illegal``; every condition left open names a card the record never
 shows; and the two records reconcile to the full log."""
 
@@ -16,13 +16,13 @@ import msgspec
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.core import registry
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.log import parse_log
-from adjudicator.core.playout import playout, to_jsonl
-from adjudicator.core.reconcile import read_record, reconcile
-from adjudicator.core.seats import redact_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.services.reconcile import read_record, reconcile
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run
 from adjudicator.games.logos import events as E
 from tests.test_logos_rules import covers
 
@@ -168,7 +168,7 @@ def test_the_seat_example_names_what_ann_saw_and_verifies_legal() -> None:
 
 def test_logos_refuses_the_private_look_events_it_has_no_rule_for() -> None:
     """LG-39: LOGOS has no private look; CardsLooked, CardsReordered and CardsMoved are LOG-6."""
-    from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
+    from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered
 
     events, _ = playout(GAME, 0, max_events=20)
     head = to_jsonl(events)

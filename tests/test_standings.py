@@ -41,7 +41,7 @@ def _regulate(gen, scoring: str, extra: str) -> dict:
 # -- the simple computation ------------------------------------------------------------------------
 
 def simple(report, win, draw, loss, bye, tiebreakers, byes, drops, rulings):
-    """Standings per round: loops over tables, nothing shared with adjudicator.core.standings."""
+    """Standings per round: loops over tables, nothing shared with adjudicator.core.services.standings."""
     ids = [p["id"] for p in report["players"]]
     out = []
     for upto in sorted({t["round"] for t in report["tables"]}):
@@ -217,8 +217,8 @@ def test_a_ruling_on_an_unknown_table_names_its_line(event):
 def _second_offence(path, player):
     """The illegal log at ``path`` with a second illegal event of ``player``'s (one of their later
     decisions repeated), found by verifying each candidate with --keep-going; its line."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.verify import run
 
     lines = path.read_bytes().splitlines(keepends=True)
     first = run(parse_log(b"".join(lines), "x"), keep_going=True, play_on=True).violations
@@ -290,7 +290,7 @@ def test_a_registered_list_that_breaks_the_construction_rules_is_one_finding_of_
 
 def test_a_slips_points_are_checked_against_the_logs_result(event):
     """Every finished, undisputed table gets a slip: right at one, one point off at another."""
-    from adjudicator.core.standings import Scoring, table_points
+    from adjudicator.core.services.standings import Scoring, table_points
 
     report = json.loads(invoke("tournament", "check", "--json", event.manifest, "-j", "1").output)
     clean = [t for t in report["tables"] if not t["problems"] and t["outcome"]][:2]
@@ -318,7 +318,7 @@ def test_a_slips_points_are_checked_against_the_logs_result(event):
 def test_a_resignation_scores_as_the_regulations_say():
     from fractions import Fraction
 
-    from adjudicator.core.standings import Scoring, table_points
+    from adjudicator.core.services.standings import Scoring, table_points
 
     resigned = {"result": "win", "winner": "ann", "reason": "resignation"}
     assert table_points(Scoring(), ["ann", "ben"], resigned) == {"ann": 3, "ben": 0}
@@ -331,8 +331,8 @@ def test_a_resignation_scores_as_the_regulations_say():
 
 def _first_offence(path, player):
     """The legal log at ``path`` with one of ``player``'s decisions repeated where that is illegal."""
-    from adjudicator.core.log import parse_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.verify import run
 
     lines = path.read_bytes().splitlines(keepends=True)
     for k in range(10, len(lines) - 1):

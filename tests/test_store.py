@@ -14,14 +14,14 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.core import registry
-from adjudicator.core.errors import UnknownGame
-from adjudicator.core.log import MatchLog, read_log
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.errors import UnknownGame
+from adjudicator.core.kernel.log import MatchLog, read_log
 from adjudicator.core.store import (
     ALREADY_STORED, INDEX_ID, REFUSED, STORED, AmbiguousMatch, BadPosition, MatchStore,
     UnknownMatch, _BatchWriter, importing_files, match_id_of, store_env,
 )
-from adjudicator.core.verify import position_at
+from adjudicator.core.kernel.verify import position_at
 from adjudicator.cli.main import main
 from tests import toygame
 
@@ -459,7 +459,7 @@ def test_the_streamed_import_writes_what_the_library_mapper_writes(tmp_path: Pat
     (``prepare_log``: domain events, then ``to_stored_event``), for a generated match and the
     examples (illegal ones stored on request, seat records with unknown cards); a prepared match
     written in one batch (``write_prepared``, the ``--jobs`` path) stores the same bytes too."""
-    from adjudicator.core.playout import playout, to_jsonl
+    from adjudicator.core.kernel.playout import playout, to_jsonl
     from adjudicator.core.store import prepare_log
 
     game = registry.get(game_id)
@@ -524,7 +524,7 @@ def test_a_pool_the_files_resolve_is_read_once_for_every_store_a_command_opens(
     """The store is asked for a pool only when the files do not resolve it: a second store opened
     in the same sources reads no pool file again.  (A pool only the store keeps, pinned or not:
     tests/test_pools.py.)"""
-    from adjudicator.core import sources
+    from adjudicator.core.kernel import sources
 
     root = Path(__file__).resolve().parent.parent
     example = root / "examples" / "colossus-order" / "legal-gem-complete.jsonl"

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from litestar.testing import TestClient
 
-from adjudicator.core.log import line_hash, read_log, seal_lines
+from adjudicator.core.kernel.log import line_hash, read_log, seal_lines
 from adjudicator.core.store import MatchStore
 from adjudicator.cli.main import main
 from adjudicator.replays.web.app import create_app

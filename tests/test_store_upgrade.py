@@ -1,6 +1,6 @@
 """The eventsourcing internals the store relies on, checked against the installed library.
 
-``adjudicator/core/store_adapter.py`` lists them in ``INTERNALS`` (each reached through one helper); an
+``adjudicator/core/store/adapter.py`` lists them in ``INTERNALS`` (each reached through one helper); an
 eventsourcing release that renames or changes one fails here, naming it.  And no other module
 touches eventsourcing at all.
 """
@@ -162,7 +162,7 @@ def test_the_internal_is_still_there(name: str, tmp_path: Path) -> None:
     try:
         check(tmp_path) if "tmp" in inspect.signature(check).parameters else check()
     except (AttributeError, AssertionError, TypeError) as exc:
-        pytest.fail(f"eventsourcing {version('eventsourcing')} changed {name}, which adjudicator/core/store_adapter.py "
+        pytest.fail(f"eventsourcing {version('eventsourcing')} changed {name}, which adjudicator/core/store/adapter.py "
                     f"relies on ({dict(store.INTERNALS)[name]}): {type(exc).__name__}: {exc}")
     assert eventsourcing
 
@@ -173,9 +173,9 @@ PRIVATE = re.compile(r"_pending_events|__base_init__|_insert_events|insert_event
 
 def test_no_other_module_touches_eventsourcing() -> None:
     found = []
-    for folder in ("adjudicator", "cli", "replays"):
+    for folder in ("adjudicator", "cli", "replays", "recorder"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            if path == ROOT / "adjudicator" / "core" / "store_adapter.py":
+            if path == ROOT / "adjudicator" / "core" / "store" / "adapter.py":
                 continue
             for m in PRIVATE.finditer(path.read_text(encoding="utf-8")):
                 found.append(f"{path.relative_to(ROOT)}: {m.group(0).strip()}")
@@ -184,7 +184,7 @@ def test_no_other_module_touches_eventsourcing() -> None:
 
 def test_the_helpers_are_the_only_users_of_the_internals_in_the_store() -> None:
     """Inside store_adapter.py (the adapter over eventsourcing) each internal is used by its helper only (and the recorder override)."""
-    src = (ROOT / "adjudicator" / "core" / "store_adapter.py").read_text(encoding="utf-8")
+    src = (ROOT / "adjudicator" / "core" / "store" / "adapter.py").read_text(encoding="utf-8")
     body = src.split("def _new(", 1)[1]  # after the helpers
     code = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith(("#", '"', "``")))
     for name in ("_pending_events", "__base_init__", "insert_events_statement", "._modified_on", "._version"):
@@ -195,9 +195,9 @@ def test_list_and_lookup_query_only_the_new_index_entries(tmp_path: Path, monkey
     """The match list and id lookup ask the index stream only for entries after the last one
     read (a web request on a large store reads nothing it has read before), and see what another
     process stored meanwhile."""
-    from adjudicator.core.log import read_log
-    from adjudicator.core.playout import playout, to_jsonl
-    from adjudicator.core import registry
+    from adjudicator.core.kernel.log import read_log
+    from adjudicator.core.kernel.playout import playout, to_jsonl
+    from adjudicator.core.kernel import registry
 
     game = registry.get("kolossus")
     paths = []
@@ -228,8 +228,8 @@ def test_list_and_lookup_query_only_the_new_index_entries(tmp_path: Path, monkey
 def test_the_import_encodes_recorded_fields_as_the_library_mapper_does() -> None:
     """The batch writer encodes a ``Recorded`` event's fields as a ``RecordedFields`` struct, with
     the timestamp pre-encoded: the same bytes as the mapper's dict of the event's fields."""
-    from adjudicator.core.rulings import Ruling
-    from adjudicator.core.store_adapter import _RECORDED_FIELDS, RecordedFields
+    from adjudicator.core.kernel.rulings import Ruling
+    from adjudicator.core.store.adapter import _RECORDED_FIELDS, RecordedFields
 
     import msgspec
 

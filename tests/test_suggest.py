@@ -1,4 +1,4 @@
-"""Errors that say how to fix them (adjudicator/core/suggest.py): a mistyped log line names the
+"""Errors that say how to fix them (adjudicator/core/kernel/suggest.py): a mistyped log line names the
 valid values and the closest one; ``pool check`` names the targets of that effect kind and every
 problem of a card."""
 
@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import adjudicator
-from adjudicator.core.suggest import closest, hint
+from adjudicator.core.kernel.suggest import closest, hint
 from adjudicator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The text form of a match (docs/notation.md, adjudicator/core/textlog.py): lossless both ways,
+"""The text form of a match (docs/notation.md, adjudicator/core/kernel/textlog.py): lossless both ways,
 read by every command that reads a log, its errors naming the text's file and line.
 
 - every example converts to text and back byte for byte, sealed (``prev``) and numbered (``seq``)
@@ -19,11 +19,11 @@ from click.testing import CliRunner
 
 from adjudicator.cli.convert import to_jsonl, to_text
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.events import bare
-from adjudicator.core.log import parse_log, seal_lines
-from adjudicator.core.playout import playout, to_jsonl as events_jsonl
-from adjudicator.core.textlog import is_text, read_text
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.events import bare
+from adjudicator.core.kernel.log import parse_log, seal_lines
+from adjudicator.core.kernel.playout import playout, to_jsonl as events_jsonl
+from adjudicator.core.kernel.textlog import is_text, read_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(ROOT.glob("examples/*/*.jsonl"))
@@ -230,7 +230,7 @@ def test_control_characters_never_reach_the_text_raw() -> None:
     game = registry.get("colossus-order")
     events, _ = playout(game, 3, max_events=20)
     events[3] = msgspec.structs.replace(events[3], note="\x1b]0;pwned\x07 and\nmore")
-    from adjudicator.core.events import JudgeRuling
+    from adjudicator.core.kernel.events import JudgeRuling
 
     events.append(JudgeRuling(event=4, decision="stands", reason="\x1b[31mred\u009b"))
     data = events_jsonl(events)

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.tournament import KINDS, manifest_schema
+from adjudicator.core.services.tournament import KINDS, manifest_schema
 
 from .tournament_gen import ALL_PLANTS, DESK_PLANTS, REPORTED, generate
 
@@ -182,7 +182,7 @@ def example(tmp_path):
     """The README's example event (examples/tournament/), its logs made from the examples."""
     import shutil
 
-    from adjudicator.core.log import read_log
+    from adjudicator.core.kernel.log import read_log
     from tests.test_readme import ROOT
 
     ev = tmp_path / "event"

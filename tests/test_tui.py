@@ -17,8 +17,8 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from adjudicator.core import registry
-from adjudicator.core.scene import Board, Card, Cell, Counter, Piece, PlayerInfo, Scene, Zone
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.scene import Board, Card, Cell, Counter, Piece, PlayerInfo, Scene, Zone
 from adjudicator.core.store import MatchStore
 from adjudicator.cli.common import BadInput
 from adjudicator.cli.main import main
@@ -252,7 +252,7 @@ async def test_a_players_event_list_and_ruling_hide_the_opponents_draws():
 async def test_a_look_shows_its_cards_to_the_looking_seat_and_that_it_happened_to_the_other():
     """A private look (CardsLooked): the looking seat's event list names the cards, the other
     seat's says that the look happened, by whom and at how many cards."""
-    from adjudicator.core.events import CardsLooked, encode_line
+    from adjudicator.core.kernel.events import CardsLooked, encode_line
 
     path = EXAMPLES / "colossus-order" / "legal-gem-complete.jsonl"
     lines = path.read_bytes().splitlines()[:30]
@@ -386,7 +386,7 @@ async def test_a_text_only_scene_shows_its_status_and_notes(toy, tmp_path, monke
     def describe(self, s, player):
         return f"total {s.total}/{s.target}\nnote one: {self.current(s)} to act\nnote two:   a   table   row"
 
-    from adjudicator.core.protocol import Game
+    from adjudicator.core.kernel.protocol import Game
 
     monkeypatch.setattr(type(toy), "describe", describe)
     # a game without scene.py (the toy plugin has one): the protocol's text-only scene
@@ -410,7 +410,7 @@ async def test_a_text_only_scene_shows_its_status_and_notes(toy, tmp_path, monke
 
 @pytest.mark.anyio
 async def test_every_mark_is_shown_in_the_event_list(toy, tmp_path, monkeypatch):
-    from adjudicator.core.rulings import legal
+    from adjudicator.core.kernel.rulings import legal
 
     original = type(toy).check
 
@@ -520,7 +520,7 @@ def store_db(tmp_path_factory):
 
 
 def read(p: Path):
-    from adjudicator.core.log import read_log
+    from adjudicator.core.kernel.log import read_log
 
     return read_log(p)
 

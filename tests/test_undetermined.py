@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.log import read_log
-from adjudicator.core.rulings import Undetermined
-from adjudicator.core.verify import propose, run
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.rulings import Undetermined
+from adjudicator.core.kernel.verify import propose, run
 from tests.toygame import Added, ToyGame
 
 

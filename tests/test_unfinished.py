@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core import registry
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.verify import run
 
 FULL = "examples/colossus-order/legal-gem-complete.jsonl"
 ILLEGAL = "examples/colossus-order/illegal-CO-7.3-attacker-not-ready.jsonl"
@@ -69,11 +69,11 @@ def test_exit_code_order_puts_unfinished_between_undetermined_and_illegal(fragme
 
 @pytest.mark.parametrize("game_id", [g.id for g in registry.games()])
 def test_every_game_says_complete_or_unfinished(game_id):
-    from adjudicator.core.playout import playout
+    from adjudicator.core.kernel.playout import playout
 
     game = registry.get(game_id)
     events, final = playout(game, 3, max_events=40)
-    from adjudicator.core.log import MatchLog
+    from adjudicator.core.kernel.log import MatchLog
 
     log = MatchLog("gen", game, [(i + 1, e) for i, e in enumerate(events)])
     res = run(log)

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from litestar.testing import TestClient
 
 from adjudicator.cli.main import main
-from adjudicator.core.rulings import Undetermined
-from adjudicator.core.scene import Card, Scene, Zone
+from adjudicator.core.kernel.rulings import Undetermined
+from adjudicator.core.kernel.scene import Card, Scene, Zone
 from adjudicator.core.store import MatchStore
 from adjudicator.replays.core import ILLEGAL, UNDETERMINED, Replay, unknown_cards
 from adjudicator.replays.terminal import MARK_HINTS, MARKS, UNKNOWN, Palette, card_text

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicator.cli.main import main
-from adjudicator.core.log import read_log
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.verify import run
 from tests.test_readme import block_after
 
 ROOT = Path(__file__).resolve().parent.parent

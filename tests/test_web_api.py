@@ -24,9 +24,9 @@ import pytest
 from click.testing import CliRunner
 from litestar.testing import TestClient
 
-from adjudicator.core import registry
-from adjudicator.core.log import read_log
-from adjudicator.core.playout import playout, to_jsonl
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import read_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.store import MatchStore
 from adjudicator.cli.main import main
 from adjudicator.replays.core import Replay

@@ -259,7 +259,7 @@ def test_a_players_event_list_hides_the_opponents_draws(live: Live, page: Any) -
 def test_a_look_shows_its_cards_to_the_looking_seat_only(live: Live, page: Any, tmp_path: Path) -> None:
     """A private look (CardsLooked): bob's view names the cards he saw, alice's says only that he
     looked, at how many of her cards."""
-    from adjudicator.core.events import CardsLooked, encode_line
+    from adjudicator.core.kernel.events import CardsLooked, encode_line
 
     lines = (ROOT / "examples" / "colossus-order" / "legal-gem-complete.jsonl").read_bytes().splitlines()[:30]
     look = CardsLooked(player="bob", owner="alice", zone="hand", cards=["heroic-knight", "white-gem", "ash"])
@@ -331,8 +331,8 @@ def test_n_reaches_the_violation_and_shows_its_rule(live: Live, page: Any, gid: 
 
 def test_a_long_match_draws_only_the_rows_in_view(live: Live, page: Any) -> None:
     """The event list is virtual: a match of thousands of events keeps a small page."""
-    from adjudicator.core import registry
-    from adjudicator.core.playout import playout, to_jsonl
+    from adjudicator.core.kernel import registry
+    from adjudicator.core.kernel.playout import playout, to_jsonl
 
     log, _state = playout(registry.get("logos"), 5, max_events=3000, long=True)
     req = urllib.request.Request(live.url + "/api/matches?name=long.jsonl", data=to_jsonl(log), method="POST",
@@ -502,13 +502,13 @@ def test_downloads_of_the_log_and_the_position(live: Live, page: Any) -> None:
         line for line in path.read_bytes().splitlines() if line.strip()
     ] or len(saved.read_bytes().splitlines()) == len(path.read_bytes().splitlines())
     # the downloaded log verifies like the original, and the position document loads back
-    from adjudicator.core.log import read_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import read_log
+    from adjudicator.core.kernel.verify import run
 
     assert run(read_log(saved)).verdict == "legal"
     with urllib.request.urlopen(live.url + pos_href, timeout=10) as r:
         doc = json.loads(r.read())
-    from adjudicator.core import position as positions
+    from adjudicator.core.kernel import position as positions
 
     game, state = positions.from_document(doc, "downloaded.json")
     assert game.id == "kolossus" and doc["at"] == 40
@@ -540,8 +540,8 @@ def test_usable_at_390_px(live: Live, browser: Any, where: str) -> None:
 # -- the analysis board ----------------------------------------------------------------------------
 
 def test_a_variation_is_played_shared_and_saved_as_a_log_that_verifies(live: Live, page: Any, tmp_path: Path) -> None:
-    from adjudicator.core.log import read_log
-    from adjudicator.core.verify import run
+    from adjudicator.core.kernel.log import read_log
+    from adjudicator.core.kernel.verify import run
 
     path = longest_legal(example_logs()["kolossus"])
     mid = stored(live.store, path)
@@ -584,7 +584,7 @@ def test_a_variation_is_played_shared_and_saved_as_a_log_that_verifies(live: Liv
 
 def test_the_board_marks_the_selected_event(live: Live, page: Any) -> None:
     """A move's path is marked on the board; an illegal move's in red."""
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     path = longest_legal(example_logs()["kolossus"])
     mid = stored(live.store, path)
@@ -618,7 +618,7 @@ def test_the_board_has_an_accessible_name(live: Live, page: Any) -> None:
 def test_a_seats_legal_list_hides_the_opponents_hidden_choices(live: Live, page: Any) -> None:
     """As alice, bob's possible plays from his hidden hand are counted, not listed (they would show
     his hand); as bob they are listed."""
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     path = ROOT / "examples" / "colossus-order" / "legal-gem-complete.jsonl"
     mid = stored(live.store, path)

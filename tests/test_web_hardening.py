@@ -26,8 +26,8 @@ from litestar.testing import TestClient
 
 from adjudicator.cli.main import main
 from adjudicator.core import store as store_module
-from adjudicator.core.limits import MAX_DEPTH
-from adjudicator.core.log import read_log, seal_lines
+from adjudicator.core.kernel.limits import MAX_DEPTH
+from adjudicator.core.kernel.log import read_log, seal_lines
 from adjudicator.core.store import MatchStore
 from adjudicator.replays.web import create_app
 from adjudicator.replays.web.app import MAX_URL
@@ -94,7 +94,7 @@ def test_deep_upload_and_deep_data_file_are_400(client: TestClient, tmp_path: Pa
 
 
 def test_the_service_decodes_json_only_through_the_bounded_helper() -> None:
-    """One helper (core/log.py decode_json, with core/limits.py's depth check) for every JSON of input."""
+    """One helper (core/kernel/log.py decode_json, with core/kernel/limits.py's depth check) for every JSON of input."""
     src = (ROOT / "replays" / "web" / "app.py").read_text()
     assert "json.decode(" not in src and "json.loads(" not in src and "decode_json(" in src
 

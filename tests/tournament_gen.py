@@ -3,7 +3,7 @@
 ``generate(directory, game_id, players=..., rounds=..., plant=...)`` writes ``manifest.toml``,
 the registered deck lists (inline, and every eighth as a deck file), and one log per table (or
 one record per seat at every fifth table), each a random legal match of the game's own playout
-(:func:`adjudicator.core.playout.playout`) between the table's players with their registered
+(:func:`adjudicator.core.kernel.playout.playout`) between the table's players with their registered
 decks, run to its end.  ``plant`` names the problems to plant, one table each; the result lists
 each planted problem with its round, table, the manifest's line of the table and the file and
 line it is at, computed from what the generator wrote (never by the checker under test).
@@ -22,11 +22,11 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core import registry
-from adjudicator.core.log import parse_log
-from adjudicator.core.pairings import toml_value
-from adjudicator.core.playout import playout
-from adjudicator.core.verify import run
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.services.pairings import toml_value
+from adjudicator.core.kernel.playout import playout
+from adjudicator.core.kernel.verify import run
 
 #: every kind the Colossus Order tournament plants (one table each), besides a judge's penalty
 ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatch", "missing-log",

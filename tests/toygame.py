@@ -28,8 +28,8 @@ __all__ = ["NS", "Added", "MatchStarted", "Options", "ToyGame", "ToyRules", "Toy
 
 def install() -> ToyGame:
     """Every game registered, the toy game among them (through its entry point when installed)."""
-    from adjudicator.core import registry
-    from adjudicator.core.errors import UnknownGame
+    from adjudicator.core.kernel import registry
+    from adjudicator.core.kernel.errors import UnknownGame
 
     registry.games()
     try:

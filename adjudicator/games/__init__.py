@@ -23,6 +23,6 @@ def __getattr__(name: str) -> ModuleType:
 
 def load_all() -> None:
     """Register every game: the built-in ones and every installed plugin (the registry's games())."""
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     registry.games()

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.scene import Scene
+from adjudicator.core.kernel.scene import Scene
 
 # -- the answers (the API's response documents) -------------------------------------------------------------------------------
 

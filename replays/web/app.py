@@ -59,15 +59,16 @@ from litestar.openapi.spec import OpenAPIMediaType
 from litestar.openapi.spec import Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, QueryParameter
 
-from adjudicator.core import position as positions
-from adjudicator.core import recording_store, registry, sources
-from adjudicator.core.errors import AdjudicatorError, LogError, UnknownGame
-from adjudicator.core.limits import MAX_DATA_FILES
-from adjudicator.core.log import decode_event, decode_json, parse_log, seal_lines
-from adjudicator.core.meta import parse_filters
-from adjudicator.core.protocol import Game, RefError
-from adjudicator.core.verify import propose
-from adjudicator.core.scene import Scene, diff
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.store import recordings as recording_store
+from adjudicator.core.kernel import registry, sources
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError, UnknownGame
+from adjudicator.core.kernel.limits import MAX_DATA_FILES
+from adjudicator.core.kernel.log import decode_event, decode_json, parse_log, seal_lines
+from adjudicator.core.kernel.meta import parse_filters
+from adjudicator.core.kernel.protocol import Game, RefError
+from adjudicator.core.kernel.verify import propose
+from adjudicator.core.kernel.scene import Scene, diff
 from adjudicator.core.store import (
     ABORTED, ALREADY_STORED, REFUSED, STORED, AmbiguousMatch, MatchStore, MatchSummary, StoreError,
     UnknownMatch,
@@ -600,7 +601,7 @@ def match_log(
         raise _bad(f"as: unknown player {view!r} (players: {', '.join(info.players)})")
     enc = msgspec.json.Encoder()
     if view:  # the seat's record: each event with what the seat knew before it (redact --as)
-        from adjudicator.core.seats import redact_log
+        from adjudicator.core.kernel.seats import redact_log
 
         with sources.using(web.store.data_sources(mid)):  # the match's own pool, board or island
             whole = parse_log(b"".join(enc.encode(e.event) + b"\n" for e in logged), info.source or "match.jsonl")
@@ -852,7 +853,7 @@ def create_app(store: MatchStore, *, max_upload: int = DEFAULT_MAX_UPLOAD, allow
     return app
 
 
-from .record import ROUTES as RECORD_ROUTES, Recordings  # noqa: E402  (the new-match page: replays/web/record.py)
+from adjudicator.recorder.web import ROUTES as RECORD_ROUTES, Recordings  # noqa: E402  (the new-match page: recorder/web.py)
 
 
 __all__ = [

@@ -12,8 +12,8 @@ from litestar import Request
 from litestar.exceptions import ClientException, HTTPException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from adjudicator.core.errors import LogError
-from adjudicator.core.log import decode_json
+from adjudicator.core.kernel.errors import LogError
+from adjudicator.core.kernel.log import decode_json
 
 #: the longest request target (path and query string, bytes) answered; longer: 414
 MAX_URL = 131_072
@@ -30,7 +30,7 @@ MAX_JSON_BODY = 1_000_000
 # -- JSON request bodies: one bounded decoder ------------------------------------------------------
 
 def decode_body(raw: bytes, what: str = "the request body") -> Any:
-    """A JSON request body decoded as every JSON input is (:func:`adjudicator.core.log.decode_json`:
+    """A JSON request body decoded as every JSON input is (:func:`adjudicator.core.kernel.log.decode_json`:
     at most :data:`MAX_JSON_BODY` bytes and ``MAX_DEPTH`` deep, checked before msgspec recurses);
     400 with the reason otherwise (never a RecursionError's 500).  The service's JSON bodies all
     come here (:class:`BoundedRequest`); a route that reads JSON text from a field (an entry that

@@ -11,7 +11,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException
 from litestar.openapi import ResponseSpec
 
-from adjudicator.core.errors import AdjudicatorError, LogError
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError
 from adjudicator.core.store import StoreError
 
 from .answers import UploadResult

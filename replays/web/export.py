@@ -25,10 +25,10 @@ from litestar.datastructures import State
 from litestar.exceptions import ClientException
 from litestar.params import FromPath, QueryParameter
 
-from adjudicator.core.log import MatchLog
-from adjudicator.core.meta import meta_of
-from adjudicator.core.scene import Scene, diff
-from adjudicator.core.verify import run
+from adjudicator.core.kernel.log import MatchLog
+from adjudicator.core.kernel.meta import meta_of
+from adjudicator.core.kernel.scene import Scene, diff
+from adjudicator.core.kernel.verify import run
 from adjudicator.replays.core import card_texts, make_frame, seen_by
 from .access import SPECTATOR, _web, authorised, require_token
 from .safejson import html_json
@@ -189,7 +189,7 @@ def render(log: MatchLog, views: list[str], source: str) -> str:
 
 def _stored_page(web: Any, match_id: str, views: list[str]) -> tuple[str, str]:
     """A stored match's replay file and its file name."""
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     mid = web.resolve(match_id)  # installs the match's own pool, board or island
     with web.lock:

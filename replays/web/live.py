@@ -25,7 +25,7 @@ from litestar.exceptions import HTTPException, NotFoundException
 from litestar.params import FromPath
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from adjudicator.core import tournament_store
+from adjudicator.core.store import tournaments as tournament_store
 
 from .access import SPECTATOR, _web
 

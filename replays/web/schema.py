@@ -27,7 +27,7 @@ import msgspec
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
 
-from adjudicator.core.limits import MAX_DATA_FILES
+from adjudicator.core.kernel.limits import MAX_DATA_FILES
 
 from .bounds import MAX_URL
 

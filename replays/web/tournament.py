@@ -1,7 +1,7 @@
 """Tournaments in the service: ``/tournaments/{name}`` (the report's page, each table linked to
 its match's viewer), ``/api/tournaments`` and ``/api/tournaments/{name}`` (the report's JSON, as
 ``tournament check --json`` gives it, each table with its stored matches' ids).  Tournaments are
-put in the store by ``adjudicator tournament import`` (:mod:`adjudicator.core.tournament_store`)."""
+put in the store by ``adjudicator tournament import`` (:mod:`adjudicator.core.store.tournaments`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from litestar.enums import MediaType
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 
-from adjudicator.core import tournament_store
+from adjudicator.core.store import tournaments as tournament_store
 
 from .report import render
 from .access import _web

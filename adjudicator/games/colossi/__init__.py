@@ -1,6 +1,6 @@
 """Colossi (seed 003): Banners, Acolytes and Beasts on a 27-space island, with every published card and tile."""
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 
 from .game import Colossi
 

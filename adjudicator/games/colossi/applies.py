@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.events import CardsLooked, CardsMoved
-from adjudicator.core.kit import applies
-from adjudicator.core.rulings import Undefined
+from adjudicator.core.kernel.events import CardsLooked, CardsMoved
+from adjudicator.core.kernel.kit import applies
+from adjudicator.core.kernel.rulings import Undefined
 
 from . import engine as Q
 from . import events as E

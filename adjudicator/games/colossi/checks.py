@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.events import PRIVATE_EVENTS
-from adjudicator.core.rulings import Illegal, Ruling, legal
+from adjudicator.core.kernel.events import PRIVATE_EVENTS
+from adjudicator.core.kernel.rulings import Illegal, Ruling, legal
 
 from . import engine as Q
 from . import events as E

@@ -10,7 +10,7 @@ version), never the published wording.
 ``board-<name>.json`` is an island layout: spaces with coordinates and their neighbours by
 direction.  ``hex27`` (the default, assumed: CL-1) and ``square27`` ship with the package; another
 layout is one more file, selected by the ruleset option ``board`` and pinned by
-``MatchStarted.board_sha256``: shipped, or in a ``--pools`` directory (:mod:`adjudicator.core.sources`).
+``MatchStarted.board_sha256``: shipped, or in a ``--pools`` directory (:mod:`adjudicator.core.kernel.sources`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.core.errors import DataError
-from adjudicator.core.sources import DataKind
+from adjudicator.core.kernel.errors import DataError
+from adjudicator.core.kernel.sources import DataKind
 
 DATA = Path(__file__).parent / "data"
 
@@ -282,7 +282,7 @@ def island_from_document(doc: object, p: str, name: str) -> Board:
 
 
 #: islands by id: ``board-<id>.json`` (or ``.toml``) shipped in ``data/``, in a ``--pools``
-#: directory, in the store (:mod:`adjudicator.core.sources`)
+#: directory, in the store (:mod:`adjudicator.core.kernel.sources`)
 ISLANDS: DataKind[Board] = DataKind("colossi", "board", DATA, lambda i: (f"board-{i}.json", f"board-{i}.toml"),
                                     island_from_document, noun="island board")
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from adjudicator.core.events import Event
-from adjudicator.core.kit import GameEndedBase, MatchStartedBase
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.kit import GameEndedBase, MatchStartedBase
 
 Piece = Literal["colossus", "acolyte"]
 Component = Literal["colossus", "acolyte", "banner", "beast", "gold", "blue", "green"]

@@ -1,4 +1,4 @@
-"""Colossi on the fold contract (:mod:`adjudicator.core.fold`, issue 33): one working position
+"""Colossi on the fold contract (:mod:`adjudicator.core.kernel.fold`, issue 33): one working position
 (:class:`working.W`) for the length of one verification, changed in place event after event and
 frozen only where a caller keeps a position.
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-from adjudicator.core.events import Event
-from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop
-from adjudicator.core.rulings import Ruling
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.fold import MAX_DERIVED_RUN, EngineLoop
+from adjudicator.core.kernel.rulings import Ruling
 
 from .rules import Rules
 from .state import State
@@ -36,7 +36,7 @@ _NOTHING: list[Event] = []
 
 
 class Working:
-    """One verification's working position (the :class:`adjudicator.core.fold.Working` protocol)."""
+    """One verification's working position (the :class:`adjudicator.core.kernel.fold.Working` protocol)."""
 
     __slots__ = ("rules", "w", "keep_base", "base", "ended", "kept", "since", "check", "outcome")
 

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, Event
-from adjudicator.core.kit import DataField, KitGame, Names, Refs
-from adjudicator.core.protocol import RefError
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered, Event
+from adjudicator.core.kernel.kit import DataField, KitGame, Names, Refs
+from adjudicator.core.kernel.protocol import RefError
 
 from . import events as E
 from .data import ISLANDS, board, content
@@ -140,7 +140,7 @@ class Colossi(KitGame[State]):
 
     # -- rules (check, apply, derive, legal_events, to_act: bound to self.rules by the kit) -------------
     def working(self, state: State) -> Working:
-        """The fold contract (core/fold.py): one working position for a verification, changed in
+        """The fold contract (core/kernel/fold.py): one working position for a verification, changed in
         place and frozen only where a caller keeps a position (fold.py)."""
         return Working(self.rules, self.outcome, state)
 

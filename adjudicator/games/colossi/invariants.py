@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.invariants import Broken, Spec, scan
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.invariants import Broken, Spec, scan
 
 from .data import board, content
 from .state import State

@@ -8,8 +8,8 @@ matches only what its kind can be: a number, a player of the match, a card, Trai
 by name or id, a direction, one of an enumeration), so the reading is structural: an illegal
 event (a card not in hand, a space out of reach) reads as well as a legal one and ``verify``
 judges it.  A text that matches no template, or a slot holding an unknown name, is a
-:class:`~adjudicator.core.notation.NotationError` whose candidates are the texts it could have
-meant (did you mean, :mod:`adjudicator.core.suggest`).
+:class:`~adjudicator.core.kernel.notation.NotationError` whose candidates are the texts it could have
+meant (did you mean, :mod:`adjudicator.core.kernel.suggest`).
 
 Names: players by their id (as the set-up writes them), spaces by their number on the island,
 cards, Traits, tiles and Beasts by their name (``Short Rest``, ``Lair: Wind Beast``) or id
@@ -33,11 +33,11 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.events import HIDDEN, Event
-from adjudicator.core.notation import Notation as BaseNotation
-from adjudicator.core.notation import MAX_TEXT, NotationError, normalize
-from adjudicator.core.suggest import closest
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.events import HIDDEN, Event
+from adjudicator.core.kernel.notation import Notation as BaseNotation
+from adjudicator.core.kernel.notation import MAX_TEXT, NotationError, normalize
+from adjudicator.core.kernel.suggest import closest
 
 from . import events as E
 from . import position_text

@@ -2,7 +2,7 @@
 
 :func:`observe` masks a position, :func:`redact` an event; the judge (``player=None``) is never
 passed here.  ``view``, ``scene``, the text render and the viewers' event lists all go through
-these two (via :class:`~adjudicator.core.kit.KitGame`):
+these two (via :class:`~adjudicator.core.kernel.kit.KitGame`):
 
 - other players' hands (their sizes stay public);
 - the order and contents of every face-down pile: the tile deck and the tiles on top of it, the
@@ -19,8 +19,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, Event, hidden, masked
-from adjudicator.core.kit import seated
+from adjudicator.core.kernel.events import HIDDEN, Event, hidden, masked
+from adjudicator.core.kernel.kit import seated
 
 from . import events as E
 from . import unknowns as U

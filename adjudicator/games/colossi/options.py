@@ -12,7 +12,7 @@ from typing import Any, Callable
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import CardsLooked, CardsMoved, HIDDEN, bare
+from adjudicator.core.kernel.events import CardsLooked, CardsMoved, HIDDEN, bare
 
 from . import engine as Q
 from . import events as E

@@ -36,12 +36,12 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.kit import Task
-from adjudicator.core.notation import NotationError
-from adjudicator.core.protocol import RefError
-from adjudicator.core.rulings import Illegal
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.kit import Task
+from adjudicator.core.kernel.notation import NotationError
+from adjudicator.core.kernel.protocol import RefError
+from adjudicator.core.kernel.rulings import Illegal
 
 from . import state as S
 

@@ -5,7 +5,7 @@ project's interpretations of gaps in the seed, numbered as in the design analysi
 and continued from CL-29 for the questions the component texts raise.
 """
 
-from adjudicator.core.rulings import Rulebook
+from adjudicator.core.kernel.rulings import Rulebook
 
 RULES: dict[str, str] = {
     # 1 set-up

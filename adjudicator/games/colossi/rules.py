@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.kit import Owed, RulesBase, head
-from adjudicator.core.rulings import Illegal, Ruling, Undefined, Undetermined, legal
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.kit import Owed, RulesBase, head
+from adjudicator.core.kernel.rulings import Illegal, Ruling, Undefined, Undetermined, legal
 
 from . import engine as Q
 from . import events as E

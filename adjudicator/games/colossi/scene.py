@@ -27,8 +27,8 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.scene import Board, Card, Cell, Counter, Piece, PlayerInfo, Scene, Zone
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.scene import Board, Card, Cell, Counter, Piece, PlayerInfo, Scene, Zone
 
 from . import engine as Q
 from .data import board, content

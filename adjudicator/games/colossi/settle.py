@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.events import HIDDEN
 
 from . import engine as Q
 from .engine import acol

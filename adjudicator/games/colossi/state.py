@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.core.kit import ChooseFirst, EndTurn, Result, StartTurn, Task  # noqa: F401 (the kit's, this game's)
+from adjudicator.core.kernel.kit import ChooseFirst, EndTurn, Result, StartTurn, Task  # noqa: F401 (the kit's, this game's)
 
 from .events import MatchStarted
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved
-from adjudicator.core.rulings import Illegal, Undetermined
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved
+from adjudicator.core.kernel.rulings import Illegal, Undetermined
 
 from . import events as E
 from .data import content

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 from msgspec.structs import astuple, replace
 
-from adjudicator.core.rulings import Undefined
+from adjudicator.core.kernel.rulings import Undefined
 
 from .data import board, content
 from .engine import (

@@ -1,6 +1,6 @@
 """Colossus Order (seed 000): the trading card game of Colossi, Gems, Locus and X-play."""
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 
 from .game import ColossusOrder
 

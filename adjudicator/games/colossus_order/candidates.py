@@ -12,8 +12,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import head
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered
+from adjudicator.core.kernel.kit import head
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered
 
 from . import deck
 from . import events as E

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, derives, head
-from adjudicator.core.commitments import looks_like
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.rulings import Undefined
+from adjudicator.core.kernel.kit import applies, checks, derives, head
+from adjudicator.core.kernel.commitments import looks_like
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.rulings import Undefined
 
 from . import deck, unknowns
 from . import events as E

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from adjudicator.core.kit import head
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.kit import head
+from adjudicator.core.kernel.events import HIDDEN
 
 from .state import UnknownLocusHit, Player, State
 

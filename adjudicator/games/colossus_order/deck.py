@@ -17,7 +17,7 @@ from typing import Iterable
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.events import HIDDEN
 
 from .selections import multiset_combinations
 from .state import Player

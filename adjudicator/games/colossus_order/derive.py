@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.kit import applies, derives, head
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.sources import current
+from adjudicator.core.kernel.kit import applies, derives, head
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.sources import current
 
 from . import unknowns
 from . import events as E

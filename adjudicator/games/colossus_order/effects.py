@@ -12,7 +12,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, head
+from adjudicator.core.kernel.kit import applies, checks, head
 
 from . import deck
 from . import events as E

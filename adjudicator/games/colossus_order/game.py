@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered, Event
-from adjudicator.core.commitments import looks_like, well_formed
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
-from adjudicator.core.protocol import RefError
-from adjudicator.core.refs import check_deck_lists
+from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered, Event
+from adjudicator.core.kernel.commitments import looks_like, well_formed
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
+from adjudicator.core.kernel.protocol import RefError
+from adjudicator.core.kernel.refs import check_deck_lists
 
 from . import events as E
 from . import observe
@@ -59,7 +59,7 @@ class ColossusOrder(KitGame[State]):
     #: one Complete Declaration per distinct selection of face-down cards (rules.declarations)
     listed_by_hidden = (E.CompleteDeclared,)
 
-    # -- the fold contract (core/fold.py) -----------------------------------------------------------
+    # -- the fold contract (core/kernel/fold.py) -----------------------------------------------------------
     def working(self, state: State) -> Any:
         """One verification's working position (working.py): changed in place by each event,
         frozen only where the verifier keeps a position."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.core.invariants import Spec, seated_scan
+from adjudicator.core.kernel.invariants import Spec, seated_scan
 
 from .cards import load_pool
 from .state import Battle, Block, Capture, DiscardDeclared, ReplaceLocus, RevealLocus, State

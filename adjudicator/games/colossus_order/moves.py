@@ -16,8 +16,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved
-from adjudicator.core.kit import head, push
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved
+from adjudicator.core.kernel.kit import head, push
 
 from . import unknowns
 from .cards import Card

@@ -10,11 +10,11 @@ at the table, legal or not, and ``verify`` rules on it.  So every value a log li
 be writable and read back exactly:
 
 - a card of the pool is its name (read: its name or id, case, spacing and ``★`` aside); ``?`` is
-  the unknown card (:data:`~adjudicator.core.events.HIDDEN`), ``-`` the card the record leaves
+  the unknown card (:data:`~adjudicator.core.kernel.events.HIDDEN`), ``-`` the card the record leaves
   out (``null``), a commitment is written as it is (``sha256:...``);
 - any other value (a card id the pool does not have, a handle that is not ``F<n>``, free text)
   is written as a JSON string (``"nobody"``) and read back verbatim; an unquoted name the pool
-  does not know is a :class:`~adjudicator.core.notation.NotationError` with the closest names.
+  does not know is a :class:`~adjudicator.core.kernel.notation.NotationError` with the closest names.
 
 What needs the position (``state``): card names (without it only ids are read, and written), the
 kind of card a plain ``play`` plays (``play follower``/``play action`` say it without one),
@@ -28,10 +28,10 @@ import json
 import re
 from typing import Any, Callable
 
-from adjudicator.core.commitments import looks_like
-from adjudicator.core.events import HIDDEN, Event
-from adjudicator.core.notation import MAX_TEXT, Notation as BaseNotation, NotationError
-from adjudicator.core.suggest import closest
+from adjudicator.core.kernel.commitments import looks_like
+from adjudicator.core.kernel.events import HIDDEN, Event
+from adjudicator.core.kernel.notation import MAX_TEXT, Notation as BaseNotation, NotationError
+from adjudicator.core.kernel.suggest import closest
 
 from . import events as E
 
@@ -687,9 +687,9 @@ _MOVED = re.compile(r"([0-9]+) cards? of (\S+)'s (\S+) moved to \S+'s (\S+)(?: b
 
 def _private(n: Notation, t: str, s: Any) -> Event | None:
     """The core's private-information events as the core writes them
-    (:func:`~adjudicator.core.events.describe_private`), read back structurally: an unknown card
+    (:func:`~adjudicator.core.kernel.events.describe_private`), read back structurally: an unknown card
     is ``?`` (a seat that did not see them is written the number of cards alone)."""
-    from adjudicator.core.events import CardsLooked, CardsMoved, CardsReordered
+    from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered
 
     def cards(count: str, names: str | None) -> list[str | None]:
         if names is None:

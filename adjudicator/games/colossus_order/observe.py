@@ -2,7 +2,7 @@
 
 :func:`observe` masks a position, :func:`redact` an event; the judge (``player=None``) is never
 passed here.  ``view``, ``scene``, the text render and the viewers' event lists all go through
-these two (via :class:`~adjudicator.core.kit.KitGame`), so what a seat cannot see is decided once:
+these two (via :class:`~adjudicator.core.kernel.kit.KitGame`), so what a seat cannot see is decided once:
 
 - nobody sees the unknown part of a deck (it keeps its size); the cards a player returned to the
   bottom in the opening exchange stay known to that player only; the cards known on top of a deck
@@ -20,9 +20,9 @@ from collections import Counter
 
 from msgspec.structs import replace
 
-from adjudicator.core.commitments import looks_like
-from adjudicator.core.events import HIDDEN, Event, hidden, masked
-from adjudicator.core.kit import seated
+from adjudicator.core.kernel.commitments import looks_like
+from adjudicator.core.kernel.events import HIDDEN, Event, hidden, masked
+from adjudicator.core.kernel.kit import seated
 
 from . import deck, unknowns
 from . import events as E

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 
-from adjudicator.core.kit import applies, checks, head
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.rulings import Ruling, Undefined, Undetermined, legal
+from adjudicator.core.kernel.kit import applies, checks, head
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.rulings import Ruling, Undefined, Undetermined, legal
 
 from . import events as E
 from .cards import Card

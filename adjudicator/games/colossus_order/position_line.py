@@ -34,8 +34,8 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.notation import NotationError
-from adjudicator.core.suggest import closest
+from adjudicator.core.kernel.notation import NotationError
+from adjudicator.core.kernel.suggest import closest
 
 #: the longest position line read, the most list items it may expand to, the deepest nesting
 MAX_LINE = 2_000_000
@@ -90,7 +90,7 @@ def _short(v: Any) -> str | None:
     """A follower (``F1:grave-rat:off:t3``), a Locus slot (``2:white-gem:up``, ``:known``), a
     task of the queue (``window:p2:1``: its tag, then its fields in order) or an item of the
     chain (``p1:follower:grave-rat``) in its short form; None for any other value."""
-    from adjudicator.core.kit import Task
+    from adjudicator.core.kernel.kit import Task
 
     from .state import ChainItem, Follower, LocusSlot
 

@@ -9,9 +9,9 @@ from typing import Any, Iterable
 
 from msgspec.structs import astuple, replace
 
-from adjudicator.core.rulings import Illegal
+from adjudicator.core.kernel.rulings import Illegal
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.events import HIDDEN
 
 from .cards import Card, Pool, POOLS
 from .unknowns import hand_could

@@ -13,9 +13,9 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies, checks, head
-from adjudicator.core.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered
-from adjudicator.core.rulings import Illegal, Ruling, legal
+from adjudicator.core.kernel.kit import applies, checks, head
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered
+from adjudicator.core.kernel.rulings import Illegal, Ruling, legal
 
 from . import deck, unknowns
 from .state import LocusSlot, Look, MoveCards, Player, Reorder, State, ToLocus

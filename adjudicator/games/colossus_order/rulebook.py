@@ -4,7 +4,7 @@ Dotted ids (``CO-7.3``) are rules the engine enforces, by section; undotted ids 
 the project's interpretations of gaps in the seed, numbered as in the design analysis.
 """
 
-from adjudicator.core.rulings import Rulebook
+from adjudicator.core.kernel.rulings import Rulebook
 
 RULES: dict[str, str] = {
     # 1 deck construction

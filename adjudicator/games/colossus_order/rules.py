@@ -29,7 +29,7 @@ named after it (the package reads in one direction: ``events`` -> ``state`` -> `
 
 from __future__ import annotations
 
-from adjudicator.core.kit import RulesBase
+from adjudicator.core.kernel.kit import RulesBase
 
 from .candidates import Candidates
 from .combat import Combat

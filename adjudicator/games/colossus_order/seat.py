@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from adjudicator.core.commitments import commitment_of, looks_like
+from adjudicator.core.kernel.commitments import commitment_of, looks_like
 
 from . import events as E
 

@@ -12,8 +12,8 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.core.commitments import Committed
-from adjudicator.core.kit import ChooseFirst, EndTurn, Result, StartTurn, Task, TwoSeats  # noqa: F401 (the kit's, this game's)
+from adjudicator.core.kernel.commitments import Committed
+from adjudicator.core.kernel.kit import ChooseFirst, EndTurn, Result, StartTurn, Task, TwoSeats  # noqa: F401 (the kit's, this game's)
 
 from .events import MatchStarted
 

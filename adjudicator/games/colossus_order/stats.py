@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.events import HIDDEN
 
 from .cards import Aura, Card, COLOURS, CostChange
 from .state import Follower, Player, State
@@ -75,7 +75,7 @@ class Stats:
 
     def weakening(self, s: State, src: Any) -> bool:
         """Does the pool have a card whose aura lowers Defence, or a follower without Defence?
-        (``src``: the data sources in effect, :func:`~adjudicator.core.sources.current`)"""
+        (``src``: the data sources in effect, :func:`~adjudicator.core.kernel.sources.current`)"""
         last = self._weak_last
         if last[0] is s.setup and last[1] is src:
             return last[2]

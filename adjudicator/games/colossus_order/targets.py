@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from adjudicator.core.rulings import Illegal
+from adjudicator.core.kernel.rulings import Illegal
 
 from .cards import ATTACKER_TARGETS, CHOSEN_TARGETS, FlipLocus, LOCUS_TARGETS, Only
 from .state import State

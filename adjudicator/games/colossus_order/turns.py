@@ -13,10 +13,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import Owed, applies, checks, head
-from adjudicator.core.commitments import Committed, looks_like, opens, well_formed
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.rulings import Illegal, Undetermined
+from adjudicator.core.kernel.kit import Owed, applies, checks, head
+from adjudicator.core.kernel.commitments import Committed, looks_like, opens, well_formed
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.rulings import Illegal, Undetermined
 
 from . import deck, unknowns
 from . import events as E

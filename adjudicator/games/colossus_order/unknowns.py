@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from adjudicator.core.commitments import PREFIX
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.commitments import PREFIX
+from adjudicator.core.kernel.events import HIDDEN
 
 from .cards import POOLS, Pool
 

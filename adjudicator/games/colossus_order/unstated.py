@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from adjudicator.core.kit import checks
-from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.rulings import Illegal, Ruling, Undetermined
+from adjudicator.core.kernel.kit import checks
+from adjudicator.core.kernel.events import HIDDEN, bare
+from adjudicator.core.kernel.rulings import Illegal, Ruling, Undetermined
 
 from . import unknowns
 from . import events as E

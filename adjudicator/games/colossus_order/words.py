@@ -9,7 +9,7 @@ from typing import Any
 
 
 def words(event: Any, state: Any) -> str | None:
-    from adjudicator.core import registry
+    from adjudicator.core.kernel import registry
 
     from .notation import _FORMAT
 

@@ -1,4 +1,4 @@
-"""The Colossus Order fold contract (:mod:`adjudicator.core.fold`): one mutable working position
+"""The Colossus Order fold contract (:mod:`adjudicator.core.kernel.fold`): one mutable working position
 for the length of one verification, frozen only where a caller keeps one.
 
 :data:`Position` mirrors :class:`~.state.State` field for field, but its fields may be set: the
@@ -20,9 +20,9 @@ from typing import Any
 import msgspec
 from msgspec.structs import astuple
 
-from adjudicator.core.events import Event
-from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, FrozenWorking
-from adjudicator.core.kit import TwoSeats, direct_outcome
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.fold import MAX_DERIVED_RUN, EngineLoop, FrozenWorking
+from adjudicator.core.kernel.kit import TwoSeats, direct_outcome
 
 from .state import State
 from .unstated import WAITING
@@ -49,11 +49,11 @@ def _load(w: Any, values: tuple[Any, ...]) -> None:
 
 class Working(FrozenWorking):
     """The working position of one Colossus Order verification (the :class:`Working
-    <adjudicator.core.fold.Working>` protocol; the default adapter's attributes, its closures
+    <adjudicator.core.kernel.fold.Working>` protocol; the default adapter's attributes, its closures
     replaced).
 
     ``check``, ``advance``, ``freeze`` and ``restore`` are closures over the working position
-    (:class:`~adjudicator.core.fold.FrozenWorking` says why).  ``freeze`` builds a State from
+    (:class:`~adjudicator.core.kernel.fold.FrozenWorking` says why).  ``freeze`` builds a State from
     the fields once and hands out that object until ``advance`` or ``restore`` changes the
     position; ``advance`` undoes a failed event (the fields as they were before it)."""
 
@@ -68,7 +68,7 @@ def _applier(game: Any, w: Position) -> tuple[Any, Any]:
     """``one(event)``: apply ``event`` to the working position ``w`` in place (the seat's-record
     steps first, :func:`~.unstated.seat_apply`, else the kit's dispatch, ``RulesBase.apply``);
     ``settle(d)``: apply ``d``, the first consequence an event forced, and every one after it
-    (:func:`adjudicator.core.fold.settle` in place), the derived events in order."""
+    (:func:`adjudicator.core.kernel.fold.settle` in place), the derived events in order."""
     rules, seat_apply, table, derive = game.rules, game.apply, type(game.rules)._applies, game.derive
 
     def one(event: Event) -> None:

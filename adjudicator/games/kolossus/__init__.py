@@ -1,6 +1,6 @@
 """Kolossus: The Citadel of Time (seed 002): four warbands, dice, terrain levels and sliding regions."""
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 
 from .game import Kolossus
 

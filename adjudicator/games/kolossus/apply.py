@@ -9,8 +9,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.kit import applies
-from adjudicator.core.rulings import Illegal, Undefined
+from adjudicator.core.kernel.kit import applies
+from adjudicator.core.kernel.rulings import Illegal, Undefined
 
 from . import events as E
 from .basics import CI, board_of, title, wname

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.rulings import Illegal
-from adjudicator.core.sources import current
+from adjudicator.core.kernel.rulings import Illegal
+from adjudicator.core.kernel.sources import current
 
 from .board import BOARDS, Board
 from .state import CHARACTERS, WARBANDS, State

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import msgspec
 
-from adjudicator.core.data import decode, read_toml
-from adjudicator.core.errors import DataError
-from adjudicator.core.sources import DataKind
+from adjudicator.core.kernel.data import decode, read_toml
+from adjudicator.core.kernel.errors import DataError
+from adjudicator.core.kernel.sources import DataKind
 
 DATA = Path(__file__).parent / "data"
 
@@ -184,7 +184,7 @@ BOARDS: DataKind[Board] = DataKind("kolossus", "board", DATA, lambda i: (f"{i}.t
 
 def load_board(name: str, sha256: str | None = None) -> Board:
     """The board ``name`` (``zikkurat-11`` is the default reading), pinned to ``sha256`` when given
-    (``MatchStarted.board_sha256``), from the sources in effect (:mod:`adjudicator.core.sources`)."""
+    (``MatchStarted.board_sha256``), from the sources in effect (:mod:`adjudicator.core.kernel.sources`)."""
     return BOARDS.load(name, sha256)
 
 

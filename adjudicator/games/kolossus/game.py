@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import Event
-from adjudicator.core.kit import DataField, KitGame, Names, Refs, check_player_ids
-from adjudicator.core.protocol import RefError
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.kit import DataField, KitGame, Names, Refs, check_player_ids
+from adjudicator.core.kernel.protocol import RefError
 
 from . import events as E
 from .basics import CI, RNGS, bad

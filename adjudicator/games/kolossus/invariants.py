@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.core.invariants import Broken, Spec, scan
+from adjudicator.core.kernel.invariants import Broken, Spec, scan
 
 from .board import load_board
 from .state import State

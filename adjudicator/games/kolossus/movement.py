@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.kit import LazyLegal, checks, lazy_legal
-from adjudicator.core.rulings import Illegal, Undefined
+from adjudicator.core.kernel.kit import LazyLegal, checks, lazy_legal
+from adjudicator.core.kernel.rulings import Illegal, Undefined
 
 from . import events as E
 from .basics import NS, TITLES, bad, board_of, title, wname

@@ -37,8 +37,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from adjudicator.core.events import Event, bare
-from adjudicator.core.notation import MAX_TEXT, Notation as BaseNotation, NotationError
+from adjudicator.core.kernel.events import Event, bare
+from adjudicator.core.kernel.notation import MAX_TEXT, Notation as BaseNotation, NotationError
 
 from . import events as E
 from .basics import board_of
@@ -116,7 +116,7 @@ class Notation(BaseNotation):
                 return now.id
             raise NotationError(text, f"{word} commands {' and '.join(w.id for w in seats)}: name the warband",
                                 [text.replace(word, w.id, 1) for w in seats])
-        from adjudicator.core.suggest import closest
+        from adjudicator.core.kernel.suggest import closest
 
         near = closest(word.casefold(), WARBAND_WORDS)
         raise NotationError(text, f"{word!r} is no warband{'' if state is None else ' nor player'} of this match"
@@ -142,7 +142,7 @@ class Notation(BaseNotation):
             if len(parts) != 1:
                 raise NotationError(text, "an entry of several events is read in a position")
             return [self.parse(parts[0])]
-        from adjudicator.core.verify import settle
+        from adjudicator.core.kernel.verify import settle
 
         game = self.game
         s, _ = settle(game, state)
@@ -282,7 +282,7 @@ class Notation(BaseNotation):
 
     def advance(self, state: Any, events: list[Event]) -> Any:
         """The settled position after ``events`` from ``state``, each checked (None: one is refused)."""
-        from adjudicator.core.verify import settle
+        from adjudicator.core.kernel.verify import settle
 
         game = self.game
         s, _ = settle(game, state)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adjudicator.core.notation import NotationError
+from adjudicator.core.kernel.notation import NotationError
 
 from . import events as E
 from .notation_words import (
@@ -157,7 +157,7 @@ def read_body(r: Reader, wb: str, state: Any) -> Any:
     if verb in CLASS_OF or verb == "move":
         return read_move(r, wb, state)
     if verb not in VERBS:
-        from adjudicator.core.suggest import closest
+        from adjudicator.core.kernel.suggest import closest
 
         near = closest(verb, [*VERBS, *CLASS_OF])
         fixed = " ".join([near if k == r.i else w for k, w in enumerate(r.words)]) if near else None

@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.notation import NotationError
+from adjudicator.core.kernel.notation import NotationError
 
 from . import events as E
 from .position_line import LETTER, format_setup

@@ -40,7 +40,7 @@ from urllib.parse import quote, unquote
 
 import msgspec
 
-from adjudicator.core.notation import MAX_TEXT, NotationError
+from adjudicator.core.kernel.notation import MAX_TEXT, NotationError
 
 from . import events as E
 from .board import load_board

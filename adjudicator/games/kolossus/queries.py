@@ -8,8 +8,8 @@ import random
 import threading
 from typing import Any
 
-from adjudicator.core.kit import Owed, RulesBase
-from adjudicator.core.rulings import Illegal
+from adjudicator.core.kernel.kit import Owed, RulesBase
+from adjudicator.core.kernel.rulings import Illegal
 
 from . import events as E
 from .basics import CI, DERIVED_STEPS, NS, bad, board_of, title, wname

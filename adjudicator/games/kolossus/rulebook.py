@@ -4,7 +4,7 @@ Dotted ids (``KO-5.5``) are rules the engine enforces, by section; undotted ids 
 the project's interpretations of gaps in seed 002, numbered as in the design analysis (4.2).
 """
 
-from adjudicator.core.rulings import Rulebook
+from adjudicator.core.kernel.rulings import Rulebook
 
 RULES: dict[str, str] = {
     # 1 set-up

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.scene import Board, Cell, Counter, Piece, PlayerInfo, Scene
+from adjudicator.core.kernel.scene import Board, Cell, Counter, Piece, PlayerInfo, Scene
 
 from .basics import CI, board_of
 from .board import LETTERS

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.core.kit import checks
+from adjudicator.core.kernel.kit import checks
 
 from . import events as E
 from .basics import bad, board_of, title, wname

@@ -1,4 +1,4 @@
-"""The Kolossus working position (the fold contract, :mod:`adjudicator.core.fold`, issue 33).
+"""The Kolossus working position (the fold contract, :mod:`adjudicator.core.kernel.fold`, issue 33).
 
 :class:`Position` holds the fields of a :class:`~.state.State` as attributes, so every check
 handler (which reads attributes) runs on it unchanged, and every apply handler writes it in
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from msgspec.structs import astuple
 
-from adjudicator.core.events import Event
-from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop
-from adjudicator.core.kit import direct_check
-from adjudicator.core.rulings import Ruling
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.fold import MAX_DERIVED_RUN, EngineLoop
+from adjudicator.core.kernel.kit import direct_check
+from adjudicator.core.kernel.rulings import Ruling
 
 from .state import Seats, State
 
@@ -83,7 +83,7 @@ JOURNAL = 1024
 
 
 class Fold:
-    """One verification's working position (the :class:`~adjudicator.core.fold.Working`
+    """One verification's working position (the :class:`~adjudicator.core.kernel.fold.Working`
     protocol) for Kolossus: one :class:`Position` for the whole log.
 
     ``check`` calls the event type's check handler on the Position (the kit's wrapper for
@@ -93,7 +93,7 @@ class Fold:
     undefined, or a defect) the position is the one before the event: the last State kept
     (``mark``) with the events applied since (``journal``, at most :data:`JOURNAL`) applied
     again, so no event pays for a copy.  The methods are closures (the verifier's hot path: no
-    attribute lookups), as in :class:`~adjudicator.core.fold.FrozenWorking`."""
+    attribute lookups), as in :class:`~adjudicator.core.kernel.fold.FrozenWorking`."""
 
     __slots__ = ("position", "keep_base", "base", "ended", "check", "advance", "freeze", "restore")
 

@@ -1,6 +1,6 @@
 """LOGOS (seed 001): the card battle of classes, combos and effects, in simultaneous rounds."""
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 
 from .game import Logos
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.kit import applies
-from adjudicator.core.rulings import Undefined
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.kit import applies
+from adjudicator.core.kernel.rulings import Undefined
 
 from . import events as E
 from . import unknowns as U

@@ -18,7 +18,7 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.core.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
+from adjudicator.core.kernel.data import Pool, PoolLoader  # noqa: F401 (Pool: this game's pools)
 
 DATA = Path(__file__).parent / "data"
 

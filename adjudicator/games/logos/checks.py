@@ -9,9 +9,9 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, PRIVATE_EVENTS
-from adjudicator.core.kit import checks
-from adjudicator.core.rulings import Illegal
+from adjudicator.core.kernel.events import HIDDEN, PRIVATE_EVENTS
+from adjudicator.core.kernel.kit import checks
+from adjudicator.core.kernel.rulings import Illegal
 
 from . import events as E
 from . import unknowns as U

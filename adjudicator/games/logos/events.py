@@ -16,8 +16,8 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from adjudicator.core.events import Event
-from adjudicator.core.kit import GameEndedBase, MatchStartedBase
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.kit import GameEndedBase, MatchStartedBase
 
 
 class MatchStarted(MatchStartedBase):

@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import HIDDEN, Event
-from adjudicator.core.kit import DataField, KitGame, Refs, check_player_ids
-from adjudicator.core.protocol import RefError
-from adjudicator.core.refs import Names, check_deck_lists
+from adjudicator.core.kernel.events import HIDDEN, Event
+from adjudicator.core.kernel.kit import DataField, KitGame, Refs, check_player_ids
+from adjudicator.core.kernel.protocol import RefError
+from adjudicator.core.kernel.refs import Names, check_deck_lists
 
 from . import events as E
 from .cards import CLASSES, POOLS, Pool, load_pool

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.invariants import Spec, seated_scan
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.invariants import Spec, seated_scan
 
 from .cards import load_pool
 from .state import State

@@ -32,9 +32,9 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.events import HIDDEN, Event
-from adjudicator.core.notation import MAX_TEXT, Notation as BaseNotation, NotationError
-from adjudicator.core.suggest import closest
+from adjudicator.core.kernel.events import HIDDEN, Event
+from adjudicator.core.kernel.notation import MAX_TEXT, Notation as BaseNotation, NotationError
+from adjudicator.core.kernel.suggest import closest
 
 from . import events as E
 from . import posline

@@ -2,7 +2,7 @@
 
 :func:`observe` masks a position, :func:`redact` an event; the judge (``player=None``) is never
 passed here.  ``view``, ``scene``, the text render and the viewers' event lists all go through
-these two (via :class:`~adjudicator.core.kit.KitGame`):
+these two (via :class:`~adjudicator.core.kernel.kit.KitGame`):
 
 - nobody sees a deck (its order is unknown to everybody; the deck keeps its size);
 - the opponent's card slots, Backup card and committed battle card until it is revealed;
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, Event, hidden, masked
-from adjudicator.core.kit import seated
+from adjudicator.core.kernel.events import HIDDEN, Event, hidden, masked
+from adjudicator.core.kernel.kit import seated
 
 from . import events as E
 from .cards import LOOKS

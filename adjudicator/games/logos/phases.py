@@ -12,8 +12,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.kit import Owed, RulesBase
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.kit import Owed, RulesBase
 
 from . import events as E
 from . import unknowns as U

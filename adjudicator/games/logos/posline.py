@@ -29,10 +29,10 @@ from urllib.parse import unquote
 
 import msgspec
 
-from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.limits import MAX_DEPTH
-from adjudicator.core.notation import NotationError
-from adjudicator.core.protocol import RefError
+from adjudicator.core.kernel.errors import AdjudicatorError
+from adjudicator.core.kernel.limits import MAX_DEPTH
+from adjudicator.core.kernel.notation import NotationError
+from adjudicator.core.kernel.protocol import RefError
 
 from . import events as E
 from .state import Options, Player, State

@@ -7,7 +7,7 @@ to LG-34), then how a seat's record with unknown cards is judged (LG-35 to LG-39
 irregular event a judge lets stand does (LG-40) what a seat keeps of events taken back (LG-41) and what the cards an effect moves show (LG-42).
 """
 
-from adjudicator.core.rulings import Illegal, Rulebook
+from adjudicator.core.kernel.rulings import Illegal, Rulebook
 
 #: the prefix of every ruling code of LOGOS
 NS = "logos/"

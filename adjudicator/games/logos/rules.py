@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.events import HIDDEN
 
 from . import events as E
 from . import unknowns as U

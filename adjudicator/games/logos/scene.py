@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.events import HIDDEN
-from adjudicator.core.scene import Card, Counter, PlayerInfo, Scene, Zone
+from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.scene import Card, Counter, PlayerInfo, Scene, Zone
 
 from .cards import COLOUR_OF, Pool, load_pool
 from .state import Player, State

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from adjudicator.core.events import HIDDEN
+from adjudicator.core.kernel.events import HIDDEN
 
 from . import events as E
 from .commitments import commitment_of, example_salt

@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from adjudicator.core.kit import Result, TwoSeats  # noqa: F401 (the kit's, this game's)
+from adjudicator.core.kernel.kit import Result, TwoSeats  # noqa: F401 (the kit's, this game's)
 
 from .events import MatchStarted
 

@@ -31,8 +31,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from adjudicator.core.events import HIDDEN, bare
-from adjudicator.core.rulings import Illegal, Undetermined
+from adjudicator.core.kernel.events import HIDDEN, bare
+from adjudicator.core.kernel.rulings import Illegal, Undetermined
 
 from . import events as E
 from .cards import LOOKS, Pool

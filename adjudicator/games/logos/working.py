@@ -1,5 +1,5 @@
 """The fold's working position of a LOGOS verification (issue 33, the fold contract of
-:mod:`adjudicator.core.fold`): one mutable position per verification, frozen only where a caller
+:mod:`adjudicator.core.kernel.fold`): one mutable position per verification, frozen only where a caller
 keeps one (python-chess's ``Board``: push in place, copy only when kept).
 
 :data:`Pos` mirrors the fields of :class:`~.state.State` (a msgspec Struct, not frozen); the apply
@@ -24,10 +24,10 @@ from typing import Any, Callable
 import msgspec
 from msgspec.structs import astuple
 
-from adjudicator.core.events import Event
-from adjudicator.core.fold import MAX_DERIVED_RUN, EngineLoop, settle
-from adjudicator.core.kit import TwoSeats, direct_check
-from adjudicator.core.rulings import Ruling
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.fold import MAX_DERIVED_RUN, EngineLoop, settle
+from adjudicator.core.kernel.kit import TwoSeats, direct_check
+from adjudicator.core.kernel.rulings import Ruling
 
 from . import events as E
 from .state import State
@@ -74,7 +74,7 @@ def _plain(s: Any) -> bool:
 
 
 class LogosWorking:
-    """The :class:`~adjudicator.core.fold.Working` protocol for LOGOS (``Logos.working``)."""
+    """The :class:`~adjudicator.core.kernel.fold.Working` protocol for LOGOS (``Logos.working``)."""
 
     __slots__ = ("game", "rules", "keep_base", "base", "ended", "pos", "frozen", "handlers", "check")
 
@@ -171,7 +171,7 @@ def _checker(w: LogosWorking) -> Callable[[Event], Ruling]:
     """``w.check(event)``: the ruling on ``event`` in the working position (the check handlers
     only read it; the rules' last refill step, when of this position, was found after its last
     write), else in the frozen one.  The verifier's hot path: the kit's handler of the event's
-    type is called directly (:func:`~adjudicator.core.kit.direct_check`), anything unusual (no
+    type is called directly (:func:`~adjudicator.core.kernel.kit.direct_check`), anything unusual (no
     handler, a handler that raises) by the kit's wrapper, which gives its ruling."""
     gcheck = w.game.check
     direct = direct_check(gcheck)

@@ -5,7 +5,7 @@ Installing this distribution adds the entry point ``toy = adjudicator_toy`` to t
 (or when every game is listed), and importing it registers the game.
 """
 
-from adjudicator.core import registry
+from adjudicator.core.kernel import registry
 
 from .game import ToyGame
 

@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from adjudicator.core.events import Event
-from adjudicator.core.kit import KitGame, MatchStartedBase, Refs, RulesBase, applies, checks
-from adjudicator.core.rulings import Illegal, Rulebook
+from adjudicator.core.kernel.events import Event
+from adjudicator.core.kernel.kit import KitGame, MatchStartedBase, Refs, RulesBase, applies, checks
+from adjudicator.core.kernel.rulings import Illegal, Rulebook
 
 NS = "toy/"
 #: the rule ids and titles, from the package's data
@@ -145,7 +145,7 @@ class ToyGame(KitGame[ToyState]):
         return current(s)
 
     def outcome(self, s: ToyState) -> Any:
-        from adjudicator.core.protocol import Outcome
+        from adjudicator.core.kernel.protocol import Outcome
 
         return Outcome("win", s.winner, "target reached") if s.winner else None
 

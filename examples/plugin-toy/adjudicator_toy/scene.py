@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.scene import Counter, PlayerInfo, Scene
+from adjudicator.core.kernel.scene import Counter, PlayerInfo, Scene
 
 
 def scene(game: Any, state: Any, player: str | None) -> Scene:

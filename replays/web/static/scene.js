@@ -1,4 +1,4 @@
-/* Draws a Scene (adjudicator/core/scene.py) as SVG and HTML.  Generic over every game: it
+/* Draws a Scene (adjudicator/core/kernel/scene.py) as SVG and HTML.  Generic over every game: it
  * knows boards (grid, hex, graph) with levels, terrain, pieces, markers and controllers; zones
  * of cards (face up, face down, counted); counters; notes.  Fields equal to their default are
  * omitted from the JSON (msgspec omit_defaults), so every list may be missing. */

@@ -1,0 +1,1 @@
+"""Services over verified logs: tournaments (standings, pairings), reconciling records, card pools, deck lists."""

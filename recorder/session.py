@@ -1,0 +1,832 @@
+"""Recording a match at the table: the session behind ``adjudicator record`` (the Textual app in
+``recorder/terminal.py``, the headless ``--script`` mode) and the browser's new-match page.
+
+A :class:`RecordSession` keeps one log file up to date as the match is played:
+
+- the choices are the legal events of whoever acts, numbered and grouped as ``adjudicator legal``
+  groups them, in the game's notation (``game.notation.format``); random outcomes are asked for as
+  they happen (only the values that can be); an entry is a number, a few words of a choice, the
+  game's notation of an event (``notation.parse_entry``: one entry may be several events),
+  ``undo``, or an event typed as JSON; an empty entry (Enter) is the default: the only choice
+  where there is one, else the pass where passing is legal;
+- the entries that end the match by a player's decision (a resignation, a concession) are listed
+  apart from the choices and recorded only once confirmed (``resign``, then ``y``);
+- a pass is filled in when it is the only thing the player to act may do (the seat's own, in
+  seat mode): recorded with the entry before it, taken back with it;
+- every accepted event is appended to the file and flushed to disk (``fsync``) before the entry
+  is answered, so a crash or ``kill -9`` loses at most the entry being typed; ``undo`` rewrites
+  the file atomically (a new file renamed over the old);
+- derived events are the engine's (the log leaves them out, as every shipped log does);
+- ``note TEXT`` writes a comment on the last event (the envelope's ``note``, shown by the viewers);
+- an illegal entry is refused with the ruling; with ``judge=True`` it may then be recorded,
+  flagged, with a ``JudgeRuling`` (``rule stands|taken-back [reason]``);
+- the log is sealed (the hash chain, ``adjudicator seal``) when the match ends;
+- with ``seat=PLAYER`` it records what that seat sees: the set-up and every event as
+  ``game.redact`` shows them to the seat (the opponents' hidden cards ``"?"``), and the game's
+  ``seat.py`` (if any) says which of the seat's own hidden values are recorded as commitments
+  (a fresh random salt each, kept in the side file ``<log>.salts.json``) and when the rules open
+  them.  Nothing in a game engine reads a random source: the salts are made here.  An opponent's
+  hidden value is entered as unknown: the seat rules' ``unknowns(state, seat)`` lists those
+  events (a LOGOS opponent's pick as ``commitment "?"``), so one seat records a match alone;
+- resuming keeps the mode: a seat's record (its side file names the seat) is resumed as that
+  seat, a full record as a full record; the derived events a log states are checked against the
+  engine's (LOG-2) before anything is recorded after them.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets as _random
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from adjudicator.api import IllegalEvent, read_log
+from adjudicator.build import Recording, setup_event
+from adjudicator.core.kernel import position as positions
+from adjudicator.core.kernel import registry
+from adjudicator.core.kernel import sources as _sources
+from adjudicator.core.kernel.errors import AdjudicatorError, LogError
+from adjudicator.core.kernel.events import ENVELOPE_FIELDS, Event, JudgeRuling, bare, states
+from adjudicator.core.kernel.log import seal_lines
+from adjudicator.core.kernel.notation import ACTORS, NotationError, normalize
+from adjudicator.core.kernel.protocol import Game
+from adjudicator.core.kernel.rulings import Ruling
+from adjudicator.core.kernel.verify import propose
+
+from .files import load_salts, resumed_seat, save_salts, write_atomic
+
+#: the longest entry read (a typed event included)
+MAX_ENTRY = 100_000
+#: the most passes filled in after one entry (each is the only thing its player may do)
+MAX_FILLED = 1_000
+#: what confirms a match-ending entry
+YES = ("y", "yes")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One numbered choice: what is listed, and the event recorded when it is picked."""
+
+    number: int
+    label: str
+    event: Event
+    #: how many legal events it stands for (moves of one piece to one square by several paths)
+    alternatives: int = 1
+    #: the events recorded after ``event`` by the same pick: a compound entry (a Kolossus
+    #: activation, its roll and its move), offered where the game's notation reads it as one
+    then: tuple[Event, ...] = ()
+
+    @property
+    def events(self) -> list[Event]:
+        """What picking it records, in order."""
+        return [self.event, *self.then]
+
+    @property
+    def random(self) -> bool:
+        return self.event.kind == "R"
+
+
+@dataclass
+class Answer:
+    """What an entry led to."""
+
+    ok: bool
+    message: str
+    #: the events appended to the log by this entry, and what the rules derived after them
+    added: list[Event] = field(default_factory=list)
+    derived: list[Event] = field(default_factory=list)
+    #: the choices a few typed words matched (more than one: type more)
+    candidates: list[Choice] = field(default_factory=list)
+    ruling: Ruling | None = None
+    #: a match-ending entry waits for ``y`` (nothing recorded yet)
+    confirm: bool = False
+    #: passes filled in after the entry (their players had no other choice)
+    filled: list[Event] = field(default_factory=list)
+
+
+class RecordSession:
+    """One match being recorded into one log file (see the module docstring)."""
+
+    def __init__(self, path: str | Path, record: Recording, *, seat: str | None = None,
+                 judge: bool = False, view: Recording | None = None,
+                 salts: dict[str, tuple[str, str]] | None = None) -> None:
+        self.path = Path(path)
+        self.record = record
+        self.game: Game = record.game
+        self.seat = seat
+        self.judge = judge
+        #: the seat's own view (its own hidden values named): what the choices are listed from
+        self.view = view if view is not None else record
+        #: commitment -> (value, salt): the seat's secrets (kept in the side file)
+        self.salts: dict[str, tuple[str, str]] = dict(salts or {})
+        #: per entry: how many entries it pushed to the record and to the view
+        self._groups: list[tuple[int, int]] = []
+        #: the last entry refused by the rules (a judge may record it with a ruling)
+        self.refused: Event | None = None
+        self.sealed = False
+        #: openings read back on resume, waiting for the entry they belong to
+        self._pending = (0, 0)
+        #: a match-ending event waiting for its confirmation (``y``)
+        self.confirming: Event | None = None
+        #: a judge resumed a log holding an irregularity: the events after it, and the line of the first
+        self._after_ruling: tuple[list[Event], int] | None = None
+        #: what that irregularity is (shown on resuming), or None
+        self.irregularity: str | None = None
+        #: the last entry was answered without recording anything (a note then goes nowhere)
+        self._last_failed = False
+        #: fill in a pass that is its player's only choice
+        self.autopass = True
+        #: and every other forced event (False: passes only, as the browser's page records)
+        self.fills_forced = True
+        #: the forced events filled in after the last entry, not yet restated: a person (or a script
+        #: of the whole match) who enters the next of them again is told it is recorded already
+        self._restatable: list[Event] = []
+        #: (entries, view entries) -> (choices, enders): the lists of the position last shown
+        self._lists: tuple[tuple[int, int], list[Choice], list[Choice]] | None = None
+        #: (view state, compound choices) of the position last shown
+        self._compounds: tuple[Any, list[Choice]] | None = None
+        self._seat_rules = getattr(self.game, "part", lambda _n: None)("seat") if seat is not None else None
+
+    # -- starting and resuming -----------------------------------------------------------------------
+    @classmethod
+    def start(cls, path: str | Path, game_id: str, players: list[str], *, pool: str | None = None,
+              options: Mapping[str, Any] | None = None, meta: Mapping[str, str] | None = None,
+              fields: Mapping[str, Any] | None = None, seat: str | None = None, judge: bool = False,
+              pools: list[str] | None = None) -> "RecordSession":
+        """A new match: the set-up checked, then written as the file's first line."""
+        path = Path(path)
+        game = registry.get(game_id)
+        src = _sources.Sources(pools) if pools else None
+        with (_sources.using(src) if src is not None else _null()):
+            setup = setup_event(game, players, pool=pool, options=options, meta=meta, **dict(fields or {}))
+        if seat is not None and seat not in players:
+            raise LogError(str(path), None, f"--as: {seat!r} is not a player of this match (players: {', '.join(players)})")
+        full = Recording(game, setup, src, str(path))
+        record = Recording(game, game.redact(setup, seat), src, str(path)) if seat is not None else full
+        session = cls(path, record, seat=seat, judge=judge, view=record if seat is None else None)
+        if seat is not None:
+            session.view = Recording(game, game.redact(setup, seat), src, str(path))
+            save_salts(path, seat, {})  # the side file names the seat (a resume keeps it)
+        write_atomic(path, record.to_jsonl())
+        session._restatable = session._fill(passes_only=True)  # (the first entry is the person's: Enter, where the start is forced)
+        if len(session.record) > 1:
+            session._groups.append((session.record.entries - 1, session.view.entries - 1))
+            write_atomic(path, session.record.to_jsonl())
+            if session.over:
+                session.seal()
+        return session
+
+    @classmethod
+    def resume(cls, path: str | Path, *, seat: str | None = None, judge: bool = False,
+               pools: list[str] | None = None) -> "RecordSession":
+        """Go on recording the log at ``path`` (after a crash, or another day) in the mode it was
+        recorded in: a seat's record (its side file names the seat) as that seat, whether or not
+        ``seat`` is given; another seat, or a seat for a full record, is refused."""
+        path = Path(path)
+        seat = resumed_seat(path, seat)
+        match = read_log(path, pools=pools or ())
+        events = [msgspec.structs.replace(e, prev=None) if e.prev is not None else e for e in match.events]
+        salts = load_salts(path) if seat is not None else {}
+        src = _sources.Sources(pools) if pools else None
+        game = match.game
+        record = Recording(game, events[0], src, str(path))
+        session = cls(path, record, seat=seat, judge=judge, salts=salts)
+        if seat is not None:
+            session.view = Recording(game, events[0], src, str(path))
+        session._replay(events[1:], 2)
+        session.sealed = match._log.chain_head is not None  # type: ignore[attr-defined]
+        return session
+
+    def _replay(self, rest: list[Event], first: int) -> None:
+        """Replay a resumed log's events ``rest`` (the first at line ``first``) entry by entry: a
+        ruling with the event it rules on.  An illegal event no ruling follows is refused (the log
+        is not resumed), but for a judge: the session stops there, that event waiting for the
+        judge's ruling (:meth:`_irregular`)."""
+        path, game, session, record = self.path, self.game, self, self.record
+        i = 0
+        derived: deque[Event] = deque()
+        confirmed: list[Event] | None = []
+        while i < len(rest):  # entry by entry: a ruling with the event it rules on
+            ev, nxt = rest[i], rest[i + 1] if i + 1 < len(rest) else None
+            if type(nxt) is JudgeRuling and nxt.event == len(record) + 1:
+                session._push_ruled_pair(ev, nxt)
+                derived, confirmed = deque(), []
+                i += 2
+                continue
+            if ev.kind != "X":
+                try:
+                    session._replay_entry(ev)
+                except IllegalEvent as exc:
+                    if self._irregular(ev, rest[i + 1:], first + i, exc):
+                        return
+                    r = exc.ruling
+                    raise LogError(str(path), first + i, f"{r.rule} [{r.code}] {r.message}: the log is not legal so far "
+                                   "(verify it; it is not resumed)") from None
+                derived = deque(session.record.derived)
+                confirmed = []
+            elif derived and states(derived[0], ev) and confirmed is not None:
+                confirmed.append(derived.popleft())  # LOG-2: a derived event the log states is the engine's
+            elif confirmed is None or (not derived and not session.over and game.follows_stated(session.record.state)):
+                # a consequence a seat's record states (an unknown card): from here on in this entry
+                # every stated event is the verifier's to judge, after the engine's own before it
+                for c in confirmed or ():
+                    session._replay_entry(c)
+                confirmed = None
+                try:
+                    session._replay_entry(ev)
+                except IllegalEvent as exc:
+                    r = exc.ruling
+                    raise LogError(str(path), first + i, f"{r.rule} [{r.code}] {r.message} (verify it; it is not resumed)") from None
+            else:
+                why = f"the engine derives {session.words(derived[0])}" if derived else "the engine derives nothing here"
+                raise LogError(str(path), first + i, f"LOG-2 [core/derived-mismatch] the log states {session.words(ev)} "
+                               f"but {why} (verify it; it is not resumed)")
+            i += 1
+
+    def _irregular(self, ev: Event, rest: list[Event], line: int, exc: IllegalEvent) -> bool:
+        """A judge resumes a log that holds an irregularity (an illegal event no ruling follows, at
+        ``line``): the session stops before it, the event waiting for the judge's ruling (``rule
+        stands|taken-back``), the events after it (``rest``) replayed once ruled.  False for anyone else."""
+        if not self.judge:
+            return False
+        self.refused, self._after_ruling = ev, (rest, line + 1)
+        r = exc.ruling
+        self.irregularity = (f"line {line}: {self.words(ev)} is refused ({r.rule} [{r.code}] {r.message}); "
+                             f"{len(rest)} events after it wait for the judge's ruling: rule stands|taken-back [reason]")
+        return True
+
+    def _replay_entry(self, ev: Event) -> None:
+        """One event of a resumed log: into the record, and as the seat saw it into its view (an
+        opening of a commitment belongs to the entry after it)."""
+        self.record.push(ev)
+        n_view = 0
+        if self.view is not self.record:
+            shown = self._shown(ev)
+            if shown is not None:
+                self.view.push(shown)
+                n_view = 1
+        if self._opening(ev):
+            self._pending = (self._pending[0] + 1, self._pending[1] + n_view)
+            return
+        r, v = self._pending
+        self._pending = (0, 0)
+        self._groups.append((1 + r, n_view + v))
+
+    def _opening(self, ev: Event) -> bool:
+        fn = getattr(self._seat_rules, "is_opening", None)
+        return bool(fn and fn(ev))
+
+    def _shown(self, ev: Event) -> Event | None:
+        fn = getattr(self._seat_rules, "shown", None)
+        return ev if fn is None else fn(ev, self.salts)
+
+    # -- where the match stands ------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.record.is_over()
+
+    def to_act(self) -> list[str]:
+        return self.view.to_act
+
+    def position_text(self) -> str:
+        """The position as the recorder shows it (the seat's view in seat mode)."""
+        return self.game.describe(self.view.state, self.seat)
+
+    def scene(self) -> Any:
+        return self.game.scene(self.view.state, self.seat)
+
+    def choices(self) -> list[Choice]:
+        """The legal events of whoever acts, numbered (see the module docstring): the
+        match-ending entries are apart (:meth:`enders`)."""
+        return self.lists()[0]
+
+    def enders(self) -> list[Choice]:
+        """The entries that end the match by a player's decision (a resignation, a concession):
+        listed apart, recorded once confirmed (number 0: never picked by number)."""
+        return self.lists()[1]
+
+    def lists(self) -> tuple[list[Choice], list[Choice]]:
+        """The choices and the match-ending entries of the position (kept until it changes)."""
+        cache = self._lists
+        if cache is not None and cache[0][0] is self.record.state and cache[0][1] is self.view.state:
+            return cache[1], cache[2]
+        choices: list[Choice] = []
+        enders: list[Choice] = []
+        if not self.over:
+            events = self.view.legal()
+            if self.seat is not None:
+                seen: list[Event] = []
+                for e in events:
+                    r = self.game.redact(e, self.seat)
+                    if r not in seen:
+                        seen.append(r)
+                unknown = getattr(self._seat_rules, "unknowns", None)
+                for e in unknown(self.view.state, self.seat) if unknown is not None else ():
+                    # an opponent's hidden value, entered as unknown: offered where the rules allow it
+                    # (legal or undetermined: a card whose combo the counter cannot meet is not offered)
+                    if e not in seen and self._allowed(e):
+                        seen.append(e)
+                events = seen
+            listed = positions.grouped(self.game, events)
+            ending = [self._ends(e) for e, _n in listed]
+            if ending == [True]:  # nothing else may happen (the last turn's end): the match's natural end
+                ending = [False]
+            for (e, n), ends in zip(listed, ending):
+                if ends:
+                    enders.append(Choice(0, self.label(e), e, n))
+                else:
+                    choices.append(Choice(len(choices) + 1, self.label(e), e, n))
+        self._lists = ((self.record.state, self.view.state), choices, enders)  # type: ignore[assignment]
+        return choices, enders
+
+    def compounds(self) -> list[Choice]:
+        """The compound entries of the position (the game's ``notation.compound_entries``: a
+        Kolossus activation with the roll the match's die generator fixes and a move), each one
+        pick; unnumbered (0): the terminal's keys offer them beside the choices."""
+        cache = self._compounds
+        if cache is not None and cache[0] is self.view.state:
+            return cache[1]
+        fn = getattr(self.game.notation, "compound_entries", None)
+        out: list[Choice] = []
+        if fn is not None and not self.over and self.seat is None:
+            with self.view._using():
+                for label, evs in fn(self.view.state, [c.event for c in self.choices()]):
+                    out.append(Choice(0, label, evs[0], 1, tuple(evs[1:])))
+        self._compounds = (self.view.state, out)
+        return out
+
+    def pick(self, choice: Choice) -> Answer:
+        """Record a listed choice (a match-ending one waits for ``y``; a compound's events as one entry)."""
+        if choice.then:
+            return self.push(choice.events)
+        return self._entry([choice.event])
+
+    def _allowed(self, e: Event) -> bool:
+        with self.view._using():
+            try:
+                return self.game.check(self.view.state, e).allowed
+            except Exception:  # noqa: BLE001 - an engine defect is the entry's to report, not the list's
+                return True
+
+    @staticmethod
+    def _bare(e: Event) -> bool:
+        """An event of its player alone (no field but who acts): a pass, a resignation."""
+        fields = type(e).__struct_fields__
+        return e.kind != "R" and all(f in ENVELOPE_FIELDS or f in ACTORS or f == "type" for f in fields)
+
+    def _ends(self, e: Event) -> bool:
+        """Does ``e``, a player's decision of no other field, end the match (a resignation)?"""
+        if not self._bare(e):
+            return False
+        with self.view._using():
+            ruling, _derived, after = propose(self.game, self.view.state, e)
+            return ruling.allowed and self.game.outcome(after) is not None
+
+    def _is_pass(self, e: Event) -> bool:
+        """A pass: an event of its player alone whose notation reads ``pass`` (``passed``)."""
+        if not self._bare(e):
+            return False
+        action = self.words(e).partition(": ")[2] or self.words(e)
+        return any(w.startswith("pass") for w in action.casefold().split())
+
+    def default(self) -> Choice | None:
+        """What Enter records: the only choice where there is one, else the one pass."""
+        choices = self.choices()
+        if len(choices) == 1:
+            return choices[0]
+        passes = [c for c in choices if self._is_pass(c.event)]
+        return passes[0] if len(passes) == 1 else None
+
+    def words(self, e: Event, state: Any = None) -> str:
+        """``e`` in the game's notation, in ``state`` (default: the position now)."""
+        return self.game.notation.format(e, self.view.state if state is None else state)
+
+    def label(self, e: Event) -> str:
+        hidden = getattr(self._seat_rules, "hidden_value", None)
+        value = hidden(self.view.state, e) if hidden is not None and getattr(e, "player", None) == self.seat else None
+        text = self.words(e)
+        if value is not None and type(e).__name__ != "CardDrawn":
+            name = getattr(self.game.notation, "card_name", lambda _s, c: c)(self.view.state, value)
+            return f"{self.seat}: commit to {name} (a fresh salt, opened when the rules reveal it)"
+        return text
+
+    def log_words(self, last: int = 12) -> list[str]:
+        """The last ``last`` events of the log, numbered, in the game's notation (each in the
+        position it was recorded in)."""
+        evs = self.record.events
+        start = max(1, len(evs) - last)
+        before: dict[int, Any] = {}
+        end = len(evs)
+        entries = self.record._entries
+        for k in range(len(entries) - 1, 0, -1):  # the position before each entry's events
+            first = end - entries[k][0]
+            for j in range(first, end):
+                before[j] = entries[k - 1][2]
+            end = first
+            if end <= start:
+                break
+        return [f"{i + 1}. {self.words(e, before.get(i))}" + (f"  -- {e.note}" if e.note else "")
+                for i, e in enumerate(evs[start:], start=start)]
+
+    # -- entries ------------------------------------------------------------------------------------------
+    def enter(self, text: str) -> Answer:
+        """One entry as typed (see the module docstring)."""
+        note = text.strip().lower().startswith("note")
+        answer = self._enter(text)
+        if not note:
+            self._last_failed = not answer.ok and not answer.confirm
+        return answer
+
+    def _enter(self, text: str) -> Answer:
+        text = text.strip()
+        if len(text) > MAX_ENTRY:
+            self.confirming = None
+            return Answer(False, f"an entry is at most {MAX_ENTRY} characters")
+        low = text.lower()
+        if self.confirming is not None:
+            ev, self.confirming = self.confirming, None
+            if low in YES:
+                return self.push(ev)
+            return Answer(False, f"not recorded: {self.words(ev)} (only y confirms it)")
+        if not text:
+            d = self.default()
+            if d is None:
+                return Answer(False, "Enter records the default (the only choice, or the pass): there is none here; "
+                                     "type a number, a few words, the notation, undo, or an event as JSON")
+            return self.push(d.event)
+        if low in ("undo", "u"):
+            return self.undo()
+        if low.split(" ", 1)[0] in ("undo", "u") and low.split(" ", 1)[1].strip().isdigit():
+            return self.undo_named(int(low.split(" ", 1)[1]))
+        if low.startswith("rule "):
+            return self.rule(text[5:])
+        if low.startswith("note ") or low == "note":
+            return self.note(text[5:])
+        if text.startswith("{"):
+            return self._entry([text])
+        choices, enders = self.lists()
+        if text.isdigit():
+            n = int(text)
+            if not 1 <= n <= len(choices):
+                return Answer(False, f"no choice {n} (1 to {len(choices)})" if choices else "nothing to choose")
+            return self.pick(choices[n - 1])
+        exact = [c for c in choices + enders if normalize(c.label) == normalize(text)]
+        if len(exact) == 1:
+            return self._entry([exact[0].event])
+        try:  # the game's notation: a short form, or one entry of several events
+            events = self.game.notation.parse_entry(text, self.view.state)
+        except NotationError as exc:  # else a few words of the choices
+            found, ending = match_words(text, choices), match_words(text, enders)
+            if len(found) == 1 and not ending:
+                return self._entry([found[0].event])
+            if found or ending:
+                both = found + ending
+                return Answer(False, f"{len(both)} choices match {text!r}: type more, or the number", candidates=both)
+            more = f" (could be: {'; '.join(exc.candidates[:8])})" if exc.candidates else ""
+            return Answer(False, f"no choice matches {text!r}: {exc.reason}{more}")
+        return self._entry(events)
+
+    def _entry(self, events: list[Any]) -> Answer:
+        """Record the events of one entry; a lone match-ending one (typed as JSON too) waits for ``y``."""
+        if len(events) == 1 and not self.over:
+            try:
+                first = events[0] if isinstance(events[0], Event) else self.record._decode(events[0])
+            except LogError as exc:
+                return Answer(False, exc.render().removeprefix("<event>: "))
+            ev = first if self.seat is None else self.game.redact(first, self.seat)
+            if any(c.event == ev for c in self.enders()):
+                self.confirming = first
+                return Answer(False, f"{self.words(ev)}: this ends the match and seals the log. Type y to confirm "
+                                     "(anything else: nothing is recorded)", confirm=True)
+        return self.push(events[0] if len(events) == 1 else events)
+
+    def push(self, entry: Event | str | dict[str, Any] | list[Any]) -> Answer:
+        """Record one entry (an event, a choice's, typed, or a list: the events of one entry):
+        refused with the ruling when illegal, and nothing of it recorded."""
+        if self.over:
+            return Answer(False, "the match is over (undo takes back the last entry)")
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        items = entry if isinstance(entry, list) else [entry]
+        if not items:
+            return Answer(False, "an entry of no event")
+        restated = self._restated(items)
+        if restated is not None:
+            return Answer(True, f"recorded already (no other choice): {self.words(restated)}")
+        lines = len(self.record)
+        before_r, before_v = self.record.entries, self.view.entries
+        added: list[Event] = []
+        filled: list[Event] = []
+        for item in items:
+            try:
+                ev = item if isinstance(item, Event) else self.record._decode(item)
+            except LogError as exc:
+                self._rollback(before_r, before_v)
+                return Answer(False, exc.render().removeprefix("<event>: "))
+            if type(ev) is JudgeRuling and not self.judge:
+                self._rollback(before_r, before_v)
+                return Answer(False, "only a judge records a ruling (record --judge)")
+            try:
+                added += self._push_entry(ev)
+            except IllegalEvent as exc:
+                self._rollback(before_r, before_v)
+                self.refused = ev
+                hint = " (a judge may record it: rule stands|taken-back [reason])" if self.judge else ""
+                r = exc.ruling
+                return Answer(False, f"refused: {r.rule} [{r.code}] {r.message}{hint}", ruling=r)
+            except LogError as exc:
+                self._rollback(before_r, before_v)
+                return Answer(False, exc.render().removeprefix("<event>: "))
+        ruling = self.record.last_ruling
+        derived = self.record.derived
+        filled = self._restatable = self._fill()
+        self.refused = None
+        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
+        self._write_new(lines)
+        verdict = "" if ruling.legal else f" ({ruling.verdict}: legal if {ruling.condition})"
+        then = f"; then (no other choice): {'; '.join(self.words(e) for e in filled)}" if filled else ""
+        return Answer(True, f"recorded {lines + len(added)}: " + "; ".join(self.words(e) for e in added) + verdict + then,
+                      added + filled, derived, ruling=ruling, filled=filled)
+
+    def _restated(self, items: list[Any]) -> Event | None:
+        """The forced event filled in since the last entry that a one-event entry restates (it and
+        those before it taken off the list), or None: then nothing filled in is restatable any more
+        (the entry moves the match on)."""
+        waiting, self._restatable = self._restatable, []
+        if len(items) != 1 or not waiting:
+            return None
+        try:
+            ev = items[0] if isinstance(items[0], Event) else self.record._decode(items[0])
+        except LogError:
+            return None
+        seen = bare(ev) if self.seat is None else self.game.redact(bare(ev), self.seat)
+        for k, filled in enumerate(waiting):  # (a script may leave out the passes before it)
+            if bare(filled) == bare(ev) or bare(filled) == seen:
+                self._restatable = waiting[k + 1:]
+                return filled
+        return None
+
+    def _fill(self, passes_only: bool = False) -> list[Event]:
+        """The forced events, pushed: a random outcome that can come out one way only (a die the
+        match's generator fixes, the last card of a deck), and a player's only choice (a
+        resignation aside) unless it ends the match (the last turn's end is Enter: the log is
+        then sealed); in seat mode only the seat's own passes (its view may not see a
+        consequence the table still shows before the next event), and only passes before the
+        first entry (the start of a match is shown as it is, Enter records its only choice)."""
+        out: list[Event] = []
+        while self.autopass and not self.over and len(out) < MAX_FILLED:
+            choices = self.choices()
+            if len(choices) != 1 or self.game.follows_stated(self.view.state):  # (waiting on what the table shows)
+                break
+            ev = choices[0].event
+            if self.seat is not None or passes_only or not self.fills_forced:  # a seat's view may not see a consequence still to come
+                if not self._is_pass(ev) or self.seat not in (None, getattr(ev, "player", getattr(ev, "warband", None))):
+                    break
+            elif ev.kind != "R" and self._ends(ev):
+                break
+            try:
+                out += self._push_entry(ev)
+            except (IllegalEvent, LogError):  # (listed as legal: never expected)
+                break
+        return out
+
+    def _push_entry(self, ev: Event) -> list[Event]:
+        """Push ``ev`` (with the seat's commitments and openings) to the record and the view."""
+        start = len(self.record)
+        seat_rules = self._seat_rules
+        recorded, shown = ev, ev
+        if seat_rules is not None and getattr(ev, "player", None) == self.seat:
+            salt = _random.token_hex(16)  # a fresh secret salt for each commitment
+            made = seat_rules.commit(self.view.state, ev, salt)
+            if made is not None:
+                recorded, shown, commitment, value = made
+                self.salts[commitment] = (value, salt)
+                save_salts(self.path, self.seat, self.salts)  # before the log holds the commitment
+            for opening in seat_rules.before(self.record.state, recorded, self.salts):
+                self.record.push(opening)
+        elif self.seat is not None:
+            recorded = shown = self.game.redact(ev, self.seat)
+        self.record.push(recorded)
+        if self.view is not self.record:
+            self.view.push(shown)
+        if seat_rules is not None:  # what the rules ask of the seat now (a reveal of its pick)
+            for _ in range(8):
+                due = seat_rules.due(self.view.state, self.seat, self.salts)
+                if not due:
+                    break
+                for d in due:
+                    self.record.push(d)
+                    self.view.push(d)
+        return self.record.events[start:]
+
+    def _rollback(self, n_record: int, n_view: int) -> None:
+        """Back to ``n_record`` and ``n_view`` entries."""
+        while self.record.entries > n_record:
+            self.record.pop()
+        while self.view is not self.record and self.view.entries > n_view:
+            self.view.pop()
+
+    def rule(self, text: str) -> Answer:
+        """``stands|taken-back [reason]``: record the last refused entry with a judge's ruling."""
+        if not self.judge:
+            return Answer(False, "only a judge records a refused event with a ruling (record --judge)")
+        if self.refused is None:
+            return Answer(False, "no refused entry to rule on")
+        decision, _, reason = text.strip().partition(" ")
+        if decision not in ("stands", "taken-back"):
+            return Answer(False, "rule stands [reason] or rule taken-back [reason]")
+        ev = self.refused
+        lines = len(self.record)
+        before_r, before_v = self.record.entries, self.view.entries
+        try:
+            ruling = self.record.push_ruled(ev, decision, reason=reason or None)
+            if self.view is not self.record:
+                self.view.push_ruled(ev if self.seat is None else self.game.redact(ev, self.seat), decision,
+                                     reason=reason or None)
+        except (IllegalEvent, LogError) as exc:
+            self._rollback(before_r, before_v)
+            return Answer(False, f"the ruling cannot be followed: {exc}")
+        self.refused = None
+        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
+        if self._after_ruling is None:
+            self._write_new(lines)
+        else:
+            failed = self._ruled_on_resumed(ev, before_r, before_v)
+            if failed is not None:
+                return failed
+        return Answer(True, f"recorded {lines + 1}: {self.words(ev)}, flagged; the judge's "
+                            f"ruling: {decision}" + (f"; then {self.irregularity}" if self.irregularity else ""),
+                      [ev, ruling])
+
+    def _ruled_on_resumed(self, ev: Event, before_r: int, before_v: int) -> Answer | None:
+        """The judge ruled on the irregularity of a resumed log: the events after it replayed (up
+        to the next irregularity, which then waits in its turn) and the file written whole (the
+        ruling goes in the middle); None, or the refusal when the events after it cannot follow
+        the ruling (nothing changed)."""
+        pending, self._after_ruling, self.irregularity = self._after_ruling, None, None
+        groups = len(self._groups) - 1  # (the ruled pair's entry is the last)
+        try:
+            self._replay(*pending)  # type: ignore[misc]
+        except LogError as exc:
+            self._rollback(before_r, before_v)
+            del self._groups[groups:]
+            self.refused, self._after_ruling = ev, pending
+            return Answer(False, f"the events after it cannot follow that ruling: {exc.render()}")
+        write_atomic(self.path, self._with_waiting())
+        if self.over and self._after_ruling is None:
+            self.seal()
+        return None
+
+    def _with_waiting(self) -> bytes:
+        """The record's lines, then (a resumed log's irregularity still waiting for its ruling) the
+        irregular event and the events after it, as the file held them."""
+        out = self.record.to_jsonl()
+        if self._after_ruling is not None and self.refused is not None:
+            out += b"".join(msgspec.json.encode(e) + b"\n" for e in [self.refused, *self._after_ruling[0]])
+        return out
+
+    def _push_ruled_pair(self, ev: Event, ruling: JudgeRuling) -> None:
+        self.record.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
+        if self.view is not self.record:
+            self.view.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
+        self._groups.append((1, 1 if self.view is not self.record else 0))
+
+    def note(self, text: str) -> Answer:
+        """Write ``text`` as the note (a comment) on the last event; ``note`` alone removes it."""
+        if len(self.record) == 1 and not text.strip():
+            return Answer(False, "no event to annotate")
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        if self._last_failed:  # the entry before was not recorded: the note is not for the last event
+            self._last_failed = False
+            last = self.record.events[-1]
+            return Answer(False, f"note not written: the entry before it was not recorded, so it would go on event "
+                                 f"{len(self.record)} ({self.words(last)}); type it again to put it there")
+        try:
+            ev = self.record.annotate(text.strip() or None)
+        except LogError as exc:
+            return Answer(False, exc.render())
+        write_atomic(self.path, self.record.to_jsonl())
+        if self.sealed:
+            self.seal()
+        return Answer(True, f"note on event {len(self.record)}: {ev.note}" if ev.note else
+                      f"note removed from event {len(self.record)}")
+
+    def undo(self) -> Answer:
+        """Take back the last entry (the file is rewritten atomically)."""
+        self.confirming = None
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        if not self._groups:
+            return Answer(False, "nothing to take back")
+        n_record, n_view = self._groups[-1]
+        shown = [e for e in self.record.events[len(self.record) - n_record:] if e.kind == "R" or self._opening(e)]
+        if shown and not self.judge:  # undo never re-rolls: what the table saw stands until a judge rules
+            return Answer(False, f"not taken back: {self.words(shown[0])} showed the table something new (a roll, a "
+                                 "draw, a reveal, an exploration, an opening); taking it back is a judge's ruling "
+                                 "(record --judge)")
+        self._groups.pop()
+        self._restatable = []
+        before = self.record.events
+        for _ in range(n_record):
+            self.record.pop()
+        taken = before[len(self.record):]
+        if self.view is not self.record:
+            for _ in range(n_view):
+                self.view.pop()
+        write_atomic(self.path, self.record.to_jsonl())
+        self.sealed = False
+        return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
+
+    def undo_named(self, number: int) -> Answer:
+        """``undo N``: take back event N, an earlier entry of a full record, where nothing after it
+        depends on it (the events after it replay as they are without it: the file is written
+        whole).  Refused for an entry that showed the table something new (a random outcome: a
+        roll, a draw, a reveal, an exploration; an opening; a ruling): taking that back is a
+        re-roll, for a judge's ruling; and for a derived event (take back its cause)."""
+        self.confirming = None
+        if self._after_ruling is not None:
+            return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        if self.seat is not None:
+            return Answer(False, "undo N takes back an earlier entry of a full record (a seat's record: undo, the last)")
+        events = self.record.events
+        if not 2 <= number <= len(events):
+            return Answer(False, f"no event {number} to take back (2 to {len(events)})")
+        ev = events[number - 1]
+        if ev.kind == "X":
+            return Answer(False, f"event {number} ({self.words(ev)}) follows from the entry before it: take that back")
+        if ev.kind == "R" or self._opening(ev) or type(ev) is JudgeRuling or \
+                (number < len(events) and type(events[number]) is JudgeRuling):
+            return Answer(False, f"event {number} ({self.words(ev)}) showed the table something new (or a judge ruled on "
+                                 "it): taking it back needs a judge's ruling (record --judge: the judge records it)")
+        end = number
+        while end < len(events) and events[end].kind == "X":
+            end += 1
+        trial = RecordSession(self.path, Recording(self.game, events[0], self.record._sources, str(self.path)))
+        try:
+            trial._replay(events[1:number - 1] + events[end:], 2)
+        except LogError as exc:
+            return Answer(False, f"event {number} ({self.words(ev)}) is not taken back: what follows depends on it "
+                                 f"({exc.reason})")
+        self.record, self.view, self._groups = trial.record, trial.record, trial._groups
+        write_atomic(self.path, self.record.to_jsonl())
+        self.sealed = False
+        if self.over:
+            self.seal()
+        return Answer(True, f"taken back: event {number} ({self.words(ev)}); the {len(events) - end} events after it "
+                            "stand", events[number - 1:end])
+
+    # -- the file ------------------------------------------------------------------------------------------
+    def _write_new(self, start: int) -> None:
+        """Append the record's events from ``start`` on, flushed to disk; seal at the end."""
+        if self.sealed:  # an entry after the end was taken back: the file is written whole again
+            write_atomic(self.path, self.record.to_jsonl())
+            self.sealed = False
+        else:
+            data = b"".join(msgspec.json.encode(e) + b"\n" for e in self.record.events[start:])
+            with open(self.path, "ab") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        if self.over:
+            self.seal()
+
+    def seal(self) -> None:
+        """The hash chain on every line (``adjudicator seal``), written atomically."""
+        lines = self.record.to_jsonl().splitlines()
+        write_atomic(self.path, b"".join(line + b"\n" for line in seal_lines(lines)))
+        self.sealed = True
+
+
+def match_words(text: str, choices: list[Choice]) -> list[Choice]:
+    """The choices whose words hold every typed word (as the start of one of its words, or
+    anywhere when the typed word has a digit or an arrow)."""
+    typed = text.lower().split()
+    out = []
+    for c in choices:
+        label = c.label.lower()
+        words = label.replace(":", " ").split()
+        if all(any(w.startswith(t) for w in words) or t in label for t in typed):
+            out.append(c)
+    return out
+
+
+def completions(choices: list[Choice]) -> list[str]:
+    """The choices' labels, for the input's completion."""
+    return [c.label for c in choices]
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+__all__ = ["RecordSession", "Choice", "Answer", "match_words", "completions", "AdjudicatorError"]
