@@ -217,7 +217,7 @@ class Script:
 def clear_pool_caches() -> None:
     """Empty the rules' caches of pool lookups (they key by the loaded pool object, never by a
     pool's id, so this only frees memory between tests that load many pools)."""
-    from adjudicator.games.logos import rules
+    from adjudicator.games.logos import values
 
-    rules.card_stats.cache_clear()
-    rules.playable_card.cache_clear()
+    values.card_stats.cache_clear()
+    values.playable_card.cache_clear()
