@@ -149,6 +149,12 @@ class Recording(Match, recording=True):
         return self._entries[-1][2]
 
     @property
+    def before(self) -> Any:
+        """The position before the last entry (None before the first event): what a seat knew when
+        the table saw it, which a game's ``redact`` may need (a hand-limit discard face down)."""
+        return self._entries[-2][2] if len(self._entries) > 1 else None
+
+    @property
     def board(self) -> Position:
         """The settled position after the last entry (python-chess's ``board``)."""
         return Position(self._game, self.state, len(self._events), self._sources)

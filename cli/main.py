@@ -313,7 +313,7 @@ def check(log_path: str | None, at: int | None, position: str | None, position_t
     ruling, derived, new = propose(game, state, ev)
     message = ruling.message
     if viewer is not None:
-        derived = [game.redact(d, viewer) for d in derived]
+        derived = [game.redact(d, viewer, state) for d in derived]
         if game.redact(ev, viewer, state) != ev:
             message = f"(this ruling concerns what {viewer} cannot see)"
     if as_json:

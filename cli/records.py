@@ -105,7 +105,8 @@ def check_ruling(log: MatchLog | None, at: int | None, ruling: JudgeRuling, as_j
     warnings = [w.as_dict() for w in res.warnings if w.ruling_seq == n + 1]
     for w in warnings:
         target = log.events[w["seq"] - 1][1]
-        if viewer is not None and game.redact(target, viewer) != target:
+        before = res.steps[w["seq"] - 2].state if 2 <= w["seq"] <= len(res.steps) + 1 else None  # (what the seat knew)
+        if viewer is not None and game.redact(target, viewer, before) != target:
             w["message"] = f"(this ruling concerns what {viewer} cannot see)"
     out = res.outcome
     to_act = [] if out is not None else game.to_act(res.state)

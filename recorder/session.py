@@ -167,10 +167,10 @@ class RecordSession:
         if seat is not None and seat not in players:
             raise LogError(str(path), None, f"--as: {seat!r} is not a player of this match (players: {', '.join(players)})")
         full = Recording(game, setup, src, str(path))
-        record = Recording(game, game.redact(setup, seat), src, str(path)) if seat is not None else full
+        record = Recording(game, game.redact(setup, seat, None), src, str(path)) if seat is not None else full
         session = cls(path, record, seat=seat, judge=judge, view=record if seat is None else None)
         if seat is not None:
-            session.view = Recording(game, game.redact(setup, seat), src, str(path))
+            session.view = Recording(game, game.redact(setup, seat, None), src, str(path))  # (nothing before the set-up)
             save_salts(path, seat, {})  # the side file names the seat (a resume keeps it)
         write_atomic(path, record.to_jsonl())
         session._restatable = session._fill(passes_only=True)  # (the first entry is the person's: Enter, where the start is forced)
@@ -322,7 +322,7 @@ class RecordSession:
             if self.seat is not None:
                 seen: list[Event] = []
                 for e in events:
-                    r = self.game.redact(e, self.seat)
+                    r = self.game.redact(e, self.seat, self.view.state)  # (what the seat knows: CL-46)
                     if r not in seen:
                         seen.append(r)
                 unknown = getattr(self._seat_rules, "unknowns", None)
@@ -498,7 +498,7 @@ class RecordSession:
                 first = events[0] if isinstance(events[0], Event) else self.record._decode(events[0])
             except LogError as exc:
                 return Answer(False, exc.render().removeprefix("<event>: "))
-            ev = first if self.seat is None else self.game.redact(first, self.seat)
+            ev = first if self.seat is None else self.game.redact(first, self.seat, self.view.state)
             if any(c.event == ev for c in self.enders()):
                 self.confirming = first
                 return Answer(False, f"{self.words(ev)}: this ends the match and seals the log. Type y to confirm "
@@ -564,7 +564,7 @@ class RecordSession:
             ev = items[0] if isinstance(items[0], Event) else self.record._decode(items[0])
         except LogError:
             return None
-        seen = bare(ev) if self.seat is None else self.game.redact(bare(ev), self.seat)
+        seen = bare(ev) if self.seat is None else self.game.redact(bare(ev), self.seat, self.view.state)
         for k, filled in enumerate(waiting):  # (a script may leave out the passes before it)
             if bare(filled) == bare(ev) or bare(filled) == seen:
                 self._restatable = waiting[k + 1:]
@@ -610,7 +610,7 @@ class RecordSession:
             for opening in seat_rules.before(self.record.state, recorded, self.salts):
                 self.record.push(opening)
         elif self.seat is not None:
-            recorded = shown = self.game.redact(ev, self.seat)
+            recorded = shown = self.game.redact(ev, self.seat, self.view.state)
         self.record.push(recorded)
         if self.view is not self.record:
             self.view.push(shown)
@@ -646,7 +646,7 @@ class RecordSession:
         try:
             ruling = self.record.push_ruled(ev, decision, reason=reason or None)
             if self.view is not self.record:
-                self.view.push_ruled(ev if self.seat is None else self.game.redact(ev, self.seat), decision,
+                self.view.push_ruled(ev if self.seat is None else self.game.redact(ev, self.seat, self.view.state), decision,
                                      reason=reason or None)
         except (IllegalEvent, LogError) as exc:
             self._rollback(before_r, before_v)

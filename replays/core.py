@@ -118,7 +118,7 @@ def seen_by(game: Game, f: Frame, derived: list[Event], player: str | None, befo
         return f
     ev = game.redact(f.event, player, before)
     hidden = ev != f.event
-    shown = [game.redact(d, player) for d in derived]
+    shown = [game.redact(d, player, before) for d in derived]
     return Frame(
         number=f.number, line=f.line, event=ev, type=f.type, kind=f.kind,
         text=f.text if not hidden else game.describe_event(ev, before), mark=f.mark, verdict=f.verdict, rule=f.rule,

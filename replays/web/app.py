@@ -361,7 +361,8 @@ class WebService:
             game = registry.get(self.store.summary(mid).game)
         if step is None:
             return [], ""
-        ev = game.redact(step.event, view)
+        before = self._state(mid, n - 1)[1] if view and n > 1 else None  # what the seat knew (CL-46)
+        ev = game.redact(step.event, view, before)
         return game.touched(ev), make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied,
                                             [], step.state).mark
 
@@ -413,10 +414,10 @@ class WebService:
         applied = 0
         for ev in self._variation_events(game, state, raw):
             ruling, derived, new = propose(game, state, ev)
-            shown = game.redact(ev, view or None)
+            shown = game.redact(ev, view or None, state)
             steps.append(VariationStep(type(ev).__name__, game.describe_event(shown), ruling.verdict, ruling.rule,
-                                       ruling.code, ruling.message, [game.describe_event(game.redact(d, view or None))
-                                                                     for d in derived], msgspec.to_builtins(ev),
+                                       ruling.code, ruling.message, [game.describe_event(game.redact(d, view or None, state))
+                                                                     for d in derived], msgspec.to_builtins(shown),
                                        ruling.condition))
             if not ruling.allowed:  # an undetermined event is followed, as verify follows it
                 break

@@ -86,9 +86,11 @@ def _view(game: Any, steps: list[Any], viewer: str | None) -> dict[str, Any]:
     events, positions = [], []
     texts: dict[str, Any] = {}
     before: Scene | None = None
+    position: Any = None  # the position before the step (what the seat knew then: CL-41, CL-46)
     for step in steps:
         f = make_frame(game, step.seq, step.line, step.event, step.ruling, step.applied, step.derived, step.state)
-        seen = seen_by(game, f, step.derived, viewer)
+        seen = seen_by(game, f, step.derived, viewer, position)
+        position = step.table if step.table is not None else (step.state if step.state is not None else position)
         events.append(seen.as_dict())
         if step.state is None:
             scene, turn, cards = Scene(game=game.id, view=viewer, status="no position: the engine failed"), 0, {}

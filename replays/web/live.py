@@ -105,7 +105,7 @@ def publish(state: State, s: Any, meta: dict[str, str]) -> None:
         return
     game = s.game
     last = next((e for e in reversed(s.record.events) if e.kind != "X"), s.record.events[-1])
-    shown = game.redact(last, SPECTATOR)
+    shown = game.redact(last, SPECTATOR, s.record.before if last is s.record.events[-1] else None)
     live.send(name, {"round": meta.get("round", ""), "table": meta.get("table", ""),
                      "players": list(s.record.setup.players), "events": len(s.record),
                      "latest": game.notation.format(shown, None), "over": s.over})
