@@ -45,6 +45,8 @@ from adjudicator.core.kernel.verify import run, settle
 from tests.test_colossi_ruling_props import continuation
 
 SCALE = int(os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1")
+#: the first LOGOS seed (CI: 1; ``ADJUDICATOR_ORACLE_SEED=N`` runs other matches than CI's)
+FIRST_SEED = int(os.environ.get("ADJUDICATOR_ORACLE_SEED", "1") or "1")
 COLOSSI = registry.get("colossi")
 #: matches per run at scale 1 (fixed seeds: every CI run checks the same ones)
 MATCHES = 4
@@ -247,10 +249,14 @@ def test_colossi_seat_knowledge_matches_the_oracle(chunk: int) -> None:
 # the card slots and the Backup Slot that those events turned face up, and one's own cards drawn
 # in them and put back (on top of one's deck); and what a look a pool gives a card showed its
 # owner (LG-43).  The model, per seat: ``known`` (a multiset of the
-# opponent's hidden cards the seat saw) and ``top`` (its own cards known on top).  A card leaves
-# ``known`` when it leaves the slots and the Backup Slot (picked, called, a defenseless player's
-# cards, an effect's), ``top`` when it is drawn.  A take-back adds the opponent's cards the span
-# turned face up that the reinstated slots and Backup Slot hold, and one's own draws in the span.
+# opponent's hidden cards the seat saw), ``top`` (its own cards known on top, in no order) and
+# ``order`` (its own cards known on top in order: what its look at its deck's top saw, or the
+# order it put them back in, LG-44).  A card leaves ``known`` when it leaves the slots and the
+# Backup Slot (picked, called, a defenseless player's cards, an effect's), ``top`` when it is
+# drawn; a draw takes the first card of ``order``; Shuffle Hand into the deck forgets ``order``.
+# A take-back adds the opponent's cards the span turned face up that the reinstated slots and
+# Backup Slot hold, and one's own draws and looks in the span (to ``top``, past what ``order``
+# holds).
 
 LOGOS = registry.get("logos")
 
@@ -303,13 +309,19 @@ class Knows:
     def __init__(self, players: list[str]) -> None:
         self.known: dict[str, list[str]] = {p: [] for p in players}
         self.top: dict[str, list[str]] = {p: [] for p in players}
+        self.order: dict[str, list[str]] = {p: [] for p in players}
         self.other = {players[0]: players[1], players[1]: players[0]}
 
     def copy(self) -> "Knows":
         k = Knows(list(self.known))
         k.known = {p: list(v) for p, v in self.known.items()}
         k.top = {p: list(v) for p, v in self.top.items()}
+        k.order = {p: list(v) for p, v in self.order.items()}
         return k
+
+    def on_top(self, seat: str) -> list[str]:
+        """What ``seat`` knows on top of its deck: ``order`` first, then the rest of ``top``."""
+        return self.order[seat] + _minus(self.top[seat], self.order[seat])
 
     def fold(self, e: Any, before: Any) -> None:
         if type(e).__name__ == "EffectResolved" and (e.copied or e.effect) in ("look-slots", "look-backup") \
@@ -320,8 +332,16 @@ class Knows:
             seat = self.other[owner]
             if card in self.known[seat]:
                 self.known[seat].remove(card)
-        if type(e).__name__ == "CardDrawn" and e.card in self.top[e.player]:
+        t = type(e).__name__
+        if t in ("CardsLooked", "CardsReordered") and e.owner == e.player:  # LG-44, top first
+            self.order[e.player] = list(e.cards) + self.order[e.player][len(e.cards):]
+        if t == "CardDrawn" and self.order[e.player]:
+            assert self.order[e.player].pop(0) == e.card, "a draw takes the first card known on top"
+        if t == "CardDrawn" and e.card in self.top[e.player]:
             self.top[e.player].remove(e.card)
+        if t == "EffectResolved" and (e.copied or e.effect) == "shuffle-hand" and e.result == "applied" \
+                and before.options.shuffle_hand_to == "deck":
+            self.order[e.target] = []
 
     def still(self, after: Any) -> None:
         """What each seat knows, of the cards the opponent's slots and Backup Slot still hold."""
@@ -340,7 +360,11 @@ class Knows:
             fresh = _minus(_hidden_cards(reinstated, owner), self.known[seat])
             self.known[seat] += _within(shown, fresh)
             drawn = [e.card for e, _b in span if type(e).__name__ == "CardDrawn" and e.player == seat]
-            self.top[seat] += _within(drawn, _minus(list(reinstated.player(seat).deck), self.top[seat]))
+            for e, _b in span:  # (what its own looks saw: drawn or not, on top)
+                if type(e).__name__ == "CardsLooked" and e.player == seat == e.owner:
+                    drawn += _minus(list(e.cards), drawn)
+            deck = _minus(_minus(list(reinstated.player(seat).deck), self.top[seat]), self.order[seat])
+            self.top[seat] += _within(drawn, deck)
 
 
 def logos_model(log: list[Any], positions: list[Any]) -> Knows:
@@ -372,11 +396,18 @@ def _with_derived(events: list[Any]) -> list[Any]:
 
 
 def _seat_view(state: Any, seat: str, owner: str) -> tuple[list[str], list[str]]:
-    """What ``seat`` sees named of ``owner``'s slots and Backup Slot, and of its own deck's top."""
+    """What ``seat`` sees named of ``owner``'s slots and Backup Slot (sorted), and of its own
+    deck's top (top first)."""
     v = LOGOS.observe(state, seat)
     o, me = v.player(owner), v.player(seat)
     named = sorted(c for c in list(o.slots) + [o.backup] if c not in (None, HIDDEN))
-    return named, sorted(c for c in me.deck if c != HIDDEN)
+    return named, [c for c in me.deck if c != HIDDEN]
+
+
+def _same_top(view: list[str], k: Knows, seat: str) -> bool:
+    """The view names what the model knows on top: ``order`` first, in order, then the rest."""
+    want = k.on_top(seat)
+    return view[:len(k.order[seat])] == k.order[seat] and sorted(view) == sorted(want)
 
 
 LSTATS: Counter[str] = Counter()
@@ -391,9 +422,9 @@ def _logos_check(log: list[Any], name: str) -> None:
         rec = _verify(_record(log, seat), f"{name}@{seat}")
         assert rec.verdict != "illegal", (name, seat, [v.as_dict() for v in rec.violations])
         known, top = _seat_view(full.state, seat, owner)
-        assert (known, top) == (sorted(k.known[seat]), sorted(k.top[seat])), (name, seat, "full log")
+        assert known == sorted(k.known[seat]) and _same_top(top, k, seat), (name, seat, "full log", top, k.on_top(seat))
         r_known, r_top = _seat_view(rec.state, seat, owner)
-        assert r_top == sorted(k.top[seat]), (name, seat, "record's own top")
+        assert _same_top(r_top, k, seat), (name, seat, "record's own top", r_top, k.on_top(seat))
         # (LG-41: a record does not name an opponent's unknown card from events taken back; it
         # never names one the seat does not know)
         assert not _minus(r_known, known), (name, seat, "record names more than the seat saw")
@@ -402,11 +433,12 @@ def _logos_check(log: list[Any], name: str) -> None:
         LSTATS["own cards known on top"] += len(top)
 
 
-def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]:
+def _logos_spans(events: list[Any], rng: random.Random,
+                 wants: tuple[str, ...] = ("PickRevealed", "CardDrawn", "BackupCalled", "CardPicked")) -> list[tuple[int, int]]:
     starts = [k for k in range(2, len(events) - 6) if events[k].kind in "DR"]
     rng.shuffle(starts)
     out = []
-    for want in ("PickRevealed", "CardDrawn", "BackupCalled", "CardPicked"):
+    for want in wants:
         for k in starts[:80]:
             m = rng.randrange(1, 9)
             if k + m >= len(events) or events[k + m].kind == "X":  # (no consequence still owed at the ruling)
@@ -417,17 +449,20 @@ def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]
     return out
 
 
-def _logos_run(chunk: int, setups: Any) -> None:
+def _logos_run(chunk: int, setups: Any, wants: tuple[str, ...] | None = None) -> None:
     from tests.test_logos_ruling_props import _continue
 
-    for seed in range(1 + chunk * MATCHES, 1 + (chunk + 1) * MATCHES):
+    first = FIRST_SEED + chunk * MATCHES
+    for seed in range(first, first + MATCHES):
         events = _with_derived(playout(LOGOS, seed, max_events=160, setup=setups(seed))[0])
         rng = random.Random(seed)
         LSTATS["matches"] += 1
         LSTATS["looks"] += sum(type(e).__name__ == "EffectResolved" and e.effect.startswith("look-")
                                and e.result == "applied" for e in events)
+        LSTATS["deck looks"] += sum(type(e) is CardsLooked for e in events)
+        LSTATS["reorders"] += sum(type(e).__name__ == "CardsReordered" for e in events)
         _logos_check(events, f"logos-{seed}")
-        for k, m in _logos_spans(events, rng):
+        for k, m in _logos_spans(events, rng, *([wants] if wants else [])):
             ruling = JudgeRuling(event=k + 1, decision="taken-back", judge="the floor judge")
             prefix = events[:k + m] + [ruling]
             again = prefix + events[k:]
@@ -436,7 +471,7 @@ def _logos_run(chunk: int, setups: Any) -> None:
                 more, _ = _continue(back, rng, 40)
                 again = prefix + more
             LSTATS["take-backs"] += 1
-            for t in ("PickRevealed", "CardPicked", "CardDrawn", "BackupCalled", "Defenseless"):
+            for t in ("PickRevealed", "CardPicked", "CardDrawn", "BackupCalled", "Defenseless", "CardsLooked"):
                 LSTATS[f"{t} taken back"] += sum(type(e).__name__ == t for e in events[k:k + m])
             _logos_check(prefix, f"logos-{seed}-{k}-{m}-at-ruling")
             _logos_check(again, f"logos-{seed}-{k}-{m}")
@@ -467,3 +502,17 @@ def test_logos_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any) -> 
     with sources.using(sources.Sources([tmp_path])):
         _logos_run(chunk, setups)
     print(f"\nlogos oracle with looks (chunk {chunk}): {dict(LSTATS)}")
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_deck_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any) -> None:
+    """The same with a pool whose cards look at their owner's deck top, one with a reorder
+    (LG-44): each deck holds three Deep Scry and two Still Glance; take-backs of spans with a
+    look, a reorder or a draw."""
+    from adjudicator.core.kernel import sources
+    from tests.test_logos_decklook import deck_setup, write_pool
+
+    write_pool(tmp_path)
+    with sources.using(sources.Sources([tmp_path])):
+        _logos_run(chunk, deck_setup, ("CardsLooked", "CardsReordered", "CardDrawn", "PickRevealed"))
+    print(f"\nlogos oracle with deck looks (chunk {chunk}): {dict(LSTATS)}")
