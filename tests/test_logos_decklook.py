@@ -214,8 +214,8 @@ def test_the_position_line_keeps_a_look_under_way(pools: Path) -> None:
 
 
 @pytest.mark.parametrize("line, why", [
-    ('right = { do = "look-deck" }', "look-deck needs a count from 1 to 5"),
-    ('right = { do = "look-deck", count = 6 }', "look-deck needs a count from 1 to 5"),
+    ('right = { do = "look-deck" }', "look-deck needs a count from 1 to 3"),
+    ('right = { do = "look-deck", count = 4 }', "look-deck needs a count from 1 to 3"),
     ('left = { do = "look-deck", count = 2 }', "it goes in the right field"),
     ('right = { do = "berserk", count = 2 }', "only look-deck takes 'count' and 'reorder'"),
 ])

@@ -37,8 +37,9 @@ LOOKS: tuple[str, ...] = ("look-slots", "look-backup")
 #: and, with ``reorder``, puts them back in an order it chooses (``CardsReordered``)
 DECK_LOOK = "look-deck"
 #: the most cards one ``look-deck`` shows (LG-44: a bound on what a pool controls; the cards seen
-#: and the orders they may go back in are listed for the recorder, 5! orders at most)
-MAX_LOOK = 5
+#: and the orders they may go back in are listed for the recorder and a playout: the distinct cards
+#: of a deck to the third power at most, 3! orders)
+MAX_LOOK = 3
 TEMPORARY: tuple[str, ...] = (
     "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
 )
