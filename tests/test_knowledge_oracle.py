@@ -516,3 +516,146 @@ def test_logos_deck_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any
     with sources.using(sources.Sources([tmp_path])):
         _logos_run(chunk, deck_setup, ("CardsLooked", "CardsReordered", "CardDrawn", "PickRevealed"))
     print(f"\nlogos oracle with deck looks (chunk {chunk}): {dict(LSTATS)}")
+
+
+# == LOGOS: a card a seat saw, mutated in its record, is flagged (LG-45) =============================
+#
+# An independent model per looker, of the opponent's hidden cards, zone by zone, from the full log:
+# ``slots`` (the multiset a look at the card slots showed, and ``extra``: cards drawn into them
+# since, unknown to the looker) and ``backup`` (the Backup card a look showed).  A card played,
+# discarded or called leaves them; a card leaving unseen (a face-down Backup assignment, Shuffle
+# Hand into the deck) or the slots emptied forgets the slots; a Backup card called or destroyed
+# forgets the backup.  Where an event of the opponent then names a card that the model says is
+# determined (the called Backup card; a pick, a discarded card or a defenseless player's cards while
+# every unknown slot card is known), that card is changed in the looker's record to another one:
+# the record must be illegal at that very line.
+
+_NAMING = ("CardPicked", "BackupCalled", "Defenseless", "EffectResolved")
+
+
+class Sees:
+    """What ``seat`` knows, zone by zone, of ``opp``'s hidden cards (the model above)."""
+
+    def __init__(self, seat: str, opp: str) -> None:
+        self.seat, self.opp = seat, opp
+        self.slots: list[str] | None = None
+        self.extra = 0
+        self.backup: str | None = None
+
+    def determined(self, e: Any) -> bool:
+        """Does the model determine the card(s) ``e`` names of the opponent's?"""
+        t = type(e).__name__
+        if t == "BackupCalled":
+            return self.backup is not None
+        if t == "EffectResolved" and not (e.cards and (e.copied or e.effect) in ("shuffle-hand", "remove-card-slot")):
+            return False
+        return self.slots is not None and self.extra == 0 and t in _NAMING
+
+    def fold(self, e: Any, options: Any) -> None:
+        t = type(e).__name__
+        if t == "EffectResolved" and e.player == self.seat and e.target == self.opp and e.result == "applied" and e.cards:
+            if (e.copied or e.effect) == "look-slots":
+                self.slots, self.extra = list(e.cards), 0
+            elif (e.copied or e.effect) == "look-backup":
+                self.backup = e.cards[0]
+            return
+        if getattr(e, "player", None) != self.opp and getattr(e, "target", None) != self.opp:
+            return
+        if t == "CardDrawn" and e.player == self.opp:
+            self.extra += 1
+        elif t in ("CardPicked", "PickRevealed") and e.player == self.opp and self.slots is not None:
+            if e.card in self.slots:
+                self.slots.remove(e.card)
+            else:
+                self.extra -= 1
+        elif t in ("BackupAssigned", "Defenseless") and e.player == self.opp:
+            self.slots = None
+            self.backup = None if t == "BackupAssigned" else self.backup
+        elif t == "BackupCalled" and e.player == self.opp:
+            self.backup = None
+        elif t == "EffectResolved" and e.target == self.opp and e.result == "applied":
+            what = e.copied or e.effect
+            if what == "destroy-backup":
+                self.backup = None
+            elif what in ("shuffle-hand", "remove-card-slot") and e.cards and self.slots is not None:
+                if what == "shuffle-hand" and options.get("shuffle_hand_to") == "deck":
+                    self.slots = None
+                    return
+                for c in e.cards:
+                    if c in self.slots:
+                        self.slots.remove(c)
+                    else:
+                        self.extra -= 1
+
+
+def _mutation(e: Any, sees: Sees, cards: list[str], plain: set[str]) -> Any:
+    """``e`` with a card the model determines changed to one it cannot be (a card without a combo
+    requirement where a pick needs a playable one), or None."""
+    t = type(e).__name__
+    if t == "BackupCalled":
+        return msgspec.structs.replace(e, card=next(c for c in cards if c != sees.backup))
+    others = [c for c in cards if c not in (sees.slots or []) and (t != "CardPicked" or c in plain)]
+    if not others:
+        return None
+    if t == "CardPicked":
+        return msgspec.structs.replace(e, card=others[0])
+    return msgspec.structs.replace(e, cards=[others[0], *list(e.cards)[1:]])
+
+
+MSTATS: Counter[str] = Counter()
+
+
+def _logos_mutations(events: list[Any], name: str) -> list[str]:
+    """The first determined card of each kind of event per seat that names one, mutated in the
+    looker's record: illegal at that line (the rules of the rulings, returned)."""
+    flagged: list[str] = []
+    pool = LOGOS.rules.pool(_verify(events[:1], name).state)
+    cards = sorted(pool.cards)
+    plain = {c for c in cards if not pool[c].has_combo}
+    options = events[0].options
+    for seat, opp in zip(events[0].players, reversed(events[0].players)):
+        sees, done = Sees(seat, opp), set()
+        record = None
+        for i, e in enumerate(events):
+            t = type(e).__name__
+            if t in _NAMING and t not in done and getattr(e, "player", None) != seat and sees.determined(e) \
+                    and (t != "EffectResolved" or e.target == opp) and (t != "CardPicked" or e.player == opp):
+                bad = _mutation(e, sees, cards, plain)
+                if bad is not None:
+                    record = record or _record(events, seat)
+                    res = _verify(record[:i] + [bad], f"{name}-mutated@{seat}")
+                    assert res.verdict == "illegal" and res.violations[0].seq == i + 1, \
+                        (name, seat, i + 1, t, bad, [v.as_dict() for v in res.violations][:2])
+                    MSTATS["mutations flagged"] += 1
+                    MSTATS[f"of a {t}"] += 1
+                    flagged.append(res.violations[0].rule)
+                    done.add(t)
+            sees.fold(e, options)
+    return flagged
+
+
+def logos_looks_match(seed: int, max_events: int = 200) -> list[Any]:
+    """A generated match of the pool whose cards look (``looks``, in the sources in effect): two of
+    each look card in each deck, hidden picks on odd seeds; its derived events stated."""
+    base = LOGOS.sample_setup(seed)
+    decks = {p: {**d, "glass-eye": 2, "vault-peeker": 2} for p, d in base.decks.items()}
+    options = {**base.options, "picks": "commit-reveal"} if seed % 2 else base.options
+    setup = msgspec.structs.replace(base, pool="looks", decks=decks, options=options)
+    return _with_derived(playout(LOGOS, seed, max_events=max_events, setup=setup)[0])
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_a_card_a_seat_saw_mutated_in_its_record_is_flagged(chunk: int, tmp_path: Any) -> None:
+    """LG-45 over generated matches of the pool whose cards look (two of each look card in each
+    deck, open picks on even seeds): the looker's record flags a card it saw changed."""
+    from adjudicator.core.kernel import sources
+    from tests.test_logos_looks import LOOKS, SAMPLE
+
+    (tmp_path / "looks.toml").write_text(SAMPLE.read_text().replace('pool = "sample"', 'pool = "looks"', 1) + LOOKS)
+    first = FIRST_SEED + chunk * MATCHES * 3
+    with sources.using(sources.Sources([tmp_path])):
+        for seed in range(first, first + MATCHES * 3):
+            MSTATS["matches"] += 1
+            _logos_mutations(logos_looks_match(seed), f"logos-{seed}")
+    print(f"\nlogos mutations (chunk {chunk}): {dict(MSTATS)}")
+    assert MSTATS["mutations flagged"] >= 3 * (chunk + 1), dict(MSTATS)

@@ -25,9 +25,11 @@ from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.kernel.verify import run, settle
-from tests.test_logos_looks import GAME, SAMPLE, record_redact_reconcile
+import tests.test_logos_looks as look_tests  # (its names read when the tests run: the two import each other's)
+from tests.logos_scenarios import GAME
 from tests.test_logos_rules import covers, ruled
 
+SAMPLE = Path(look_tests.__file__).resolve().parent.parent / "adjudicator" / "games" / "logos" / "data" / "sample.toml"
 DECK_LOOKS = '''
 [[card]]
 id = "deep-scry"
@@ -104,7 +106,7 @@ def test_a_deck_look_of_each_kind_recorded_verified_redacted_and_reconciled(pool
             raise AssertionError("no generated match looks with both cards")
     decisions = [e for e in events[1:] if e.kind != "X"]
     looks = [e for e in events if type(e) in (CardsLooked, CardsReordered)]
-    for seat, out in record_redact_reconcile(pools, "decklook", events[0], decisions, tmp_path).items():
+    for seat, out in look_tests.record_redact_reconcile(pools, "decklook", events[0], decisions, tmp_path).items():
         mine = [json.loads(line) for line in out.read_text().splitlines() if '"CardsLooked"' in line
                 or '"CardsReordered"' in line]
         assert len(mine) == len(looks)

@@ -22,7 +22,7 @@ from adjudicator.core.kernel.errors import LogError
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.kernel.verify import run, settle
-from tests.test_logos_rules import covers
+from tests.test_logos_rules import covers, ruled
 
 GAME = registry.get("logos")
 SAMPLE = Path(__file__).resolve().parent.parent / "adjudicator" / "games" / "logos" / "data" / "sample.toml"
@@ -154,3 +154,19 @@ def test_the_looker_knows_what_it_saw(pools: Path) -> None:
         bad = msgspec.structs.replace(record[i], cards=[stranger] + list(record[i].cards[1:]))
         with pytest.raises(LogError, match=stranger):
             parse_log(to_jsonl(record[:i] + [bad]), "r")  # not a card of the pool: unreadable
+
+
+@covers("LG-45", legal=True, illegal=True, behaviour=True)
+def test_a_card_the_looker_saw_changed_in_its_record_is_illegal(pools: Path) -> None:
+    """LG-45 (the knowledge oracle's mutation property, on a few matches): a Backup card or the
+    card slots' cards a look showed, named otherwise later in the looker's record, are flagged at
+    that line (tests/test_knowledge_oracle.py's model says where the card is determined); the
+    records themselves, unchanged, are not illegal (the oracle checks them)."""
+    from tests.test_knowledge_oracle import _logos_mutations, logos_looks_match
+
+    rules: list[str] = []
+    with sources.using(sources.Sources([pools])):
+        for seed in range(1, 13):
+            rules += _logos_mutations(logos_looks_match(seed), f"logos-{seed}")
+    assert "LG-45" in rules and "LG-39" in rules, rules
+    ruled("LG-45")

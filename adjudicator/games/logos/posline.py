@@ -50,7 +50,7 @@ _INT = re.compile(r"-?\d{1,30}")
 PLAYER_KINDS = {
     "deck": "list", "discard": "list", "backup": "str", "combo": "list", "commitment": "str", "battle": "str",
     "public": "bool", "defenseless": "bool", "mods": "list", "double_combo": "bool", "shield": "bool",
-    "unknown": "text", "unseen": "list", "deck_open": "bool", "top": "list",
+    "unknown": "text", "unseen": "list", "deck_open": "bool", "top": "list", "held": "list",
 }
 STATE_KINDS = {
     "direction": "direction", "effects": "effects", "priority": "str", "passed": "list", "striker": "str",

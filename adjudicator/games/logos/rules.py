@@ -26,6 +26,7 @@ from . import unknowns as U
 from .applies import Applies
 from .checks import Checks
 from .decktop import DeckTop
+from .held import settle as settle_held
 from .commitments import commitment_of, example_salt
 from .observe import forget
 from .pending import keep_condition
@@ -55,7 +56,7 @@ class Rules(Checks, Applies, DeckTop):
         if memo is not None and memo[0] is s and memo[1] is e:
             new = memo[2]
         elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            new = keep_condition(self, s, e, self.apply_plain)
+            new = settle_held(s, keep_condition(self, s, e, self.apply_plain), e, U.take)  # and what looks showed (LG-45)
         else:
             new = self.frozen(self._applies[type(e)](self, thaw(s), e))
         return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)

@@ -110,6 +110,9 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     unseen: tuple[str, ...] = ()
     #: the deck's size is unknown (an unknown deck list without ``deck_size``)
     deck_open: bool = False
+    #: cards the unknown (``"?"``) card slots hold, as a sorted multiset: what a look stated in
+    #: the opponent's record showed there (a seat's record, LG-45, held.py)
+    held: tuple[str, ...] = ()
 
 
 class Pending(msgspec.Struct, frozen=True, gc=False):
