@@ -230,3 +230,18 @@ def test_a_malformed_deck_look_names_the_file_card_and_field(tmp_path: Path, lin
     with pytest.raises(DataError) as exc:
         load_pool_file(p)
     assert str(p) in str(exc.value) and why in str(exc.value), str(exc.value)
+
+
+def test_a_position_with_an_impossible_look_is_refused(pools: Path) -> None:
+    """A judge's position may not hold a look of more cards than a pool may print (the cards it
+    can see would be listed), by a stranger, or of a card of no pool."""
+    from adjudicator.core.kernel.notation import NotationError
+
+    with sources.using(sources.Sources([pools])):
+        events = reordered_match()
+        i = next(k for k, e in enumerate(events) if type(e) is CardsReordered)
+        state = _verify(events[:i]).state
+        for bad in ({"count": 10**9}, {"player": "nobody"}, {"source": "no-such-card"}):
+            odd = msgspec.structs.replace(state, look=msgspec.structs.replace(state.look, **bad))
+            with pytest.raises((NotationError, msgspec.ValidationError)):
+                GAME.notation.parse_position(GAME.notation.format_position(odd))
