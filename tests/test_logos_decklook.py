@@ -245,3 +245,34 @@ def test_a_position_with_an_impossible_look_is_refused(pools: Path) -> None:
             odd = msgspec.structs.replace(state, look=msgspec.structs.replace(state.look, **bad))
             with pytest.raises((NotationError, msgspec.ValidationError)):
                 GAME.notation.parse_position(GAME.notation.format_position(odd))
+
+
+@covers("LG-44", legal=True, illegal=False, behaviour=True)
+def test_a_draw_off_the_known_top_a_judge_lets_stand(pools: Path) -> None:
+    """LG-40 with LG-44: a draw of another card than the first known on top, let stand by a
+    judge, takes that card (out of the known top when every copy left is there); the match goes
+    on legally from there, every later draw still taking the first card known on top."""
+    from adjudicator.core.kernel.events import JudgeRuling
+    from tests.test_logos_ruling_props import _continue
+
+    done = 0
+    with sources.using(sources.Sources([pools])):
+        for seed in range(12):
+            events = full_log(seed, 200)
+            tops = _known_tops(events)
+            i = next((k for k, e in enumerate(events) if type(e).__name__ == "CardDrawn" and len(tops[k][e.player]) >= 2), None)
+            if i is None:
+                continue
+            e = events[i]
+            bad = msgspec.structs.replace(e, card=tops[i][e.player][1])
+            ruling = JudgeRuling(event=i + 1, decision="stands", judge="the floor judge")
+            assert _verify(events[:i] + [bad]).violations[0].rule == "LG-44"
+            res = _verify(events[:i] + [bad, ruling])
+            assert res.verdict == "legal" and [w.seq for w in res.warnings] == [i + 1], [v.as_dict() for v in res.violations]
+            p = res.state.player(e.player)
+            assert all(p.deck.count(c) >= p.top.count(c) for c in p.top) and bad.card not in p.top[:1], (p.top, p.deck)
+            more, _ = _continue(res.state, random.Random(seed), 60)
+            again = _verify(events[:i] + [bad, ruling] + more)
+            assert again.verdict == "legal", [v.as_dict() for v in again.violations][:3]
+            done += 1
+    assert done >= 3, done

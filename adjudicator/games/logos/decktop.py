@@ -43,10 +43,14 @@ def known_cards(cards: list[Any]) -> list[str]:
 
 def next_top(p: Player, card: str | None) -> tuple[str, ...]:
     """``p``'s known top after it drew ``card`` (unknown: the first known card, whatever it is):
-    the first card leaves it; a card drawn from below (a draw a judge let stand) leaves it as it was."""
+    the first card leaves it; a card drawn from below (a draw a judge let stand, LG-40) leaves it
+    as it was, unless every copy left in the deck is in it (then that one leaves it)."""
     top = p.top
     if top and (U.unknown(card) or top[0] == card):
         return top[1:]
+    if card in top and p.deck.count(card) <= top.count(card):
+        i = top.index(card)
+        return top[:i] + top[i + 1:]
     return top
 
 
