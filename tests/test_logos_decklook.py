@@ -17,10 +17,12 @@ from typing import Any
 
 import msgspec
 import pytest
+from click.testing import CliRunner
 
+from adjudicator.cli.main import main
 from adjudicator.core.kernel import sources
 from adjudicator.core.kernel.errors import DataError
-from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsReordered
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsReordered, encode_line
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.kernel.seats import redact_log
@@ -276,3 +278,26 @@ def test_a_draw_off_the_known_top_a_judge_lets_stand(pools: Path) -> None:
             assert again.verdict == "legal", [v.as_dict() for v in again.violations][:3]
             done += 1
     assert done >= 3, done
+
+
+def test_each_seat_records_its_own_record_of_a_match_with_deck_looks(pools: Path, tmp_path: Path) -> None:
+    """``record --as SEAT --script``: each seat enters its own record of a match with looks (the
+    looker its cards, the other ``"?"`` for each, as the recorder offers them); the record written
+    is that seat's record (``redact --as``) and verifies (legal, or undetermined on cards unseen)."""
+    with sources.using(sources.Sources([pools])):
+        events = reordered_match()
+        records = {seat: _record(events, seat) for seat in events[0].players}
+    setup = events[0]
+    for seat, rec in records.items():
+        script = "".join(encode_line(e).decode() + "\n" for e in rec[1:] if e.kind != "X")
+        given = json.dumps({"decks": {p: (d if p == seat else {}) for p, d in setup.decks.items()}, "options": setup.options})
+        out = tmp_path / f"{seat}.jsonl"
+        r = CliRunner().invoke(main, ["record", str(out), "--pools", str(pools), "--game", "logos", "--players", "p1,p2",
+                                      "--as", seat, "--pool", "decklook", "--setup", given, "--script", "-"], input=script)
+        assert r.exit_code == 0, r.output[-2000:]
+        written = [json.loads(line) for line in out.read_text().splitlines()]
+        mine = [x for x in written if x["type"] in ("CardsLooked", "CardsReordered")]
+        want = [e for e in rec if type(e) in (CardsLooked, CardsReordered)]
+        assert [x["cards"] for x in mine] == [list(e.cards) for e in want] and want, seat
+        r = CliRunner().invoke(main, ["verify", "--pools", str(pools), str(out)])
+        assert r.exit_code in (0, 4), r.output
