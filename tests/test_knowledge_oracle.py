@@ -45,6 +45,8 @@ from adjudicator.core.kernel.verify import run, settle
 from tests.test_colossi_ruling_props import continuation
 
 SCALE = int(os.environ.get("ADJUDICATOR_PROPERTY_SCALE", "1") or "1")
+#: the first LOGOS seed (CI: 1; ``ADJUDICATOR_ORACLE_SEED=N`` runs other matches than CI's)
+FIRST_SEED = int(os.environ.get("ADJUDICATOR_ORACLE_SEED", "1") or "1")
 COLOSSI = registry.get("colossi")
 #: matches per run at scale 1 (fixed seeds: every CI run checks the same ones)
 MATCHES = 4
@@ -247,10 +249,14 @@ def test_colossi_seat_knowledge_matches_the_oracle(chunk: int) -> None:
 # the card slots and the Backup Slot that those events turned face up, and one's own cards drawn
 # in them and put back (on top of one's deck); and what a look a pool gives a card showed its
 # owner (LG-43).  The model, per seat: ``known`` (a multiset of the
-# opponent's hidden cards the seat saw) and ``top`` (its own cards known on top).  A card leaves
-# ``known`` when it leaves the slots and the Backup Slot (picked, called, a defenseless player's
-# cards, an effect's), ``top`` when it is drawn.  A take-back adds the opponent's cards the span
-# turned face up that the reinstated slots and Backup Slot hold, and one's own draws in the span.
+# opponent's hidden cards the seat saw), ``top`` (its own cards known on top, in no order) and
+# ``order`` (its own cards known on top in order: what its look at its deck's top saw, or the
+# order it put them back in, LG-44).  A card leaves ``known`` when it leaves the slots and the
+# Backup Slot (picked, called, a defenseless player's cards, an effect's), ``top`` when it is
+# drawn; a draw takes the first card of ``order``; Shuffle Hand into the deck forgets ``order``.
+# A take-back adds the opponent's cards the span turned face up that the reinstated slots and
+# Backup Slot hold, and one's own draws and looks in the span (to ``top``, past what ``order``
+# holds).
 
 LOGOS = registry.get("logos")
 
@@ -303,13 +309,19 @@ class Knows:
     def __init__(self, players: list[str]) -> None:
         self.known: dict[str, list[str]] = {p: [] for p in players}
         self.top: dict[str, list[str]] = {p: [] for p in players}
+        self.order: dict[str, list[str]] = {p: [] for p in players}
         self.other = {players[0]: players[1], players[1]: players[0]}
 
     def copy(self) -> "Knows":
         k = Knows(list(self.known))
         k.known = {p: list(v) for p, v in self.known.items()}
         k.top = {p: list(v) for p, v in self.top.items()}
+        k.order = {p: list(v) for p, v in self.order.items()}
         return k
+
+    def on_top(self, seat: str) -> list[str]:
+        """What ``seat`` knows on top of its deck: ``order`` first, then the rest of ``top``."""
+        return self.order[seat] + _minus(self.top[seat], self.order[seat])
 
     def fold(self, e: Any, before: Any) -> None:
         if type(e).__name__ == "EffectResolved" and (e.copied or e.effect) in ("look-slots", "look-backup") \
@@ -320,8 +332,16 @@ class Knows:
             seat = self.other[owner]
             if card in self.known[seat]:
                 self.known[seat].remove(card)
-        if type(e).__name__ == "CardDrawn" and e.card in self.top[e.player]:
+        t = type(e).__name__
+        if t in ("CardsLooked", "CardsReordered") and e.owner == e.player:  # LG-44, top first
+            self.order[e.player] = list(e.cards) + self.order[e.player][len(e.cards):]
+        if t == "CardDrawn" and self.order[e.player]:
+            assert self.order[e.player].pop(0) == e.card, "a draw takes the first card known on top"
+        if t == "CardDrawn" and e.card in self.top[e.player]:
             self.top[e.player].remove(e.card)
+        if t == "EffectResolved" and (e.copied or e.effect) == "shuffle-hand" and e.result == "applied" \
+                and before.options.shuffle_hand_to == "deck":
+            self.order[e.target] = []
 
     def still(self, after: Any) -> None:
         """What each seat knows, of the cards the opponent's slots and Backup Slot still hold."""
@@ -340,7 +360,11 @@ class Knows:
             fresh = _minus(_hidden_cards(reinstated, owner), self.known[seat])
             self.known[seat] += _within(shown, fresh)
             drawn = [e.card for e, _b in span if type(e).__name__ == "CardDrawn" and e.player == seat]
-            self.top[seat] += _within(drawn, _minus(list(reinstated.player(seat).deck), self.top[seat]))
+            for e, _b in span:  # (what its own looks saw: drawn or not, on top)
+                if type(e).__name__ == "CardsLooked" and e.player == seat == e.owner:
+                    drawn += _minus(list(e.cards), drawn)
+            deck = _minus(_minus(list(reinstated.player(seat).deck), self.top[seat]), self.order[seat])
+            self.top[seat] += _within(drawn, deck)
 
 
 def logos_model(log: list[Any], positions: list[Any]) -> Knows:
@@ -372,11 +396,18 @@ def _with_derived(events: list[Any]) -> list[Any]:
 
 
 def _seat_view(state: Any, seat: str, owner: str) -> tuple[list[str], list[str]]:
-    """What ``seat`` sees named of ``owner``'s slots and Backup Slot, and of its own deck's top."""
+    """What ``seat`` sees named of ``owner``'s slots and Backup Slot (sorted), and of its own
+    deck's top (top first)."""
     v = LOGOS.observe(state, seat)
     o, me = v.player(owner), v.player(seat)
     named = sorted(c for c in list(o.slots) + [o.backup] if c not in (None, HIDDEN))
-    return named, sorted(c for c in me.deck if c != HIDDEN)
+    return named, [c for c in me.deck if c != HIDDEN]
+
+
+def _same_top(view: list[str], k: Knows, seat: str) -> bool:
+    """The view names what the model knows on top: ``order`` first, in order, then the rest."""
+    want = k.on_top(seat)
+    return view[:len(k.order[seat])] == k.order[seat] and sorted(view) == sorted(want)
 
 
 LSTATS: Counter[str] = Counter()
@@ -391,9 +422,9 @@ def _logos_check(log: list[Any], name: str) -> None:
         rec = _verify(_record(log, seat), f"{name}@{seat}")
         assert rec.verdict != "illegal", (name, seat, [v.as_dict() for v in rec.violations])
         known, top = _seat_view(full.state, seat, owner)
-        assert (known, top) == (sorted(k.known[seat]), sorted(k.top[seat])), (name, seat, "full log")
+        assert known == sorted(k.known[seat]) and _same_top(top, k, seat), (name, seat, "full log", top, k.on_top(seat))
         r_known, r_top = _seat_view(rec.state, seat, owner)
-        assert r_top == sorted(k.top[seat]), (name, seat, "record's own top")
+        assert _same_top(r_top, k, seat), (name, seat, "record's own top", r_top, k.on_top(seat))
         # (LG-41: a record does not name an opponent's unknown card from events taken back; it
         # never names one the seat does not know)
         assert not _minus(r_known, known), (name, seat, "record names more than the seat saw")
@@ -402,11 +433,12 @@ def _logos_check(log: list[Any], name: str) -> None:
         LSTATS["own cards known on top"] += len(top)
 
 
-def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]:
+def _logos_spans(events: list[Any], rng: random.Random,
+                 wants: tuple[str, ...] = ("PickRevealed", "CardDrawn", "BackupCalled", "CardPicked")) -> list[tuple[int, int]]:
     starts = [k for k in range(2, len(events) - 6) if events[k].kind in "DR"]
     rng.shuffle(starts)
     out = []
-    for want in ("PickRevealed", "CardDrawn", "BackupCalled", "CardPicked"):
+    for want in wants:
         for k in starts[:80]:
             m = rng.randrange(1, 9)
             if k + m >= len(events) or events[k + m].kind == "X":  # (no consequence still owed at the ruling)
@@ -417,17 +449,20 @@ def _logos_spans(events: list[Any], rng: random.Random) -> list[tuple[int, int]]
     return out
 
 
-def _logos_run(chunk: int, setups: Any) -> None:
+def _logos_run(chunk: int, setups: Any, wants: tuple[str, ...] | None = None) -> None:
     from tests.test_logos_ruling_props import _continue
 
-    for seed in range(1 + chunk * MATCHES, 1 + (chunk + 1) * MATCHES):
+    first = FIRST_SEED + chunk * MATCHES
+    for seed in range(first, first + MATCHES):
         events = _with_derived(playout(LOGOS, seed, max_events=160, setup=setups(seed))[0])
         rng = random.Random(seed)
         LSTATS["matches"] += 1
         LSTATS["looks"] += sum(type(e).__name__ == "EffectResolved" and e.effect.startswith("look-")
                                and e.result == "applied" for e in events)
+        LSTATS["deck looks"] += sum(type(e) is CardsLooked for e in events)
+        LSTATS["reorders"] += sum(type(e).__name__ == "CardsReordered" for e in events)
         _logos_check(events, f"logos-{seed}")
-        for k, m in _logos_spans(events, rng):
+        for k, m in _logos_spans(events, rng, *([wants] if wants else [])):
             ruling = JudgeRuling(event=k + 1, decision="taken-back", judge="the floor judge")
             prefix = events[:k + m] + [ruling]
             again = prefix + events[k:]
@@ -436,7 +471,7 @@ def _logos_run(chunk: int, setups: Any) -> None:
                 more, _ = _continue(back, rng, 40)
                 again = prefix + more
             LSTATS["take-backs"] += 1
-            for t in ("PickRevealed", "CardPicked", "CardDrawn", "BackupCalled", "Defenseless"):
+            for t in ("PickRevealed", "CardPicked", "CardDrawn", "BackupCalled", "Defenseless", "CardsLooked"):
                 LSTATS[f"{t} taken back"] += sum(type(e).__name__ == t for e in events[k:k + m])
             _logos_check(prefix, f"logos-{seed}-{k}-{m}-at-ruling")
             _logos_check(again, f"logos-{seed}-{k}-{m}")
@@ -467,3 +502,160 @@ def test_logos_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any) -> 
     with sources.using(sources.Sources([tmp_path])):
         _logos_run(chunk, setups)
     print(f"\nlogos oracle with looks (chunk {chunk}): {dict(LSTATS)}")
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_deck_looks_knowledge_matches_the_oracle(chunk: int, tmp_path: Any) -> None:
+    """The same with a pool whose cards look at their owner's deck top, one with a reorder
+    (LG-44): each deck holds three Deep Scry and two Still Glance; take-backs of spans with a
+    look, a reorder or a draw."""
+    from adjudicator.core.kernel import sources
+    from tests.test_logos_decklook import deck_setup, write_pool
+
+    write_pool(tmp_path)
+    with sources.using(sources.Sources([tmp_path])):
+        _logos_run(chunk, deck_setup, ("CardsLooked", "CardsReordered", "CardDrawn", "PickRevealed"))
+    print(f"\nlogos oracle with deck looks (chunk {chunk}): {dict(LSTATS)}")
+
+
+# == LOGOS: a card a seat saw, mutated in its record, is flagged (LG-45) =============================
+#
+# An independent model per looker, of the opponent's hidden cards, zone by zone, from the full log:
+# ``slots`` (the multiset a look at the card slots showed, and ``extra``: cards drawn into them
+# since, unknown to the looker) and ``backup`` (the Backup card a look showed).  A card played,
+# discarded or called leaves them; a card leaving unseen (a face-down Backup assignment, Shuffle
+# Hand into the deck) or the slots emptied forgets the slots; a Backup card called or destroyed
+# forgets the backup.  Where an event of the opponent then names a card that the model says is
+# determined (the called Backup card; a pick, a discarded card or a defenseless player's cards while
+# every unknown slot card is known), that card is changed in the looker's record to another one:
+# the record must be illegal at that very line.
+
+_NAMING = ("CardPicked", "BackupCalled", "Defenseless", "EffectResolved")
+
+
+class Sees:
+    """What ``seat`` knows, zone by zone, of ``opp``'s hidden cards (the model above)."""
+
+    def __init__(self, seat: str, opp: str) -> None:
+        self.seat, self.opp = seat, opp
+        self.slots: list[str] | None = None
+        self.extra = 0
+        self.backup: str | None = None
+
+    def determined(self, e: Any) -> bool:
+        """Does the model determine the card(s) ``e`` names of the opponent's?"""
+        t = type(e).__name__
+        if t == "BackupCalled":
+            return self.backup is not None
+        if t == "EffectResolved" and not (e.cards and (e.copied or e.effect) in ("shuffle-hand", "remove-card-slot")):
+            return False
+        return self.slots is not None and self.extra == 0 and t in _NAMING
+
+    def fold(self, e: Any, options: Any) -> None:
+        t = type(e).__name__
+        if t == "EffectResolved" and e.player == self.seat and e.target == self.opp and e.result == "applied" and e.cards:
+            if (e.copied or e.effect) == "look-slots":
+                self.slots, self.extra = list(e.cards), 0
+            elif (e.copied or e.effect) == "look-backup":
+                self.backup = e.cards[0]
+            return
+        if getattr(e, "player", None) != self.opp and getattr(e, "target", None) != self.opp:
+            return
+        if t == "CardDrawn" and e.player == self.opp:
+            self.extra += 1
+        elif t in ("CardPicked", "PickRevealed") and e.player == self.opp and self.slots is not None:
+            if e.card in self.slots:
+                self.slots.remove(e.card)
+            else:
+                self.extra -= 1
+        elif t in ("BackupAssigned", "Defenseless") and e.player == self.opp:
+            self.slots = None
+            self.backup = None if t == "BackupAssigned" else self.backup
+        elif t == "BackupCalled" and e.player == self.opp:
+            self.backup = None
+        elif t == "EffectResolved" and e.target == self.opp and e.result == "applied":
+            what = e.copied or e.effect
+            if what == "destroy-backup":
+                self.backup = None
+            elif what in ("shuffle-hand", "remove-card-slot") and e.cards and self.slots is not None:
+                if what == "shuffle-hand" and options.get("shuffle_hand_to") == "deck":
+                    self.slots = None
+                    return
+                for c in e.cards:
+                    if c in self.slots:
+                        self.slots.remove(c)
+                    else:
+                        self.extra -= 1
+
+
+def _mutation(e: Any, sees: Sees, cards: list[str], plain: set[str]) -> Any:
+    """``e`` with a card the model determines changed to one it cannot be (a card without a combo
+    requirement where a pick needs a playable one), or None."""
+    t = type(e).__name__
+    if t == "BackupCalled":
+        return msgspec.structs.replace(e, card=next(c for c in cards if c != sees.backup))
+    others = [c for c in cards if c not in (sees.slots or []) and (t != "CardPicked" or c in plain)]
+    if not others:
+        return None
+    if t == "CardPicked":
+        return msgspec.structs.replace(e, card=others[0])
+    return msgspec.structs.replace(e, cards=[others[0], *list(e.cards)[1:]])
+
+
+MSTATS: Counter[str] = Counter()
+
+
+def _logos_mutations(events: list[Any], name: str) -> list[str]:
+    """The first determined card of each kind of event per seat that names one, mutated in the
+    looker's record: illegal at that line (the rules of the rulings, returned)."""
+    flagged: list[str] = []
+    pool = LOGOS.rules.pool(_verify(events[:1], name).state)
+    cards = sorted(pool.cards)
+    plain = {c for c in cards if not pool[c].has_combo}
+    options = events[0].options
+    for seat, opp in zip(events[0].players, reversed(events[0].players)):
+        sees, done = Sees(seat, opp), set()
+        record = None
+        for i, e in enumerate(events):
+            t = type(e).__name__
+            if t in _NAMING and t not in done and getattr(e, "player", None) != seat and sees.determined(e) \
+                    and (t != "EffectResolved" or e.target == opp) and (t != "CardPicked" or e.player == opp):
+                bad = _mutation(e, sees, cards, plain)
+                if bad is not None:
+                    record = record or _record(events, seat)
+                    res = _verify(record[:i] + [bad], f"{name}-mutated@{seat}")
+                    assert res.verdict == "illegal" and res.violations[0].seq == i + 1, \
+                        (name, seat, i + 1, t, bad, [v.as_dict() for v in res.violations][:2])
+                    MSTATS["mutations flagged"] += 1
+                    MSTATS[f"of a {t}"] += 1
+                    flagged.append(res.violations[0].rule)
+                    done.add(t)
+            sees.fold(e, options)
+    return flagged
+
+
+def logos_looks_match(seed: int, max_events: int = 200) -> list[Any]:
+    """A generated match of the pool whose cards look (``looks``, in the sources in effect): two of
+    each look card in each deck, hidden picks on odd seeds; its derived events stated."""
+    base = LOGOS.sample_setup(seed)
+    decks = {p: {**d, "glass-eye": 2, "vault-peeker": 2} for p, d in base.decks.items()}
+    options = {**base.options, "picks": "commit-reveal"} if seed % 2 else base.options
+    setup = msgspec.structs.replace(base, pool="looks", decks=decks, options=options)
+    return _with_derived(playout(LOGOS, seed, max_events=max_events, setup=setup)[0])
+
+
+@pytest.mark.parametrize("chunk", range(SCALE))
+def test_logos_a_card_a_seat_saw_mutated_in_its_record_is_flagged(chunk: int, tmp_path: Any) -> None:
+    """LG-45 over generated matches of the pool whose cards look (two of each look card in each
+    deck, open picks on even seeds): the looker's record flags a card it saw changed."""
+    from adjudicator.core.kernel import sources
+    from tests.test_logos_looks import LOOKS, SAMPLE
+
+    (tmp_path / "looks.toml").write_text(SAMPLE.read_text().replace('pool = "sample"', 'pool = "looks"', 1) + LOOKS)
+    first = FIRST_SEED + chunk * MATCHES * 3
+    with sources.using(sources.Sources([tmp_path])):
+        for seed in range(first, first + MATCHES * 3):
+            MSTATS["matches"] += 1
+            _logos_mutations(logos_looks_match(seed), f"logos-{seed}")
+    print(f"\nlogos mutations (chunk {chunk}): {dict(MSTATS)}")
+    assert MSTATS["mutations flagged"] >= 3 * (chunk + 1), dict(MSTATS)

@@ -1006,7 +1006,7 @@ def test_every_effect_kind_fires_through_one_handler() -> None:
 
     kinds = set(typing.get_args(cards.EffectName))
     assert set(effects.FIRE) == kinds - {"mimmick"}
-    assert set(cards.PERMANENT) | set(cards.TEMPORARY) | set(cards.LOOKS) == kinds
+    assert set(cards.PERMANENT) | set(cards.TEMPORARY) | set(cards.LOOKS) | {cards.DECK_LOOK} == kinds
     assert cards.CARD_EFFECTS <= kinds
 
 
@@ -1284,3 +1284,4 @@ import tests.test_logos_unknowns  # noqa: E402,F401
 import tests.test_logos_ruling_props  # noqa: E402,F401
 import tests.test_seat_logos  # noqa: E402,F401
 import tests.test_logos_looks  # noqa: E402,F401
+import tests.test_logos_decklook  # noqa: E402,F401

@@ -11,6 +11,7 @@ from adjudicator.core.kernel.rulings import Undefined
 
 from . import events as E
 from . import unknowns as U
+from .decktop import next_top
 from .effects import fire
 from .pending import settle as settle_pending
 from .phases import Phases
@@ -36,7 +37,8 @@ class Applies(Phases):
             if card != HIDDEN:
                 q = U.take(s, q, card)
             deck = q.deck[1:] if q.deck else q.deck
-            return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck)))
+            return self.after_refill(U.with_player_struct(s, replace(q, slots=p.slots[:i] + (card,) + p.slots[i + 1:], deck=deck,
+                                                                     top=next_top(p, card))))
         deck = p.deck
         try:
             j = deck.index(e.card)
@@ -44,6 +46,8 @@ class Applies(Phases):
             return self.irregular_draw(s, p, e)
         slots = p.slots
         q = replace(p, slots=slots[:i] + (e.card,) + slots[i + 1:], deck=deck[:j] + deck[j + 1:])
+        if p.top:  # LG-44: the first card known on top is drawn
+            q = replace(q, top=next_top(p, e.card))
         s.players = (q, b) if p is a else (a, q)
         return self.after_refill(s)
 
@@ -103,6 +107,9 @@ class Applies(Phases):
         is taken from nowhere (the deck keeps its cards)."""
         card = HIDDEN if e.card is None else e.card
         deck = remove_first(p.deck, card) if card in p.deck else p.deck
+        if p.top:
+            p = replace(p, top=next_top(p, card))
+            s = with_player(s, p.id, top=p.top)
         if None in p.slots:
             i = p.slots.index(None)
             return self.after_refill(with_player(s, p.id, deck=deck, slots=p.slots[:i] + (card,) + p.slots[i + 1:]))

@@ -33,13 +33,20 @@ PERMANENT: tuple[str, ...] = (
 )
 #: looks a pool may give a card (LG-43: the card's owner sees the target's cards; nothing moves)
 LOOKS: tuple[str, ...] = ("look-slots", "look-backup")
+#: the look at one's own deck top (LG-44): its owner sees the top ``count`` cards (``CardsLooked``)
+#: and, with ``reorder``, puts them back in an order it chooses (``CardsReordered``)
+DECK_LOOK = "look-deck"
+#: the most cards one ``look-deck`` shows (LG-44: a bound on what a pool controls; the cards seen
+#: and the orders they may go back in are listed for the recorder and a playout: the distinct cards
+#: of a deck to the third power at most, 3! orders)
+MAX_LOOK = 3
 TEMPORARY: tuple[str, ...] = (
     "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
 )
 EffectName = Literal[
     "add-card-slot", "remove-card-slot", "regeneration", "shuffle-hand", "destroy-combo", "destroy-backup", "neutralize",
     "maximize", "minimize", "swap-values", "double-combo", "mimmick", "berserk", "color-change",
-    "look-slots", "look-backup",
+    "look-slots", "look-backup", "look-deck",
 ]
 #: effects that act on the targeted player's battle card (nothing to act on without one)
 CARD_EFFECTS: frozenset[str] = frozenset({"maximize", "minimize", "swap-values", "berserk", "color-change"})
@@ -52,13 +59,18 @@ BACKUP_SPEED = 100
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One effect field.  ``color-change`` needs ``from`` and ``to`` (two different classes)."""
+    """One effect field.  ``color-change`` needs ``from`` and ``to`` (two different classes);
+    ``look-deck`` a ``count`` (1 to :data:`MAX_LOOK`) and says whether its owner may ``reorder``."""
 
     do: EffectName
     src: ClassName | None = msgspec.field(default=None, name="from")
     to: ClassName | None = None
+    count: int | None = None
+    reorder: bool = False
 
     def label(self) -> str:
+        if self.do == DECK_LOOK:
+            return f"look-deck {self.count}{', reorder' if self.reorder else ''}"
         return f"color-change {self.src}->{self.to}" if self.do == "color-change" else self.do
 
 
@@ -115,6 +127,13 @@ def pool_problems(cards: list[Card]) -> Iterator[tuple[str, str, str]]:
                     yield c.id, which, f"color-change from {fx.src!r} to itself does nothing"
             elif fx.src is not None or fx.to is not None:
                 yield c.id, which, "only color-change takes 'from' and 'to'"
+            if fx.do == DECK_LOOK:
+                if fx.count is None or not 1 <= fx.count <= MAX_LOOK:
+                    yield c.id, which, f"look-deck needs a count from 1 to {MAX_LOOK} (LG-44), got {fx.count}"
+                if which != "right":
+                    yield c.id, which, "look-deck looks at its owner's own deck: it goes in the right field (LG-44)"
+            elif fx.count is not None or fx.reorder:
+                yield c.id, which, "only look-deck takes 'count' and 'reorder'"
 
 
 POOLS: PoolLoader[Card] = PoolLoader(DATA, Card, problems=pool_problems)

@@ -17,6 +17,7 @@ from . import events as E
 from . import unknowns as U
 from .cards import BACKUP_SPEED
 from .commitments import commitment_of
+from .decktop import draw_problem
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
@@ -32,7 +33,7 @@ class Checks(Phases):
     # -- the check ------------------------------------------------------------------------------
     # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
     def not_proposed(self, s: State, e: Any) -> Illegal:
-        if type(e) in PRIVATE_EVENTS:  # LG-39: LOGOS has no private look (LOG-6)
+        if type(e) in PRIVATE_EVENTS:  # LOG-6: LOGOS's one private look is LG-44's (decktop.py); not a move
             return super().not_proposed(s, e)
         return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match")
 
@@ -67,6 +68,8 @@ class Checks(Phases):
                 raise self.out_of_step(s, e)
         if nxt.id != e.player:
             raise bad("LG-2.2", "wrong-drawer", f"CardDrawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
+        if nxt.top and (problem := draw_problem(nxt, e.card)) is not None:  # LG-44: a look put cards on top
+            raise problem
         if nxt.unknown or e.card is None or e.card == HIDDEN:
             return U.check_draw(self, s, nxt, e)
         if e.card not in nxt.deck:

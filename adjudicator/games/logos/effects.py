@@ -9,10 +9,10 @@ from msgspec.structs import replace
 
 from . import events as E
 from . import unknowns as U
-from .cards import CARD_EFFECTS
+from .cards import CARD_EFFECTS, DECK_LOOK
 from .observe import shown_to
 from .phases import Phases
-from .state import EffectItem, Player, State
+from .state import DeckLook, EffectItem, Player, State
 from .values import card_stats, pool_of, pool_of_setup
 from .zones import sorted_add, with_player
 
@@ -51,6 +51,8 @@ def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State
             if s.options.mimmick_target == "by-source-field":
                 target = owner if item.field == "left" else opp
             fx = src
+    if fx.do == DECK_LOOK:  # LG-44: a look at one's own deck, copied by a Mimmick too
+        target = owner
     if result is not None:
         pass
     elif target.shield:
@@ -141,9 +143,9 @@ def _shuffle_hand(r: Phases, s: State, target: Player, owner: Player, item: Effe
     empty = (None,) * len(target.slots)
     if s.options.shuffle_hand_to == "deck" and target.unknown:
         deck, unseen = U.to_deck(target, cards, U.tracked(s, target))
-        return with_player(s, target.id, slots=empty, deck=deck, unseen=unseen), "applied", len(cards)
+        return with_player(s, target.id, slots=empty, deck=deck, unseen=unseen, top=()), "applied", len(cards)
     if s.options.shuffle_hand_to == "deck":
-        return with_player(s, target.id, slots=empty, deck=sorted_add(target.deck, cards)), "applied", len(cards)
+        return with_player(s, target.id, slots=empty, deck=sorted_add(target.deck, cards), top=()), "applied", len(cards)
     return with_player(s, target.id, slots=empty, discard=target.discard + cards), "applied", len(cards)
 
 
@@ -157,6 +159,17 @@ def _look(r: Phases, s: State, target: Player, owner: Player, item: EffectItem, 
     if target.id != owner.id:
         s = shown_to(s, target.id, cards)
     return s, "applied", len(cards)
+
+
+@_fires(DECK_LOOK)
+def _look_deck(r: Phases, s: State, target: Player, owner: Player, item: EffectItem, fx: Any) -> Fired:
+    """LG-44: the owner looks at the top of its own deck: the battle waits for the cards seen
+    (``CardsLooked``, a random outcome the log states: as many as the deck holds, up to the
+    count) and, with ``reorder``, the order they go back in (``CardsReordered``).  Applied
+    whatever the deck holds (a record may not know its size; a look at an empty deck sees none)."""
+    s.look = DeckLook(owner.id, fx.count or 1, item.card, fx.reorder, s.step)
+    s.step = "look"
+    return s, "applied", None
 
 
 @_fires("destroy-combo")

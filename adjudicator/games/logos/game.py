@@ -14,7 +14,7 @@ from adjudicator.core.kernel.protocol import RefError
 from adjudicator.core.kernel.refs import Names, check_deck_lists
 
 from . import events as E
-from .cards import CLASSES, POOLS, Pool, load_pool
+from .cards import CLASSES, MAX_LOOK, POOLS, Pool, load_pool
 from .rulebook import bad
 from .observe import keep_seen
 from .state import Options, Player, State
@@ -172,7 +172,7 @@ class Logos(KitGame[State]):
             raise msgspec.ValidationError(f"players {ids} differ from the set-up's {state.setup.players} - at `$.players`")
         for i, p in enumerate(state.players):
             named = list(p.deck) + list(p.discard) + [c for c in p.slots if c is not None] + \
-                [c for c in (p.backup, p.battle) if c is not None]
+                [c for c in (p.backup, p.battle) if c is not None] + list(p.top) + list(p.held)
             for c in named:
                 if c not in pool and c != HIDDEN:
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players[{i}]`")
@@ -186,6 +186,10 @@ class Logos(KitGame[State]):
         for it in state.effects:
             if it.card not in pool or it.player not in ids:
                 raise msgspec.ValidationError(f"unknown effect source {it.player}/{it.card} - at `$.effects`")
+        look = state.look  # LG-44: a look under way names a player, a card, at most MAX_LOOK cards
+        if look is not None and (look.player not in ids or look.source not in pool or not 0 <= look.count <= MAX_LOOK):
+            raise msgspec.ValidationError(f"a look under way by {look.player!r} of {look.count} card(s) with "
+                                          f"{look.source!r}: unknown player or card, or not 0 to {MAX_LOOK} cards - at `$.look`")
 
     def keep_seen(self, state: State, annulled: State) -> State:
         """LG-41: what a seat saw in events a judge took back stays known to it (observe.py)."""

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from adjudicator.core.kernel.events import HIDDEN, Event, hidden, masked
+from adjudicator.core.kernel.events import HIDDEN, CardsLooked, Event, hidden, masked
 from adjudicator.core.kernel.kit import seated
 
 from . import events as E
@@ -39,9 +39,9 @@ def observe(s: State, player: str) -> State:
 
 
 def _seat(p: Player, mine: bool) -> Player:
-    if mine:
-        return replace(p, deck=hidden(p.deck))
-    return replace(p, deck=hidden(p.deck), slots=tuple(None if c is None else HIDDEN for c in p.slots),
+    if mine:  # LG-44: the cards a look of its own put on top, in order, above the unknown rest
+        return replace(p, deck=p.top + hidden(p.deck[len(p.top):]) if p.top else hidden(p.deck))
+    return replace(p, deck=hidden(p.deck), top=hidden(p.top), slots=tuple(None if c is None else HIDDEN for c in p.slots),
                    backup=None if p.backup is None else HIDDEN,
                    battle=p.battle if p.battle is None or p.public else HIDDEN)
 
@@ -51,8 +51,9 @@ def _seat_knowing(s: State, p: Player, mine: bool) -> Player:
     top of its deck first, the opponent's cards it saw in their card slots and Backup Slot."""
     k = _knowledge(s, p.id)
     q = _seat(p, mine)
-    if mine:
-        return replace(q, deck=k.top + q.deck[len(k.top):]) if k.top else q
+    if mine:  # the cards known in order (LG-44) first, then those known on top in no order (LG-41)
+        more = tuple(_minus(k.top, p.top))
+        return replace(q, deck=p.top + more + q.deck[len(p.top) + len(more):]) if more else q
     if not k.shown:
         return q
     known = list(k.shown)
@@ -143,10 +144,20 @@ def keep_seen(state: State, annulled: State, events: Sequence[Event] = ()) -> St
         drawn = _union([c for c in _minus(p.deck, then.deck) if c != HIDDEN],
                        [e.card for e in events if type(e) is E.CardDrawn and e.player == p.id
                         and e.card is not None and e.card != HIDDEN])
-        top = tuple(sorted(_within(drawn, _minus(p.deck, k.top)))) if drawn else ()
+        drawn = _union(drawn, _looked(events, p.id))  # LG-44: what its own look saw is on top too
+        top = tuple(sorted(_within(drawn, _minus(_minus(p.deck, k.top), p.top)))) if drawn else ()
         if more or top:
             seen[p.id] = Seen(p.id, tuple(sorted(k.shown + tuple(more))), tuple(sorted(k.top + top)))
     return replace(state, seen=tuple(seen[p.id] for p in state.players if p.id in seen))
+
+
+def _looked(events: Sequence[Event], pid: str) -> list[str]:
+    """The cards ``pid``'s own looks at its deck's top among ``events`` saw (LG-44), named only."""
+    out: list[str] = []
+    for e in events:
+        if type(e) is CardsLooked and e.player == pid and e.owner == pid:
+            out = _union(out, [c for c in e.cards if c is not None and c != HIDDEN])
+    return out
 
 
 def shown_to(s: State, pid: str, cards: list[str]) -> State:

@@ -108,6 +108,12 @@ class Phases(RulesBase):
                         "both picks are committed: each is revealed before the battle", who[0] if len(who) == 1 else None)
         if s.phase == "battle" and s.step == "backup":
             return Owed(f"BackupCalled or BackupPassed by {s.priority}")
+        if s.phase == "battle" and s.look is not None:  # LG-44
+            who, src = s.look.player, s.look.source
+            if s.step == "reorder":
+                return Owed(f"CardsReordered by {who}", "LG-44", f"{src} lets {who} put the {s.look.count} cards it saw "
+                            "back on top of its deck in the order it chooses", who)
+            return Owed(f"CardsLooked by {who}", "LG-44", f"{src} shows {who} the top {s.look.count} card(s) of its deck", who)
         return Owed("a derived event")
 
     def expected(self, s: State) -> str:

@@ -50,13 +50,13 @@ _INT = re.compile(r"-?\d{1,30}")
 PLAYER_KINDS = {
     "deck": "list", "discard": "list", "backup": "str", "combo": "list", "commitment": "str", "battle": "str",
     "public": "bool", "defenseless": "bool", "mods": "list", "double_combo": "bool", "shield": "bool",
-    "unknown": "text", "unseen": "list", "deck_open": "bool",
+    "unknown": "text", "unseen": "list", "deck_open": "bool", "top": "list", "held": "list",
 }
 STATE_KINDS = {
     "direction": "direction", "effects": "effects", "priority": "str", "passed": "list", "striker": "str",
     "strikes": "int", "pushes": "pushes", "shared_combo": "list", "due": "list", "stall": "int",
     "result": "result", "pending_end": "result", "blind_step": "text", "unknowns": "bool", "alts": "json",
-    "assumed": "text", "pending": "pending", "seen": "seen",
+    "assumed": "text", "pending": "pending", "seen": "seen", "look": "json",
 }
 SETUP_ENVELOPE = {"seq": "int", "at": "str", "note": "str", "prev": "str"}
 #: the word before each other position a seat's record may be in (``alts``, LG-38)

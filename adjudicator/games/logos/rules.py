@@ -25,6 +25,8 @@ from . import events as E
 from . import unknowns as U
 from .applies import Applies
 from .checks import Checks
+from .decktop import DeckTop
+from .held import settle as settle_held
 from .commitments import commitment_of, example_salt
 from .observe import forget
 from .pending import keep_condition
@@ -34,7 +36,7 @@ from .working import freeze, thaw
 from .zones import picked
 
 
-class Rules(Checks, Applies):
+class Rules(Checks, Applies, DeckTop):
     """The LOGOS rules, bound to nothing but the pool and options each position names."""
 
     def __init__(self) -> None:
@@ -54,7 +56,7 @@ class Rules(Checks, Applies):
         if memo is not None and memo[0] is s and memo[1] is e:
             new = memo[2]
         elif s.unknowns:  # a seat's record (unknowns.py): the event's condition is kept (LG-37)
-            new = keep_condition(self, s, e, self.apply_plain)
+            new = settle_held(s, keep_condition(self, s, e, self.apply_plain), e, U.take)  # and what looks showed (LG-45)
         else:
             new = self.frozen(self._applies[type(e)](self, thaw(s), e))
         return forget(s, new) if s.seen else new  # what a seat learnt in a take-back (LG-41)
@@ -212,6 +214,8 @@ class Rules(Checks, Applies):
         elif s.phase == "battle" and s.step == "backup" and s.priority is not None:
             backup = s.player(s.priority).backup
             out += [E.BackupCalled(player=s.priority, card=None if backup == HIDDEN else backup), E.BackupPassed(player=s.priority)]
+        elif s.phase == "battle" and s.look is not None:  # LG-44: the cards a look sees, the order they go back in
+            out += self.look_candidates(s)
         out += [E.Resigned(player=p.id) for p in s.players]
         return out
 
@@ -227,4 +231,6 @@ class Rules(Checks, Applies):
             return [p.id for p in s.players if p.commitment is not None and p.battle is None]
         if s.phase == "battle" and s.step == "backup" and s.priority is not None:
             return [s.priority]
+        if s.phase == "battle" and s.look is not None:
+            return [s.look.player]
         return []

@@ -82,8 +82,12 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     hp: int
     #: card slots left to right; None is an empty slot
     slots: tuple[str | None, ...] = ()
-    #: the deck as a sorted multiset (its order is unknown to everybody)
+    #: the deck as a sorted multiset (its order is unknown to everybody, but for ``top``)
     deck: tuple[str, ...] = ()
+    #: the cards of ``deck`` known on top, in order, top first (LG-44: a look at the deck's top put
+    #: them there, in the order seen or chosen), above the unordered rest; known to the player and
+    #: the judge, ``"?"`` each to the opponent
+    top: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
     backup: str | None = None
     #: the player's combo counter, panel 0 = the latest colour; None = an empty panel
@@ -106,6 +110,9 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     unseen: tuple[str, ...] = ()
     #: the deck's size is unknown (an unknown deck list without ``deck_size``)
     deck_open: bool = False
+    #: cards the unknown (``"?"``) card slots hold, as a sorted multiset: what a look stated in
+    #: the opponent's record showed there (a seat's record, LG-45, held.py)
+    held: tuple[str, ...] = ()
 
 
 class Pending(msgspec.Struct, frozen=True, gc=False):
@@ -148,7 +155,19 @@ class Seen(msgspec.Struct, frozen=True, gc=False):
 
 
 Phase = Literal["refill", "pick", "reveal", "battle", "over"]
-Step = Literal["", "direction", "effects", "after-effects", "backup", "strike", "push", "blind"]
+Step = Literal["", "direction", "effects", "after-effects", "backup", "strike", "push", "blind", "look", "reorder"]
+
+
+class DeckLook(msgspec.Struct, frozen=True, gc=False):
+    """A look at the top of ``player``'s own deck under way (LG-44): ``count`` cards at most,
+    ``source`` the card whose effect it is, ``reorder`` whether the cards go back in an order the
+    player chooses; ``then`` the step the battle goes on with once it is done."""
+
+    player: str
+    count: int
+    source: str
+    reorder: bool
+    then: Step
 
 
 class State(TwoSeats, frozen=True, gc=False):
@@ -192,3 +211,5 @@ class State(TwoSeats, frozen=True, gc=False):
     #: what a seat learnt in events a judge took back (LG-41): empty unless a take-back showed a
     #: seat a card that went back where it cannot see it
     seen: tuple[Seen, ...] = ()
+    #: step ``look`` (then ``reorder``): the look at a deck's top an effect began (LG-44)
+    look: DeckLook | None = None

@@ -35,6 +35,7 @@ from adjudicator.core.kernel.events import HIDDEN, bare
 from adjudicator.core.kernel.rulings import Illegal, Undetermined
 
 from . import events as E
+from . import held as H
 from .cards import LOOKS, Pool
 from .rulebook import NS, bad
 from .state import Player, State
@@ -228,6 +229,8 @@ def check_known_from_unknown_slot(s: State, p: Player, card: str, what: str) -> 
     if HIDDEN not in p.slots:
         return False
     check_reveal(s, p, card, f"{what}: {card} would be one of {p.id}'s unknown slot cards")
+    if (why := H.named_problem(p, card)) is not None:
+        raise bad("LG-45", "not-held", f"{what}, but {why}")
     return True
 
 
@@ -314,6 +317,8 @@ def _check_one(r: Rules, s: State, e: Any) -> None:
                 q = take(s, q, named)
             elif have != named:
                 raise _mismatch(r, s, e, f"{p.id}'s card slots hold {have} where {named} is named")
+        if (why := H.all_named_problem(p, [n for h, n in zip(held, e.cards) if h == HIDDEN])) is not None:
+            raise bad("LG-45", "not-held", f"Defenseless names {', '.join(e.cards)}, but {why}")
         live = playable_ids(r, s, p, [c for c in e.cards if c != HIDDEN])
         if live:
             raise bad("LG-2.4", "not-defenseless", f"Defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
@@ -740,6 +745,11 @@ def _check_shown(r: Rules, s: State, e: Any) -> None:
     q = s.player(ev.target)
     if (ev.copied or ev.effect) in LOOKS:
         return _check_look(s, q, e, ev)
+    at = [n for h, n in zip(ev.cards, e.cards) if h == HIDDEN]  # LG-45: where the record knows what a look showed
+    why = H.all_named_problem(q, at) if (ev.copied or ev.effect) == "shuffle-hand" else \
+        next((w for n in at if n != HIDDEN and (w := H.named_problem(q, n))), None)
+    if why is not None:
+        raise bad("LG-45", "not-held", f"EffectResolved names {', '.join(e.cards)}, but {why}")
     for have, named in zip(ev.cards, e.cards):
         if have != HIDDEN:
             if named != have:
