@@ -364,5 +364,6 @@ def test_a_seat_records_alternatives_open_conditions_and_what_it_saw_read_back_i
                  Pending(words)),
         seen=(Seen(p1, (c1, c1), ()), Seen(p2, (), (c2,))))
     line = N.format_position(odd)
-    assert "%7B" not in line and "%22" not in line  # (no percent-encoded JSON)
+    if not set(words) & set('{}[]"'):  # (no percent-encoded JSON: a person's words may hold braces)
+        assert "%7B" not in line and "%22" not in line
     assert N.parse_position(line) == odd, line
