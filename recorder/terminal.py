@@ -129,7 +129,8 @@ class RecordApp(App[None]):
                          else f"to act: {', '.join(s.to_act())}\n", style="bold")
             where = self.keypad.where()
             if where:
-                lines.append(f"{where} ▸ (Escape: back)\n", style="bold")
+                back = "Escape: back" if self.keypad.opened else "held: recorded with the next pick as one entry"
+                lines.append(f"{where} ▸ ({back})\n", style="bold")
             for key, entry in keyed:
                 lines.append(f"{key:>3}  ", style="bold")
                 c = entry.choice

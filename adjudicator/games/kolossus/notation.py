@@ -249,6 +249,24 @@ class Notation(BaseNotation):
         except NotationError:
             return whole
 
+    def continues(self, state: Any, events: list[Event], after: Any) -> bool:
+        """Whether the recorder's entry of ``events`` (entered from ``state``; ``after``, the
+        position they leave) goes on with the next pick, so that an entry says what the table saw
+        with what the player chose, as a turn is played: a die the players rolled themselves (no
+        die generator: the die of destiny, with Initiative; a Great Quake roll; movement dice
+        picked apart from their move) with the same warband's decision it feeds; and a turn's end
+        (or the move or shift that ends it) with the allocation of the mana it gained.  Such an
+        entry is one :meth:`format_entries` writes and :meth:`parse_entry` reads back
+        (``tuatha: destiny 3; Warrior 2 b9-c10``, ``Warrior 4 c10-d9; end; mana attack W1``)."""
+        last = next((e for e in reversed(events) if e.kind != "X"), None)
+        wb = getattr(last, "warband", None)
+        if wb is None or not getattr(after, "warbands", None) or after.step in ("game-end", "over") \
+                or after.current.id != wb:
+            return False
+        if type(last) in (E.DestinyRolled, E.QuakeRolled, E.MovementRolled, E.InitiativeUsed):
+            return after.setup.rng is None and after.step in ("act", "quake-shift", "move")
+        return after.step == "allocate"
+
     def compound_entries(self, state: Any, events: Any) -> list[tuple[str, list[Event]]]:
         """Each activation of ``events`` with a roll and one move after it (every path: the
         movement points left differ), as the one entry that :meth:`parse_entry` reads back:
