@@ -194,7 +194,7 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
     if verdict != "legal" and table.is_over():
         raise RecorderMismatch(f"{game.id} seed {seed}: the recorded log verifies {verdict}")
     return {"events": len(want) - 1, "keys": keys, "entries": entries, "turns": len(per_turn),
-            "per_turn": list(per_turn.values()), "by": by, "dice": dice_of(session.record.setup), "over": table.is_over(), "typed": pressed, "lines": lines,
+            "per_turn": list(per_turn.values()), "turn_of": list(per_turn), "by": by, "dice": dice_of(session.record.setup), "over": table.is_over(), "typed": pressed, "lines": lines,
             "path": str(session.path)}
 
 
