@@ -370,10 +370,9 @@ class RecordSession:
 
     def pick(self, choice: Choice, hold: bool = False) -> Answer:
         """Record a listed choice (a match-ending one waits for ``y``; a compound's events as one
-        entry).  With ``hold`` (the terminal's keys) a pick that the game's notation says an entry
-        goes on from (``notation.continues``: what the table saw, waiting for what the player
-        chooses; a turn's end waiting for its allocation) is held open: shown, recorded with the
-        next pick or typed entry as one entry (:attr:`holding`)."""
+        entry).  With ``hold`` (the terminal's keys) a pick the game's notation says an entry goes
+        on from (``notation.continues``: what the table saw, waiting for what the player chooses)
+        is held open: shown, recorded with the next pick or typed entry as one (:attr:`holding`)."""
         if choice.then:
             return self.push(choice.events, hold=hold)
         if hold and not any(c.event == choice.event for c in self.enders()):
@@ -386,9 +385,8 @@ class RecordSession:
         return [] if self._open is None else self.record.events[self._open[0]:]
 
     def _continues(self, state: Any, events: list[Event]) -> bool:
-        """Does an entry of ``events`` (forced ones filled in after them included), entered from
-        ``state``, go on with the next pick?  The game's notation says (``continues``); never in
-        seat mode (its openings and commitments go entry by entry) nor at the end of the match."""
+        """Does an entry of ``events`` (forced ones filled in included), entered from ``state``, go on
+        with the next pick?  The game's notation says (``continues``); never in seat mode, nor at the end."""
         fn = getattr(self.game.notation, "continues", None)
         if fn is None or self.seat is not None or self.over or not events:
             return False
@@ -586,14 +584,23 @@ class RecordSession:
                 self._open = (lines, before_r, before_v)
             return Answer(True, "goes on (recorded with the next pick): " + "; ".join(self.words(e) for e in added) + then,
                           added + filled, derived, ruling=ruling, filled=filled, held=True)
-        if self._open is not None:  # (the entry held open, completed: one entry from its start)
-            lines, before_r, before_v = self._open
-            self._open = None
-        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
-        self._write_new(lines)
+        lines = self._commit(lines, before_r, before_v)
         held = self.record.events[lines:len(self.record) - len(added) - len(filled)]
         return Answer(True, f"recorded {len(self.record) - len(filled)}: " + "; ".join(self.words(e) for e in held + added)
                       + verdict + then, added + filled, derived, ruling=ruling, filled=filled)
+
+    def _commit(self, lines: int, before_r: int, before_v: int) -> int:
+        """The entry from ``lines`` (the entry held open, from its start) grouped and written; its first line."""
+        if self._open is not None:
+            (lines, before_r, before_v), self._open = self._open, None
+        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
+        self._write_new(lines)
+        return lines
+
+    def close(self) -> None:
+        """The recorder closes: an entry held open is recorded as it is (what it showed the table stands)."""
+        if self._open is not None:
+            self._commit(*self._open)
 
     def _restated(self, items: list[Any]) -> Event | None:
         """The forced event filled in since the last entry that a one-event entry restates (it and
@@ -800,8 +807,7 @@ class RecordSession:
         if shown and not self.judge:
             return Answer(False, f"not taken back: {self.words(shown[0])} showed the table a roll; the entry goes on "
                                  "with the next pick (taking it back is a judge's ruling: record --judge)")
-        _lines, before_r, before_v = self._open
-        self._open, self._restatable = None, []
+        (_lines, before_r, before_v), self._open, self._restatable = self._open, None, []
         self._rollback(before_r, before_v)
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in held), held)
 

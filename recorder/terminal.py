@@ -11,6 +11,8 @@ Everything shown that comes from the input or the rules (names, notes, rulings, 
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -75,6 +77,14 @@ class RecordApp(App[None]):
         self.session = session
         self.last: Answer | None = None
         self.keypad = Keypad(session)
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """The app, until it quits; an entry the keys held open is then recorded as it is (a die
+        the table saw is not lost with the window)."""
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            self.session.close()
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")

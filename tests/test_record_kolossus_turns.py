@@ -134,3 +134,18 @@ async def test_the_terminal_shows_the_held_die(tmp_path):
         await pilot.press(destiny_key(keypad, 1))
         await pilot.pause()
         assert session.holding and "recorded with the next pick" in screen(app)
+
+
+def test_a_held_entry_is_recorded_when_the_recorder_closes(tmp_path):
+    """Quitting with a die held open records it as an entry of its own: the roll the table saw
+    is kept, and the log resumes there."""
+    from adjudicator.recorder.session import RecordSession
+
+    session, keypad = own_dice_at_destiny(tmp_path)
+    lines = len(session.record)
+    keypad.press(destiny_key(keypad, 3))
+    session.close()
+    assert not session.holding
+    again = RecordSession.resume(session.path)
+    assert len(again.record) == lines + 1 and type(again.record.events[-1]) is E.DestinyRolled
+    assert not again.undo().ok  # (a roll: a judge's)
