@@ -579,14 +579,16 @@ class RecordSession:
         self.refused = None
         verdict = "" if ruling.legal else f" ({ruling.verdict}: legal if {ruling.condition})"
         then = f"; then (no other choice): {'; '.join(self.words(e) for e in filled)}" if filled else ""
+        said = "; ".join(self.words(e, state) for e in added)  # (in the position they were entered in)
         if hold and ruling.legal and self._continues(state, added + filled):
             if self._open is None:
                 self._open = (lines, before_r, before_v)
-            return Answer(True, "goes on (recorded with the next pick): " + "; ".join(self.words(e) for e in added) + then,
-                          added + filled, derived, ruling=ruling, filled=filled, held=True)
+            return Answer(True, f"goes on (recorded with the next pick): {said}{then}", added + filled, derived,
+                          ruling=ruling, filled=filled, held=True)
+        start = state if self._open is None else self.view._entries[self._open[2] - 1][2]
         lines = self._commit(lines, before_r, before_v)
         held = self.record.events[lines:len(self.record) - len(added) - len(filled)]
-        return Answer(True, f"recorded {len(self.record) - len(filled)}: " + "; ".join(self.words(e) for e in held + added)
+        return Answer(True, f"recorded {len(self.record) - len(filled)}: " + "; ".join([self.words(e, start) for e in held] + [said])
                       + verdict + then, added + filled, derived, ruling=ruling, filled=filled)
 
     def _commit(self, lines: int, before_r: int, before_v: int) -> int:
@@ -813,8 +815,7 @@ class RecordSession:
 
     def _not_open(self) -> Answer:
         """The refusal of a note, a ruling or ``undo N`` while an entry is held open."""
-        return Answer(False, "an entry is held open (" + "; ".join(self.words(e) for e in self.holding)
-                      + "): complete it with the next pick first")
+        return Answer(False, f"an entry is held open ({'; '.join(map(self.words, self.holding))}): complete it first")
 
     def undo_named(self, number: int) -> Answer:
         """``undo N``: take back event N, an earlier entry of a full record, where nothing after it

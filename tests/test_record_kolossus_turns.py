@@ -11,6 +11,7 @@ an entry held open that showed the table a roll is taken back by a judge only.""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -149,3 +150,25 @@ def test_a_held_entry_is_recorded_when_the_recorder_closes(tmp_path):
     again = RecordSession.resume(session.path)
     assert len(again.record) == lines + 1 and type(again.record.events[-1]) is E.DestinyRolled
     assert not again.undo().ok  # (a roll: a judge's)
+
+
+def test_a_turn_typed_in_one_line_is_one_entry(tmp_path):
+    """The table's turn written by ``format_entries`` (the die, the activations, the end, the
+    allocation) and typed as one line is recorded as one entry, the table's events exactly."""
+    session, keypad = own_dice_at_destiny(tmp_path)
+    _s, table = start(G, 1, tmp_path / "table.jsonl")  # (the same set-up)
+    for e in session.record.events[1:]:  # the table plays the recorder's match on
+        table.push(e)
+    wb = session.view.state.current.id
+    turn = G.turn_number(session.view.state)
+    rng = random.Random(4)
+    while G.turn_number(table.state) == turn and not table.is_over():
+        options = table.legal()
+        table.push(rng.choice([e for e in options if type(e) is not E.TurnEnded] or options))
+    played = [e for e in table.events[len(session.record):] if e.kind != "X"]
+    text = G.notation.format_entries(played, session.view.state)
+    assert text.startswith(f"{wb}: destiny") and "; end" in text, text
+    groups = len(session._groups)
+    a = session.enter(text)
+    assert a.ok and len(session._groups) == groups + 1, a.message
+    assert [e for e in session.record.events if e.kind != "X"][-len(played):] == played
