@@ -387,11 +387,10 @@ class RecordSession:
     def _continues(self, state: Any, events: list[Event]) -> bool:
         """Does an entry of ``events`` (forced ones filled in included), entered from ``state``, go on
         with the next pick?  The game's notation says (``continues``); never in seat mode, nor at the end."""
-        fn = getattr(self.game.notation, "continues", None)
-        if fn is None or self.seat is not None or self.over or not events:
+        if self.seat is not None or self.over or not events:
             return False
         with self.view._using():
-            return bool(fn(state, events, self.view.state))
+            return bool(self.game.notation.continues(state, events, self.view.state))
 
     def _allowed(self, e: Event) -> bool:
         with self.view._using():

@@ -34,7 +34,7 @@ fixes them).  The position line (FEN's idea) is :mod:`.position_line`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from adjudicator.core.kernel.events import Event, bare
@@ -249,7 +249,7 @@ class Notation(BaseNotation):
         except NotationError:
             return whole
 
-    def continues(self, state: Any, events: list[Event], after: Any) -> bool:
+    def continues(self, state: Any, events: Sequence[Event], after: Any) -> bool:
         """Whether the recorder's entry of ``events`` (entered from ``state``; ``after``, the
         position they leave) goes on with the next pick, so that an entry says what the table saw
         with what the player chose, as a turn is played: a die the players rolled themselves (no
