@@ -14,7 +14,8 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
 - a pass is filled in when it is the only thing the player to act may do (the seat's own, in
   seat mode): recorded with the entry before it, taken back with it;
 - every accepted event is appended to the file and flushed to disk (``fsync``) before the entry
-  is answered, so a crash or ``kill -9`` loses at most the entry being typed; ``undo`` rewrites
+  is answered, so a crash or ``kill -9`` loses at most the entry being typed (or held open: a
+  pick of the keys the notation ``continues`` from, recorded with the next); ``undo`` rewrites
   the file atomically (a new file renamed over the old);
 - derived events are the engine's (the log leaves them out, as every shipped log does);
 - ``note TEXT`` writes a comment on the last event (the envelope's ``note``, shown by the viewers);
@@ -800,8 +801,7 @@ class RecordSession:
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
 
     def _drop_open(self) -> Answer:
-        """``undo`` of the entry held open: its events dropped (nothing of it is in the file), but
-        not what it showed the table (a roll: a judge's ruling, as for a recorded entry)."""
+        """``undo`` of the entry held open: dropped, but not a roll it showed the table (a judge's ruling)."""
         assert self._open is not None
         held = self.holding
         shown = [e for e in held if e.kind == "R"]
