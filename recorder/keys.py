@@ -9,12 +9,13 @@ shown whole while the keys last; a group is opened by its key, and its members g
 again (first the piece or card, then the target, each one key).  Where the words differ too
 much to group (47 cards to draw), the first 33 have a key each and the last key opens the rest.
 ``0`` opens the match-ending entries (a resignation: then ``y``); Escape or Backspace closes an
-open group; a pick the game's notation says an entry goes on from (a Kolossus die of destiny
-with the player's own dice: what the table saw, then what the player chooses; a turn's end or last
+open group; a pick the game's notation says an entry goes on from (``notation.continues``: a
+Kolossus die of destiny rolled at the table, then the player's decision; a turn's end or last
 move, then the allocation of its mana) is held open, shown on the board and above the list, and
-recorded with the next pick (or typed entry) as one entry; Enter alone records the default (⏎: so an Enter pressed after a key out of habit
-records the next default, and ``undo`` takes it back); a line starting with another character, or
-with ``/``, is typed text: words, the game's notation, ``undo``, ``note``, JSON, sent with Enter.
+recorded with the next pick (or typed entry) as one entry; Enter alone records the default (⏎:
+so an Enter pressed after a key out of habit records the next default, and ``undo`` takes it
+back); a line starting with another character, or with ``/``, is typed text: words, the game's
+notation, ``undo``, ``note``, JSON, sent with Enter.
 
 :class:`Keypad` is the one place these keys are read: the Textual app (``record_tui.py``) hands
 it every key pressed on the entry line, and ``benchmarks/keystrokes.py`` presses the same keys.
