@@ -11,8 +11,12 @@ only choice) cost nothing.  The figures:
 
 * ``keys_per_event``: keystrokes / events recorded (target <= 1.5);
 * ``events_per_entry``: events recorded / entries typed;
-* ``entries_per_turn``: entries typed / turns (``game.turn_number`` changes; a Kolossus turn's
-  target is at most 3 entries, which needs the game's compound entries in ``parse_entry``);
+* ``entries_per_turn``: entries / turns (``game.turn_number`` changes; a Kolossus turn's
+  target is at most 3 entries, which needs the game's compound entries in ``parse_entry`` and
+  the picks its notation says an entry goes on from, ``notation.continues``: a pick held open
+  is not an entry of its own, the entry counts in the turn it was opened in); and, split by who
+  rolls the dice (``turns_by_dice``: the players' own dice, each entered, or the set-up's die
+  generator, its dice filled in), the mean and the max;
 * how the entries were made (``by``: enter, number, notation, json, confirm).
 
 Every recorded log must verify ``legal`` and equal the table's events: a benchmark of a recorder
@@ -158,7 +162,8 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
         at = len(session.record)
         seq, how, _n = keys_of(keypad, want[at:])
         lines += line_of(keypad, seq, want[at:])
-        turn = game.turn_number(session.record.state)
+        if not session.holding:  # (an entry held open counts in the turn it was opened in)
+            turn = game.turn_number(session.record.state)
         line = ""
         answer = None
         for k in seq:
@@ -167,8 +172,9 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
             line = p.line if p.consumed else line + k
             if p.answer is not None:
                 answer = p.answer
-                entries += 1
-                per_turn[turn] = per_turn.get(turn, 0) + 1
+                if not p.answer.held:
+                    entries += 1
+                    per_turn[turn] = per_turn.get(turn, 0) + 1
                 if not p.answer.ok and not p.answer.confirm:
                     raise RecorderMismatch(f"{game.id} seed {seed}: {''.join(seq)!r} refused: {p.answer.message}")
         pressed += seq
@@ -182,12 +188,32 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
             if not forced[j - 1]:
                 raise RecorderMismatch(f"{game.id} seed {seed}: {session.words(filled)} filled in, but "
                                        "another event was legal too")
+    if session.holding:
+        raise RecorderMismatch(f"{game.id} seed {seed}: an entry is still held open at the end")
     verdict = session.record.verify().verdict
     if verdict != "legal" and table.is_over():
         raise RecorderMismatch(f"{game.id} seed {seed}: the recorded log verifies {verdict}")
     return {"events": len(want) - 1, "keys": keys, "entries": entries, "turns": len(per_turn),
-            "per_turn": list(per_turn.values()), "by": by, "over": table.is_over(), "typed": pressed, "lines": lines,
+            "per_turn": list(per_turn.values()), "turn_of": list(per_turn), "by": by, "dice": dice_of(session.record.setup), "over": table.is_over(), "typed": pressed, "lines": lines,
             "path": str(session.path)}
+
+
+def dice_of(setup: Any) -> str:
+    """Who rolls the match's dice: ``generator`` (a die generator the set-up declares, whose dice
+    the recorder fills in) or ``own`` (the players' own dice, each entered)."""
+    return "generator" if getattr(setup, "rng", None) is not None else "own"
+
+
+def turns_by_dice(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Entries per turn (mean and max) of the matches with the players' own dice and of those
+    with a die generator."""
+    out: dict[str, dict[str, Any]] = {}
+    for dice in ("own", "generator"):
+        turns = [n for r in runs if r["dice"] == dice for n in r["per_turn"]]
+        if turns:
+            out[dice] = {"matches": sum(r["dice"] == dice for r in runs), "turns": len(turns),
+                         "mean": round(sum(turns) / len(turns), 2), "max": max(turns)}
+    return out
 
 
 def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
@@ -205,7 +231,7 @@ def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
             "keys_per_event": round(keys / max(1, events), 3),
             "events_per_entry": round(events / max(1, entries), 3),
             "entries_per_turn": round(entries / max(1, len(per_turn)), 2),
-            "entries_per_turn_max": max(per_turn, default=0), "by": by,
+            "entries_per_turn_max": max(per_turn, default=0), "turns_by_dice": turns_by_dice(runs), "by": by,
             "finished": sum(r["over"] for r in runs),
             "pass": keys / max(1, events) <= KEYS_PER_EVENT_MAX}
 
@@ -230,4 +256,10 @@ def run(games: list[Game], matches: int, as_json: bool) -> int:
         mark = "" if r["pass"] else "  (over the target)"
         print(f"{gid:<16}{r['events']:>8}{r['keys_per_event']:>12}{r['events_per_entry']:>14}"
               f"{r['entries_per_turn']:>14}{r['entries_per_turn_max']:>5}  {by}{mark}")
+    for gid, r in out.items():
+        split = r["turns_by_dice"]
+        if "generator" in split:  # (a game whose set-ups may declare a die generator)
+            print(f"{gid} entries per turn: " + "; ".join(
+                f"{'own dice' if d == 'own' else 'die generator'} mean {v['mean']}, max {v['max']} "
+                f"({v['turns']} turns of {v['matches']} matches)" for d, v in split.items()))
     return 0

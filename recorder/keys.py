@@ -9,9 +9,13 @@ shown whole while the keys last; a group is opened by its key, and its members g
 again (first the piece or card, then the target, each one key).  Where the words differ too
 much to group (47 cards to draw), the first 33 have a key each and the last key opens the rest.
 ``0`` opens the match-ending entries (a resignation: then ``y``); Escape or Backspace closes an
-open group; Enter alone records the default (⏎: so an Enter pressed after a key out of habit
-records the next default, and ``undo`` takes it back); a line starting with another character, or
-with ``/``, is typed text: words, the game's notation, ``undo``, ``note``, JSON, sent with Enter.
+open group; a pick the game's notation says an entry goes on from (``notation.continues``: a
+Kolossus die of destiny rolled at the table, then the player's decision; a turn's end or last
+move, then the allocation of its mana) is held open, shown on the board and above the list, and
+recorded with the next pick (or typed entry) as one entry; Enter alone records the default (⏎:
+so an Enter pressed after a key out of habit records the next default, and ``undo`` takes it
+back); a line starting with another character, or with ``/``, is typed text: words, the game's
+notation, ``undo``, ``note``, JSON, sent with Enter.
 
 :class:`Keypad` is the one place these keys are read: the Textual app (``record_tui.py``) hands
 it every key pressed on the entry line, and ``benchmarks/keystrokes.py`` presses the same keys.
@@ -180,9 +184,9 @@ class Keypad:
         """What is open, in words ('' for the whole list)."""
         if self.ending:
             return "ends the match (then y)"
-        if not self.opened:
-            return ""
-        return " ▸ ".join(e.label for e in self.opened)
+        held = self.session.holding
+        words = [self.session.words(e) for e in held if e.kind != "X"][:1] + (["…"] if len(held) > 1 else [])
+        return " ▸ ".join([" ".join(words)] * bool(held) + [e.label for e in self.opened])
 
     def press(self, key: str, line: str = "") -> Pressed:
         """Key ``key`` (a character, or ``enter``, ``escape``, ``backspace``) pressed with
@@ -218,7 +222,7 @@ class Keypad:
             self._at = self._where()
             return Pressed(True)
         self.opened, self.ending = [], False
-        return Pressed(True, s.pick(entry.choice))
+        return Pressed(True, s.pick(entry.choice, hold=True))
 
     def keys_for(self, choice: Choice) -> list[str] | None:
         """The keys that pick ``choice`` from the whole list (None: it has none), for a help or a

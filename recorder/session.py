@@ -14,7 +14,8 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
 - a pass is filled in when it is the only thing the player to act may do (the seat's own, in
   seat mode): recorded with the entry before it, taken back with it;
 - every accepted event is appended to the file and flushed to disk (``fsync``) before the entry
-  is answered, so a crash or ``kill -9`` loses at most the entry being typed; ``undo`` rewrites
+  is answered, so a crash or ``kill -9`` loses at most the entry being typed (or held open: a
+  pick of the keys the notation ``continues`` from, recorded with the next); ``undo`` rewrites
   the file atomically (a new file renamed over the old);
 - derived events are the engine's (the log leaves them out, as every shipped log does);
 - ``note TEXT`` writes a comment on the last event (the envelope's ``note``, shown by the viewers);
@@ -35,6 +36,7 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets as _random
 from collections import deque
@@ -107,6 +109,9 @@ class Answer:
     confirm: bool = False
     #: passes filled in after the entry (their players had no other choice)
     filled: list[Event] = field(default_factory=list)
+    #: the pick opened an entry that the next pick (or typed entry) completes: its events are
+    #: in the position shown, not yet in the file (:meth:`RecordSession.pick` with ``hold``)
+    held: bool = False
 
 
 class RecordSession:
@@ -151,6 +156,10 @@ class RecordSession:
         #: (view state, compound choices) of the position last shown
         self._compounds: tuple[Any, list[Choice]] | None = None
         self._seat_rules = getattr(self.game, "part", lambda _n: None)("seat") if seat is not None else None
+        #: an entry a pick opened and the next one completes (the game's ``notation.continues``: a
+        #: Kolossus die of destiny with the player's first decision after it): (lines, record
+        #: entries, view entries) before it; its events are pushed, not yet written nor grouped
+        self._open: tuple[int, int, int] | None = None
 
     # -- starting and resuming -----------------------------------------------------------------------
     @classmethod
@@ -162,7 +171,7 @@ class RecordSession:
         path = Path(path)
         game = registry.get(game_id)
         src = _sources.Sources(pools) if pools else None
-        with (_sources.using(src) if src is not None else _null()):
+        with (_sources.using(src) if src is not None else contextlib.nullcontext()):
             setup = setup_event(game, players, pool=pool, options=options, meta=meta, **dict(fields or {}))
         if seat is not None and seat not in players:
             raise LogError(str(path), None, f"--as: {seat!r} is not a player of this match (players: {', '.join(players)})")
@@ -360,11 +369,29 @@ class RecordSession:
         self._compounds = (self.view.state, out)
         return out
 
-    def pick(self, choice: Choice) -> Answer:
-        """Record a listed choice (a match-ending one waits for ``y``; a compound's events as one entry)."""
+    def pick(self, choice: Choice, hold: bool = False) -> Answer:
+        """Record a listed choice (a match-ending one waits for ``y``; a compound's events as one
+        entry).  With ``hold`` (the terminal's keys) a pick the game's notation says an entry goes
+        on from (``notation.continues``: what the table saw, waiting for what the player chooses)
+        is held open: shown, recorded with the next pick or typed entry as one (:attr:`holding`)."""
         if choice.then:
-            return self.push(choice.events)
+            return self.push(choice.events, hold=hold)
+        if hold and not any(c.event == choice.event for c in self.enders()):
+            return self.push(choice.event, hold=True)
         return self._entry([choice.event])
+
+    @property
+    def holding(self) -> list[Event]:
+        """The events of the entry held open (none: no entry is open)."""
+        return [] if self._open is None else self.record.events[self._open[0]:]
+
+    def _continues(self, state: Any, events: list[Event]) -> bool:
+        """Does an entry of ``events`` (forced ones filled in included), entered from ``state``, go on
+        with the next pick?  The game's notation says (``continues``); never in seat mode, nor at the end."""
+        if self.seat is not None or self.over or not events:
+            return False
+        with self.view._using():
+            return bool(self.game.notation.continues(state, events, self.view.state))
 
     def _allowed(self, e: Event) -> bool:
         with self.view._using():
@@ -505,9 +532,12 @@ class RecordSession:
                                      "(anything else: nothing is recorded)", confirm=True)
         return self.push(events[0] if len(events) == 1 else events)
 
-    def push(self, entry: Event | str | dict[str, Any] | list[Any]) -> Answer:
+    def push(self, entry: Event | str | dict[str, Any] | list[Any], hold: bool = False) -> Answer:
         """Record one entry (an event, a choice's, typed, or a list: the events of one entry):
-        refused with the ruling when illegal, and nothing of it recorded."""
+        refused with the ruling when illegal, and nothing of it recorded.  An entry held open
+        (:meth:`pick`) is completed by it: both recorded as one entry; a refused completion
+        leaves the held part open (it showed the table what it showed).  With ``hold`` the entry
+        is held open itself where the game's notation says it goes on."""
         if self.over:
             return Answer(False, "the match is over (undo takes back the last entry)")
         if self._after_ruling is not None:
@@ -520,6 +550,7 @@ class RecordSession:
             return Answer(True, f"recorded already (no other choice): {self.words(restated)}")
         lines = len(self.record)
         before_r, before_v = self.record.entries, self.view.entries
+        state = self.view.state
         added: list[Event] = []
         filled: list[Event] = []
         for item in items:
@@ -546,12 +577,32 @@ class RecordSession:
         derived = self.record.derived
         filled = self._restatable = self._fill()
         self.refused = None
-        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
-        self._write_new(lines)
         verdict = "" if ruling.legal else f" ({ruling.verdict}: legal if {ruling.condition})"
         then = f"; then (no other choice): {'; '.join(self.words(e) for e in filled)}" if filled else ""
-        return Answer(True, f"recorded {lines + len(added)}: " + "; ".join(self.words(e) for e in added) + verdict + then,
-                      added + filled, derived, ruling=ruling, filled=filled)
+        said = "; ".join(self.words(e, state) for e in added)  # (in the position they were entered in)
+        if hold and ruling.legal and self._continues(state, added + filled):
+            if self._open is None:
+                self._open = (lines, before_r, before_v)
+            return Answer(True, f"goes on (recorded with the next pick): {said}{then}", added + filled, derived,
+                          ruling=ruling, filled=filled, held=True)
+        start = state if self._open is None else self.view._entries[self._open[2] - 1][2]
+        lines = self._commit(lines, before_r, before_v)
+        held = self.record.events[lines:len(self.record) - len(added) - len(filled)]
+        return Answer(True, f"recorded {len(self.record) - len(filled)}: " + "; ".join([self.words(e, start) for e in held] + [said])
+                      + verdict + then, added + filled, derived, ruling=ruling, filled=filled)
+
+    def _commit(self, lines: int, before_r: int, before_v: int) -> int:
+        """The entry from ``lines`` (the entry held open, from its start) grouped and written; its first line."""
+        if self._open is not None:
+            (lines, before_r, before_v), self._open = self._open, None
+        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
+        self._write_new(lines)
+        return lines
+
+    def close(self) -> None:
+        """The recorder closes: an entry held open is recorded as it is (what it showed the table stands)."""
+        if self._open is not None:
+            self._commit(*self._open)
 
     def _restated(self, items: list[Any]) -> Event | None:
         """The forced event filled in since the last entry that a one-event entry restates (it and
@@ -635,6 +686,8 @@ class RecordSession:
         """``stands|taken-back [reason]``: record the last refused entry with a judge's ruling."""
         if not self.judge:
             return Answer(False, "only a judge records a refused event with a ruling (record --judge)")
+        if self._open is not None:
+            return self._not_open()
         if self.refused is None:
             return Answer(False, "no refused entry to rule on")
         decision, _, reason = text.strip().partition(" ")
@@ -698,6 +751,8 @@ class RecordSession:
 
     def note(self, text: str) -> Answer:
         """Write ``text`` as the note (a comment) on the last event; ``note`` alone removes it."""
+        if self._open is not None:
+            return self._not_open()
         if len(self.record) == 1 and not text.strip():
             return Answer(False, "no event to annotate")
         if self._after_ruling is not None:
@@ -722,6 +777,8 @@ class RecordSession:
         self.confirming = None
         if self._after_ruling is not None:
             return Answer(False, f"first the judge's ruling: {self.irregularity}")
+        if self._open is not None:
+            return self._drop_open()
         if not self._groups:
             return Answer(False, "nothing to take back")
         n_record, n_view = self._groups[-1]
@@ -743,6 +800,22 @@ class RecordSession:
         self.sealed = False
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
 
+    def _drop_open(self) -> Answer:
+        """``undo`` of the entry held open: dropped, but not a roll it showed the table (a judge's ruling)."""
+        assert self._open is not None
+        held = self.holding
+        shown = [e for e in held if e.kind == "R"]
+        if shown and not self.judge:
+            return Answer(False, f"not taken back: {self.words(shown[0])} showed the table a roll; the entry goes on "
+                                 "with the next pick (taking it back is a judge's ruling: record --judge)")
+        (_lines, before_r, before_v), self._open, self._restatable = self._open, None, []
+        self._rollback(before_r, before_v)
+        return Answer(True, "taken back: " + "; ".join(self.words(e) for e in held), held)
+
+    def _not_open(self) -> Answer:
+        """The refusal of a note, a ruling or ``undo N`` while an entry is held open."""
+        return Answer(False, f"an entry is held open ({'; '.join(map(self.words, self.holding))}): complete it first")
+
     def undo_named(self, number: int) -> Answer:
         """``undo N``: take back event N, an earlier entry of a full record, where nothing after it
         depends on it (the events after it replay as they are without it: the file is written
@@ -750,6 +823,8 @@ class RecordSession:
         roll, a draw, a reveal, an exploration; an opening; a ruling): taking that back is a
         re-roll, for a judge's ruling; and for a derived event (take back its cause)."""
         self.confirming = None
+        if self._open is not None:
+            return self._not_open()
         if self._after_ruling is not None:
             return Answer(False, f"first the judge's ruling: {self.irregularity}")
         if self.seat is not None:
@@ -819,14 +894,6 @@ def match_words(text: str, choices: list[Choice]) -> list[Choice]:
 def completions(choices: list[Choice]) -> list[str]:
     """The choices' labels, for the input's completion."""
     return [c.label for c in choices]
-
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 __all__ = ["RecordSession", "Choice", "Answer", "match_words", "completions", "AdjudicatorError"]

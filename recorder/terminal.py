@@ -11,6 +11,8 @@ Everything shown that comes from the input or the rules (names, notes, rulings, 
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -76,6 +78,14 @@ class RecordApp(App[None]):
         self.last: Answer | None = None
         self.keypad = Keypad(session)
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """The app, until it quits; an entry the keys held open is then recorded as it is (a die
+        the table saw is not lost with the window)."""
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            self.session.close()
+
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Horizontal(id="main"):
@@ -129,7 +139,8 @@ class RecordApp(App[None]):
                          else f"to act: {', '.join(s.to_act())}\n", style="bold")
             where = self.keypad.where()
             if where:
-                lines.append(f"{where} ▸ (Escape: back)\n", style="bold")
+                back = "Escape: back" if self.keypad.opened else "held: recorded with the next pick as one entry"
+                lines.append(f"{where} ▸ ({back})\n", style="bold")
             for key, entry in keyed:
                 lines.append(f"{key:>3}  ", style="bold")
                 c = entry.choice

@@ -250,6 +250,53 @@ def test_compound_entries_sample_setups(seed: int) -> None:
     assert back == log and per_turn and max(per_turn) <= 3
 
 
+def held_entries(log: list[Any]) -> list[tuple[Any, list[Any]]]:
+    """The decisions and dice of a match grouped as the terminal recorder's keys record them
+    (recorder/session.py: a pick the notation ``continues`` from is held open and recorded with
+    the next; a forced decision, filled in, joins the entry before it), each with the position
+    it is entered in."""
+    s, _ = settle(GAME, GAME.initial_state(log[0]))
+    events = [e for e in log[1:] if e.kind != "X"]
+    out: list[tuple[Any, list[Any]]] = []
+    start, group = s, []
+    for i, e in enumerate(events):
+        group.append(e)
+        s, _ = settle(GAME, GAME.apply(s, e))
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        forced = nxt is not None and nxt.kind != "R" and GAME.legal_events(s) == [nxt]
+        if nxt is not None and (forced or N.continues(start, group, s)):
+            continue
+        out.append((start, group))
+        start, group = s, []
+    return out
+
+
+@settings(max_examples=10)
+@given(matches())
+def test_held_entries_read_back(m) -> None:
+    """Every entry as the recorder's keys hold it (a die of destiny with the first decision, an
+    activation with its dice and move, a turn's end with its allocation) is written by
+    format_entries and read back by parse_entry as the same events; held entries do occur."""
+    match, seed = m
+    log, _ = playout(GAME, seed, max_events=200, setup=match)
+    for s, group in held_entries(log):
+        text = N.format_entries(group, s)
+        assert N.parse_entry(text, s) == [bare(e) for e in group], (text, group)
+
+
+@pytest.mark.parametrize("seed", [1, 3, 5])
+def test_own_dice_entries_say_the_die_with_the_decision(seed: int) -> None:
+    """With the players' own dice (odd sample set-ups) a die of destiny never stands alone: its
+    entry holds the decision it feeds, and each entry reads back from its text."""
+    log, _ = playout(GAME, seed, max_events=300)
+    assert log[0].rng is None
+    held = held_entries(log)
+    for s, group in held:
+        assert type(group[-1]) is not E.DestinyRolled or group is held[-1][1], group  # (a cut-off match aside)
+        assert N.parse_entry(N.format_entries(group, s), s) == group
+    assert any(type(g[0]) is E.DestinyRolled and type(g[1]) is E.ActivationDeclared for _s, g in held)
+
+
 @functools.lru_cache(maxsize=None)
 def at_move(seed: int) -> tuple[list[Any], Any]:
     """A generated match up to its first activation (the position in the ``act`` step before it)."""

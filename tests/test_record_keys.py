@@ -65,6 +65,10 @@ def test_the_keys_meet_the_issues_targets(tmp_path, gid):
     assert r["keys_per_event"] <= KEYS_PER_EVENT_MAX, r
     if gid == "kolossus":
         assert r["entries_per_turn"] <= 3 and r["by"].get("compound"), r
+        # with the players' own dice (seed 1) as with the die generator (seeds 0, 2): a held pick
+        # (the die of destiny, a turn's end before its mana) is recorded with the next
+        split = r["turns_by_dice"]
+        assert set(split) == {"own", "generator"} and all(v["max"] <= 3 for v in split.values()), split
 
 
 @pytest.mark.anyio

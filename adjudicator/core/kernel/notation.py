@@ -225,6 +225,13 @@ class Notation:
         and the events, the first of them one of ``events``.  The default: none."""
         return []
 
+    def continues(self, state: Any, events: Sequence[Event], after: Any) -> bool:
+        """Whether a recorder's entry of ``events`` (entered in ``state``, leaving ``after``) goes
+        on with the next pick, recorded with it as one entry: what the table saw waiting for what
+        the player chooses (a Kolossus die of destiny and the first activation).  Such an entry
+        is one :meth:`parse_entry` reads.  The default: never (each pick an entry)."""
+        return False
+
     @staticmethod
     def pick(text: str, options: Sequence[tuple[str, Event]]) -> Event:
         """The one option whose text ``text`` is (normalized), else the one holding every word

@@ -34,7 +34,7 @@ fixes them).  The position line (FEN's idea) is :mod:`.position_line`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from adjudicator.core.kernel.events import Event, bare
@@ -248,6 +248,27 @@ class Notation(BaseNotation):
             return short if self.parse_entry(short, state) == [bare(x) for x in events] else whole
         except NotationError:
             return whole
+
+    def continues(self, state: Any, events: Sequence[Event], after: Any) -> bool:
+        """Whether the recorder's entry of ``events`` (entered from ``state``; ``after``, the
+        position they leave) goes on with the next pick, so that an entry says what the table saw
+        with what the player chose, as a turn is played: a die the players rolled themselves (no
+        die generator: the die of destiny; a Great Quake roll) with the same warband's decision it
+        feeds, Initiative (the die read one more) too; an activation (picked, or filled in as the
+        only choice) with its dice and its move; and a turn's end (or the move or shift that ends
+        it) with the allocation of the mana it gained.  Such an
+        entry is one :meth:`format_entries` writes and :meth:`parse_entry` reads back
+        (``tuatha: destiny 3; Warrior 2 b9-c10``, ``Warrior 4 c10-d9; end; mana attack W1``)."""
+        last = next((e for e in reversed(events) if e.kind != "X"), None)
+        wb = getattr(last, "warband", None)
+        if wb is None or not getattr(after, "warbands", None) or after.step in ("game-end", "over") \
+                or after.current.id != wb:
+            return False
+        if type(last) in (E.DestinyRolled, E.QuakeRolled):  # (the generator's die: filled in, ending the entry before)
+            return after.setup.rng is None and after.step in ("act", "quake-shift")
+        if type(last) is E.InitiativeUsed:
+            return after.step == "act"
+        return after.step in ("allocate", "roll", "move")  # (the mana; an activation's dice; its move)
 
     def compound_entries(self, state: Any, events: Any) -> list[tuple[str, list[Event]]]:
         """Each activation of ``events`` with a roll and one move after it (every path: the
