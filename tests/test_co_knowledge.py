@@ -15,7 +15,7 @@ from adjudicator.games.colossus_order.state import Mill, Player
 
 from .co_scenarios import A, B, GAME, verify_events
 from .test_co_rules import covers, documents, rejects
-from .test_seat_colossus_order import _legal, _scrying, record_of
+from . import test_seat_colossus_order as seat_tests  # (read at call time: the modules import each other)
 
 
 def _with(state, p: Player):
@@ -26,11 +26,11 @@ def _alices_record_with_bobs_top_known(top: str):
     """Alice's record of Tidal Scrying (bob looks at his top 2 cards and puts them back in another
     order), where alice knows ``top`` is bob's top card (known to both, as after a reveal): the
     position before the look, and the look and reorder as her record states them (``"?"``)."""
-    s = _scrying()
-    look = next(x for x in _legal(s, CardsLooked) if x.cards[0] != x.cards[1])
+    s = seat_tests._scrying()
+    look = next(x for x in seat_tests._legal(s, CardsLooked) if x.cards[0] != x.cards[1])
     s.add(look)
     s.add(CardsReordered(player=B, owner=B, zone="deck-top", cards=list(reversed(look.cards))))
-    record = record_of(s.events(), A)
+    record = seat_tests.record_of(s.events(), A)
     at = next(i for i, e in enumerate(record) if type(e) is CardsLooked)
     state = verify_events(record[:at]).state
     bob = state.player(B)
@@ -89,9 +89,9 @@ def _bobs_record_at_the_raven_look():
     s.end_turn()
     s.play("spying-raven")
     s.pass_window()
-    [look] = _legal(s, CardsLooked)
+    [look] = seat_tests._legal(s, CardsLooked)
     s.add(look)
-    record = record_of(s.events(), B)
+    record = seat_tests.record_of(s.events(), B)
     at = next(i for i, e in enumerate(record) if type(e) is CardsLooked)
     before = verify_events(record[:at]).state
     assert set(before.player(A).hand) == {HIDDEN}
