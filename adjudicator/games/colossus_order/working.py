@@ -1,7 +1,7 @@
 """The Colossus Order fold contract (:mod:`adjudicator.core.kernel.fold`): one mutable working position
 for the length of one verification, frozen only where a caller keeps one.
 
-:data:`Position` mirrors :class:`~.state.State` field for field, but its fields may be set: the
+:data:`~.state.Position` mirrors :class:`~.state.State` field for field, but its fields may be set: the
 apply handlers change a position through :func:`~.positions.put` (and ``push``,
 ``with_player``), which replaces a frozen State and sets the fields of a ``Position`` in place,
 so the same handler serves the frozen contract (``game.apply``) and the working position.  The
@@ -17,28 +17,21 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import msgspec
 from msgspec.structs import astuple
 
 from adjudicator.core.kernel.events import Event
 from adjudicator.core.kernel.fold import MAX_DERIVED_RUN, EngineLoop, FrozenWorking
-from adjudicator.core.kernel.kit import TwoSeats, direct_outcome
+from adjudicator.core.kernel.kit import direct_outcome
 from adjudicator.core.kernel.sources import current
 
+from .cards import POOLS
 from .derive import Derive
 from .events import GameEnded
-
-from .state import State
+from .state import STATE_FIELDS, Position, State
 from .unstated import WAITING
 
-_FIELDS = State.__struct_fields__
-
-
-#: the working position of one verification: the fields of :class:`~.state.State`, settable
-#: (:func:`~.positions.put`), with the seats' lookups of a position (never decoded or encoded)
-Position = msgspec.defstruct(
-    "Position", [(f, Any) for f in _FIELDS], module=__name__, gc=False,
-    namespace={"player": TwoSeats.player, "opponent": TwoSeats.opponent, "other": TwoSeats.other})
+_FIELDS = STATE_FIELDS
+_N = len(STATE_FIELDS)
 
 
 #: what an event that forces nothing derived (shared: never changed, a Step gets a list of its own)
@@ -122,7 +115,13 @@ def _applier(game: Any, w: Position, derive: Any) -> tuple[Any, Any]:
     def settle(d: Event) -> list[Event]:
         derived = []
         while d is not None:
-            one(d)
+            todo = w.todo
+            if todo and todo[0].__class__ in WAITING:
+                one(d)
+            else:  # (one(d), inlined: most derived events)
+                out = table[d.__class__](rules, w, d)
+                if out is not w:
+                    _load(w, astuple(out))
             derived.append(d)
             if len(derived) > MAX_DERIVED_RUN:
                 raise EngineLoop(f"{game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
@@ -138,14 +137,14 @@ def _bind(k: Working, game: Any, state: State) -> None:
     record leaves a step unstated: never on the working position)."""
     rules, outcome, derive = game.rules, game.outcome, _deriver(game)
     table, by_result = type(rules)._applies, direct_outcome(outcome)
-    w = Position(*astuple(state))
+    w = Position(*astuple(state), POOLS.of_setup(state.setup))
     one, settle = _applier(game, w, derive)
     frozen: State | None = state
 
     def freeze() -> State:
         nonlocal frozen
         if frozen is None:
-            frozen = State(*astuple(w))
+            frozen = State(*astuple(w)[:_N])
         return frozen
 
     def advance(event: Event) -> list[Event]:
