@@ -191,7 +191,8 @@ class Combat:
     @applies(E.BattleResolved)
     def a_battle(self, s: State, e: E.BattleResolved) -> State:
         s = put(s, attack=None, todo=s.todo[1:])
-        defender = s.other(e.player)
+        p0, p1 = s.players  # (s.other, inlined: every attack ends here)
+        defender = p1.id if p0.id == e.player else p0.id
         if e.result == "follower-damaged":
             f = find_follower(s, e.follower)
             if f is not None:

@@ -10,7 +10,7 @@ import msgspec
 from msgspec.structs import replace
 
 from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered, Event
-from adjudicator.core.kernel.commitments import looks_like, well_formed
+from adjudicator.core.kernel.commitments import PREFIX, looks_like, well_formed
 from adjudicator.core.kernel.events import HIDDEN
 from adjudicator.core.kernel.kit import DataField, KitGame, Names, Refs, check_player_ids, sorted_fields
 from adjudicator.core.kernel.protocol import RefError
@@ -78,8 +78,9 @@ class ColossusOrder(KitGame[State]):
         problem found that way is named by the full check below, as it always was."""
         name = _MAY_BE_UNKNOWN.get(event.__class__)
         if name is not None:
-            value = getattr(event, name)
-            if value is not None and _hidden_name(value) and not _malformed(value):
+            value = getattr(event, name)  # (a card id, most lines: _hidden_name inlined)
+            if value is not None and (value == HIDDEN or value.startswith(PREFIX) if value.__class__ is str else _hidden_name(value)) \
+                    and not _malformed(value):
                 try:
                     KitGame.validate_refs(self, setup, replace(event, **{name: _blanked(value)}))
                     return
@@ -108,8 +109,8 @@ class ColossusOrder(KitGame[State]):
         """The commitments ``event`` (one of :attr:`committing`) holds."""
         if event.__class__ is E.CardsReturned:
             return [v for v in event.cards if v is not None and looks_like(v)]
-        card = event.card  # a card of the pool most of the time (the verify loop asks on every draw)
-        return [card] if card is not None and looks_like(card) else []
+        card = event.card  # a card of the pool most of the time (the verify loop asks on every draw: looks_like inlined)
+        return [card] if card.__class__ is str and card.startswith(PREFIX) else []
 
     def unopened(self, state: State) -> list[Any]:
         """CO-40: the commitments of the match never opened (verify lists them beside the verdict)."""

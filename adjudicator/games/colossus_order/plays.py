@@ -239,12 +239,13 @@ class Plays:
 
     @applies(E.XPlayPassed)
     def a_pass(self, s: State, e: E.XPlayPassed) -> State:
-        h = s.todo[0] if s.todo else None
+        todo = s.todo
+        h = todo[0] if todo else None
         if h.__class__ is not Window:  # a pass with no window open (applied unchecked): nothing happens
             return s
-        if h.passes + 1 < 2:
-            return push(s, Window(s.opponent(e.player).id, h.passes + 1), drop=1)
-        todo = s.todo
+        if h.passes + 1 < 2:  # (the other seat read here: half of all log events are passes)
+            a, b = s.players
+            return push(s, Window(b.id if a.id == e.player else a.id, h.passes + 1), drop=1)
         if len(todo) > 1 and todo[1].__class__ is Resolve and not s.chain:  # both passed on an empty chain
             return push(s, drop=2)
         return push(s, drop=1)

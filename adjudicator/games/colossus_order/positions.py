@@ -5,7 +5,7 @@ one follower changed."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from msgspec.structs import astuple, replace
 
@@ -14,7 +14,7 @@ from adjudicator.core.kernel.rulings import Illegal
 from adjudicator.core.kernel.events import HIDDEN
 
 from .cards import Card, Pool, POOLS
-from .unknowns import hand_could
+from .unknowns import hand_could, s_pool
 from .state import Follower, Player, State
 
 
@@ -27,8 +27,8 @@ def bad(rule: str, code: str, message: str) -> Illegal:
 
 # -- small pure helpers -------------------------------------------------------------------------
 
-def pool_of(s: State) -> Pool:
-    return POOLS.of_setup(s.setup)
+#: the pool of a position (the working position's own, found once per verification)
+pool_of: Callable[[State], Pool] = s_pool
 
 
 def card_words(s: State, card: str | None) -> str:
@@ -99,9 +99,12 @@ def put(s: State, **changes: Any) -> State:
     return s
 
 
+_N = len(State.__struct_fields__)
+
+
 def frozen(s: State) -> State:
     """``s`` as a frozen position (the fold's working position copied; a frozen one as it is)."""
-    return s if s.__class__ is State else State(*astuple(s))
+    return s if s.__class__ is State else State(*astuple(s)[:_N])
 
 
 def push(s: State, *tasks: Any, drop: int = 0) -> State:

@@ -8,7 +8,7 @@ phase is the turn player's open timing.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -330,3 +330,15 @@ class State(TwoSeats, frozen=True, gc=False):
     #: CO-39: the conditions of undetermined events that later events have not settled yet, oldest
     #: first (``Game.open_conditions``; always empty in a full-information log)
     conditions: tuple[str, ...] = ()
+
+
+#: the fields of a position (the working position's first fields, in this order)
+STATE_FIELDS = State.__struct_fields__
+
+#: the verifier's working position (:mod:`.working`): the fields of :class:`State`, settable
+#: (:func:`~.positions.put`), with the seats' lookups of a position, and ``pool``: the pool the
+#: set-up names in the data sources in effect, found once per verification (:func:`~.unknowns.s_pool`
+#: reads it instead of asking the sources on every call).  Never decoded or encoded.
+Position = msgspec.defstruct(
+    "Position", [*((f, Any) for f in STATE_FIELDS), ("pool", Any)], module=__name__, gc=False,
+    namespace={"player": TwoSeats.player, "opponent": TwoSeats.opponent, "other": TwoSeats.other})

@@ -8,7 +8,7 @@ return a new position.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.kernel.events import HIDDEN
@@ -52,16 +52,23 @@ class Stats:
                             cost += fx.delta
         return max(0, cost)
 
-    def gem_counts(self, s: State, p: Player, scope: str) -> Counter[str]:
+    def gem_counts(self, s: State, p: Player, scope: str) -> dict[str, int]:
+        """Gems per colour (a plain dict: every play and Colossus ability asks; a Counter's
+        construction and its missing keys are Python calls of their own)."""
         pool = pool_of(s)
         gems = p.set_gems + (p.captured if scope == "colossus-gems" else ())
-        return Counter(pool[g].colour for g in gems if g != HIDDEN)  # CO-39.6: unknown gems counted apart
+        counts: dict[str, int] = {}
+        for g in gems:
+            if g != HIDDEN:  # CO-39.6: unknown gems counted apart
+                colour = pool[g].colour
+                counts[colour] = counts.get(colour, 0) + 1
+        return counts
 
-    def meets(self, counts: Counter[str], req: dict[str, int]) -> bool:
+    def meets(self, counts: Mapping[str, int], req: dict[str, int]) -> bool:
         spare = sum(counts.values())
         for colour in COLOURS:
             n = req.get(colour, 0)
-            if counts[colour] < n:
+            if counts.get(colour, 0) < n:
                 return False
             spare -= n
         return spare >= req.get("any", 0)

@@ -16,6 +16,9 @@ from .cards import ATTACKER_TARGETS, CHOSEN_TARGETS, FlipLocus, LOCUS_TARGETS, O
 from .state import State
 from .positions import bad, find_follower, named, pool_of
 
+#: the target kinds an event's ``targets`` names, one entry each (built once, not per effect)
+_PICKED = frozenset(CHOSEN_TARGETS + LOCUS_TARGETS)
+
 
 class Targets:
     """The targets an effect may choose, and why one cannot be chosen."""
@@ -101,7 +104,7 @@ class Targets:
 
     def chosen_effects(self, effects: list[Any]) -> list[Any]:
         """The effects that take the next entry of an event's ``targets`` (a follower or a Locus slot)."""
-        return [fx for fx in effects if getattr(fx, "target", None) in CHOSEN_TARGETS + LOCUS_TARGETS]
+        return [fx for fx in effects if getattr(fx, "target", None) in _PICKED]
 
     def target_combos(self, s: State, controller: str, effects: list[Any]) -> list[list[str]]:
         pools = [self.target_candidates(s, controller, fx) for fx in self.chosen_effects(effects)]

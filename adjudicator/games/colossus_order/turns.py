@@ -384,10 +384,10 @@ class Turns:
 
     @applies(E.TurnStarted)
     def a_turn_started(self, s: State, e: E.TurnStarted) -> State:
-        p = s.player(e.player)
-        field = tuple(replace(f, on=True, attacked=False) for f in p.field)
+        a, b = s.players
+        p, opp = (a, b) if a.id == e.player else (b, a)
+        field = tuple(f if f.on and not f.attacked else replace(f, on=True, attacked=False) for f in p.field)
         s = with_player(s, e.player, field=field, locus_used=0, gem_set=False, locus_set=False, colossus_used=())
-        opp = s.opponent(e.player)
         if any(f.attacked for f in opp.field):
             s = with_player(s, opp.id, field=tuple(replace(f, attacked=False) for f in opp.field))
         if e.turn == 1 and e.player == s.first:

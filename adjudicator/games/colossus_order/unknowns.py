@@ -19,6 +19,7 @@ from adjudicator.core.kernel.commitments import PREFIX
 from adjudicator.core.kernel.events import HIDDEN
 
 from .cards import POOLS, Pool
+from .state import Position
 
 #: the deck size a deck list left unknown is taken to have (CO-1.2, CO-39.1)
 UNKNOWN_DECK_SIZE = 50
@@ -137,7 +138,9 @@ def problem(s: Any, owner: Any, zone: tuple[str, ...], card: str, what: str, rul
 
 
 def s_pool(s: Any) -> Pool:
-    return POOLS.of_setup(s.setup)
+    """The pool of position ``s``: the one the working position found for its verification
+    (:data:`~.state.Position`), else the one its set-up names in the data sources in effect."""
+    return s.pool if s.__class__ is Position else POOLS.of_setup(s.setup)
 
 
 def take_named(zone: tuple[str, ...], unseen: tuple[str, ...], card: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
