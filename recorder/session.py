@@ -56,7 +56,7 @@ from adjudicator.core.kernel.log import seal_lines
 from adjudicator.core.kernel.notation import ACTORS, NotationError, normalize
 from adjudicator.core.kernel.protocol import Game
 from adjudicator.core.kernel.rulings import Ruling
-from adjudicator.core.kernel.verify import propose
+from adjudicator.core.kernel.verify import propose, settle as _settle
 
 from .files import load_salts, resumed_seat, save_salts, write_atomic
 
@@ -331,6 +331,9 @@ class RecordSession:
                     # (legal or undetermined: a card whose combo the counter cannot meet is not offered)
                     if e not in seen and self._allowed(e):
                         seen.append(e)
+                for e in self._stated():  # what the table shows where the view cannot derive it
+                    if e not in seen and self._allowed(e):
+                        seen.append(e)
                 events = seen
             listed = positions.grouped(self.game, events)
             ending = [self._ends(e) for e, _n in listed]
@@ -343,6 +346,26 @@ class RecordSession:
                     choices.append(Choice(len(choices) + 1, self.label(e), e, n))
         self._lists = ((self.record.state, self.view.state), choices, enders)  # type: ignore[assignment]
         return choices, enders
+
+    def _stated(self) -> list[Event]:
+        """In seat mode, where the view waits on a consequence it cannot derive (an effect on
+        cards the seat has not seen, a player who may be defenseless: ``game.follows_stated``),
+        the events the table may show, from the seat rules' ``stated(state, seat, game)``."""
+        fn = getattr(self._seat_rules, "stated", None)
+        if fn is None or self.over or not self.game.follows_stated(self.view.state):
+            return []
+        with self.view._using():
+            return list(fn(self.view.state, self.seat, self.game))
+
+    def waiting(self) -> str | None:
+        """In seat mode, where the view waits on what the table shows: how to enter it (the seat
+        rules' ``stated_hint``: the notation to type where the choices do not list every set of
+        cards); None where it waits on nothing."""
+        fn = getattr(self._seat_rules, "stated_hint", None)
+        if fn is None or self.over or not self.game.follows_stated(self.view.state):
+            return None
+        with self.view._using():
+            return fn(self.view.state, self.seat, self.game)  # type: ignore[no-any-return]
 
     def compounds(self) -> list[Choice]:
         """The compound entries of the position (the game's ``notation.compound_entries``: a
@@ -380,12 +403,14 @@ class RecordSession:
         return e.kind != "R" and all(f in ENVELOPE_FIELDS or f in ACTORS or f == "type" for f in fields)
 
     def _ends(self, e: Event) -> bool:
-        """Does ``e``, a player's decision of no other field, end the match (a resignation)?"""
+        """Does ``e``, a player's decision of no other field, end the match by itself (a
+        resignation: nothing but the end follows it)?  A pass after which the rules play on to
+        the end (a LOGOS Backup window passed, then the strike that ends it) is an ordinary choice."""
         if not self._bare(e):
             return False
         with self.view._using():
-            ruling, _derived, after = propose(self.game, self.view.state, e)
-            return ruling.allowed and self.game.outcome(after) is not None
+            ruling, derived, after = propose(self.game, self.view.state, e)
+            return ruling.allowed and self.game.outcome(after) is not None and len(derived) <= 1
 
     def _is_pass(self, e: Event) -> bool:
         """A pass: an event of its player alone whose notation reads ``pass`` (``passed``)."""
@@ -600,6 +625,14 @@ class RecordSession:
         start = len(self.record)
         seat_rules = self._seat_rules
         recorded, shown = ev, ev
+        if ev.kind == "X" and self.seat is not None:  # what the table showed, as the seat saw it (not redacted):
+            for rec in (self.record, self.view) if self.view is not self.record else (self.record,):
+                for d in owed(self.game, rec):  # after the engine's consequences before it (LOG-2)
+                    rec.push(d)
+            self.record.push(ev)
+            if self.view is not self.record:
+                self.view.push(ev)
+            return self.record.events[start:]
         if seat_rules is not None and getattr(ev, "player", None) == self.seat:
             salt = _random.token_hex(16)  # a fresh secret salt for each commitment
             made = seat_rules.commit(self.view.state, ev, salt)
@@ -801,6 +834,36 @@ class RecordSession:
         lines = self.record.to_jsonl().splitlines()
         write_atomic(self.path, b"".join(line + b"\n" for line in seal_lines(lines)))
         self.sealed = True
+
+
+def owed(game: Game, rec: Recording) -> list[Event]:
+    """The engine's consequences the log ``rec`` writes does not state yet after its last event
+    (what a stated consequence must follow, LOG-2): the last entry's derived events, or, after a
+    consequence the log states, those the engine derived after it (applied and settled as the
+    verifier does) less those stated since."""
+    entries, events = rec._entries, rec.events
+    k, first = len(entries) - 1, len(events) - entries[-1][0]  # the last entry, its first event
+    chain: list[Event] = []
+    while k > 0 and entries[k][0] == 1 and not entries[k][1] and events[first].kind == "X":
+        chain.append(events[first])
+        k -= 1
+        first -= entries[k][0]
+    left = list(entries[k][1])
+    for i, ev in enumerate(reversed(chain)):  # each stated one: the next owed, or a new consequence
+        if left and states(left[0], ev):
+            left.pop(0)
+            continue
+        with rec._using():
+            try:
+                _r, left, _after = _settled_after(game, entries[k + i][2], ev)
+            except Exception:  # noqa: BLE001 - a statement the engine cannot follow: nothing owed
+                left = []
+    return left
+
+
+def _settled_after(game: Game, state: Any, ev: Event) -> tuple[None, list[Event], Any]:
+    new, derived = _settle(game, game.apply(state, ev))
+    return None, derived, new
 
 
 def match_words(text: str, choices: list[Choice]) -> list[Choice]:
