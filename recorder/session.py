@@ -56,8 +56,9 @@ from adjudicator.core.kernel.log import seal_lines
 from adjudicator.core.kernel.notation import ACTORS, NotationError, normalize
 from adjudicator.core.kernel.protocol import Game
 from adjudicator.core.kernel.rulings import Ruling
-from adjudicator.core.kernel.verify import propose, settle as _settle
+from adjudicator.core.kernel.verify import propose
 
+from .consequences import owed
 from .files import load_salts, resumed_seat, save_salts, write_atomic
 
 #: the longest entry read (a typed event included)
@@ -207,6 +208,10 @@ class RecordSession:
         ruling with the event it rules on.  An illegal event no ruling follows is refused (the log
         is not resumed), but for a judge: the session stops there, that event waiting for the
         judge's ruling (:meth:`_irregular`)."""
+        with self.record._using():  # (the match's pool may be a user's: --pools)
+            self._replay_in(rest, first)
+
+    def _replay_in(self, rest: list[Event], first: int) -> None:
         path, game, session, record = self.path, self.game, self, self.record
         i = 0
         derived: deque[Event] = deque()
@@ -326,7 +331,9 @@ class RecordSession:
                     if r not in seen:
                         seen.append(r)
                 unknown = getattr(self._seat_rules, "unknowns", None)
-                for e in unknown(self.view.state, self.seat) if unknown is not None else ():
+                with self.view._using():  # (the match's pool may be a user's: --pools)
+                    unknowns = list(unknown(self.view.state, self.seat)) if unknown is not None else []
+                for e in unknowns:
                     # an opponent's hidden value, entered as unknown: offered where the rules allow it
                     # (legal or undetermined: a card whose combo the counter cannot meet is not offered)
                     if e not in seen and self._allowed(e):
@@ -336,7 +343,7 @@ class RecordSession:
                         seen.append(e)
                 events = seen
             listed = positions.grouped(self.game, events)
-            ending = [self._ends(e) for e, _n in listed]
+            ending = [self._ends(e, alone=True) for e, _n in listed]
             if ending == [True]:  # nothing else may happen (the last turn's end): the match's natural end
                 ending = [False]
             for (e, n), ends in zip(listed, ending):
@@ -352,9 +359,11 @@ class RecordSession:
         cards the seat has not seen, a player who may be defenseless: ``game.follows_stated``),
         the events the table may show, from the seat rules' ``stated(state, seat, game)``."""
         fn = getattr(self._seat_rules, "stated", None)
-        if fn is None or self.over or not self.game.follows_stated(self.view.state):
+        if fn is None or self.over:
             return []
         with self.view._using():
+            if not self.game.follows_stated(self.view.state):
+                return []
             return list(fn(self.view.state, self.seat, self.game))
 
     def waiting(self) -> str | None:
@@ -362,9 +371,11 @@ class RecordSession:
         rules' ``stated_hint``: the notation to type where the choices do not list every set of
         cards); None where it waits on nothing."""
         fn = getattr(self._seat_rules, "stated_hint", None)
-        if fn is None or self.over or not self.game.follows_stated(self.view.state):
+        if fn is None or self.over:
             return None
         with self.view._using():
+            if not self.game.follows_stated(self.view.state):
+                return None
             return fn(self.view.state, self.seat, self.game)  # type: ignore[no-any-return]
 
     def compounds(self) -> list[Choice]:
@@ -402,15 +413,16 @@ class RecordSession:
         fields = type(e).__struct_fields__
         return e.kind != "R" and all(f in ENVELOPE_FIELDS or f in ACTORS or f == "type" for f in fields)
 
-    def _ends(self, e: Event) -> bool:
-        """Does ``e``, a player's decision of no other field, end the match by itself (a
-        resignation: nothing but the end follows it)?  A pass after which the rules play on to
-        the end (a LOGOS Backup window passed, then the strike that ends it) is an ordinary choice."""
+    def _ends(self, e: Event, alone: bool = False) -> bool:
+        """Does ``e``, a player's decision of no other field, end the match (a resignation)?
+        ``alone``: by itself, nothing but the end following it (the entries listed apart): a pass
+        after which the rules play on to the end (a LOGOS Backup window passed, then the strike
+        that ends it) is an ordinary choice."""
         if not self._bare(e):
             return False
         with self.view._using():
             ruling, derived, after = propose(self.game, self.view.state, e)
-            return ruling.allowed and self.game.outcome(after) is not None and len(derived) <= 1
+            return ruling.allowed and self.game.outcome(after) is not None and (not alone or len(derived) <= 1)
 
     def _is_pass(self, e: Event) -> bool:
         """A pass: an event of its player alone whose notation reads ``pass`` (``passed``)."""
@@ -428,8 +440,10 @@ class RecordSession:
         return passes[0] if len(passes) == 1 else None
 
     def words(self, e: Event, state: Any = None) -> str:
-        """``e`` in the game's notation, in ``state`` (default: the position now)."""
-        return self.game.notation.format(e, self.view.state if state is None else state)
+        """``e`` in the game's notation, in ``state`` (default: the position now; the match's
+        pool may be a user's: the names read in the record's sources)."""
+        with self.view._using():
+            return self.game.notation.format(e, self.view.state if state is None else state)
 
     def label(self, e: Event) -> str:
         hidden = getattr(self._seat_rules, "hidden_value", None)
@@ -504,7 +518,8 @@ class RecordSession:
         if len(exact) == 1:
             return self._entry([exact[0].event])
         try:  # the game's notation: a short form, or one entry of several events
-            events = self.game.notation.parse_entry(text, self.view.state)
+            with self.view._using():
+                events = self.game.notation.parse_entry(text, self.view.state)
         except NotationError as exc:  # else a few words of the choices
             found, ending = match_words(text, choices), match_words(text, enders)
             if len(found) == 1 and not ending:
@@ -606,7 +621,9 @@ class RecordSession:
         out: list[Event] = []
         while self.autopass and not self.over and len(out) < MAX_FILLED:
             choices = self.choices()
-            if len(choices) != 1 or self.game.follows_stated(self.view.state):  # (waiting on what the table shows)
+            with self.view._using():
+                waits = self.game.follows_stated(self.view.state)
+            if len(choices) != 1 or waits:  # (waiting on what the table shows)
                 break
             ev = choices[0].event
             if self.seat is not None or passes_only or not self.fills_forced:  # a seat's view may not see a consequence still to come
@@ -836,36 +853,6 @@ class RecordSession:
         self.sealed = True
 
 
-def owed(game: Game, rec: Recording) -> list[Event]:
-    """The engine's consequences the log ``rec`` writes does not state yet after its last event
-    (what a stated consequence must follow, LOG-2): the last entry's derived events, or, after a
-    consequence the log states, those the engine derived after it (applied and settled as the
-    verifier does) less those stated since."""
-    entries, events = rec._entries, rec.events
-    k, first = len(entries) - 1, len(events) - entries[-1][0]  # the last entry, its first event
-    chain: list[Event] = []
-    while k > 0 and entries[k][0] == 1 and not entries[k][1] and events[first].kind == "X":
-        chain.append(events[first])
-        k -= 1
-        first -= entries[k][0]
-    left = list(entries[k][1])
-    for i, ev in enumerate(reversed(chain)):  # each stated one: the next owed, or a new consequence
-        if left and states(left[0], ev):
-            left.pop(0)
-            continue
-        with rec._using():
-            try:
-                _r, left, _after = _settled_after(game, entries[k + i][2], ev)
-            except Exception:  # noqa: BLE001 - a statement the engine cannot follow: nothing owed
-                left = []
-    return left
-
-
-def _settled_after(game: Game, state: Any, ev: Event) -> tuple[None, list[Event], Any]:
-    new, derived = _settle(game, game.apply(state, ev))
-    return None, derived, new
-
-
 def match_words(text: str, choices: list[Choice]) -> list[Choice]:
     """The choices whose words hold every typed word (as the start of one of its words, or
     anywhere when the typed word has a digit or an arrow)."""
@@ -892,4 +879,4 @@ class _null:
         return None
 
 
-__all__ = ["RecordSession", "Choice", "Answer", "match_words", "completions", "AdjudicatorError"]
+__all__ = ["RecordSession", "Choice", "Answer", "match_words", "completions", "owed", "AdjudicatorError"]
