@@ -27,7 +27,9 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
   (a fresh random salt each, kept in the side file ``<log>.salts.json``) and when the rules open
   them.  Nothing in a game engine reads a random source: the salts are made here.  An opponent's
   hidden value is entered as unknown: the seat rules' ``unknowns(state, seat)`` lists those
-  events (a LOGOS opponent's pick as ``commitment "?"``), so one seat records a match alone;
+  events (a LOGOS opponent's pick as ``commitment "?"``), and where the seat's view cannot derive
+  what the table shows (an effect on cards it has not seen) the seat rules' ``stated`` lists it
+  (``waiting`` says what to type where the list cannot), so one seat records a match alone;
 - resuming keeps the mode: a seat's record (its side file names the seat) is resumed as that
   seat, a full record as a full record; the derived events a log states are checked against the
   engine's (LOG-2) before anything is recorded after them.

@@ -1,6 +1,8 @@
 """What a seat's recorder does with LOGOS's hidden picks (``adjudicator record --as``,
-adjudicator/replays/record.py): the seat commits to its pick with a fresh salt of its own and
-reveals it when the rules ask (LG-3.4).  Pure: the salt is given."""
+recorder/session.py): the seat commits to its pick with a fresh salt of its own and reveals it
+when the rules ask (LG-3.4); it enters the opponent's hidden values as unknown (:func:`unknowns`)
+and, where its view cannot derive what the table shows (LG-38, LG-42), what the table showed
+(:func:`stated`, :func:`stated_hint`).  Pure: the salt is given."""
 
 from __future__ import annotations
 
