@@ -460,7 +460,9 @@ class Notation(BaseNotation):
                 cid = _read_deck_card(cards, m.group(2))
                 doc["cards"][cid] = doc["cards"].get(cid, 0) + int(m.group(1))
             except NotationError as x:
-                raise NotationError(f"{i}", f"line {i + 1} of {player}'s deck list: {x.reason}", x.candidates) from None
+                err = NotationError(raw, f"{player}'s deck list: {x.reason}", x.candidates)
+                err.line = i  # type: ignore[attr-defined]  # (the reader names the file's line)
+                raise err from None
         if "colossus" not in doc:
             raise NotationError(player, f"{player}'s deck list names no colossus ('colossus: <card>')")
         return doc
