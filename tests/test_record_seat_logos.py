@@ -226,3 +226,33 @@ async def test_a_logos_seat_records_a_whole_match_in_the_terminal(tmp_path, seed
         await pilot.pause()
         assert "sealed" in "\n".join(s.text for s in app.screen._compositor.render_strips())
     check_record(session.path, seat, next(p for p in setup.players if p != seat), [])
+
+
+@pytest.mark.anyio
+async def test_a_logos_seat_records_a_whole_match_with_record_script(tmp_path):
+    """``adjudicator record --as SEAT --script -``: the entries a seat typed for a whole match
+    (the session's, above), read from standard input, record the same match; the hint of what
+    the table shows is printed where the view waits on it; the record verifies."""
+    setup = setup_of(3, "sample")
+    seat = setup.players[1]
+    session = start(tmp_path, setup, seat, "typed.jsonl", [])
+    typed: list[str] = []
+
+    async def enter(text: str) -> Any:
+        typed.append(text)
+        return session.enter(text)
+
+    how = await record_as_seat(session, seat_record(setup, 3, seat, []), seat, enter)
+    assert how["stated, typed"] + how["stated, listed"] >= 1
+    log = tmp_path / "script.jsonl"
+    doc = msgspec.to_builtins(setup)
+    args = ["record", str(log), "--game", "logos", "--players", ",".join(setup.players), "--as", seat,
+            "--setup", json.dumps({"decks": doc["decks"]}), "--script", "-"]
+    args += [x for k, v in doc["options"].items() for x in ("--option", f"{k}={json.dumps(v)}")]
+    r = CliRunner().invoke(main, args, input="\n".join(typed) + "\n")
+    assert r.exit_code == 0, r.output[-2000:]
+    assert "the table shows" in r.output and "is sealed" in r.output
+    check_record(log, seat, setup.players[0], [])
+    strip = [{k: v for k, v in json.loads(x).items() if k not in ("commitment", "salt", "prev")} for x in log.read_text().splitlines()]
+    want = [{k: v for k, v in json.loads(x).items() if k not in ("commitment", "salt", "prev")} for x in session.path.read_text().splitlines()]
+    assert strip[1:] == want[1:] and strip[0]['decks'] == want[0]['decks'], [(a, b) for a, b in zip(strip, want) if a != b][:2]  # the same match (the seat's salts aside: fresh each time)

@@ -34,6 +34,7 @@ from adjudicator.core.kernel.notation import MAX_TEXT, Notation as BaseNotation,
 from adjudicator.core.kernel.suggest import closest
 
 from . import events as E
+from .setup_words import format_start, parse_start
 
 __all__ = ["Notation", "card_by_name"]
 
@@ -195,6 +196,10 @@ def _read_deck_card(cards: _Cards | None, text: str) -> str:
 
 class Notation(BaseNotation):
     """Colossus Order events in a player's words (the module says what needs the position)."""
+
+    #: a text cut at the first separator, split on commas, outside quoted strings (the set-up's words)
+    cut = staticmethod(_cut)
+    split_items = staticmethod(_split)
 
     # -- values ------------------------------------------------------------------------------
     def _cards(self, state: Any) -> _Cards | None:
@@ -373,8 +378,6 @@ class Notation(BaseNotation):
         if t.startswith("{"):
             return self.parse_json(text.strip())
         if t[:6].casefold() == "start ":  # the set-up in words, or with ids (start players=...)
-            from .setup_words import parse_start
-
             return parse_start(self, self.game.id, t) or _positions().parse_setup(self.game, t)
         m = re.match(r"game over:\s*(.*)\Z", t, re.I)
         if m:
@@ -586,8 +589,6 @@ def _ended(n: Notation, e: E.GameEnded, s: Any) -> str:
 def _started(n: Notation, e: E.MatchStarted, s: Any) -> str:
     """The set-up in words, one line that reads back (``start alice vs bob | alice: <colossus>;
     3 Grave Rat, ...``: :mod:`.setup_words`)."""
-    from .setup_words import format_start
-
     return format_start(n, e)
 
 

@@ -73,8 +73,8 @@ def parse_start(n: Any, game_id: str, text: str) -> Any:
     t = " ".join(text.split()) if '"' not in text else text.strip()
     if t[:6].casefold() != "start " or t[6:].lstrip().startswith("players="):
         return None
-    sections = _cut_all(t[6:].strip())
-    players = [n.r_player(x, None) for x in _cut_all(sections[0], " vs ")]
+    sections = _cut_all(n, t[6:].strip())
+    players = [n.r_player(x, None) for x in _cut_all(n, sections[0], " vs ")]
     doc: dict[str, Any] = {"type": "MatchStarted", "game": game_id, "players": players, "decks": {}}
     rest = sections[1:]
     if rest and re.match(r"[a-z_]+=", rest[-1]):
@@ -93,7 +93,7 @@ def parse_start(n: Any, game_id: str, text: str) -> Any:
         if m is not None:
             lines += [f"size: {m.group(1)}"] if m.group(1) else []
         else:
-            lines += _counted(cards)
+            lines += _counted(n, cards)
         deck = n.read_deck(doc, player, lines)
         if m is not None and m.group(1):
             deck["size"] = int(m.group(1))
@@ -107,24 +107,21 @@ def _empty(game_id: str) -> Any:
     return MatchStarted(game=game_id, players=[], decks={})
 
 
-def _cut_all(text: str, sep: str = _SEP) -> list[str]:
-    from .notation import _cut
-
+def _cut_all(n: Any, text: str, sep: str = _SEP) -> list[str]:
+    """``text`` cut at every ``sep`` outside quoted strings (the notation's ``cut``)."""
     out = []
     while True:
-        head, found, text = _cut(text, sep)
+        head, found, text = n.cut(text, sep)
         out.append(head.strip())
         if not found:
             return out
 
 
-def _counted(text: str) -> list[str]:
+def _counted(n: Any, text: str) -> list[str]:
     """``3 Grave Rat, 2 ★Nerissa, Voice of the Tides★`` as deck lines: a part that does not start
     with a count belongs to the name before it (names may hold commas)."""
-    from .notation import _split
-
     out: list[str] = []
-    for part in _split(text):
+    for part in n.split_items(text):
         if _COUNTED.match(part) or not out:
             out.append(part)
         else:
