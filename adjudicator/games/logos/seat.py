@@ -159,13 +159,18 @@ def stated_hint(state: Any, seat: str, game: Any) -> str | None:
 
     if not U.follows(r, s):
         return None
-    if s.phase == "pick":
-        for d in _deciders(s):
-            p = s.player(d)
-            held = [c if c != HIDDEN else "<card>" for c in p.slots if c is not None]
-            can = _unplayable(r, s, p)
-            return (f"the table shows whether {d} is defenseless: if so, type {words(E.Defenseless(player=d, cards=held))} "
-                    f"with the cards shown (an unknown one can be: {', '.join(can[:12])}{' ...' if len(can) > 12 else ''})")
+    if s.phase == "pick" and s.due:
+        d = _deciders(s)[0]
+        p = s.player(d)
+        held = [c if c != HIDDEN else "<card>" for c in p.slots if c is not None]
+        can = [str(game.notation.card_name(s, c)) for c in _unplayable(r, s, p)]
+        return (f"the table shows whether {d} is defenseless: if so, type {words(E.Defenseless(player=d, cards=held))} "
+                f"with the cards shown (an unknown one can be: {', '.join(can[:12])}{' ...' if len(can) > 12 else ''})")
+    if s.phase == "refill" and not s.alts:
+        rebuilt = stated(s, seat, game)
+        if rebuilt:
+            return (f"the table shows whether {rebuilt[0].player}'s deck (its size unknown here) is empty: then "
+                    f"{words(rebuilt[0])}, else the draw")
     if s.phase == "battle" and s.step == "effects":
         ev = U._shown(r, s)
         if ev is not None:
