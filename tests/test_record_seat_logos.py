@@ -256,3 +256,31 @@ async def test_a_logos_seat_records_a_whole_match_with_record_script(tmp_path):
     strip = [{k: v for k, v in json.loads(x).items() if k not in ("commitment", "salt", "prev")} for x in log.read_text().splitlines()]
     want = [{k: v for k, v in json.loads(x).items() if k not in ("commitment", "salt", "prev")} for x in session.path.read_text().splitlines()]
     assert strip[1:] == want[1:] and strip[0]['decks'] == want[0]['decks'], [(a, b) for a, b in zip(strip, want) if a != b][:2]  # the same match (the seat's salts aside: fresh each time)
+
+
+@pytest.mark.anyio
+async def test_the_browser_recorder_says_what_the_table_shows(tmp_path):
+    """The recording page's state (recorder/web.py): where the seat's view waits on what the
+    table shows, its message is the hint (what to pick or type)."""
+    from types import SimpleNamespace
+
+    import adjudicator.replays.web  # noqa: F401  (the service first: recorder.web is its part)
+    from adjudicator.recorder.web import state_of
+
+    setup = setup_of(3, "sample")
+    seat = setup.players[1]
+    session = start(tmp_path, setup, seat, "web.jsonl", [])
+
+    class Waiting(Exception):
+        pass
+
+    async def enter(text: str) -> Any:
+        answer = session.enter(text)
+        if session.waiting():
+            raise Waiting
+        return answer
+
+    with pytest.raises(Waiting):
+        await record_as_seat(session, seat_record(setup, 3, seat, []), seat, enter)
+    doc = state_of("r", session, SimpleNamespace(stored={}))  # type: ignore[arg-type]
+    assert doc.message == session.waiting() and doc.message.startswith("the table shows") and doc.ok
