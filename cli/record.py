@@ -267,6 +267,9 @@ def show_choices(session: RecordSession) -> None:
     if session.over:
         return
     choices, enders = session.lists()
+    waiting = session.waiting()  # (a seat's view: what the table shows and the view cannot derive)
+    if waiting:
+        click.echo(safe(f"  {waiting}"))
     random = choices and all(c.random for c in choices)
     head = "what happened at the table? (a random outcome)" if random else f"to act: {', '.join(session.to_act()) or '-'}"
     default = session.default()

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .session import YES, Answer, Choice, RecordSession
+from .answers import YES, Answer, Choice
+from .session import RecordSession
 
 #: the keys of a list, in order (no ``u``: ``undo``; no ``0``: the match-ending entries)
 KEYS = "123456789abcdefghijklmnopqrstvwxyz"

@@ -28,7 +28,9 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
   (a fresh random salt each, kept in the side file ``<log>.salts.json``) and when the rules open
   them.  Nothing in a game engine reads a random source: the salts are made here.  An opponent's
   hidden value is entered as unknown: the seat rules' ``unknowns(state, seat)`` lists those
-  events (a LOGOS opponent's pick as ``commitment "?"``), so one seat records a match alone;
+  events (a LOGOS opponent's pick as ``commitment "?"``), and where the seat's view cannot derive
+  what the table shows (an effect on cards it has not seen) the seat rules' ``stated`` lists it
+  (``waiting`` says what to type where the list cannot), so one seat records a match alone;
 - resuming keeps the mode: a seat's record (its side file names the seat) is resumed as that
   seat, a full record as a full record; the derived events a log states are checked against the
   engine's (LOG-2) before anything is recorded after them.
@@ -41,7 +43,6 @@ import os
 import secrets as _random
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,64 +58,19 @@ from adjudicator.core.kernel.events import ENVELOPE_FIELDS, Event, JudgeRuling, 
 from adjudicator.core.kernel.log import seal_lines
 from adjudicator.core.kernel.notation import ACTORS, NotationError, normalize
 from adjudicator.core.kernel.protocol import Game
-from adjudicator.core.kernel.rulings import Ruling
 from adjudicator.core.kernel.verify import propose
 
+from .answers import YES, Answer, Choice
+from .consequences import owed
+from .corrections import Corrections
 from .files import load_salts, resumed_seat, save_salts, write_atomic
 
 #: the longest entry read (a typed event included)
 MAX_ENTRY = 100_000
 #: the most passes filled in after one entry (each is the only thing its player may do)
 MAX_FILLED = 1_000
-#: what confirms a match-ending entry
-YES = ("y", "yes")
 
-
-@dataclass(frozen=True)
-class Choice:
-    """One numbered choice: what is listed, and the event recorded when it is picked."""
-
-    number: int
-    label: str
-    event: Event
-    #: how many legal events it stands for (moves of one piece to one square by several paths)
-    alternatives: int = 1
-    #: the events recorded after ``event`` by the same pick: a compound entry (a Kolossus
-    #: activation, its roll and its move), offered where the game's notation reads it as one
-    then: tuple[Event, ...] = ()
-
-    @property
-    def events(self) -> list[Event]:
-        """What picking it records, in order."""
-        return [self.event, *self.then]
-
-    @property
-    def random(self) -> bool:
-        return self.event.kind == "R"
-
-
-@dataclass
-class Answer:
-    """What an entry led to."""
-
-    ok: bool
-    message: str
-    #: the events appended to the log by this entry, and what the rules derived after them
-    added: list[Event] = field(default_factory=list)
-    derived: list[Event] = field(default_factory=list)
-    #: the choices a few typed words matched (more than one: type more)
-    candidates: list[Choice] = field(default_factory=list)
-    ruling: Ruling | None = None
-    #: a match-ending entry waits for ``y`` (nothing recorded yet)
-    confirm: bool = False
-    #: passes filled in after the entry (their players had no other choice)
-    filled: list[Event] = field(default_factory=list)
-    #: the pick opened an entry that the next pick (or typed entry) completes: its events are
-    #: in the position shown, not yet in the file (:meth:`RecordSession.pick` with ``hold``)
-    held: bool = False
-
-
-class RecordSession:
+class RecordSession(Corrections):
     """One match being recorded into one log file (see the module docstring)."""
 
     def __init__(self, path: str | Path, record: Recording, *, seat: str | None = None,
@@ -216,6 +172,10 @@ class RecordSession:
         ruling with the event it rules on.  An illegal event no ruling follows is refused (the log
         is not resumed), but for a judge: the session stops there, that event waiting for the
         judge's ruling (:meth:`_irregular`)."""
+        with self.record._using():  # (the match's pool may be a user's: --pools)
+            self._replay_in(rest, first)
+
+    def _replay_in(self, rest: list[Event], first: int) -> None:
         path, game, session, record = self.path, self.game, self, self.record
         i = 0
         derived: deque[Event] = deque()
@@ -335,14 +295,19 @@ class RecordSession:
                     if r not in seen:
                         seen.append(r)
                 unknown = getattr(self._seat_rules, "unknowns", None)
-                for e in unknown(self.view.state, self.seat) if unknown is not None else ():
+                with self.view._using():  # (the match's pool may be a user's: --pools)
+                    unknowns = list(unknown(self.view.state, self.seat)) if unknown is not None else []
+                for e in unknowns:
                     # an opponent's hidden value, entered as unknown: offered where the rules allow it
                     # (legal or undetermined: a card whose combo the counter cannot meet is not offered)
                     if e not in seen and self._allowed(e):
                         seen.append(e)
+                for e in self._stated():  # what the table shows where the view cannot derive it
+                    if e not in seen and self._allowed(e):
+                        seen.append(e)
                 events = seen
             listed = positions.grouped(self.game, events)
-            ending = [self._ends(e) for e, _n in listed]
+            ending = [self._ends(e, alone=True) for e, _n in listed]
             if ending == [True]:  # nothing else may happen (the last turn's end): the match's natural end
                 ending = [False]
             for (e, n), ends in zip(listed, ending):
@@ -352,6 +317,30 @@ class RecordSession:
                     choices.append(Choice(len(choices) + 1, self.label(e), e, n))
         self._lists = ((self.record.state, self.view.state), choices, enders)  # type: ignore[assignment]
         return choices, enders
+
+    def _stated(self) -> list[Event]:
+        """In seat mode, where the view waits on a consequence it cannot derive (an effect on
+        cards the seat has not seen, a player who may be defenseless: ``game.follows_stated``),
+        the events the table may show, from the seat rules' ``stated(state, seat, game)``."""
+        fn = getattr(self._seat_rules, "stated", None)
+        if fn is None or self.over:
+            return []
+        with self.view._using():
+            if not self.game.follows_stated(self.view.state):
+                return []
+            return list(fn(self.view.state, self.seat, self.game))
+
+    def waiting(self) -> str | None:
+        """In seat mode, where the view waits on what the table shows: how to enter it (the seat
+        rules' ``stated_hint``: the notation to type where the choices do not list every set of
+        cards); None where it waits on nothing."""
+        fn = getattr(self._seat_rules, "stated_hint", None)
+        if fn is None or self.over:
+            return None
+        with self.view._using():
+            if not self.game.follows_stated(self.view.state):
+                return None
+            return fn(self.view.state, self.seat, self.game)  # type: ignore[no-any-return]
 
     def compounds(self) -> list[Choice]:
         """The compound entries of the position (the game's ``notation.compound_entries``: a
@@ -406,13 +395,16 @@ class RecordSession:
         fields = type(e).__struct_fields__
         return e.kind != "R" and all(f in ENVELOPE_FIELDS or f in ACTORS or f == "type" for f in fields)
 
-    def _ends(self, e: Event) -> bool:
-        """Does ``e``, a player's decision of no other field, end the match (a resignation)?"""
+    def _ends(self, e: Event, alone: bool = False) -> bool:
+        """Does ``e``, a player's decision of no other field, end the match (a resignation)?
+        ``alone``: by itself, nothing but the end following it (the entries listed apart): a pass
+        after which the rules play on to the end (a LOGOS Backup window passed, then the strike
+        that ends it) is an ordinary choice."""
         if not self._bare(e):
             return False
         with self.view._using():
-            ruling, _derived, after = propose(self.game, self.view.state, e)
-            return ruling.allowed and self.game.outcome(after) is not None
+            ruling, derived, after = propose(self.game, self.view.state, e)
+            return ruling.allowed and self.game.outcome(after) is not None and (not alone or len(derived) <= 1)
 
     def _is_pass(self, e: Event) -> bool:
         """A pass: an event of its player alone whose notation reads ``pass`` (``passed``)."""
@@ -430,8 +422,10 @@ class RecordSession:
         return passes[0] if len(passes) == 1 else None
 
     def words(self, e: Event, state: Any = None) -> str:
-        """``e`` in the game's notation, in ``state`` (default: the position now)."""
-        return self.game.notation.format(e, self.view.state if state is None else state)
+        """``e`` in the game's notation, in ``state`` (default: the position now; the match's
+        pool may be a user's: the names read in the record's sources)."""
+        with self.view._using():
+            return self.game.notation.format(e, self.view.state if state is None else state)
 
     def label(self, e: Event) -> str:
         hidden = getattr(self._seat_rules, "hidden_value", None)
@@ -506,7 +500,8 @@ class RecordSession:
         if len(exact) == 1:
             return self._entry([exact[0].event])
         try:  # the game's notation: a short form, or one entry of several events
-            events = self.game.notation.parse_entry(text, self.view.state)
+            with self.view._using():
+                events = self.game.notation.parse_entry(text, self.view.state)
         except NotationError as exc:  # else a few words of the choices
             found, ending = match_words(text, choices), match_words(text, enders)
             if len(found) == 1 and not ending:
@@ -632,7 +627,9 @@ class RecordSession:
         out: list[Event] = []
         while self.autopass and not self.over and len(out) < MAX_FILLED:
             choices = self.choices()
-            if len(choices) != 1 or self.game.follows_stated(self.view.state):  # (waiting on what the table shows)
+            with self.view._using():
+                waits = self.game.follows_stated(self.view.state)
+            if len(choices) != 1 or waits:  # (waiting on what the table shows)
                 break
             ev = choices[0].event
             if self.seat is not None or passes_only or not self.fills_forced:  # a seat's view may not see a consequence still to come
@@ -651,6 +648,14 @@ class RecordSession:
         start = len(self.record)
         seat_rules = self._seat_rules
         recorded, shown = ev, ev
+        if ev.kind == "X" and self.seat is not None:  # what the table showed, as the seat saw it (not redacted):
+            for rec in (self.record, self.view) if self.view is not self.record else (self.record,):
+                for d in owed(self.game, rec):  # after the engine's consequences before it (LOG-2)
+                    rec.push(d)
+            self.record.push(ev)
+            if self.view is not self.record:
+                self.view.push(ev)
+            return self.record.events[start:]
         if seat_rules is not None and getattr(ev, "player", None) == self.seat:
             salt = _random.token_hex(16)  # a fresh secret salt for each commitment
             made = seat_rules.commit(self.view.state, ev, salt)
@@ -681,180 +686,6 @@ class RecordSession:
             self.record.pop()
         while self.view is not self.record and self.view.entries > n_view:
             self.view.pop()
-
-    def rule(self, text: str) -> Answer:
-        """``stands|taken-back [reason]``: record the last refused entry with a judge's ruling."""
-        if not self.judge:
-            return Answer(False, "only a judge records a refused event with a ruling (record --judge)")
-        if self._open is not None:
-            return self._not_open()
-        if self.refused is None:
-            return Answer(False, "no refused entry to rule on")
-        decision, _, reason = text.strip().partition(" ")
-        if decision not in ("stands", "taken-back"):
-            return Answer(False, "rule stands [reason] or rule taken-back [reason]")
-        ev = self.refused
-        lines = len(self.record)
-        before_r, before_v = self.record.entries, self.view.entries
-        try:
-            ruling = self.record.push_ruled(ev, decision, reason=reason or None)
-            if self.view is not self.record:
-                self.view.push_ruled(ev if self.seat is None else self.game.redact(ev, self.seat, self.view.state), decision,
-                                     reason=reason or None)
-        except (IllegalEvent, LogError) as exc:
-            self._rollback(before_r, before_v)
-            return Answer(False, f"the ruling cannot be followed: {exc}")
-        self.refused = None
-        self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
-        if self._after_ruling is None:
-            self._write_new(lines)
-        else:
-            failed = self._ruled_on_resumed(ev, before_r, before_v)
-            if failed is not None:
-                return failed
-        return Answer(True, f"recorded {lines + 1}: {self.words(ev)}, flagged; the judge's "
-                            f"ruling: {decision}" + (f"; then {self.irregularity}" if self.irregularity else ""),
-                      [ev, ruling])
-
-    def _ruled_on_resumed(self, ev: Event, before_r: int, before_v: int) -> Answer | None:
-        """The judge ruled on the irregularity of a resumed log: the events after it replayed (up
-        to the next irregularity, which then waits in its turn) and the file written whole (the
-        ruling goes in the middle); None, or the refusal when the events after it cannot follow
-        the ruling (nothing changed)."""
-        pending, self._after_ruling, self.irregularity = self._after_ruling, None, None
-        groups = len(self._groups) - 1  # (the ruled pair's entry is the last)
-        try:
-            self._replay(*pending)  # type: ignore[misc]
-        except LogError as exc:
-            self._rollback(before_r, before_v)
-            del self._groups[groups:]
-            self.refused, self._after_ruling = ev, pending
-            return Answer(False, f"the events after it cannot follow that ruling: {exc.render()}")
-        write_atomic(self.path, self._with_waiting())
-        if self.over and self._after_ruling is None:
-            self.seal()
-        return None
-
-    def _with_waiting(self) -> bytes:
-        """The record's lines, then (a resumed log's irregularity still waiting for its ruling) the
-        irregular event and the events after it, as the file held them."""
-        out = self.record.to_jsonl()
-        if self._after_ruling is not None and self.refused is not None:
-            out += b"".join(msgspec.json.encode(e) + b"\n" for e in [self.refused, *self._after_ruling[0]])
-        return out
-
-    def _push_ruled_pair(self, ev: Event, ruling: JudgeRuling) -> None:
-        self.record.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
-        if self.view is not self.record:
-            self.view.push_ruled(ev, ruling.decision, judge=ruling.judge, reason=ruling.reason)
-        self._groups.append((1, 1 if self.view is not self.record else 0))
-
-    def note(self, text: str) -> Answer:
-        """Write ``text`` as the note (a comment) on the last event; ``note`` alone removes it."""
-        if self._open is not None:
-            return self._not_open()
-        if len(self.record) == 1 and not text.strip():
-            return Answer(False, "no event to annotate")
-        if self._after_ruling is not None:
-            return Answer(False, f"first the judge's ruling: {self.irregularity}")
-        if self._last_failed:  # the entry before was not recorded: the note is not for the last event
-            self._last_failed = False
-            last = self.record.events[-1]
-            return Answer(False, f"note not written: the entry before it was not recorded, so it would go on event "
-                                 f"{len(self.record)} ({self.words(last)}); type it again to put it there")
-        try:
-            ev = self.record.annotate(text.strip() or None)
-        except LogError as exc:
-            return Answer(False, exc.render())
-        write_atomic(self.path, self.record.to_jsonl())
-        if self.sealed:
-            self.seal()
-        return Answer(True, f"note on event {len(self.record)}: {ev.note}" if ev.note else
-                      f"note removed from event {len(self.record)}")
-
-    def undo(self) -> Answer:
-        """Take back the last entry (the file is rewritten atomically)."""
-        self.confirming = None
-        if self._after_ruling is not None:
-            return Answer(False, f"first the judge's ruling: {self.irregularity}")
-        if self._open is not None:
-            return self._drop_open()
-        if not self._groups:
-            return Answer(False, "nothing to take back")
-        n_record, n_view = self._groups[-1]
-        shown = [e for e in self.record.events[len(self.record) - n_record:] if e.kind == "R" or self._opening(e)]
-        if shown and not self.judge:  # undo never re-rolls: what the table saw stands until a judge rules
-            return Answer(False, f"not taken back: {self.words(shown[0])} showed the table something new (a roll, a "
-                                 "draw, a reveal, an exploration, an opening); taking it back is a judge's ruling "
-                                 "(record --judge)")
-        self._groups.pop()
-        self._restatable = []
-        before = self.record.events
-        for _ in range(n_record):
-            self.record.pop()
-        taken = before[len(self.record):]
-        if self.view is not self.record:
-            for _ in range(n_view):
-                self.view.pop()
-        write_atomic(self.path, self.record.to_jsonl())
-        self.sealed = False
-        return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
-
-    def _drop_open(self) -> Answer:
-        """``undo`` of the entry held open: dropped, but not a roll it showed the table (a judge's ruling)."""
-        assert self._open is not None
-        held = self.holding
-        shown = [e for e in held if e.kind == "R"]
-        if shown and not self.judge:
-            return Answer(False, f"not taken back: {self.words(shown[0])} showed the table a roll; the entry goes on "
-                                 "with the next pick (taking it back is a judge's ruling: record --judge)")
-        (_lines, before_r, before_v), self._open, self._restatable = self._open, None, []
-        self._rollback(before_r, before_v)
-        return Answer(True, "taken back: " + "; ".join(self.words(e) for e in held), held)
-
-    def _not_open(self) -> Answer:
-        """The refusal of a note, a ruling or ``undo N`` while an entry is held open."""
-        return Answer(False, f"an entry is held open ({'; '.join(map(self.words, self.holding))}): complete it first")
-
-    def undo_named(self, number: int) -> Answer:
-        """``undo N``: take back event N, an earlier entry of a full record, where nothing after it
-        depends on it (the events after it replay as they are without it: the file is written
-        whole).  Refused for an entry that showed the table something new (a random outcome: a
-        roll, a draw, a reveal, an exploration; an opening; a ruling): taking that back is a
-        re-roll, for a judge's ruling; and for a derived event (take back its cause)."""
-        self.confirming = None
-        if self._open is not None:
-            return self._not_open()
-        if self._after_ruling is not None:
-            return Answer(False, f"first the judge's ruling: {self.irregularity}")
-        if self.seat is not None:
-            return Answer(False, "undo N takes back an earlier entry of a full record (a seat's record: undo, the last)")
-        events = self.record.events
-        if not 2 <= number <= len(events):
-            return Answer(False, f"no event {number} to take back (2 to {len(events)})")
-        ev = events[number - 1]
-        if ev.kind == "X":
-            return Answer(False, f"event {number} ({self.words(ev)}) follows from the entry before it: take that back")
-        if ev.kind == "R" or self._opening(ev) or type(ev) is JudgeRuling or \
-                (number < len(events) and type(events[number]) is JudgeRuling):
-            return Answer(False, f"event {number} ({self.words(ev)}) showed the table something new (or a judge ruled on "
-                                 "it): taking it back needs a judge's ruling (record --judge: the judge records it)")
-        end = number
-        while end < len(events) and events[end].kind == "X":
-            end += 1
-        trial = RecordSession(self.path, Recording(self.game, events[0], self.record._sources, str(self.path)))
-        try:
-            trial._replay(events[1:number - 1] + events[end:], 2)
-        except LogError as exc:
-            return Answer(False, f"event {number} ({self.words(ev)}) is not taken back: what follows depends on it "
-                                 f"({exc.reason})")
-        self.record, self.view, self._groups = trial.record, trial.record, trial._groups
-        write_atomic(self.path, self.record.to_jsonl())
-        self.sealed = False
-        if self.over:
-            self.seal()
-        return Answer(True, f"taken back: event {number} ({self.words(ev)}); the {len(events) - end} events after it "
-                            "stand", events[number - 1:end])
 
     # -- the file ------------------------------------------------------------------------------------------
     def _write_new(self, start: int) -> None:
@@ -896,4 +727,4 @@ def completions(choices: list[Choice]) -> list[str]:
     return [c.label for c in choices]
 
 
-__all__ = ["RecordSession", "Choice", "Answer", "match_words", "completions", "AdjudicatorError"]
+__all__ = ["RecordSession", "match_words", "completions", "AdjudicatorError"]

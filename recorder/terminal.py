@@ -23,7 +23,8 @@ from textual.widgets import Input, Static
 
 from adjudicator.core.kernel.meta import header_line, meta_of
 
-from .session import Answer, RecordSession
+from .answers import Answer
+from .session import RecordSession
 from .keys import ENDERS, Keypad
 from adjudicator.replays.terminal import scene_text
 
@@ -129,10 +130,13 @@ class RecordApp(App[None]):
         default = s.default()
         keyed = self.keypad.lines()
         lines = Text()
+        waiting = s.waiting() if s.confirming is None else None  # (a seat's view: what the table shows)
+        if waiting:
+            lines.append(waiting + "\n", style="italic")
         if s.confirming is not None:
             lines.append(f"{s.words(s.confirming)} ends the match: y confirms, anything else cancels\n", style="bold red")
         elif not choices:
-            lines.append("the match is over" if s.over else "no legal event: type an event as JSON (or its notation)")
+            lines.append("the match is over" if s.over else "" if waiting else "no legal event: type an event as JSON (or its notation)")
         else:
             random = all(c.random for c in choices)
             lines.append("what happened at the table? (a random outcome)\n" if random

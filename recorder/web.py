@@ -224,6 +224,9 @@ def _result(s: RecordSession) -> str:
 def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok: bool = True) -> RecordingState:
     if s.irregularity and not message:  # a judge resumed a log that holds one: the ruling comes first
         message, ok = f"the log holds an irregularity at {s.irregularity}", False
+    waiting = s.waiting()  # a seat's view waits on what the table shows: how to enter it
+    if waiting:
+        message = f"{message} | {waiting}" if message else waiting
     choices = s.choices()
     meta = meta_of(s.record.setup)
     stored = rec.stored.get(rid)

@@ -141,13 +141,21 @@ async def test_a_logos_seat_records_a_whole_match_alone(tmp_path, seed, picks, a
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         while not table.is_over():
-            if not session.choices() and not session.over and g.follows_stated(session.view.state):
+            shown = [g.redact(d, seat) for d in table.derived]
+            while not session.over and session._stated() and shown:
                 # what the table showed and the seat's view cannot derive (an effect on unknown
-                # cards): typed as the seat saw it
+                # cards): its listed choice (the engine's consequences before it are stated with it)
+                offered = session._stated()
+                while shown and not any(type(o) is type(shown[0]) for o in offered):
+                    shown.pop(0)
+                if not shown:
+                    break
                 stated += 1
-                for d in table.derived:
-                    await typed(pilot, app, json.dumps(msgspec.to_builtins(g.redact(d, seat))))
-                    assert "recorded" in screen(app), screen(app)
+                assert session.waiting() and "the table shows" in screen(app)
+                listed = [c for c in session.choices() if c.event == shown.pop(0)]
+                assert listed, [c.label for c in session.choices()]
+                await typed(pilot, app, str(listed[0].number))
+                assert "recorded" in screen(app), screen(app)
             options = [e for e in table.legal() if type(e).__name__ != "Resigned"]
             ev = rng.choice(options)
             kind = type(ev).__name__

@@ -28,6 +28,8 @@ from adjudicator.core.kernel.textlog import is_text, read_text
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(ROOT.glob("examples/*/*.jsonl"))
 GAMES = [g.id for g in registry.games()]
+#: an event line of the text form (``12. alice: pass``; a deck section's ``3 Grave Rat`` is none)
+EVENT_LINE = re.compile(r"\d+\. ")
 
 
 def _round_trip(data: bytes, name: str) -> str:
@@ -79,7 +81,7 @@ def test_generated_matches_round_trip(game_id: str, seed: int) -> None:
     events, _ = playout(game, seed, max_events=400, with_derived=seed == 2)
     data = events_jsonl(events)
     text = _round_trip(data, f"{game_id}-{seed}.jsonl")
-    notated = [ln for ln in text.splitlines() if ln[:1].isdigit() and not ln.split(". ", 1)[1].startswith("{")]
+    notated = [ln for ln in text.splitlines() if EVENT_LINE.match(ln) and not ln.split(". ", 1)[1].startswith("{")]
     assert len(notated) >= (len(events) - 1) // 2, "most events are written in the notation, not JSON"
 
 
@@ -113,7 +115,7 @@ def _typed(tmp_path: Path, upto: int = 30, change: dict[int, str] | None = None)
     src = ROOT / "examples/colossus-order/legal-judge-stands.jsonl"
     log = parse_log(src.read_bytes(), str(src))
     text = to_text(b"".join(msgspec.json.encode(bare(e)) + b"\n" for _, e in log.events[:upto]), "x")
-    body = [ln.split(". ", 1)[1] for ln in text.splitlines() if ln[:1].isdigit()]
+    body = [ln.split(". ", 1)[1] for ln in text.splitlines() if EVENT_LINE.match(ln)]
     for i, new in (change or {}).items():
         body[i] = new
     decks = msgspec.json.encode(log.events[0][1].decks).decode()

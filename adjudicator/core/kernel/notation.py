@@ -250,6 +250,19 @@ class Notation:
             raise NotationError(text, f"{text.strip()!r} reads as {len(hits)} events", [t for t, _ in hits])
         raise NotationError(text, f"{text.strip()!r} reads as no legal event here")
 
+    # -- set-ups: deck lists ---------------------------------------------------------------------
+    def deck_lines(self, setup: Any, player: str) -> list[str] | None:
+        """``player``'s deck of ``setup`` as a deck list a person reads (one line a card, names
+        not ids: the text form's deck section, :mod:`.textlog`), which :meth:`read_deck` reads
+        back exactly; None (the default): the game writes its decks as JSON."""
+        return None
+
+    def read_deck(self, setup: Any, player: str, lines: list[str]) -> Any:
+        """The deck value (``MatchStarted.decks[player]``, plain data) a :meth:`deck_lines` list
+        writes; ``setup`` holds the set-up's fields read so far (its pool).  :class:`NotationError`
+        naming the line; the default: the game has no deck lists in words."""
+        raise NotationError(player, f"{self.game.id} writes no deck list in words: give [decks {{...}}] as JSON")
+
     # -- positions ---------------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:
         """The position in one line (FEN's idea): what the table shows, plus what ``seat`` knows

@@ -4,9 +4,16 @@
 
     [game "colossus-order"]
     [players ["alice", "bob"]]
-    [decks {...}]
     [Event "Club night"]
     [Round "3"]
+
+    [deck "alice"]
+    colossus: Colossus of the Dawn Bastion
+    3 Sky Lancer Captain
+    17 White Gem
+
+    [deck "bob"]
+    ...
 
     2. alice: draw Sky Lancer Captain
     3. alice: play Sky Lancer Captain -> F3 {a comment: the event's note}
@@ -18,6 +25,11 @@
   ``MatchStarted``: lower-case names are its fields (``game``, ``players``, the set-up), a
   capitalised one a key of its header ``meta`` (``[Round "3"]`` is ``meta.round``).  Without tags,
   the first event line is ``MatchStarted`` as JSON.
+- A deck section ``[deck "<player>"]`` (a game whose notation writes deck lists:
+  ``notation.deck_lines`` / ``read_deck``) is that player's deck in ``decks``: the lines after
+  it, up to a blank line, a tag or an event line, are a deck list in names (``3 Grave Rat``,
+  ``colossus: <card>``); a card it does not know is named with the closest names.  The decks are
+  either all sections or one ``[decks {...}]`` tag (JSON).
 - An event line is ``N. text {note}``: ``N.`` (the event number, 1 = MatchStarted) is optional and
   checked when given; ``text`` is the game's notation (:mod:`adjudicator.core.kernel.notation`, read in
   the position the events before it leave: a compound entry may write several events), or one
@@ -152,6 +164,9 @@ class _Reader:
         self.stopped = False
         #: the text line of the last event the rules refused (the position stayed before it)
         self.refused: int | None = None
+        #: the deck sections: (the tag's line, the player, the section's (line, text)); the last one open
+        self.decks: list[tuple[int, str, list[tuple[int, str]]]] = []
+        self.deck_open = False
 
     def fail(self, line: int, why: str, part: str | None = None) -> LogError:
         return LogError(self.path, line, why, part)
@@ -169,9 +184,48 @@ class _Reader:
             value = msgspec.json.decode(raw)
         except msgspec.DecodeError as exc:
             raise self.fail(line, f"the value is not JSON ({exc}); a text is written in quotes", m.group("name")) from None
+        if m.group("name") == "deck":  # a deck section opens: the lines after it are its list
+            if not isinstance(value, str) or any(p == value for _, p, _ in self.decks):
+                raise self.fail(line, "a deck section is [deck \"<player>\"], once a player", "deck")
+            self.decks.append((line, value, []))
+            self.deck_open = True
+            return
         if any(name == m.group("name") for _, name, _ in self.tags):
             raise self.fail(line, "given twice", m.group("name"))
         self.tags.append((line, m.group("name"), value))
+
+    def deck_line(self, line: int, text: str) -> bool:
+        """A line while a deck section is open: True when it is the section's (else the section
+        ends there: a blank line, a tag, a directive or an event line ``N. ...``)."""
+        if not text or text.startswith(("[", "%")) or _NUMBER.match(text):
+            self.deck_open = False
+            return False
+        if not text.startswith("#"):
+            self.decks[-1][2].append((line, text))
+        return True
+
+    def decks_from_sections(self, doc: dict[str, Any]) -> None:
+        """``doc["decks"]`` from the deck sections, read by the game's notation (the pool the
+        tags name); a line that does not read is named with its file line."""
+        if "decks" in doc:
+            raise self.fail(self.decks[0][0], "both [decks ...] and deck sections ([deck \"<player>\"])", "deck")
+        try:
+            notation = registry.get(doc.get("game")).notation if isinstance(doc.get("game"), str) else None
+        except UnknownGame:
+            notation = None
+        if notation is None:
+            raise self.fail(self.decks[0][0], "a deck section needs the [game \"...\"] tag (a registry id)", "deck")
+        decks: dict[str, Any] = {}
+        for at, player, lines in self.decks:
+            try:
+                decks[player] = notation.read_deck(doc, player, [t for _, t in lines])
+            except NotationError as exc:
+                k = getattr(exc, "line", None)
+                where = lines[k][0] if isinstance(k, int) and k < len(lines) else at
+                names = ", ".join(exc.candidates[:4])
+                near = "" if not names else f": {names}?" if exc.reason.endswith("did you mean") else f" (did you mean: {names}?)"
+                raise self.fail(where, f"{exc.reason}{near}", "deck") from None
+        doc["decks"] = decks
 
     def setup_from_tags(self) -> None:
         doc: dict[str, Any] = {"type": "MatchStarted"}
@@ -187,7 +241,9 @@ class _Reader:
             if "meta" in doc:
                 raise self.fail(self.tags[0][0], "both [meta ...] and capitalised header tags", "meta")
             doc["meta"] = meta
-        line = next((n for n, name, _ in self.tags if name == "game"), self.tags[0][0])
+        if self.decks:
+            self.decks_from_sections(doc)
+        line = next((n for n, name, _ in self.tags if name == "game"), self.tags[0][0] if self.tags else self.decks[0][0])
         self.setup(line, msgspec.json.encode(doc))
 
     def setup(self, line: int, raw: bytes) -> None:
@@ -339,6 +395,8 @@ def read_text(data: bytes, path: str = "<text>") -> list[tuple[int, bytes]]:
     for line, text in _lines(data, path):
         if r.stopped:
             break
+        if r.deck_open and r.game is None and r.deck_line(line, text):
+            continue
         if open_at:
             variation += " " + text
             depth, why = _groups(variation)
@@ -371,7 +429,7 @@ def read_text(data: bytes, path: str = "<text>") -> list[tuple[int, bytes]]:
                 r.variation(line, text)
             continue
         if r.game is None:
-            if r.tags:
+            if r.tags or r.decks:
                 r.setup_from_tags()
             else:
                 m = _NUMBER.match(text)
@@ -382,7 +440,7 @@ def read_text(data: bytes, path: str = "<text>") -> list[tuple[int, bytes]]:
         r.take(line, r.entry(line, text))
     if open_at:
         raise r.fail(open_at, "the variation's '(' is never closed", "variation")
-    if r.game is None and r.tags and not r.stopped:
+    if r.game is None and (r.tags or r.decks) and not r.stopped:
         r.setup_from_tags()
     r.finalise()
     if not r.out:
@@ -404,6 +462,31 @@ def _tags(setup: Event) -> list[str]:
             continue
         out.append(f"[{k} {msgspec.json.encode(v).decode()}]")
     return out
+
+
+def _with_deck_sections(game: Game, setup: Event, tags: list[str], first: bytes) -> list[str]:
+    """The header: ``tags`` with the ``[decks {...}]`` tag written as a deck section a player
+    (the game's ``notation.deck_lines``: names, one card a line) where every deck has one and the
+    header reads back as the very set-up line ``first``; else ``tags`` as they are."""
+    decks = getattr(setup, "decks", None)
+    if not isinstance(decks, dict) or not decks:
+        return tags
+    sections: list[str] = []
+    try:
+        for player in decks:
+            lines = game.notation.deck_lines(setup, player)
+            if lines is None or any(not ln.strip() or ln.lstrip().startswith(("[", "#", "%")) or _NUMBER.match(ln)
+                                    or _CONTROLS.search(ln) for ln in lines):
+                return tags
+            sections += ["", f"[deck {msgspec.json.encode(player).decode()}]", *lines]
+    except Exception:  # noqa: BLE001 - a deck list in words is a nicety: the JSON tag stands
+        return tags
+    header = [t for t in tags if not t.startswith("[decks ")] + sections
+    try:
+        back = read_text(("\n".join(header) + "\n").encode(), "<written>")
+    except LogError:
+        return tags
+    return header if len(back) == 1 and back[0][1] == first else tags
 
 
 def _split_note(note: str) -> tuple[str | None, str | None]:
@@ -437,7 +520,7 @@ def write_text(game: Game, lines: list[bytes], events: list[Event]) -> str:
             out.append("%envelope " + " ".join(env))
             r.envelope = set(env)
     if ok:
-        out += tags + [""]
+        out += _with_deck_sections(game, setup, tags, first) + [""]
     else:
         r = _Reader("<written>")
         r.envelope = set(env) if len(events) > 1 and env else set()

@@ -34,6 +34,7 @@ from adjudicator.core.kernel.notation import MAX_TEXT, Notation as BaseNotation,
 from adjudicator.core.kernel.suggest import closest
 
 from . import events as E
+from .setup_words import format_start, parse_start
 
 __all__ = ["Notation", "card_by_name"]
 
@@ -157,8 +158,48 @@ def _resolve(cards: _Cards, text: str) -> str:
                               + ("; did you mean" if cands else ""), cands)
 
 
+def _setup_cards(setup: Any) -> _Cards | None:
+    """The names of the pool a set-up (or a set-up's fields: ``pool``, ``pool_sha256``) names, or
+    None when it cannot be loaded."""
+    from types import SimpleNamespace
+
+    from .cards import POOLS
+
+    get = setup.get if isinstance(setup, dict) else lambda k, d=None: getattr(setup, k, d)
+    try:
+        return _cards_of(POOLS.of_setup(SimpleNamespace(pool=get("pool") or "sample", pool_sha256=get("pool_sha256"))))
+    except Exception:  # noqa: BLE001 - no names: the deck stays as written in JSON
+        return None
+
+
+def _deck_card(cards: _Cards, cid: str) -> str:
+    """A card of a deck list: its name where the name reads back as the card, else its id
+    (quoted when it is not a plain id)."""
+    c = cards.pool.get(cid)
+    if c is not None and cards.by_fold.get(_fold(c.name)) == cid and _WORDS.match(c.name) and c.name[0] not in '"(' \
+            and c.name.isprintable():
+        return str(c.name)
+    return cid if _PLAIN.match(cid) and cards.by_fold.get(_fold(cid), cid) == cid else _quote(cid)
+
+
+def _read_deck_card(cards: _Cards | None, text: str) -> str:
+    t = text.strip()
+    q = _unquote(t)
+    if q is not None:
+        return q
+    if cards is None:
+        if _PLAIN.match(t):
+            return t
+        raise NotationError(text, f"{t!r}: the pool cannot be loaded, so a card is its id")
+    return _resolve(cards, t)
+
+
 class Notation(BaseNotation):
     """Colossus Order events in a player's words (the module says what needs the position)."""
+
+    #: a text cut at the first separator, split on commas, outside quoted strings (the set-up's words)
+    cut = staticmethod(_cut)
+    split_items = staticmethod(_split)
 
     # -- values ------------------------------------------------------------------------------
     def _cards(self, state: Any) -> _Cards | None:
@@ -336,8 +377,8 @@ class Notation(BaseNotation):
         t = _squeeze(text)
         if t.startswith("{"):
             return self.parse_json(text.strip())
-        if t[:6].casefold() == "start ":
-            return _positions().parse_setup(self.game, t)
+        if t[:6].casefold() == "start ":  # the set-up in words, or with ids (start players=...)
+            return parse_start(self, self.game.id, t) or _positions().parse_setup(self.game, t)
         m = re.match(r"game over:\s*(.*)\Z", t, re.I)
         if m:
             return _game_over(self, m.group(1))
@@ -382,6 +423,52 @@ class Notation(BaseNotation):
         if len(others) != 1:
             raise NotationError(text, f"{attack.player!r} is not one of the two seats: say who does not block")
         return [attack, E.BlockDeclined(player=others[0])]
+
+    # -- set-ups: deck lists -------------------------------------------------------------------
+    def deck_lines(self, setup: Any, player: str) -> list[str] | None:
+        """``player``'s deck of ``setup`` as a deck list a person reads (the text form's deck
+        section, :mod:`adjudicator.core.kernel.textlog`): ``colossus: <name>``, then ``<count>
+        <name>`` a line in the deck's order, ``size: N`` for a list the record leaves unknown
+        (CO-39.1); :meth:`read_deck` reads it back exactly.  None where a card has no name that
+        reads back (a card the pool lacks is written as its id in quotes)."""
+        deck = setup.decks.get(player)
+        cards = _setup_cards(setup)
+        if deck is None or cards is None:
+            return None
+        out = [f"colossus: {_deck_card(cards, deck.colossus)}"]
+        out += [f"{n} {_deck_card(cards, cid)}" for cid, n in deck.cards.items()]
+        if deck.size is not None:
+            out.append(f"size: {deck.size}")
+        return out
+
+    def read_deck(self, setup: Any, player: str, lines: list[str]) -> Any:
+        """The deck value (``MatchStarted.decks[player]`` as plain data) a :meth:`deck_lines`
+        list writes (cards by name or id, case and spacing aside; a count may be written
+        ``3x``); :class:`NotationError` naming the line (``.candidates``: the closest names of a
+        card it does not know).  ``setup`` names the pool (``pool``, ``pool_sha256``)."""
+        cards = _setup_cards(setup)
+        doc: dict[str, Any] = {"cards": {}}
+        for i, raw in enumerate(lines):
+            line = " ".join(raw.split())
+            key, colon, rest = line.partition(":")
+            try:
+                if colon and key.casefold() in ("colossus", "size"):
+                    if key.casefold() in doc:
+                        raise NotationError(line, f"{key.casefold()} given twice")
+                    doc[key.casefold()] = _read_deck_card(cards, rest) if key.casefold() == "colossus" else self.r_int(rest)
+                    continue
+                m = re.fullmatch(r"(\d{1,9})\s*[xX×]?\s+(.+)", line)
+                if m is None:
+                    raise NotationError(line, "a deck list's line is '<count> <card>', 'colossus: <card>' or 'size: N'")
+                cid = _read_deck_card(cards, m.group(2))
+                doc["cards"][cid] = doc["cards"].get(cid, 0) + int(m.group(1))
+            except NotationError as x:
+                err = NotationError(raw, f"{player}'s deck list: {x.reason}", x.candidates)
+                err.line = i  # type: ignore[attr-defined]  # (the reader names the file's line)
+                raise err from None
+        if "colossus" not in doc:
+            raise NotationError(player, f"{player}'s deck list names no colossus ('colossus: <card>')")
+        return doc
 
     # -- positions ---------------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:
@@ -500,9 +587,9 @@ def _ended(n: Notation, e: E.GameEnded, s: Any) -> str:
 
 
 def _started(n: Notation, e: E.MatchStarted, s: Any) -> str:
-    """The set-up as one line that reads back (``start players=[alice,bob] decks={alice:
-    {colossus:...,cards:{...}},...} ruleset=...``: :func:`.position_line.setup_text`)."""
-    return _positions().setup_text(e)
+    """The set-up in words, one line that reads back (``start alice vs bob | alice: <colossus>;
+    3 Grave Rat, ...``: :mod:`.setup_words`)."""
+    return format_start(n, e)
 
 
 _FORMAT: dict[type, Callable[[Notation, Any, Any], str]] = {
