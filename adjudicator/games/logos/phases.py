@@ -20,7 +20,7 @@ from . import unknowns as U
 from .cards import Pool
 from .rulebook import NS
 from .state import Direction, EffectItem, Player, Push, State
-from .values import beats, card_stats, plain_cards, playable_card, pool_of, pool_of_setup
+from .values import beats, card_stats, plain_cards, playable_card, pool_of
 from .zones import picked
 
 
@@ -39,7 +39,7 @@ class Phases(RulesBase):
     @staticmethod
     def stats(s: State, p: Player) -> tuple[str, int, int, int]:
         assert p.battle is not None
-        return card_stats(pool_of(s), p.battle, p.mods)
+        return card_stats(s.pool, p.battle, p.mods)
 
     @staticmethod
     def counter(s: State, p: Player) -> tuple[str | None, ...]:
@@ -47,7 +47,7 @@ class Phases(RulesBase):
 
     def playable(self, s: State, p: Player, slots: tuple[str | None, ...] | None = None) -> list[str]:
         """The distinct cards of ``p``'s slots (or of ``slots``) that could be sent now, by id."""
-        name = pool_of(s)
+        name = s.pool
         counter = self.counter(s, p)
         return sorted({c for c in (p.slots if slots is None else slots) if c is not None and c != HIDDEN and playable_card(name, c, counter)})
 
@@ -55,7 +55,7 @@ class Phases(RulesBase):
         """Does ``p`` hold a playable card (LG-2.4)?"""
         if p.unknown:
             return U.armed_unknown(self, s, p)
-        return _armed(pool_of(s), p.slots, self.counter(s, p))
+        return _armed(s.pool, p.slots, self.counter(s, p))
 
     def refill_next(self, s: State) -> Player | None:
         """The first player (seat order) with an empty slot that the deck (or discard) can fill."""
@@ -74,7 +74,7 @@ class Phases(RulesBase):
             return Direction("defenseless", b.id, a.id)
         if b.battle is None:
             return Direction("defenseless", a.id, b.id)
-        pool = pool_of_setup(s.setup)
+        pool = s.pool
         ka, _, _, sa = card_stats(pool, a.battle, a.mods)
         kb, _, _, sb = card_stats(pool, b.battle, b.mods)
         if ka == kb:
@@ -129,7 +129,7 @@ class Phases(RulesBase):
         if a.unknown or b.unknown:
             due = tuple(p.id for p in s.players if not self.armed(s, p))
         else:  # every card known: one pool lookup for both players
-            pool = pool_of_setup(s.setup)
+            pool = s.pool
             if s.options.combo_counter == "per-player":
                 ca, cb = a.combo, b.combo
             else:
@@ -174,7 +174,7 @@ class Phases(RulesBase):
 
     def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
         left_first = s.options.field_order == "left-then-right"
-        pool = pool_of_setup(s.setup)
+        pool = s.pool
         a, b = s.players
         items = []
         for pid in pids:
@@ -210,7 +210,7 @@ class Phases(RulesBase):
         """The end of the battle: the colours each counter receives (LG-6.1, LG-9)."""
         pushes: tuple[Push, ...] = ()
         if not deadlock or s.options.push_on_deadlock:
-            pool = pool_of_setup(s.setup)
+            pool = s.pool
             if s.options.combo_counter == "per-player":  # each counter its own colours, in seat order
                 per: list[Push] = []
                 for p in s.players:
@@ -238,7 +238,7 @@ class Phases(RulesBase):
         assert s.striker is not None and s.direction is not None
         a, b = s.players
         att, de = (a, b) if a.id == s.striker else (b, a)
-        pool = pool_of_setup(s.setup)
+        pool = s.pool
         atk = card_stats(pool, att.battle, att.mods)[1]
         dfn = card_stats(pool, de.battle, de.mods)[2] if de.battle is not None else s.options.defenseless_defense
         damage = max(0, atk - dfn)

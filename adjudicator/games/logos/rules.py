@@ -176,7 +176,7 @@ class Rules(Checks, Applies):
         if s.result is not None or len(s.players) != 2:
             return []
         out: list[Any] = []
-        pool = self.pool(s)
+        pool = s.pool
         if s.phase == "refill":
             p = self.refill_next(s)
             if p is not None:

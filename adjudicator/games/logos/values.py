@@ -34,9 +34,9 @@ pool_of_setup = POOLS.of_setup
 
 
 def pool_of(s: State) -> Pool:
-    """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in effect:
-    asked once per step, then passed along)."""
-    return pool_of_setup(s.setup)
+    """The match's pool (``State.pool``: by id, pinned by hash when the set-up pins it, in the
+    sources in effect; a working position holds it, looked up once)."""
+    return s.pool
 
 
 @lru_cache(maxsize=8192)

@@ -44,18 +44,23 @@ class _Seats(msgspec.Struct, gc=False):
 
 
 #: the mutable working position: State's fields in its order (a msgspec Struct, not frozen: read
-#: as fast as a State, copied in one call), written in place by the apply handlers
-Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS], bases=(_Seats,), gc=False, module=__name__)
+#: as fast as a State, copied in one call), written in place by the apply handlers; then ``pool``,
+#: the match's pool, looked up once when the position is made (``State.pool`` looks it up on every
+#: read: the sources in effect are a context variable; a verification runs in one context)
+Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS] + [("pool", Any)], bases=(_Seats,), gc=False,
+                             module=__name__)
+
+_N = len(FIELDS)
 
 
 def thaw(s: State) -> Pos:
     """A working position equal to the frozen ``s``."""
-    return Pos(*astuple(s))
+    return Pos(*astuple(s), s.pool)
 
 
 def freeze(pos: Any) -> State:
     """The frozen position of the working position ``pos``."""
-    return State(*astuple(pos))
+    return State(*astuple(pos)[:_N])
 
 
 def _copy_into(pos: Pos, s: Any) -> None:
