@@ -16,7 +16,7 @@ from .pending import settle as settle_pending
 from .phases import Phases
 from .state import Direction, Player, Result, State
 from .working import freeze, thaw
-from .zones import empty_slot, put, remove_first, sorted_add, with_player
+from .zones import empty_slot, remove_first, sorted_add, with_player
 
 
 class Applies(Phases):
@@ -166,8 +166,12 @@ class Applies(Phases):
 
     @applies(E.DirectionDetermined)
     def a_direction(self, s: State, e: E.DirectionDetermined) -> State:
-        d = Direction(e.basis, e.attacker, e.defender)
-        if e.stage == "before-effects":
+        return self.directed(s, Direction(e.basis, e.attacker, e.defender), e.stage)
+
+    def directed(self, s: State, d: Direction, stage: str) -> State:
+        """The direction ``d`` found at ``stage``: the effects queued, the Backup window or the
+        strike, or the end of the battle (derive applies it so on the fold's working position)."""
+        if stage == "before-effects":
             if d.basis == "deadlock" and s.options.deadlock_before_effects:
                 s.direction = d
                 return self.start_push(s, deadlock=True)
@@ -274,9 +278,9 @@ class Applies(Phases):
             discard = p.discard + (p.battle,) if p.battle is not None else p.discard
             players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
                                    mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))
-        s = put(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
-                    priority=None, passed=(), striker=None, strikes=0, pushes=(), shared_combo=shared,
-                    stall=s.stall + 1 if both else 0)
+        s.players, s.round, s.phase, s.step, s.direction, s.effects = tuple(players), s.round + 1, "refill", "", None, ()
+        s.priority, s.passed, s.striker, s.strikes, s.pushes = None, (), None, 0, ()
+        s.shared_combo, s.stall = shared, s.stall + 1 if both else 0
         return self.after_refill(s)
 
     @applies(E.Resigned)

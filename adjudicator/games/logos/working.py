@@ -68,9 +68,9 @@ def _copy_into(pos: Pos, s: Any) -> None:
         setattr(pos, name, v)
 
 
-#: the derived events ``Rules.derive`` applies to a working position as it finds them (an effect
-#: firing, a strike: what they report is what they did); the fold never applies them again
-APPLIED_BY_DERIVE = frozenset({E.EffectResolved, E.StrikeResolved})
+#: the derived events ``Rules.derive`` applies to a working position as it finds them (the steps of
+#: the battle: what they report is what they did); the fold never applies them again
+APPLIED_BY_DERIVE = frozenset({E.EffectResolved, E.StrikeResolved, E.DirectionDetermined, E.RoundEnded})
 
 
 def _plain(s: Any) -> bool:
