@@ -121,7 +121,7 @@ class Rules(Checks, Applies):
             return E.GameEnded(result="draw", winner=None, reason="round-limit")
         phase = s.phase
         if phase == "battle":
-            return self.derive_battle(s)
+            return self.derive_battle(s) if s.__class__ is State else self.battle_in_place(s, s.step)
         if phase == "refill":
             m = self._refill
             if m is not None and m[0] is s:  # the position the last refill step found
@@ -170,7 +170,9 @@ class Rules(Checks, Applies):
 
     def battle_in_place(self, s: Any, step: str) -> Any:
         """:meth:`derive_battle` on the fold's working position ``s``: the step's event, applied
-        to ``s`` in place as it is found (a derived step is what it did)."""
+        to ``s`` in place as it is found (a derived step is what it did; the last refill step
+        found is forgotten first, as the fold forgets it before a handler)."""
+        self._refill = None
         if step == "effects":
             return fire(self, s, s.effects[0])[0]
         if step == "strike":

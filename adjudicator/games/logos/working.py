@@ -105,14 +105,26 @@ class LogosWorking:
 
     def advance(self, event: Event) -> list[Event]:
         """Apply the checked ``event`` and every consequence the rules force; the derived events.
-        On an exception the position is the one before the event."""
+        On an exception the position is the one before the event.  The rules' last refill step
+        is of the position before each handler: forgotten first, since ``pos`` changes in place."""
         pos = self.pos
         if pos is None:
             return self._advance_frozen(event)
         saved = pos.__copy__()
+        rules = self.rules
+        rules._refill = None
         try:
-            derived = self._advance_in_place(pos, event)
+            out = self.handlers[event.__class__](rules, pos, event)
+            if out is not pos:  # (a handler that returns a frozen position: none does on these positions)
+                _copy_into(pos, out)
+            if self.keep_base:
+                self.base = freeze(pos)
+            if pos.unknowns or pos.seen:  # an unknown card named (LG-40): a seat's record from here on
+                return self._to_frozen(pos)
+            d = rules.derive(pos)
+            derived = _NOTHING if d is None else self._derived(pos, d)
         except BaseException:
+            rules._refill = None
             _copy_into(pos, saved)
             raise
         if self.pos is pos:  # (else: a seat's record from here on, frozen and settled already)
@@ -120,34 +132,23 @@ class LogosWorking:
             self.ended = None if pos.result is None else self.game.outcome(pos)
         return derived
 
-    def _advance_in_place(self, pos: Pos, event: Event) -> list[Event]:
-        """The handler of ``event``, then of each derived event, on ``pos`` (the rules' last
-        refill step is of the position before each: forgotten first, since ``pos`` changes in
-        place; a derived step ``derive`` computed already was applied in place by it)."""
-        rules, handlers = self.rules, self.handlers
-        rules._refill = None
-        out = handlers[event.__class__](rules, pos, event)
-        if out is not pos:  # (a handler that returns a frozen position: none does on these positions)
-            _copy_into(pos, out)
-        if self.keep_base:
-            self.base = freeze(pos)
-        if pos.unknowns or pos.seen:  # an unknown card named (LG-40): a seat's record from here on
-            return self._to_frozen(pos)
-        derive = rules.derive
-        d = derive(pos)
-        if d is None:
-            return _NOTHING
+    def _derived(self, pos: Pos, d: Event) -> list[Event]:
+        """``d`` derived on ``pos``, then every consequence after it, each applied to ``pos`` (by
+        its handler; a step ``derive`` applied as it found it, :data:`APPLIED_BY_DERIVE`, not again)."""
+        rules, handlers, derive = self.rules, self.handlers, self.rules.derive
         derived: list[Event] = []
+        n = 0
         while d is not None:
-            rules._refill = None
             if d.__class__ not in APPLIED_BY_DERIVE:
+                rules._refill = None
                 out = handlers[d.__class__](rules, pos, d)
                 if out is not pos:
                     _copy_into(pos, out)
             derived.append(d)
             if pos.seen:  # a look showed the opponent's cards (LG-43): what a seat saw, kept as
                 return derived + self._to_frozen(pos)  # the frozen contract keeps it (forget, LG-41)
-            if len(derived) > MAX_DERIVED_RUN:
+            n += 1
+            if n > MAX_DERIVED_RUN:
                 raise EngineLoop(f"{self.game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
             d = derive(pos)
         return derived
