@@ -30,7 +30,10 @@ from adjudicator.core.kernel.kit import TwoSeats, direct_check
 from adjudicator.core.kernel.rulings import Ruling
 
 from . import events as E
+from .cards import POOLS
 from .state import State
+
+_pool_of_setup = POOLS.of_setup
 
 FIELDS: tuple[str, ...] = State.__struct_fields__
 
@@ -55,7 +58,7 @@ _N = len(FIELDS)
 
 def thaw(s: State) -> Pos:
     """A working position equal to the frozen ``s``."""
-    return Pos(*astuple(s), s.pool)
+    return Pos(*astuple(s), _pool_of_setup(s.setup))  # (State.pool, one call less)
 
 
 def freeze(pos: Any) -> State:
