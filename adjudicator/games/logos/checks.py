@@ -20,7 +20,7 @@ from .commitments import commitment_of
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import plain_cards, playable_card, show_panels
+from .values import plain_cards, playable_card, pool_of, show_panels
 from .zones import empty_slot, picked
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -89,7 +89,7 @@ class Checks(Phases):
         if card not in p.slots and not U.check_known_from_unknown_slot(s, p, card, f"{p.id} sends {card}"):
             held = ", ".join(c for c in p.slots if c) or "nothing"
             raise bad("LG-3.2", "not-in-slots", f"{card} is not in {p.id}'s card slots (they hold {held})")
-        pool = s.pool
+        pool = self.pool(s)
         counter = self.counter(s, p)
         if not playable_card(pool, card, counter):
             c = pool[card]
@@ -113,7 +113,7 @@ class Checks(Phases):
         if e.card not in p.slots and not U.check_known_from_unknown_slot(s, p, e.card, f"BackupAssigned by {e.player}"):
             held = ", ".join(c for c in p.slots if c) or "nothing"
             raise bad("LG-4.1", "not-in-slots", f"{e.card} is not in {e.player}'s card slots (they hold {held})")
-        c = s.pool[e.card]
+        c = self.pool(s)[e.card]
         if c.speed < BACKUP_SPEED:
             raise bad("LG-4.1", "not-eligible", f"{e.card} has Speed {c.speed}; only a card with Speed above 99 may go to the Backup Slot")
         if c.has_combo:
@@ -135,7 +135,7 @@ class Checks(Phases):
         card = e.card
         if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
-        if card not in p.slots or (card not in plain_cards(pool := s.pool)
+        if card not in p.slots or (card not in plain_cards(pool := s.pool if s.__class__ is not State else pool_of(s))
                                    and not playable_card(pool, card, self.counter(s, p))):
             self.slot_checks(s, p, card)
 
@@ -189,7 +189,7 @@ class Checks(Phases):
                 raise bad("LG-39", "wrong-backup-card", f"BackupCalled by {e.player} names {e.card}, but {e.player}'s Backup Slot holds {p.backup}")
             return
         U.check_reveal(s, p, e.card, f"BackupCalled by {e.player} names {e.card}")
-        c = s.pool[e.card]
+        c = self.pool(s)[e.card]
         if not c.backup_eligible:  # LG-4.1, and the condition of the unknown Backup assignment settled against it
             raise Illegal("LG-4.1", NS + "not-eligible", f"BackupCalled by {e.player} names {e.card}, which could not go to the Backup "
                           f"Slot (Speed {c.speed}{', a combo requirement' if c.has_combo else ''}; only a card with Speed above 99 and "

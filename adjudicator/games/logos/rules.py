@@ -195,7 +195,7 @@ class Rules(Checks, Applies):
         if s.result is not None or len(s.players) != 2:
             return []
         out: list[Any] = []
-        pool = s.pool
+        pool = self.pool(s)
         if s.phase == "refill":
             p = self.refill_next(s)
             if p is not None:

@@ -19,7 +19,7 @@ from adjudicator.core.kernel.scene import Card, Counter, PlayerInfo, Scene, Zone
 from .cards import COLOUR_OF, Pool, load_pool
 from .state import Player, State
 from .unknowns import possible
-from .values import card_stats
+from .values import card_stats, pool_of
 
 #: players have no colour of their own: seat colours for the viewers
 _SEAT_COLOURS = ("blue", "red")
@@ -40,7 +40,7 @@ def _battle(s: State, pool: Pool, p: Player, cid: str, extra: list[str]) -> Card
     c = pool.get(cid)
     if c is None:
         return Card(id=cid, name=cid, tags=extra)
-    k, a, d, sp = card_stats(s.pool, cid, p.mods)
+    k, a, d, sp = card_stats(pool_of(s), cid, p.mods)
     tags = [k, f"attack {a:,}", f"defense {d:,}", f"speed {sp}"] + [f"effect {m}" for m in p.mods]
     if p.double_combo:
         tags.append("double combo")

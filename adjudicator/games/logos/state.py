@@ -16,11 +16,7 @@ import msgspec
 
 from adjudicator.core.kernel.kit import Result, TwoSeats  # noqa: F401 (the kit's, this game's)
 
-from .cards import POOLS, Pool
 from .events import MatchStarted
-
-#: the pool a set-up names, in the sources in effect (``State.pool``)
-_pool_of_setup = POOLS.of_setup
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -196,10 +192,3 @@ class State(TwoSeats, frozen=True, gc=False):
     #: what a seat learnt in events a judge took back (LG-41): empty unless a take-back showed a
     #: seat a card that went back where it cannot see it
     seen: tuple[Seen, ...] = ()
-
-    @property
-    def pool(self) -> Pool:
-        """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in
-        effect).  The fold's working position (working.py) holds it as a field instead, looked
-        up once per verification: the rules read ``s.pool`` of either."""
-        return _pool_of_setup(self.setup)

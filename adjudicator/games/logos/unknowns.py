@@ -38,7 +38,7 @@ from . import events as E
 from .cards import LOOKS, Pool
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import playable_card
+from .values import playable_card, pool_of
 from .zones import put
 
 #: the game's rules (rules.Rules), passed in by its caller: this module reads no rules module
@@ -60,7 +60,7 @@ def open_player(s: State, pid: str) -> Player:
     o = s.options
     unseen: tuple[str, ...] = ()
     if o.max_copies is not None:
-        unseen = tuple(sorted(c for c in s.pool.cards for _ in range(o.max_copies)))
+        unseen = tuple(sorted(c for c in pool_of(s).cards for _ in range(o.max_copies)))
     size = o.deck_size
     return Player(pid, hp=o.start_hp, slots=(None,) * o.start_slots, deck=(HIDDEN,) * (size or 0),
                   unknown="open", unseen=unseen, deck_open=size is None)
@@ -68,7 +68,7 @@ def open_player(s: State, pid: str) -> Player:
 
 def possible(s: State, p: Player) -> list[str]:
     """The card ids ``p``'s unknown cards can still be, each once, in pool order."""
-    return list(_can_be(s.pool, p.unseen if tracked(s, p) else None))
+    return list(_can_be(pool_of(s), p.unseen if tracked(s, p) else None))
 
 
 @lru_cache(maxsize=4096)
@@ -166,13 +166,13 @@ def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
 
 
 def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
-    return list(_playable_among(s.pool, tuple(ids), r.counter(s, p)))
+    return list(_playable_among(pool_of(s), tuple(ids), r.counter(s, p)))
 
 
 def armed_unknown(r: Rules, s: State, p: Player) -> bool:
     """LG-2.4 for a player with unknown cards in the slots: armed for sure when a known card is
     playable, or when every card the unknown ones can be is playable."""
-    pool, counter = s.pool, r.counter(s, p)
+    pool, counter = pool_of(s), r.counter(s, p)
     if any(c is not None and c != HIDDEN and playable_card(pool, c, counter) for c in p.slots):
         return True
     if HIDDEN not in p.slots:
@@ -199,7 +199,7 @@ def _few(ids: list[str], n: int = 6) -> str:
 
 def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> None:
     """An unknown card goes to the Backup Slot: some card it can be must be eligible (LG-4.1)."""
-    pool = s.pool
+    pool = pool_of(s)
     ids = [c for c in p.slots if c is not None and c != HIDDEN]
     if HIDDEN in p.slots:
         ids += possible(s, p)
@@ -562,7 +562,7 @@ def _battle_can_be(s: State, p: Player) -> list[str]:
     Slot (LG-4.1)."""
     can = possible(s, p)
     if s.blind_step == "called":
-        pool = s.pool
+        pool = pool_of(s)
         can = [c for c in can if pool[c].backup_eligible]
     return can
 

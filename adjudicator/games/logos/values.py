@@ -34,9 +34,11 @@ pool_of_setup = POOLS.of_setup
 
 
 def pool_of(s: State) -> Pool:
-    """The match's pool (``State.pool``: by id, pinned by hash when the set-up pins it, in the
-    sources in effect; a working position holds it, looked up once)."""
-    return s.pool
+    """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in
+    effect): a working position holds it (``Pos.pool``, looked up once, working.py), a frozen
+    one names it by its set-up.  The steps that only ever run on a working position (the apply
+    handlers and their transitions) read ``s.pool`` directly."""
+    return pool_of_setup(s.setup) if s.__class__ is State else s.pool  # type: ignore[attr-defined, no-any-return]
 
 
 @lru_cache(maxsize=8192)
