@@ -135,7 +135,7 @@ class Checks(Phases):
         card = e.card
         if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
-        if card not in p.slots or (card not in plain_cards(pool := s.pool if s.__class__ is not State else pool_of(s))
+        if card not in p.slots or (card not in plain_cards(pool := pool_of(s))
                                    and not playable_card(pool, card, self.counter(s, p))):
             self.slot_checks(s, p, card)
 

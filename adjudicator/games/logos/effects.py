@@ -13,7 +13,7 @@ from .cards import CARD_EFFECTS
 from .observe import shown_to
 from .phases import Phases
 from .state import EffectItem, Player, State
-from .values import card_stats
+from .values import card_stats, pool_of, pool_of_setup
 from .zones import sorted_add, with_player
 
 #: Berserk works on a player below this many hit points (seed 001, Berserk)
@@ -25,7 +25,7 @@ _EMPTY3: tuple[None, None, None] = (None, None, None)
 def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State]:
     """One effect field fires: the event that reports it and the position after it.  Mimmick
     first finds the effect it copies; a shield blocks; each kind then does its own (:data:`FIRE`)."""
-    pool = s.pool
+    pool = s.pool or pool_of_setup(s.setup)
     a, b = s.players
     owner, opp = (a, b) if a.id == item.player else (b, a)
     card = pool[item.card]
@@ -124,7 +124,7 @@ def _remove_card_slot(r: Phases, s: State, target: Player, owner: Player, item: 
 @_fires("regeneration")
 def _regeneration(r: Phases, s: State, target: Player, owner: Player, item: EffectItem, fx: Any) -> Fired:
     opts = s.options
-    _, a, d, _ = r.stats(s, owner) if owner.battle == item.card else card_stats(s.pool, item.card, ())
+    _, a, d, _ = r.stats(s, owner) if owner.battle == item.card else card_stats(pool_of(s), item.card, ())
     cap = opts.start_hp if opts.hp_cap == "start-hp" else None
     hp = target.hp + max(0, a + d)
     if cap is not None:

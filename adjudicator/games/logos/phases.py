@@ -20,7 +20,7 @@ from . import unknowns as U
 from .cards import Pool
 from .rulebook import NS
 from .state import Direction, EffectItem, Player, Push, State
-from .values import beats, card_stats, plain_cards, playable_card, pool_of
+from .values import beats, card_stats, plain_cards, playable_card, pool_of, pool_of_setup
 from .zones import picked
 
 
@@ -74,7 +74,7 @@ class Phases(RulesBase):
             return Direction("defenseless", b.id, a.id)
         if b.battle is None:
             return Direction("defenseless", a.id, b.id)
-        pool = s.pool if s.__class__ is not State else pool_of(s)  # (pool_of, one call less on a working position)
+        pool = pool_of(s)
         ka, _, _, sa = card_stats(pool, a.battle, a.mods)
         kb, _, _, sb = card_stats(pool, b.battle, b.mods)
         if ka == kb:
@@ -129,7 +129,7 @@ class Phases(RulesBase):
         if a.unknown or b.unknown:
             due = tuple(p.id for p in s.players if not self.armed(s, p))
         else:  # every card known: one pool lookup for both players
-            pool = s.pool
+            pool = s.pool or pool_of_setup(s.setup)
             if s.options.combo_counter == "per-player":
                 ca, cb = a.combo, b.combo
             else:
@@ -174,7 +174,7 @@ class Phases(RulesBase):
 
     def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
         left_first = s.options.field_order == "left-then-right"
-        pool = pool_of(s)  # (a seat's record resumes a frozen position with this: unknowns._resume)
+        pool = pool_of(s)
         a, b = s.players
         items = []
         for pid in pids:
@@ -210,7 +210,7 @@ class Phases(RulesBase):
         """The end of the battle: the colours each counter receives (LG-6.1, LG-9)."""
         pushes: tuple[Push, ...] = ()
         if not deadlock or s.options.push_on_deadlock:
-            pool = s.pool
+            pool = s.pool or pool_of_setup(s.setup)
             if s.options.combo_counter == "per-player":  # each counter its own colours, in seat order
                 per: list[Push] = []
                 for p in s.players:
@@ -238,7 +238,7 @@ class Phases(RulesBase):
         assert s.striker is not None and s.direction is not None
         a, b = s.players
         att, de = (a, b) if a.id == s.striker else (b, a)
-        pool = s.pool
+        pool = s.pool or pool_of_setup(s.setup)
         atk = card_stats(pool, att.battle, att.mods)[1]
         dfn = card_stats(pool, de.battle, de.mods)[2] if de.battle is not None else s.options.defenseless_defense
         damage = max(0, atk - dfn)

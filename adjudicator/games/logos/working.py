@@ -19,7 +19,7 @@ position is taken up again when a restored position is neither.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import msgspec
 from msgspec.structs import astuple
@@ -38,32 +38,36 @@ _pool_of_setup = POOLS.of_setup
 FIELDS: tuple[str, ...] = State.__struct_fields__
 
 
-class _Seats(msgspec.Struct, gc=False):
+class _Seats(msgspec.Struct):
     """The base of :data:`Pos`: a two-player position's seat look-ups (:class:`TwoSeats`'s)."""
 
     player = TwoSeats.player
     opponent = TwoSeats.opponent
     other = TwoSeats.other
+    #: the match's pool: set on the fold's working position (an attribute beside the fields, so
+    #: that ``freeze`` copies the fields alone); None on a copy a step of the frozen contract
+    #: writes once (looked up where it is read: values.pool_of)
+    pool: ClassVar[Any] = None
 
 
 #: the mutable working position: State's fields in its order (a msgspec Struct, not frozen: read
-#: as fast as a State, copied in one call), written in place by the apply handlers; then ``pool``,
-#: the match's pool, looked up once when the position is made (``State.pool`` looks it up on every
-#: read: the sources in effect are a context variable; a verification runs in one context)
-Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS] + [("pool", Any)], bases=(_Seats,), gc=False,
-                             module=__name__)
-
-_N = len(FIELDS)
+#: as fast as a State, copied in one call), written in place by the apply handlers; ``pool``, the
+#: match's pool, looked up once for the fold's working position (the sources in effect are a
+#: context variable; a verification runs in one context), is kept in its ``__dict__``
+Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS], bases=(_Seats,), dict=True, module=__name__)
 
 
-def thaw(s: State) -> Pos:
-    """A working position equal to the frozen ``s``."""
-    return Pos(*astuple(s), _pool_of_setup(s.setup))  # (State.pool, one call less)
+def thaw(s: State, pool: Any = None) -> Pos:
+    """A working position equal to the frozen ``s`` (``pool``: the match's pool, when known)."""
+    pos = Pos(*astuple(s))
+    if pool is not None:
+        pos.pool = pool
+    return pos
 
 
 def freeze(pos: Any) -> State:
     """The frozen position of the working position ``pos``."""
-    return State(*astuple(pos)[:_N])
+    return State(*astuple(pos))
 
 
 def _copy_into(pos: Pos, s: Any) -> None:
@@ -96,7 +100,7 @@ class LogosWorking:
     def restore(self, kept: State) -> None:
         """``kept`` (a position ``freeze`` returned, or a judge's) is the working position again."""
         self.frozen = kept
-        self.pos = thaw(kept) if _plain(kept) else None
+        self.pos = thaw(kept, _pool_of_setup(kept.setup)) if _plain(kept) else None
         self.ended = self.game.outcome(kept)
 
     def freeze(self) -> State:
@@ -172,7 +176,7 @@ class LogosWorking:
         self.frozen = settled
         self.ended = game.outcome(settled)
         if _plain(settled):
-            self.pos = thaw(settled)
+            self.pos = thaw(settled, _pool_of_setup(settled.setup))
         return derived
 
 
