@@ -71,7 +71,12 @@ def freeze(pos: Any) -> State:
 
 
 def _copy_into(pos: Pos, s: Any) -> None:
-    for name, v in zip(FIELDS, astuple(s)):
+    _set_fields(pos, astuple(s))
+
+
+def _set_fields(pos: Pos, values: tuple[Any, ...]) -> None:
+    """``pos``'s fields set to ``values`` (``astuple`` of a position, in :data:`FIELDS`' order)."""
+    for name, v in zip(FIELDS, values):
         setattr(pos, name, v)
 
 
@@ -117,7 +122,7 @@ class LogosWorking:
         pos = self.pos
         if pos is None:
             return self._advance_frozen(event)
-        saved = pos.__copy__()
+        saved = astuple(pos)  # (its fields: a tuple, cheaper than a copy of the Struct and its __dict__)
         rules = self.rules
         rules._refill = None
         try:
@@ -132,7 +137,7 @@ class LogosWorking:
             derived = _NOTHING if d is None else self._derived(pos, d)
         except BaseException:
             rules._refill = None
-            _copy_into(pos, saved)
+            _set_fields(pos, saved)
             raise
         if self.pos is pos:  # (else: a seat's record from here on, frozen and settled already)
             self.frozen = None
