@@ -165,7 +165,7 @@ class Phases(RulesBase):
         a, b = s.players
         if a.battle is None and b.battle is None:  # nobody sends a card
             s.phase = "battle"
-            return self.start_push(s, deadlock=False)
+            return self.start_push(s, False)
         if a.battle == HIDDEN or b.battle == HIDDEN:  # LG-38: the log states what follows
             s.phase, s.step, s.blind_step = "battle", "blind", "direction"
             return s
@@ -241,7 +241,7 @@ class Phases(RulesBase):
         pool = s.pool or pool_of_setup(s.setup)
         atk = card_stats(pool, att.battle, att.mods)[1]
         dfn = card_stats(pool, de.battle, de.mods)[2] if de.battle is not None else s.options.defenseless_defense
-        damage = max(0, atk - dfn)
+        damage = atk - dfn if atk > dfn else 0
         hp = de.hp - damage
         ev = E.StrikeResolved(striker=att.id, target=de.id, attack=atk, defense=dfn, damage=damage, hp=hp, counter=s.strikes > 0)
         players = (replace(a, hp=hp), b) if de is a else (a, replace(b, hp=hp))
@@ -250,7 +250,7 @@ class Phases(RulesBase):
             s.players, s.striker, s.strikes = players, de.id, strikes
             return ev, s
         s.players, s.strikes = players, strikes
-        return ev, self.start_push(s, deadlock=False)
+        return ev, self.start_push(s, False)
 
 
 def _colours(pool: Pool, p: Player) -> tuple[str, ...]:
