@@ -4,8 +4,9 @@ keeps one (python-chess's ``Board``: push in place, copy only when kept).
 
 :data:`Pos` mirrors the fields of :class:`~.state.State` (a msgspec Struct, not frozen); the apply
 handlers write it in place (``s.phase = "pick"``), derive and the check handlers read it as they
-read a State (derive fires an effect or a strike in place as it finds it:
-:data:`APPLIED_BY_DERIVE`).  The frozen contract's ``Rules.apply`` runs the same handlers on a
+read a State (derive applies each step of the battle in place as it finds it: a direction, an
+effect, a strike, the end of the round, :data:`APPLIED_BY_DERIVE`).  It holds the match's pool
+(``pool``, looked up once per verification), which the rules read of it (values.pool_of).  The frozen contract's ``Rules.apply`` runs the same handlers on a
 copy of a frozen position and freezes it (``Rules.run``): one implementation of each rule.  Its
 fields hold only immutable values (tuples, frozen Players), so :meth:`LogosWorking.freeze` builds
 a State that shares them and that nothing done to the working position afterwards changes.  A
