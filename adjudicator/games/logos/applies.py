@@ -17,7 +17,7 @@ from .pending import settle as settle_pending
 from .phases import Phases
 from .state import Direction, Player, Result, State
 from .working import freeze, thaw
-from .zones import empty_slot, put, remove_first, sorted_add, with_player
+from .zones import empty_slot, remove_first, sorted_add, with_player
 
 
 class Applies(Phases):
@@ -173,11 +173,15 @@ class Applies(Phases):
 
     @applies(E.DirectionDetermined)
     def a_direction(self, s: State, e: E.DirectionDetermined) -> State:
-        d = Direction(e.basis, e.attacker, e.defender)
-        if e.stage == "before-effects":
+        return self.directed(s, Direction(e.basis, e.attacker, e.defender), e.stage)
+
+    def directed(self, s: State, d: Direction, stage: str) -> State:
+        """The direction ``d`` found at ``stage``: the effects queued, the Backup window or the
+        strike, or the end of the battle (derive applies it so on the fold's working position)."""
+        if stage == "before-effects":
             if d.basis == "deadlock" and s.options.deadlock_before_effects:
                 s.direction = d
-                return self.start_push(s, deadlock=True)
+                return self.start_push(s, True)
             if d.basis == "deadlock":
                 pids = [p.id for p in s.players]
             elif s.options.effect_order == "defender-first":
@@ -191,7 +195,7 @@ class Applies(Phases):
             # LG-7.5: no effect fired, so nothing can have changed the direction
         s.direction = d
         if d.basis == "deadlock":
-            return self.start_push(s, deadlock=True)
+            return self.start_push(s, True)
         return self.open_window(s)
 
     @applies(E.EffectResolved)
@@ -265,8 +269,7 @@ class Applies(Phases):
     def a_round_ended(self, s: State, e: E.RoundEnded) -> State:
         a, b = s.players
         both = a.defenseless and b.defenseless
-        shared = s.shared_combo
-        combos = {}
+        shared, ca, cb = s.shared_combo, a.combo, b.combo
         for push in s.pushes:
             if push.counter == "shared":
                 for colour in push.colours:
@@ -275,15 +278,14 @@ class Applies(Phases):
                 c = a.combo if a.id == push.counter else b.combo
                 for colour in push.colours:
                     c = (colour, c[0], c[1])
-                combos[push.counter] = c
-        players = []
-        for p in (a, b):
-            discard = p.discard + (p.battle,) if p.battle is not None else p.discard
-            players.append(replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
-                                   mods=(), double_combo=False, shield=False, combo=combos.get(p.id, p.combo)))
-        s = put(s, players=tuple(players), round=s.round + 1, phase="refill", step="", direction=None, effects=(),
-                    priority=None, passed=(), striker=None, strikes=0, pushes=(), shared_combo=shared,
-                    stall=s.stall + 1 if both else 0)
+                if push.counter == a.id:
+                    ca = c
+                elif push.counter == b.id:
+                    cb = c
+        s.players = (_round_over(a, ca), _round_over(b, cb))
+        s.round, s.phase, s.step, s.direction, s.effects = s.round + 1, "refill", "", None, ()
+        s.priority, s.passed, s.striker, s.strikes, s.pushes = None, (), None, 0, ()
+        s.shared_combo, s.stall = shared, s.stall + 1 if both else 0
         return self.after_refill(s)
 
     @applies(E.Resigned)
@@ -299,3 +301,11 @@ class Applies(Phases):
     def a_game_ended(self, s: State, e: E.GameEnded) -> State:
         s.result, s.phase, s.step, s.pending_end = Result(e.result, e.winner, e.reason), "over", "", None
         return s
+
+
+def _round_over(p: Player, combo: tuple[str | None, str | None, str | None]) -> Player:
+    """``p`` once the round is over: the battle card in the discard pile, this round's marks gone,
+    the combo counter ``combo``."""
+    discard = p.discard + (p.battle,) if p.battle is not None else p.discard
+    return replace(p, discard=discard, commitment=None, battle=None, public=False, defenseless=False,
+                   mods=(), double_combo=False, shield=False, combo=combo)

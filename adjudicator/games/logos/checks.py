@@ -21,7 +21,7 @@ from .decktop import draw_problem
 from .phases import Phases
 from .rulebook import NS, bad
 from .state import Player, State
-from .values import plain_cards, playable_card, pool_of_setup, show_panels
+from .values import plain_cards, playable_card, pool_of, show_panels
 from .zones import empty_slot, picked
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -38,13 +38,15 @@ class Checks(Phases):
         return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match")
 
     def precheck(self, s: State, e: Any) -> None:
-        if len(s.players) != 2:
-            raise bad("LG-1.1", "no-match", "the match does not have two players, so nothing can be played")
+        try:
+            a, b = s.players
+        except ValueError:
+            raise bad("LG-1.1", "no-match", "the match does not have two players, so nothing can be played") from None
         try:
             who = e.player
         except AttributeError:  # a stated consequence (LG-38): check_stated judges it
             return
-        if who != s.players[0].id and who != s.players[1].id:
+        if who != a.id and who != b.id:
             raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
         if s.unknowns and e.kind != "X":
             if U.shows_unseen(self, s):  # LG-42: the record left out what an effect showed
@@ -136,7 +138,7 @@ class Checks(Phases):
         card = e.card
         if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
-        if card not in p.slots or (card not in plain_cards(pool := pool_of_setup(s.setup))
+        if card not in p.slots or (card not in plain_cards(pool := pool_of(s))
                                    and not playable_card(pool, card, self.counter(s, p))):
             self.slot_checks(s, p, card)
 

@@ -25,7 +25,7 @@ _EMPTY3: tuple[None, None, None] = (None, None, None)
 def fire(r: Phases, s: State, item: EffectItem) -> tuple[E.EffectResolved, State]:
     """One effect field fires: the event that reports it and the position after it.  Mimmick
     first finds the effect it copies; a shield blocks; each kind then does its own (:data:`FIRE`)."""
-    pool = pool_of_setup(s.setup)
+    pool = s.pool or pool_of_setup(s.setup)
     a, b = s.players
     owner, opp = (a, b) if a.id == item.player else (b, a)
     card = pool[item.card]

@@ -74,7 +74,7 @@ class Phases(RulesBase):
             return Direction("defenseless", b.id, a.id)
         if b.battle is None:
             return Direction("defenseless", a.id, b.id)
-        pool = pool_of_setup(s.setup)
+        pool = pool_of(s)
         ka, _, _, sa = card_stats(pool, a.battle, a.mods)
         kb, _, _, sb = card_stats(pool, b.battle, b.mods)
         if ka == kb:
@@ -135,7 +135,7 @@ class Phases(RulesBase):
         if a.unknown or b.unknown:
             due = tuple(p.id for p in s.players if not self.armed(s, p))
         else:  # every card known: one pool lookup for both players
-            pool = pool_of_setup(s.setup)
+            pool = s.pool or pool_of_setup(s.setup)
             if s.options.combo_counter == "per-player":
                 ca, cb = a.combo, b.combo
             else:
@@ -171,7 +171,7 @@ class Phases(RulesBase):
         a, b = s.players
         if a.battle is None and b.battle is None:  # nobody sends a card
             s.phase = "battle"
-            return self.start_push(s, deadlock=False)
+            return self.start_push(s, False)
         if a.battle == HIDDEN or b.battle == HIDDEN:  # LG-38: the log states what follows
             s.phase, s.step, s.blind_step = "battle", "blind", "direction"
             return s
@@ -180,7 +180,7 @@ class Phases(RulesBase):
 
     def queue_effects(self, s: State, pids: list[str]) -> tuple[EffectItem, ...]:
         left_first = s.options.field_order == "left-then-right"
-        pool = pool_of_setup(s.setup)
+        pool = pool_of(s)
         a, b = s.players
         items = []
         for pid in pids:
@@ -216,7 +216,7 @@ class Phases(RulesBase):
         """The end of the battle: the colours each counter receives (LG-6.1, LG-9)."""
         pushes: tuple[Push, ...] = ()
         if not deadlock or s.options.push_on_deadlock:
-            pool = pool_of_setup(s.setup)
+            pool = s.pool or pool_of_setup(s.setup)
             if s.options.combo_counter == "per-player":  # each counter its own colours, in seat order
                 per: list[Push] = []
                 for p in s.players:
@@ -244,10 +244,10 @@ class Phases(RulesBase):
         assert s.striker is not None and s.direction is not None
         a, b = s.players
         att, de = (a, b) if a.id == s.striker else (b, a)
-        pool = pool_of_setup(s.setup)
+        pool = s.pool or pool_of_setup(s.setup)
         atk = card_stats(pool, att.battle, att.mods)[1]
         dfn = card_stats(pool, de.battle, de.mods)[2] if de.battle is not None else s.options.defenseless_defense
-        damage = max(0, atk - dfn)
+        damage = atk - dfn if atk > dfn else 0
         hp = de.hp - damage
         ev = E.StrikeResolved(striker=att.id, target=de.id, attack=atk, defense=dfn, damage=damage, hp=hp, counter=s.strikes > 0)
         players = (replace(a, hp=hp), b) if de is a else (a, replace(b, hp=hp))
@@ -256,7 +256,7 @@ class Phases(RulesBase):
             s.players, s.striker, s.strikes = players, de.id, strikes
             return ev, s
         s.players, s.strikes = players, strikes
-        return ev, self.start_push(s, deadlock=False)
+        return ev, self.start_push(s, False)
 
 
 def _colours(pool: Pool, p: Player) -> tuple[str, ...]:

@@ -103,15 +103,15 @@ class Rules(Checks, Applies, DeckTop):
         """The next consequence the rules force in ``s``, or None (Phase 2: :meth:`derive_battle`)."""
         if s.result is not None:
             return None
-        players = s.players
-        if len(players) != 2:
+        try:
+            a, b = players = s.players
+        except ValueError:  # no match of two players
             return None
         if s.alts:  # alternatives: the record says what follows (LG-38), but an end they all reach
             return U.common_end(self, s)
         r = s.pending_end
         if r is not None:
             return E.GameEnded(result=r.result, winner=r.winner, reason=r.reason)
-        a, b = players
         if a.hp <= 0 or b.hp <= 0:
             if a.hp <= 0 and b.hp <= 0:  # LG-27: cannot happen (one event changes one player's hit points)
                 return E.GameEnded(result="draw", winner=None, reason="hit-points")
@@ -123,7 +123,7 @@ class Rules(Checks, Applies, DeckTop):
             return E.GameEnded(result="draw", winner=None, reason="round-limit")
         phase = s.phase
         if phase == "battle":
-            return self.derive_battle(s)
+            return self.derive_battle(s) if s.__class__ is State else self.battle_in_place(s, s.step)
         if phase == "refill":
             m = self._refill
             if m is not None and m[0] is s:  # the position the last refill step found
@@ -146,20 +146,18 @@ class Rules(Checks, Applies, DeckTop):
     def derive_battle(self, s: State) -> Any:
         """:meth:`derive` in Phase 2, step by step.  For a frozen ``s`` the position after an
         effect or a strike is kept for the ``apply`` of that very event (``_memo``); the fold's
-        working position (working.py) is changed in place by those two, so the fold never
-        applies them again (:data:`~.working.APPLIED_BY_DERIVE`)."""
+        working position (working.py) is changed in place by each step as it is found, so the
+        fold never applies them again (:data:`~.working.APPLIED_BY_DERIVE`)."""
         step = s.step
+        if s.__class__ is not State:  # the fold's working position
+            return self.battle_in_place(s, step)
         if step == "effects":
             if s.unknowns and U.shows_unseen(self, s):  # LG-42: the record names what it showed
                 return None
-            if s.__class__ is not State:  # the fold's working position: fired in place (working.py)
-                return fire(self, s, s.effects[0])[0]
             ev, new = self.fire_next(s)
             self._memo = (s, ev, new)
             return ev
         if step == "strike":
-            if s.__class__ is not State:  # (as above)
-                return self.strike(s)[0]
             ev, new = self.stepped(s, self.strike)
             self._memo = (s, ev, new)
             return ev
@@ -169,7 +167,28 @@ class Rules(Checks, Applies, DeckTop):
             return E.DirectionDetermined(stage="before-effects" if step == "direction" else "after-effects",
                                          basis=d.basis, attacker=d.attacker, defender=d.defender)
         if step == "push":
-            return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])
+            return _round_ended(s)
+        return None
+
+    def battle_in_place(self, s: Any, step: str) -> Any:
+        """:meth:`derive_battle` on the fold's working position ``s``: the step's event, applied
+        to ``s`` in place as it is found (a derived step is what it did; the last refill step
+        found is forgotten first, as the fold forgets it before a handler)."""
+        self._refill = None
+        if step == "effects":
+            return fire(self, s, s.effects[0])[0]
+        if step == "strike":
+            return self.strike(s)[0]
+        if step == "direction" or step == "after-effects":
+            d = self.direction(s)
+            assert d is not None
+            stage = "before-effects" if step == "direction" else "after-effects"
+            self.directed(s, d, stage)
+            return E.DirectionDetermined(stage=stage, basis=d.basis, attacker=d.attacker, defender=d.defender)
+        if step == "push":
+            ev = _round_ended(s)
+            self.a_round_ended(s, ev)
+            return ev
         return None
 
     # -- legal events ------------------------------------------------------------------------------
@@ -234,3 +253,8 @@ class Rules(Checks, Applies, DeckTop):
         if s.phase == "battle" and s.look is not None:
             return [s.look.player]
         return []
+
+
+def _round_ended(s: Any) -> E.RoundEnded:
+    """The end of the round ``s`` waits for: its combo pushes (``State.pushes``)."""
+    return E.RoundEnded(round=s.round, pushed=[E.ComboPush(counter=x.counter, colours=list(x.colours)) for x in s.pushes])

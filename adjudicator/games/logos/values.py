@@ -34,9 +34,11 @@ pool_of_setup = POOLS.of_setup
 
 
 def pool_of(s: State) -> Pool:
-    """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in effect:
-    asked once per step, then passed along)."""
-    return pool_of_setup(s.setup)
+    """The match's pool (by id, pinned by hash when the set-up pins it, in the sources in
+    effect): the fold's working position holds it (``Pos.pool``, looked up once, working.py); a
+    frozen position, or a copy a step of the frozen contract writes, names it by its set-up.  The
+    hot steps read ``s.pool or pool_of_setup(s.setup)`` of a working position themselves."""
+    return (None if s.__class__ is State else s.pool) or pool_of_setup(s.setup)  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=8192)

@@ -4,8 +4,9 @@ keeps one (python-chess's ``Board``: push in place, copy only when kept).
 
 :data:`Pos` mirrors the fields of :class:`~.state.State` (a msgspec Struct, not frozen); the apply
 handlers write it in place (``s.phase = "pick"``), derive and the check handlers read it as they
-read a State (derive fires an effect or a strike in place as it finds it:
-:data:`APPLIED_BY_DERIVE`).  The frozen contract's ``Rules.apply`` runs the same handlers on a
+read a State (derive applies each step of the battle in place as it finds it: a direction, an
+effect, a strike, the end of the round, :data:`APPLIED_BY_DERIVE`).  It holds the match's pool
+(``pool``, looked up once per verification), which the rules read of it (values.pool_of).  The frozen contract's ``Rules.apply`` runs the same handlers on a
 copy of a frozen position and freezes it (``Rules.run``): one implementation of each rule.  Its
 fields hold only immutable values (tuples, frozen Players), so :meth:`LogosWorking.freeze` builds
 a State that shares them and that nothing done to the working position afterwards changes.  A
@@ -19,7 +20,7 @@ position is taken up again when a restored position is neither.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import msgspec
 from msgspec.structs import astuple
@@ -30,27 +31,39 @@ from adjudicator.core.kernel.kit import TwoSeats, direct_check
 from adjudicator.core.kernel.rulings import Ruling
 
 from . import events as E
+from .cards import POOLS
 from .state import State
+
+_pool_of_setup = POOLS.of_setup
 
 FIELDS: tuple[str, ...] = State.__struct_fields__
 
 
-class _Seats(msgspec.Struct, gc=False):
+class _Seats(msgspec.Struct):
     """The base of :data:`Pos`: a two-player position's seat look-ups (:class:`TwoSeats`'s)."""
 
     player = TwoSeats.player
     opponent = TwoSeats.opponent
     other = TwoSeats.other
+    #: the match's pool: set on the fold's working position (an attribute beside the fields, so
+    #: that ``freeze`` copies the fields alone); None on a copy a step of the frozen contract
+    #: writes once (looked up where it is read: values.pool_of)
+    pool: ClassVar[Any] = None
 
 
 #: the mutable working position: State's fields in its order (a msgspec Struct, not frozen: read
-#: as fast as a State, copied in one call), written in place by the apply handlers
-Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS], bases=(_Seats,), gc=False, module=__name__)
+#: as fast as a State, copied in one call), written in place by the apply handlers; ``pool``, the
+#: match's pool, looked up once for the fold's working position (the sources in effect are a
+#: context variable; a verification runs in one context), is kept in its ``__dict__``
+Pos: Any = msgspec.defstruct("Pos", [(name, Any) for name in FIELDS], bases=(_Seats,), dict=True, module=__name__)
 
 
-def thaw(s: State) -> Pos:
-    """A working position equal to the frozen ``s``."""
-    return Pos(*astuple(s))
+def thaw(s: State, pool: Any = None) -> Pos:
+    """A working position equal to the frozen ``s`` (``pool``: the match's pool, when known)."""
+    pos = Pos(*astuple(s))
+    if pool is not None:
+        pos.pool = pool
+    return pos
 
 
 def freeze(pos: Any) -> State:
@@ -59,13 +72,18 @@ def freeze(pos: Any) -> State:
 
 
 def _copy_into(pos: Pos, s: Any) -> None:
-    for name, v in zip(FIELDS, astuple(s)):
+    _set_fields(pos, astuple(s))
+
+
+def _set_fields(pos: Pos, values: tuple[Any, ...]) -> None:
+    """``pos``'s fields set to ``values`` (``astuple`` of a position, in :data:`FIELDS`' order)."""
+    for name, v in zip(FIELDS, values):
         setattr(pos, name, v)
 
 
-#: the derived events ``Rules.derive`` applies to a working position as it finds them (an effect
-#: firing, a strike: what they report is what they did); the fold never applies them again
-APPLIED_BY_DERIVE = frozenset({E.EffectResolved, E.StrikeResolved})
+#: the derived events ``Rules.derive`` applies to a working position as it finds them (the steps of
+#: the battle: what they report is what they did); the fold never applies them again
+APPLIED_BY_DERIVE = frozenset({E.EffectResolved, E.StrikeResolved, E.DirectionDetermined, E.RoundEnded})
 
 
 def _plain(s: Any) -> bool:
@@ -88,7 +106,7 @@ class LogosWorking:
     def restore(self, kept: State) -> None:
         """``kept`` (a position ``freeze`` returned, or a judge's) is the working position again."""
         self.frozen = kept
-        self.pos = thaw(kept) if _plain(kept) else None
+        self.pos = thaw(kept, _pool_of_setup(kept.setup)) if _plain(kept) else None
         self.ended = self.game.outcome(kept)
 
     def freeze(self) -> State:
@@ -100,49 +118,50 @@ class LogosWorking:
 
     def advance(self, event: Event) -> list[Event]:
         """Apply the checked ``event`` and every consequence the rules force; the derived events.
-        On an exception the position is the one before the event."""
+        On an exception the position is the one before the event.  The rules' last refill step
+        is of the position before each handler: forgotten first, since ``pos`` changes in place."""
         pos = self.pos
         if pos is None:
             return self._advance_frozen(event)
-        saved = pos.__copy__()
+        saved = astuple(pos)  # (its fields: a tuple, cheaper than a copy of the Struct and its __dict__)
+        rules = self.rules
+        rules._refill = None
         try:
-            derived = self._advance_in_place(pos, event)
+            out = self.handlers[event.__class__](rules, pos, event)
+            if out is not pos:  # (a handler that returns a frozen position: none does on these positions)
+                _copy_into(pos, out)
+            if self.keep_base:
+                self.base = freeze(pos)
+            if pos.unknowns or pos.seen:  # an unknown card named (LG-40): a seat's record from here on
+                return self._to_frozen(pos)
+            d = rules.derive(pos)
+            derived = _NOTHING if d is None else self._derived(pos, d)
         except BaseException:
-            _copy_into(pos, saved)
+            rules._refill = None
+            _set_fields(pos, saved)
             raise
         if self.pos is pos:  # (else: a seat's record from here on, frozen and settled already)
             self.frozen = None
             self.ended = None if pos.result is None else self.game.outcome(pos)
         return derived
 
-    def _advance_in_place(self, pos: Pos, event: Event) -> list[Event]:
-        """The handler of ``event``, then of each derived event, on ``pos`` (the rules' last
-        refill step is of the position before each: forgotten first, since ``pos`` changes in
-        place; a derived step ``derive`` computed already was applied in place by it)."""
-        rules, handlers = self.rules, self.handlers
-        rules._refill = None
-        out = handlers[event.__class__](rules, pos, event)
-        if out is not pos:  # (a handler that returns a frozen position: none does on these positions)
-            _copy_into(pos, out)
-        if self.keep_base:
-            self.base = freeze(pos)
-        if pos.unknowns or pos.seen:  # an unknown card named (LG-40): a seat's record from here on
-            return self._to_frozen(pos)
-        derive = rules.derive
-        d = derive(pos)
-        if d is None:
-            return _NOTHING
+    def _derived(self, pos: Pos, d: Event) -> list[Event]:
+        """``d`` derived on ``pos``, then every consequence after it, each applied to ``pos`` (by
+        its handler; a step ``derive`` applied as it found it, :data:`APPLIED_BY_DERIVE`, not again)."""
+        rules, handlers, derive = self.rules, self.handlers, self.rules.derive
         derived: list[Event] = []
+        n = 0
         while d is not None:
-            rules._refill = None
             if d.__class__ not in APPLIED_BY_DERIVE:
+                rules._refill = None
                 out = handlers[d.__class__](rules, pos, d)
                 if out is not pos:
                     _copy_into(pos, out)
             derived.append(d)
             if pos.seen:  # a look showed the opponent's cards (LG-43): what a seat saw, kept as
                 return derived + self._to_frozen(pos)  # the frozen contract keeps it (forget, LG-41)
-            if len(derived) > MAX_DERIVED_RUN:
+            n += 1
+            if n > MAX_DERIVED_RUN:
                 raise EngineLoop(f"{self.game.id}: more than {MAX_DERIVED_RUN} derived events in a row")
             d = derive(pos)
         return derived
@@ -163,7 +182,7 @@ class LogosWorking:
         self.frozen = settled
         self.ended = game.outcome(settled)
         if _plain(settled):
-            self.pos = thaw(settled)
+            self.pos = thaw(settled, _pool_of_setup(settled.setup))
         return derived
 
 
