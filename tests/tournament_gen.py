@@ -344,9 +344,10 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
-            seats = kind in ("seat-conflict", "seen-deck", "impossible-seat", "log-and-seats") or bool(seat_every and (r * per_round + t) % seat_every == 0
+            seats = (kind in ("seat-conflict", "seen-deck", "impossible-seat", "log-and-seats") or bool(seat_every and (r * per_round + t) % seat_every == 0
                                                     and kind is None and (r, t + 1) not in (spots.get("duplicate-log"), spots.get("copied-log"))
                                                     and broken not in seated)
+            ) or (kind is None and broken in seated and r == 1)  # the broken list played at seats' records too
             if kind == "illegal":
                 lines, bad = _illegal(game, lines)
                 out.planted.append(Planted(kind, r, t, line, str(path), bad))
