@@ -399,7 +399,7 @@ def describe_result(outcome: dict[str, Any] | None) -> str:
     return f"{outcome['result']} ({outcome['reason']})"
 
 
-def _result_matches(reported: str, outcome: dict[str, Any]) -> bool:
+def result_matches(reported: str, outcome: dict[str, Any]) -> bool:
     if reported.strip().lower() == "draw":
         return outcome["result"] == "draw"
     return outcome["winner"] is not None and _winners(reported) == _winners(outcome["winner"])
@@ -501,7 +501,7 @@ class _Table:
             return
         if reported is None:
             self.add("no-result", f"no result reported; the log says {describe_result(v['outcome'])}", v["path"])
-        elif v["outcome"] is not None and not _result_matches(reported, v["outcome"]):
+        elif v["outcome"] is not None and not result_matches(reported, v["outcome"]):
             self.add("result-mismatch", f"reported {reported!r}, the log says {describe_result(v['outcome'])}",
                      v["path"], v.get("end_line"))
         if self.ref.points is not None and v["outcome"] is not None:
