@@ -211,7 +211,6 @@ def example(tmp_path):
     ev = tmp_path / "event"
     shutil.copytree(ROOT / "examples" / "tournament", ev)
     co = ROOT / "examples" / "colossus-order"
-    shutil.copy(co / "legal-gem-complete.jsonl", ev / "r1-t1.jsonl")
     shutil.copy(co / "legal-judge-stands.jsonl", ev / "r3-t1.jsonl")
     lines = (co / "legal-gem-complete.jsonl").read_bytes().splitlines(keepends=True)
     (ev / "r4-t1.jsonl").write_bytes(b"".join(lines[:60]))
