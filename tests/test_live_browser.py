@@ -107,7 +107,8 @@ def _entries(players: list[str], seed: int) -> list[str]:
 
 
 @needs_chromium
-def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_round_is_done(live: Live, page: Any, tmp_path) -> None:
+def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_round_is_done(live: Live, browser: Any, page: Any,
+                                                                                            tmp_path) -> None:
     """Two tables of a round recorded to their ends, a judge recording an irregularity at one:
     the finding and each result are on the page within 2 s of their entry, and the standings
     after the round (the report's computation over the recorded results) within 2 s of the
@@ -186,3 +187,11 @@ def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_rou
     assert sorted(int(c[0]) for c in rows.values()) == [1, 1, 3, 3]
     assert page.locator("#live-findings li").count() == 3  # the irregularity and two results: nothing else
     assert slowest < 2.0, slowest
+    late = browser.new_page()  # a page that starts watching now is sent what was recorded (one snapshot)
+    try:
+        late.goto(live.url + "/tournaments/" + quote(name))
+        late.wait_for_selector("#standings-1 tr[data-player]", state="attached", timeout=5_000)
+        assert late.locator("#live-findings li").all_inner_texts() == page.locator("#live-findings li").all_inner_texts()
+        assert late.locator("#standings-1").inner_text() == board
+    finally:
+        late.close()

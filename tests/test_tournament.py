@@ -87,6 +87,20 @@ def test_a_broken_list_played_at_seats_records_is_the_one_registration_finding(t
     assert report["summary"]["by_kind"] == {"registration": 1, "result-mismatch": 1}
 
 
+def test_the_desk_swiss_standings_equal_a_simple_computation_every_round(co):
+    """The standings of the event with every kind planted, against the tests' own simple
+    computation (tests/test_standings.py): each disputed table left out, nothing counted twice."""
+    from .test_standings import _rows, simple
+
+    report = json.loads(invoke("tournament", "check", "--json", co.manifest, "-j", "1").output)
+    assert _rows(report) == simple(report, 3, 1, 0, 3, ["omw", "gw", "ogw"], {}, {}, {})
+    final = report["standings"]["rounds"][-1]
+    named = {(d["round"], d["table"]) for d in final["disputed"]}
+    counted = {"deck", "no-result", "rematch", "registration", "unpaired"}  # (the result stands)
+    want = {(p.round, p.table) for p in co.planted if p.table is not None and p.kind not in counted}
+    assert named == want
+
+
 def test_the_judges_penalty_is_reported_per_player_and_is_no_problem(co):
     report = json.loads(invoke("tournament", "check", "--json", co.manifest).output)
     rnd, table, player, path, line = co.penalty

@@ -103,6 +103,8 @@ class Followed:
         self.tables: dict[tuple[int, int], LiveTable] = {}
         #: rounds whose standings were sent (each once)
         self.announced: dict[int, dict[str, Any]] = {}
+        #: every finding's table and key, in the order they arose (at most MAX_FINDINGS a table)
+        self.arrived: list[tuple[tuple[int, int], str]] = []
         self.load(report)
 
     def load(self, report: dict[str, Any]) -> None:
@@ -120,7 +122,8 @@ class Followed:
         """Everything recorded live so far (a page that starts watching)."""
         live = [t for t in self.tables.values() if t.events]
         return {"tables": [t.item() for t in live],
-                "findings": [t.finding(k) for t in live for k in t.findings],
+                "findings": [self.tables[at].finding(k) for at, k in self.arrived
+                             if at in self.tables and k in self.tables[at].findings],
                 "standings": [self.announced[r] for r in sorted(self.announced)]}
 
     def update(self, key: tuple[int, int], rid: str, s: Any, players: list[str]) -> list[tuple[str, dict[str, Any]]]:
@@ -140,6 +143,7 @@ class Followed:
         def add(found: dict[str, Any] | None) -> None:
             if found is not None:
                 out.append(("finding", found))
+                self.arrived.append((key, found["id"].split("-", 2)[2]))
 
         if sorted(players) != sorted(t.players):
             add(t.found("table-mismatch", "table-mismatch", f"the recording's players are {', '.join(players)}, "

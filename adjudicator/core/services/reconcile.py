@@ -23,7 +23,8 @@ while the records are still out of step after one, is counted under it (``follow
 Two records that agree line by line can still not both be true (one seat's draws impossible from
 the pile the other recorded): the merged log is verified, and when it is illegal only because of
 a value one record filled in the other's, that is a contradiction naming the line in A and the
-line in B whose combination is impossible.
+line in B whose combination is impossible (a set-up one record refuses on its own, a deck list
+against the construction rules, is that record's and no contradiction).
 
 Sealed records (``prev``): each input's chain is checked as it is read (a broken chain makes that
 input unreadable); ``prev`` is not compared (each record has its own chain); the merged log is
