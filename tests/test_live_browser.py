@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -91,14 +90,14 @@ def test_the_watchers_and_their_queues_are_bounded():
         pool.submit(asyncio.run, run()).result()
 
 
-def _entries(players: list[str], seed: int) -> list[str]:
+def _entries(players: list[str], seed: int, where: Path) -> list[str]:
     """A random legal Colossi match between ``players`` (gold target 5), as the entries a table
     types: every event but the derived ones, as JSON."""
     from adjudicator.core.kernel.events import encode_line
     from adjudicator.core.kernel.playout import playout
     from adjudicator.recorder.session import RecordSession
 
-    s = RecordSession.start(str(Path(tempfile.mkdtemp()) / "x.jsonl"), "colossi", players, options={"gold_target": 5})
+    s = RecordSession.start(str(where / f"playout-{seed}.jsonl"), "colossi", players, options={"gold_target": 5})
     for k in range(seed, seed + 20):
         events, state = playout(s.game, k, setup=s.record.events[0], max_events=5000)
         if s.game.outcome(state) is not None:
@@ -130,7 +129,7 @@ def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_rou
     for n, players in tables.items():  # table 2's recording is a judge's
         doc = post(live, "/api/recordings", {"game": "colossi", "players": players, "options": {"gold_target": 5},
                                              "judge": n == 2, "meta": {"event": name, "round": "1", "table": str(n)}})
-        rids[n], plays[n] = doc["id"], _entries(players, 10 * n)
+        rids[n], plays[n] = doc["id"], _entries(players, 10 * n, tmp_path)
     slowest = 0.0
 
     def shown(selector: str, what: str) -> str:

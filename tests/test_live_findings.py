@@ -51,7 +51,7 @@ def test_two_seats_records_that_disagree_make_one_seat_conflict(tmp_path, seed):
     f = L.Followed(_report())
     seats = _seats(tmp_path)
     game = seats["p01"].game
-    plays = [json.loads(e) for e in _entries(PLAYERS, seed)]
+    plays = [json.loads(e) for e in _entries(PLAYERS, seed, tmp_path)]
     found: list[dict[str, Any]] = []
     parted = None
     for i, doc in enumerate(plays):

@@ -39,7 +39,7 @@ MAX_WATCHERS = 64
 #: messages a watcher may be behind before it is closed
 MAX_QUEUE = 256
 #: tournaments followed at once (their tables' findings and results kept)
-MAX_FOLLOWED = 64
+MAX_FOLLOWED = 16
 
 
 class _Watcher:
@@ -136,7 +136,7 @@ def publish(state: State, s: Any, meta: dict[str, str]) -> None:
     with live.lock:
         f, unknown = live.followed.get(name), name in live.unknown
     ends = len(s.record) <= 1 or s.over  # a table's start or end: the stored report read again
-    if (f is None and not unknown) or (ends and (f is None or key in f.tables)):
+    if (f is None and not unknown) or (ends and (f is None or key in f.entries)):
         report = _stored(state, name)
         with live.lock:
             if report is None:
@@ -148,7 +148,7 @@ def publish(state: State, s: Any, meta: dict[str, str]) -> None:
     if f is None:
         return
     with live.lock:
-        if key not in f.tables:
+        if key not in f.entries:
             return  # no table of the stored report: nothing to follow
         messages = f.update(key, str(s.path), s, players)
     for kind, item in messages:

@@ -100,7 +100,13 @@ class Followed:
     """A stored tournament followed live: its report's tables and what their recordings said."""
 
     def __init__(self, report: dict[str, Any]) -> None:
+        #: the tables recorded live (made at a table's first entry)
         self.tables: dict[tuple[int, int], LiveTable] = {}
+        #: every table of the report, as the standings read it (round, table, players, reported,
+        #: outcome, the problems' kinds, penalties), in the report's order
+        self.entries: dict[tuple[int, int], dict[str, Any]] = {}
+        #: the report's standings' inputs (scoring, entrants, byes, drops, ruled; not its rounds)
+        self.standings: dict[str, Any] | None = None
         #: rounds whose standings were sent (each once)
         self.announced: dict[int, dict[str, Any]] = {}
         #: every finding's table and key, in the order they arose (at most MAX_FINDINGS a table)
@@ -108,15 +114,29 @@ class Followed:
         self.load(report)
 
     def load(self, report: dict[str, Any]) -> None:
-        """(Again, after a re-import:) the report's tables, keeping what was recorded live."""
-        self.report = report
-        old, self.tables = self.tables, {}
-        for t in report.get("tables", []):
-            key, was = (t["round"], t["table"]), old.get((t["round"], t["table"]))
-            if was is None or was.players != list(t["players"]):  # (a table paired anew: followed anew)
-                was = LiveTable(t["round"], t["table"], list(t["players"]), t.get("reported"))
-            was.reported = t.get("reported")
-            self.tables[key] = was
+        """(Again, after a re-import:) the report's tables, keeping what was recorded live; only
+        what the standings read is kept of the report (its size is the tables', not its pages')."""
+        self.entries = {(t["round"], t["table"]): {
+            "round": t["round"], "table": t["table"], "players": list(t["players"]), "reported": t.get("reported"),
+            "outcome": t.get("outcome"), "problems": [{"kind": p["kind"]} for p in t.get("problems", [])],
+            "penalties": [{"player": p["player"], "penalty": p["penalty"]} for p in t.get("penalties", [])]}
+            for t in report.get("tables", [])}
+        st = report.get("standings")
+        self.standings = None if not st else {k: v for k, v in st.items() if k != "rounds"}
+        for key, was in list(self.tables.items()):
+            entry = self.entries.get(key)
+            if entry is None or was.players != entry["players"]:  # (a table paired anew: followed anew)
+                del self.tables[key]
+            else:
+                was.reported = entry["reported"]
+
+    def table(self, key: tuple[int, int]) -> LiveTable:
+        """Table ``key`` of the report, as recorded live (followed from now on)."""
+        t = self.tables.get(key)
+        if t is None:
+            e = self.entries[key]
+            t = self.tables[key] = LiveTable(e["round"], e["table"], e["players"], e["reported"])
+        return t
 
     def snapshot(self) -> dict[str, Any]:
         """Everything recorded live so far (a page that starts watching)."""
@@ -129,7 +149,7 @@ class Followed:
     def update(self, key: tuple[int, int], rid: str, s: Any, players: list[str]) -> list[tuple[str, dict[str, Any]]]:
         """The messages an entry of recording ``rid`` (session ``s``) of table ``key`` makes:
         the table's, each new finding's and, a round newly complete, its standings'."""
-        t = self.tables[key]
+        t = self.table(key)
         game, events = s.game, s.record.events
         rec = t.recordings.get(rid)
         if rec is None:
@@ -211,8 +231,8 @@ class Followed:
     def overlaid(self) -> list[dict[str, Any]]:
         """The report's tables, each recorded live with its recording's result and findings."""
         out = []
-        for entry in self.report.get("tables", []):
-            t = self.tables.get((entry["round"], entry["table"]))
+        for key, entry in self.entries.items():
+            t = self.tables.get(key)
             if t is None or t.outcome is None:
                 out.append(entry)
                 continue
@@ -223,7 +243,7 @@ class Followed:
     def standings_after(self, rnd: int) -> dict[str, Any] | None:
         """The standings after round ``rnd`` once each of its tables has a confirmed result
         (None: one has not yet, or the report keeps no standings)."""
-        standings = self.report.get("standings")
+        standings = self.standings
         if not standings or "entrants" not in standings:
             return None  # (a report stored before the standings kept their inputs: import again)
         tables = self.overlaid()
