@@ -88,3 +88,40 @@ def test_a_tables_findings_are_bounded():
     t = L.LiveTable(1, 1, PLAYERS, None)
     made = [t.found(f"k{i}", "irregularity", "x") for i in range(L.MAX_FINDINGS + 5)]
     assert sum(1 for m in made if m) == L.MAX_FINDINGS and len(t.findings) == L.MAX_FINDINGS and t.more == 5
+
+
+def test_a_recording_naming_no_stored_tournament_is_not_followed(tmp_path, monkeypatch):
+    """``publish`` follows only a tournament stored under that very name (not a prefix of an id),
+    and then only the tables of its report; an unknown name is looked up again only at a
+    recording's start or end."""
+    import threading
+    from types import SimpleNamespace
+
+    from adjudicator.core.store import MatchStore
+    from adjudicator.core.store import tournaments as tournament_store
+    from adjudicator.replays.web import live as live_mod
+
+    store = MatchStore(str(tmp_path / "s.db"))
+    report = {"tournament": {"name": "Cup"}, "tables": _report()["tables"], "summary": {}}
+    tid, _v = tournament_store.save(store, report)
+    looked: list[str] = []
+    real = tournament_store.report
+
+    def counted(st: Any, ref: str) -> Any:
+        looked.append(ref)
+        return real(st, ref)
+
+    state = SimpleNamespace(web=SimpleNamespace(store=store, lock=threading.Lock()))
+    s = RecordSession.start(str(tmp_path / "x.jsonl"), "colossi", PLAYERS, options={"gold_target": 5})
+    monkeypatch.setattr(tournament_store, "report", counted)
+    for name in ("Nope", tid[:8]):
+        live_mod.publish(state, s, {"event": name, "round": "1", "table": "1"})  # (a start: looked up)
+    s.enter(_entries(PLAYERS, 20, tmp_path)[0])
+    live_mod.publish(state, s, {"event": "Nope", "round": "1", "table": "1"})  # (mid-match: not again)
+    assert looked == ["Nope", tid[:8]]
+    live = live_mod.live_of(state)  # type: ignore[arg-type]
+    assert not live.followed and set(live.unknown) == {"Nope", tid[:8]}
+    live_mod.publish(state, s, {"event": "Cup", "round": "1", "table": "9"})  # no such table: not followed
+    assert not live.followed["Cup"].tables
+    live_mod.publish(state, s, {"event": "Cup", "round": "1", "table": "1"})
+    assert list(live.followed["Cup"].tables) == [(1, 1)]

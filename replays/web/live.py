@@ -156,13 +156,15 @@ def publish(state: State, s: Any, meta: dict[str, str]) -> None:
 
 
 def _stored(state: State, name: str) -> dict[str, Any] | None:
-    """The stored report of tournament ``name`` (None: there is none)."""
+    """The stored report of the tournament named ``name`` (None: there is none; a name that is
+    only a prefix of a tournament's id names none here)."""
     web = _web(state)
     with web.lock:
         try:
-            return tournament_store.report(web.store, name)
+            report = tournament_store.report(web.store, name)
         except tournament_store.UnknownTournament:
             return None
+    return report if report["tournament"]["name"] == name else None
 
 
 def _report(state: State, ref: str) -> dict[str, Any]:
