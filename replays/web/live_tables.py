@@ -170,7 +170,7 @@ class Followed:
                         f"the table's {', '.join(t.players)}"))
         for i in range(rec.seen, len(events)):
             ev = events[i]
-            if ev.kind == "J" and ev.decision in ("stands", "taken-back") and 1 <= ev.event <= i:
+            if ev.kind == "J" and getattr(ev, "decision", None) in ("stands", "taken-back") and 1 <= ev.event <= i:
                 add(t.found(f"irregularity-{ev.event}", "irregularity", self._irregularity(s, ev, i)))
             if ev.kind not in ("X", "J"):
                 rec.public.append((i, _public(game, ev)))
