@@ -154,6 +154,21 @@ class Recording(Match, recording=True):
         the table saw it, which a game's ``redact`` may need (a hand-limit discard face down)."""
         return self._entries[-2][2] if len(self._entries) > 1 else None
 
+    def positions_before(self, start: int = 0) -> list[Any]:
+        """The position before each event from index ``start`` (0: MatchStarted, None before it)
+        on: the position after the entry before the event's entry (an entry's events, such as an
+        event and the judge's ruling on it, share it).  Walks back from the last entry only as far
+        as ``start``: a live page asks for the few events just recorded."""
+        out: list[Any] = []
+        end, k = len(self._events), len(self._entries) - 1
+        while k >= 1 and end > start:
+            first = end - self._entries[k][0]
+            out.extend([self._entries[k - 1][2]] * (end - max(first, start)))
+            end, k = first, k - 1
+        out.extend([None] * max(0, end - start))
+        out.reverse()
+        return out
+
     @property
     def board(self) -> Position:
         """The settled position after the last entry (python-chess's ``board``)."""

@@ -146,22 +146,19 @@ def test_the_recorder_in_seat_mode_offers_a_seat_only_what_it_sees(match: Any, t
 def test_the_live_page_shows_the_public_what_it_sees(match: Any, tmp_path: Path) -> None:
     """A tournament's live page sends each table's latest event as the public saw it: a face-down
     discard reaches the watchers as ``discard ?``, never by its card."""
-    from types import SimpleNamespace
-
-    from adjudicator.replays.web.live import Live, publish
     from adjudicator.recorder.session import RecordSession
+    from adjudicator.replays.web import live_tables
 
     events, hidden, seen = match
     k = next(k for k in hidden if type(events[k]).__name__ == "CardDiscarded")
     session = _recorded(RecordSession, tmp_path / "t.jsonl", events[0], events[1:k + 1], judge=True)
-    sent: list[dict[str, Any]] = []
-    live = Live()
-    live.watchers["cup"] = []
-    live.send = lambda name, item: sent.append(item)  # type: ignore[method-assign]
-    publish(SimpleNamespace(live=live), session, {"event": "cup", "round": "1", "table": "2"})
+    players = list(events[0].players)
+    followed = live_tables.Followed({"tables": [{"round": 1, "table": 1, "players": players, "problems": [],
+                                                 "outcome": None}]})
+    sent = dict(followed.update((1, 1), "t", session, players))
     card = events[k].card
-    assert sent and sent[0]["latest"].endswith("?"), sent
-    assert card not in sent[0]["latest"]
+    assert sent["table"]["latest"].endswith("?"), sent
+    assert card not in sent["table"]["latest"]
 
 
 def test_every_surface_redacts_with_the_position_before_the_event() -> None:

@@ -55,8 +55,8 @@ def simple(report, win, draw, loss, bye, tiebreakers, byes, drops, rulings):
             if ruled is not None:
                 winners = [] if ruled == "draw" else ruled.split("+")
             else:
-                kinds = {p["kind"] for p in t["problems"]}
-                if not kinds <= {"deck", "no-result"} or t["outcome"] is None:
+                kinds = {p["kind"] for p in t["problems"]}  # (a rematch is the pairing's finding: the result stands)
+                if not kinds <= {"deck", "no-result", "rematch"} or t["outcome"] is None:
                     continue
                 winners = [] if t["outcome"]["result"] == "draw" else t["outcome"]["winner"].split("+")
             for p in t["players"]:

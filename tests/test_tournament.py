@@ -54,6 +54,7 @@ def test_every_planted_problem_is_found_with_its_table_and_line_and_nothing_else
     reg = next(p for p in co.planted if p.kind == "registration")
     theirs = [t for t in report["tables"] if reg.player in t["players"]]
     assert len(theirs) == 6 and all(t["status"] == "legal" and t["outcome"] and not t["problems"] for t in theirs)
+    assert any(t["seats"] for t in theirs)  # (one of them a table of seats' records: reconciled, judged on play)
     # records that contradict each other confirm no result: no outcome, disputed in the standings
     conflict = next(p for p in co.planted if p.kind == "seat-conflict")
     tab = next(t for t in report["tables"] if (t["round"], t["table"]) == (conflict.round, conflict.table))
@@ -62,6 +63,42 @@ def test_every_planted_problem_is_found_with_its_table_and_line_and_nothing_else
     # the player seated twice is named
     twice = next(p for t in report["tables"] for p in t["problems"] if p["kind"] == "seated-twice")
     assert twice["player"] == next(p.player for p in co.planted if p.kind == "seated-twice")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_broken_list_played_at_seats_records_is_the_one_registration_finding(tmp_path, seed):
+    """The two seats' records of a table where a registered list that breaks the construction
+    rules is played: each record's set-up is refused on its own, the records do not contradict
+    each other; the reconciled match is judged on its play and its reported result compared."""
+    gen = generate(tmp_path, "colossus-order", players=8, rounds=1, plant=("registration",), seed=seed,
+                   penalty=False, seat_every=0)
+    reg, = gen.planted
+    report = json.loads(invoke("tournament", "check", "--json", gen.manifest).output)
+    assert _found(report) == _planted(gen)
+    tab, = [t for t in report["tables"] if reg.player in t["players"]]
+    assert tab["seats"] and tab["status"] == "legal" and tab["outcome"]["winner"] == tab["reported"]
+    assert not tab["problems"] and report["summary"]["by_kind"] == {"registration": 1}
+    # a result reported wrong at that table is still found (the table is judged, not hidden at line 1)
+    text = gen.manifest.read_text()
+    loser = next(p for p in tab["players"] if p != tab["reported"])
+    gen.manifest.write_text(text.replace(f'{tab["seats"][tab["players"][1]].rsplit("/", 1)[-1]}" }}\nresult = "{tab["reported"]}"',
+                                         f'{tab["seats"][tab["players"][1]].rsplit("/", 1)[-1]}" }}\nresult = "{loser}"'))
+    report = json.loads(invoke("tournament", "check", "--json", gen.manifest).output)
+    assert report["summary"]["by_kind"] == {"registration": 1, "result-mismatch": 1}
+
+
+def test_the_desk_swiss_standings_equal_a_simple_computation_every_round(co):
+    """The standings of the event with every kind planted, against the tests' own simple
+    computation (tests/test_standings.py): each disputed table left out, nothing counted twice."""
+    from .test_standings import _rows, simple
+
+    report = json.loads(invoke("tournament", "check", "--json", co.manifest, "-j", "1").output)
+    assert _rows(report) == simple(report, 3, 1, 0, 3, ["omw", "gw", "ogw"], {}, {}, {})
+    final = report["standings"]["rounds"][-1]
+    named = {(d["round"], d["table"]) for d in final["disputed"]}
+    counted = {"deck", "no-result", "rematch", "registration", "unpaired"}  # (the result stands)
+    want = {(p.round, p.table) for p in co.planted if p.table is not None and p.kind not in counted}
+    assert named == want
 
 
 def test_the_judges_penalty_is_reported_per_player_and_is_no_problem(co):
@@ -188,7 +225,6 @@ def example(tmp_path):
     ev = tmp_path / "event"
     shutil.copytree(ROOT / "examples" / "tournament", ev)
     co = ROOT / "examples" / "colossus-order"
-    shutil.copy(co / "legal-gem-complete.jsonl", ev / "r1-t1.jsonl")
     shutil.copy(co / "legal-judge-stands.jsonl", ev / "r3-t1.jsonl")
     lines = (co / "legal-gem-complete.jsonl").read_bytes().splitlines(keepends=True)
     (ev / "r4-t1.jsonl").write_bytes(b"".join(lines[:60]))

@@ -33,13 +33,13 @@ ALL_PLANTS = ("illegal", "unfinished", "result-mismatch", "deck", "table-mismatc
               "duplicate-log", "seated-twice", "seat-conflict", "unreadable", "undetermined", "wrong-game")
 #: the planted problems of the 64-player desk test (issue 31): every kind, each once; the plants
 #: after ALL_PLANTS are not tables' own (a registration) or need the event's other plants
-DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "impossible-seat", "log-and-seats",
+DESK_PLANTS = ALL_PLANTS + ("registration", "seen-deck", "copied-log", "copied-rematch", "impossible-seat", "log-and-seats",
                             "no-result", "points-mismatch", "rematch")
 #: plants that are no one table's (never given a table of their own)
 EVENT_PLANTS = ("registration",)
 #: the kind of problem a plant is reported as, where it is not the plant's own name
 REPORTED = {"wrong-game": "table-mismatch", "seen-deck": "deck", "impossible-seat": "illegal",
-            "log-and-seats": "seat-conflict"}
+            "log-and-seats": "seat-conflict", "copied-rematch": "copied-log"}
 
 _enc = msgspec.json.Encoder()
 
@@ -296,14 +296,18 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             if spots.get("seated-twice", (0, 0))[0] == r:  # a player of table 1 seated at another too
                 st = spots["seated-twice"][1]
                 tables[st - 1] = [tables[0][0]] + tables[st - 1][1:]
-            again = None  # the table where two players of round 1 meet again (planted)
-            if spots.get("rematch", (0, 0))[0] == r:
-                again = spots["rematch"][1] - 1
-                tables = _seat_together(tables, next(t for t in first_round if broken not in t), again)
+            again = {}  # table -> the round-1 table whose players meet again there (planted)
+            for k in ("rematch", "copied-rematch"):
+                if spots.get(k, (0, 0))[0] == r:
+                    # (a copy's original: a log of its own, no problem planted in it)
+                    pair = next(i for i, t in enumerate(first_round) if broken not in t and i not in again.values()
+                                and (k == "rematch" or ((1, i + 1) in written and not {(1, i + 1), (1, i + 2)} & set(spots.values()))))
+                    again[spots[k][1] - 1] = pair
+                    tables = _seat_together(tables, first_round[pair], spots[k][1] - 1)
             planted_at = {t for k, (pr, t) in spots.items() if pr == r} | {1}
             if broken in {p for t in planted_at for p in tables[t - 1]}:
                 continue  # the broken list's player at no planted table (each problem alone)
-            if not any(frozenset(t) in met for i, t in enumerate(tables) if i != again):
+            if not any(frozenset(t) in met for i, t in enumerate(tables) if i not in again):
                 break
         else:  # too few players for the rounds: a series, where meeting again is allowed
             text[rematch_line] = 'rematches = "allowed"'
@@ -344,9 +348,10 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
             result = "draw" if outcome.result == "draw" else outcome.winner
             path = root / "logs" / f"r{r}-t{t}.jsonl"
             rel = path.name
-            seats = kind in ("seat-conflict", "seen-deck", "impossible-seat", "log-and-seats") or bool(seat_every and (r * per_round + t) % seat_every == 0
+            seats = (kind in ("seat-conflict", "seen-deck", "impossible-seat", "log-and-seats") or bool(seat_every and (r * per_round + t) % seat_every == 0
                                                     and kind is None and (r, t + 1) not in (spots.get("duplicate-log"), spots.get("copied-log"))
                                                     and broken not in seated)
+            ) or (kind is None and broken in seated and r == 1)  # the broken list played at seats' records too
             if kind == "illegal":
                 lines, bad = _illegal(game, lines)
                 out.planted.append(Planted(kind, r, t, line, str(path), bad))
@@ -368,8 +373,8 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                 k = next(i for i in range(9, len(lines)) if "player" in json.loads(lines[i]))
                 lines[k] = _enc.encode({**json.loads(lines[k]), "player": 7}) + b"\n"
                 out.planted.append(Planted(kind, r, t, line, str(path), k + 1))
-            elif kind == "rematch":
-                out.planted.append(Planted(kind, r, t, line, None, None))
+            elif kind in ("rematch", "copied-rematch"):
+                out.planted.append(Planted("rematch", r, t, line, None, None))
             elif kind == "no-result":  # the slip left blank
                 out.planted.append(Planted(kind, r, t, line, str(path), None))
             elif kind == "points-mismatch":  # a slip giving both players a win's points
@@ -414,6 +419,11 @@ def generate(directory: str | Path, game_id: str = "colossus-order", *, players:
                     lines = [_renamed(x, rename) for x in before]
                     result = _log_winner(game, lines)
                     out.planted.append(Planted(kind, r, t, line, str(path), None))
+                if kind == "copied-rematch":  # the log of the players' first meeting, written again (not byte for byte)
+                    (_p, before) = written[(1, again[t - 1] + 1)]
+                    lines = [json.dumps(json.loads(x), separators=(", ", ": ")).encode() + b"\n" for x in before]
+                    result = _log_winner(game, lines)
+                    out.planted.append(Planted("copied-log", r, t, line, str(path), None))
                 if kind == "missing-log":
                     out.planted.append(Planted(kind, r, t, line, str(path), None))
                 else:
@@ -458,6 +468,9 @@ def _spots(plant: tuple[str, ...], rounds: int, per_round: int) -> dict[str, tup
     for i, kind in enumerate(plant):
         r = 1 + i % rounds
         t = 2 if kind in ("duplicate-log", "copied-log") else 3 + 2 * (i // rounds)
-        r = rounds if kind == "rematch" else r  # (players of round 1 meet again in the last)
-        spots[kind] = (r, min(t, per_round))
+        r = rounds if kind in ("rematch", "copied-rematch") else r  # (players of round 1 meet again in the last)
+        spot = (r, min(t, per_round))
+        while spot in spots.values() and spot[1] + 2 <= per_round:  # (two kinds of the last round: one table each)
+            spot = (r, spot[1] + 2)
+        spots[kind] = spot
     return spots

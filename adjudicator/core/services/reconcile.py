@@ -23,7 +23,8 @@ while the records are still out of step after one, is counted under it (``follow
 Two records that agree line by line can still not both be true (one seat's draws impossible from
 the pile the other recorded): the merged log is verified, and when it is illegal only because of
 a value one record filled in the other's, that is a contradiction naming the line in A and the
-line in B whose combination is impossible.
+line in B whose combination is impossible (a set-up one record refuses on its own, a deck list
+against the construction rules, is that record's and no contradiction).
 
 Sealed records (``prev``): each input's chain is checked as it is read (a broken chain makes that
 input unreadable); ``prev`` is not compared (each record has its own chain); the merged log is
@@ -383,6 +384,8 @@ def _impossible(game: Game, a: Record, b: Record,
     if v is None:
         return None
     m = v.seq - 1  # the merged event the combination breaks at
+    if m == 0 and any(_refused_alone(game, r, v.code) for r in (a, b)):
+        return None  # a set-up one record refuses on its own (a deck list against the construction rules)
     known: dict[int, bytes] = {}  # what both records know of a line (a filled value left unknown)
 
     def both(k: int) -> bytes:
@@ -427,6 +430,15 @@ def _impossible(game: Game, a: Record, b: Record,
     return Contradiction(line_a, line_b, f"the records cannot both be true: {giver}:{gline} gives {doc_c.get('type')} "
                          f"{where} {value} ({taker}:{tline} leaves it unknown), and with it event {m + 1} "
                          f"({doc_m.get('type')}) is illegal: {v.rule} {v.message}", where or None)
+
+
+def _refused_alone(game: Game, rec: Record, code: str) -> bool:
+    """Does ``rec``'s own set-up break the rule ``code``?  The lists a set-up names are the
+    record's own statement (what the organiser registered, checked once as the player's
+    ``registration``): a list the rules refuse is that record's illegality, which the merged log
+    keeps, not a contradiction between two records that agree on it."""
+    w = _verdict_at(game, [raw for _n, raw, _d in rec.lines[:1]], 1)
+    return w is not None and w.seq == 1 and w.code == code
 
 
 def _at(doc: Any, where: str) -> Any:

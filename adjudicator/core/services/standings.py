@@ -133,7 +133,23 @@ def compute(report: dict[str, Any], scoring: Scoring, entrants: list[str],
                 was = players[p].dropped
                 players[p].dropped = r if was is None else min(was, r)
         out.append({"round": upto, "rows": _rows(players, scoring), "disputed": disputed})
-    return {"scoring": msgspec.to_builtins(scoring), "rounds": out}
+    # what the standings were computed from besides the tables (:func:`recompute`'s inputs)
+    return {"scoring": msgspec.to_builtins(scoring), "entrants": list(entrants),
+            "byes": [{"round": r, "players": list(byes[r])} for r in sorted(byes)],
+            "drops": [{"round": r, "players": list(drops[r])} for r in sorted(drops)],
+            "ruled": [{"round": r, "table": t, "outcome": rulings[(r, t)]} for r, t in sorted(rulings)],
+            "rounds": out}
+
+
+def recompute(standings: dict[str, Any], tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """A report's ``standings`` computed again over ``tables`` (the report's tables, some of
+    them as the live page sees them: a result just recorded), from the inputs those standings
+    keep (scoring, entrants, byes, drops, ruled results): the report's computation, not a second
+    one (the live event page, replays/web/live.py)."""
+    return compute({"tables": tables}, msgspec.convert(standings["scoring"], Scoring), standings.get("entrants", []),
+                   {x["round"]: x["players"] for x in standings.get("byes", [])},
+                   {x["round"]: x["players"] for x in standings.get("drops", [])},
+                   {(x["round"], x["table"]): x["outcome"] for x in standings.get("ruled", [])})
 
 
 def _pct(pts: Fraction, n: int, win: Fraction) -> Fraction:

@@ -399,7 +399,7 @@ def describe_result(outcome: dict[str, Any] | None) -> str:
     return f"{outcome['result']} ({outcome['reason']})"
 
 
-def _result_matches(reported: str, outcome: dict[str, Any]) -> bool:
+def result_matches(reported: str, outcome: dict[str, Any]) -> bool:
     if reported.strip().lower() == "draw":
         return outcome["result"] == "draw"
     return outcome["winner"] is not None and _winners(reported) == _winners(outcome["winner"])
@@ -477,18 +477,22 @@ class _Table:
         return not why
 
     def _copied(self) -> bool:
-        """Is the log another table's match with its players renamed (the same random outcomes in
-        the same order, at least :data:`MIN_OUTCOMES` of them)?  One finding naming that table;
+        """Is the log another table's match (the same random outcomes in the same order, at least
+        :data:`MIN_OUTCOMES` of them, each player named by seat)?  Two matches played apart do
+        not deal, draw and roll the same 20 or more outcomes in the same order, whoever plays
+        them: a copy, with its players renamed or not (the log of an earlier meeting of the same
+        players submitted for a rematch, or for another round).  One finding naming that table;
         the copy's other checks (its cards against the lists, its result) are that match's."""
         seen = self.doc.get("outcomes")
         if not seen or seen["outcomes"] < MIN_OUTCOMES:
             return False
         first = self.played.setdefault(seen["sha256"], self.ref)
-        if first is self.ref or set(first.players) == set(self.ref.players):
-            return False  # the same players: no one renamed (a series' games may share a start)
+        if first is self.ref:
+            return False
+        same = set(first.players) == set(self.ref.players)
         self.add("copied-log", f"the same match as round {first.round} table {first.table}'s "
-                 f"({', '.join(first.players)}), its players renamed: the same {seen['outcomes']} random "
-                 f"outcomes in the same order", self.doc["verdict"]["path"])
+                 f"({', '.join(first.players)}){'' if same else ', its players renamed'}: the same "
+                 f"{seen['outcomes']} random outcomes in the same order", self.doc["verdict"]["path"])
         return True
 
     def _result(self, v: dict[str, Any]) -> None:
@@ -501,7 +505,7 @@ class _Table:
             return
         if reported is None:
             self.add("no-result", f"no result reported; the log says {describe_result(v['outcome'])}", v["path"])
-        elif v["outcome"] is not None and not _result_matches(reported, v["outcome"]):
+        elif v["outcome"] is not None and not result_matches(reported, v["outcome"]):
             self.add("result-mismatch", f"reported {reported!r}, the log says {describe_result(v['outcome'])}",
                      v["path"], v.get("end_line"))
         if self.ref.points is not None and v["outcome"] is not None:
