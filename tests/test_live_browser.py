@@ -114,7 +114,7 @@ def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_rou
     round's last entry; the public view only (no seat's hidden card in any words shown)."""
     gen = generate(tmp_path / "event", "colossi", players=4, rounds=1, plant=(), penalty=False)
     text = gen.manifest.read_text()  # played live: no log yet, no result reported
-    text = re.sub(r'(?m)^result = .*\n', "", text).replace('name = "Generated', 'name = "Live <i>&amp; \\"x\\"', 1)
+    text = re.sub(r'(?m)^result = .*\n', "", text).replace('name = "Generated', 'name = "Live <i>&amp; \\"x\\"</i> 2026/27', 1)
     gen.manifest.write_text(text)
     for f in (gen.directory / "logs").glob("*.jsonl"):
         f.unlink()
@@ -123,7 +123,8 @@ def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_rou
     tournament_store.save(live.store, report)
     name = report["tournament"]["name"]
     tables = {t["table"]: t["players"] for t in report["tables"]}
-    page.goto(live.url + "/tournaments/" + quote(name))
+    tid = tournament_store.report(live.store, name)["tournament_id"]  # (a name with a slash: the page by its id)
+    page.goto(live.url + "/tournaments/" + tid)
     page.wait_for_function("() => document.body.dataset.live === '1'")
     rids, plays = {}, {}
     for n, players in tables.items():  # table 2's recording is a judge's
@@ -188,7 +189,7 @@ def test_the_live_page_shows_findings_as_they_arise_and_the_standings_once_a_rou
     assert slowest < 2.0, slowest
     late = browser.new_page()  # a page that starts watching now is sent what was recorded (one snapshot)
     try:
-        late.goto(live.url + "/tournaments/" + quote(name))
+        late.goto(live.url + "/tournaments/" + tid)
         late.wait_for_selector("#standings-1 tr[data-player]", state="attached", timeout=5_000)
         assert late.locator("#live-findings li").all_inner_texts() == page.locator("#live-findings li").all_inner_texts()
         assert late.locator("#standings-1").inner_text() == board

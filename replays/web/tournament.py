@@ -85,7 +85,8 @@ def tournament_page(state: State, ref: FromPath[str]) -> Response[str]:
              for t in rep["tables"] if t.get("match_ids")}
     page = render(rep, links)
     # served: the page also follows its tables as they record (server-sent events, replays/web/live.py)
-    url = html.escape("/api/tournaments/" + quote(rep["tournament"]["name"], safe="") + "/live")
+    # (by the tournament's id: a name may hold a slash, which no path segment can carry)
+    url = html.escape("/api/tournaments/" + quote(rep["tournament_id"], safe="") + "/live")
     page = page.replace("img-src data:", "img-src data:; connect-src 'self'", 1)
     page = page.replace("</body></html>", LIVE_BLOCK.format(url=url) + "</body></html>", 1)
     return Response(page, media_type=MediaType.HTML)
