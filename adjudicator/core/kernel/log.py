@@ -27,6 +27,7 @@ from .suggest import hint, literal_values, struct_fields
 from .meta import meta_error
 from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
+from .refs import UNSEEN, RefChecks
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 _FIELD = re.compile(r"(?:missing required field|unknown field) `(?P<f>[^`]+)`")
@@ -131,12 +132,8 @@ def check_setup_size(setup: Event, path: str, line: int | None) -> None:
 
 
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
-    out = []
-    for i, raw in enumerate(data.split(b"\n"), start=1):
-        raw = raw.strip()
-        if raw:
-            out.append((i, raw))
-    return out
+    """(line number, the line stripped) of every line that is not blank."""
+    return [(i, raw) for i, line in enumerate(data.split(b"\n"), start=1) if (raw := line.strip())]
 
 
 def decode_json(raw: bytes | str, path: str, line: int | None = None, max_bytes: int = MAX_LINE_BYTES,
@@ -261,6 +258,22 @@ class _LineReader:
             raise LogError(self.path, line_no, exc.message, exc.field) from None
         return event
 
+    def ref_checks(self) -> RefChecks:
+        """The reference check of this log's lines per event type, once the set-up is read
+        (``game.ref_checks``; a game without it: ``validate_refs`` bound to the set-up)."""
+        setup = self.setup
+        own = getattr(self.game, "ref_checks", None)
+        found = own(setup) if own is not None else None
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        table: dict[type, Any] = {}
+        check = partial(self._refs, setup)
+
+        def learn(cls: type) -> Any:
+            table[cls] = check
+            return check
+        return table, learn
+
     def _decoded(self, line_no: int, raw: bytes) -> Event:
         """One line through :func:`decode_event` (its errors name file, line and field)."""
         path = self.path
@@ -339,9 +352,10 @@ def _read_plain(reader: _LineReader, lines: list[tuple[int, bytes]], events: lis
     depth bound was checked for the whole log (:func:`_shallow`).  Returns the index of the
     first line that is not plain (``len(lines)``: none), which :meth:`_LineReader.read` then reads
     as it reads any line (its error, or a hash chain or seq counted from there)."""
-    decode, refs = reader._decode, reader._refs
-    setup = events[0][1]
-    setup_type = type(setup)
+    decode = reader._decode
+    table, learn = reader.ref_checks()
+    check = table.get
+    setup_type = type(events[0][1])
     append = events.append
     i = 1
     for i in range(1, len(lines)):
@@ -350,13 +364,15 @@ def _read_plain(reader: _LineReader, lines: list[tuple[int, bytes]], events: lis
             break
         try:
             event = decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            break
-        if event.prev is not None or event.seq is not None or type(event) is setup_type:
-            break
-        try:
-            refs(setup, event)
-        except RefError:
+            if event.prev is not None or event.seq is not None or event.__class__ is setup_type:
+                break
+            f = check(event.__class__, UNSEEN)  # (the game's validate_refs, per type: ref_checks)
+            if f is not None:
+                if f is UNSEEN:
+                    f = learn(event.__class__)
+                if f is not None:
+                    f(event)
+        except (msgspec.DecodeError, UnicodeDecodeError, RefError):
             break
         append((line_no, event))
     else:
@@ -506,9 +522,11 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
         yield self._current
         reader, lines, count = self._reader, self._lines, self._count
         read, chain = reader.read, reader.chain
-        decode, refs, setup = reader._decode, reader._refs, reader.setup
+        decode, setup = reader._decode, reader.setup
         assert setup is not None  # (the reader has read the set-up: ``_current``)
         setup_type = type(setup)
+        table, learn = reader.ref_checks()
+        check = table.get
         while self._pos + 1 < count:
             item = next(lines, None)
             if item is None:
@@ -524,7 +542,12 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
                     if decoded.prev is not None or decoded.seq is not None or type(decoded) is setup_type:
                         event = None
                     else:
-                        refs(setup, decoded)
+                        f = check(decoded.__class__, UNSEEN)  # (validate_refs per type: ref_checks)
+                        if f is not None:
+                            if f is UNSEEN:
+                                f = learn(decoded.__class__)
+                            if f is not None:
+                                f(decoded)
                         event = decoded
                 except (msgspec.DecodeError, UnicodeDecodeError, RefError):
                     event = None
