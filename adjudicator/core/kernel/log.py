@@ -309,6 +309,9 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     """A log from its bytes: JSON Lines, or the text form of a match (sniffed by content:
     :mod:`adjudicator.core.kernel.textlog`), its events numbered by the lines of the text."""
     text = textlog.is_text(data)
+    whole = None if text else _read_whole(data, path)
+    if whole is not None:
+        return whole
     if text:
         lines = textlog.read_text(data, path)
         data = b"".join(raw + b"\n" for _, raw in lines)
@@ -331,6 +334,54 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     log.sealed_head = reader.chain.head
     log.no_rulings = b"JudgeRuling" not in data and b"\\u" not in data
     log.text = text
+    return log
+
+
+def _read_whole(data: bytes, path: str) -> MatchLog | None:
+    """The usual log read in one decoder call (msgspec's ``decode_lines``), as :func:`parse_log`
+    reads it line by line; None for any other (then read so).  Usual: at most one line's size
+    bound long, within the depth bound (:func:`_shallow`), no blank line, every line after the
+    first an object alone (it starts with ``{`` and ends with ``}``, so no value spans two lines:
+    ``decode_lines`` gives one event a line when it gives as many as there are lines), no
+    ``prev``, ``seq`` or escape (``\\u``) anywhere after the first line, no second set-up, and
+    every reference known (the game's checks per type, :meth:`_LineReader.ref_checks`)."""
+    end = data.find(b"\n")
+    if len(data) > MAX_LINE_BYTES or end < 0 or not data.startswith(b"{"):
+        return None
+    first, rest = data[:end].strip(), data[end + 1:]
+    n = rest.count(b"\n") + (0 if rest.endswith(b"\n") or not rest else 1)  # the lines after the first
+    if (n >= MAX_EVENTS or b'"prev"' in rest or b'"seq"' in rest or b"\\u" in data
+            or rest.count(b"\n{") + rest.startswith(b"{") != n or rest.count(b"}\n") + rest.endswith(b"}") != n
+            or not _shallow(data)):
+        return None
+    game = game_of(first, path, 1)
+    reader = _LineReader(path, game, n + 1, not data.endswith(b"\n"))
+    setup = reader.read(1, 1, first)
+    try:
+        later = game.decoder.decode_lines(rest) if n else []
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+    if len(later) != n:
+        return None
+    table, learn = reader.ref_checks()
+    check, setup_type = table.get, type(setup)
+    try:
+        for event in later:
+            if event.__class__ is setup_type:
+                return None
+            f = check(event.__class__, UNSEEN)  # (as _read_plain checks each line)
+            if f is not None:
+                if f is UNSEEN:
+                    f = learn(event.__class__)
+                if f is not None:
+                    f(event)
+    except RefError:
+        return None
+    if n:  # the hash chain's unchained step, at the last line
+        last = rest.rstrip(b"\n")
+        reader.chain.prev_raw, reader.chain.prev_line = last[last.rfind(b"\n") + 1:].strip(), n + 1
+    log = MatchLog(path, game, [(1, setup), *zip(range(2, n + 2), later)])
+    log.no_rulings = b"JudgeRuling" not in data
     return log
 
 
