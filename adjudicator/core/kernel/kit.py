@@ -107,7 +107,7 @@ from .sources import DataField, DataRef
 from .events import PRIVATE_EVENTS, Event, redact_private
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
-from .refs import UNSEEN, BoundRefs, Names, PerSetup, Refs
+from .refs import UNSEEN, BoundRefs, Names, PerSetup, RefChecks, Refs, ref_checks
 from .rulings import Illegal, Ruling, Undetermined, legal
 
 __all__ = [
@@ -707,6 +707,14 @@ class KitGame(Game[S], Generic[S]):
             (fn if fn is not UNSEEN else refs.learn(event.__class__))(event)
         if self._more is not None and (self._more_types is None or event.__class__ in self._more_types):
             self._more(setup, event, ctx)
+
+    def ref_checks(self, setup: Any) -> RefChecks | None:
+        """:meth:`validate_refs` of ``setup``'s log per event type (:func:`~.refs.ref_checks`: no
+        frame of it per line); None when it is not the kit's own (the reader calls it then)."""
+        if getattr(self.validate_refs, "__func__", None) is not KitGame.validate_refs:
+            return None
+        ctx, refs = self._setups.get(setup)
+        return ref_checks(refs, ctx, setup, self._more, self._more_types, self._setup_type, self.validate_refs)
 
     def validate_setup(self, setup: Any) -> None:
         """References within MatchStarted itself; the default checks the player ids and options."""

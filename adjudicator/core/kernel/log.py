@@ -27,6 +27,7 @@ from .suggest import hint, literal_values, struct_fields
 from .meta import meta_error
 from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_RULINGS, depth_error
 from .protocol import Game, RefError
+from .refs import UNSEEN, RefChecks
 
 _AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 _FIELD = re.compile(r"(?:missing required field|unknown field) `(?P<f>[^`]+)`")
@@ -131,12 +132,8 @@ def check_setup_size(setup: Event, path: str, line: int | None) -> None:
 
 
 def _split_lines(data: bytes) -> list[tuple[int, bytes]]:
-    out = []
-    for i, raw in enumerate(data.split(b"\n"), start=1):
-        raw = raw.strip()
-        if raw:
-            out.append((i, raw))
-    return out
+    """(line number, the line stripped) of every line that is not blank."""
+    return [(i, raw) for i, line in enumerate(data.split(b"\n"), start=1) if (raw := line.strip())]
 
 
 def decode_json(raw: bytes | str, path: str, line: int | None = None, max_bytes: int = MAX_LINE_BYTES,
@@ -261,6 +258,22 @@ class _LineReader:
             raise LogError(self.path, line_no, exc.message, exc.field) from None
         return event
 
+    def ref_checks(self) -> RefChecks:
+        """The reference check of this log's lines per event type, once the set-up is read
+        (``game.ref_checks``; a game without it: ``validate_refs`` bound to the set-up)."""
+        setup = self.setup
+        own = getattr(self.game, "ref_checks", None)
+        found = own(setup) if own is not None else None
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        table: dict[type, Any] = {}
+        check = partial(self._refs, setup)
+
+        def learn(cls: type) -> Any:
+            table[cls] = check
+            return check
+        return table, learn
+
     def _decoded(self, line_no: int, raw: bytes) -> Event:
         """One line through :func:`decode_event` (its errors name file, line and field)."""
         path = self.path
@@ -296,6 +309,9 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     """A log from its bytes: JSON Lines, or the text form of a match (sniffed by content:
     :mod:`adjudicator.core.kernel.textlog`), its events numbered by the lines of the text."""
     text = textlog.is_text(data)
+    whole = None if text else _read_whole(data, path)
+    if whole is not None:
+        return whole
     if text:
         lines = textlog.read_text(data, path)
         data = b"".join(raw + b"\n" for _, raw in lines)
@@ -321,6 +337,54 @@ def parse_log(data: bytes, path: str = "<log>") -> MatchLog:
     return log
 
 
+def _read_whole(data: bytes, path: str) -> MatchLog | None:
+    """The usual log read in one decoder call (msgspec's ``decode_lines``), as :func:`parse_log`
+    reads it line by line; None for any other (then read so).  Usual: at most one line's size
+    bound long, within the depth bound (:func:`_shallow`), no blank line, every line after the
+    first an object alone (it starts with ``{`` and ends with ``}``, so no value spans two lines:
+    ``decode_lines`` gives one event a line when it gives as many as there are lines), no
+    ``prev``, ``seq`` or escape (``\\u``) anywhere after the first line, no second set-up, and
+    every reference known (the game's checks per type, :meth:`_LineReader.ref_checks`)."""
+    end = data.find(b"\n")
+    if len(data) > MAX_LINE_BYTES or end < 0 or not data.startswith(b"{"):
+        return None
+    first, rest = data[:end].strip(), data[end + 1:]
+    n = rest.count(b"\n") + (0 if rest.endswith(b"\n") or not rest else 1)  # the lines after the first
+    if (n >= MAX_EVENTS or b'"prev"' in rest or b'"seq"' in rest or b"\\u" in data
+            or rest.count(b"\n{") + rest.startswith(b"{") != n or rest.count(b"}\n") + rest.endswith(b"}") != n
+            or not _shallow(data)):
+        return None
+    game = game_of(first, path, 1)
+    reader = _LineReader(path, game, n + 1, not data.endswith(b"\n"))
+    setup = reader.read(1, 1, first)
+    try:
+        later = game.decoder.decode_lines(rest) if n else []
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+    if len(later) != n:
+        return None
+    table, learn = reader.ref_checks()
+    check, setup_type = table.get, type(setup)
+    try:
+        for event in later:
+            if event.__class__ is setup_type:
+                return None
+            f = check(event.__class__, UNSEEN)  # (as _read_plain checks each line)
+            if f is not None:
+                if f is UNSEEN:
+                    f = learn(event.__class__)
+                if f is not None:
+                    f(event)
+    except RefError:
+        return None
+    if n:  # the hash chain's unchained step, at the last line
+        last = rest.rstrip(b"\n")
+        reader.chain.prev_raw, reader.chain.prev_line = last[last.rfind(b"\n") + 1:].strip(), n + 1
+    log = MatchLog(path, game, [(1, setup), *zip(range(2, n + 2), later)])
+    log.no_rulings = b"JudgeRuling" not in data
+    return log
+
+
 #: every byte but those that open a JSON container and the line break (:func:`_shallow`)
 _NOT_OPENING = bytes(range(256)).translate(None, b"{[\n")
 
@@ -339,9 +403,10 @@ def _read_plain(reader: _LineReader, lines: list[tuple[int, bytes]], events: lis
     depth bound was checked for the whole log (:func:`_shallow`).  Returns the index of the
     first line that is not plain (``len(lines)``: none), which :meth:`_LineReader.read` then reads
     as it reads any line (its error, or a hash chain or seq counted from there)."""
-    decode, refs = reader._decode, reader._refs
-    setup = events[0][1]
-    setup_type = type(setup)
+    decode = reader._decode
+    table, learn = reader.ref_checks()
+    check = table.get
+    setup_type = type(events[0][1])
     append = events.append
     i = 1
     for i in range(1, len(lines)):
@@ -350,13 +415,15 @@ def _read_plain(reader: _LineReader, lines: list[tuple[int, bytes]], events: lis
             break
         try:
             event = decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            break
-        if event.prev is not None or event.seq is not None or type(event) is setup_type:
-            break
-        try:
-            refs(setup, event)
-        except RefError:
+            if event.prev is not None or event.seq is not None or event.__class__ is setup_type:
+                break
+            f = check(event.__class__, UNSEEN)  # (the game's validate_refs, per type: ref_checks)
+            if f is not None:
+                if f is UNSEEN:
+                    f = learn(event.__class__)
+                if f is not None:
+                    f(event)
+        except (msgspec.DecodeError, UnicodeDecodeError, RefError):
             break
         append((line_no, event))
     else:
@@ -506,9 +573,11 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
         yield self._current
         reader, lines, count = self._reader, self._lines, self._count
         read, chain = reader.read, reader.chain
-        decode, refs, setup = reader._decode, reader._refs, reader.setup
+        decode, setup = reader._decode, reader.setup
         assert setup is not None  # (the reader has read the set-up: ``_current``)
         setup_type = type(setup)
+        table, learn = reader.ref_checks()
+        check = table.get
         while self._pos + 1 < count:
             item = next(lines, None)
             if item is None:
@@ -524,7 +593,12 @@ class StreamedEvents(Sequence[tuple[int, Event]]):
                     if decoded.prev is not None or decoded.seq is not None or type(decoded) is setup_type:
                         event = None
                     else:
-                        refs(setup, decoded)
+                        f = check(decoded.__class__, UNSEEN)  # (validate_refs per type: ref_checks)
+                        if f is not None:
+                            if f is UNSEEN:
+                                f = learn(decoded.__class__)
+                            if f is not None:
+                                f(decoded)
                         event = decoded
                 except (msgspec.DecodeError, UnicodeDecodeError, RefError):
                     event = None

@@ -9,6 +9,7 @@ never mistaken for an old one, and never for another one read at the same time o
 from __future__ import annotations
 
 import threading
+from functools import partial
 from collections import OrderedDict
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any, Generic, TypeVar
@@ -191,6 +192,41 @@ class BoundRefs:
         for k in kinds:
             args += [self.ctx[k].known, self.ctx[k].unknown]
         return make(*args)
+
+
+#: the reference check of one log per event type: ``(table, learn)`` (:func:`ref_checks`)
+RefChecks = tuple[dict[type, Callable[[Any], None] | None], Callable[[type], Callable[[Any], None] | None]]
+
+
+def ref_checks(refs: BoundRefs, ctx: Mapping[str, Names], setup: Any, more: Callable[..., None] | None,
+               more_types: Container[type] | None, setup_type: type, validate: Callable[[Any, Any], None]) -> RefChecks:
+    """The kit's ``validate_refs(setup, e)`` per event type, for a reader that checks every line
+    of one log: ``table[type(e)]`` is the check of that type (None: it names nothing, no call),
+    ``learn(type)`` makes and keeps it on the type's first line.  The check of a type is its
+    compiled check itself (:meth:`BoundRefs.compile`), with ``more`` (the game's
+    ``validate_more``) after it when ``more_types`` holds the type: no frame of
+    ``validate_refs`` per line, and exactly what it raises."""
+    table: dict[type, Callable[[Any], None] | None] = {}
+
+    def learn(cls: type) -> Callable[[Any], None] | None:
+        if cls is setup_type:
+            f: Callable[[Any], None] | None = partial(validate, setup)
+        else:
+            if refs.by_type.get(cls, UNSEEN) is UNSEEN:
+                refs.learn(cls)
+            fn = refs.by_type[cls]  # (None: the type names nothing)
+            if more is None or (more_types is not None and cls not in more_types):
+                f = fn
+            else:
+                f = partial(_refs_and_more, fn or _nothing, more, setup, ctx)
+        table[cls] = f
+        return f
+    return table, learn
+
+
+def _refs_and_more(fn: Callable[[Any], None], more: Callable[..., None], setup: Any, ctx: Any, event: Any) -> None:
+    fn(event)
+    more(setup, event, ctx)
 
 
 def check_deck_lists(players: Iterable[str], decks: Mapping[str, Any], cards: Names, *,

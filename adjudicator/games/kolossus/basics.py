@@ -16,6 +16,8 @@ CI = {"warrior": 0, "guardian": 1, "colossus": 2}
 RNGS = ("python-random",)
 #: steps that the engine derives (nobody acts there)
 DERIVED_STEPS = ("round-start", "turn-start", "game-end", "over")
+#: the steps whose event the engine derives (``over``: none; derive and the fold's advance read it)
+DERIVING = ("turn-start", "round-start", "game-end")
 
 
 def bad(rule: str, code: str, message: str) -> Illegal:

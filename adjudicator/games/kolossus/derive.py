@@ -6,12 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import events as E
+from .basics import DERIVING
 from .queries import Queries
 from .state import Result, State
-
-
-#: the steps whose event the engine derives (``over``: none)
-DERIVING = ("turn-start", "round-start", "game-end")
 
 
 class Derive(Queries):

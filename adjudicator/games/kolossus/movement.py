@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.core.kernel.kit import LazyLegal, checks, lazy_legal
+from adjudicator.core.kernel.kit import LazyLegal, checks
 from adjudicator.core.kernel.rulings import Illegal, Undefined
 
 from . import events as E
@@ -93,8 +93,8 @@ class Movement(Queries):
         if start is None:
             raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {first!r} is not a square of the board")
         pieces = s.pieces
-        c = self._at  # (square_index, its kept answer read inline: once per move)
-        at = c[1] if c is not None and c[0] is pieces else self.square_index(s)
+        k = s.squares  # (square_index, a working position's kept answer read inline: once per move)
+        at = k[1] if k is not None and k[0] is pieces else self.square_index(s)
         ch = a.character
         mover_at = at.get(first)
         p = None if mover_at is None else pieces[mover_at]
@@ -264,7 +264,7 @@ class Movement(Queries):
     @checks(E.MiniatureMoved, rule="KO-5.1")
     def c_move(self, s: State, e: E.MiniatureMoved) -> LazyLegal:
         # (the words are written only when someone reads them: the verify loop reads the verdict)
-        return lazy_legal("KO-5.1", _OK, _moved, s, e, self.walk(s, e))
+        return LazyLegal("KO-5.1", _OK, _moved, s, e, self.walk(s, e))  # (lazy_legal's, without its frame)
 
 
 def _moved(s: State, e: E.MiniatureMoved, wk: Walk) -> str:

@@ -48,23 +48,44 @@ class Queries(RulesBase):
         position to the next where apply knows it stays true (the miniatures rested at the end of
         a turn stand where they stood; a move without a beat changes one square): the check of a
         move reads it, and rebuilding it is most of that check's cost."""
+        pieces = s.pieces
+        if s.__class__ is not State:  # a working position keeps its own (no copy when a move updates it)
+            k = s.squares
+            if k is not None and k[0] is pieces:
+                return k[1]
+            at = {p.square: i for i, p in enumerate(pieces)}
+            s.squares = (pieces, at)  # type: ignore[misc]
+            return at
         c = self._at
-        if c is not None and c[0] is s.pieces:
+        if c is not None and c[0] is pieces:
             return c[1]
-        at = {p.square: i for i, p in enumerate(s.pieces)}
-        self._at = (s.pieces, at)
+        at = {p.square: i for i, p in enumerate(pieces)}
+        self._at = (pieces, at)
         return at
 
     def same_squares(self, s: State, pieces: tuple[Piece, ...]) -> None:
         """``pieces`` stand on the squares of ``s.pieces``, in the same order: the same index."""
+        k = s.squares
+        if k is not None and k[0] is s.pieces:
+            s.squares = (pieces, k[1])  # type: ignore[misc]
         c = self._at
         if c is not None and c[0] is s.pieces:
             self._at = (pieces, c[1])
 
     def moved_index(self, s: State, pieces: tuple[Piece, ...], mover: Piece, end: str, gone: list[Piece]) -> None:
         """``pieces``: ``s.pieces`` with ``mover`` moved to ``end``; with nothing beaten (``gone``)
-        every other index stays, so the index of ``s`` is updated (a new dict: the one handed out
-        before is not changed)."""
+        every other index stays, so the index of ``s`` is updated: a working position's own in
+        place (nothing else holds it), the frozen positions' shared one as a new dict (the one
+        handed out before is not changed)."""
+        k = s.squares
+        if k is not None and k[0] is s.pieces:
+            if gone:
+                s.squares = None  # type: ignore[misc]
+            else:
+                at = k[1]
+                at[end] = at.pop(mover.square)
+                s.squares = (pieces, at)  # type: ignore[misc]
+            return
         c = self._at
         if gone or c is None or c[0] is not s.pieces:
             return

@@ -158,6 +158,9 @@ class Seats:
     __slots__ = ()
     warbands: tuple[Warband, ...]
     seat: int
+    #: the working position's own square index (:meth:`.queries.Queries.square_index`); a frozen
+    #: State keeps none
+    squares: tuple[tuple[Piece, ...], dict[str, int]] | None = None
 
     def wb(self, warband: str) -> Warband | None:
         for w in self.warbands:

@@ -24,6 +24,7 @@ from adjudicator.core.kernel.fold import MAX_DERIVED_RUN, EngineLoop
 from adjudicator.core.kernel.kit import direct_check
 from adjudicator.core.kernel.rulings import Ruling
 
+from .basics import DERIVING
 from .state import Seats, State
 
 if TYPE_CHECKING:
@@ -40,9 +41,9 @@ assert FIELDS == ("setup", "options", "warbands", "levels", "citadel", "pieces",
 class Position(Seats):
     """A mutable position with the fields of :class:`State` as slots (read as fast as the
     State's own).  ``_frozen`` is the State this position equals, or None once an apply handler
-    wrote to it (the fold clears it after every event)."""
+    wrote to it (the fold clears it after every event); ``squares`` its square index."""
 
-    __slots__ = FIELDS + ("_frozen",)
+    __slots__ = FIELDS + ("_frozen", "squares")
 
     def __init__(self, s: State) -> None:
         self.load(s)
@@ -54,6 +55,9 @@ class Position(Seats):
          self.initiative, self.acted, self.activation, self.crystals_left, self.on_citadel, self.last_capture,
          self.captured_by, self.rolls, self.queue, self.ending, self.result) = astuple(s)
         self._frozen: State | None = s
+        #: (pieces, square -> index in them): this position's own, kept by the moves that leave
+        #: every other index in place (:meth:`.queries.Queries.square_index`); None: not built yet
+        self.squares: tuple[tuple[Any, ...], dict[str, int]] | None = None
 
     def freeze(self) -> State:
         """The position as a State nothing done here afterwards changes; the same object until
@@ -153,8 +157,12 @@ def _bind(w: Fold, game: Kolossus, pos: Position) -> None:
             pos._frozen = None
             if w.keep_base:
                 w.base = pos.freeze()
-            x = derive(pos)  # (most events force nothing)
-            derived = _NOTHING if x is None else settle(x)
+            # (derive's usual case read here: a player's step forces nothing, no call)
+            if not pos.queue and pos.ending is None and pos.step not in DERIVING:
+                derived = _NOTHING
+            else:
+                x = derive(pos)
+                derived = _NOTHING if x is None else settle(x)
         except BaseException:
             back()
             raise
