@@ -262,10 +262,11 @@ class _LineReader:
         """The reference check of this log's lines per event type, once the set-up is read
         (``game.ref_checks``; a game without it: ``validate_refs`` bound to the set-up)."""
         setup = self.setup
+        assert setup is not None  # (read before any other line)
         own = getattr(self.game, "ref_checks", None)
         found = own(setup) if own is not None else None
         if found is not None:
-            return found  # type: ignore[no-any-return]
+            return found
         table: dict[type, Any] = {}
         check = partial(self._refs, setup)
 

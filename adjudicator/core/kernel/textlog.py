@@ -210,7 +210,8 @@ class _Reader:
         if "decks" in doc:
             raise self.fail(self.decks[0][0], "both [decks ...] and deck sections ([deck \"<player>\"])", "deck")
         try:
-            notation = registry.get(doc.get("game")).notation if isinstance(doc.get("game"), str) else None
+            game_id = doc.get("game")
+            notation = registry.get(game_id).notation if isinstance(game_id, str) else None
         except UnknownGame:
             notation = None
         if notation is None:
