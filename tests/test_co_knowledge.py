@@ -153,3 +153,58 @@ def test_hand_could_follows_each_change_of_a_hand() -> None:
     assert hand_could(q, (HIDDEN,), q.unseen) == ("ash", "ash", "rat")  # another unnamed card left
     assert hand_could(q, (HIDDEN,) * 3, q.unseen) == (HIDDEN, "ash", "ash", "rat")  # an unnamed card came in
     assert hand_could(q, (), q.unseen) == ()
+
+
+def _alices_record_with_bobs_top_two_known(tops: tuple[str, str]):
+    """Alice's record of Tidal Scrying where she knows bob's top 2 cards (``tops``, known to both),
+    after bob's own look and reorder of them (``"?"`` in her record): the set of the two."""
+    state, (look, reorder) = _alices_record_with_bobs_top_known(tops[0])
+    bob = state.player(B)
+    unseen = bob.unseen
+    for c in tops:
+        unseen = unseen[:unseen.index(c)] + unseen[unseen.index(c) + 1:] if c in unseen else unseen
+    bob = replace(bob, deck_top=bob.deck_top[1:], deck_known=tops, known_why=("revealed by a test",) * 2, unseen=unseen)
+    return _apply(_with(state, bob), [look, reorder])
+
+
+@documents("CO-42.3")
+def test_an_unnamed_draw_from_a_set_leaves_the_rest_among_that_set() -> None:
+    """CO-42.3: alice knows bob's top 2 cards as a set (his own look put them back); bob draws one
+    unnamed (``"?"`` in her record).  His next card is still one of the two: milling a third card
+    is illegal there (though copies of it are unaccounted for), milling either of the two legal,
+    and a second unnamed draw leaves nothing known."""
+    tops = ("tide-scout", "windcaller-adept")
+    after = _alices_record_with_bobs_top_two_known(tops)
+    assert sorted(after.player(B).deck_mixed) == sorted(tops)
+    drawn = settle(GAME, GAME.apply(replace(after, todo=()), E.CardDrawn(player=B, card=HIDDEN)))[0]
+    bob = drawn.player(B)
+    assert bob.deck_count == after.player(B).deck_count - 1 and bob.hand.count(HIDDEN) == after.player(B).hand.count(HIDDEN) + 1
+    milling = replace(drawn, todo=(Mill(B, 1, "a test"),) + drawn.todo)
+    other = next(c for c in bob.unseen if c not in tops)
+    ruling = GAME.check(milling, E.CardMilled(player=B, card=other))
+    assert (ruling.verdict, ruling.rule, ruling.code) == ("illegal", "CO-2.6", "colossus-order/not-next-card"), ruling
+    assert "among " + ", ".join(sorted(tops)) in ruling.message and "taken since, unnamed" in ruling.message
+    assert bob.deck_mixed == (HIDDEN,) and bob.mixed_could == tuple(sorted(tops))
+    for c in tops:
+        assert GAME.check(milling, E.CardMilled(player=B, card=c)).legal
+        milled = _apply(milling, [E.CardMilled(player=B, card=c)]).player(B)
+        assert not milled.deck_mixed and not milled.mixed_could and len(milled.unseen) == len(bob.unseen) - 1
+    zone = next(z for z in GAME.scene(drawn, A).zones if z.id == f"{B}.deck-mixed")
+    assert "among" in zone.label
+    # the set's last card drawn unnamed too: nothing is left of it
+    again = settle(GAME, GAME.apply(replace(drawn, todo=()), E.CardDrawn(player=B, card=HIDDEN)))[0].player(B)
+    assert not again.deck_mixed and not again.mixed_could
+    # a shuffle forgets the set
+    assert not D.shuffled(bob).mixed_could and D.shuffled(bob).deck_count == bob.deck_count
+
+
+def test_a_set_with_a_limit_joins_a_larger_look_keeping_the_limit() -> None:
+    """CO-42.3: a new look reaching past a set whose unknown cards are among known ones merges the
+    two; the old set's cards stay among its limit, the new ones are any (``"?"``)."""
+    p = Player(B, "x", deck_mixed=(HIDDEN,), mixed_could=("ash", "rat"), deck_top=(HIDDEN,) * 3, unseen=("a", "ash", "b", "rat"))
+    assert D.next_problem(p, "a", False, "mills")[1] == "not-next-card"
+    assert D.next_problem(p, "ash", False, "mills") is None
+    q = D.mixed_top(p, 3, False)
+    assert q.deck_count == p.deck_count and (q.deck_mixed, q.deck_top) == ((HIDDEN,) * 3, (HIDDEN,))
+    assert q.mixed_could == (HIDDEN, HIDDEN, "ash", "rat")
+    assert D.next_problem(q, "a", False, "mills") is None

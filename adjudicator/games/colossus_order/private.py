@@ -128,7 +128,7 @@ class Private:
                     pass  # an unchecked look (a judge let it stand): nothing is learnt
             return push(s, drop=1) if type(head(s)) is Look else s
         p, seen = self.taken_from_top(s, owner, list(e.cards))
-        if len(set(owner.deck_mixed)) > 1 and all(unknowns.unknown(c) for c in e.cards):  # CO-42.3: a look this record saw,
+        if (len(set(owner.deck_mixed)) > 1 or owner.mixed_could) and all(unknowns.unknown(c) for c in e.cards):  # CO-42.3: a look this record saw,
             s = push(s, drop=1) if type(head(s)) is Look else s  # not its cards, into a set it knows: the deck is as it was
             h = head(s)
             return push(s, replace(h, seen=False), drop=1) if type(h) is Reorder and h.owner == e.owner else s
