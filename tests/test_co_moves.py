@@ -2,7 +2,7 @@
 effect kind (the examples of docs/own-cards.md, "Moves and looks": a swap of a hand card with a face-down Locus card, a
 private look at a face-down Locus card, a hand card to the bottom of the deck, a Gem from hand
 into a new Locus slot, a look at five cards, a card back from the discard pile to the hand or the
-deck top) is played in generated matches, recorded with
+deck top, and Tide Sift's move then look) is played in generated matches, recorded with
 ``adjudicator record --script``, verified, redacted for each seat and reconciled."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .co_scenarios import A, B, GAME
 from .test_co_rules import accepts, covers, rejects
 
 ROOT = Path(__file__).resolve().parent
-NEW = ("vault-swap", "oracle-eye", "tide-return", "gem-vault", "deep-scrying", "tide-salvage", "tide-recall")
+NEW = ("vault-swap", "oracle-eye", "tide-return", "gem-vault", "deep-scrying", "tide-salvage", "tide-recall", "tide-sift")
 SAMPLE = ROOT.parent / "adjudicator" / "games" / "colossus_order" / "data" / "sample.toml"
 
 
@@ -119,7 +119,7 @@ def kinds(events: list) -> set[str]:
     for e in events:
         if type(e) is CardsMoved and e.source in ("vault-swap", "tide-return", "gem-vault"):
             out.add(e.source)
-        if type(e) is CardsMoved and e.source in ("tide-salvage", "tide-recall") and e.cards:  # (one taken: the pile held one)
+        if type(e) is CardsMoved and e.source in ("tide-salvage", "tide-recall", "tide-sift") and e.cards:  # (one taken: the pile held one)
             out.add(e.source)
         if type(e) is CardsLooked and e.zone == "locus":
             out.add("oracle-eye")
@@ -262,8 +262,8 @@ def test_a_look_at_face_down_locus_cards_names_them_for_the_looker(tmp_path: Pat
 def test_a_card_back_from_the_discard_pile_stays_known_to_both(tmp_path: Path) -> None:
     """CO-46: Tide Salvage returns a Follower of the discard pile to the hand, seen by both: the
     card must be in the pile (named: the pile is face up) and pass the filter; the opponent's record
-    then names it in that hand.  Tide Recall puts a card of the pile on the deck top: the
-    opponent's record knows it there, and names the next draw (the card)."""
+    then names it in that hand.  Tide Recall puts up to two cards of the pile on the deck top: the
+    opponent's record knows them there, and names the next draw (the first)."""
     from .co_scenarios import verify_events
     from .test_seat_colossus_order import record_of
 
@@ -301,7 +301,7 @@ def test_a_card_back_from_the_discard_pile_stays_known_to_both(tmp_path: Path) -
                     assert x.cards[0] in mover.hand, (seed, i, mover.hand)
                     checked["hand"] += 1
                     continue
-                assert mover.deck_known[:1] == (x.cards[0],), (seed, i, mover.deck_known)
+                assert mover.deck_known[:len(x.cards)] == tuple(x.cards), (seed, i, mover.deck_known)
                 checked["deck-top"] += 1
                 nxt = next((k for k in range(i + 1, len(events)) if getattr(events[k], "owner", None) == x.owner or type(events[k])
                             in (E.CardDrawn, E.CardMilled, E.TopCardRevealed, E.CardsRevealed, E.DeckShuffled)

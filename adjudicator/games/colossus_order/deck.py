@@ -283,7 +283,11 @@ def mixed_top(p: Player, n: int, as_listed: bool) -> Player:
         out += cards[:take_n]
         changes[field] = cards[take_n:]
         left -= take_n
-    if "deck_mixed" not in changes:
+    if "deck_mixed" not in changes and p.deck_mixed and not p.mixed_could and set(p.deck_mixed) == {HIDDEN} \
+            and set(changes.get("deck_top", p.deck_top)) <= {HIDDEN}:
+        changes["deck_top"] = p.deck_mixed + changes.get("deck_top", p.deck_top)  # an earlier set of cards all unknown just
+        changes["deck_mixed"] = ()  # below, above a part all unknown: it says nothing more than that part (stays sorted)
+    elif "deck_mixed" not in changes:
         out += p.deck_mixed  # an earlier set just below: the two sets are one now
     q = replace(p, **changes)
     if "deck_known" in changes:
