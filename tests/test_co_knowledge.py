@@ -208,3 +208,27 @@ def test_a_set_with_a_limit_joins_a_larger_look_keeping_the_limit() -> None:
     assert q.deck_count == p.deck_count and (q.deck_mixed, q.deck_top) == ((HIDDEN,) * 3, (HIDDEN,))
     assert q.mixed_could == (HIDDEN, HIDDEN, "ash", "rat")
     assert D.next_problem(q, "a", False, "mills") is None
+
+
+@documents("CO-42")
+def test_a_look_at_fewer_cards_than_are_known_on_top_leaves_the_rest_below_them() -> None:
+    """CO-42: bob's top 3 cards are known to both (tide-scout, windcaller-adept, tideglass-augur);
+    his Tidal Scrying looks at the top 2 and puts them back reversed.  The next card is the first
+    he put back, then the second, then tideglass-augur (the third known card stays third): drawing
+    tideglass-augur first is refused."""
+    s = _scrying()
+    state = s.state()
+    bob = state.player(B)
+    tops = ("tide-scout", "windcaller-adept", "tideglass-augur")
+    deck_top = bob.deck_top
+    for c in tops:
+        deck_top = deck_top[:deck_top.index(c)] + deck_top[deck_top.index(c) + 1:]
+    state = _with(state, replace(bob, deck_top=deck_top, deck_known=tops, known_why=("revealed by a test",) * 3))
+    look = CardsLooked(player=B, owner=B, zone="deck-top", cards=list(tops[:2]), source="tidal-scrying")
+    after = _apply(state, [look, CardsReordered(player=B, owner=B, zone="deck-top", cards=[tops[1], tops[0]],
+                                                source="tidal-scrying")])
+    drawing = replace(after, todo=(Mill(B, 3, "a test"),) + after.todo)
+    rejects(GAME.check(drawing, E.CardMilled(player=B, card=tops[2])), "CO-2.6", "not-next-card")
+    rejects(GAME.check(drawing, E.CardMilled(player=B, card=tops[0])), "CO-2.6", "not-next-card")
+    after = _apply(drawing, [E.CardMilled(player=B, card=c) for c in (tops[1], tops[0], tops[2])])
+    assert after.player(B).deck_count == state.player(B).deck_count - 3
