@@ -15,7 +15,15 @@ from adjudicator.games.colossus_order.state import Mill, Player
 
 from .co_scenarios import A, B, GAME, verify_events
 from .test_co_rules import covers, documents, rejects
-from .test_seat_colossus_order import _legal, _scrying, record_of
+
+
+def _seat_helpers():
+    """tests/test_seat_colossus_order's helpers, imported when used: that module imports
+    test_co_rules, which imports this one (a module-level import is a cycle when that module is
+    collected first, as running tests/test_co_reveal_order.py alone does)."""
+    from . import test_seat_colossus_order as seat
+
+    return seat._legal, seat._scrying, seat.record_of
 
 
 def _with(state, p: Player):
@@ -26,6 +34,7 @@ def _alices_record_with_bobs_top_known(top: str):
     """Alice's record of Tidal Scrying (bob looks at his top 2 cards and puts them back in another
     order), where alice knows ``top`` is bob's top card (known to both, as after a reveal): the
     position before the look, and the look and reorder as her record states them (``"?"``)."""
+    _legal, _scrying, record_of = _seat_helpers()
     s = _scrying()
     look = next(x for x in _legal(s, CardsLooked) if x.cards[0] != x.cards[1])
     s.add(look)
@@ -89,6 +98,7 @@ def _bobs_record_at_the_raven_look():
     s.end_turn()
     s.play("spying-raven")
     s.pass_window()
+    _legal, _, record_of = _seat_helpers()
     [look] = _legal(s, CardsLooked)
     s.add(look)
     record = record_of(s.events(), B)
@@ -216,7 +226,7 @@ def test_a_look_at_fewer_cards_than_are_known_on_top_leaves_the_rest_below_them(
     his Tidal Scrying looks at the top 2 and puts them back reversed.  The next card is the first
     he put back, then the second, then tideglass-augur (the third known card stays third): drawing
     tideglass-augur first is refused."""
-    s = _scrying()
+    s = _seat_helpers()[1]()
     state = s.state()
     bob = state.player(B)
     tops = ("tide-scout", "windcaller-adept", "tideglass-augur")
