@@ -146,7 +146,7 @@ class Moves:
             changes.update(hand=hand, unseen=unseen)
         elif e.from_zone == "discard":  # (named: checked; applied as stated, a card the pile lacks leaves it nothing)
             ids = tuple(c if c is not None else HIDDEN for c in e.cards)
-            changes.update(discard=remove_many(p.discard, (Counter(e.cards) & Counter(p.discard)).elements()))
+            changes.update(discard=remove_many(p.discard, (Counter(ids) & Counter(p.discard)).elements()))
         else:
             taken = dict(zip(e.slots or [], e.cards))
             unseen, out = p.unseen, []
