@@ -242,3 +242,13 @@ def test_a_look_at_fewer_cards_than_are_known_on_top_leaves_the_rest_below_them(
     rejects(GAME.check(drawing, E.CardMilled(player=B, card=tops[0])), "CO-2.6", "not-next-card")
     after = _apply(drawing, [E.CardMilled(player=B, card=c) for c in (tops[1], tops[0], tops[2])])
     assert after.player(B).deck_count == state.player(B).deck_count - 3
+
+
+def test_an_unnamed_draw_from_a_set_among_one_identity_names_it() -> None:
+    """CO-42.3: the set's last card is among two copies of one card (the others left): a draw the
+    record does not name is that card (the hand holds it named)."""
+    p = Player(B, "x", deck_mixed=(HIDDEN,), mixed_could=("ash", "ash"), deck_top=(HIDDEN,) * 2, unseen=("a", "ash", "ash"))
+    q, card = D.take_unknown_top(p, False)
+    assert card == "ash" and not q.deck_mixed and not q.mixed_could and q.deck_top == p.deck_top
+    q, card = D.take_unknown_top(replace(p, mixed_could=("ash", "rat")), False)
+    assert card == HIDDEN

@@ -189,6 +189,9 @@ def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
     if field == "deck_mixed":  # CO-42.3: the set's named cards become unknown, but the rest is still among them
         named = tuple(c for c in cards if c != HIDDEN) if card == HIDDEN else ()
         could = p.mixed_could or (HIDDEN,) * cards.count(HIDDEN)
+        if card == HIDDEN and could and could[0] != HIDDEN and could[0] == could[-1]:  # among one identity only: that card
+            card = could[0]  # (``unseen`` keeps it: one identity too many there is weaker, never wrong; a hand's
+            could = could[1:]  # ``hand_could``, read off ``unseen``, is left as it was)
         return _mixed(replace(p, unseen=unseen), rest, tuple(sorted(could + named)) if named else could), card
     return replace(p, unseen=unseen, **{field: rest}), card
 
