@@ -15,7 +15,15 @@ from adjudicator.games.colossus_order.state import Mill, Player
 
 from .co_scenarios import A, B, GAME, verify_events
 from .test_co_rules import covers, documents, rejects
-from . import test_seat_colossus_order as seat_tests  # (read at call time: the modules import each other)
+
+
+def _seat_helpers():
+    """tests/test_seat_colossus_order's helpers, imported when used: that module imports
+    test_co_rules, which imports this one (a module-level import is a cycle when that module is
+    collected first, as running tests/test_co_reveal_order.py alone does)."""
+    from . import test_seat_colossus_order as seat
+
+    return seat._legal, seat._scrying, seat.record_of
 
 
 def _with(state, p: Player):
@@ -26,11 +34,12 @@ def _alices_record_with_bobs_top_known(top: str):
     """Alice's record of Tidal Scrying (bob looks at his top 2 cards and puts them back in another
     order), where alice knows ``top`` is bob's top card (known to both, as after a reveal): the
     position before the look, and the look and reorder as her record states them (``"?"``)."""
-    s = seat_tests._scrying()
-    look = next(x for x in seat_tests._legal(s, CardsLooked) if x.cards[0] != x.cards[1])
+    _legal, _scrying, record_of = _seat_helpers()
+    s = _scrying()
+    look = next(x for x in _legal(s, CardsLooked) if x.cards[0] != x.cards[1])
     s.add(look)
     s.add(CardsReordered(player=B, owner=B, zone="deck-top", cards=list(reversed(look.cards))))
-    record = seat_tests.record_of(s.events(), A)
+    record = record_of(s.events(), A)
     at = next(i for i, e in enumerate(record) if type(e) is CardsLooked)
     state = verify_events(record[:at]).state
     bob = state.player(B)
@@ -89,9 +98,10 @@ def _bobs_record_at_the_raven_look():
     s.end_turn()
     s.play("spying-raven")
     s.pass_window()
-    [look] = seat_tests._legal(s, CardsLooked)
+    _legal, _, record_of = _seat_helpers()
+    [look] = _legal(s, CardsLooked)
     s.add(look)
-    record = seat_tests.record_of(s.events(), B)
+    record = record_of(s.events(), B)
     at = next(i for i, e in enumerate(record) if type(e) is CardsLooked)
     before = verify_events(record[:at]).state
     assert set(before.player(A).hand) == {HIDDEN}
@@ -153,3 +163,92 @@ def test_hand_could_follows_each_change_of_a_hand() -> None:
     assert hand_could(q, (HIDDEN,), q.unseen) == ("ash", "ash", "rat")  # another unnamed card left
     assert hand_could(q, (HIDDEN,) * 3, q.unseen) == (HIDDEN, "ash", "ash", "rat")  # an unnamed card came in
     assert hand_could(q, (), q.unseen) == ()
+
+
+def _alices_record_with_bobs_top_two_known(tops: tuple[str, str]):
+    """Alice's record of Tidal Scrying where she knows bob's top 2 cards (``tops``, known to both),
+    after bob's own look and reorder of them (``"?"`` in her record): the set of the two."""
+    state, (look, reorder) = _alices_record_with_bobs_top_known(tops[0])
+    bob = state.player(B)
+    unseen = bob.unseen
+    for c in tops:
+        unseen = unseen[:unseen.index(c)] + unseen[unseen.index(c) + 1:] if c in unseen else unseen
+    bob = replace(bob, deck_top=bob.deck_top[1:], deck_known=tops, known_why=("revealed by a test",) * 2, unseen=unseen)
+    return _apply(_with(state, bob), [look, reorder])
+
+
+@documents("CO-42.3")
+def test_an_unnamed_draw_from_a_set_leaves_the_rest_among_that_set() -> None:
+    """CO-42.3: alice knows bob's top 2 cards as a set (his own look put them back); bob draws one
+    unnamed (``"?"`` in her record).  His next card is still one of the two: milling a third card
+    is illegal there (though copies of it are unaccounted for), milling either of the two legal,
+    and a second unnamed draw leaves nothing known."""
+    tops = ("tide-scout", "windcaller-adept")
+    after = _alices_record_with_bobs_top_two_known(tops)
+    assert sorted(after.player(B).deck_mixed) == sorted(tops)
+    drawn = settle(GAME, GAME.apply(replace(after, todo=()), E.CardDrawn(player=B, card=HIDDEN)))[0]
+    bob = drawn.player(B)
+    assert bob.deck_count == after.player(B).deck_count - 1 and bob.hand.count(HIDDEN) == after.player(B).hand.count(HIDDEN) + 1
+    milling = replace(drawn, todo=(Mill(B, 1, "a test"),) + drawn.todo)
+    other = next(c for c in bob.unseen if c not in tops)
+    ruling = GAME.check(milling, E.CardMilled(player=B, card=other))
+    assert (ruling.verdict, ruling.rule, ruling.code) == ("illegal", "CO-2.6", "colossus-order/not-next-card"), ruling
+    assert "among " + ", ".join(sorted(tops)) in ruling.message and "taken since, unnamed" in ruling.message
+    assert bob.deck_mixed == (HIDDEN,) and bob.mixed_could == tuple(sorted(tops))
+    for c in tops:
+        assert GAME.check(milling, E.CardMilled(player=B, card=c)).legal
+        milled = _apply(milling, [E.CardMilled(player=B, card=c)]).player(B)
+        assert not milled.deck_mixed and not milled.mixed_could and len(milled.unseen) == len(bob.unseen) - 1
+    zone = next(z for z in GAME.scene(drawn, A).zones if z.id == f"{B}.deck-mixed")
+    assert "among" in zone.label
+    # the set's last card drawn unnamed too: nothing is left of it
+    again = settle(GAME, GAME.apply(replace(drawn, todo=()), E.CardDrawn(player=B, card=HIDDEN)))[0].player(B)
+    assert not again.deck_mixed and not again.mixed_could
+    # a shuffle forgets the set
+    assert not D.shuffled(bob).mixed_could and D.shuffled(bob).deck_count == bob.deck_count
+
+
+def test_a_set_with_a_limit_joins_a_larger_look_keeping_the_limit() -> None:
+    """CO-42.3: a new look reaching past a set whose unknown cards are among known ones merges the
+    two; the old set's cards stay among its limit, the new ones are any (``"?"``)."""
+    p = Player(B, "x", deck_mixed=(HIDDEN,), mixed_could=("ash", "rat"), deck_top=(HIDDEN,) * 3, unseen=("a", "ash", "b", "rat"))
+    assert D.next_problem(p, "a", False, "mills")[1] == "not-next-card"
+    assert D.next_problem(p, "ash", False, "mills") is None
+    q = D.mixed_top(p, 3, False)
+    assert q.deck_count == p.deck_count and (q.deck_mixed, q.deck_top) == ((HIDDEN,) * 3, (HIDDEN,))
+    assert q.mixed_could == (HIDDEN, HIDDEN, "ash", "rat")
+    assert D.next_problem(q, "a", False, "mills") is None
+
+
+@documents("CO-42")
+def test_a_look_at_fewer_cards_than_are_known_on_top_leaves_the_rest_below_them() -> None:
+    """CO-42: bob's top 3 cards are known to both (tide-scout, windcaller-adept, tideglass-augur);
+    his Tidal Scrying looks at the top 2 and puts them back reversed.  The next card is the first
+    he put back, then the second, then tideglass-augur (the third known card stays third): drawing
+    tideglass-augur first is refused."""
+    s = _seat_helpers()[1]()
+    state = s.state()
+    bob = state.player(B)
+    tops = ("tide-scout", "windcaller-adept", "tideglass-augur")
+    deck_top = bob.deck_top
+    for c in tops:
+        deck_top = deck_top[:deck_top.index(c)] + deck_top[deck_top.index(c) + 1:]
+    state = _with(state, replace(bob, deck_top=deck_top, deck_known=tops, known_why=("revealed by a test",) * 3))
+    look = CardsLooked(player=B, owner=B, zone="deck-top", cards=list(tops[:2]), source="tidal-scrying")
+    after = _apply(state, [look, CardsReordered(player=B, owner=B, zone="deck-top", cards=[tops[1], tops[0]],
+                                                source="tidal-scrying")])
+    drawing = replace(after, todo=(Mill(B, 3, "a test"),) + after.todo)
+    rejects(GAME.check(drawing, E.CardMilled(player=B, card=tops[2])), "CO-2.6", "not-next-card")
+    rejects(GAME.check(drawing, E.CardMilled(player=B, card=tops[0])), "CO-2.6", "not-next-card")
+    after = _apply(drawing, [E.CardMilled(player=B, card=c) for c in (tops[1], tops[0], tops[2])])
+    assert after.player(B).deck_count == state.player(B).deck_count - 3
+
+
+def test_an_unnamed_draw_from_a_set_among_one_identity_names_it() -> None:
+    """CO-42.3: the set's last card is among two copies of one card (the others left): a draw the
+    record does not name is that card (the hand holds it named)."""
+    p = Player(B, "x", deck_mixed=(HIDDEN,), mixed_could=("ash", "ash"), deck_top=(HIDDEN,) * 2, unseen=("a", "ash", "ash"))
+    q, card = D.take_unknown_top(p, False)
+    assert card == "ash" and not q.deck_mixed and not q.mixed_could and q.deck_top == p.deck_top
+    q, card = D.take_unknown_top(replace(p, mixed_could=("ash", "rat")), False)
+    assert card == HIDDEN

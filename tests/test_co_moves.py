@@ -1,7 +1,8 @@
 """Own cards' moves and looks (CO-46, CO-47; issue 32, item 8): a pool holding a card of each new
 effect kind (the examples of docs/own-cards.md, "Moves and looks": a swap of a hand card with a face-down Locus card, a
 private look at a face-down Locus card, a hand card to the bottom of the deck, a Gem from hand
-into a new Locus slot, a look at five cards) is played in generated matches, recorded with
+into a new Locus slot, a look at five cards, a card back from the discard pile to the hand or the
+deck top, and Tide Sift's move then look) is played in generated matches, recorded with
 ``adjudicator record --script``, verified, redacted for each seat and reconciled."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import msgspec
@@ -25,7 +27,7 @@ from .co_scenarios import A, B, GAME
 from .test_co_rules import accepts, covers, rejects
 
 ROOT = Path(__file__).resolve().parent
-NEW = ("vault-swap", "oracle-eye", "tide-return", "gem-vault", "deep-scrying")
+NEW = ("vault-swap", "oracle-eye", "tide-return", "gem-vault", "deep-scrying", "tide-salvage", "tide-recall", "tide-sift")
 SAMPLE = ROOT.parent / "adjudicator" / "games" / "colossus_order" / "data" / "sample.toml"
 
 
@@ -117,6 +119,8 @@ def kinds(events: list) -> set[str]:
     for e in events:
         if type(e) is CardsMoved and e.source in ("vault-swap", "tide-return", "gem-vault"):
             out.add(e.source)
+        if type(e) is CardsMoved and e.source in ("tide-salvage", "tide-recall", "tide-sift") and e.cards:  # (one taken: the pile held one)
+            out.add(e.source)
         if type(e) is CardsLooked and e.zone == "locus":
             out.add("oracle-eye")
         if type(e) is CardsLooked and e.zone == "deck-top" and len(e.cards) > 3:
@@ -135,6 +139,9 @@ def test_the_new_cards_load_and_a_pool_refuses_what_a_move_cannot_say(tmp_path: 
     bad.parent.mkdir()
     bad.write_text(write_pool(tmp_path).read_text().replace('to = "deck-bottom", seen_by = "both"', 'to = "deck-bottom"'))
     with pytest.raises(DataError, match="seen by both"):
+        load_pool_file(bad)
+    bad.write_text(write_pool(tmp_path).read_text().replace('to = "hand", seen_by = "both"', 'to = "hand"'))
+    with pytest.raises(DataError, match="discard pile, face up, is seen by both"):
         load_pool_file(bad)
 
 
@@ -176,6 +183,8 @@ def test_a_card_of_each_new_kind_is_recorded_verified_redacted_and_reconciled(tm
                     assert set(x["cards"]) <= {HIDDEN}, (seat, x)
                 if x["type"] == "CardsLooked" and x["player"] != seat:
                     assert set(x["cards"]) <= {HIDDEN}, (seat, x)
+                if x["type"] == "CardsMoved" and x["from_zone"] == "discard":  # the pile is face up: named for both
+                    assert x["seen_by"] == [A, B] and HIDDEN not in x["cards"], (seat, x)
             r = runner.invoke(main, ["verify", "--pools", str(pools), str(out)])
             assert r.exit_code in (0, 4, 5), (seat, r.output[-2000:])
             records.append(out)
@@ -247,3 +256,57 @@ def test_a_look_at_face_down_locus_cards_names_them_for_the_looker(tmp_path: Pat
         [slot] = [sl for sl in after.player(e.owner).locus if sl.id == e.slots[0]]
         assert slot.known and GAME.observe(after, e.player).player(e.owner).locus
         assert any(sl.id == e.slots[0] and sl.card == e.cards[0] for sl in GAME.observe(after, e.player).player(e.owner).locus)
+
+
+@covers("CO-46")
+def test_a_card_back_from_the_discard_pile_stays_known_to_both(tmp_path: Path) -> None:
+    """CO-46: Tide Salvage returns a Follower of the discard pile to the hand, seen by both: the
+    card must be in the pile (named: the pile is face up) and pass the filter; the opponent's record
+    then names it in that hand.  Tide Recall puts up to two cards of the pile on the deck top: the
+    opponent's record knows them there, and names the next draw (the first)."""
+    from .co_scenarios import verify_events
+    from .test_seat_colossus_order import record_of
+
+    pools = tmp_path / "pools"
+    write_pool(pools)
+    with using(Sources([pools])):
+        state, e = _before(lambda e: type(e) is CardsMoved and e.source == "tide-salvage" and bool(e.cards))
+        accepts(GAME.check(state, e))
+        owner = state.player(e.owner)
+        assert sorted(e.seen_by) == [A, B] and e.cards[0] in owner.discard
+        gone = next((c for c in ("tide-scout", "windcaller-adept", "oracle-eye") if c not in owner.discard), None)
+        if gone is not None:
+            rejects(GAME.check(state, msgspec.structs.replace(e, cards=[gone])), "CO-46", "not-in-discard",
+                    f"{gone} is not in {e.owner}'s discard pile")
+        rejects(GAME.check(state, msgspec.structs.replace(e, cards=[HIDDEN])), "CO-46", "not-in-discard", "face up")
+        rejects(GAME.check(state, msgspec.structs.replace(e, seen_by=[e.owner])), "CO-46", "seen-by")
+        from adjudicator.games.colossus_order.positions import pool_of
+
+        not_follower = next((c for c in owner.discard if not pool_of(state)[c].is_follower), None)
+        if not_follower is not None:
+            rejects(GAME.check(state, msgspec.structs.replace(e, cards=[not_follower])), "CO-46", "move-filter")
+        after = GAME.apply(state, e).player(e.owner)
+        assert len(after.discard) == len(owner.discard) - 1 and after.hand.count(e.cards[0]) == owner.hand.count(e.cards[0]) + 1
+        checked: Counter[str] = Counter()
+        for seed in SEEDS:  # the opponent's record names the card in the hand, and on the deck top
+            events = play(seed)
+            for i, x in enumerate(events):
+                if type(x) is not CardsMoved or x.source not in ("tide-salvage", "tide-recall") or not x.cards:
+                    continue
+                seat = B if x.owner == A else A
+                record = record_of(events[:i + 1], seat)
+                assert record[i].cards == x.cards
+                mover = verify_events(record).state.player(x.owner)
+                if x.to_zone == "hand":
+                    assert x.cards[0] in mover.hand, (seed, i, mover.hand)
+                    checked["hand"] += 1
+                    continue
+                assert mover.deck_known[:len(x.cards)] == tuple(x.cards), (seed, i, mover.deck_known)
+                checked["deck-top"] += 1
+                nxt = next((k for k in range(i + 1, len(events)) if getattr(events[k], "owner", None) == x.owner or type(events[k])
+                            in (E.CardDrawn, E.CardMilled, E.TopCardRevealed, E.CardsRevealed, E.DeckShuffled)
+                            and events[k].player == x.owner), None)  # (the next event that touches the deck's top)
+                if nxt is not None and type(events[nxt]) is E.CardDrawn and events[nxt].player == x.owner:
+                    assert record_of(events[:nxt + 1], seat)[nxt].card == x.cards[0] == events[nxt].card
+                    checked["draw named"] += 1
+        assert checked["hand"] and checked["deck-top"] and checked["draw named"], checked

@@ -200,10 +200,12 @@ class ToLocus(_Effect, tag="deck-to-locus"):
 
 
 #: the zones a ``move`` takes cards from and puts them in (CO-46)
-FromZone = Literal["hand", "locus-down", "deck-top"]
+FromZone = Literal["hand", "locus-down", "deck-top", "discard"]
 ToZone = Literal["hand", "deck-top", "deck-bottom", "locus-down", "locus-up", "discard"]
 #: the destinations every seat sees a card arrive in: a move there is seen by both (CO-46)
 PUBLIC_ZONES = ("deck-top", "deck-bottom", "locus-up", "discard")
+#: the sources every seat sees: a card taken from the (face-up) discard pile is seen by both (CO-46)
+PUBLIC_SOURCES = ("discard",)
 #: the most cards one ``move`` may take
 MAX_MOVE = 10
 
@@ -219,12 +221,13 @@ class CardFilter(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Move(_Effect, tag="move"):
     """Up to ``count`` of the controller's cards go from zone ``from`` to zone ``to`` (CO-46): a
-    ``CardsMoved`` by the controller.  From the hand or the face-down Locus the controller chooses
-    which (up to ``count``, as many as there are); from the top of the deck the top ``count`` go,
+    ``CardsMoved`` by the controller.  From the hand, the face-down Locus or the discard pile the
+    controller chooses which (up to ``count``, as many as there are); from the top of the deck the top ``count`` go,
     in order.  Into the Locus each card takes a new slot (``slot = "new"``) or, after a move out of
     the Locus in the same resolution, the slots that move emptied (``slot = "emptied"``: a swap).
     ``seen_by``: who sees the cards (``owner``, or ``both``: shown; a move to a zone everyone sees
-    is shown).  ``only``: a filter every moved card must pass."""
+    is shown, and so is a card taken from the face-up discard pile).  ``only``: a filter every moved
+    card must pass."""
 
     to: ToZone
     from_: FromZone = msgspec.field(name="from", default="hand")
@@ -395,6 +398,8 @@ def _move_problems(where: str, fx: Move, before: list[Any]) -> Iterator[tuple[st
         yield f"{where}.to", "a move goes to another zone"
     if fx.to in PUBLIC_ZONES and fx.seen_by != "both":
         yield f"{where}.seen_by", f"a card put into {fx.to} is seen by both (seen_by = \"both\")"
+    if fx.from_ in PUBLIC_SOURCES and fx.seen_by != "both":  # (the pile is face up: the card stays known to both)
+        yield f"{where}.seen_by", f"a card taken from the {fx.from_} pile, face up, is seen by both (seen_by = \"both\")"
     if fx.slot == "emptied" and (not fx.to.startswith("locus") or not any(
             isinstance(b, Move) and b.from_ == "locus-down" for b in before)):
         yield f"{where}.slot", "\"emptied\" fills the Locus slots an earlier move of the same card emptied"

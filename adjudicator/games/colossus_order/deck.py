@@ -36,7 +36,37 @@ def _layer(p: Player, field: str, cards: tuple[str, ...]) -> Player:
     end knows nothing on top any more: ``peek_by`` goes with it)."""
     if field == "deck_peek" and not cards:
         return replace(p, deck_peek=cards, peek_by=None)
+    if field == "deck_mixed":
+        return _mixed(p, cards, p.mixed_could)
     return replace(p, **{field: cards})
+
+
+def _mixed(p: Player, cards: tuple[str, ...], could: tuple[str, ...]) -> Player:
+    """``p`` with the set ``deck_mixed`` now ``cards`` and its unknown cards among ``could``
+    (CO-42.3), a limit kept only while it says something: the set holds unknown cards and ``could``
+    is not all ``"?"``."""
+    if HIDDEN not in cards or not could or could[-1] == HIDDEN and could[0] == HIDDEN:
+        could = ()
+    return replace(p, deck_mixed=cards, mixed_could=could)
+
+
+def _mixed_limit(p: Player, card: str) -> tuple[str, str, str] | None:
+    """CO-42.3: why ``card`` cannot be one of the unknown cards of ``p``'s set ``deck_mixed``, when
+    the record knows which cards they are among (a card of the set was drawn unnamed), or None."""
+    could = p.mixed_could
+    if not could or HIDDEN in could or find(could, card) >= 0:
+        return None
+    return ("CO-2.6", "not-next-card", f"{p.id} {{verb}} {card}, but the top {len(p.deck_mixed)} cards of the deck are "
+                                      f"known to be among {', '.join(could)} (put back by a look, in an order not known "
+                                      f"here; {len(could) - len(p.deck_mixed)} of them taken since, unnamed)")
+
+
+def _without(could: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``could`` less ``card`` (else one ``"?"``, else as it is): a card of the set named as it left."""
+    i = find(could, card)
+    if i < 0:
+        i = find(could, HIDDEN)
+    return could if i < 0 else could[:i] + could[i + 1:]
 
 
 def layers(p: Player, as_listed: bool) -> list[tuple[str, tuple[str, ...], bool]]:
@@ -75,6 +105,9 @@ def next_problem(p: Player, card: str, as_listed: bool, verb: str) -> tuple[str,
     if find(cards, card) >= 0:
         return None
     if find(cards, HIDDEN) >= 0:  # CO-39.2: one of the unknown cards
+        limit = _mixed_limit(p, card) if field == "deck_mixed" else None
+        if limit is not None:
+            return (limit[0], limit[1], limit[2].replace("{verb}", verb))
         return None if find(p.unseen, card) >= 0 else _impossible(p, card, verb)
     if field == "deck_mixed":  # CO-42.3: the next card is one of the set a look put back
         return ("CO-2.6", "not-next-card", f"{p.id} {verb} {card}, but the top {len(cards)} cards of the deck are known "
@@ -117,7 +150,10 @@ def take(p: Player, card: str, as_listed: bool) -> Player:
         if cards[0] == HIDDEN or hidden >= 0:  # CO-39.2
             rest = cards[1:] if ordered else cards[:hidden] + cards[hidden + 1:]
             u = find(p.unseen, card)
-            return _layer(replace(p, unseen=p.unseen[:u] + p.unseen[u + 1:]) if u >= 0 else p, field, rest)
+            q = replace(p, unseen=p.unseen[:u] + p.unseen[u + 1:]) if u >= 0 else p
+            if field == "deck_mixed":  # CO-42.3: one of the cards the set's unknown ones are among
+                return _mixed(q, rest, _without(p.mixed_could, card))
+            return _layer(q, field, rest)
     return _take_as_stated(p, card, ls)
 
 
@@ -150,6 +186,13 @@ def take_unknown_top(p: Player, as_listed: bool) -> tuple[Player, str]:
     if ordered:
         return _layer(p, field, cards[1:]), cards[0]
     rest, unseen, card = take_unknown(cards, p.unseen)
+    if field == "deck_mixed":  # CO-42.3: the set's named cards become unknown, but the rest is still among them
+        named = tuple(c for c in cards if c != HIDDEN) if card == HIDDEN else ()
+        could = p.mixed_could or (HIDDEN,) * cards.count(HIDDEN)
+        if card == HIDDEN and could and could[0] != HIDDEN and could[0] == could[-1]:  # among one identity only: that card
+            card = could[0]  # (``unseen`` keeps it: one identity too many there is weaker, never wrong; a hand's
+            could = could[1:]  # ``hand_could``, read off ``unseen``, is left as it was)
+        return _mixed(replace(p, unseen=unseen), rest, tuple(sorted(could + named)) if named else could), card
     return replace(p, unseen=unseen, **{field: rest}), card
 
 
@@ -214,8 +257,9 @@ def top_options(p: Player, k: int, as_listed: bool) -> list[tuple[str, ...]]:
 def shuffled(p: Player) -> Player:
     """``p`` with the whole deck shuffled: nothing of its order is known any more."""
     rest = p.deck_known + p.deck_mixed + p.deck_peek + p.deck_bottom + p.deck_under
-    return replace(p, deck_top=tuple(sorted(p.deck_top + rest)) if rest else p.deck_top,  # (deck_top: sorted already) deck_known=(), known_why=(), deck_peek=(), peek_by=None,
-                   deck_bottom=(), deck_under=(), deck_mixed=())
+    return replace(p, deck_top=tuple(sorted(p.deck_top + rest)) if rest else p.deck_top,  # (deck_top: sorted already)
+                   deck_known=(), known_why=(), deck_peek=(), peek_by=None, deck_bottom=(), deck_under=(), deck_mixed=(),
+                   mixed_could=())
 
 
 def mixed_top(p: Player, n: int, as_listed: bool) -> Player:
@@ -235,18 +279,24 @@ def mixed_top(p: Player, n: int, as_listed: bool) -> Player:
     for field, cards, ordered in ls:
         if left <= 0:
             break
-        if field in ("deck_known", "deck_peek") or (not ordered and not (left < len(cards) and set(cards) <= {HIDDEN})):
+        if field in ("deck_known", "deck_peek", "deck_mixed") or (not ordered and not (left < len(cards) and set(cards) <= {HIDDEN})):
             take_n = len(cards)  # above the set (what the look did not reach joins it), or a part of unknown order
         else:
             take_n = min(left, len(cards))  # an ordered part below, or unknown cards all alike: the first ``left``
         out += cards[:take_n]
         changes[field] = cards[take_n:]
         left -= take_n
-    if "deck_mixed" not in changes:
+    if "deck_mixed" not in changes and p.deck_mixed and not p.mixed_could and set(p.deck_mixed) == {HIDDEN} \
+            and set(changes.get("deck_top", p.deck_top)) <= {HIDDEN}:
+        changes["deck_top"] = p.deck_mixed + changes.get("deck_top", p.deck_top)  # an earlier set of cards all unknown just
+        changes["deck_mixed"] = ()  # below, above a part all unknown: it says nothing more than that part (stays sorted)
+    elif "deck_mixed" not in changes:
         out += p.deck_mixed  # an earlier set just below: the two sets are one now
     q = replace(p, **changes)
     if "deck_known" in changes:
         q = replace(q, known_why=())
     if "deck_peek" in changes:
         q = replace(q, peek_by=None)
-    return replace(q, deck_mixed=tuple(sorted(out)))
+    new = tuple(sorted(out))  # the unknown cards new to the set are any; the old set's are among its ``mixed_could``
+    could = tuple(sorted(p.mixed_could + (HIDDEN,) * (new.count(HIDDEN) - p.deck_mixed.count(HIDDEN)))) if p.mixed_could else ()
+    return _mixed(q, new, could)

@@ -221,14 +221,14 @@ class ColossusOrder(KitGame[State]):
     def check_position(self, state: State) -> None:
         pool = load_pool(state.setup.pool, state.setup.pool_sha256)
         for p in state.players:
-            for zone in ("deck_known", "deck_peek", "deck_mixed", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed", "hand_could"):
+            for zone in ("deck_known", "deck_peek", "deck_mixed", "deck_top", "deck_bottom", "deck_under", "hand", "discard", "set_gems", "captured", "revealed", "hand_could", "mixed_could"):
                 cards = getattr(p, zone)
                 unknown = {c for c in set(cards) if c not in pool and c != HIDDEN}  # (each name once: a deck
                 if unknown:                                                         # holds 26,000 cards)
                     c = next(c for c in cards if c in unknown)
                     raise msgspec.ValidationError(f"unknown card {c!r} - at `$.players.{p.id}.{zone}`")
             # the multisets a position keeps sorted (the deck's checks and draws search them by bisection)
-            for zone in ("deck_top", "unseen", "deck_mixed", "hand_could") + (("deck_bottom",) if state.options.returned_order != "as-listed" else ()):
+            for zone in ("deck_top", "unseen", "deck_mixed", "hand_could", "mixed_could") + (("deck_bottom",) if state.options.returned_order != "as-listed" else ()):
                 cards = getattr(p, zone)
                 if list(cards) != sorted(cards):  # (in C: a seek loads long decks from snapshots)
                     raise msgspec.ValidationError(f"{zone} is a multiset of unknown order and must be sorted - at `$.players.{p.id}.{zone}`")

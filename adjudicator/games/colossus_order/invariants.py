@@ -10,7 +10,7 @@ from .state import Battle, Block, Capture, DiscardDeclared, ReplaceLocus, Reveal
 SPEC = Spec(
     players=frozenset({"player", "turn_player", "first", "chooser", "owner", "priority", "winner", "id", "peek_by"}),
     cards=frozenset({"colossus", "deck_top", "deck_bottom", "hand", "discard", "set_gems", "captured",
-                     "revealed", "card", "deck_known", "deck_under", "deck_peek", "deck_mixed", "hand_could"}),
+                     "revealed", "card", "deck_known", "deck_under", "deck_peek", "deck_mixed", "hand_could", "mixed_could"}),
     ints={"count": (0, 1_000), "limit": (0, 1_000), "passes": (0, 2), "turn": (0, 1_000_000),
           "next_slot": (1, 100_000), "next_handle": (1, 1_000_000), "locus_used": (0, 100_000),
           "damage": (0, 1_000_000), "slot": (0, 100_000), "slots": (0, 100_000), "index": (0, 100_000),

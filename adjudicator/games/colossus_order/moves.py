@@ -1,6 +1,7 @@
 """Own cards' moves and looks (CO-46, CO-47): a ``move`` effect takes up to N of the controller's
-cards from its hand, face-down Locus or deck top to another zone (hand, deck top or bottom, Locus
-face up or down, discard pile), seen by its owner or by both, each passing a filter; a
+cards from its hand, face-down Locus, deck top or discard pile to another zone (hand, deck top or
+bottom, Locus face up or down, discard pile), seen by its owner or by both (a card of the face-up
+discard pile by both, and it stays known to both wherever it goes), each passing a filter; a
 ``look-locus`` effect shows the controller face-down Locus cards of the opponent's.
 
 A mixin of :class:`~adjudicator.games.colossus_order.rules.Rules` (``private`` hands it the
@@ -11,6 +12,7 @@ hand it is one of the hand's unknown cards (CO-39.8), from a Locus slot it is wh
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -65,11 +67,14 @@ class Moves:
         if h.from_zone == "deck-top":
             self.from_top(s, p, list(e.cards), min(h.count, p.deck_count), what, "CO-46")
         else:
-            size = len(p.hand) if h.from_zone == "hand" else sum(1 for sl in p.locus if not sl.face_up)
+            size = len(p.hand) if h.from_zone == "hand" else len(p.discard) if h.from_zone == "discard" else sum(
+                1 for sl in p.locus if not sl.face_up)
             if len(e.cards) > min(h.count, size):
                 raise bad("CO-46", "move-count", f"{what}, but {h.source} moves up to {h.count} and {h.from_zone} holds {size}")
             if h.from_zone == "hand":
                 self.named_in_hand(s, p, list(e.cards), what)
+            elif h.from_zone == "discard":
+                self.named_in_discard(p, list(e.cards), what)
             else:
                 self.named_in_slots(s, p, list(e.cards), e.slots, what, "CO-46")
         pool = pool_of(s)
@@ -88,6 +93,20 @@ class Moves:
                 if problem is not None:
                     raise bad(*problem)
             hand, unseen = unknowns.take_named(hand, unseen, c)
+
+    def named_in_discard(self, p: Player, cards: list[Any], what: str) -> None:
+        """CO-46: the discard pile is face up, so every card taken from it is named (in every seat's
+        record: the move is seen by both), and is in ``p``'s discard pile (repeats counted)."""
+        left = Counter(p.discard)
+        for c in cards:
+            if unknowns.unknown(c):
+                raise bad("CO-46", "not-in-discard", f"{what}: the discard pile is face up, so each card taken from it is "
+                                                     f"named, not {c!r}")
+            if left[c] <= 0:
+                held = ", ".join(sorted(set(p.discard))) or "nothing"
+                raise bad("CO-46", "not-in-discard", f"{what}: {c} is not in {p.id}'s discard pile"
+                                                     f"{' (no other copy)' if c in p.discard else ''} (it holds {held})")
+            left[c] -= 1
 
     def named_in_slots(self, s: State, p: Player, cards: list[Any], slots: list[int] | None, what: str, rule: str) -> None:
         """``slots`` name one face-down Locus slot of ``p`` per card, each once; a named card is the
@@ -125,6 +144,9 @@ class Moves:
                 out.append(c)
             ids = tuple(out)
             changes.update(hand=hand, unseen=unseen)
+        elif e.from_zone == "discard":  # (named: checked; applied as stated, a card the pile lacks leaves it nothing)
+            ids = tuple(c if c is not None else HIDDEN for c in e.cards)
+            changes.update(discard=remove_many(p.discard, (Counter(ids) & Counter(p.discard)).elements()))
         else:
             taken = dict(zip(e.slots or [], e.cards))
             unseen, out = p.unseen, []
@@ -210,8 +232,10 @@ class Moves:
         room = len(h.slots) if h.slots is not None and h.to_zone.startswith("locus") else h.count
         if h.from_zone == "deck-top":
             return [moved(c) for c in self.top_sequences(p, min(h.count, p.deck_count), self.as_listed(s))]
-        if h.from_zone == "hand":
-            fit = sorted(c for c in p.hand if unknowns.unknown(c) or passes(pool[c], h.only))
+        if h.from_zone in ("hand", "discard"):  # (the discard pile is face up: its cards are named)
+            zone = p.hand if h.from_zone == "hand" else p.discard
+            fit = sorted(c for c in zone if (not unknowns.unknown(c) and passes(pool[c], h.only))
+                         or (unknowns.unknown(c) and h.from_zone == "hand"))
             return [moved(c) for k in range(min(room, len(fit)) + 1) for c in multiset_combinations(fit, k)]
         down = [sl for sl in p.locus if not sl.face_up and (_unknown_slot(sl) or passes(pool[sl.card], h.only))]
         return [moved([sl.card if not _unknown_slot(sl) else HIDDEN for sl in c], [sl.id for sl in c])

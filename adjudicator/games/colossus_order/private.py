@@ -128,10 +128,13 @@ class Private:
                     pass  # an unchecked look (a judge let it stand): nothing is learnt
             return push(s, drop=1) if type(head(s)) is Look else s
         p, seen = self.taken_from_top(s, owner, list(e.cards))
-        if len(set(owner.deck_mixed)) > 1 and all(unknowns.unknown(c) for c in e.cards):  # CO-42.3: a look this record saw,
-            s = push(s, drop=1) if type(head(s)) is Look else s  # not its cards, into a set it knows: the deck is as it was
+        if (len(set(owner.deck_mixed)) > 1 or owner.mixed_could) and len(e.cards) > len(owner.deck_known) + len(owner.deck_peek) \
+                and all(unknowns.unknown(c) for c in e.cards):  # CO-42.3: a look this record saw,
+            s = push(s, drop=1) if type(head(s)) is Look else s  # not its cards, reaching into a set it knows: the deck is as it was
             h = head(s)
             return push(s, replace(h, seen=False), drop=1) if type(h) is Reorder and h.owner == e.owner else s
+        if p.deck_known:  # the look covered some of the cards known on top: the rest lie below the looked-at ones now
+            p = replace(p, deck_known=(), known_why=(), deck_peek=p.deck_known + p.deck_peek)  # (known to the looker too)
         s = self.with_seat(s, replace(p, deck_peek=seen + p.deck_peek, peek_by=e.player))
         return push(s, drop=1) if type(head(s)) is Look else s
 

@@ -150,7 +150,8 @@ def _seat_zones(game: Any, s: State, pool: Pool, p: Player) -> list[Zone]:
         *([Zone(id=f"{o}.deck-peek", label=f"Looked at by {p.peek_by}, below the known top", owner=o,
                 cards=[_card(pool, c) for c in p.deck_peek])] if p.deck_peek else []),
         # CO-42.3: in a seat's record, the cards a look it did not see put back, in an order it does not know
-        *([Zone(id=f"{o}.deck-mixed", label="Put back on top by a look, in an order not known here", owner=o,
+        *([Zone(id=f"{o}.deck-mixed", label="Put back on top by a look, in an order not known here"
+                + (f" (among {', '.join(p.mixed_could)})" if p.mixed_could else ""), owner=o,
                 cards=[_card(pool, c) for c in p.deck_mixed])] if p.deck_mixed else []),
         Zone(id=f"{o}.revealed", label="Revealed from the deck", owner=o, cards=[_card(pool, c) for c in p.revealed]),
     ]

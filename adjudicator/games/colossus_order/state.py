@@ -127,6 +127,10 @@ class Player(msgspec.Struct, frozen=True, gc=False):
     #: CO-39.8: the cards the hand's unknown ones are among, once an unknown card left a hand that
     #: held known ones (a sorted multiset, ``"?"``: any card of ``unseen``; empty: no limit)
     hand_could: tuple[str, ...] = ()
+    #: CO-42.3: the cards the unknown ones of ``deck_mixed`` are among, once a card of that set was
+    #: taken unnamed while the set held named ones (the opponent's draw of one of them: a sorted
+    #: multiset, ``"?"``: any card of ``unseen``; empty: no limit beyond ``unseen``)
+    mixed_could: tuple[str, ...] = ()
 
     @property
     def deck_count(self) -> int:
