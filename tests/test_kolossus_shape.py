@@ -16,7 +16,8 @@ DOTTED = package.__name__
 LAYERS: dict[str, int] = {
     "events": 0, "rulebook": 0, "board": 0,
     "state": 1,
-    "basics": 2, "position_line": 2, "working": 2,
+    "basics": 2, "position_line": 2,
+    "working": 3,
     "queries": 3, "notation_words": 3,
     "turns": 4, "movement": 4, "titan": 4, "derive": 4, "legal": 4, "notation_read": 4,
     "apply": 5,
