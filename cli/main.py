@@ -82,6 +82,13 @@ class _Summary:
         return line
 
 
+def event_said(v: dict[str, Any]) -> str:
+    """``event 12 (ann: reveal Magma Titan)``: a violation's event by number and in the game's
+    notation (the set-up's by number only: its line is the header)."""
+    said = v.get("event")
+    return f"event {v['seq']}" + (f" ({inline(said)})" if said else "")
+
+
 def _echo_verdict(doc: dict[str, Any]) -> None:
     if doc["verdict"] in ("unreadable", "error"):
         echo(f"{doc['path']}: {doc['verdict']}: {doc['error']}")
@@ -99,7 +106,7 @@ def _echo_verdict(doc: dict[str, Any]) -> None:
     if doc.get("meta"):
         echo(f"  header: {inline(header_line(doc['meta']))}")
     for v in doc["violations"]:
-        echo(f"  {doc['path']}:{v['line']}: event {v['seq']}: {v['rule']} [{v['code']}] {v['message']}")
+        echo(f"  {doc['path']}:{v['line']}: {event_said(v)}: {v['rule']} [{v['code']}] {v['message']}")
         if v.get("followers"):
             echo(f"    ({v['followers']} later events not checked: the position still waits for "
                        f"{v['waiting_for']})")

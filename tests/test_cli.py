@@ -168,7 +168,7 @@ def test_verify_directory_mixed_verdicts_exit_codes(tmp_path, match):
     illegal.write_bytes(b"".join(lines[:3]) + bad_line)
     r = invoke("verify", tmp_path / "a")
     assert r.exit_code == 1, r.output
-    assert f"{illegal}:4: event 4: CO-" in r.output
+    assert f"{illegal}:4: event 4 (p1: set Red Gem" in r.output and "): CO-" in r.output
     unreadable = tmp_path / "a" / "z.jsonl"
     unreadable.write_bytes(b'{"type": "MatchStarted"')
     r = invoke("verify", tmp_path / "a", "--json")

@@ -59,7 +59,7 @@ def test_quick_start_in_a_fresh_virtualenv(checkout: Path, quickstart: subproces
     assert len(verdicts) == len(legal) >= 4, r.stdout
     # and one illegal verdict with its line, rule and reason, and the exit code that says "illegal"
     assert "illegal-CO-7.3-attacker-not-ready.jsonl: illegal (" in r.stdout
-    assert ":47: event 47: CO-7.3 [colossus-order/attacker-not-ready]" in r.stdout
+    assert ":47: event 47 (alice: attack F4 -> deck): CO-7.3 [colossus-order/attacker-not-ready]" in r.stdout
     assert r.stdout.rstrip().endswith("exit code 1")
 
 

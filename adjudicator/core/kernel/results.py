@@ -26,10 +26,15 @@ class Violation:
     waiting_for: str | None = None
     #: an undetermined event: the condition on unknown identities that would make it legal
     condition: str | None = None
+    #: the event in the game's notation, in the position where it happened (a person reads the
+    #: verdict: ``ann: reveal Magma Titan``, never the event's type); None for the set-up
+    event: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seq": self.seq, "line": self.line, "rule": self.rule, "code": self.code,
                              "message": self.message}
+        if self.event is not None:
+            d["event"] = self.event
         if self.followers:
             d["followers"] = self.followers
             d["waiting_for"] = self.waiting_for

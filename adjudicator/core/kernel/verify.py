@@ -68,6 +68,28 @@ def _stated_consequence(game: Game, state: Any, ev: Event, unconfirmed: deque[Ev
     return Ruling("illegal", "LOG-2", "core/derived-mismatch", f"the log states {game.describe_event(ev, state)} but {why}")
 
 
+#: the longest event text a verdict carries (a set-up's or a long chain's words are cut there)
+SAID_MAX = 160
+
+
+def said(game: Game, ev: Event | None, state: Any, number: int) -> str | None:
+    """``ev`` (event ``number``) in the game's notation for a verdict, at most :data:`SAID_MAX`
+    characters; None for no event or the set-up (event 1: its line is the header).  Never raises: an event the game's words
+    cannot name (a card no pool holds: the very fault being reported) falls back to the generic
+    form, then to its type."""
+    if ev is None or number <= 1:
+        return None
+    try:
+        text = game.describe_event(ev, state)
+    except Exception:  # (the event is illegal: its words may name what does not exist)
+        try:
+            text = game.notation.format_generic(ev)
+        except Exception:
+            text = type(ev).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= SAID_MAX else text[:SAID_MAX - 1] + "…"
+
+
 class _Violations:
     """Violations as they are found, follow-ons grouped under the one that left the position
     waiting (docs/log-format.md, "Precedence")."""
@@ -78,15 +100,17 @@ class _Violations:
         self.root: int | None = None
         self.root_state: Any = None
 
-    def add(self, number: int, line: int, ruling: Ruling, state: Any) -> bool:
-        """Record a rejection; True when it is a new violation (not one grouped under the last)."""
+    def add(self, number: int, line: int, ruling: Ruling, state: Any, ev: Event | None = None) -> bool:
+        """Record a rejection (of ``ev``, in the position ``state``); True when it is a new violation
+        (not one grouped under the last)."""
         found = self.found
         if self.root is not None and state is self.root_state and _is_follow_on(ruling):
             v = found[self.root]  # the position still waits where that violation left it
             found[self.root] = replace(v, followers=v.followers + 1,
                                        waiting_for=v.waiting_for or self.game.waiting_for(state))
             return False
-        found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
+                               event=said(self.game, ev, state, number)))
         self.root, self.root_state = len(found) - 1, state
         return True
 
@@ -299,7 +323,7 @@ class _Verifier:
                 visit(judged)
             return True
         if ruling is not None:  # a ruling that cannot be followed, or an event after its result
-            self.violations.add(number, line, ruling, after)
+            self.violations.add(number, line, ruling, after, ev)
             if visit is not None:
                 visit(Step(number, line, ev, ruling, False, state=after))
             return self.keep_going
@@ -331,7 +355,8 @@ class _Verifier:
     def failed(self, number: int, line: int, ev: Event, exc: BaseException) -> None:
         """The engine failed applying a checked event (an engine defect): reported, the end."""
         ruling = _engine_failure(self.game, ev, exc)
-        self.violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message))
+        self.violations.found.append(Violation(number, line, ruling.rule, ruling.code, ruling.message,
+                                               event=said(self.game, ev, self.fold.freeze(), number)))
         if self.visit is not None:
             self.visit(Step(number, line, ev, ruling, False, state=self.fold.freeze()))
 
@@ -341,7 +366,7 @@ class _Verifier:
         if ruling.settles is not None:
             ruling = _settled_against(self.result, ruling)
         state = self.fold.freeze()
-        new = self.violations.add(number, line, ruling, state)
+        new = self.violations.add(number, line, ruling, state, ev)
         if new and self.then == PLAY_ON and (ev.kind == "D" or ev.kind == "R") and _is_follow_on(ruling) \
                 and self.fold.ended is None and self.play_on(number, line, ev, ruling, state):
             return True
