@@ -449,7 +449,8 @@ class _Table:
             self.add("seat-conflict", c["message"] + later, c["file"], c["line"])
         if v["verdict"] == "illegal":
             first = v["violations"][0]
-            self.add("illegal", f"event {first['seq']}: {first['rule']} [{first['code']}] {first['message']}",
+            said = f" ({first['event']})" if first.get("event") else ""
+            self.add("illegal", f"event {first['seq']}{said}: {first['rule']} [{first['code']}] {first['message']}",
                      v["path"], first["line"])
         elif v["verdict"] == "undetermined" and not doc.get("partial"):
             first = v["undetermined"][0]
