@@ -1,7 +1,8 @@
 """``adjudicator record``'s terminal app (Textual): the position, the choices of whoever acts,
 each with its key (``1``-``9``, ``a``-``z``: one key records it; a long list folded into groups,
 ``recorder/keys.py``; Enter alone records the default, marked ⏎), the match-ending entries
-apart (``0``, then ``y``), the last events in the game's notation, and one entry line for typed
+apart (``0``, then ``y``), ``+`` before a pick ("and then": it is held open, shown above the list, and
+recorded with the next pick as one entry), the last events in the game's notation, and one entry line for typed
 text (``/`` first where the first character is a key: a few words with completion, the
 notation, ``undo``, ``note``, an event as JSON; ``rule stands|taken-back [reason]`` for a judge).
 Every key goes through :class:`replays.record_keys.Keypad`, every entry through
@@ -25,7 +26,7 @@ from adjudicator.core.kernel.meta import header_line, meta_of
 
 from .answers import Answer
 from .session import RecordSession
-from .keys import ENDERS, Keypad
+from .keys import CHAIN, ENDERS, Keypad
 from adjudicator.replays.terminal import scene_text
 
 
@@ -143,7 +144,9 @@ class RecordApp(App[None]):
                          else f"to act: {', '.join(s.to_act())}\n", style="bold")
             where = self.keypad.where()
             if where:
-                back = "Escape: back" if self.keypad.opened else "held: recorded with the next pick as one entry"
+                back = "Escape: back" if self.keypad.opened else \
+                    "held: recorded with the next pick as one entry" if s.holding else \
+                    f"the next pick is held, recorded with the one after it; {CHAIN} again: off"
                 lines.append(f"{where} ▸ ({back})\n", style="bold")
             for key, entry in keyed:
                 lines.append(f"{key:>3}  ", style="bold")
@@ -155,6 +158,8 @@ class RecordApp(App[None]):
                 lines.append(f"{c.label}{more}")
                 is_default = default is not None and c is default
                 lines.append("  ⏎ Enter\n" if is_default else "\n", style="bold green" if is_default else "")
+        if choices and s.confirming is None and s.chainable() is None and not self.keypad.chained:
+            lines.append(f"{CHAIN}: and then (the next pick and the one after it: one entry)\n", style="dim")
         if enders and s.confirming is None:
             lines.append(f"{ENDERS}: ends the match (then y): ", style="dim")
             lines.append("; ".join(c.label for c in enders) + "\n", style="dim")
