@@ -99,8 +99,8 @@ class RecordApp(App[None]):
                 with ScrollableContainer(id="log-box", can_focus=False):
                     yield Static(id="log")
         yield Static(id="message")
-        yield EntryLine(placeholder="a key picks; Enter: the default (⏎); / then words (right arrow completes), "
-                                    "notation, undo, note, JSON", id="entry")
+        yield EntryLine(placeholder="a key picks; + first: and then; Enter: the default (⏎); / then words (right arrow "
+                                    "completes), notation, undo, note, JSON", id="entry")
 
     def on_mount(self) -> None:
         self.query_one("#position-box").border_title = "position"
@@ -140,13 +140,16 @@ class RecordApp(App[None]):
             lines.append("the match is over" if s.over else "" if waiting else "no legal event: type an event as JSON (or its notation)")
         else:
             random = all(c.random for c in choices)
-            lines.append("what happened at the table? (a random outcome)\n" if random
-                         else f"to act: {', '.join(s.to_act())}\n", style="bold")
+            lines.append("what happened at the table? (a random outcome)" if random
+                         else f"to act: {', '.join(s.to_act())}", style="bold")
+            if s.chainable() is None and not self.keypad.chained:  # (the chain key, where it may be pressed)
+                lines.append(f"   {CHAIN}: and then (the next pick with the one after it: one entry)", style="dim")
+            lines.append("\n")
             where = self.keypad.where()
             if where:
                 back = "Escape: back" if self.keypad.opened else \
-                    "held: recorded with the next pick as one entry" if s.holding else \
-                    f"the next pick is held, recorded with the one after it; {CHAIN} again: off"
+                    f"the next pick is held, recorded with the one after it; {CHAIN} again: off" if self.keypad.chained \
+                    else "held: recorded with the next pick as one entry"
                 lines.append(f"{where} ▸ ({back})\n", style="bold")
             for key, entry in keyed:
                 lines.append(f"{key:>3}  ", style="bold")
@@ -158,8 +161,6 @@ class RecordApp(App[None]):
                 lines.append(f"{c.label}{more}")
                 is_default = default is not None and c is default
                 lines.append("  ⏎ Enter\n" if is_default else "\n", style="bold green" if is_default else "")
-        if choices and s.confirming is None and s.chainable() is None and not self.keypad.chained:
-            lines.append(f"{CHAIN}: and then (the next pick and the one after it: one entry)\n", style="dim")
         if enders and s.confirming is None:
             lines.append(f"{ENDERS}: ends the match (then y): ", style="dim")
             lines.append("; ".join(c.label for c in enders) + "\n", style="dim")
