@@ -32,6 +32,7 @@ from adjudicator.recorder.terminal import RecordApp
 from benchmarks.keystrokes import KEYS_PER_EVENT_MAX, measure, record_match
 from tests.test_record_kolossus_turns import activations, destiny_key, own_dice_at_destiny
 from tests.test_record_thumb import SIZE, anyio_backend, screen  # noqa: F401 - (the fixture)
+from tests.test_record_web import client  # noqa: F401 - (the fixture)
 
 G = adjudicator.game("kolossus")
 ROOT = Path(__file__).resolve().parent.parent
@@ -279,3 +280,63 @@ def test_both_scorekeeper_models_stay_within_the_keys_target(tmp_path):
     chaining = measure(G, 3, str(tmp_path), "chaining")
     assert chaining["model"] == "chaining" and chaining["keys_per_event"] <= KEYS_PER_EVENT_MAX, chaining
     assert chaining["entries_per_turn_max"] <= 3 and chaining["by"].get("chain key"), chaining
+
+
+# -- the page's JSON API ("and then…") -----------------------------------------------------------------------
+
+def kolossus_recording(client: Any) -> tuple[str, dict[str, Any]]:
+    """A Kolossus recording of the page's sample set-up (the players' own dice), tapped on to its
+    first die of destiny (the first choice each time)."""
+    from tests.test_record_web import AUTH
+
+    doc = msgspec.to_builtins(G.sample_setup(1))
+    body = {"game": "kolossus", "players": doc["players"], "options": {**doc.get("options", {}), "rounds": 1},
+            "setup": {k: v for k, v in doc.items() if k not in ("type", "game", "players", "options")}}
+    state = client.post("/api/recordings", headers=AUTH, json=body).json()
+    for _ in range(80):
+        if state["choices"][0]["event"]["type"] == "DestinyRolled":
+            return state["id"], state
+        state = client.post(f"/api/recordings/{state['id']}/entries", headers=AUTH,
+                            json={"entry": str(state["choices"][0]["number"])}).json()
+    raise AssertionError("no die of destiny")
+
+
+def number_of(state: dict[str, Any], kind: str, **fields: Any) -> str:
+    return str(next(c["number"] for c in state["choices"]
+                    if c["event"]["type"] == kind and all(c["event"].get(k) == v for k, v in fields.items())))
+
+
+def test_the_pages_and_then_chains_two_activations_into_one_entry(client):
+    from tests.test_record_web import AUTH
+
+    rid, state = kolossus_recording(client)
+    session = client.app.state.recordings.sessions[rid]
+
+    def entry(text: str, chain: bool) -> dict[str, Any]:
+        return client.post(f"/api/recordings/{rid}/entries", headers=AUTH, json={"entry": text, "chain": chain}).json()
+
+    state = entry(number_of(state, "DestinyRolled", value=2), False)  # (the page holds nothing by itself)
+    assert state["ok"] and state["held"] == [] and state["chain"]
+    before, groups = state["events"], len(session._groups)
+    picks = [("ActivationDeclared", {"character": "warrior"}), ("MovementRolled", {}), ("MiniatureMoved", {})] * 2
+    for k, (kind, fields) in enumerate(picks):
+        last = k == len(picks) - 1
+        state = entry(number_of(state, kind, **fields), not last)
+        assert state["ok"], state["message"]
+        assert len(adjudicator.read_log(session.path).events) == state["events"] == before + k + 1  # (on disk)
+        assert len(state["held"]) == (0 if last else k + 1)
+    assert state["message"].startswith(f"recorded {before + 6}") and len(session._groups) == groups + 1
+    assert state["log"][-6:] == [line for line in state["log"][-6:] if "{" not in line]
+    # a refused chained pick (an illegal typed part) leaves nothing held nor written
+    refused = entry('{"type": "MovementRolled", "warband": "krell", "dice": [9]}', True)
+    assert not refused["ok"] and refused["events"] == state["events"] and refused["held"] == []
+
+
+def test_the_pages_and_then_is_not_offered_to_a_seat(client):
+    from tests.test_record_web import AUTH
+
+    state = client.post("/api/recordings", headers=AUTH, json={"game": "colossi", "players": ["ann", "bob"],
+                                                               "options": {"gold_target": 5}, "seat": "ann"}).json()
+    assert state["chain"] is False
+    refused = client.post(f"/api/recordings/{state['id']}/entries", headers=AUTH, json={"entry": "1", "chain": True}).json()
+    assert not refused["ok"] and "seat" in refused["message"] and refused["events"] == state["events"]
