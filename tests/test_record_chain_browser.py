@@ -1,17 +1,20 @@
 """The page's "and then…" toggle in a real headless Chromium at a phone's size (390x844): two
 Kolossus activations (each declared, rolled and moved: three taps) chained into one entry, the
 held events listed above the choices, the first choice and the toggle above the fold, each
-held event on disk as it is tapped (the recorder's chain: tests/test_record_chain.py)."""
+held event on disk as it is tapped (the recorder's chain: tests/test_record_chain.py).  With
+``ADJUDICATOR_SCREENSHOTS=1`` the page with an entry held is saved to
+``docs/screenshots/web-record-chain.png``."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
 
 import adjudicator
 from tests.test_record_browser import PHONE, phone  # noqa: F401 (fixtures)
-from tests.test_web_browser import CHROMIUM, UPLOAD_TOKEN, Live, browser, live  # noqa: F401 (fixtures)
+from tests.test_web_browser import CHROMIUM, SHOTS, UPLOAD_TOKEN, Live, browser, live  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is missing (CI installs Debian's chromium)")
 
@@ -67,6 +70,8 @@ def test_the_toggle_chains_two_kolossus_activations_into_one_entry(live: Live, p
             held = page.inner_text("#rec-held")
             assert held.startswith("held") and held.count(";") == k and "{" not in held, held
             assert above_fold(page, "#rec-choices button.choice")["bottom"] <= PHONE["height"]
+            if k == 3 and os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
+                page.screenshot(path=str(SHOTS / "web-record-chain.png"))
     assert page.is_hidden("#rec-held") and page.inner_text("#rec-message").startswith(f"recorded {before + 6}")
     assert len(session._groups) == groups + 1 and session._groups[-1][0] == 6
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
