@@ -19,6 +19,22 @@ only choice) cost nothing.  The figures:
   generator, its dice filled in), the mean and the max;
 * how the entries were made (``by``: enter, number, notation, json, confirm).
 
+Two scorekeeper models, side by side for every game (``model``):
+
+* **one pick an entry** (``one``): every pick is an entry but where the recorder holds it open
+  itself (the game's ``notation.continues``);
+* **chaining** (``chaining``): as above, and the scorekeeper presses the chain key (``+``, "and
+  then", one keystroke more) before a pick the game's notation says a person chains with the
+  next (``notation.chains(state, events, after)``, the position before the pick, its events, the
+  position after them): the pick is held open and recorded with the next as one entry.  A game
+  opts in through its notation; the others define no ``chains`` and their chaining row is the
+  first row (their entries already say one player's decision each, and the chain key would only
+  cost keys).  Kolossus chains an activation (declared, rolled, moved) after which the same
+  warband still has the activation points for another activation: the scorekeeper sees the
+  points left on the table; if the player ends the turn instead, ``end`` completes the entry.
+  So a turn of four Warrior activations is one or two entries instead of four; the rules allow
+  no fewer decisions (every roll and every move is still entered).
+
 Every recorded log must verify ``legal`` and equal the table's events: a benchmark of a recorder
 that records something else is worthless.
 """
@@ -38,7 +54,7 @@ from adjudicator.core.kernel.notation import NotationError
 from adjudicator.core.kernel.protocol import Game
 from adjudicator.core.kernel.verify import propose
 from adjudicator.recorder.session import RecordSession
-from adjudicator.recorder.keys import TEXT, Keypad
+from adjudicator.recorder.keys import CHAIN, TEXT, Keypad
 
 #: the target of the issue: keystrokes per event in the terminal
 KEYS_PER_EVENT_MAX = 1.5
@@ -46,6 +62,8 @@ KEYS_PER_EVENT_MAX = 1.5
 MAX_EVENTS = 3_000
 #: each game's ruleset options for a match of a few hundred events (as tests/test_record.py)
 SHORT: dict[str, dict[str, Any]] = {"logos": {"start_hp": 4}, "kolossus": {"rounds": 1}, "colossi": {"gold_target": 5}}
+#: the two scorekeeper models (the module docstring)
+MODELS = ("one", "chaining")
 
 
 class RecorderMismatch(Exception):
@@ -95,6 +113,7 @@ def line_of(keypad: Keypad, seq: list[str], want: list[Any]) -> list[str]:
     """The lines ``record --script`` reads for the entry the keys ``seq`` made (run before them):
     the choice's number, a compound's or a match-ending entry's words (then ``y``), or what was
     typed; an empty line for Enter alone."""
+    seq = [k for k in seq if k != CHAIN]  # (a script's line is its own entry: the chain is the keys')
     if seq == ["enter"]:
         return [""]
     if "enter" in seq:
@@ -147,9 +166,22 @@ def keys_of(keypad: Keypad, want: list[Any]) -> tuple[list[str], str, int]:
     return ([TEXT] if text[:1] in first or text[:1] == TEXT else []) + list(text) + ["enter"], how, 1
 
 
-def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
-    """One match played at the table, then kept with the recorder's keys (see the module)."""
-    session, table = start(game, seed, Path(directory) / f"{game.id}-{seed}.jsonl")
+def chained(game: Game, table: Recording, at: int, n: int) -> bool:
+    """Does the chaining scorekeeper press the chain key before the pick of the table's events
+    ``at`` to ``at + n - 1`` (the game's ``notation.chains``; none: never)?"""
+    chains = getattr(game.notation, "chains", None)
+    if chains is None:
+        return False
+    with table._using():
+        return bool(chains(table._entries[at - 1][2], table.events[at:at + n], table._entries[at + n - 1][2]))
+
+
+def record_match(game: Game, seed: int, directory: str, model: str = "one") -> dict[str, Any]:
+    """One match played at the table, then kept with the recorder's keys (see the module) by the
+    scorekeeper ``model`` (:data:`MODELS`)."""
+    if model not in MODELS:
+        raise ValueError(f"model: {model!r} is not one of {', '.join(MODELS)}")
+    session, table = start(game, seed, Path(directory) / f"{game.id}-{seed}-{model}.jsonl")
     forced = play(game, seed, table)
     want = table.events  # (one entry an event: table._entries[i] is the position after event i)
     keypad = Keypad(session)
@@ -160,8 +192,11 @@ def record_match(game: Game, seed: int, directory: str) -> dict[str, Any]:
     per_turn: dict[Any, int] = {}
     while len(session.record) < len(want):
         at = len(session.record)
-        seq, how, _n = keys_of(keypad, want[at:])
+        seq, how, n = keys_of(keypad, want[at:])
         lines += line_of(keypad, seq, want[at:])
+        if model == "chaining" and chained(game, table, at, n):
+            seq = [CHAIN] + seq
+            by["chain key"] = by.get("chain key", 0) + 1
         if not session.holding:  # (an entry held open counts in the turn it was opened in)
             turn = game.turn_number(session.record.state)
         line = ""
@@ -216,9 +251,10 @@ def turns_by_dice(runs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
-    """The figures of ``matches`` generated matches of ``game`` (seeds 0 to matches-1)."""
-    runs = [record_match(game, seed, directory) for seed in range(matches)]
+def measure(game: Game, matches: int, directory: str, model: str = "one") -> dict[str, Any]:
+    """The figures of ``matches`` generated matches of ``game`` (seeds 0 to matches-1) kept by
+    the scorekeeper ``model`` (:data:`MODELS`)."""
+    runs = [record_match(game, seed, directory, model) for seed in range(matches)]
     events = sum(r["events"] for r in runs)
     keys = sum(r["keys"] for r in runs)
     entries = sum(r["entries"] for r in runs)
@@ -227,7 +263,7 @@ def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
     for r in runs:
         for k, v in r["by"].items():
             by[k] = by.get(k, 0) + v
-    return {"matches": matches, "events": events, "keys": keys, "entries": entries,
+    return {"model": model, "matches": matches, "events": events, "keys": keys, "entries": entries,
             "keys_per_event": round(keys / max(1, events), 3),
             "events_per_entry": round(events / max(1, entries), 3),
             "entries_per_turn": round(entries / max(1, len(per_turn)), 2),
@@ -236,13 +272,24 @@ def measure(game: Game, matches: int, directory: str) -> dict[str, Any]:
             "pass": keys / max(1, events) <= KEYS_PER_EVENT_MAX}
 
 
+def measure_both(game: Game, matches: int, directory: str) -> dict[str, Any]:
+    """Both models' figures: the first model's dict with the chaining model's under ``chaining``.
+    A game whose notation chains nothing (no ``chains``) is kept the same way by both, so its
+    chaining figures are the first model's (``chains: False``), not measured twice."""
+    one = measure(game, matches, directory)
+    has = getattr(game.notation, "chains", None) is not None
+    other = measure(game, matches, directory, "chaining") if has else {**one, "model": "chaining"}
+    return {**one, "chains": has, "chaining": other}
+
+
 def run(games: list[Game], matches: int, as_json: bool) -> int:
-    """``python -m benchmarks --keystrokes N``: the row of every game; exit 1 on a defect."""
+    """``python -m benchmarks --keystrokes N``: the rows of every game, one a scorekeeper model
+    (the module docstring); exit 1 on a defect."""
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="adjudicator-keys-") as directory:
         for game in games:
             try:
-                out[game.id] = measure(game, matches, directory)
+                out[game.id] = measure_both(game, matches, directory)
             except RecorderMismatch as exc:
                 print(f"error: {exc}")
                 return 1
@@ -250,16 +297,20 @@ def run(games: list[Game], matches: int, as_json: bool) -> int:
         print(json.dumps({"keystrokes": out}, indent=2))
         return 0
     print(f"terminal recorder, {matches} generated matches a game (target <= {KEYS_PER_EVENT_MAX} keystrokes per event)")
-    print(f"{'game':<16}{'events':>8}{'keys/event':>12}{'events/entry':>14}{'entries/turn':>14}{'max':>5}  entries by")
-    for gid, r in out.items():
-        by = ", ".join(f"{k} {v}" for k, v in sorted(r["by"].items()))
-        mark = "" if r["pass"] else "  (over the target)"
-        print(f"{gid:<16}{r['events']:>8}{r['keys_per_event']:>12}{r['events_per_entry']:>14}"
-              f"{r['entries_per_turn']:>14}{r['entries_per_turn_max']:>5}  {by}{mark}")
-    for gid, r in out.items():
-        split = r["turns_by_dice"]
-        if "generator" in split:  # (a game whose set-ups may declare a die generator)
-            print(f"{gid} entries per turn: " + "; ".join(
-                f"{'own dice' if d == 'own' else 'die generator'} mean {v['mean']}, max {v['max']} "
-                f"({v['turns']} turns of {v['matches']} matches)" for d, v in split.items()))
+    print(f"{'game':<16}{'model':<10}{'events':>8}{'keys/event':>12}{'events/entry':>14}{'entries/turn':>14}{'max':>5}"
+          "  entries by")
+    for gid, both in out.items():
+        for r in (both, both["chaining"]):
+            by = ", ".join(f"{k} {v}" for k, v in sorted(r["by"].items()))
+            mark = "" if r["pass"] else "  (over the target)"
+            same = "  (chains nothing: as one pick an entry)" if r["model"] == "chaining" and not both["chains"] else ""
+            print(f"{gid:<16}{r['model']:<10}{r['events']:>8}{r['keys_per_event']:>12}{r['events_per_entry']:>14}"
+                  f"{r['entries_per_turn']:>14}{r['entries_per_turn_max']:>5}  {by}{mark}{same}")
+    for gid, both in out.items():
+        for r in (both, both["chaining"]):
+            split = r["turns_by_dice"]
+            if "generator" in split:  # (a game whose set-ups may declare a die generator)
+                print(f"{gid} ({r['model']}) entries per turn: " + "; ".join(
+                    f"{'own dice' if d == 'own' else 'die generator'} mean {v['mean']}, max {v['max']} "
+                    f"({v['turns']} turns of {v['matches']} matches)" for d, v in split.items()))
     return 0

@@ -53,5 +53,6 @@ class Answer:
     #: passes filled in after the entry (their players had no other choice)
     filled: list[Event] = field(default_factory=list)
     #: the pick opened an entry that the next pick (or typed entry) completes: its events are
-    #: in the position shown, not yet in the file (:meth:`RecordSession.pick` with ``hold``)
+    #: in the position shown and in the file, grouped with the next entry (:meth:`RecordSession.pick`
+    #: with ``hold`` or ``chain``)
     held: bool = False

@@ -147,7 +147,8 @@ class Corrections:
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in taken), taken)
 
     def _drop_open(self) -> Answer:
-        """``undo`` of the entry held open: dropped, but not a roll it showed the table (a judge's ruling)."""
+        """``undo`` of the entry held open (a chained one included): dropped whole, but not a roll it
+        showed the table (a judge's ruling)."""
         assert self._open is not None
         held = self.holding
         shown = [e for e in held if e.kind == "R"]
@@ -156,6 +157,7 @@ class Corrections:
                                  "with the next pick (taking it back is a judge's ruling: record --judge)")
         (_lines, before_r, before_v), self._open, self._restatable = self._open, None, []
         self._rollback(before_r, before_v)
+        write_atomic(self.path, self.record.to_jsonl())  # (a held entry is on disk as it is picked)
         return Answer(True, "taken back: " + "; ".join(self.words(e) for e in held), held)
 
     def _not_open(self) -> Answer:

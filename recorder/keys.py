@@ -12,7 +12,11 @@ much to group (47 cards to draw), the first 33 have a key each and the last key 
 open group; a pick the game's notation says an entry goes on from (``notation.continues``: a
 Kolossus die of destiny rolled at the table, then the player's decision; a turn's end or last
 move, then the allocation of its mana) is held open, shown on the board and above the list, and
-recorded with the next pick (or typed entry) as one entry; Enter alone records the default (⏎:
+recorded with the next pick (or typed entry) as one entry; ``+`` ("and then") before a pick
+holds it open in the same way where the notation would not (a Kolossus activation, then the next:
+one entry), wherever the same player acts after it (``RecordSession.push``'s ``chain``: refused
+with the reason in seat mode, for a match-ending entry, where nothing is listed; ``+`` again or
+Escape takes it off); Enter alone records the default (⏎:
 so an Enter pressed after a key out of habit records the next default, and ``undo`` takes it
 back); a line starting with another character, or with ``/``, is typed text: words, the game's
 notation, ``undo``, ``note``, JSON, sent with Enter.
@@ -35,6 +39,8 @@ KEYS = "123456789abcdefghijklmnopqrstvwxyz"
 ENDERS = "0"
 #: a line starting with it is typed text even where its next character is a key
 TEXT = "/"
+#: "and then": the next pick (or typed entry) is held open, recorded with the one after it as one entry
+CHAIN = "+"
 #: a label's words for grouping: a path's squares, an arrow, names between commas
 _TOKEN = re.compile(r"->|[^\s,\-]+")
 
@@ -142,6 +148,8 @@ class Keypad:
     ending: bool = False
     #: the position the open groups belong to
     _at: tuple[int, int] = (-1, -1)
+    #: the chain key was pressed: the next pick is held open ("and then"), at this position
+    _chain_at: tuple[int, int] | None = None
 
     def _where(self) -> tuple[int, int]:
         return (self.session.record.entries, self.session.view.entries)
@@ -171,6 +179,8 @@ class Keypad:
         s = self.session
         if self._where() != self._at:
             self.opened, self.ending = [], False
+        if self._chain_at is not None and self._where() != self._chain_at:
+            self._chain_at = None  # (an undo, a ruling: another position; the chain was for the pick there)
         if s.confirming is not None or s.over:
             return []
         if self.ending:
@@ -186,8 +196,39 @@ class Keypad:
         if self.ending:
             return "ends the match (then y)"
         held = self.session.holding
-        words = [self.session.words(e) for e in held if e.kind != "X"][:1] + (["…"] if len(held) > 1 else [])
-        return " ▸ ".join([" ".join(words)] * bool(held) + [e.label for e in self.opened])
+        said = [e for e in held if e.kind != "X"]
+        words = [self.session.words(e, at) for e, at in zip(said[:1], [self._held_at()])] + \
+            (["…", self.session.words(said[-1], self._held_at(-1))] if len(said) > 1 else [])
+        chain = ["and then (+)"] if self.chained else []
+        return " ▸ ".join([" ".join(words)] * bool(held) + chain + [e.label for e in self.opened])
+
+    def _held_at(self, k: int = 0) -> object:
+        """The position the held event ``k`` (of those not derived) was entered in (its words name it there)."""
+        rec = self.session.record
+        positions = rec.positions_before(len(rec) - len(self.session.holding))
+        said = [p for e, p in zip(self.session.holding, positions) if e.kind != "X"]
+        return said[k] if said else None
+
+    @property
+    def chained(self) -> bool:
+        """The chain key is on: the next pick is held open, recorded with the one after it."""
+        return self._chain_at is not None and self._chain_at == self._where()
+
+    def _take_chain(self) -> bool:
+        """Whether the entry being made is chained (the key is off after it)."""
+        on, self._chain_at = self.chained, None
+        return on
+
+    def _chain(self) -> Pressed:
+        """The chain key: on (refused with the reason where nothing can be chained), or off again."""
+        if self.chained:
+            self._chain_at = None
+            return Pressed(True)
+        why = self.session.chainable()
+        if why is not None:
+            return Pressed(True, Answer(False, f"+ (and then) is refused: {why}"))
+        self._chain_at = self._where()
+        return Pressed(True)
 
     def press(self, key: str, line: str = "") -> Pressed:
         """Key ``key`` (a character, or ``enter``, ``escape``, ``backspace``) pressed with
@@ -197,14 +238,18 @@ class Keypad:
         if key == "enter":
             self.opened, self.ending = [], False
             text = line[1:] if line.startswith(TEXT) else line
-            return Pressed(True, s.enter(text))
+            return Pressed(True, s.enter(text, chain=self._take_chain()))
         if line:
             return Pressed(False, line=line)
+        if key == CHAIN and s.confirming is None:
+            return self._chain()
         if key in ("escape", "backspace"):
             if self.ending:
                 self.ending = False
             elif self.opened:
                 self.opened.pop()
+            elif self.chained:
+                self._chain_at = None
             else:
                 return Pressed(key == "escape")
             return Pressed(True)
@@ -213,6 +258,9 @@ class Keypad:
                 return Pressed(True, s.enter(key))
             return Pressed(False)
         if key == ENDERS and not self.ending and s.enders():
+            if self._take_chain():
+                return Pressed(True, Answer(False, "not chained: the entries that end the match are never chained "
+                                                   "(the chain is off: 0 again opens them)"))
             self.ending, self.opened, self._at = True, [], self._where()
             return Pressed(True)
         entry = next((e for k, e in lines if k == key), None)
@@ -223,7 +271,7 @@ class Keypad:
             self._at = self._where()
             return Pressed(True)
         self.opened, self.ending = [], False
-        return Pressed(True, s.pick(entry.choice, hold=True))
+        return Pressed(True, s.pick(entry.choice, hold=True, chain=self._take_chain()))
 
     def keys_for(self, choice: Choice) -> list[str] | None:
         """The keys that pick ``choice`` from the whole list (None: it has none), for a help or a
@@ -243,4 +291,4 @@ class Keypad:
         return None
 
 
-__all__ = ["Keypad", "Entry", "Pressed", "fold", "KEYS", "ENDERS", "TEXT"]
+__all__ = ["Keypad", "Entry", "Pressed", "fold", "KEYS", "ENDERS", "TEXT", "CHAIN"]

@@ -14,9 +14,15 @@ A :class:`RecordSession` keeps one log file up to date as the match is played:
 - a pass is filled in when it is the only thing the player to act may do (the seat's own, in
   seat mode): recorded with the entry before it, taken back with it;
 - every accepted event is appended to the file and flushed to disk (``fsync``) before the entry
-  is answered, so a crash or ``kill -9`` loses at most the entry being typed (or held open: a
-  pick of the keys the notation ``continues`` from, recorded with the next); ``undo`` rewrites
-  the file atomically (a new file renamed over the old);
+  is answered, so a crash or ``kill -9`` loses at most the entry being typed; so is a pick held
+  open (one the notation ``continues`` from, or one chained by the person: ``chain``, the
+  terminal's ``+``, the page's "and then…"), which the table has seen: the session keeps which
+  events make one entry (for ``undo``), and a log resumed after a crash holds each held event as
+  an entry of its own; ``undo`` rewrites the file atomically (a new file renamed over the old);
+- ``chain`` ("and then") holds a pick open where the game's notation would not, to be recorded with
+  the next pick as one entry (a Kolossus turn's activations in one or two entries): only where
+  the same player acts after it; never a match-ending entry, nor in seat mode (each of a seat's
+  entries carries its own commitments and openings): refused there with the reason, nothing recorded;
 - derived events are the engine's (the log leaves them out, as every shipped log does);
 - ``note TEXT`` writes a comment on the last event (the envelope's ``note``, shown by the viewers);
 - an illegal entry is refused with the ruling; with ``judge=True`` it may then be recorded,
@@ -113,8 +119,9 @@ class RecordSession(Corrections):
         self._compounds: tuple[Any, list[Choice]] | None = None
         self._seat_rules = getattr(self.game, "part", lambda _n: None)("seat") if seat is not None else None
         #: an entry a pick opened and the next one completes (the game's ``notation.continues``: a
-        #: Kolossus die of destiny with the player's first decision after it): (lines, record
-        #: entries, view entries) before it; its events are pushed, not yet written nor grouped
+        #: Kolossus die of destiny with the player's first decision after it; or a pick chained):
+        #: (lines, record entries, view entries) before it; its events are pushed and written to
+        #: the file (the table saw them), not yet grouped (undo takes the whole entry back)
         self._open: tuple[int, int, int] | None = None
 
     # -- starting and resuming -----------------------------------------------------------------------
@@ -358,16 +365,35 @@ class RecordSession(Corrections):
         self._compounds = (self.view.state, out)
         return out
 
-    def pick(self, choice: Choice, hold: bool = False) -> Answer:
+    def pick(self, choice: Choice, hold: bool = False, chain: bool = False) -> Answer:
         """Record a listed choice (a match-ending one waits for ``y``; a compound's events as one
         entry).  With ``hold`` (the terminal's keys) a pick the game's notation says an entry goes
         on from (``notation.continues``: what the table saw, waiting for what the player chooses)
-        is held open: shown, recorded with the next pick or typed entry as one (:attr:`holding`)."""
+        is held open: shown, recorded with the next pick or typed entry as one (:attr:`holding`).
+        With ``chain`` (the person's "and then") it is held open wherever it may be (:meth:`push`)."""
+        ending = any(c.event == choice.event for c in self.enders())
+        if chain and ending:
+            return self._unchained(f"{self.words(choice.event)} ends the match")
         if choice.then:
-            return self.push(choice.events, hold=hold)
-        if hold and not any(c.event == choice.event for c in self.enders()):
-            return self.push(choice.event, hold=True)
+            return self.push(choice.events, hold=hold, chain=chain)
+        if (hold or chain) and not ending:
+            return self.push(choice.event, hold=hold, chain=chain)
         return self._entry([choice.event])
+
+    def chainable(self) -> str | None:
+        """Why no pick can be chained here (None: one can): seat mode, the match over, nothing to pick."""
+        if self.seat is not None:
+            return "a seat's record keeps each pick an entry of its own (its commitments and openings go with it)"
+        if self.over:
+            return "the match is over"
+        if self.confirming is not None or not self.choices():
+            return "nothing to chain here"
+        return None
+
+    def _unchained(self, why: str) -> Answer:
+        """The refusal of a chained entry (nothing of it recorded)."""
+        return Answer(False, f"not chained: {why}; nothing recorded (the chain is off: pick it again to record it as an "
+                             "entry of its own)")
 
     @property
     def holding(self) -> list[Event]:
@@ -455,15 +481,15 @@ class RecordSession(Corrections):
                 for i, e in enumerate(evs[start:], start=start)]
 
     # -- entries ------------------------------------------------------------------------------------------
-    def enter(self, text: str) -> Answer:
-        """One entry as typed (see the module docstring)."""
+    def enter(self, text: str, chain: bool = False) -> Answer:
+        """One entry as typed (see the module docstring); ``chain``: held open, "and then" (:meth:`push`)."""
         note = text.strip().lower().startswith("note")
-        answer = self._enter(text)
+        answer = self._enter(text, chain)
         if not note:
             self._last_failed = not answer.ok and not answer.confirm
         return answer
 
-    def _enter(self, text: str) -> Answer:
+    def _enter(self, text: str, chain: bool = False) -> Answer:
         text = text.strip()
         if len(text) > MAX_ENTRY:
             self.confirming = None
@@ -479,7 +505,7 @@ class RecordSession(Corrections):
             if d is None:
                 return Answer(False, "Enter records the default (the only choice, or the pass): there is none here; "
                                      "type a number, a few words, the notation, undo, or an event as JSON")
-            return self.push(d.event)
+            return self.pick(d, chain=chain) if chain else self.push(d.event)
         if low in ("undo", "u"):
             return self.undo()
         if low.split(" ", 1)[0] in ("undo", "u") and low.split(" ", 1)[1].strip().isdigit():
@@ -489,32 +515,33 @@ class RecordSession(Corrections):
         if low.startswith("note ") or low == "note":
             return self.note(text[5:])
         if text.startswith("{"):
-            return self._entry([text])
+            return self._entry([text], chain)
         choices, enders = self.lists()
         if text.isdigit():
             n = int(text)
             if not 1 <= n <= len(choices):
                 return Answer(False, f"no choice {n} (1 to {len(choices)})" if choices else "nothing to choose")
-            return self.pick(choices[n - 1])
+            return self.pick(choices[n - 1], chain=chain)
         exact = [c for c in choices + enders if normalize(c.label) == normalize(text)]
         if len(exact) == 1:
-            return self._entry([exact[0].event])
+            return self._entry([exact[0].event], chain)
         try:  # the game's notation: a short form, or one entry of several events
             with self.view._using():
                 events = self.game.notation.parse_entry(text, self.view.state)
         except NotationError as exc:  # else a few words of the choices
             found, ending = match_words(text, choices), match_words(text, enders)
             if len(found) == 1 and not ending:
-                return self._entry([found[0].event])
+                return self._entry([found[0].event], chain)
             if found or ending:
                 both = found + ending
                 return Answer(False, f"{len(both)} choices match {text!r}: type more, or the number", candidates=both)
             more = f" (could be: {'; '.join(exc.candidates[:8])})" if exc.candidates else ""
             return Answer(False, f"no choice matches {text!r}: {exc.reason}{more}")
-        return self._entry(events)
+        return self._entry(events, chain)
 
-    def _entry(self, events: list[Any]) -> Answer:
-        """Record the events of one entry; a lone match-ending one (typed as JSON too) waits for ``y``."""
+    def _entry(self, events: list[Any], chain: bool = False) -> Answer:
+        """Record the events of one entry; a lone match-ending one (typed as JSON too) waits for ``y``
+        (never chained)."""
         if len(events) == 1 and not self.over:
             try:
                 first = events[0] if isinstance(events[0], Event) else self.record._decode(events[0])
@@ -522,19 +549,28 @@ class RecordSession(Corrections):
                 return Answer(False, exc.render().removeprefix("<event>: "))
             ev = first if self.seat is None else self.game.redact(first, self.seat, self.view.state)
             if any(c.event == ev for c in self.enders()):
+                if chain:
+                    return self._unchained(f"{self.words(ev)} ends the match")
                 self.confirming = first
                 return Answer(False, f"{self.words(ev)}: this ends the match and seals the log. Type y to confirm "
                                      "(anything else: nothing is recorded)", confirm=True)
-        return self.push(events[0] if len(events) == 1 else events)
+        return self.push(events[0] if len(events) == 1 else events, chain=chain)
 
-    def push(self, entry: Event | str | dict[str, Any] | list[Any], hold: bool = False) -> Answer:
+    def push(self, entry: Event | str | dict[str, Any] | list[Any], hold: bool = False,
+             chain: bool = False) -> Answer:
         """Record one entry (an event, a choice's, typed, or a list: the events of one entry):
         refused with the ruling when illegal, and nothing of it recorded.  An entry held open
         (:meth:`pick`) is completed by it: both recorded as one entry; a refused completion
         leaves the held part open (it showed the table what it showed).  With ``hold`` the entry
-        is held open itself where the game's notation says it goes on."""
+        is held open itself where the game's notation says it goes on; with ``chain`` (the
+        person's "and then") wherever the same player acts after it (:meth:`chainable`; an entry
+        that ends the match or hands the turn on is refused whole).  Every event is written to
+        the file as it is pushed, held or not."""
         if self.over:
             return Answer(False, "the match is over (undo takes back the last entry)")
+        why = self.chainable() if chain else None
+        if why is not None:
+            return self._unchained(why)
         if self._after_ruling is not None:
             return Answer(False, f"first the judge's ruling: {self.irregularity}")
         items = entry if isinstance(entry, list) else [entry]
@@ -571,14 +607,22 @@ class RecordSession(Corrections):
         ruling = self.record.last_ruling
         derived = self.record.derived
         filled = self._restatable = self._fill()
+        if chain:
+            why = self._chain_ends(state, added + filled)
+            if why is not None:
+                self._rollback(before_r, before_v)
+                self._restatable = []
+                return self._unchained(why)
         self.refused = None
+        self._write_new(lines)  # (held or not: what the table saw is on disk before the answer)
         verdict = "" if ruling.legal else f" ({ruling.verdict}: legal if {ruling.condition})"
         then = f"; then (no other choice): {'; '.join(self.words(e) for e in filled)}" if filled else ""
         said = "; ".join(self.words(e, state) for e in added)  # (in the position they were entered in)
-        if hold and ruling.legal and self._continues(state, added + filled):
+        if ruling.legal and (chain or hold and self._continues(state, added + filled)):
             if self._open is None:
                 self._open = (lines, before_r, before_v)
-            return Answer(True, f"goes on (recorded with the next pick): {said}{then}", added + filled, derived,
+            how = "and then (chained" if chain else "goes on (recorded"
+            return Answer(True, f"{how} with the next pick): {said}{then}", added + filled, derived,
                           ruling=ruling, filled=filled, held=True)
         start = state if self._open is None else self.view._entries[self._open[2] - 1][2]
         lines = self._commit(lines, before_r, before_v)
@@ -587,12 +631,25 @@ class RecordSession(Corrections):
                       + verdict + then, added + filled, derived, ruling=ruling, filled=filled)
 
     def _commit(self, lines: int, before_r: int, before_v: int) -> int:
-        """The entry from ``lines`` (the entry held open, from its start) grouped and written; its first line."""
+        """The entry from ``lines`` (the entry held open, from its start; its events are written
+        already) grouped as one entry for undo; its first line."""
         if self._open is not None:
             (lines, before_r, before_v), self._open = self._open, None
         self._groups.append((self.record.entries - before_r, self.view.entries - before_v))
-        self._write_new(lines)
         return lines
+
+    def _chain_ends(self, state: Any, events: list[Event]) -> str | None:
+        """Why the part ``events`` just pushed (from ``state``) cannot be chained (None: it can):
+        it ends the match, or another player acts after it (an entry is one player's)."""
+        if self.over:
+            return f"{'; '.join(self.words(e, state) for e in events[:1])} ends the match"
+        with self.view._using():
+            before = self.game.to_act(state)
+        after = self.to_act()
+        if not after or (before and sorted(after) != sorted(before)):
+            said = "; ".join(self.words(e, state) for e in events if e.kind != "X")
+            return f"after {said}, {', '.join(after) or 'nobody'} acts (an entry is one player's)"
+        return None
 
     def close(self) -> None:
         """The recorder closes: an entry held open is recorded as it is (what it showed the table stands)."""

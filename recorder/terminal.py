@@ -1,7 +1,8 @@
 """``adjudicator record``'s terminal app (Textual): the position, the choices of whoever acts,
 each with its key (``1``-``9``, ``a``-``z``: one key records it; a long list folded into groups,
 ``recorder/keys.py``; Enter alone records the default, marked ⏎), the match-ending entries
-apart (``0``, then ``y``), the last events in the game's notation, and one entry line for typed
+apart (``0``, then ``y``), ``+`` before a pick ("and then": it is held open, shown above the list, and
+recorded with the next pick as one entry), the last events in the game's notation, and one entry line for typed
 text (``/`` first where the first character is a key: a few words with completion, the
 notation, ``undo``, ``note``, an event as JSON; ``rule stands|taken-back [reason]`` for a judge).
 Every key goes through :class:`replays.record_keys.Keypad`, every entry through
@@ -25,7 +26,7 @@ from adjudicator.core.kernel.meta import header_line, meta_of
 
 from .answers import Answer
 from .session import RecordSession
-from .keys import ENDERS, Keypad
+from .keys import CHAIN, ENDERS, Keypad
 from adjudicator.replays.terminal import scene_text
 
 
@@ -98,8 +99,8 @@ class RecordApp(App[None]):
                 with ScrollableContainer(id="log-box", can_focus=False):
                     yield Static(id="log")
         yield Static(id="message")
-        yield EntryLine(placeholder="a key picks; Enter: the default (⏎); / then words (right arrow completes), "
-                                    "notation, undo, note, JSON", id="entry")
+        yield EntryLine(placeholder="a key picks; + first: and then; Enter: the default (⏎); / then words (right arrow "
+                                    "completes), notation, undo, note, JSON", id="entry")
 
     def on_mount(self) -> None:
         self.query_one("#position-box").border_title = "position"
@@ -139,11 +140,16 @@ class RecordApp(App[None]):
             lines.append("the match is over" if s.over else "" if waiting else "no legal event: type an event as JSON (or its notation)")
         else:
             random = all(c.random for c in choices)
-            lines.append("what happened at the table? (a random outcome)\n" if random
-                         else f"to act: {', '.join(s.to_act())}\n", style="bold")
+            lines.append("what happened at the table? (a random outcome)" if random
+                         else f"to act: {', '.join(s.to_act())}", style="bold")
+            if s.chainable() is None and not self.keypad.chained:  # (the chain key, where it may be pressed)
+                lines.append(f"   {CHAIN}: and then (the next pick with the one after it: one entry)", style="dim")
+            lines.append("\n")
             where = self.keypad.where()
             if where:
-                back = "Escape: back" if self.keypad.opened else "held: recorded with the next pick as one entry"
+                back = "Escape: back" if self.keypad.opened else \
+                    f"the next pick is held, recorded with the one after it; {CHAIN} again: off" if self.keypad.chained \
+                    else "held: recorded with the next pick as one entry"
                 lines.append(f"{where} ▸ ({back})\n", style="bold")
             for key, entry in keyed:
                 lines.append(f"{key:>3}  ", style="bold")

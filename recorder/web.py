@@ -69,6 +69,8 @@ class Entry(msgspec.Struct, forbid_unknown_fields=True):
     """One entry: a choice's number, a few words of it, ``undo``, or an event as JSON text."""
 
     entry: str
+    #: "and then…": held open, recorded with the next entry as one (``RecordSession.push``'s ``chain``)
+    chain: bool = False
 
 
 class ChoiceInfo(msgspec.Struct):
@@ -118,6 +120,10 @@ class RecordingState(msgspec.Struct):
     url: str | None = None
     #: the choice one tap (or Enter) records: the pass where passing is legal, the only choice
     default: int | None = None
+    #: the events of the entry held open ("and then…"), numbered, in words: recorded with the next pick
+    held: list[str] = []
+    #: the "and then…" toggle may chain a pick here (not in seat mode, nor once over)
+    chain: bool = False
 
 
 class Recordings:
@@ -244,17 +250,28 @@ def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok:
         rid, game.id, game.name, list(s.record.setup.players), s.seat, s.judge, len(s.record), s.over, s.sealed,
         _result(s), meta, header_line(meta), s.to_act(), bool(choices) and all(c.random for c in choices),
         infos, log_lines(s), s.position_text(), msgspec.to_builtins(s.scene()), message, ok,
-        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos))
+        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos), *chain_state(s))
 
 
-def _enter(s: RecordSession, text: str) -> Any:
+def chain_state(s: RecordSession) -> tuple[list[str], bool]:
+    """The page's "and then…": the entry held open in words (each in the position it was entered
+    in), and whether a pick may be chained here."""
+    held = s.holding
+    first = len(s.record) - len(held)
+    lines = [f"{i}. {words(s.game, e, at)}" for i, e, at in
+             zip(range(first + 1, len(s.record) + 1), held, s.record.positions_before(first))]
+    return lines, s.chainable() is None
+
+
+def _enter(s: RecordSession, text: str, chain: bool = False) -> Any:
     """One entry of the page: a number past the choices is a match-ending entry (numbered after
-    them by :func:`state_of`), which the page confirmed before sending it: entered and confirmed."""
+    them by :func:`state_of`), which the page confirmed before sending it: entered and confirmed
+    (never chained: refused)."""
     enders, n = s.enders(), len(s.choices())
     if text.strip().isdigit() and n < int(text) <= n + len(enders):
-        answer = s.enter(msgspec.json.encode(enders[int(text) - n - 1].event).decode())
+        answer = s.enter(msgspec.json.encode(enders[int(text) - n - 1].event).decode(), chain=chain)
         return s.enter("y") if answer.confirm else answer
-    return s.enter(text)
+    return s.enter(text, chain=chain)
 
 
 def words(game: Game, event: Any, state: Any = None) -> str:
@@ -387,7 +404,7 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     rec = _recordings(state)
     with rec.lock:
         s = _get(state, rid)
-        answer = _enter(s, typed(s, data.entry))
+        answer = _enter(s, typed(s, data.entry), data.chain)
         if answer.ok:
             publish(state, s, meta_of(s.record.setup))
         message = answer.message

@@ -270,6 +270,18 @@ class Notation(BaseNotation):
             return after.step == "act"
         return after.step in ("allocate", "roll", "move")  # (the mana; an activation's dice; its move)
 
+    def chains(self, state: Any, events: Sequence[Event], after: Any) -> bool:
+        """Whether a scorekeeper chains an entry of ``events`` (entered from ``state``, leaving
+        ``after``) with the next (the recorder's ``+``, "and then"; the chaining model of
+        benchmarks/keystrokes.py): an activation (declared; rolled and moved in the same pick)
+        after which the same warband may still declare another, its activation points allowing
+        it, so two activations (or all of a turn's) make one entry."""
+        declared = next((e for e in events if type(e) is E.ActivationDeclared), None)
+        if declared is None or not getattr(after, "warbands", None) or after.step != "act" \
+                or after.current.id != declared.warband:
+            return False
+        return any(type(e) is E.ActivationDeclared for e in self.game.legal_events(after))
+
     def compound_entries(self, state: Any, events: Any) -> list[tuple[str, list[Event]]]:
         """Each activation of ``events`` with a roll and one move after it (every path: the
         movement points left differ), as the one entry that :meth:`parse_entry` reads back:

@@ -66,7 +66,7 @@
     box.textContent = "";
     first.forEach(c => {
       const b = button(c, c.number === doc.default ? " default" : "");
-      b.addEventListener("click", () => enter(String(c.number)));
+      b.addEventListener("click", () => pick(String(c.number)));
       box.appendChild(b);
     });
     const endBox = $("rec-ending-choices");
@@ -77,6 +77,7 @@
       endBox.appendChild(b);
     });
     $("rec-ending").hidden = !ending.length;
+    showChain(doc);
     $("rec-confirm").hidden = true;
     /* Many choices on a board: the position opens as the board alone (tap a square to narrow the
        choices; the board still leaves the first choice in view); else on a phone it folds away. */
@@ -155,6 +156,27 @@
   function enter(text) {
     document.body.dataset.ready = "0";
     return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: text }).then(show).catch(fail);
+  }
+
+  /* "and then…": while it is on, each choice tapped waits (held open, listed above the choices)
+     and the first one tapped with it off records them all as one entry (the session's chain:
+     refused, and the toggle turned off, where the same player does not act after the pick). */
+  function chainOn() { return $("rec-chain").getAttribute("aria-pressed") === "true"; }
+  function setChain(on) {
+    $("rec-chain").setAttribute("aria-pressed", on ? "true" : "false");
+    document.body.dataset.chain = on ? "1" : "0";
+  }
+  function showChain(doc) {
+    $("rec-chain").hidden = !doc.chain;
+    if (!doc.chain || !doc.ok) setChain(false);
+    const held = $("rec-held");
+    held.hidden = !doc.held.length;
+    held.textContent = doc.held.length ? "held, recorded with the next pick as one entry: " + doc.held.join("; ") : "";
+    document.body.dataset.held = String(doc.held.length);
+  }
+  function pick(number) {
+    document.body.dataset.ready = "0";
+    return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: number, chain: chainOn() }).then(show).catch(fail);
   }
 
   function players() { return $("new-players").value.split(",").map(s => s.trim()).filter(Boolean); }
@@ -291,6 +313,7 @@
     $("new-registered").addEventListener("change", pickRegistered);
     $("rec-token").addEventListener("change", () => { if (!$("new-box").hidden) gameChosen().catch(fail); });
     $("rec-undo").addEventListener("click", () => enter("undo"));
+    $("rec-chain").addEventListener("click", () => setChain(!chainOn()));
     $("rec-scene").addEventListener("click", touch);
     $("rec-filter").addEventListener("click", showAll);
     $("rec-entry").addEventListener("input", filterTyped);
@@ -303,8 +326,8 @@
     $("rec-entry-form").addEventListener("submit", ev => {
       ev.preventDefault();
       const t = $("rec-entry").value.trim(); $("rec-entry").value = "";
-      if (t) enter(t);
-      else if (rec && rec.default) enter(String(rec.default));  // Enter alone: the default (a pass)
+      if (t) pick(t);  // (chained too while "and then…" is on)
+      else if (rec && rec.default) pick(String(rec.default));  // Enter alone: the default (a pass)
     });
     const q = new URLSearchParams(location.search);
     if (location.pathname === "/record/judge" && q.get("a") && q.get("b")) {
