@@ -582,28 +582,9 @@ class RecordSession(Corrections):
         lines = len(self.record)
         before_r, before_v = self.record.entries, self.view.entries
         state = self.view.state
-        added: list[Event] = []
-        filled: list[Event] = []
-        for item in items:
-            try:
-                ev = item if isinstance(item, Event) else self.record._decode(item)
-            except LogError as exc:
-                self._rollback(before_r, before_v)
-                return Answer(False, exc.render().removeprefix("<event>: "))
-            if type(ev) is JudgeRuling and not self.judge:
-                self._rollback(before_r, before_v)
-                return Answer(False, "only a judge records a ruling (record --judge)")
-            try:
-                added += self._push_entry(ev)
-            except IllegalEvent as exc:
-                self._rollback(before_r, before_v)
-                self.refused = ev
-                hint = " (a judge may record it: rule stands|taken-back [reason])" if self.judge else ""
-                r = exc.ruling
-                return Answer(False, f"refused: {r.rule} [{r.code}] {r.message}{hint}", ruling=r)
-            except LogError as exc:
-                self._rollback(before_r, before_v)
-                return Answer(False, exc.render().removeprefix("<event>: "))
+        added = self._push_items(items, before_r, before_v)
+        if isinstance(added, Answer):
+            return added
         ruling = self.record.last_ruling
         derived = self.record.derived
         filled = self._restatable = self._fill()
@@ -629,6 +610,32 @@ class RecordSession(Corrections):
         held = self.record.events[lines:len(self.record) - len(added) - len(filled)]
         return Answer(True, f"recorded {len(self.record) - len(filled)}: " + "; ".join([self.words(e, start) for e in held] + [said])
                       + verdict + then, added + filled, derived, ruling=ruling, filled=filled)
+
+    def _push_items(self, items: list[Any], before_r: int, before_v: int) -> list[Event] | Answer:
+        """The events of one entry pushed in turn (with what the engine fills in after each);
+        the first that cannot be read or is refused rolls the whole entry back: its answer."""
+        added: list[Event] = []
+        for item in items:
+            try:
+                ev = item if isinstance(item, Event) else self.record._decode(item)
+            except LogError as exc:
+                self._rollback(before_r, before_v)
+                return Answer(False, exc.render().removeprefix("<event>: "))
+            if type(ev) is JudgeRuling and not self.judge:
+                self._rollback(before_r, before_v)
+                return Answer(False, "only a judge records a ruling (record --judge)")
+            try:
+                added += self._push_entry(ev)
+            except IllegalEvent as exc:
+                self._rollback(before_r, before_v)
+                self.refused = ev
+                hint = " (a judge may record it: rule stands|taken-back [reason])" if self.judge else ""
+                r = exc.ruling
+                return Answer(False, f"refused: {r.rule} [{r.code}] {r.message}{hint}", ruling=r)
+            except LogError as exc:
+                self._rollback(before_r, before_v)
+                return Answer(False, exc.render().removeprefix("<event>: "))
+        return added
 
     def _commit(self, lines: int, before_r: int, before_v: int) -> int:
         """The entry from ``lines`` (the entry held open, from its start; its events are written

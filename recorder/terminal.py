@@ -110,7 +110,8 @@ class RecordApp(App[None]):
         self.query_one("#entry", Input).focus()
 
     # -- drawing -----------------------------------------------------------------------------------
-    def refresh_all(self) -> None:
+    def title_line(self) -> Text:
+        """The title line: the game, the header, how many events, the mode, the result, the file."""
         s = self.session
         mode = f"seat {s.seat}" if s.seat else "judge's record" if s.judge else "full record"
         header = header_line(meta_of(s.record.setup))
@@ -123,7 +124,11 @@ class RecordApp(App[None]):
             out = s.record.outcome
             title.append(f"  over: {out.result} {out.winner or ''} ({out.reason}); sealed", style="bold green")
         title.append(f"  {s.path}")
-        self.query_one("#title", Static).update(title)
+        return title
+
+    def refresh_all(self) -> None:
+        s = self.session
+        self.query_one("#title", Static).update(self.title_line())
         box = self.query_one("#position-box")
         width = max(40, (box.size.width or 100) - 4)
         self.query_one("#position", Static).update(scene_text(s.scene(), width))
