@@ -210,19 +210,43 @@ OPEN_TIMING = (E.CardSet, E.FollowerPlayed, E.AttackDeclared, E.ColossusAbilityA
 PLAYS = (E.FollowerPlayed, E.ActionPlayed, E.FollowerAbilityActivated)
 
 
-def follower_stats(f: Any) -> tuple[int, int, int, int] | None:
-    """A follower's current Attack, Defence, Crush, Capture: printed plus this turn's boosts, or
-    None where a set value (CO-37) makes the arithmetic the option's."""
-    if f.set_attack is not None or f.set_defence is not None:
-        return None
+def auras(state: Any, f: Any) -> tuple[int, int, int, int]:
+    """What the continuous text of the other followers of ``f``'s owner adds to it (the pool's
+    words: "Your other <race> followers get +n")."""
+    owner = next(p for p in state.players if any(g.handle == f.handle for g in p.field))
+    out = [0, 0, 0, 0]
+    for g in owner.field:
+        if g.handle == f.handle:
+            continue
+        for ab in CARDS[g.card].get("abilities", []):
+            for fx in ab.get("effects", []) if ab.get("timing") == "continuous" else []:
+                if fx.get("do") == "aura" and fx.get("race") in (None, *CARDS[f.card].get("races", [])):
+                    for n, k in enumerate(("attack", "defence", "crush", "capture")):
+                        out[n] += fx.get(k, 0)
+    return out[0], out[1], out[2], out[3]
+
+
+def follower_stats(state: Any, f: Any) -> tuple[int, int, int, int]:
+    """A follower's current Attack, Defence, Crush, Capture: printed (or set, CO-37), plus this
+    turn's boosts, plus the auras of its owner's other followers."""
     c = CARDS[f.card]
-    return (c.get("attack", 0) + f.boost[0], c.get("defence", 0) + f.boost[1],
-            c.get("crush", 0) + f.boost[2], c.get("capture", 0) + f.boost[3])
+    base = (c.get("attack", 0) if f.set_attack is None else f.set_attack,
+            c.get("defence", 0) if f.set_defence is None else f.set_defence, c.get("crush", 0), c.get("capture", 0))
+    au = auras(state, f)
+    return (base[0] + f.boost[0] + au[0], base[1] + f.boost[1] + au[1], base[2] + f.boost[2] + au[2],
+            base[3] + f.boost[3] + au[3])
 
 
-def calm(state: Any) -> bool:
-    """No continuous text on either field (no aura, no cost change): the printed numbers hold."""
-    return not any(f.card in CONTINUOUS for p in state.players for f in p.field)
+def cost(state: Any, player: str, card: str) -> int:
+    """Seed A1: the Locus cost, changed by the player's followers' cost changes ("Your <race>
+    followers cost 1 less locus"), never below 0 (CO-5.1)."""
+    n = CARDS[card].get("locus_cost", 0)
+    for g in seat(state, player).field:
+        for ab in CARDS[g.card].get("abilities", []):
+            for fx in ab.get("effects", []) if ab.get("timing") == "continuous" else []:
+                if fx.get("do") == "cost-change" and is_follower(card) and fx.get("race") in (None, *CARDS[card].get("races", [])):
+                    n += fx["delta"]
+    return max(0, n)
 
 
 class Audit:
@@ -243,6 +267,8 @@ class Audit:
         self.entered: dict[str, int] = {}
         self.window: dict[str, Any] | None = None
         self.chain: list[tuple[str, str]] = []
+        #: what each chain item chose when played (its targets, its source follower)
+        self.items: list[dict[str, Any]] = []
         self.attack: dict[str, Any] | None = None
         self.main_ended = False
         self.opening: list[Any] = []
@@ -281,20 +307,22 @@ class Audit:
             for f in p.field:
                 self.entered.setdefault(f.handle, self.turn)
 
+    def resolved(self, i: int, e: Any, b: Any, a: Any, info: dict[str, Any]) -> None:
+        """A chain item resolved (a subclass checks its effects)."""
+
+    def effects(self, i: int, e: Any, b: Any, a: Any, controller: str, effects: list[dict[str, Any]],
+                targets: list[str], source: str | None) -> None:
+        """Effects took place between ``b`` and ``a`` (a subclass checks them)."""
+
     def probe(self, i: int, st: Step) -> None:
         """A decision is due at ``st.before``: a subclass checks what may and may not come there."""
 
     def settled(self, i: int, e: Any, b: Any) -> None:
         """Seed D(iii)4(v): a follower whose damage reaches its Defence (CO-14: or exceeds it) has
         left the field before anyone decides again."""
-        if not calm(b):
-            return
         for p in b.players:
             for f in p.field:
-                stats = follower_stats(f)
-                if stats is None:
-                    continue
-                d = stats[1]
+                d = follower_stats(b, f)[1]
                 if d <= 0 or (f.damage >= d if option(self.setup, "destroy_when") == "damage-ge-defence" else f.damage > d):
                     self.fail(i, e, f"{f.handle} ({f.card}) has {f.damage} damage and Defence {d} but is on the field")
 
@@ -492,7 +520,7 @@ class Audit:
         used = pa.locus_used - pb.locus_used
         if len(pb.locus) - pb.locus_used < used or used < 0:
             self.fail(i, e, f"paid {used} Locus with {len(pb.locus) - pb.locus_used} unused")
-        if calm(b) and used != cost:
+        if used != cost:
             self.fail(i, e, f"paid {used} Locus, the cost is {cost}")
 
     def gem_level(self, i: int, e: Any, b: Any) -> None:
@@ -501,7 +529,8 @@ class Audit:
         if not gems_meet(CARDS[e.card].get("gem_level", {}), gems):
             self.fail(i, e, f"the Gem Level {CARDS[e.card].get('gem_level')} is not met by {sorted(gems)}")
 
-    def play(self, i: int, e: Any, b: Any, item: tuple[str, str]) -> None:
+    def play(self, i: int, e: Any, b: Any, item: tuple[str, str], info: dict[str, Any] | None = None) -> None:
+        self.items.append(info or {})
         if self.window is None:
             self.window = {"priority": self.tp, "passes": 0}
         else:
@@ -516,15 +545,15 @@ class Audit:
             if any(name(c) == name(e.card) for c in mine):
                 self.fail(i, e, "a second Follower Unique of a name")
         self.gem_level(i, e, b)
-        self.paid(i, e, b, a, CARDS[e.card].get("locus_cost", 0))
-        self.play(i, e, b, (e.player, e.card))
+        self.paid(i, e, b, a, cost(b, e.player, e.card))
+        self.play(i, e, b, (e.player, e.card), {"kind": "follower", "targets": list(e.targets)})
 
     def on_ActionPlayed(self, i: int, e: Any, b: Any, a: Any) -> None:
         if e.card not in seat(b, e.player).hand or kind(e.card) not in ("action", "action-snap"):
             self.fail(i, e, "not an Action in hand")
         self.gem_level(i, e, b)
-        self.paid(i, e, b, a, CARDS[e.card].get("locus_cost", 0))
-        self.play(i, e, b, (e.player, e.card))
+        self.paid(i, e, b, a, cost(b, e.player, e.card))
+        self.play(i, e, b, (e.player, e.card), {"kind": "action", "targets": list(e.targets)})
 
     def on_FollowerAbilityActivated(self, i: int, e: Any, b: Any, a: Any) -> None:
         f = handles(seat(b, e.player)).get(e.follower)
@@ -546,7 +575,8 @@ class Audit:
             if g is not None and g.on:
                 self.fail(i, e, "the OFF cost is not paid")
         self.paid(i, e, b, a, cost.get("locus", 0))
-        self.play(i, e, b, (e.player, f.card))
+        self.play(i, e, b, (e.player, f.card),
+                  {"kind": "ability", "targets": list(e.targets), "source": e.follower, "ability": e.ability})
         self.seen["abilities"] += 1
 
     def on_ColossusAbilityActivated(self, i: int, e: Any, b: Any, a: Any) -> None:
@@ -563,6 +593,8 @@ class Audit:
             self.fail(i, e, f"needs {abilities[e.ability]['requires']}, has {sorted(gems)}")
         self.paid(i, e, b, a, abilities[e.ability].get("cost", {}).get("locus", 0))
         self.seen["colossus abilities"] += 1
+        # CO-28: at once, no chain
+        self.effects(i, e, b, a, e.player, abilities[e.ability].get("effects", []), list(e.targets), None)
 
     # the X-play window (CO-18)
     def on_XPlayPassed(self, i: int, e: Any, b: Any, a: Any) -> None:
@@ -576,8 +608,11 @@ class Audit:
             self.fail(i, e, f"resolved while the window is open or the chain is empty ({self.chain})")
             return
         top = self.chain.pop()  # seed D(iii)4(v): from the last played
+        info = self.items.pop()
         if top != (e.player, e.card):
             self.fail(i, e, f"resolved out of order: the last item is {top}")
+        else:
+            self.resolved(i, e, b, a, info)
         self.seen["resolved"] += 1
 
     def on_MainPhaseEnded(self, i: int, e: Any, b: Any, a: Any) -> None:
@@ -597,12 +632,9 @@ class Audit:
         if f is None:
             self.fail(i, e, "no such follower")
             return
-        stats = follower_stats(f)
-        if stats is not None and calm(b):
-            d = stats[1]
-            dies = d <= 0 or (f.damage >= d if option(self.setup, "destroy_when") == "damage-ge-defence" else f.damage > d)
-            if not dies:
-                self.fail(i, e, f"destroyed with {f.damage} damage and Defence {d}")
+        d = follower_stats(b, f)[1]
+        if not (d <= 0 or (f.damage >= d if option(self.setup, "destroy_when") == "damage-ge-defence" else f.damage > d)):
+            self.fail(i, e, f"destroyed with {f.damage} damage and Defence {d}")
         if e.card not in seat(a, e.player).discard or e.follower in handles(seat(a, e.player)):
             self.fail(i, e, "not moved to the discard pile")
 
@@ -681,8 +713,8 @@ class Audit:
             if e.result != "deck-hit":
                 self.fail(i, e, "an unblocked attack on the deck does not hit it")
                 return
-            stats = follower_stats(f) if f is not None else None
-            if stats is not None and calm(b):
+            stats = follower_stats(b, f) if f is not None else None
+            if stats is not None:
                 crush, capture = max(0, stats[2]), max(0, stats[3])  # CO-48
                 if e.damage != min(crush, deck_size(opp)) or e.capture != capture:
                     self.fail(i, e, f"Crush {crush} (deck {deck_size(opp)}) and Capture {capture} expected")
@@ -725,17 +757,16 @@ class Audit:
     def damage(self, i: int, e: Any, b: Any, at: dict[str, Any], f: Any, target: str | None) -> None:
         """Seed A8: the attacker's Attack against the Defence; one-way unless mutual_battle_damage
         (CO-13, blocked attacks only)."""
-        if target is None or f is None or not calm(b):
+        if target is None or f is None:
             return
-        stats = follower_stats(f)
-        if stats is not None and e.damage != max(0, stats[0]):  # CO-48: below 0 deals none
+        stats = follower_stats(b, f)
+        if e.damage != max(0, stats[0]):  # CO-48: below 0 deals none
             self.fail(i, e, f"deals {e.damage}, the attacker's Attack is {stats[0]}")
         opp = seat(b, other(self.setup, at["player"]))
         t = handles(opp).get(target)
         back = 0
         if at["blocker"] is not None and option(self.setup, "mutual_battle_damage") and t is not None:
-            ts = follower_stats(t)
-            back = e.counter_damage if ts is None else max(0, ts[0])
+            back = max(0, follower_stats(b, t)[0])
         if e.counter_damage != back:
             self.fail(i, e, f"counter damage {e.counter_damage}, expected {back}")
 

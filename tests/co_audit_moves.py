@@ -14,7 +14,8 @@ import msgspec
 
 from adjudicator.games.colossus_order import events as E
 
-from .co_audit import (CARDS, GAME, Audit, Step, calm, gems_meet, handles, is_follower, is_gem, kind,
+from .co_audit_effects import EffectAudit
+from .co_audit import (CARDS, GAME, Step, cost, gems_meet, handles, is_follower, is_gem, kind,
                        name, option, other, seat)
 
 #: effect targets that need no choice in ``targets`` (the oracle lists plays of those alone)
@@ -30,7 +31,7 @@ def key(e: Any) -> bytes:
     return msgspec.json.encode(GAME.canonical(e))
 
 
-class Probe(Audit):
+class Probe(EffectAudit):
     """The audit, and at every ``every``-th decision the seed's both directions."""
 
     def __init__(self, setup: E.MatchStarted, every: int = 1) -> None:
@@ -107,12 +108,12 @@ class Probe(Audit):
             if not self.locus_sets[me.id] and (cap is None or len(me.locus) < cap):
                 self.allowed(i, b, E.CardSet(player=me.id, card=c, zone="locus"), "any card as a Locus once a turn, D(iii)4(ii)")
             card = CARDS[c]
-            if is_follower(c) and calm(b) and card.get("locus_cost", 0) <= unused \
+            if is_follower(c) and cost(b, me.id, c) <= unused \
                     and gems_meet(card.get("gem_level", {}), self.gems_for(me, "gem_level_scope", "colossus-gems")) \
                     and not any(needs_choice(ab.get("effects", [])) for ab in card.get("abilities", []) if ab.get("timing") == "cip") \
                     and not (kind(c) == "follower-unique" and any(name(f.card) == name(c) for f in me.field)):
                 self.allowed(i, b, E.FollowerPlayed(player=me.id, card=c), "cost and Gem Level met, A1/A2")
-            if kind(c) in ("action", "action-snap") and calm(b) and card.get("locus_cost", 0) <= unused \
+            if kind(c) in ("action", "action-snap") and cost(b, me.id, c) <= unused \
                     and gems_meet(card.get("gem_level", {}), self.gems_for(me, "gem_level_scope", "colossus-gems")) \
                     and not needs_choice(card.get("effects", [])) and card.get("modelled", True):
                 self.allowed(i, b, E.ActionPlayed(player=me.id, card=c), "cost and Gem Level met, D(iii)4(iv)")
@@ -149,10 +150,10 @@ class Probe(Audit):
         for c in hand:
             card = CARDS[c]
             level = gems_meet(card.get("gem_level", {}), self.gems_for(me, "gem_level_scope", "colossus-gems"))
-            if is_follower(c) and calm(b) and not (kind(c) == "follower-unique" and any(name(f.card) == name(c) for f in me.field)):
+            if is_follower(c) and not (kind(c) == "follower-unique" and any(name(f.card) == name(c) for f in me.field)):
                 if not level:
                     self.refused(i, b, E.FollowerPlayed(player=me.id, card=c), ("CO-5.2", "CO-5.1"))
-                elif card.get("locus_cost", 0) > unused:
+                elif cost(b, me.id, c) > unused:
                     self.refused(i, b, E.FollowerPlayed(player=me.id, card=c), "CO-5.1", "locus-short")
             if kind(c) in ("action", "action-snap"):
                 self.refused(i, b, E.FollowerPlayed(player=me.id, card=c), "CO-6.1", "not-a-follower")
