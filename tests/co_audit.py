@@ -155,11 +155,13 @@ def bold_weight(state: Any, e: Any) -> float:
     return GAME.playout_weight(state, e)
 
 
-def steps(setup: E.MatchStarted, seed: int, max_events: int = 900, *, bold: bool = False) -> list[Step]:
+def steps(setup: E.MatchStarted, seed: int, max_events: int = 900, *, bold: bool = False,
+          start: Any = None, uniform: bool = False) -> list[Step]:
     """A random legal match as the playouts pick it (adjudicator/core/kernel/playout.py; ``bold``:
-    :func:`bold_weight`), every event (decisions, random outcomes and derived events) with the
-    position before and after."""
-    weight = bold_weight if bold else GAME.playout_weight
+    :func:`bold_weight`; ``uniform``: every legal event alike), every event (decisions, random
+    outcomes and derived events) with the position before and after; from ``start`` (a settled
+    position) or the set-up."""
+    weight = (lambda s, e: 1.0) if uniform else bold_weight if bold else GAME.playout_weight
     rng = random.Random(seed)
     out: list[Step] = []
 
@@ -170,7 +172,7 @@ def steps(setup: E.MatchStarted, seed: int, max_events: int = 900, *, bold: bool
             state = nxt
         return state
 
-    state = settle(GAME.initial_state(setup))
+    state = settle(GAME.initial_state(setup)) if start is None else start
     n = 0
     while GAME.outcome(state) is None and n < max_events:
         options = GAME.legal_events(state)
@@ -660,7 +662,7 @@ class Audit:
             self.fail(i, e, "the attacker's ON/OFF after the declaration does not follow attack_taps_attacker (CO-10)")
         self.attack = {"player": e.player, "attacker": e.attacker, "target": e.target, "slot": e.slot,
                        "follower": e.follower, "blocker": None, "decided": False,
-                       "card": f.card, "before": b}
+                       "card": f.card}
         self.seen["attacks"] += 1
 
     def on_BlockDeclared(self, i: int, e: Any, b: Any, a: Any) -> None:

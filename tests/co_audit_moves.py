@@ -7,6 +7,7 @@ phase, too many cards) is refused by ``check`` with the rule the rule page names
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -15,8 +16,11 @@ import msgspec
 from adjudicator.games.colossus_order import events as E
 
 from .co_audit_effects import EffectAudit
-from .co_audit import (CARDS, GAME, Step, cost, gems_meet, handles, is_follower, is_gem, kind,
+from .co_audit import (CARDS, GAME, Step, steps, cost, deck_size, gems_meet, handles, is_follower, is_gem, kind,
                        name, option, other, seat)
+
+#: events of a side line (:meth:`Probe.side_line`)
+SIDE_LINE = 30
 
 #: effect targets that need no choice in ``targets`` (the oracle lists plays of those alone)
 UNCHOSEN = (None, "self", "all-opponent-followers", "all-own-followers")
@@ -34,13 +38,17 @@ def key(e: Any) -> bytes:
 class Probe(EffectAudit):
     """The audit, and at every ``every``-th decision the seed's both directions."""
 
-    def __init__(self, setup: E.MatchStarted, every: int = 1) -> None:
+    def __init__(self, setup: E.MatchStarted, every: int = 1, explore: int = 0) -> None:
         super().__init__(setup)
         self.every = every
         self.decisions = 0
+        #: every how many decisions a side line of uniformly chosen legal events is audited (0: never)
+        self.explore = explore
 
     def probe(self, i: int, st: Step) -> None:
         self.decisions += 1
+        if self.explore and self.decisions % self.explore == 0:
+            self.side_line(i, st)
         if self.decisions % self.every:
             return
         b, e = st.before, st.event
@@ -64,6 +72,21 @@ class Probe(EffectAudit):
             self.at_discard(i, b, e)
         elif isinstance(e, E.LocusReplaced):
             self.refused(i, b, E.LocusReplaced(player=other(self.setup, e.player), card=e.card), "CO-7.8", "no-replacement-due")
+
+    def side_line(self, i: int, st: Step) -> None:
+        """From the position before ``st``, a line of every legal event alike (the playouts' weights
+        avoid some), audited by a copy of this audit: what legal_events lists must be what the
+        seed allows."""
+        twin = copy.copy(self)
+        for k, v in vars(self).items():
+            if k not in ("setup",):
+                setattr(twin, k, copy.deepcopy(v))
+        twin.explore, twin.every, twin.bad, twin.seen = 0, 10**9, [], Counter()
+        line = steps(self.setup, i, SIDE_LINE, start=st.before, uniform=True)
+        for k, s2 in enumerate(line):
+            twin.step(k, s2, line)
+        self.bad += [f"side line from event {i}: {x}" for x in twin.bad]
+        self.seen["side-line events"] += len(line)
 
     def open_timing(self) -> bool:
         return (self.window is None and not self.chain and self.attack is None and self.tp is not None
@@ -131,6 +154,23 @@ class Probe(EffectAudit):
                     and gems_meet(ab["requires"], self.gems_for(me, "colossus_ability_scope", "colossus-gems")):
                 self.allowed(i, b, E.ColossusAbilityActivated(player=me.id, ability=n), "Colossus ability once a turn, D(iii)4(vi)")
         self.allowed(i, b, E.MainPhaseEnded(player=me.id), "the turn player ends the main phase")
+        self.abilities_allowed(i, b, me)
+
+    def abilities_allowed(self, i: int, b: Any, p: Any) -> None:
+        """Seed D(iii)4(iii), FAQ (attacks): a follower's activated ability, its costs paid (an OFF
+        cost: ON, not played this turn); CO-9: other costs the turn it is played too."""
+        unused = len(p.locus) - p.locus_used
+        for f in p.field:
+            for n, ab in enumerate(CARDS[f.card].get("abilities", [])):
+                c = ab.get("cost", {})
+                if ab.get("timing") != "activated" or needs_choice(ab.get("effects", [])) or c.get("locus", 0) > unused:
+                    continue
+                ev = E.FollowerAbilityActivated(player=p.id, follower=f.handle, ability=n)
+                if c.get("off") and (not f.on or self.entered.get(f.handle) == self.turn):
+                    self.refused(i, b, ev, ("CO-8.3", "CO-9"))
+                elif not any(fx.get("do") in ("look-top", "reveal-top", "mill") and deck_size(seat(b, p.id)) == 0
+                             for fx in ab.get("effects", [])):
+                    self.allowed(i, b, ev, "an activated ability, its costs paid")
 
     def forbidden_at_open_timing(self, i: int, b: Any) -> None:
         me, opp = seat(b, self.tp), seat(b, other(self.setup, self.tp))
@@ -180,6 +220,13 @@ class Probe(EffectAudit):
             elif not gems_meet(ab["requires"], self.gems_for(me, "colossus_ability_scope", "colossus-gems")):
                 self.refused(i, b, E.ColossusAbilityActivated(player=me.id, ability=n), "CO-8.4", "colossus-gems")
         self.refused(i, b, E.ColossusAbilityActivated(player=opp.id, ability=0), "CO-8.4", "not-turn-player")
+        for f in opp.field:  # the other player acts only in X-play (FAQ (game rules))
+            for n, ab in enumerate(CARDS[f.card].get("abilities", [])):
+                if ab.get("timing") == "activated":
+                    self.refused(i, b, E.FollowerAbilityActivated(player=opp.id, follower=f.handle, ability=n), "CO-3.1", "not-turn-player")
+        for c in sorted(set(opp.hand)):
+            if kind(c) == "action-snap":
+                self.refused(i, b, E.ActionPlayed(player=opp.id, card=c), "CO-8.2", "not-turn-player")
         face_down = [sl.id for sl in me.locus if not sl.face_up]
         self.refused(i, b, E.CompleteDeclared(player=me.id, slots=(face_down + [997, 998, 999, 1000, 1001, 1002])[:6]),
                      "CO-3.2", "declaration-timing")
@@ -196,7 +243,20 @@ class Probe(EffectAudit):
         pr = self.window["priority"]
         nope = other(self.setup, pr)
         self.refused(i, b, E.XPlayPassed(player=nope), "CO-9.2", "no-priority")
+        self.allowed(i, b, E.XPlayPassed(player=pr), "a pass")
         p = seat(b, pr)
+        self.abilities_allowed(i, b, p)
+        unused = len(p.locus) - p.locus_used
+        for c in sorted(set(p.hand)):
+            card = CARDS[c]
+            if kind(c) == "action-snap" and cost(b, pr, c) <= unused and not needs_choice(card.get("effects", [])) \
+                    and gems_meet(card.get("gem_level", {}), self.gems_for(p, "gem_level_scope", "colossus-gems")):
+                self.allowed(i, b, E.ActionPlayed(player=pr, card=c), "an Action.Snap in X-play (FAQ (game rules))")
+        for f in seat(b, nope).field:
+            for n, ab in enumerate(CARDS[f.card].get("abilities", [])):
+                if ab.get("timing") == "activated":
+                    self.refused(i, b, E.FollowerAbilityActivated(player=nope, follower=f.handle, ability=n),
+                                 ("CO-9.2", "CO-9.3"), "no-priority")
         for c in sorted(set(p.hand)):
             if kind(c) == "action":
                 self.refused(i, b, E.ActionPlayed(player=pr, card=c), "CO-9.3", "not-snap")

@@ -38,10 +38,14 @@ EVENTS = 700
 PROBE_EVERY = 3
 
 
+#: every how many decisions a side line of uniformly chosen legal events is audited
+EXPLORE = 25
+
+
 def audited(seed: int, *, bold: bool = False, every: int = PROBE_EVERY) -> Probe:
     setup = audit_setup(seed)
     match = steps(setup, seed, EVENTS, bold=bold)
-    return Probe(setup, every).run(match)
+    return Probe(setup, every, EXPLORE).run(match)
 
 
 def assert_agrees(a: Audit) -> None:
