@@ -149,7 +149,10 @@ def bold_weight(state: Any, e: Any) -> float:
             return 0.3
         return 30.0 if is_gem(e.card) else 0.2
     if isinstance(e, E.AttackDeclared):
-        return 6.0 if e.target == "deck" else 0.3
+        return 6.0 if e.target == "deck" else 3.0 if e.target == "follower" else 0.3
+    at = state.attack
+    if at is not None and at.target == "follower" and at.follower in getattr(e, "targets", ()):
+        return 50.0  # an answer that touches the attacked follower (FAQ (attacks): switched ON)
     if isinstance(e, E.GemsCaptured):
         return 1.0 + 10 * len(e.cards)
     return GAME.playout_weight(state, e)
@@ -700,8 +703,10 @@ class Audit:
             blocker = handles(opp).get(at["blocker"])
             if e.result not in ("defended", "follower-damaged") or (e.result == "follower-damaged" and e.follower != at["blocker"]):
                 self.fail(i, e, "a blocked attack does not fight the blocker")
-            if blocker is None and e.result != "defended":
-                self.fail(i, e, "the blocker left the field: the attack is defended")
+            if blocker is None:
+                self.seen["blockers gone before the battle"] += 1
+                if e.result != "defended":
+                    self.fail(i, e, "the blocker left the field: the attack is defended")
             if f is None and needs and e.result != "defended":
                 self.fail(i, e, "the attacker left the field (CO-15)")
             self.damage(i, e, b, at, f, e.follower if e.result == "follower-damaged" else None)
@@ -755,6 +760,13 @@ class Audit:
                 self.fail(i, e, "an unblocked attack on a follower does not damage it")
             self.damage(i, e, b, at, f, e.follower)
             self.seen["follower battles"] += 1
+            # FAQ (attacks): a target switched ON after the declaration is still hit, and stays ON
+            # if it survives
+            after = handles(seat(a, opp.id)).get(at["follower"])
+            if after is not None and after.on != t.on:
+                self.fail(i, e, f"the battle switches {t.handle} {'OFF' if t.on else 'ON'}")
+            if t.on:
+                self.seen["attacked followers switched ON before the battle"] += 1
 
     def damage(self, i: int, e: Any, b: Any, at: dict[str, Any], f: Any, target: str | None) -> None:
         """Seed A8: the attacker's Attack against the Defence; one-way unless mutual_battle_damage

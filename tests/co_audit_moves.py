@@ -15,7 +15,7 @@ import msgspec
 
 from adjudicator.games.colossus_order import events as E
 
-from .co_audit_effects import EffectAudit
+from .co_audit_view import ViewAudit
 from .co_audit import (CARDS, GAME, Step, steps, cost, deck_size, gems_meet, handles, is_follower, is_gem, kind,
                        name, option, other, seat)
 
@@ -35,7 +35,7 @@ def key(e: Any) -> bytes:
     return msgspec.json.encode(GAME.canonical(e))
 
 
-class Probe(EffectAudit):
+class Probe(ViewAudit):
     """The audit, and at every ``every``-th decision the seed's both directions."""
 
     def __init__(self, setup: E.MatchStarted, every: int = 1, explore: int = 0) -> None:
@@ -52,6 +52,7 @@ class Probe(EffectAudit):
         if self.decisions % self.every:
             return
         b, e = st.before, st.event
+        self.view_check(i, e, b)
         self.legal_now = {key(x) for x in GAME.legal_events(b)}
         if isinstance(e, (*OPEN, E.ActionPlayed, E.FollowerAbilityActivated)) and self.open_timing():
             self.allowed_at_open_timing(i, b)
