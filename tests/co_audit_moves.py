@@ -44,6 +44,14 @@ class Probe(ViewAudit):
         self.decisions = 0
         #: every how many decisions a side line of uniformly chosen legal events is audited (0: never)
         self.explore = explore
+        #: the refused mutations: (their place in the log: its line index, the event, the ruling)
+        self.refusals: list[tuple[int, Any, Any]] = []
+        #: events of the log (not derived) so far
+        self.logged = 0
+
+    def step(self, i: int, st: Step, match: list[Step]) -> None:
+        super().step(i, st, match)
+        self.logged += not st.derived
 
     def probe(self, i: int, st: Step) -> None:
         self.decisions += 1
@@ -111,6 +119,8 @@ class Probe(ViewAudit):
             self.fail(i, ev, f"refused under {r.rule} {r.code} ({r.message}), expected {rules} {code}")
         elif key(ev) in self.legal_now:
             self.fail(i, ev, "refused by check but listed by legal_events")
+        else:
+            self.refusals.append((self.logged + 1, ev, r))
         self.seen["forbidden checked"] += 1
 
     def ready(self, p: Any) -> list[Any]:

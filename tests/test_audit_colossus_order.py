@@ -19,9 +19,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
+import msgspec
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
+from adjudicator.core.kernel.events import JudgeRuling
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.playout import to_jsonl
 from adjudicator.core.kernel.seats import redact_log
@@ -70,6 +72,39 @@ def test_fixed_matches_follow_the_seed() -> None:
 def test_generated_matches_follow_the_seed(seed: int, bold: bool) -> None:
     note(f"audit seed {seed} bold={bold}")
     assert_agrees(audited(seed, bold=bold))
+
+
+# -- judges' rulings (docs/log-format.md, "Judges' rulings"; FIDE 7.5) --------------------------------
+
+@pytest.mark.parametrize("seed", (2, 5))
+def test_a_refused_event_taken_back_leaves_the_match_as_it_was(seed: int) -> None:
+    """Each kind of event the audit found refused, inserted where it was refused and taken back at
+    once by a judge: the log is legal, the warning cites the rule the refusal cited, the final
+    position is the match's own, and every seat's record verifies (not illegal)."""
+    setup = audit_setup(seed)
+    match = steps(setup, seed, 400)
+    a = Probe(setup, 2).run(match)
+    assert_agrees(a)
+    log = [setup] + [st.event for st in match if not st.derived]
+    final = msgspec.to_builtins(run(parse_log(to_jsonl(log), "match.jsonl")).state)
+    rng = random.Random(seed)
+    kinds: dict[tuple[str, str], tuple[int, Any, Any]] = {}
+    for at, ev, r in a.refusals:
+        if isinstance(ev, E.CardDrawn):
+            continue  # a draw shows its card: taken back, the drawer still knows it (CO-44)
+        if (type(ev).__name__, r.code) not in kinds or rng.random() < 0.1:
+            kinds[type(ev).__name__, r.code] = (at, ev, r)
+    assert len(kinds) >= 15, sorted(kinds)
+    for (name, code), (at, ev, r) in sorted(kinds.items()):
+        judged = log[:at] + [ev, JudgeRuling(event=at + 1, decision="taken-back")] + log[at:]
+        res = run(parse_log(to_jsonl(judged), f"taken-back-{name}.jsonl"))
+        assert res.verdict == "legal", (name, code, ev, [v.as_dict() for v in res.violations][:2])
+        warned = [w for w in res.warnings if w.decision == "taken-back" and w.seq == at + 1]
+        assert len(warned) == 1 and warned[0].rule == r.rule, (name, code, res.warnings)
+        assert msgspec.to_builtins(res.state) == final, (name, code)
+        for me in setup.players:
+            record = list(redact_log(parse_log(to_jsonl(judged), "judged.jsonl"), me))
+            assert run(parse_log(to_jsonl(record), "record.jsonl")).verdict != "illegal", (name, code, me)
 
 
 # -- deck construction (seed D(i), A3) ----------------------------------------------------------------
