@@ -192,3 +192,33 @@ def test_both_decks_empty_from_the_start() -> None:
                                options={"deck_validation": "off", "simultaneous_deckout": value})
         res = run(parse_log(to_jsonl([setup]), "empty.jsonl"))
         assert res.verdict == "legal" and res.outcome.result == "draw", (value, res.outcome)
+
+
+# -- CO-48: an Attack below 0 deals no damage ----------------------------------------------------------
+
+def test_an_attack_below_zero_deals_no_damage() -> None:
+    """CO-48 (found by this audit: the seed compares Attack with Defence, A8, and says nothing of an
+    Attack below 0): Bob's Bone Sentry (2/2) attacks, Ann blocks with Bastion Squire and gives the
+    attacker -3 Attack (Blinding Radiance): the battle deals 0 damage, not -1."""
+    from tests.co_scenarios import A, B, Script
+
+    s = Script(hands={A: ["bastion-squire", "blinding-radiance"], B: ["bone-sentry"]})
+    s.set_gem("white-gem")
+    s.set_locus("white-gem")
+    squire = s.summon("bastion-squire")
+    s.end_turn()
+    s.set_gem("black-gem")
+    s.set_locus("black-gem")
+    sentry = s.summon("bone-sentry")
+    s.end_turn()
+    s.set_gem("white-gem")
+    s.set_locus("white-gem")
+    s.end_turn()
+    s.attack(sentry)
+    s.block(squire)
+    s.pass_()  # bob
+    s.play("blinding-radiance")  # ann: the attacker gets -3 Attack
+    s.pass_window()
+    battle = s.last_derived()[-1]
+    assert battle == E.BattleResolved(player=B, attacker=sentry, result="follower-damaged", follower=squire, damage=0)
+    assert s.stats(sentry)[0] == -1 and s.follower(squire).damage == 0
