@@ -200,19 +200,11 @@ def test_an_attack_below_zero_deals_no_damage() -> None:
     """CO-48 (found by this audit: the seed compares Attack with Defence, A8, and says nothing of an
     Attack below 0): Bob's Bone Sentry (2/2) attacks, Ann blocks with Bastion Squire and gives the
     attacker -3 Attack (Blinding Radiance): the battle deals 0 damage, not -1."""
-    from tests.co_scenarios import A, B, Script
+    from tests.co_scenarios import B
+    from tests.test_co_rules import duel
 
-    s = Script(hands={A: ["bastion-squire", "blinding-radiance"], B: ["bone-sentry"]})
-    s.set_gem("white-gem")
-    s.set_locus("white-gem")
-    squire = s.summon("bastion-squire")
-    s.end_turn()
-    s.set_gem("black-gem")
-    s.set_locus("black-gem")
-    sentry = s.summon("bone-sentry")
-    s.end_turn()
-    s.set_gem("white-gem")
-    s.set_locus("white-gem")
+    s = duel(a=["blinding-radiance"])  # ann's Bastion Squire F1, ben's Bone Sentry F2; 2 white Gems
+    squire, sentry = "F1", "F2"
     s.end_turn()
     s.attack(sentry)
     s.block(squire)
