@@ -118,7 +118,7 @@ class EffectAudit(Audit):
                     elif do == "switch":
                         x["on"] = fx["to"] == "on"
                     elif do == "set-stats":
-                        x["set"] = True
+                        x["set"] = (fx.get("attack"), fx.get("defence"))
                     else:
                         x["gone"] = {"destroy": "discard", "return-to-hand": "hand"}.get(do) or "deck-" + fx.get("where", "bottom")
         self.compare(i, e, b, a, exp, fields)
@@ -159,6 +159,8 @@ class EffectAudit(Audit):
                 self.fail(i, e, f"{h} has {fa.damage} damage, expected {fb.damage} + {x['damage']}")
             if not x["set"] and list(fa.boost) != [p + q for p, q in zip(fb.boost, x["boost"])]:
                 self.fail(i, e, f"{h}'s boosts are {fa.boost}, expected {fb.boost} + {x['boost']}")
+            if x["set"] and any(v is not None and v != w for v, w in zip(x["set"], (fa.set_attack, fa.set_defence))):
+                self.fail(i, e, f"{h}'s Attack/Defence are set to {(fa.set_attack, fa.set_defence)}, not {x['set']}")
             if x["on"] is not None and fa.on != x["on"]:
                 self.fail(i, e, f"{h} is not switched {'ON' if x['on'] else 'OFF'}")
 

@@ -62,6 +62,8 @@ class Probe(ViewAudit):
         b, e = st.before, st.event
         self.view_check(i, e, b)
         self.legal_now = {key(x) for x in GAME.legal_events(b)}
+        for p in self.setup.players:  # CO-10.4: either player, at any moment
+            self.allowed(i, b, E.Conceded(player=p), "a concession")
         if isinstance(e, (*OPEN, E.ActionPlayed, E.FollowerAbilityActivated)) and self.open_timing():
             self.allowed_at_open_timing(i, b)
             self.forbidden_at_open_timing(i, b)
@@ -193,6 +195,9 @@ class Probe(ViewAudit):
             self.refused(i, b, E.CardSet(player=me.id, card=non[0], zone="gem"), "CO-4.1", "not-a-gem")
         if self.locus_sets[me.id] and hand:
             self.refused(i, b, E.CardSet(player=me.id, card=hand[0], zone="locus"), "CO-4.2", "locus-already-set")
+        cap = option(self.setup, "max_locus")
+        if not self.locus_sets[me.id] and hand and cap is not None and len(me.locus) >= cap:
+            self.refused(i, b, E.CardSet(player=me.id, card=hand[0], zone="locus"), "CO-34", "locus-full")
         if opp.hand:
             self.refused(i, b, E.CardSet(player=opp.id, card=sorted(opp.hand)[0], zone="locus"), "CO-3.1", "not-turn-player")
         missing = sorted(c for c in CARDS if is_follower(c) and c not in me.hand)
