@@ -378,6 +378,11 @@ class Audit:
             self.fail(i, e, "not allowed in X-play")
 
     # the opening (seed D(ii); the order is CO-2)
+    def on_DeckShuffled(self, i: int, e: Any, b: Any, a: Any) -> None:
+        self.opening.append(e)
+        if [x.player for x in self.opening] != list(self.setup.players)[: len(self.opening)]:
+            self.fail(i, e, "the decks are not shuffled first, in the order of the players (CO-2.1)")
+
     def on_FirstPlayerDecided(self, i: int, e: Any, b: Any, a: Any) -> None:
         self.first = e.player
         for p in b.players:
@@ -432,6 +437,11 @@ class Audit:
             self.start_phase = False
 
     def on_CardDrawn(self, i: int, e: Any, b: Any, a: Any) -> None:
+        if self.turn == 0 and not self.returned:  # seed D(ii)2: 7 cards each, the first player first (CO-2)
+            self.opening.append(e)
+            n = sum(isinstance(x, E.CardDrawn) for x in self.opening)
+            if e.player != (self.first if n <= 7 else other(self.setup, self.first)) or n > 14:
+                self.fail(i, e, f"opening draw {n} by {e.player}")
         if self.locus_hit is not None and e.player == self.locus_hit["owner"]:
             self.locus_hit["drawn"] = True
         if not self.start_phase:

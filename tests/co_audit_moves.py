@@ -79,6 +79,9 @@ class Probe(ViewAudit):
             self.at_capture(i, b, e)
         elif isinstance(e, E.CardsReturned):
             self.at_exchange(i, b, e)
+        elif isinstance(e, E.CardDrawn) and self.turn == 0 and not self.returned and e.card is not None:
+            self.refused(i, b, E.CardDrawn(player=other(self.setup, e.player), card=e.card), "CO-2.3", "wrong-drawer")
+            self.refused(i, b, E.FirstPlayerDecided(player=e.player), ("CO-2.2", "CO-3.1"))
         elif isinstance(e, E.DeclarationDiscarded):
             self.at_discard(i, b, e)
         elif isinstance(e, E.LocusReplaced):
