@@ -152,6 +152,14 @@ class Probe(ViewAudit):
                     and not any(needs_choice(ab.get("effects", [])) for ab in card.get("abilities", []) if ab.get("timing") == "cip") \
                     and not (kind(c) == "follower-unique" and any(name(f.card) == name(c) for f in me.field)):
                 self.allowed(i, b, E.FollowerPlayed(player=me.id, card=c), "cost and Gem Level met, A1/A2")
+            if card.get("modelled", True) and cost(b, me.id, c) <= unused \
+                    and gems_meet(card.get("gem_level", {}), self.gems_for(me, "gem_level_scope", "colossus-gems")) \
+                    and not (kind(c) == "follower-unique" and any(name(f.card) == name(c) for f in me.field)):
+                if is_follower(c):
+                    cip = [fx for ab in card.get("abilities", []) if ab.get("timing") == "cip" for fx in ab.get("effects", [])]
+                    self.targeted(i, b, me.id, lambda t, c=c: E.FollowerPlayed(player=me.id, card=c, targets=t), cip)
+                elif kind(c) in ("action", "action-snap"):
+                    self.targeted(i, b, me.id, lambda t, c=c: E.ActionPlayed(player=me.id, card=c, targets=t), card.get("effects", []))
             if kind(c) in ("action", "action-snap") and cost(b, me.id, c) <= unused \
                     and gems_meet(card.get("gem_level", {}), self.gems_for(me, "gem_level_scope", "colossus-gems")) \
                     and not needs_choice(card.get("effects", [])) and card.get("modelled", True):
@@ -172,6 +180,28 @@ class Probe(ViewAudit):
         self.allowed(i, b, E.MainPhaseEnded(player=me.id), "the turn player ends the main phase")
         self.abilities_allowed(i, b, me)
 
+    def targeted(self, i: int, b: Any, me: str, make: Any, effects: list[dict[str, Any]]) -> None:
+        """CO-6.3: a play whose text chooses one follower names one valid target: each valid one is
+        allowed, one of the wrong side is refused; with none on the field it is played without."""
+        picks = [fx for fx in effects if str(fx.get("target", "")).startswith("chosen-") and "locus" not in fx["target"]]
+        if len(picks) != 1 or len(picks) != len([fx for fx in effects if fx.get("target", "self") not in UNCHOSEN]) \
+                or picks[0].get("only") or any(fx.get("do") in ("flip-locus", "look-hand", "look-locus") for fx in effects):
+            return
+        side = picks[0]["target"]
+        mine = [f.handle for f in seat(b, me).field]
+        theirs = [f.handle for f in seat(b, other(self.setup, me)).field]
+        valid = mine if side == "chosen-own-follower" else theirs if side == "chosen-opponent-follower" else mine + theirs
+        wrong = [h for h in mine + theirs if h not in valid]
+        for h in valid:
+            self.allowed(i, b, make([h]), f"a {side.removeprefix('chosen-')} as its target")
+        for h in wrong[:1]:
+            self.refused(i, b, make([h]), "CO-6.3", "bad-target")
+        if valid:
+            self.refused(i, b, make([]), "CO-6.3", "target-count")
+        elif kind(getattr(make([]), "card", "")) in ("follower", "follower-unique"):
+            self.allowed(i, b, make([]), "a CIP with no valid target (CO-20)")
+        self.seen["targeted plays checked"] += 1
+
     def abilities_allowed(self, i: int, b: Any, p: Any) -> None:
         """Seed D(iii)4(iii), FAQ (attacks): a follower's activated ability, its costs paid (an OFF
         cost: ON, not played this turn); CO-9: other costs the turn it is played too."""
@@ -179,10 +209,16 @@ class Probe(ViewAudit):
         for f in p.field:
             for n, ab in enumerate(CARDS[f.card].get("abilities", [])):
                 c = ab.get("cost", {})
-                if ab.get("timing") != "activated" or needs_choice(ab.get("effects", [])) or c.get("locus", 0) > unused:
+                if ab.get("timing") != "activated" or c.get("locus", 0) > unused:
                     continue
                 ev = E.FollowerAbilityActivated(player=p.id, follower=f.handle, ability=n)
-                if c.get("off") and (not f.on or self.entered.get(f.handle) == self.turn):
+                sick = c.get("off") and (not f.on or self.entered.get(f.handle) == self.turn)
+                if needs_choice(ab.get("effects", [])):
+                    if not sick:
+                        self.targeted(i, b, p.id, lambda t, f=f, n=n: E.FollowerAbilityActivated(
+                            player=p.id, follower=f.handle, ability=n, targets=t), ab.get("effects", []))
+                    continue
+                if sick:
                     self.refused(i, b, ev, ("CO-8.3", "CO-9"))
                 elif not any(fx.get("do") in ("look-top", "reveal-top", "mill") and deck_size(seat(b, p.id)) == 0
                              for fx in ab.get("effects", [])):
@@ -268,9 +304,12 @@ class Probe(ViewAudit):
         unused = len(p.locus) - p.locus_used
         for c in sorted(set(p.hand)):
             card = CARDS[c]
-            if kind(c) == "action-snap" and cost(b, pr, c) <= unused and not needs_choice(card.get("effects", [])) \
+            if kind(c) == "action-snap" and cost(b, pr, c) <= unused \
                     and gems_meet(card.get("gem_level", {}), self.gems_for(p, "gem_level_scope", "colossus-gems")):
-                self.allowed(i, b, E.ActionPlayed(player=pr, card=c), "an Action.Snap in X-play (FAQ (game rules))")
+                if needs_choice(card.get("effects", [])):
+                    self.targeted(i, b, pr, lambda t, c=c: E.ActionPlayed(player=pr, card=c, targets=t), card.get("effects", []))
+                else:
+                    self.allowed(i, b, E.ActionPlayed(player=pr, card=c), "an Action.Snap in X-play (FAQ (game rules))")
         for f in seat(b, nope).field:
             for n, ab in enumerate(CARDS[f.card].get("abilities", [])):
                 if ab.get("timing") == "activated":
