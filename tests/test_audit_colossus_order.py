@@ -30,7 +30,7 @@ from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.kernel.verify import run
 from adjudicator.games.colossus_order import events as E
 
-from .co_audit import CARDS, GAME, Audit, audit_setup, is_gem, random_deck, steps
+from .co_audit import CARDS, GAME, Audit, audit_setup, focus_setup, focus_weight, is_gem, random_deck, seat, steps
 from .co_audit_moves import Probe
 
 #: CI's matches: fixed seeds (each a random set-up, options and play)
@@ -72,6 +72,32 @@ def test_fixed_matches_follow_the_seed() -> None:
 def test_generated_matches_follow_the_seed(seed: int, bold: bool) -> None:
     note(f"audit seed {seed} bold={bold}")
     assert_agrees(audited(seed, bold=bold))
+
+
+# -- every card of the pool (card text: the effect vocabulary, docs/games/colossus-order-cards.md) ------
+
+#: the cards whose text the engine models with effects (and the Colossi with abilities)
+EFFECT_CARDS = sorted(c for c, d in CARDS.items() if d.get("effects") or d.get("colossus_abilities")
+                      or any(ab.get("effects") for ab in d.get("abilities", [])))
+
+
+def used(match: list[Any], card: str) -> bool:
+    return any((isinstance(st.event, E.XPlayResolved) and st.event.card == card)
+               or (isinstance(st.event, E.ColossusAbilityActivated) and seat(st.before, st.event.player).colossus == card)
+               for st in match)
+
+
+@pytest.mark.parametrize("card", EFFECT_CARDS)
+def test_every_card_does_what_its_text_says(card: str) -> None:
+    """A match around each card (three copies, or its Colossus; playouts that draw and play it
+    when they may): the audit agrees on every event, and the card (or Colossus ability) resolves."""
+    for seed in range(1, 7):
+        setup = focus_setup(card, seed)
+        match = steps(setup, seed, 300, weight=focus_weight(card))
+        assert_agrees(Probe(setup, 7).run(match))
+        if used(match, card):
+            return
+    raise AssertionError(f"{card} never resolved in 6 matches around it")
 
 
 # -- judges' rulings (docs/log-format.md, "Judges' rulings"; FIDE 7.5) --------------------------------
