@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from adjudicator.core.kernel.events import CardsLooked, CardsMoved, CardsReordered
 from adjudicator.games.colossus_order import events as E
 
 from .co_audit import CARDS, Audit, deck_size, follower_stats, handles, other, seat
@@ -96,6 +97,10 @@ class EffectAudit(Audit):
                 self.owed += [("mill", who)] * min(fx.get("count", 1), deck_size(seat(b, who)))
             elif do == "reveal-top":
                 self.owed += [("reveal", who)] * min(fx.get("count", 1), deck_size(seat(b, who)))
+            elif do == "deck-to-locus":  # CO-43: the top cards go face down into new Locus slots
+                self.owed += [("to-locus", controller)] * min(fx.get("count", 1), deck_size(seat(b, controller)))
+            elif do in ("look-hand", "look-top"):  # CO-41, CO-42: the controller looks
+                self.owed.append(("look-" + do[5:], controller))
             elif do == "recover-locus":
                 exp.setdefault("locus", {"used": seat(b, controller).locus_used})
                 exp["locus"]["used"] = max(0, exp["locus"]["used"] - fx.get("amount", 1))
@@ -188,7 +193,30 @@ class EffectAudit(Audit):
         if deck_size(seat(a, e.player)) != deck_size(seat(b, e.player)):
             self.fail(i, e, "a revealed card stays in the deck (FAQ (victory))")
 
+    def on_CardsLooked(self, i: int, e: Any, b: Any, a: Any) -> None:
+        if self.owed and self.owed[0][0].startswith("look-"):
+            what, who = self.owed.pop(0)
+            if e.player != who or (what == "look-hand") != (e.zone == "hand"):
+                self.fail(i, e, f"the resolution owes {what} by {who}")
+            if e.zone == "hand" and Counter(e.cards) != Counter(seat(b, e.owner).hand):
+                self.fail(i, e, f"the look shows {e.cards}, the hand holds {seat(b, e.owner).hand}")
+            self.seen["owed looks"] += 1
+
+    def on_CardsMoved(self, i: int, e: Any, b: Any, a: Any) -> None:
+        n = 0
+        while self.owed and self.owed[0] == ("to-locus", e.owner):
+            self.owed.pop(0)
+            n += 1
+        if n and e.from_zone == "deck" and e.to_zone == "locus":
+            pb, pa = seat(b, e.owner), seat(a, e.owner)
+            new = [sl for sl in pa.locus if sl.id not in {x.id for x in pb.locus}]
+            if len(e.cards) != n or [sl.card for sl in new] != list(e.cards) or any(sl.face_up for sl in new) \
+                    or deck_size(pa) != deck_size(pb) - n:
+                self.fail(i, e, f"{n} deck cards do not go face down into new Locus slots")
+            self.seen["owed moves to the Locus"] += 1
+
     def timing(self, i: int, e: Any, b: Any) -> None:
         super().timing(i, e, b)
-        if self.owed and not isinstance(e, (E.CardDrawn, E.CardMilled, E.TopCardRevealed, E.Conceded)):
+        if self.owed and not isinstance(e, (E.CardDrawn, E.CardMilled, E.TopCardRevealed, E.Conceded, CardsLooked, CardsMoved,
+                                            CardsReordered)):
             self.fail(i, e, f"a decision while {self.owed} are owed")
