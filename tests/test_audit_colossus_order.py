@@ -175,7 +175,7 @@ def test_deck_construction(seed: int) -> None:
 
 # -- hidden information: what a seat's record shows -----------------------------------------------------
 
-@pytest.mark.parametrize("seed", (0, 3, 6))
+@pytest.mark.parametrize("seed", (0, 3, 4, 6, 9))
 def test_seat_records_hide_the_opponents_hidden_cards(seed: int) -> None:
     """Seed D(ii), D(iii)4(ii): a hand, face-down Locus cards and the returned cards are hidden from
     the opponent: in a seat's record (``redact``) the opponent's Locus sets, returned cards and
