@@ -27,7 +27,7 @@ from adjudicator.core.kernel.events import JudgeRuling
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.playout import to_jsonl
 from adjudicator.core.kernel.seats import redact_log
-from adjudicator.core.kernel.verify import run
+from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.colossus_order import events as E
 
 from .co_audit import CARDS, GAME, Audit, audit_setup, focus_setup, focus_weight, is_gem, random_deck, seat, steps
@@ -131,6 +131,44 @@ def test_a_refused_event_taken_back_leaves_the_match_as_it_was(seed: int) -> Non
         for me in setup.players:
             record = list(redact_log(parse_log(to_jsonl(judged), "judged.jsonl"), me))
             assert run(parse_log(to_jsonl(record), "record.jsonl")).verdict != "illegal", (name, code, me)
+
+
+@pytest.mark.parametrize("seed", (2, 5))
+def test_a_refused_event_that_stands(seed: int) -> None:
+    """Each kind of refused event let stand by a judge (CO-45): where its effect on the table is
+    defined, the log with legal play generated from there is legal with the warning; where it is
+    not, the verdict says so in words (LOG-5), never an engine failure."""
+    setup = audit_setup(seed)
+    match = steps(setup, seed, 300)
+    a = Probe(setup, 3).run(match)
+    log = [setup] + [st.event for st in match if not st.derived]
+    at_state = {}
+    n = 0
+    for st in match:
+        if not st.derived:
+            n += 1
+            at_state.setdefault(n, st.before)
+    kinds: dict[tuple[str, str], tuple[int, Any, Any]] = {}
+    for at, ev, r in a.refusals:
+        kinds.setdefault((type(ev).__name__, r.code), (at, ev, r))
+    stood = undefined = 0
+    for (name, code), (at, ev, r) in sorted(kinds.items()):
+        ruling = JudgeRuling(event=at + 1, decision="stands")
+        try:
+            after, _ = settle(GAME, GAME.apply(at_state[at], ev))
+        except Exception:  # noqa: BLE001 - no defined effect: the ruling cannot be followed
+            res = run(parse_log(to_jsonl(log[:at] + [ev, ruling] + log[at:]), "stands.jsonl"), keep_going=True)
+            assert [v.rule for v in res.violations][:2] == [r.rule, "LOG-5"], (name, code, [v.as_dict() for v in res.violations][:3])
+            assert "has no defined effect on the table" in res.violations[1].message, res.violations[1].message
+            undefined += 1
+            continue
+        rest = [st.event for st in steps(setup, seed, 20, start=after) if not st.derived]
+        res = run(parse_log(to_jsonl(log[:at] + [ev, ruling] + rest), "stands.jsonl"))
+        assert res.verdict == "legal", (name, code, ev, [v.as_dict() for v in res.violations][:2])
+        warned = [w for w in res.warnings if w.decision == "stands" and w.seq == at + 1]
+        assert len(warned) == 1 and warned[0].rule == r.rule, (name, code, res.warnings)
+        stood += 1
+    assert stood >= 5 and stood + undefined == len(kinds), (stood, undefined)
 
 
 # -- deck construction (seed D(i), A3) ----------------------------------------------------------------
