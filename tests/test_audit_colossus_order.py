@@ -2,14 +2,18 @@
 written from /work/shared/seeds/000_c472f64d2a5590b2.txt and the interpretations of
 docs/rules/colossus-order.md, reading the card pool from its TOML file).
 
-Generated matches over random legal decks (one or two colours, 14 to 20 Gems) and a random choice
+Generated matches over random legal decks (one or two colours, 14 to 20 Gems; one seed in five
+small decks of 6 to 24 cards, deck validation off) and a random choice
 of every ruleset option, each event folded by the oracle: the opening (7 cards, the exchange
 limits), the turn (Recovery, the draw step, nothing played in the start phase), the once-a-turn
 sets, costs and Gem Levels, attacks (who, which follower, which target), blocks, the deck hit's
 Crush and Capture, the Locus hit's capture and replacement, damage and destruction, the X-play
-protocol and its chain, the Complete Declaration, deck-out.  And both directions at the
-decisions (tests/co_audit_moves.py).  CI runs fixed seeds; ``ADJUDICATOR_PROPERTY_SCALE=N`` draws
-N times as many new ones.
+protocol and its chain, the Complete Declaration, deck-out; every card's text
+(tests/co_audit_effects.py) and each seat's view (tests/co_audit_view.py).  And both directions at
+the decisions (tests/co_audit_moves.py): what the seed allows is legal, what it forbids is refused
+with the rule the rule page names.  CI runs fixed seeds; ``ADJUDICATOR_PROPERTY_SCALE=N`` draws N
+times as many new matches and prints what they held with ``-s``
+(``ADJUDICATOR_PROPERTY_SCALE=10 python3 -m pytest -s tests/test_audit_colossus_order.py -k generated``).
 """
 
 from __future__ import annotations
@@ -71,7 +75,9 @@ def test_fixed_matches_follow_the_seed() -> None:
 @given(seed=st.integers(10, 10**6), bold=st.booleans())
 def test_generated_matches_follow_the_seed(seed: int, bold: bool) -> None:
     note(f"audit seed {seed} bold={bold}")
-    assert_agrees(audited(seed, bold=bold))
+    a = audited(seed, bold=bold)
+    print(f"audit seed {seed} bold={bold}:", {k: v for k, v in sorted(a.seen.items()) if k[0].islower()}, flush=True)
+    assert_agrees(a)
 
 
 # -- every card of the pool (card text: the effect vocabulary, docs/games/colossus-order-cards.md) ------
