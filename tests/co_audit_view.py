@@ -61,6 +61,15 @@ class ViewAudit(EffectAudit):
             named = Counter(c for c in theirs.hand if c not in UNKNOWN)
             if len(theirs.hand) != len(truth.hand) or named - Counter(truth.hand):
                 self.fail(i, e, f"{me} sees {opp}'s hand as {theirs.hand}, which is not {opp}'s hand")
+            # seed D(ii)1, 4: a shuffled deck is face down; the cards returned to its bottom are
+            # their owner's to know (CO-35); a look's cards its looker's (CO-42)
+            if any(c not in UNKNOWN for p in view.players for c in p.deck_top):
+                self.fail(i, e, f"{me}'s view names cards of a deck's unknown part")
+            if any(c not in UNKNOWN for c in theirs.deck_bottom) or list(mine.deck_bottom) != list(seat(state, me).deck_bottom):
+                self.fail(i, e, f"{me}'s view of the returned cards: own {mine.deck_bottom}, {opp}'s {theirs.deck_bottom}")
+            for p, q in ((mine, seat(state, me)), (theirs, truth)):
+                if q.deck_peek and (q.peek_by == me) != all(c not in UNKNOWN for c in p.deck_peek):
+                    self.fail(i, e, f"{me}'s view of the cards {q.peek_by} looked at on {q.id}'s deck: {p.deck_peek}")
             cards = {sl.id: sl for sl in truth.locus}
             for sl in theirs.locus:
                 real = cards.get(sl.id)
