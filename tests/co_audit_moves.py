@@ -304,6 +304,13 @@ class Probe(ViewAudit):
         unused = len(p.locus) - p.locus_used
         for c in sorted(set(p.hand)):
             card = CARDS[c]
+            aims = {fx.get("target") for fx in card.get("effects", [])}
+            payable = cost(b, pr, c) <= unused and gems_meet(card.get("gem_level", {}), self.gems_for(p, "gem_level_scope", "colossus-gems"))
+            if kind(c) == "action-snap" and payable and self.attack is None and aims & {"attacker", "opponent-attacker"}:
+                self.refused(i, b, E.ActionPlayed(player=pr, card=c), "CO-6.3", "no-attacker")
+            if kind(c) == "action-snap" and payable and self.attack is not None and self.attack["player"] == pr \
+                    and "opponent-attacker" in aims:  # CO-6.5: it answers the opponent's attack
+                self.refused(i, b, E.ActionPlayed(player=pr, card=c), "CO-6.5", "own-attacker")
             if kind(c) == "action-snap" and cost(b, pr, c) <= unused \
                     and gems_meet(card.get("gem_level", {}), self.gems_for(p, "gem_level_scope", "colossus-gems")):
                 if needs_choice(card.get("effects", [])):
