@@ -34,7 +34,8 @@ from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.kernel.verify import run, settle
 from adjudicator.games.colossus_order import events as E
 
-from .co_audit import CARDS, GAME, Audit, audit_setup, focus_setup, focus_weight, is_gem, random_deck, seat, steps
+from .co_audit import CARDS, GAME, Audit, audit_setup, is_gem, random_deck, seat, steps
+from .co_audit_focus import focus_setup, focus_weight
 from .co_audit_moves import Probe
 
 #: CI's matches: fixed seeds (each a random set-up, options and play)
