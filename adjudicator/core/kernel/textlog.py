@@ -65,6 +65,7 @@ from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_TEXT
 from .meta import meta_error
 from .notation import NotationError
 from .protocol import Game, RefError
+from .setup_tags import json_tags, read_values, tag_fields, word_tags
 
 __all__ = ["is_text", "read_text", "write_text"]
 
@@ -153,7 +154,8 @@ class _Reader:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.tags: list[tuple[int, str, Any]] = []
+        #: the header's tags: (line, name, the values: one JSON value, or an entry's several)
+        self.tags: list[tuple[int, str, list[Any]]] = []
         self.envelope: set[str] = set()
         self.game: Game | None = None
         self.fold: _Fold | None = None
@@ -176,23 +178,20 @@ class _Reader:
         m = _TAG.match(text)
         if m is None:
             raise self.fail(line, "a tag is [name value], the value JSON (e.g. [Round \"3\"])", "tag")
-        raw = m.group("value").encode()
-        why = depth_error(raw)
-        if why is not None:
-            raise self.fail(line, why, m.group("name"))
+        name = m.group("name")
         try:
-            value = msgspec.json.decode(raw)
-        except msgspec.DecodeError as exc:
-            raise self.fail(line, f"the value is not JSON ({exc}); a text is written in quotes", m.group("name")) from None
-        if m.group("name") == "deck":  # a deck section opens: the lines after it are its list
-            if not isinstance(value, str) or any(p == value for _, p, _ in self.decks):
+            values = read_values(m.group("value"))
+        except ValueError as exc:
+            raise self.fail(line, f"the value is not JSON ({exc}); a text is written in quotes", name) from None
+        if name == "deck":  # a deck section opens: the lines after it are its list
+            if len(values) != 1 or not isinstance(values[0], str) or any(p == values[0] for _, p, _ in self.decks):
                 raise self.fail(line, "a deck section is [deck \"<player>\"], once a player", "deck")
-            self.decks.append((line, value, []))
+            self.decks.append((line, values[0], []))
             self.deck_open = True
             return
-        if any(name == m.group("name") for _, name, _ in self.tags):
-            raise self.fail(line, "given twice", m.group("name"))
-        self.tags.append((line, m.group("name"), value))
+        if name[0].isupper() and any(n == name for _, n, _ in self.tags):
+            raise self.fail(line, "given twice", name)
+        self.tags.append((line, name, values))
 
     def deck_line(self, line: int, text: str) -> bool:
         """A line while a deck section is open: True when it is the section's (else the section
@@ -229,15 +228,21 @@ class _Reader:
         doc["decks"] = decks
 
     def setup_from_tags(self) -> None:
-        doc: dict[str, Any] = {"type": "MatchStarted"}
         meta: dict[str, Any] = {}
-        for line, name, value in self.tags:
+        lower = []
+        for line, name, values in self.tags:
             if name[0].isupper():
-                if not isinstance(value, str):
+                if len(values) != 1 or not isinstance(values[0], str):
                     raise self.fail(line, "a header tag's value is a text in quotes", name)
-                meta[name[0].lower() + name[1:]] = value
+                meta[name[0].lower() + name[1:]] = values[0]
             else:
-                doc[name] = value
+                lower.append((line, name, values))
+        gid = next((v[0] for _, n, v in lower if n == "game" and len(v) == 1), None)
+        try:
+            cls = registry.get(gid).event_types[0] if isinstance(gid, str) else None
+        except UnknownGame:
+            cls = None  # (the set-up names the unknown game: setup() says so)
+        doc: dict[str, Any] = {"type": "MatchStarted", **tag_fields(cls, lower, self.fail)}
         if meta:
             if "meta" in doc:
                 raise self.fail(self.tags[0][0], "both [meta ...] and capitalised header tags", "meta")
@@ -452,19 +457,6 @@ def read_text(data: bytes, path: str = "<text>") -> list[tuple[int, bytes]]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def _tags(setup: Event) -> list[str]:
-    doc = msgspec.to_builtins(setup)
-    out = []
-    for k, v in doc.items():
-        if k == "type":
-            continue
-        if k == "meta" and isinstance(v, dict) and all(re.fullmatch(r"[a-z][A-Za-z0-9_-]*", m) for m in v):
-            out += [f"[{m[0].upper()}{m[1:]} {msgspec.json.encode(x).decode()}]" for m, x in v.items()]
-            continue
-        out.append(f"[{k} {msgspec.json.encode(v).decode()}]")
-    return out
-
-
 def _with_deck_sections(game: Game, setup: Event, tags: list[str], first: bytes) -> list[str]:
     """The header: ``tags`` with the ``[decks {...}]`` tag written as a deck section a player
     (the game's ``notation.deck_lines``: names, one card a line) where every deck has one and the
@@ -506,15 +498,18 @@ def write_text(game: Game, lines: list[bytes], events: list[Event]) -> str:
     gives the very same JSON line, else as the JSON line itself (see the module)."""
     setup, first = events[0], lines[0]
     out: list[str] = []
-    r = _Reader("<written>")
-    tags = _tags(setup)
-    try:
-        for t in tags:
-            r.tag(0, t)
-        r.setup_from_tags()
-        ok = r.pending is not None and encode_line(r.pending[1]) == first
-    except LogError:
-        ok = False
+    r, tags = _Reader("<written>"), []
+    for tags in (word_tags(setup), json_tags(setup)):  # (in words where they read back exactly)
+        r = _Reader("<written>")
+        try:
+            for t in tags:
+                r.tag(0, t)
+            r.setup_from_tags()
+            ok = r.pending is not None and encode_line(r.pending[1]) == first
+        except LogError:
+            ok = False
+        if ok:
+            break
     if len(events) > 1:
         env = [k for k in ("seq", "prev") if getattr(events[1], k) is not None]
         if env:
