@@ -28,7 +28,7 @@ import msgspec
 
 from .limits import depth_error
 
-__all__ = ["json_tags", "read_values", "tag_fields", "word_tags"]
+__all__ = ["json_tags", "line_of", "read_values", "tag_fields", "word_tags"]
 
 #: tags the text form gives a meaning of its own (a deck section)
 RESERVED = frozenset({"deck"})
@@ -170,32 +170,49 @@ def _entries(one: str, t: Any, v: Any) -> list[str] | None:
     return out
 
 
-def tag_fields(cls: Any, tags: Sequence[tuple[int, str, list[Any]]], fail: Fail) -> dict[str, Any]:
+def tag_fields(cls: Any, tags: Sequence[tuple[int, str, list[Any]]], fail: Fail,
+               lines: dict[str, int] | None = None) -> dict[str, Any]:
     """The set-up's lower-case fields that ``tags`` (line, name, values) write, for the set-up
     type ``cls`` (None: a game the registry lacks; each tag its field's JSON): a field's own tag
     holds one JSON value; an entry's tag (:func:`word_tags`) is gathered into its list or table.
-    ``fail`` names the line and the tag of what does not read."""
+    ``fail`` names the line and the tag of what does not read; ``lines`` gets the text line of
+    each field and entry (``seats[0]``, ``options.picks``: :func:`line_of` finds an error's)."""
     fields = _fields(cls)
     doc: dict[str, Any] = {}
     gathered: dict[str, int] = {}  # field -> the line of its first entry's tag
+    where = lines if lines is not None else {}
     for line, name, values in tags:
         plural = name + "s"
         if name in fields or cls is None or _singular(plural, fields) != name:
             if len(values) != 1:
                 raise fail(line, f"[{name} ...] holds one value (JSON), not {len(values)}", name)
             if name in doc:
-                raise fail(line, "given twice", name)
+                raise fail(line, f"both [{name} ...] and [{name[:-1]} ...]" if name in gathered else "given twice", name)
             doc[name] = values[0]
+            where[name] = line
             continue
         if plural in doc and plural not in gathered:
             raise fail(line, f"both [{plural} ...] and [{name} ...]", name)
         gathered.setdefault(plural, line)
-        _gather(doc, plural, _plain(fields[plural]), line, name, values, fail)
+        where.setdefault(plural, line)
+        where[_gather(doc, plural, _plain(fields[plural]), line, name, values, fail)] = line
     return doc
 
 
-def _gather(doc: dict[str, Any], plural: str, t: Any, line: int, name: str, values: list[Any], fail: Fail) -> None:
-    """One entry's tag ``[name values...]`` added to ``doc[plural]`` (a list or a table)."""
+def line_of(lines: dict[str, int], path: str, default: int) -> int:
+    """The text line of the field or entry ``path`` names (``seats[0].warband``: the line of
+    ``seats[0]``), the longest of ``lines`` it starts with; else ``default``."""
+    best, got = -1, default
+    for key, line in lines.items():
+        if path == key or path.startswith((key + ".", key + "[")):
+            if len(key) > best:
+                best, got = len(key), line
+    return got
+
+
+def _gather(doc: dict[str, Any], plural: str, t: Any, line: int, name: str, values: list[Any], fail: Fail) -> str:
+    """One entry's tag ``[name values...]`` added to ``doc[plural]`` (a list or a table); the
+    entry's path (``options.picks``, ``seats[2]``)."""
     if isinstance(t, msgspec.inspect.DictType):
         if len(values) != 2 or not isinstance(values[0], str):
             raise fail(line, f'[{name} "<name>" <value>]: a name in quotes, then the value (JSON)', name)
@@ -203,13 +220,14 @@ def _gather(doc: dict[str, Any], plural: str, t: Any, line: int, name: str, valu
         if values[0] in table:
             raise fail(line, f"{values[0]!r} given twice", name)
         table[values[0]] = values[1]
-        return
+        return f"{plural}.{values[0]}"
     names = _entry_names(t.item_type)
     if names is None:
         if len(values) != 1:
             raise fail(line, f"[{name} <value>] holds one value, not {len(values)} (one tag an entry)", name)
         doc.setdefault(plural, []).append(values[0])
-        return
-    if len(values) > len(names):
+    elif len(values) > len(names):
         raise fail(line, f"[{name} ...] gives at most {len(names)} values: {', '.join(names)}", name)
-    doc.setdefault(plural, []).append(dict(zip(names, values)))
+    else:
+        doc.setdefault(plural, []).append(dict(zip(names, values)))
+    return f"{plural}[{len(doc[plural]) - 1}]"

@@ -65,7 +65,7 @@ from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_TEXT
 from .meta import meta_error
 from .notation import NotationError
 from .protocol import Game, RefError
-from .setup_tags import json_tags, read_values, tag_fields, word_tags
+from .setup_tags import json_tags, line_of, read_values, tag_fields, word_tags
 
 __all__ = ["is_text", "read_text", "write_text"]
 
@@ -169,6 +169,8 @@ class _Reader:
         #: the deck sections: (the tag's line, the player, the section's (line, text)); the last one open
         self.decks: list[tuple[int, str, list[tuple[int, str]]]] = []
         self.deck_open = False
+        #: the text line of each set-up field and entry the tags write (``seats[0]``: setup_tags.line_of)
+        self.field_lines: dict[str, int] = {}
 
     def fail(self, line: int, why: str, part: str | None = None) -> LogError:
         return LogError(self.path, line, why, part)
@@ -217,6 +219,7 @@ class _Reader:
             raise self.fail(self.decks[0][0], "a deck section needs the [game \"...\"] tag (a registry id)", "deck")
         decks: dict[str, Any] = {}
         for at, player, lines in self.decks:
+            self.field_lines[f"decks.{player}"] = at
             try:
                 decks[player] = notation.read_deck(doc, player, [t for _, t in lines])
             except NotationError as exc:
@@ -242,7 +245,7 @@ class _Reader:
             cls = registry.get(gid).event_types[0] if isinstance(gid, str) else None
         except UnknownGame:
             cls = None  # (the set-up names the unknown game: setup() says so)
-        doc: dict[str, Any] = {"type": "MatchStarted", **tag_fields(cls, lower, self.fail)}
+        doc: dict[str, Any] = {"type": "MatchStarted", **tag_fields(cls, lower, self.fail, self.field_lines)}
         if meta:
             if "meta" in doc:
                 raise self.fail(self.tags[0][0], "both [meta ...] and capitalised header tags", "meta")
@@ -272,8 +275,9 @@ class _Reader:
             if isinstance(players, list) and len(players) > MAX_PLAYERS or meta_error(getattr(setup, "meta", None)):
                 raise ValueError("out of bounds")
             self.game.validate_refs(setup, setup)  # (its bounds checked before anything is built from it)
-        except (msgspec.DecodeError, msgspec.ValidationError, RefError, ValueError):
-            self.out.append((line, raw))  # the log reader names what is wrong with it
+        except (msgspec.DecodeError, msgspec.ValidationError, RefError, ValueError) as exc:
+            path = exc.field if isinstance(exc, RefError) else _error_path(str(exc))
+            self.out.append((line_of(self.field_lines, path, line), raw))  # the log reader names what is wrong
             self.stopped = True
             return
         self.pending = (line, setup, None if self.tags else raw)
@@ -362,6 +366,12 @@ class _Reader:
         if len(note) > MAX_LINE_BYTES // 2:
             raise self.fail(line, f"the note and its variations are longer than {MAX_LINE_BYTES // 2} characters", "variation")
         self.pending = (at, msgspec.structs.replace(ev, note=note), None)
+
+
+def _error_path(message: str) -> str:
+    """The field a decoder's message names (``... - at `$.seats[0].warband```: ``seats[0].warband``)."""
+    m = re.search(r"at `\$\.([^`]*)`", message)
+    return m.group(1) if m else ""
 
 
 def _lines(data: bytes, path: str) -> Iterator[tuple[int, str]]:

@@ -83,8 +83,8 @@ def parse_start(n: Any, game_id: str, text: str) -> Any:
         doc.update(named)
         rest = rest[:-1]
     for section in rest:
-        who, colon, body = section.partition(": ")
-        colossus, semi, cards = body.partition("; ")
+        who, colon, body = n.cut(section, ": ")  # (outside quotes: a player may be named "x: y")
+        colossus, semi, cards = n.cut(body, "; ")
         if not colon or not semi:
             raise NotationError(section[:80], "a deck reads '<player>: <colossus>; <count> <card>, ...'")
         player = n.r_player(who, None)
