@@ -204,3 +204,43 @@ def test_tags_in_words_and_json_mix_and_hold_any_name(tmp_path: Path) -> None:
                       f"[ruleset {json.dumps(setup.ruleset)}]", f"[seed {setup.seed}]", f'[rng "{setup.rng}"]', ""]) + "\n"
     got = parse_log(text.encode(), "h.txt").events[0][1]
     assert got == setup
+
+
+def test_logos_match_started_reads_in_card_names_in_the_viewers() -> None:
+    """LOGOS's first event as every viewer lists it: the players, each deck in card names, the
+    other fields; read back exactly, by names or ids; a seat's record shows the opponent's list
+    as ``?``; the ids' form still reads."""
+    from adjudicator.games.logos import posline
+    from adjudicator.replays.core import Replay
+
+    game = registry.get("logos")
+    n = game.notation
+    path = ROOT / "examples/logos/legal-open-picks.jsonl"
+    setup = parse_log(path.read_bytes()).events[0][1]
+    text = n.format(setup)
+    a, b = setup.players
+    assert text.startswith(f"start {a} vs {b} | {a}: 3 Storm Coil, 3 Dynamo Knight, ") and text.endswith(" | ruleset=demo opt.picks=open")
+    assert "-" not in text.split(" | ruleset")[0], text  # (names, not ids such as storm-coil)
+    assert Replay.from_file(str(path)).frame(1).text == text
+    assert n.parse(text) == setup
+    assert n.parse(text.replace("3 Storm Coil", "3x storm-coil").replace("3 Dynamo Knight", "3 DYNAMO  KNIGHT")) == setup
+    assert n.parse("start " + posline.setup_text(setup)) == setup
+    seat = ROOT / "examples/logos/legal-seat-ann-hidden-picks.jsonl"
+    mine = parse_log(seat.read_bytes()).events[0][1]
+    assert n.format(mine).endswith(" | ben: ?") and n.parse(n.format(mine)) == mine
+    with pytest.raises(Exception, match="did you mean"):
+        n.parse(text.replace("3 Storm Coil", "3 Strom Coil"))
+
+
+def test_the_typed_headers_of_docs_notation_md_read() -> None:
+    """Each game's header a person types, as docs/notation.md shows it ("Deck sections"), reads as
+    a set-up of that game and its first event."""
+    doc = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    section = doc[doc.index("- **Deck sections**"):doc.index("- **Event lines**")]
+    blocks = [re.sub(r"^  ", "", b, flags=re.M) for b in re.findall(r"```text\n(.*?)```", section, re.S)]
+    games = []
+    for b in blocks:
+        log = parse_log(b.encode(), "docs/notation.md")
+        assert len(log.events) == 2 and not JSON_TAG.search(b)
+        games.append(log.game.id)
+    assert sorted(games) == sorted(GAMES)
