@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from adjudicator.cli.convert import to_jsonl, to_text
 from adjudicator.cli.main import main
@@ -244,3 +245,37 @@ def test_the_typed_headers_of_docs_notation_md_read() -> None:
         assert len(log.events) == 2 and not JSON_TAG.search(b)
         games.append(log.game.id)
     assert sorted(games) == sorted(GAMES)
+
+
+_PIECES = ["start ", "ann", " vs ", "ben", " | ", ": ", "3 ", "Storm Coil", ", ", "?", '"a\\q"', '"x', "ruleset=", "demo",
+           "opt.picks=", "list.ann=", "*", "=", "%", "\n", "[", "]"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=6), max_size=14))
+def test_any_set_up_text_is_a_set_up_or_a_notation_error(parts: list[str]) -> None:
+    from adjudicator.core.kernel.notation import NotationError
+
+    n = registry.get("logos").notation
+    try:
+        n.parse("start " + "".join(parts))
+    except NotationError:
+        pass
+
+
+_TAGS = ['[game "logos"]', '[game "kolossus"]', '[player "ann"]', '[player "ben" "x"]', '[players ["ann","ben"]]',
+         '[option "picks" "open"]', '[option picks]', '[seat "tuatha" "ann" "NW"]', '[seat 1 2 3 4 5]', '[deck "ann"]',
+         "3 Storm Coil", "3 Strom Coil", '[decks {"ann":{}}]', '[Round "3"]', '[Round 3]', '[seed 1e400]',
+         '[option "a" NaN]', '[player "a"  "b"]', "", "ann: draw Storm Coil", '[x "\\q"]', '[options {"picks":"open"}]']
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TAGS), max_size=10))
+def test_any_header_reads_or_is_a_log_error_naming_a_line(lines: list[str]) -> None:
+    from adjudicator.core.kernel.errors import LogError
+    from adjudicator.core.kernel.textlog import read_text
+
+    try:
+        read_text(("\n".join(lines) + "\n").encode(), "h.txt")
+    except LogError:
+        pass

@@ -78,9 +78,10 @@ def read_values(raw: str) -> list[Any]:
 
 def _fields(cls: Any) -> dict[str, Any]:
     """The set-up type's fields as written (encode names) -> their msgspec.inspect types."""
-    if cls is None:
+    info = msgspec.inspect.type_info(cls) if cls is not None else None
+    if not isinstance(info, msgspec.inspect.StructType):
         return {}
-    return {f.encode_name: f.type for f in msgspec.inspect.type_info(cls).fields}
+    return {f.encode_name: f.type for f in info.fields}
 
 
 def _plain(t: Any) -> Any:

@@ -108,6 +108,9 @@ def num(n: int) -> str:
 class Notation(BaseNotation):
     """LOGOS events and positions in words (see the module)."""
 
+    #: a value as one token (:func:`tok`), for the set-up's words (setup_words.py)
+    word = staticmethod(tok)
+
     # -- cards ----------------------------------------------------------------------------------
     def _index(self, state: Any) -> tuple[dict[str, list[str]], dict[str, str]]:
         """(casefolded name or id -> ids, id -> name) of the match's pool, made once per pool."""

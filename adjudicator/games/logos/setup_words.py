@@ -84,11 +84,9 @@ def read_card(index: dict[str, list[str]], names: dict[str, str], text: str) -> 
     t = text.strip()
     if t == "?":
         return HIDDEN
-    if len(t) >= 2 and t[0] == '"' and _QUOTED.fullmatch(t):
-        try:
-            return str(json.loads(t))
-        except ValueError:
-            pass
+    q = _unquote(t)
+    if q is not None:
+        return q
     hits = index.get(_fold(t), [])
     if len(hits) == 1:
         return hits[0]
@@ -132,8 +130,9 @@ def read_deck(n: Any, setup: Any, player: str, lines: list[str]) -> dict[str, in
 
 def _id(text: str) -> str:
     t = text.strip()
-    if _QUOTED.fullmatch(t):
-        return str(json.loads(t))
+    q = _unquote(t)
+    if q is not None:
+        return q
     if _PLAIN.match(t):
         return t
     raise NotationError(text, f"{t!r}: the pool cannot be loaded, so a card is its id")
@@ -155,8 +154,7 @@ def format_start(n: Any, setup: E.MatchStarted) -> str:
 
 
 def _words(n: Any, setup: E.MatchStarted) -> str:
-    from .notation import tok
-
+    tok = n.word  # (the notation's token: a player the grammar could misread is quoted)
     out = ["start " + " vs ".join(tok(p) for p in setup.players)]
     for p, deck in setup.decks.items():
         lines = deck_lines(n, setup, p)
@@ -201,10 +199,21 @@ def parse_start(n: Any, text: str) -> E.MatchStarted:
         raise NotationError(text[:80], f"the set-up: {exc}") from None
 
 
+def _unquote(t: str) -> str | None:
+    """The text a quoted ``t`` holds (JSON escapes), None where ``t`` is not one quoted text."""
+    if len(t) >= 2 and _QUOTED.fullmatch(t):
+        try:
+            return str(json.loads(t))
+        except ValueError:
+            raise NotationError(t[:80], f"{t[:40]!r}: a bad escape in a quoted text") from None
+    return None
+
+
 def _player(text: str) -> str:
     t = text.strip()
-    if _QUOTED.fullmatch(t):
-        return str(json.loads(t))
+    q = _unquote(t)
+    if q is not None:
+        return q
     if not t or any(c.isspace() for c in t):
         raise NotationError(text, f"{t!r} is no player (a name with blanks is written in quotes)")
     return t
