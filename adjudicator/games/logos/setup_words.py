@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.core.kernel import setup_words as words
 from adjudicator.core.kernel.events import HIDDEN
 from adjudicator.core.kernel.notation import NotationError
 from adjudicator.core.kernel.suggest import closest
@@ -143,14 +144,8 @@ def _id(text: str) -> str:
 def format_start(n: Any, setup: E.MatchStarted) -> str:
     """The set-up in words (see the module), else the ids' form where the words would not read
     back exactly."""
-    try:
-        text = _words(n, setup)
-        back = parse_start(n, text)
-        if msgspec.json.encode(back) == msgspec.json.encode(setup):
-            return text
-    except (NotationError, msgspec.ValidationError, ValueError):
-        pass
-    return "start " + posline.setup_text(setup)
+    return words.checked(setup, lambda: _words(n, setup), lambda t: parse_start(n, t),
+                         lambda: "start " + posline.setup_text(setup))
 
 
 def _words(n: Any, setup: E.MatchStarted) -> str:
@@ -171,10 +166,10 @@ def parse_start(n: Any, text: str) -> E.MatchStarted:
     """The ``MatchStarted`` a :func:`format_start` text writes: the words, or the ids' form."""
     t = text.strip()
     body = t[6:].strip() if t[:6].casefold() == "start " else t
-    if _cut(body, " vs ")[1] == "" and _cut(body, _SEP)[1] == "":
+    if words.cut(body, " vs ")[1] == "" and words.cut(body, _SEP)[1] == "":
         return posline.parse_setup(body, n.game)  # the ids' form (one player: both read alike)
-    sections = _cut_all(body, _SEP)
-    players = [_player(x) for x in _cut_all(sections[0], " vs ")]
+    sections = words.split(body, _SEP)
+    players = [_player(x) for x in words.split(sections[0], " vs ")]
     doc: dict[str, Any] = {"type": "MatchStarted", "game": n.game.id, "players": players, "decks": {}}
     rest = sections[1:]
     if rest and re.match(r"[a-z_][a-z_.0-9%]*=", rest[-1]):
@@ -186,13 +181,13 @@ def parse_start(n: Any, text: str) -> E.MatchStarted:
         doc.update({k: v for k, v in named.items() if k not in ("type", "game", "players")})
         rest = rest[:-1]
     for section in rest:
-        who, colon, cards = _cut(section, ": ")
+        who, colon, cards = words.cut(section, ": ")
         if not colon:
             raise NotationError(section[:80], "a deck reads '<player>: <count> <card>, ...' ('?' unknown)")
         player = _player(who)
         if player in doc["decks"]:
             raise NotationError(section[:80], f"{player!r}'s deck is given twice")
-        doc["decks"][player] = {} if cards.strip() == "?" else read_deck(n, doc, player, _counted(cards))
+        doc["decks"][player] = {} if cards.strip() == "?" else read_deck(n, doc, player, words.counted(cards))
     try:
         return msgspec.convert(doc, E.MatchStarted)
     except msgspec.ValidationError as exc:
@@ -217,32 +212,3 @@ def _player(text: str) -> str:
     if not t or any(c.isspace() for c in t):
         raise NotationError(text, f"{t!r} is no player (a name with blanks is written in quotes)")
     return t
-
-
-def _cut(text: str, sep: str) -> tuple[str, str, str]:
-    """``text.partition(sep)`` at the first ``sep`` outside quoted strings."""
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(sep), text):
-        if m.group() == sep:
-            return text[:m.start()], sep, text[m.end():]
-    return text, "", ""
-
-
-def _cut_all(text: str, sep: str) -> list[str]:
-    out = []
-    while True:
-        head, found, text = _cut(text, sep)
-        out.append(head.strip())
-        if not found:
-            return out
-
-
-def _counted(text: str) -> list[str]:
-    """``3 Iron Golem, 2 Spark Wisp`` as deck lines (a part without a count belongs to the name
-    before it)."""
-    out: list[str] = []
-    for part in _cut_all(text, ", "):
-        if _COUNTED.match(part) or not out:
-            out.append(part)
-        else:
-            out[-1] += ", " + part
-    return out
