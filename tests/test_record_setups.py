@@ -174,3 +174,34 @@ def test_logos_records_from_two_plain_text_deck_lists_and_names_a_typo(tmp_path)
             *[x for p, f in files.items() for x in ("--deck", f"{p}={f}")], "--script", "-")
     assert r.exit_code == 2 and f"{files[p2]}:{k + 1}: card: no card" in r.output, r.output
     assert "did you mean" in r.output and "Traceback" not in r.output and not (tmp_path / "n.jsonl").exists()
+
+
+@pytest.mark.parametrize("gid", ["logos", "kolossus", "colossus-order", "colossi"])
+def test_a_text_form_header_is_a_set_up_file(tmp_path, gid):
+    """``record --setup @FILE`` reads a match's text-form header (tags in words, deck sections in
+    names: docs/record.md), typed as a scorekeeper types it; a typo names the file and its line."""
+    from adjudicator.cli.convert import to_text
+    from adjudicator.core.kernel.playout import to_jsonl
+
+    g = adjudicator.game(gid)
+    setup = g.sample_setup(2)
+    text = to_text(to_jsonl([setup]), "s.jsonl")
+    assert "[game " in text and not any(ln.startswith(("[players ", "[decks ", "[seats ")) for ln in text.splitlines())
+    header = tmp_path / "header.txt"
+    header.write_text("# typed at the table\n" + text)
+    log = tmp_path / "m.jsonl"
+    r = run("record", str(log), "--setup", f"@{header}", "--script", "-")
+    assert r.exit_code == 0, r.output
+    assert adjudicator.read_log(log).setup == setup
+    lines = header.read_text().splitlines()
+    k = next((i for i, ln in enumerate(lines) if ln[:1].isdigit()), None)
+    if k is None:  # (no deck list: a tag that does not read)
+        k = next(i for i, ln in enumerate(lines) if ln.startswith("[player "))
+        lines[k] = "[player ann]"
+    else:
+        n, name = lines[k].split(" ", 1)
+        lines[k] = f"{n} {name}qq"
+    header.write_text("\n".join(lines) + "\n")
+    r = run("record", str(tmp_path / "n.jsonl"), "--setup", f"@{header}", "--script", "-")
+    assert r.exit_code == 2 and f"header.txt:{k + 1}: " in r.output and "Traceback" not in r.output, r.output
+    assert not (tmp_path / "n.jsonl").exists()
