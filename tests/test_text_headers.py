@@ -279,3 +279,18 @@ def test_any_header_reads_or_is_a_log_error_naming_a_line(lines: list[str]) -> N
         read_text(("\n".join(lines) + "\n").encode(), "h.txt")
     except LogError:
         pass
+
+
+@pytest.mark.parametrize("header, line, part, said", [
+    ('[game "logos"]\n[playr "ann"]\n', 2, "playr", "did you mean 'player'?"),
+    ('[game "logos"]\n[player "ann"]\n[optoin "picks" "open"]\n', 3, "optoin", "did you mean 'option'?"),
+    ('[game "kolossus"]\n[player "ann"]\n[seats [{"warband":"tuatha","player":"ann","corner":"NW","x":1}]]\n', 3,
+     "seats[0].x", "unknown field"),
+    ('[game "logos"]\n[player "ann"]\n[player "ben"]\n[option "picks" "opne"]\n\n[deck "ann"]\n3 Storm Coil\n\n'
+     '[deck "ben"]\n3 Iron Golem\n', 4, "options.picks", "'opne'"),
+])
+def test_a_mistyped_tag_is_named_by_its_line(tmp_path: Path, header: str, line: int, part: str, said: str) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text(header + "\n")
+    r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == 2 and f"h.txt:{line}: {part}: " in r.output and said in r.output, r.output

@@ -26,7 +26,9 @@ from typing import Any
 
 import msgspec
 
+from .events import ENVELOPE_FIELDS
 from .limits import depth_error
+from .suggest import hint
 
 __all__ = ["json_tags", "line_of", "read_values", "tag_fields", "word_tags"]
 
@@ -184,7 +186,10 @@ def tag_fields(cls: Any, tags: Sequence[tuple[int, str, list[Any]]], fail: Fail,
     where = lines if lines is not None else {}
     for line, name, values in tags:
         plural = name + "s"
-        if name in fields or cls is None or _singular(plural, fields) != name:
+        if cls is not None and name not in fields and _singular(plural, fields) != name:
+            words = sorted((set(fields) - set(ENVELOPE_FIELDS)) | {w for f in fields if (w := _singular(f, fields))})
+            raise fail(line, f"no field [{name} ...] in this game's set-up{hint(name, words, 'tags')}", name)
+        if name in fields or cls is None:
             if len(values) != 1:
                 raise fail(line, f"[{name} ...] holds one value (JSON), not {len(values)}", name)
             if name in doc:

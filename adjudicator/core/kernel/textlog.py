@@ -369,9 +369,12 @@ class _Reader:
 
 
 def _error_path(message: str) -> str:
-    """The field a decoder's message names (``... - at `$.seats[0].warband```: ``seats[0].warband``)."""
-    m = re.search(r"at `\$\.([^`]*)`", message)
-    return m.group(1) if m else ""
+    """The field a decoder's message names (``... - at `$.seats[0].warband```: ``seats[0].warband``;
+    ``Object contains unknown field `x` - at `$.seats[1]```: ``seats[1].x``)."""
+    m = re.search(r"at `\$\.?([^`]*)`", message)
+    at = m.group(1) if m else ""
+    u = re.search(r"unknown field `([^`]*)`", message)
+    return (f"{at}.{u.group(1)}" if at else u.group(1)) if u else at
 
 
 def _lines(data: bytes, path: str) -> Iterator[tuple[int, str]]:

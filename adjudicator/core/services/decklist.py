@@ -80,17 +80,13 @@ def parse_setup(text: str, source: str) -> dict[str, Any]:
 def _header_setup(text: str, source: str) -> dict[str, Any]:
     """The set-up a text form's header writes (its ``MatchStarted`` fields); :class:`LogError`
     naming the line that does not read (a card's typo with the closest names), or an event line."""
-    from adjudicator.core.kernel.textlog import read_text
+    from adjudicator.core.kernel.log import parse_log
 
-    lines = read_text(text.encode(), source)
-    if len(lines) > 1:
-        raise LogError(source, lines[1][0], "a set-up holds the header only (tags and deck sections): no event lines", "event")
-    try:
-        doc = msgspec.json.decode(lines[0][1])
-    except msgspec.DecodeError:
-        raise LogError(source, lines[0][0], "the header does not read as a set-up") from None
-    if not isinstance(doc, dict):
-        raise LogError(source, lines[0][0], "the header does not read as a set-up")
+    log = parse_log(text.encode(), source)  # (read as a log's first line is: a field the game refuses named by its line)
+    if len(log.events) > 1:
+        raise LogError(source, log.events[1][0], "a set-up holds the header only (tags and deck sections): no event lines",
+                       "event")
+    doc = msgspec.to_builtins(log.events[0][1])
     doc.pop("type", None)
     return doc
 
