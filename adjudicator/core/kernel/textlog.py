@@ -3,7 +3,9 @@
 ::
 
     [game "colossus-order"]
-    [players ["alice", "bob"]]
+    [player "alice"]
+    [player "bob"]
+    [option "mulligan_first" 3]
     [Event "Club night"]
     [Round "3"]
 
@@ -22,9 +24,12 @@
     # result: win alice (deck-out)
 
 - A tag ``[name value]`` (before the first event; the value is JSON) is a field of
-  ``MatchStarted``: lower-case names are its fields (``game``, ``players``, the set-up), a
-  capitalised one a key of its header ``meta`` (``[Round "3"]`` is ``meta.round``).  Without tags,
-  the first event line is ``MatchStarted`` as JSON.
+  ``MatchStarted``: lower-case names are its fields (``game``, the set-up), a capitalised one a
+  key of its header ``meta`` (``[Round "3"]`` is ``meta.round``).  A list or a table of the
+  set-up is written a tag an entry, in words (:mod:`.setup_tags`: ``[player "ann"]``, ``[option
+  "picks" "open"]``, ``[seat "tuatha" "ann" "NW"]``); the whole field as JSON (``[players
+  ["ann","ben"]]``, the first text form) reads too.  Without tags, the first event line is
+  ``MatchStarted`` as JSON.
 - A deck section ``[deck "<player>"]`` (a game whose notation writes deck lists:
   ``notation.deck_lines`` / ``read_deck``) is that player's deck in ``decks``: the lines after
   it, up to a blank line, a tag or an event line, are a deck list in names (``3 Grave Rat``,
