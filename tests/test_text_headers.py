@@ -294,3 +294,17 @@ def test_a_mistyped_tag_is_named_by_its_line(tmp_path: Path, header: str, line: 
     path.write_text(header + "\n")
     r = CliRunner().invoke(main, ["verify", str(path)])
     assert r.exit_code == 2 and f"h.txt:{line}: {part}: " in r.output and said in r.output, r.output
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_terminals_escapes_in_names_never_reach_the_header_raw(game_id: str) -> None:
+    """A player or a header value holding a terminal's escape (C0 or C1) is written escaped in
+    every tag and deck section (JSON's ``\\u009b``), and still converts back byte for byte."""
+    game = registry.get(game_id)
+    setup = game.sample_setup(4)
+    setup = _renamed(setup, ["a\x9b[31m", "b\x1b]0;x\x07", "c\u0085", "d"][:len(setup.players)])
+    setup = msgspec.structs.replace(setup, meta={"event": "\x9bclub"})
+    events, _ = playout(game, 1, max_events=20, setup=setup)
+    text = round_trip(events_jsonl(events), f"{game_id}-esc.jsonl")
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", header(text)), header(text)
+    assert "\\u009b" in header(text)

@@ -30,7 +30,7 @@ from .events import ENVELOPE_FIELDS
 from .limits import depth_error
 from .suggest import hint
 
-__all__ = ["json_tags", "line_of", "read_values", "tag_fields", "word_tags"]
+__all__ = ["json_tags", "line_of", "read_values", "tag_fields", "tag_value", "word_tags"]
 
 #: tags the text form gives a meaning of its own (a deck section)
 RESERVED = frozenset({"deck"})
@@ -117,8 +117,12 @@ def _scalar(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
-def _enc(v: Any) -> str:
-    return msgspec.json.encode(v).decode()
+_C1 = re.compile("[\x7f-\x9f]")
+
+
+def tag_value(v: Any) -> str:
+    """``v`` as JSON, a terminal's C1 control characters escaped too (JSON leaves them raw)."""
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", msgspec.json.encode(v).decode())
 
 
 def json_tags(setup: Any) -> list[str]:
@@ -129,9 +133,9 @@ def json_tags(setup: Any) -> list[str]:
         if k == "type":
             continue
         if k == "meta" and isinstance(v, dict) and all(_META_KEY.fullmatch(m) for m in v):
-            out += [f"[{m[0].upper()}{m[1:]} {_enc(x)}]" for m, x in v.items()]
+            out += [f"[{m[0].upper()}{m[1:]} {tag_value(x)}]" for m, x in v.items()]
             continue
-        out.append(f"[{k} {_enc(v)}]")
+        out.append(f"[{k} {tag_value(v)}]")
     return out
 
 
@@ -157,17 +161,17 @@ def _entries(one: str, t: Any, v: Any) -> list[str] | None:
     if isinstance(t, msgspec.inspect.DictType) and isinstance(v, dict):
         if not all(_scalar(x) for x in v.values()):
             return None
-        return [f"[{one} {_enc(k)} {_enc(x)}]" for k, x in v.items()]
+        return [f"[{one} {tag_value(k)} {tag_value(x)}]" for k, x in v.items()]
     if not isinstance(t, msgspec.inspect.ListType) or not isinstance(v, list):
         return None
     names = _entry_names(t.item_type)
     out = []
     for item in v:
         if names is None and _scalar(item):
-            out.append(f"[{one} {_enc(item)}]")
+            out.append(f"[{one} {tag_value(item)}]")
         elif names is not None and isinstance(item, dict) and list(item) == names[:len(item)] \
                 and all(_scalar(x) for x in item.values()) and item:
-            out.append(f"[{one} {' '.join(_enc(x) for x in item.values())}]")
+            out.append(f"[{one} {' '.join(tag_value(x) for x in item.values())}]")
         else:
             return None
     return out

@@ -70,7 +70,7 @@ from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_TEXT
 from .meta import meta_error
 from .notation import NotationError
 from .protocol import Game, RefError
-from .setup_tags import json_tags, line_of, read_values, tag_fields, word_tags
+from .setup_tags import json_tags, line_of, read_values, tag_fields, tag_value, word_tags
 
 __all__ = ["is_text", "read_text", "write_text"]
 
@@ -489,7 +489,7 @@ def _with_deck_sections(game: Game, setup: Event, tags: list[str], first: bytes)
             if lines is None or any(not ln.strip() or ln.lstrip().startswith(("[", "#", "%")) or _NUMBER.match(ln)
                                     or _CONTROLS.search(ln) for ln in lines):
                 return tags
-            sections += ["", f"[deck {msgspec.json.encode(player).decode()}]", *lines]
+            sections += ["", f"[deck {tag_value(player)}]", *lines]
     except Exception:  # noqa: BLE001 - a deck list in words is a nicety: the JSON tag stands
         return tags
     header = [t for t in tags if not t.startswith("[decks ")] + sections
