@@ -245,11 +245,14 @@ class _Reader:
                 meta[name[0].lower() + name[1:]] = values[0]
             else:
                 lower.append((line, name, values))
-        gid = next((v[0] for _, n, v in lower if n == "game" and len(v) == 1), None)
+        at, gid = next(((ln, v[0]) for ln, n, v in lower if n == "game" and len(v) == 1),
+                       (self.tags[0][0] if self.tags else self.decks[0][0], None))
+        if not isinstance(gid, str):  # (said before any other tag: the game says what the others are)
+            raise self.fail(at, "MatchStarted must name the game (a registry id): [game \"...\"]", "game")
         try:
-            cls = registry.get(gid).event_types[0] if isinstance(gid, str) else None
-        except UnknownGame:
-            cls = None  # (the set-up names the unknown game: setup() says so)
+            cls = registry.get(gid).event_types[0]
+        except UnknownGame as exc:
+            raise self.fail(at, str(exc), "game") from None
         doc: dict[str, Any] = {"type": "MatchStarted", **tag_fields(cls, lower, self.fail, self.field_lines)}
         if meta:
             if "meta" in doc:
