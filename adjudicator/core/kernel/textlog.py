@@ -492,7 +492,7 @@ def _with_deck_sections(game: Game, setup: Event, tags: list[str], first: bytes)
             if lines is None or any(not ln.strip() or ln.lstrip().startswith(("[", "#", "%")) or _NUMBER.match(ln)
                                     or _CONTROLS.search(ln) for ln in lines):
                 return tags
-            sections += ["", f"[deck {tag_value(player)}]", *lines]
+            sections += ["", f"[deck {tag_value(player)}]", *(lines or ["# no card listed"])]
     except Exception:  # noqa: BLE001 - a deck list in words is a nicety: the JSON tag stands
         return tags
     header = [t for t in tags if not t.startswith("[decks ")] + sections
