@@ -142,3 +142,66 @@ def test_a_tournament_table_is_the_set_up(tmp_path):
     r = run("record", str(tmp_path / "x.jsonl"), "--manifest", str(tmp_path / "m.toml"))
     assert r.exit_code == 2 and "--round R and --table T" in r.output
 
+
+
+def test_logos_records_from_two_plain_text_deck_lists_and_names_a_typo(tmp_path):
+    """LOGOS as Colossus Order: ``record --deck PLAYER=FILE`` reads a deck list in card names (ids,
+    any case, ``2x`` counts and comments too) as the set-up's deck; a typo is the file, the line
+    and the closest name, exit 2, and no log is written."""
+    g = adjudicator.game("logos")
+    setup = g.sample_setup(5)
+    names = card_names(g)
+    files = {}
+    for k, (player, deck) in enumerate(setup.decks.items()):
+        lines = [f"# {player}'s list"]
+        for i, (cid, n) in enumerate(deck.items()):
+            lines.append(f"{n}x {cid}" if (i + k) % 3 == 0 else f"{n} {names[cid].upper() if i % 2 else names[cid]}")
+        files[player] = tmp_path / f"{player}.txt"
+        files[player].write_text("\n".join(lines) + "\n")
+    log = tmp_path / "m.jsonl"
+    r = run("record", str(log), "--game", "logos", "--players", ",".join(setup.players),
+            *[x for p, f in files.items() for x in ("--deck", f"{p}={f}")], "--option", "picks=open", "--script", "-")
+    assert r.exit_code == 0, r.output
+    assert {p: dict(sorted(d.items())) for p, d in adjudicator.read_log(log).setup.decks.items()} == \
+        {p: dict(sorted(d.items())) for p, d in setup.decks.items()}
+    p2 = setup.players[1]
+    text = files[p2].read_text().splitlines()
+    k, line = next((k, ln) for k, ln in enumerate(text) if ln[:1].isdigit() and "x " not in ln)
+    count, name = line.split(" ", 1)
+    text[k] = f"{count} {name[:-2]}{name[-1]}{name[-2]}"  # two letters swapped
+    files[p2].write_text("\n".join(text) + "\n")
+    r = run("record", str(tmp_path / "n.jsonl"), "--game", "logos", "--players", ",".join(setup.players),
+            *[x for p, f in files.items() for x in ("--deck", f"{p}={f}")], "--script", "-")
+    assert r.exit_code == 2 and f"{files[p2]}:{k + 1}: card: no card" in r.output, r.output
+    assert "did you mean" in r.output and "Traceback" not in r.output and not (tmp_path / "n.jsonl").exists()
+
+
+@pytest.mark.parametrize("gid", ["logos", "kolossus", "colossus-order", "colossi"])
+def test_a_text_form_header_is_a_set_up_file(tmp_path, gid):
+    """``record --setup @FILE`` reads a match's text-form header (tags in words, deck sections in
+    names: docs/record.md), typed as a scorekeeper types it; a typo names the file and its line."""
+    from adjudicator.cli.convert import to_text
+    from adjudicator.core.kernel.playout import to_jsonl
+
+    g = adjudicator.game(gid)
+    setup = g.sample_setup(2)
+    text = to_text(to_jsonl([setup]), "s.jsonl")
+    assert "[game " in text and not any(ln.startswith(("[players ", "[decks ", "[seats ")) for ln in text.splitlines())
+    header = tmp_path / "header.txt"
+    header.write_text("# typed at the table\n" + text)
+    log = tmp_path / "m.jsonl"
+    r = run("record", str(log), "--setup", f"@{header}", "--script", "-")
+    assert r.exit_code == 0, r.output
+    assert adjudicator.read_log(log).setup == setup
+    lines = header.read_text().splitlines()
+    k = next((i for i, ln in enumerate(lines) if ln[:1].isdigit()), None)
+    if k is None:  # (no deck list: a tag that does not read)
+        k = next(i for i, ln in enumerate(lines) if ln.startswith("[player "))
+        lines[k] = "[player ann]"
+    else:
+        n, name = lines[k].split(" ", 1)
+        lines[k] = f"{n} {name}qq"
+    header.write_text("\n".join(lines) + "\n")
+    r = run("record", str(tmp_path / "n.jsonl"), "--setup", f"@{header}", "--script", "-")
+    assert r.exit_code == 2 and f"header.txt:{k + 1}: " in r.output and "Traceback" not in r.output, r.output
+    assert not (tmp_path / "n.jsonl").exists()

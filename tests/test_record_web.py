@@ -327,3 +327,25 @@ def test_the_event_list_is_the_notation_of_each_event_in_its_position(gid, tmp_p
     assert every[-12:] == log_lines(s, 12) and len(every) == len(log) - 1
     r = s.record
     assert every == [f"{i}. {g.notation.format(e, r.position(at=i - 1).state)}" for i, e in enumerate(r.events[1:], start=2)]
+
+
+def test_a_logos_match_started_from_two_plain_text_lists(client):
+    """LOGOS as Colossus Order: the web form's deck-list box takes a list in card names (the
+    sample set-up's lists as the page shows them), and a typo is the line and the closest name."""
+    doc = client.get("/api/recordings/sample-setup", params={"game": "logos"}).json()
+    lists = doc["deck_lists"]
+    assert set(lists) == set(doc["players"]) and "decks" not in doc["setup"]
+    assert all(ln[:1].isdigit() and "-" not in ln for t in lists.values() for ln in t.splitlines() if ln and ln[0] != "#")
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "logos", "players": doc["players"], "deck_lists": lists})
+    assert r.status_code == 201, r.text
+    started = adjudicator.read_log(f"{client.app.state.recordings.dir}/{r.json()['id']}.jsonl").setup
+    want = adjudicator.game("logos").sample_setup(1).decks
+    assert {p: dict(sorted(d.items())) for p, d in started.decks.items()} == {p: dict(sorted(d.items())) for p, d in want.items()}
+    p = doc["players"][0]
+    first = next(ln for ln in lists[p].splitlines() if ln[:1].isdigit())
+    n, name = first.split(" ", 1)
+    bad = dict(lists, **{p: lists[p].replace(first, f"{n} {name[:-1]}")})
+    r = client.post("/api/recordings", headers=AUTH, json={"game": "logos", "players": doc["players"], "deck_lists": bad})
+    line = next(i for i, t in enumerate(bad[p].splitlines(), start=1) if t == f"{n} {name[:-1]}")
+    assert r.status_code == 400 and f"{p}'s deck list:{line}: card: no card {name[:-1]!r}" in r.json()["detail"], r.text
+    assert f"did you mean {name!r}" in r.json()["detail"]

@@ -83,6 +83,8 @@ def test_generated_matches_round_trip(game_id: str, seed: int) -> None:
     text = _round_trip(data, f"{game_id}-{seed}.jsonl")
     notated = [ln for ln in text.splitlines() if EVENT_LINE.match(ln) and not ln.split(". ", 1)[1].startswith("{")]
     assert len(notated) >= (len(events) - 1) // 2, "most events are written in the notation, not JSON"
+    head = text[:re.search(r"^\d+\. ", text, re.M).start()]
+    assert not re.search(r"^\[[a-z]\w* [\[{]", head, re.M), f"the set-up's tags are words, not JSON:\n{head}"
 
 
 def test_notes_variations_and_meta_round_trip() -> None:

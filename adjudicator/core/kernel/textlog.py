@@ -3,7 +3,9 @@
 ::
 
     [game "colossus-order"]
-    [players ["alice", "bob"]]
+    [player "alice"]
+    [player "bob"]
+    [option "mulligan_first" 3]
     [Event "Club night"]
     [Round "3"]
 
@@ -22,9 +24,12 @@
     # result: win alice (deck-out)
 
 - A tag ``[name value]`` (before the first event; the value is JSON) is a field of
-  ``MatchStarted``: lower-case names are its fields (``game``, ``players``, the set-up), a
-  capitalised one a key of its header ``meta`` (``[Round "3"]`` is ``meta.round``).  Without tags,
-  the first event line is ``MatchStarted`` as JSON.
+  ``MatchStarted``: lower-case names are its fields (``game``, the set-up), a capitalised one a
+  key of its header ``meta`` (``[Round "3"]`` is ``meta.round``).  A list or a table of the
+  set-up is written a tag an entry, in words (:mod:`.setup_tags`: ``[player "ann"]``, ``[option
+  "picks" "open"]``, ``[seat "tuatha" "ann" "NW"]``); the whole field as JSON (``[players
+  ["ann","ben"]]``, the first text form) reads too.  Without tags, the first event line is
+  ``MatchStarted`` as JSON.
 - A deck section ``[deck "<player>"]`` (a game whose notation writes deck lists:
   ``notation.deck_lines`` / ``read_deck``) is that player's deck in ``decks``: the lines after
   it, up to a blank line, a tag or an event line, are a deck list in names (``3 Grave Rat``,
@@ -65,6 +70,7 @@ from .limits import MAX_DEPTH, MAX_EVENTS, MAX_LINE_BYTES, MAX_PLAYERS, MAX_TEXT
 from .meta import meta_error
 from .notation import NotationError
 from .protocol import Game, RefError
+from .setup_tags import json_tags, line_of, read_values, tag_fields, tag_value, word_tags
 
 __all__ = ["is_text", "read_text", "write_text"]
 
@@ -153,7 +159,8 @@ class _Reader:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.tags: list[tuple[int, str, Any]] = []
+        #: the header's tags: (line, name, the values: one JSON value, or an entry's several)
+        self.tags: list[tuple[int, str, list[Any]]] = []
         self.envelope: set[str] = set()
         self.game: Game | None = None
         self.fold: _Fold | None = None
@@ -167,6 +174,8 @@ class _Reader:
         #: the deck sections: (the tag's line, the player, the section's (line, text)); the last one open
         self.decks: list[tuple[int, str, list[tuple[int, str]]]] = []
         self.deck_open = False
+        #: the text line of each set-up field and entry the tags write (``seats[0]``: setup_tags.line_of)
+        self.field_lines: dict[str, int] = {}
 
     def fail(self, line: int, why: str, part: str | None = None) -> LogError:
         return LogError(self.path, line, why, part)
@@ -176,23 +185,20 @@ class _Reader:
         m = _TAG.match(text)
         if m is None:
             raise self.fail(line, "a tag is [name value], the value JSON (e.g. [Round \"3\"])", "tag")
-        raw = m.group("value").encode()
-        why = depth_error(raw)
-        if why is not None:
-            raise self.fail(line, why, m.group("name"))
+        name = m.group("name")
         try:
-            value = msgspec.json.decode(raw)
-        except msgspec.DecodeError as exc:
-            raise self.fail(line, f"the value is not JSON ({exc}); a text is written in quotes", m.group("name")) from None
-        if m.group("name") == "deck":  # a deck section opens: the lines after it are its list
-            if not isinstance(value, str) or any(p == value for _, p, _ in self.decks):
+            values = read_values(m.group("value"))
+        except ValueError as exc:
+            raise self.fail(line, f"the value is not JSON ({exc}); a text is written in quotes", name) from None
+        if name == "deck":  # a deck section opens: the lines after it are its list
+            if len(values) != 1 or not isinstance(values[0], str) or any(p == values[0] for _, p, _ in self.decks):
                 raise self.fail(line, "a deck section is [deck \"<player>\"], once a player", "deck")
-            self.decks.append((line, value, []))
+            self.decks.append((line, values[0], []))
             self.deck_open = True
             return
-        if any(name == m.group("name") for _, name, _ in self.tags):
-            raise self.fail(line, "given twice", m.group("name"))
-        self.tags.append((line, m.group("name"), value))
+        if name[0].isupper() and any(n == name for _, n, _ in self.tags):
+            raise self.fail(line, "given twice", name)
+        self.tags.append((line, name, values))
 
     def deck_line(self, line: int, text: str) -> bool:
         """A line while a deck section is open: True when it is the section's (else the section
@@ -218,6 +224,7 @@ class _Reader:
             raise self.fail(self.decks[0][0], "a deck section needs the [game \"...\"] tag (a registry id)", "deck")
         decks: dict[str, Any] = {}
         for at, player, lines in self.decks:
+            self.field_lines[f"decks.{player}"] = at
             try:
                 decks[player] = notation.read_deck(doc, player, [t for _, t in lines])
             except NotationError as exc:
@@ -229,15 +236,24 @@ class _Reader:
         doc["decks"] = decks
 
     def setup_from_tags(self) -> None:
-        doc: dict[str, Any] = {"type": "MatchStarted"}
         meta: dict[str, Any] = {}
-        for line, name, value in self.tags:
+        lower = []
+        for line, name, values in self.tags:
             if name[0].isupper():
-                if not isinstance(value, str):
+                if len(values) != 1 or not isinstance(values[0], str):
                     raise self.fail(line, "a header tag's value is a text in quotes", name)
-                meta[name[0].lower() + name[1:]] = value
+                meta[name[0].lower() + name[1:]] = values[0]
             else:
-                doc[name] = value
+                lower.append((line, name, values))
+        at, gid = next(((ln, v[0]) for ln, n, v in lower if n == "game" and len(v) == 1),
+                       (self.tags[0][0] if self.tags else self.decks[0][0], None))
+        if not isinstance(gid, str):  # (said before any other tag: the game says what the others are)
+            raise self.fail(at, "MatchStarted must name the game (a registry id): [game \"...\"]", "game")
+        try:
+            cls = registry.get(gid).event_types[0]
+        except UnknownGame as exc:
+            raise self.fail(at, str(exc), "game") from None
+        doc: dict[str, Any] = {"type": "MatchStarted", **tag_fields(cls, lower, self.fail, self.field_lines)}
         if meta:
             if "meta" in doc:
                 raise self.fail(self.tags[0][0], "both [meta ...] and capitalised header tags", "meta")
@@ -267,8 +283,9 @@ class _Reader:
             if isinstance(players, list) and len(players) > MAX_PLAYERS or meta_error(getattr(setup, "meta", None)):
                 raise ValueError("out of bounds")
             self.game.validate_refs(setup, setup)  # (its bounds checked before anything is built from it)
-        except (msgspec.DecodeError, msgspec.ValidationError, RefError, ValueError):
-            self.out.append((line, raw))  # the log reader names what is wrong with it
+        except (msgspec.DecodeError, msgspec.ValidationError, RefError, ValueError) as exc:
+            path = exc.field if isinstance(exc, RefError) else _error_path(str(exc))
+            self.out.append((line_of(self.field_lines, path, line), raw))  # the log reader names what is wrong
             self.stopped = True
             return
         self.pending = (line, setup, None if self.tags else raw)
@@ -357,6 +374,15 @@ class _Reader:
         if len(note) > MAX_LINE_BYTES // 2:
             raise self.fail(line, f"the note and its variations are longer than {MAX_LINE_BYTES // 2} characters", "variation")
         self.pending = (at, msgspec.structs.replace(ev, note=note), None)
+
+
+def _error_path(message: str) -> str:
+    """The field a decoder's message names (``... - at `$.seats[0].warband```: ``seats[0].warband``;
+    ``Object contains unknown field `x` - at `$.seats[1]```: ``seats[1].x``)."""
+    m = re.search(r"at `\$\.?([^`]*)`", message)
+    at = m.group(1) if m else ""
+    u = re.search(r"unknown field `([^`]*)`", message)
+    return (f"{at}.{u.group(1)}" if at else u.group(1)) if u else at
 
 
 def _lines(data: bytes, path: str) -> Iterator[tuple[int, str]]:
@@ -452,19 +478,6 @@ def read_text(data: bytes, path: str = "<text>") -> list[tuple[int, bytes]]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def _tags(setup: Event) -> list[str]:
-    doc = msgspec.to_builtins(setup)
-    out = []
-    for k, v in doc.items():
-        if k == "type":
-            continue
-        if k == "meta" and isinstance(v, dict) and all(re.fullmatch(r"[a-z][A-Za-z0-9_-]*", m) for m in v):
-            out += [f"[{m[0].upper()}{m[1:]} {msgspec.json.encode(x).decode()}]" for m, x in v.items()]
-            continue
-        out.append(f"[{k} {msgspec.json.encode(v).decode()}]")
-    return out
-
-
 def _with_deck_sections(game: Game, setup: Event, tags: list[str], first: bytes) -> list[str]:
     """The header: ``tags`` with the ``[decks {...}]`` tag written as a deck section a player
     (the game's ``notation.deck_lines``: names, one card a line) where every deck has one and the
@@ -479,7 +492,7 @@ def _with_deck_sections(game: Game, setup: Event, tags: list[str], first: bytes)
             if lines is None or any(not ln.strip() or ln.lstrip().startswith(("[", "#", "%")) or _NUMBER.match(ln)
                                     or _CONTROLS.search(ln) for ln in lines):
                 return tags
-            sections += ["", f"[deck {msgspec.json.encode(player).decode()}]", *lines]
+            sections += ["", f"[deck {tag_value(player)}]", *(lines or ["# no card listed"])]
     except Exception:  # noqa: BLE001 - a deck list in words is a nicety: the JSON tag stands
         return tags
     header = [t for t in tags if not t.startswith("[decks ")] + sections
@@ -506,15 +519,18 @@ def write_text(game: Game, lines: list[bytes], events: list[Event]) -> str:
     gives the very same JSON line, else as the JSON line itself (see the module)."""
     setup, first = events[0], lines[0]
     out: list[str] = []
-    r = _Reader("<written>")
-    tags = _tags(setup)
-    try:
-        for t in tags:
-            r.tag(0, t)
-        r.setup_from_tags()
-        ok = r.pending is not None and encode_line(r.pending[1]) == first
-    except LogError:
-        ok = False
+    r, tags = _Reader("<written>"), []
+    for tags in (word_tags(setup), json_tags(setup)):  # (in words where they read back exactly)
+        r = _Reader("<written>")
+        try:
+            for t in tags:
+                r.tag(0, t)
+            r.setup_from_tags()
+            ok = r.pending is not None and encode_line(r.pending[1]) == first
+        except LogError:
+            ok = False
+        if ok:
+            break
     if len(events) > 1:
         env = [k for k in ("seq", "prev") if getattr(events[1], k) is not None]
         if env:

@@ -62,11 +62,33 @@ def read_bounded(path: str, what: str, limit: int = MAX_DATA_BYTES) -> str:
         raise DataError(path, f"{what}: not UTF-8 text (byte {exc.start})") from None
 
 
+#: the text form's header (``[game "logos"]``: a tag holds a blank, a TOML table's name never does)
+_HEADER = re.compile(r"\A\ufeff?\s*(?:#[^\n]*\n\s*)*\[[A-Za-z][A-Za-z0-9_-]*[ \t]+\S")
+
+
 def parse_setup(text: str, source: str) -> dict[str, Any]:
-    """A set-up document: JSON when it starts with ``{`` or ``source`` ends ``.json``, else TOML;
-    bounded in depth and pieces as every data file (:func:`adjudicator.core.kernel.documents.parse_text`)."""
+    """A set-up document: the header of a match's text form (tags and deck sections in names,
+    docs/notation.md) when it starts with a tag, JSON when it starts with ``{`` or ``source`` ends
+    ``.json``, else TOML; bounded in depth and pieces as every data file
+    (:func:`adjudicator.core.kernel.documents.parse_text`)."""
+    if _HEADER.match(text):
+        return _header_setup(text, source)
     json_ = text.lstrip().startswith("{") or source.lower().endswith(".json")
     return parse_text(text, source + (".json" if json_ and not source.lower().endswith(".json") else ""))
+
+
+def _header_setup(text: str, source: str) -> dict[str, Any]:
+    """The set-up a text form's header writes (its ``MatchStarted`` fields); :class:`LogError`
+    naming the line that does not read (a card's typo with the closest names), or an event line."""
+    from adjudicator.core.kernel.log import parse_log
+
+    log = parse_log(text.encode(), source)  # (read as a log's first line is: a field the game refuses named by its line)
+    if len(log.events) > 1:
+        raise LogError(source, log.events[1][0], "a set-up holds the header only (tags and deck sections): no event lines",
+                       "event")
+    doc = msgspec.to_builtins(log.events[0][1])
+    doc.pop("type", None)
+    return doc
 
 
 def read_setup(path: str) -> dict[str, Any]:

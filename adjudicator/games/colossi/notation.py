@@ -420,18 +420,58 @@ def word(v: str) -> str:
 
 
 def format_start(e: E.MatchStarted) -> str:
-    """``start colossi: ann, bob; ruleset first-game; options {"gold_target": 20}; board_sha256 ..;
-    meta {"event": "Spring Open"}`` (the parts after the players only when not their default)."""
+    """``start colossi: ann, bob; ruleset first-game; options gold_target=20, end_mode=immediate;
+    board_sha256 ..; meta event="Spring Open", round=3`` (the parts after the players only when
+    not their default; a value a word where it reads back as the same text, else JSON: the first
+    form's ``options {"gold_target": 20}`` reads too)."""
     out = f"start {word(e.game)}: " + ", ".join(word(p) for p in e.players)
     if e.ruleset != "standard":
         out += f"; ruleset {word(e.ruleset)}"
     if e.options:
-        out += "; options " + json.dumps(e.options, sort_keys=False)
+        out += "; options " + _pairs(e.options)
     if e.board_sha256 is not None:
         out += f"; board_sha256 {word(e.board_sha256)}"
     if e.meta:
-        out += "; meta " + json.dumps(e.meta)
+        out += "; meta " + _pairs(e.meta)
     return out
+
+
+_LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+
+
+def _pairs(table: dict[str, Any]) -> str:
+    """``key=value, ...``: a text value as a word where it reads back as that text (not a number
+    or ``true``), any other value as JSON."""
+    def value(v: Any) -> str:
+        if isinstance(v, str) and _WORD.fullmatch(v) and not _LITERAL.fullmatch(v) and v[0] not in "[{":
+            return v
+        return json.dumps(v, ensure_ascii=False) if str(v).isprintable() else json.dumps(v)
+    return ", ".join(f"{word(k)}={value(v)}" for k, v in table.items())
+
+
+def _read_pairs(c: _Cursor, what: str) -> dict[str, Any]:
+    """The ``key=value, ...`` of :func:`_pairs` (or the first form's JSON object)."""
+    c.skip()
+    if c.text.startswith(("{", "["), c.pos):
+        v = c.json(what)
+        if not isinstance(v, dict):
+            raise NotationError(c.text, f"{what}: a JSON object expected")
+        return v
+    out: dict[str, Any] = {}
+    while True:
+        key = c.word(f"a name of {what}")
+        if not c.at("="):
+            raise NotationError(c.text, f"{what}: 'name=value, ...' expected after {key!r}")
+        if key in out:
+            raise NotationError(c.text, f"{what}: {key!r} given twice")
+        c.skip()
+        if c.text.startswith(('"', "[", "{"), c.pos):
+            out[key] = c.json(f"{what}.{key}")
+        else:
+            w = c.word(f"the value of {what}.{key}")
+            out[key] = json.loads(w) if _LITERAL.fullmatch(w) else w
+        if not c.at(","):
+            return out
 
 
 class _Cursor:
@@ -496,10 +536,7 @@ def parse_start(text: str) -> E.MatchStarted:
         if key in ("ruleset", "board_sha256"):
             kw[key] = c.word(key)
         elif key in ("options", "meta"):
-            v = c.json(key)
-            if not isinstance(v, dict):
-                raise NotationError(text, f"{key}: a JSON object expected")
-            kw[key] = v
+            kw[key] = _read_pairs(c, key)
         else:
             raise NotationError(text, f"unknown part {key!r} of a set-up", ["ruleset", "options", "board_sha256", "meta"])
     if not c.done():

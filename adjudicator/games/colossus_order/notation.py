@@ -197,10 +197,6 @@ def _read_deck_card(cards: _Cards | None, text: str) -> str:
 class Notation(BaseNotation):
     """Colossus Order events in a player's words (the module says what needs the position)."""
 
-    #: a text cut at the first separator, split on commas, outside quoted strings (the set-up's words)
-    cut = staticmethod(_cut)
-    split_items = staticmethod(_split)
-
     # -- values ------------------------------------------------------------------------------
     def _cards(self, state: Any) -> _Cards | None:
         if state is None:

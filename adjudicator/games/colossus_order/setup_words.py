@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from adjudicator.core.kernel import setup_words as words
 from adjudicator.core.kernel.notation import NotationError
 
 from . import position_line as PL
@@ -29,7 +30,6 @@ from . import position_line as PL
 __all__ = ["format_start", "parse_start"]
 
 _SEP = " | "
-_COUNTED = re.compile(r"(\d{1,9}) (.+)\Z", re.S)
 _UNKNOWN = re.compile(r"unknown(?:, (\d{1,9}) cards)?\Z")
 #: the set-up's fields the sections write (the rest: name=value)
 _OWN = ("type", "game", "players", "decks")
@@ -38,14 +38,8 @@ _OWN = ("type", "game", "players", "decks")
 def format_start(n: Any, setup: Any) -> str:
     """The set-up in words (see the module), else the ids' form where the words would not read
     back exactly."""
-    try:
-        text = _words(n, setup)
-        back = parse_start(n, setup.game, text)
-        if back is not None and msgspec.json.encode(back) == msgspec.json.encode(setup):
-            return text
-    except (NotationError, msgspec.ValidationError, ValueError):
-        pass
-    return PL.setup_text(setup)
+    return words.checked(setup, lambda: _words(n, setup), lambda t: parse_start(n, setup.game, t),
+                         lambda: PL.setup_text(setup))
 
 
 def _words(n: Any, setup: Any) -> str:
@@ -73,8 +67,8 @@ def parse_start(n: Any, game_id: str, text: str) -> Any:
     t = " ".join(text.split()) if '"' not in text else text.strip()
     if t[:6].casefold() != "start " or t[6:].lstrip().startswith("players="):
         return None
-    sections = _cut_all(n, t[6:].strip())
-    players = [n.r_player(x, None) for x in _cut_all(n, sections[0], " vs ")]
+    sections = words.split(t[6:].strip(), _SEP)
+    players = [n.r_player(x, None) for x in words.split(sections[0], " vs ")]
     doc: dict[str, Any] = {"type": "MatchStarted", "game": game_id, "players": players, "decks": {}}
     rest = sections[1:]
     if rest and re.match(r"[a-z_]+=", rest[-1]):
@@ -83,8 +77,8 @@ def parse_start(n: Any, game_id: str, text: str) -> Any:
         doc.update(named)
         rest = rest[:-1]
     for section in rest:
-        who, colon, body = section.partition(": ")
-        colossus, semi, cards = body.partition("; ")
+        who, colon, body = words.cut(section, ": ")  # (outside quotes: a player may be named "x: y")
+        colossus, semi, cards = words.cut(body, "; ")
         if not colon or not semi:
             raise NotationError(section[:80], "a deck reads '<player>: <colossus>; <count> <card>, ...'")
         player = n.r_player(who, None)
@@ -93,7 +87,7 @@ def parse_start(n: Any, game_id: str, text: str) -> Any:
         if m is not None:
             lines += [f"size: {m.group(1)}"] if m.group(1) else []
         else:
-            lines += _counted(n, cards)
+            lines += words.counted(cards)
         deck = n.read_deck(doc, player, lines)
         if m is not None and m.group(1):
             deck["size"] = int(m.group(1))
@@ -105,25 +99,3 @@ def _empty(game_id: str) -> Any:
     from .events import MatchStarted
 
     return MatchStarted(game=game_id, players=[], decks={})
-
-
-def _cut_all(n: Any, text: str, sep: str = _SEP) -> list[str]:
-    """``text`` cut at every ``sep`` outside quoted strings (the notation's ``cut``)."""
-    out = []
-    while True:
-        head, found, text = n.cut(text, sep)
-        out.append(head.strip())
-        if not found:
-            return out
-
-
-def _counted(n: Any, text: str) -> list[str]:
-    """``3 Grave Rat, 2 ★Nerissa, Voice of the Tides★`` as deck lines: a part that does not start
-    with a count belongs to the name before it (names may hold commas)."""
-    out: list[str] = []
-    for part in n.split_items(text):
-        if _COUNTED.match(part) or not out:
-            out.append(part)
-        else:
-            out[-1] += ", " + part
-    return out

@@ -37,7 +37,7 @@ from adjudicator.core.kernel.notation import MAX_TEXT, Notation as BaseNotation,
 from adjudicator.core.kernel.suggest import closest
 
 from . import events as E
-from . import posline
+from . import posline, setup_words
 from .commitments import commitment_of, example_salt
 
 #: a token: a JSON string (a literal), a number with thousands separators, a mark, a word
@@ -108,12 +108,19 @@ def num(n: int) -> str:
 class Notation(BaseNotation):
     """LOGOS events and positions in words (see the module)."""
 
+    #: a value as one token (:func:`tok`), for the set-up's words (setup_words.py)
+    word = staticmethod(tok)
+
     # -- cards ----------------------------------------------------------------------------------
     def _index(self, state: Any) -> tuple[dict[str, list[str]], dict[str, str]]:
         """(casefolded name or id -> ids, id -> name) of the match's pool, made once per pool."""
         from .values import pool_of
 
-        pool = pool_of(state)  # (the loader's cached pool: the key of this cache)
+        return self.pool_index(pool_of(state))
+
+    def pool_index(self, pool: Any) -> tuple[dict[str, list[str]], dict[str, str]]:
+        """(casefolded name or id -> ids, id -> name) of ``pool`` (the loader's cached pool: the
+        key of this cache)."""
         cache = self.__dict__.setdefault("_pools", {})
         got = cache.get(pool)
         if got is None:
@@ -241,7 +248,7 @@ class Notation(BaseNotation):
                 return f"{'?' if event.winner is None else tok(event.winner)} wins ({tok(event.reason)})"
             return f"draw ({tok(event.reason)})" + ("" if event.winner is None else f", winner {tok(event.winner)}")
         if t is E.MatchStarted:
-            return "start " + posline.setup_text(event)
+            return setup_words.format_start(self, event)
         return super().format(event, state)
 
     # -- parse ----------------------------------------------------------------------------------
@@ -254,7 +261,7 @@ class Notation(BaseNotation):
         if stripped.startswith("{"):
             return self.parse_json(stripped)
         if stripped[:6].casefold() == "start ":
-            return posline.parse_setup(stripped[6:], self.game)
+            return setup_words.parse_start(self, stripped)
         toks = tokens(stripped)
         if not toks:
             raise NotationError(text, "an empty text is no event")
@@ -453,6 +460,15 @@ class Notation(BaseNotation):
                 raise NotationError(text, shape)
             winner = self.read_player(text, state, head[5])
         return E.GameEnded(result="win" if win else "draw", winner=winner, reason=reason)
+
+    # -- set-ups: deck lists (setup_words.py) ----------------------------------------------------
+    def deck_lines(self, setup: Any, player: str) -> list[str] | None:
+        """``player``'s deck as a deck list in names (``3 Iron Golem``): the text form's deck section."""
+        return setup_words.deck_lines(self, setup, player)
+
+    def read_deck(self, setup: Any, player: str, lines: list[str]) -> Any:
+        """The deck (card id -> copies) a deck section's ``lines`` write (names or ids, did-you-mean)."""
+        return setup_words.read_deck(self, setup, player, lines)
 
     # -- positions (posline.py) ---------------------------------------------------------------------
     def format_position(self, state: Any, seat: str | None = None) -> str:
