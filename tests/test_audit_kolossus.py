@@ -50,8 +50,12 @@ def keys(events: list[Any]) -> set[bytes]:
 class Audit:
     """One generated match, checked event by event against the oracle."""
 
-    def __init__(self, match: E.MatchStarted, seed: int, *, probes: int = 4) -> None:
+    def __init__(self, match: E.MatchStarted, seed: int, *, probes: int = 4, boost: bool = False) -> None:
         self.match = match
+        #: chapter 3: at the start of every turn the warband's weapon is charged and its pool filled
+        #: from its supply (a position the rules allow: mana a player could have put there), so
+        #: the Titan Weapons and Powers come into play often
+        self.boost = boost
         self.rng = random.Random(seed)
         self.dice = O.generator(match.seed) if match.rng else None
         self.rolled = 0
@@ -63,6 +67,9 @@ class Audit:
         self.first: str | None = None
         self.rounds_seen = 0
         self.probed = 0
+        #: whose decision comes next (ch.1 II-III, ch.2 I: set-up and Great Quake in seat order)
+        self.expect: str | None = None
+        self.quakers: list[str] = []
 
     def run(self, max_events: int = 260) -> Any:
         s, _ = settle(GAME, GAME.initial_state(self.match))
@@ -75,11 +82,59 @@ class Audit:
             weights = [GAME.playout_weight(s, e) for e in listed]
             e = self.rng.choices(listed, weights)[0]
             assert GAME.check(s, e).legal, e
+            self.whose(s, e)
             s2, derived = settle(GAME, GAME.apply(s, e))
             self.effect(s, e, derived, s2)
+            self.next_actor(s, e, derived, s2)
+            if self.boost and s2.step == "destiny" and s2.options.chapter >= 3:
+                s2 = self.charged(s2)
             self.invariants(s2)
             s, n = s2, n + 1
         return s
+
+    @staticmethod
+    def charged(s: Any) -> Any:
+        w = s.warbands[s.seat]
+        supply, charged, pool = w.supply, w.charged, w.pool
+        if w.weapon is not None and not charged and supply >= 2:
+            supply, charged = supply - 2, True
+        more = min(5 - pool, supply)
+        ws = list(s.warbands)
+        ws[s.seat] = msgspec.structs.replace(w, supply=supply - more, pool=pool + more, charged=charged)
+        return msgspec.structs.replace(s, warbands=tuple(ws))
+
+    # -- whose decision it is ------------------------------------------------------------------------
+    def whose(self, s: Any, e: Any) -> None:
+        ws = [w.id for w in s.warbands]
+        if self.expect is None:  # the set-up: skills (chapter 2+), then placement, from the first seat
+            self.expect = ws[0]
+        assert e.warband == self.expect, f"{type(e).__name__} by {e.warband}; the rules give the decision to {self.expect}"
+
+    def next_actor(self, s: Any, e: Any, derived: list[Any], s2: Any) -> None:
+        ws = [w.id for w in s.warbands]
+        i = ws.index(e.warband)
+        t = type(e).__name__
+        if t == "SkillsChosen":
+            self.expect = ws[i + 1] if i < 3 else ws[0]
+        elif t == "MiniaturesPlaced":
+            if i < 3:
+                self.expect = ws[i + 1]
+            else:  # ch.1 III: the Great Quake from the first player clockwise; KO-7: per warband or per player
+                players: list[str] = []
+                for w in s.warbands:
+                    if s.options.quake_moves == "warband" or w.player not in players:
+                        self.quakers.append(w.id)
+                        players.append(w.player)
+                self.expect = self.quakers.pop(0)
+        elif t == "QuakeShifted" or (t == "ManaAllocated" and s.round == 0):
+            owed = t == "QuakeShifted" and s.options.chapter >= 2 and s.options.invasion_mana and \
+                s.warbands[i].pending > 0
+            assert (s2.step == "allocate") == owed, "KO-8: the Great Quake roll's mana is allocated after the move"
+            if not owed:
+                self.expect = self.quakers.pop(0) if self.quakers else None
+        for d in derived:
+            if type(d) is E.TurnStarted:
+                self.expect = d.warband
 
     # -- both directions: what the rules allow is listed, nothing else is ----------------------------
     def same_set(self, s: Any, listed: list[Any]) -> None:
@@ -375,6 +430,9 @@ class Audit:
                 else:
                     assert d.first == s.warbands[0].id, "ch.1 II: the first player starts round 1"
                 self.rounds_seen += 1
+                assert not self.quakers, "ch.1 III: every Great Quake move comes before round 1"
+                on = s2.on_citadel + sum(w.crystals for w in s2.warbands) - sum(w.crystals for w in s.warbands)
+                assert d.crystals == on, "KO-6.1: the round's crystal joins those left on the Citadel"
                 assert d.round == self.rounds_seen <= s.options.rounds, "KO-29"
                 self.first, self.turns, self.capturer = d.first, [], None
             elif t == "TurnStarted":
@@ -433,7 +491,10 @@ class Audit:
                 for i, c in enumerate(O.CLASSES):
                     on = sum(1 for p in s.pieces if p.warband == w.id and p.character == c)
                     assert on + w.beaten[i] == O.ARMY[c], f"{w.id} {c}: {on} on the board, {w.beaten[i]} beaten"
-            if opts.wipeout == "warband" and any(not any(p.warband == w.id for p in s.pieces) for w in s.warbands):
+            gone = [w for w in s.warbands if not any(p.warband == w.id for p in s.pieces)]
+            if opts.wipeout == "player":  # KO-21: a player's every warband
+                gone = [w for w in gone if all(x in gone for x in s.warbands if x.player == w.player)]
+            if opts.wipeout != "never" and gone:
                 assert s.result is not None and s.result.reason == "wipeout", "KO-21: a wiped-out warband ends the match"
 
 
@@ -449,6 +510,64 @@ def test_the_engine_lists_what_the_rules_allow_and_does_what_they_say(m: tuple[E
 def test_what_the_rules_forbid_is_refused_under_the_rule_that_forbids_it(m: tuple[E.MatchStarted, int]) -> None:
     match, seed = m
     Audit(match, seed, probes=6).run(max_events=200)
+
+
+@settings(max_examples=6)
+@given(matches(), st.sampled_from([{}, {"tuatha": "hammer", "krell": "spear", "ishtari": "whip", "firbolg": "sword"}]))
+def test_titan_weapons_and_powers_with_charged_weapons_and_full_pools(m: tuple[E.MatchStarted, int],
+                                                                      weapons: dict[str, str]) -> None:
+    """Chapter 3 with every warband's weapon charged and pool full at each turn's start: the
+    Sword, Whip, Spear, Hammer, Initiative, Earthquake and Rebirth both ways."""
+    match, seed = m
+    match = msgspec.structs.replace(match, ruleset="chapter-3",
+                                    options={**match.options, "weapons": weapons} if weapons else match.options)
+    Audit(match, seed, probes=5, boost=True).run(max_events=220)
+
+
+@st.composite
+def crowded(draw: Any) -> Any:
+    """A chapter-3 position at the Tua'tha Colossus's move: miniatures of every warband scattered
+    over the board, random Defence skills, a charged weapon of any kind, any movement points."""
+    from .kolossus_scenarios import position, with_warband
+
+    c0, r0 = draw(st.integers(0, 5)), draw(st.integers(1, 6))  # a 6x6 window of the board, crowded
+    squares = [f"{c}{r}" for c in "abcdefghijk"[c0:c0 + 6] for r in range(r0, r0 + 6)]
+    chosen = draw(st.lists(st.sampled_from(squares), min_size=6, max_size=22, unique=True))
+    codes = [draw(st.sampled_from("TKIF")) + draw(st.sampled_from("wwwgc")) for _ in chosen[1:]]
+    spec = {chosen[0]: "Tc", **dict(zip(chosen[1:], codes))}
+    opts = {"defence_mode": draw(st.sampled_from(["cost", "threshold"])), "colossus_beatable": draw(st.booleans()),
+            "allies_as_own": draw(st.booleans()), "allow_reversal": draw(st.booleans()),
+            "crystal_capture": draw(st.sampled_from(["end-of-move", "on-enter"]))}
+    s = position(spec, step="move", ruleset="chapter-3", options=opts, character="colossus", mp=draw(st.integers(0, 13)),
+                 board_levels=draw(st.booleans()), on_citadel=draw(st.integers(0, 2)))
+    weapon = draw(st.sampled_from(["sword", "whip", "spear", "hammer"]))
+    for w in ("tuatha", "krell", "ishtari", "firbolg"):
+        dfc = tuple(draw(st.integers(0, 3)) for _ in range(3))
+        s = with_warband(s, w, defence=dfc, supply=max(0, 16 - sum(dfc)), attack=(0, 0, 0), pool=0)
+    return with_warband(s, "tuatha", weapon=weapon, charged=True)
+
+
+@settings(max_examples=60)
+@given(crowded(), st.randoms(use_true_random=False))
+def test_titan_weapons_in_crowded_positions(s: Any, rnd: random.Random) -> None:
+    """Ch.3 II on positions crowded with miniatures: the moves with and without the Sword or Whip,
+    then the Spear's and the Hammer's targets after every sampled move, both ways, and their effects."""
+    audit = Audit(s.setup, rnd.randrange(10**6), probes=0)
+    listed = GAME.legal_events(s)
+    audit.same_set(s, listed)
+    audit.probe_move(s, s.warbands[s.seat].id)
+    for e in rnd.sample(listed, min(8, len(listed))):
+        s2, derived = settle(GAME, GAME.apply(s, e))
+        audit.moved(s, e, [d for d in derived if type(d) is E.MiniatureBeaten],
+                    [d for d in derived if type(d) is E.CrystalsCaptured], s2)
+        if GAME.outcome(s2) is not None or s2.step != "act":
+            continue
+        after = GAME.legal_events(s2)
+        audit.same_set(s2, after)
+        audit.probe_act(s2, s2.warbands[s2.seat].id)
+        for x in [x for x in after if type(x) is E.WeaponUsed][:4]:
+            s3, derived3 = settle(GAME, GAME.apply(s2, x))
+            audit.effect(s2, x, derived3, s3)
 
 
 def test_every_chapter_and_seating_of_the_sample_set_ups() -> None:
@@ -476,3 +595,44 @@ def test_on_enter_capture_also_takes_the_crystals_where_a_move_of_no_steps_ends(
         # leaving the Citadel takes nothing in either reading
         ruling, derived, _ = propose(GAME, st_, moved(["f6", "f7"]))
         assert ruling.legal and derived == [], mode
+
+
+@settings(max_examples=4)
+@given(matches())
+def test_every_seat_sees_the_whole_match(m: tuple[E.MatchStarted, int]) -> None:
+    """Seed 002 hides nothing: the board, the dice, the character boards and the mana are all on
+    the table, so every player's seat record (``redact_log``) is the full log, event for event."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import playout, to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
+
+    match, seed = m
+    events, _ = playout(GAME, seed, max_events=150, setup=match, with_derived=True)
+    full = to_jsonl(events)
+    for player in match.players:
+        record = list(redact_log(parse_log(full, "full"), player))
+        assert [O.key(e) for e in record] == [O.key(e) for e in events], player
+
+
+@settings(max_examples=40)
+@given(st.permutations(["NW", "NE", "SE", "SW"]), st.lists(st.sampled_from(["ann", "ben", "cat", "dan", "eve"]),
+                                                          min_size=4, max_size=4))
+def test_a_set_up_is_legal_exactly_when_the_seats_are_the_rules_seats(corners: list[str], owners: list[str]) -> None:
+    """Ch.1 II: four warbands in the four corners, listed clockwise from the first player (KO-1.1);
+    2 to 4 players, a player with two warbands commanding an alliance of opposite seats (KO-1.2)."""
+    from adjudicator.core.kernel.verify import start
+
+    from .kolossus_scenarios import setup
+
+    seats = list(zip(["tuatha", "krell", "ishtari", "firbolg"], owners, corners))
+    players = list(dict.fromkeys(owners))
+    clockwise = ["NW", "NE", "SE", "SW"]
+    k = clockwise.index(corners[0])
+    ok_order = corners == clockwise[k:] + clockwise[:k]
+    ok_players = 2 <= len(players) <= 4 and all(
+        owners.count(p) == 1 or (owners.count(p) == 2 and owners.index(p) + 2 == len(owners) - 1 - owners[::-1].index(p))
+        for p in players)
+    _state, ruling, _ = start(GAME, setup(seats=seats))
+    assert ruling.legal == (ok_order and ok_players), (seats, ruling)
+    if not ruling.legal:
+        assert ruling.rule == ("KO-1.1" if not ok_order else "KO-1.2"), ruling
