@@ -323,7 +323,7 @@ def legal_act(s: Any) -> set[bytes]:
         on_board = [p for p in s.pieces if p.warband == me]
         for c in CLASSES:
             beaten = ARMY[c] - sum(1 for p in on_board if p.character == c)
-            if beaten and w.pool >= REBIRTH[c]:
+            if beaten > 0 and w.pool >= REBIRTH[c]:
                 out += [E.RebirthUsed(warband=me, character=c, square=sq) for sq in zone if sq not in occ(s)]
         a = s.activation
         if a is not None and a.at is not None and a.character == "colossus" and w.charged:

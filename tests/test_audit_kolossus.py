@@ -486,7 +486,7 @@ class Audit:
                 assert w.pool <= 5, "ch.3 I: the pool holds at most 5"
         # KO-29/KO-6.1: the crystals of the match are on the Citadel, captured, or still to come
         assert s.crystals_left + s.on_citadel + sum(w.crystals for w in s.warbands) == opts.rounds
-        if s.round >= 1:
+        if s.round >= 1 or s.step not in ("skills", "place"):  # (once every warband has placed its army)
             for w in s.warbands:
                 for i, c in enumerate(O.CLASSES):
                     on = sum(1 for p in s.pieces if p.warband == w.id and p.character == c)
@@ -534,7 +534,10 @@ def crowded(draw: Any) -> Any:
     squares = [f"{c}{r}" for c in "abcdefghijk"[c0:c0 + 6] for r in range(r0, r0 + 6)]
     chosen = draw(st.lists(st.sampled_from(squares), min_size=6, max_size=22, unique=True))
     codes = [draw(st.sampled_from("TKIF")) + draw(st.sampled_from("wwwgc")) for _ in chosen[1:]]
-    spec = {chosen[0]: "Tc", **dict(zip(chosen[1:], codes))}
+    spec, count = {chosen[0]: "Tc"}, {"Tc": 1}
+    for sq, code in zip(chosen[1:], codes):  # (no warband has more miniatures of a class than its army)
+        if count.get(code, 0) < O.ARMY[{"w": "warrior", "g": "guardian", "c": "colossus"}[code[1]]]:
+            spec[sq], count[code] = code, count.get(code, 0) + 1
     opts = {"defence_mode": draw(st.sampled_from(["cost", "threshold"])), "colossus_beatable": draw(st.booleans()),
             "allies_as_own": draw(st.booleans()), "allow_reversal": draw(st.booleans()),
             "crystal_capture": draw(st.sampled_from(["end-of-move", "on-enter"]))}
@@ -543,8 +546,9 @@ def crowded(draw: Any) -> Any:
     weapon = draw(st.sampled_from(["sword", "whip", "spear", "hammer"]))
     for w in ("tuatha", "krell", "ishtari", "firbolg"):
         dfc = tuple(draw(st.integers(0, 3)) for _ in range(3))
-        s = with_warband(s, w, defence=dfc, supply=max(0, 16 - sum(dfc)), attack=(0, 0, 0), pool=0)
-    return with_warband(s, "tuatha", weapon=weapon, charged=True)
+        beaten = tuple(O.ARMY[c] - sum(1 for p in s.pieces if p.warband == w and p.character == c) for c in O.CLASSES)
+        s = with_warband(s, w, defence=dfc, supply=max(0, 16 - sum(dfc)), attack=(0, 0, 0), pool=0, beaten=beaten)
+    return with_warband(s, "tuatha", weapon=weapon, charged=True, pool=draw(st.integers(0, 5)))
 
 
 @settings(max_examples=60)
@@ -565,7 +569,8 @@ def test_titan_weapons_in_crowded_positions(s: Any, rnd: random.Random) -> None:
         after = GAME.legal_events(s2)
         audit.same_set(s2, after)
         audit.probe_act(s2, s2.warbands[s2.seat].id)
-        for x in [x for x in after if type(x) is E.WeaponUsed][:4]:
+        powers = [x for x in after if type(x) in (E.WeaponUsed, E.EarthquakeUsed, E.RebirthUsed)]
+        for x in [x for x in powers if type(x) is E.WeaponUsed][:4] + rnd.sample(powers, min(4, len(powers))):
             s3, derived3 = settle(GAME, GAME.apply(s2, x))
             audit.effect(s2, x, derived3, s3)
 
