@@ -186,6 +186,11 @@ class Audit:
             self.refuse(s, E.WeaponUsed(warband=me, weapon="spear", targets=["f6"]), "KO-8.1")
         if ch < 2:
             self.refuse(s, E.ManaAllocated(warband=me, attack={"warrior": 1}), "KO-7.2")
+        elif step != "allocate":  # KO-7.1: mana is allocated only when a turn (or Great Quake roll) gave some
+            self.refuse(s, E.ManaAllocated(warband=me, attack={"warrior": 1}), "KO-7.1")
+        # what the engine derives is never a decision (KO-4.1)
+        self.refuse(s, E.CrystalsCaptured(warband=me, count=1), "KO-4.1")
+        self.refuse(s, E.MiniatureBeaten(warband=other, character="warrior", square="a1", by=me), "KO-4.1")
         getattr(self, "probe_" + step.replace("-", "_"), lambda s, me: None)(s, me)
 
     def probe_skills(self, s: Any, me: str) -> None:
