@@ -22,10 +22,14 @@ import msgspec
 from hypothesis import given, settings, strategies as st
 
 from adjudicator.core.kernel.fold import settle
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import propose, start
 from adjudicator.games.kolossus import events as E
 
 from . import kolossus_oracle as O
-from .kolossus_scenarios import GAME
+from .kolossus_scenarios import GAME, T, moved, position, setup, with_warband
 from .test_kolossus_play import matches as play_matches
 
 #: the options of test_kolossus_play, and the Titan Weapons assigned otherwise (KO-25)
@@ -533,8 +537,6 @@ def test_titan_weapons_and_powers_with_charged_weapons_and_full_pools(m: tuple[E
 def crowded(draw: Any) -> Any:
     """A chapter-3 position at the Tua'tha Colossus's move: miniatures of every warband scattered
     over the board, random Defence skills, a charged weapon of any kind, any movement points."""
-    from .kolossus_scenarios import position, with_warband
-
     c0, r0 = draw(st.integers(0, 5)), draw(st.integers(1, 6))  # a 6x6 window of the board, crowded
     squares = [f"{c}{r}" for c in "abcdefghijk"[c0:c0 + 6] for r in range(r0, r0 + 6)]
     chosen = draw(st.lists(st.sampled_from(squares), min_size=6, max_size=22, unique=True))
@@ -592,10 +594,6 @@ def test_on_enter_capture_also_takes_the_crystals_where_a_move_of_no_steps_ends(
     """KO-18: ``on-enter`` is "passing over the Citadel *also* captures"; ending a move there still
     does, and a move of no steps by a miniature already on the Citadel ends there (found by the
     audit: the engine read ``on-enter`` as entering only, so a Colossus resting on f6 took nothing)."""
-    from adjudicator.core.kernel.verify import propose
-
-    from .kolossus_scenarios import T, moved, position
-
     for mode in ("end-of-move", "on-enter"):
         st_ = position({"f6": "Tc"}, step="move", character="colossus", mp=3, board_levels=True, on_citadel=2,
                        options={"crystal_capture": mode})
@@ -612,10 +610,6 @@ def test_on_enter_capture_also_takes_the_crystals_where_a_move_of_no_steps_ends(
 def test_every_seat_sees_the_whole_match(m: tuple[E.MatchStarted, int]) -> None:
     """Seed 002 hides nothing: the board, the dice, the character boards and the mana are all on
     the table, so every player's seat record (``redact_log``) is the full log, event for event."""
-    from adjudicator.core.kernel.log import parse_log
-    from adjudicator.core.kernel.playout import playout, to_jsonl
-    from adjudicator.core.kernel.seats import redact_log
-
     match, seed = m
     events, _ = playout(GAME, seed, max_events=150, setup=match, with_derived=True)
     full = to_jsonl(events)
@@ -630,10 +624,6 @@ def test_every_seat_sees_the_whole_match(m: tuple[E.MatchStarted, int]) -> None:
 def test_a_set_up_is_legal_exactly_when_the_seats_are_the_rules_seats(corners: list[str], owners: list[str]) -> None:
     """Ch.1 II: four warbands in the four corners, listed clockwise from the first player (KO-1.1);
     2 to 4 players, a player with two warbands commanding an alliance of opposite seats (KO-1.2)."""
-    from adjudicator.core.kernel.verify import start
-
-    from .kolossus_scenarios import setup
-
     seats = list(zip(["tuatha", "krell", "ishtari", "firbolg"], owners, corners))
     players = list(dict.fromkeys(owners))
     clockwise = ["NW", "NE", "SE", "SW"]
@@ -646,3 +636,19 @@ def test_a_set_up_is_legal_exactly_when_the_seats_are_the_rules_seats(corners: l
     assert ruling.legal == (ok_order and ok_players), (seats, ruling)
     if not ruling.legal:
         assert ruling.rule == ("KO-1.1" if not ok_order else "KO-1.2"), ruling
+
+
+def test_the_board_holds_the_contents_of_the_box() -> None:
+    """Content and ch.1 I: 49 landscapes (24 Woods at level 2, 16 Hills at 3, 8 Mountains at 4,
+    the Citadel at 5) on a board of level 1 with 11 + 11 = 22 regions; ch.1 II: each warband's
+    8 miniatures start in its own corner, and the corners of allied seats are diagonally opposite."""
+    s = GAME.initial_state(setup("chapter-1"))
+    g = O.geo(s)
+    counts = {lv: list(s.levels).count(lv) for lv in (1, 2, 3, 4, 5)}
+    assert counts == {1: 121 - 49, 2: 24, 3: 16, 4: 8, 5: 1}
+    assert len(g.regions()) == 22 and O.level(s, g, s.citadel) == 5
+    for w in s.warbands:
+        zone = O.zone_of(s, w)
+        assert len(zone) >= 8 and all(O.level(s, g, q) == 1 for q in zone), w.corner
+    corners = [w.corner for w in s.warbands]
+    assert {corners[0], corners[2]} in ({"NW", "SE"}, {"NE", "SW"})
