@@ -195,6 +195,10 @@ class Audit:
         # what the engine derives is never a decision (KO-4.1)
         self.refuse(s, E.CrystalsCaptured(warband=me, count=1), "KO-4.1")
         self.refuse(s, E.MiniatureBeaten(warband=other, character="warrior", square="a1", by=me), "KO-4.1")
+        if ch >= 3 and step in ("roll", "move"):  # KO-27: Titan Powers between activations, never inside one
+            for e in (E.InitiativeUsed(warband=me), E.EarthquakeUsed(warband=me, region="row-1", direction="E"),
+                      E.RebirthUsed(warband=me, character="warrior", square=O.zone_of(s, s.warbands[s.seat])[0])):
+                self.refuse(s, e, {"KO-4.1", "KO-27"})
         getattr(self, "probe_" + step.replace("-", "_"), lambda s, me: None)(s, me)
 
     def probe_skills(self, s: Any, me: str) -> None:
