@@ -240,7 +240,7 @@ class Audit:
         g = O.geo(s)
         allowed = O.legal_other(s, self.dice)
         for r in g.regions():
-            for d in ("N", "E", "S", "W"):
+            for d in O.DIRS:
                 for n in range(0, 6):
                     e = E.QuakeShifted(warband=me, region=r, direction=d, distance=n)
                     if O.key(e) not in allowed:
@@ -292,7 +292,7 @@ class Audit:
             self.refuse(s, e, "KO-8.6")
         g = O.geo(s)
         for r in self.rng.sample(g.regions(), 4):
-            for d in ("N", "E", "S", "W"):
+            for d in O.DIRS:
                 e = E.EarthquakeUsed(warband=me, region=r, direction=d)
                 if O.key(e) not in allowed:
                     self.refuse(s, e, "KO-8.7")
