@@ -458,6 +458,10 @@ class Audit:
 
     def ended(self, s: Any, d: Any) -> None:
         opts = s.options
+        if d.result == "win":  # the winner: the players commanding the winning alliance's warbands
+            assert set(d.winner.split("+")) == {w.player for w in s.warbands if w.id in d.alliance}, d
+        else:
+            assert d.winner is None and not d.alliance
         alive = {w.id: sum(1 for p in s.pieces if p.warband == w.id) for w in s.warbands}
         if d.reason == "wipeout":
             assert opts.wipeout != "never"
