@@ -543,21 +543,24 @@ def test_titan_weapons_and_powers_with_charged_weapons_and_full_pools(m: tuple[E
 
 @st.composite
 def crowded(draw: Any) -> Any:
-    """A chapter-3 position at the Tua'tha Colossus's move: miniatures of every warband scattered
-    over the board, random Defence skills, a charged weapon of any kind, any movement points."""
+    """A chapter-3 position at the move of a Tua'tha miniature (mostly the Colossus): miniatures of
+    every warband crowded in a corner of the board, uneven ground, random Defence skills, a charged
+    weapon of any kind, any movement points."""
     c0, r0 = draw(st.integers(0, 5)), draw(st.integers(1, 6))  # a 6x6 window of the board, crowded
     squares = [f"{c}{r}" for c in "abcdefghijk"[c0:c0 + 6] for r in range(r0, r0 + 6)]
     chosen = draw(st.lists(st.sampled_from(squares), min_size=6, max_size=22, unique=True))
     codes = [draw(st.sampled_from("TKIF")) + draw(st.sampled_from("wwwgc")) for _ in chosen[1:]]
-    spec, count = {chosen[0]: "Tc"}, {"Tc": 1}
+    mover = draw(st.sampled_from(["colossus", "colossus", "guardian", "warrior"]))
+    spec, count = {chosen[0]: "T" + mover[0]}, {"T" + mover[0]: 1}
     for sq, code in zip(chosen[1:], codes):  # (no warband has more miniatures of a class than its army)
         if count.get(code, 0) < O.ARMY[{"w": "warrior", "g": "guardian", "c": "colossus"}[code[1]]]:
             spec[sq], count[code] = code, count.get(code, 0) + 1
     opts = {"defence_mode": draw(st.sampled_from(["cost", "threshold"])), "colossus_beatable": draw(st.booleans()),
             "allies_as_own": draw(st.booleans()), "allow_reversal": draw(st.booleans()),
             "crystal_capture": draw(st.sampled_from(["end-of-move", "on-enter"]))}
-    s = position(spec, step="move", ruleset="chapter-3", options=opts, character="colossus", mp=draw(st.integers(0, 13)),
-                 board_levels=draw(st.booleans()), on_citadel=draw(st.integers(0, 2)))
+    ground = draw(st.dictionaries(st.sampled_from(squares), st.integers(1, 4), max_size=14))
+    s = position(spec, step="move", ruleset="chapter-3", options=opts, character=mover, mp=draw(st.integers(0, 13)),
+                 board_levels=draw(st.booleans()), levels=ground, on_citadel=draw(st.integers(0, 2)))
     weapon = draw(st.sampled_from(["sword", "whip", "spear", "hammer"]))
     for w in ("tuatha", "krell", "ishtari", "firbolg"):
         dfc = tuple(draw(st.integers(0, 3)) for _ in range(3))
