@@ -255,11 +255,14 @@ class Movement(Queries):
 
     @staticmethod
     def _captures(s: State, names: list[str]) -> bool:
-        """Does the move capture the Citadel's crystals (where the move ends, or on the way: an option)?
+        """Does the move capture the Citadel's crystals (where the move ends; with ``on-enter`` also
+        on the way, KO-18)?  A move of no steps ends where it starts, so a miniature already on the
+        Citadel captures in both readings; one that only leaves it captures in neither.
         (``names``: the path's squares, each a square of the board by its one name.)"""
         if not s.on_citadel:
             return False
-        return names[-1] == s.citadel if s.options.crystal_capture == "end-of-move" else s.citadel in names[1:]
+        cit = s.citadel
+        return names[-1] == cit or (s.options.crystal_capture == "on-enter" and cit in names[1:])
 
     @checks(E.MiniatureMoved, rule="KO-5.1")
     def c_move(self, s: State, e: E.MiniatureMoved) -> LazyLegal:
