@@ -126,14 +126,14 @@ def weight(t: tuple[Any, ...]) -> float:
 
 
 def play_against_referee(setup: E.MatchStarted, seed: int, max_decisions: int = 400,
-                         probe: Any = None, trace: list[Any] | None = None) -> tuple[Referee, Any, list[Any]]:
+                         probe: Any = None, trace: list[Any] | None = None, pool: Any = POOL) -> tuple[Referee, Any, list[Any]]:
     """Play ``setup`` with decisions the referee allows, comparing the engine at every step;
     ``probe(state, ref)`` runs before each decision (the refusal checks).  Returns the referee,
     the engine's last position and the log (derived events included)."""
     rng = random.Random(seed)
     state, ruling, derived = start(GAME, setup)
     assert ruling.legal, ruling
-    ref = Referee(setup, POOL)
+    ref = Referee(setup, pool)
     same(derived, ref.drain(), "set-up")
     log: list[Any] = [setup, *derived]
     salts: dict[str, str] = {}
@@ -212,7 +212,8 @@ def forbidden(ref: Referee) -> list[tuple[Any, set[str], str]]:
     out: list[tuple[Any, set[str], str]] = []
     o = ref.o
     open_picks = o["picks"] == "open"
-    pool_ids = sorted(POOL.cards)
+    pool = ref.pool
+    pool_ids = sorted(pool.cards)
     a, b = (ref.p[pid] for pid in ref.ids)
 
     def pick(pid: str, card: str) -> Any:
@@ -258,9 +259,10 @@ def forbidden(ref: Referee) -> list[tuple[Any, set[str], str]]:
                 held = [c for c in s.slots if c is not None]
                 if open_picks:
                     absent = [c for c in pool_ids if c not in held]
-                    out.append((pick(s.id, absent[0]), {"LG-3.2"}, "a card not in the slots (LG-3.2)"))
+                    if absent:
+                        out.append((pick(s.id, absent[0]), {"LG-3.2"}, "a card not in the slots (LG-3.2)"))
                     for c in held:
-                        if not combo_ok(POOL[c], ref.counter(s.id)):
+                        if not combo_ok(pool[c], ref.counter(s.id)):
                             out.append((pick(s.id, c), {"LG-3.3"}, f"{c}: a combo not met (LG-3.3)"))
                 else:
                     out.append((E.CardCommitted(player=s.id, commitment="not-a-hash"), {"LG-3.4"}, "a malformed commitment (LG-3.4)"))
@@ -268,18 +270,18 @@ def forbidden(ref: Referee) -> list[tuple[Any, set[str], str]]:
                                 "a reveal before the commitments (LG-3.4)"))
                 if s.backup is not None:
                     for c in held:
-                        if backup_ok(POOL[c]):
+                        if backup_ok(pool[c]):
                             out.append((E.BackupAssigned(player=s.id, card=c), {"LG-4.1"}, "one Backup Slot (LG-4.1, LG-18)"))
                 else:
                     for c in sorted(set(held)):
-                        if not backup_ok(POOL[c]):
+                        if not backup_ok(pool[c]):
                             out.append((E.BackupAssigned(player=s.id, card=c), {"LG-4.1"}, f"{c} is not eligible (LG-4.1)"))
                         else:
                             rest = list(s.slots)
                             rest[rest.index(c)] = None
-                            if not any(x is not None and combo_ok(POOL[x], ref.counter(s.id)) for x in rest):
+                            if not any(x is not None and combo_ok(pool[x], ref.counter(s.id)) for x in rest):
                                 out.append((E.BackupAssigned(player=s.id, card=c), {"LG-17"}, f"{c} is the last playable card (LG-17)"))
-                    eligible = [c for c in pool_ids if backup_ok(POOL[c]) and c not in held]
+                    eligible = [c for c in pool_ids if backup_ok(pool[c]) and c not in held]
                     if eligible:
                         out.append((E.BackupAssigned(player=s.id, card=eligible[0]), {"LG-4.1"}, "an eligible card not in the slots (LG-4.1)"))
         elif ref.phase == "reveal":
@@ -366,3 +368,100 @@ def test_each_seat_sees_only_what_the_rules_show_it(seed: int) -> None:
                         assert all(c in (None, HIDDEN) for c in r.cards), (seat, e, r)
                     else:
                         assert r.cards == e.cards, (seat, e, r)
+
+
+# -- a hidden pick of a card that cannot be sent ----------------------------------------------------
+
+def bad_commitments(state: Any, ref: Referee) -> None:
+    """When one player is left to commit, a commitment to a card it cannot send is accepted
+    (nobody can tell, LG-3.2) and its reveal is refused: a card not in the slots with LG-3.2,
+    a card whose combo is not met with LG-3.3."""
+    if ref.phase != "pick" or ref.o["picks"] == "open":
+        return
+    left = [pid for pid in ref.ids if not ref.p[pid].defenseless and ref.p[pid].commitment is None]
+    if len(left) != 1:
+        return
+    s = ref.p[left[0]]
+    held = [c for c in s.slots if c is not None]
+    cases = [(c, "LG-3.3") for c in sorted(set(held)) if not combo_ok(ref.pool[c], ref.counter(s.id))]
+    cases += [(c, "LG-3.2") for c in sorted(ref.pool.cards) if c not in held][:1]
+    for card, rule in cases:
+        committed = E.CardCommitted(player=s.id, commitment=sha(card, "bad"))
+        ruling, _, after = propose(GAME, state, committed)
+        assert ruling.legal, (committed, ruling)
+        ruling = GAME.check(after, E.PickRevealed(player=s.id, card=card, salt="bad"))
+        assert not ruling.legal and ruling.rule == rule, (card, rule, ruling)
+
+
+@SCALE_SETTINGS
+@given(seed=st.integers(0, 100_000))
+def test_a_hidden_pick_of_a_card_that_cannot_be_sent_is_refused_at_its_reveal(seed: int) -> None:
+    setup = audit_setup(seed)
+    setup = msgspec.structs.replace(setup, options={**setup.options, "picks": "commit-reveal"})
+    play_against_referee(setup, seed, max_decisions=200, probe=bad_commitments)
+
+
+# -- a consequence stated otherwise -----------------------------------------------------------------
+
+#: fields of derived events and a wrong value for each (LOG-2: the engine derives them)
+WRONG: dict[str, Any] = {"damage": lambda v: v + 1, "hp": lambda v: v - 1, "attack": lambda v: v + 1000,
+                         "attacker": lambda v: "p1" if v == "p2" else "p2", "result": lambda v: "blocked" if v != "blocked" else "applied",
+                         "basis": lambda v: "speed" if v != "speed" else "class", "winner": lambda v: "p1" if v == "p2" else "p2",
+                         "count": lambda v: v + 1}
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), data=st.data())
+def test_a_consequence_stated_otherwise_than_the_rules_derive_is_refused(seed: int, data: st.DataObject) -> None:
+    """The log of a generated match, with its derived events as the referee derives them,
+    verifies legal; the same log with one derived value changed (the damage, the hit points
+    left, the attacker, an effect's result, the direction's basis, the winner) breaks LOG-2 at
+    that line."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.verify import run
+
+    _, _, log = play_against_referee(audit_setup(seed), seed, max_decisions=120)
+    res = run(parse_log(to_jsonl(log), "audit"))
+    assert res.verdict == "legal", res.violations[:2]
+    spots = [(i, f) for i, e in enumerate(log) if e.kind == "X" for f in WRONG
+             if f in e.__struct_fields__ and getattr(e, f) is not None and (f != "result" or type(e) is E.EffectResolved)]
+    if not spots:
+        return
+    i, f = data.draw(st.sampled_from(spots))
+    bad = msgspec.structs.replace(log[i], **{f: WRONG[f](getattr(log[i], f))})
+    res = run(parse_log(to_jsonl(log[:i] + [bad] + log[i + 1:]), "audit-bad"))
+    assert res.verdict == "illegal" and res.violations[0].seq == i + 1 and res.violations[0].rule == "LOG-2", \
+        (bad, [v.as_dict() for v in res.violations[:2]])
+
+
+# -- a judge takes a forbidden decision back (FIDE 7.5) ---------------------------------------------
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), data=st.data())
+def test_a_forbidden_decision_taken_back_leaves_the_match_as_the_rules_play_it(seed: int, data: st.DataObject) -> None:
+    """A forbidden decision inserted before a decision of a generated match, then taken back by
+    a judge (FIDE 7.5: the position before it is reinstated): the rest of the match, with the
+    consequences the referee derives, verifies legal with one warning citing the rule broken."""
+    from adjudicator.core.kernel.events import JudgeRuling
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.verify import run
+
+    trace: list[Any] = []
+    _, _, log = play_against_referee(audit_setup(seed), seed, max_decisions=120, trace=trace)
+    decisions = [i for i, e in enumerate(log) if i and e.kind != "X"]
+    k = data.draw(st.integers(0, len(decisions) - 1))
+    i = decisions[k]
+    before, ref = trace[k][0], trace[k][1]
+    assert trace[k][2] is log[i]
+    bad = forbidden(ref)
+    if not bad:
+        return
+    x, rules, why = data.draw(st.sampled_from(bad))
+    taken = log[:i] + [x, JudgeRuling(event=i + 1, decision="taken-back", judge="audit")] + log[i:]
+    res = run(parse_log(to_jsonl(taken), "taken-back"))
+    assert res.verdict == "legal", (x, why, [v.as_dict() for v in res.violations[:2]])
+    [w] = res.warnings
+    assert w.rule in rules, (x, why, w)
+    del before
