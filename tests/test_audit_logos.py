@@ -149,6 +149,9 @@ def play_against_referee(setup: E.MatchStarted, seed: int, max_decisions: int = 
                 if t[0] != "PickRevealed"}
         assert theirs == want, (f"decision {n} (round {ref.round}, {ref.phase}): the engine lists {sorted(theirs - want)} "
                                 f"the rules forbid, and not {sorted(want - theirs)} the rules allow")
+        acting = sorted({d[1] for d in ours if d[0] != "Resigned"})
+        assert sorted(GAME.to_act(state)) == acting, (f"decision {n} (round {ref.round}, {ref.phase}): the engine "
+                                                      f"waits for {GAME.to_act(state)}, the rules for {acting}")
         if probe is not None:
             probe(state, ref)
         choice = rng.choices(ours, [weight(t) for t in ours])[0]
@@ -465,3 +468,43 @@ def test_a_forbidden_decision_taken_back_leaves_the_match_as_the_rules_play_it(s
     [w] = res.warnings
     assert w.rule in rules, (x, why, w)
     del before
+
+
+# -- set-up: two players, the ruleset's deck limits (LG-1.1, LG-1.2) -------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_set_up_is_legal_exactly_when_the_rules_allow_it(data: st.DataObject) -> None:
+    """LG-1.1: exactly two players; LG-1.2: with ``deck_size`` every deck holds exactly that many
+    cards, with ``max_copies`` no deck more copies of one card, with ``max_life`` no deck more
+    Life cards; the ``demo`` preset asks for 25 cards.  Checked from the deck lists alone."""
+    ids = sorted(POOL.cards)
+    n = data.draw(st.sampled_from([2, 2, 2, 3, 1]))
+    players = [f"p{i + 1}" for i in range(n)]
+    decks = {p: data.draw(st.dictionaries(st.sampled_from(ids), st.integers(1, 5), min_size=1, max_size=8)) for p in players}
+    ruleset = data.draw(st.sampled_from(["standard", "demo"]))
+    options: dict[str, Any] = {}
+    if data.draw(st.booleans()):
+        options["deck_size"] = data.draw(st.integers(0, 30))
+    if data.draw(st.booleans()):
+        options["max_copies"] = data.draw(st.integers(1, 4))
+    if data.draw(st.booleans()):
+        options["max_life"] = data.draw(st.integers(0, 3))
+    setup = E.MatchStarted(game="logos", players=players, decks=decks, ruleset=ruleset, options=options)
+    ruling = GAME.check_start(setup)
+    size = options.get("deck_size", 25 if ruleset == "demo" else None)
+    problems: list[tuple[str, str]] = []
+    if n != 2:
+        problems.append(("LG-1.1", "logos/two-players"))
+    for p in players:
+        d = decks[p]
+        if size is not None and sum(d.values()) != size:
+            problems.append(("LG-1.2", "logos/deck-size"))
+        if "max_copies" in options and max(d.values()) > options["max_copies"]:
+            problems.append(("LG-1.2", "logos/too-many-copies"))
+        if "max_life" in options and sum(k for c, k in d.items() if POOL[c].klass == "life") > options["max_life"]:
+            problems.append(("LG-1.2", "logos/too-many-life"))
+    if not problems:
+        assert ruling.legal, (setup, ruling)
+    else:
+        assert not ruling.legal and (ruling.rule, ruling.code) in problems, (setup, problems, ruling)
