@@ -510,3 +510,39 @@ def test_a_set_up_is_legal_exactly_when_the_rules_allow_it(data: st.DataObject) 
         assert ruling.legal, (setup, ruling)
     else:
         assert not ruling.legal and (ruling.rule, ruling.code) in problems, (setup, problems, ruling)
+
+
+# -- each seat's record verifies to the public facts of the match -----------------------------------
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), with_derived=st.booleans())
+def test_each_seats_record_reaches_the_public_facts_the_rules_give(seed: int, with_derived: bool) -> None:
+    """A seat's record (``redact --as``) of a generated match under any options is never illegal,
+    and it reaches what both players saw as the referee has it: the hit points, the combo counters,
+    the round and the end of the match."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
+
+    ref, _, log = play_against_referee(audit_setup(seed), seed, max_decisions=150)
+    if not with_derived:
+        log = [e for e in log if e.kind != "X"]
+    data = to_jsonl(log)
+    for seat in ref.ids:
+        record = to_jsonl(list(redact_log(parse_log(data, "full"), seat)))
+        res = run(parse_log(record, f"record@{seat}"))
+        assert res.verdict in ("legal", "undetermined"), (seat, [v.as_dict() for v in res.violations[:2]])
+        s = res.state
+        if s.alts:  # (the record allows several positions: LG-38)
+            continue
+        assert s.round == ref.round or ref.over is not None, (seat, s.round, ref.round)
+        for p in s.players:
+            mine = ref.p[p.id]
+            assert p.hp == mine.hp, (seat, p.id, p.hp, mine.hp)
+            assert list(p.combo) == mine.combo, (seat, p.id, p.combo, mine.combo)
+            assert len(p.slots) == len(mine.slots) or ref.over is not None
+        assert list(s.shared_combo) == ref.shared
+        if ref.over is not None:
+            assert s.result is not None and (s.result.result, s.result.winner, s.result.reason) == \
+                (ref.over["result"], ref.over["winner"], ref.over["reason"])

@@ -1,0 +1,64 @@
+"""Defects the LOGOS audit found in a seat's record (``redact --as``), with the examples that
+showed them; the property that found them is
+``tests/test_audit_logos.py::test_each_seats_record_reaches_the_public_facts_the_rules_give``.
+
+- LG-46: a record does not show the opponent's deck's size (its deck list is ``{}``); where that
+  deck ran out and nothing rebuilt it (``on_empty_deck = "stay-empty"``, or an empty discard
+  pile), the record went on expecting the opponent's draw, so the next event of a legal match
+  was illegal (``LG-2.2``).  Now the event is undetermined on the empty deck.
+- Where such a deck waited at the refill when the match ended (the round limit, a stall), the
+  record's engine waited for a stated rebuild and never applied the end: a failure of the engine
+  (``LOG-4 core/engine-error``, more than 100,000 derived events) instead of a verdict.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.kernel.log import parse_log
+from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.verify import run
+
+from .logos_scenarios import A, B, Script, encode
+
+
+def record(t: Script, seat: str, with_derived: bool = False) -> bytes:
+    """``seat``'s record of the match ``t`` (``redact --as``)."""
+    return encode(redact_log(parse_log(t.lines(with_derived), "full"), seat))
+
+
+def test_an_opponents_deck_that_ran_out_leaves_a_record_undetermined_not_illegal() -> None:
+    t = Script({A: ["iron-golem"] * 3, B: ["storm-coil"] * 5}, options={"on_empty_deck": "stay-empty", "picks": "open"})
+    t.round("iron-golem", "storm-coil")  # both draw 3
+    t.round("iron-golem", "storm-coil")  # ann's deck is empty: only ben draws
+    assert t.verify().verdict == "legal"
+    for with_derived in (False, True):
+        res = run(parse_log(record(t, B, with_derived), "ben"))
+        assert res.verdict == "undetermined", [v.as_dict() for v in res.violations]
+        [u] = res.undetermined
+        assert (u.rule, u.code) == ("LG-46", "logos/unknown-deck"), u
+        assert u.condition == "ann's deck was empty at the refill of round 2", u.condition
+        # ann's own record knows her deck: legal
+        assert run(parse_log(record(t, A, with_derived), "ann")).verdict == "legal"
+
+
+def test_a_draw_an_opponent_owes_is_still_owed_where_the_deck_may_hold_cards() -> None:
+    """Where the deck is rebuilt from the discard pile, a record states it (LG-35); an event
+    that skips the opponent's draw there is still illegal (the deck was not empty)."""
+    t = Script({A: ["iron-golem"] * 3, B: ["storm-coil"] * 5}, options={"picks": "open"})
+    t.round("iron-golem", "storm-coil")
+    t.round("iron-golem", "storm-coil")  # ann's deck is rebuilt from her discard pile
+    lines = record(t, B).split(b"\n")
+    rebuilt = lines.index(b'{"type":"DeckRebuilt","player":"ann","count":1}')
+    assert lines[rebuilt + 1] == b'{"type":"CardDrawn","player":"ann","card":"?"}'
+    skipped = lines[:rebuilt] + lines[rebuilt + 2:]  # the rebuild and ann's draw of round 2 left out
+    res = run(parse_log(b"\n".join(skipped), "ben"))
+    assert [(v.rule, v.code) for v in res.violations] == [("LG-2.2", "logos/wrong-drawer")], [v.as_dict() for v in res.violations]
+
+
+def test_a_record_whose_match_ends_while_an_unknown_deck_waits_reaches_the_end() -> None:
+    t = Script({A: ["iron-golem"] * 3, B: ["storm-coil"] * 5}, options={"max_rounds": 1, "picks": "open"})
+    t.round("iron-golem", "storm-coil")
+    assert t.s.result is not None and t.s.result.reason == "round-limit"
+    for with_derived in (False, True):
+        res = run(parse_log(record(t, B, with_derived), "ben"))
+        assert res.verdict == "legal" and res.state.result is not None, [v.as_dict() for v in res.violations]
+        assert res.state.result.reason == "round-limit"
