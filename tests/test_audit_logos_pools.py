@@ -19,7 +19,7 @@ from adjudicator.games.logos import events as E
 from adjudicator.games.logos.cards import load_pool
 
 from .logos_scenarios import clear_pool_caches
-from .test_audit_logos import OPTIONS, play_against_referee, refusals
+from .test_audit_logos import OPTIONS, play_against_referee, records_agree, refusals
 
 CLASSES = ("matter", "energy", "information", "neutral", "life")
 #: the 14 effects seed 001 names (Permanent, Temporary)
@@ -65,6 +65,8 @@ def test_any_pool_plays_as_the_rules_read(cards: list[Any], seed: int) -> None:
                 pool = load_pool("audit-cards")
                 decks = {p: {f"c{i}": rng.randint(1, 3) for i in range(len(cards))} for p in ("p1", "p2")}
                 setup = E.MatchStarted(game="logos", pool="audit-cards", players=["p1", "p2"], decks=decks, options=options)
-                play_against_referee(setup, seed, max_decisions=250, probe=refusals, pool=pool)
+                ref, _, log = play_against_referee(setup, seed, max_decisions=250, probe=refusals, pool=pool)
+                if seed % 3 == 0:  # each seat's record too (a third of the matches: it takes longer)
+                    records_agree(ref, log if seed % 2 else [e for e in log if e.kind != "X"])
             finally:
                 clear_pool_caches()
