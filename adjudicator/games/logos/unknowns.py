@@ -247,9 +247,11 @@ def follows(r: Rules, s: State) -> bool:
         return False
     if s.alts:  # several positions: the record says which (LG-38)
         return True
-    if s.phase == "refill":  # (not where the match ends first: that end is derived, never stated)
+    if _at_end(s):  # the match ends first: that end is derived, never stated
+        return False
+    if s.phase == "refill":
         p = r.refill_next(s)
-        return p is not None and p.deck_open and not p.deck and not _at_end(s)
+        return p is not None and p.deck_open and not p.deck
     if s.phase == "pick":
         return bool(s.due) and any(HIDDEN in s.player(d).slots for d in s.due)
     if s.phase == "battle" and s.step == "effects":
