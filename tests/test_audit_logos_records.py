@@ -17,6 +17,8 @@ from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.kernel.verify import run
 
+import pytest
+
 from .logos_scenarios import A, B, Script, encode
 
 
@@ -62,3 +64,25 @@ def test_a_record_whose_match_ends_while_an_unknown_deck_waits_reaches_the_end()
         res = run(parse_log(record(t, B, with_derived), "ben"))
         assert res.verdict == "legal" and res.state.result is not None, [v.as_dict() for v in res.violations]
         assert res.state.result.reason == "round-limit"
+
+
+@pytest.mark.xfail(strict=True, reason="known, left open: a record states an effect's cards that its engine derives unknown "
+                   "because the match ends before anybody acts again (the redactor decides by the position before the decision)")
+def test_a_record_that_names_an_effects_cards_where_the_match_ends_right_after() -> None:
+    """Found by the audit (seed 220 of ``audit_setup``): p2's deck runs out in round 1 (LG-46: p1's
+    record knows it from then on); in round 2 p1's Data Ghost copies Arc Lancer's Shuffle Hand on
+    p2's two slot cards, face up into the discard pile (LG-42); round 3 both are defenseless and
+    the match ends (stall, ``stall_rounds = 1``).  The log leaves the derived events out; p1's
+    record states them up to p2's Defenseless (a public fact its engine cannot derive, LG-35),
+    the effect naming p2's cards.  p1's engine, which knows the match ends before anybody acts
+    again, derives the effect with the cards unknown (``unknowns.shows_unseen``), so the stated
+    names break LOG-2.  One of the two must give way: the redactor (``seats.redact_log`` passes the
+    position before the decision to ``observe._effect_seen``, which masks only where that position
+    has ended), or the record's engine (accept the names there, checked as LG-42 checks them)."""
+    from .test_audit_logos import audit_setup, play_against_referee
+
+    ref, _, log = play_against_referee(audit_setup(220), 220, max_decisions=150)
+    data = encode(e for e in log if e.kind != "X")
+    rec = encode(redact_log(parse_log(data, "full"), "p1"))
+    res = run(parse_log(rec, "p1"))
+    assert res.verdict in ("legal", "undetermined"), [v.as_dict() for v in res.violations[:1]]
