@@ -86,3 +86,20 @@ def test_a_record_that_names_an_effects_cards_where_the_match_ends_right_after()
     rec = encode(redact_log(parse_log(data, "full"), "p1"))
     res = run(parse_log(rec, "p1"))
     assert res.verdict in ("legal", "undetermined"), [v.as_dict() for v in res.violations[:1]]
+
+
+def test_a_record_whose_match_ends_while_a_player_may_be_defenseless_reaches_the_end() -> None:
+    """Found by the audit (seed 189 of ``audit_setup``, ``max_rounds = 12``): when round 12 ends,
+    p1's record cannot tell whether p2, whose slot cards it does not see, holds a playable card
+    (LG-37), and waited for the record to say so instead of deriving the round limit's end: the
+    engine failed (``LOG-4 core/engine-error``, more than 100,000 derived events)."""
+    from .test_audit_logos import audit_setup, play_against_referee
+
+    ref, _, log = play_against_referee(audit_setup(189), 189, max_decisions=150)
+    assert ref.over is not None and ref.over["reason"] == "round-limit"
+    for with_derived in (False, True):
+        data = encode(e for e in log if with_derived or e.kind != "X")
+        for seat in ("p1", "p2"):
+            res = run(parse_log(encode(redact_log(parse_log(data, "full"), seat)), seat))
+            assert res.verdict in ("legal", "undetermined"), [v.as_dict() for v in res.violations[:1]]
+            assert res.state.result is not None and res.state.result.reason == "round-limit"
