@@ -13,6 +13,8 @@ showed them; the property that found them is
 
 from __future__ import annotations
 
+from typing import Any
+
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.kernel.verify import run
@@ -103,3 +105,25 @@ def test_a_record_whose_match_ends_while_a_player_may_be_defenseless_reaches_the
             res = run(parse_log(encode(redact_log(parse_log(data, "full"), seat)), seat))
             assert res.verdict in ("legal", "undetermined"), [v.as_dict() for v in res.violations[:1]]
             assert res.state.result is not None and res.state.result.reason == "round-limit"
+
+
+def test_redact_then_verify_a_record_whose_opponents_deck_ran_out(tmp_path: Any) -> None:
+    """As a user runs it: ``redact --as ben`` then ``verify``: undetermined (exit 4), naming the
+    condition; ann's own record legal (exit 0)."""
+    from click.testing import CliRunner
+
+    from adjudicator.cli.main import main
+
+    t = Script({A: ["iron-golem"] * 3, B: ["storm-coil"] * 5}, options={"on_empty_deck": "stay-empty", "picks": "open"})
+    t.round("iron-golem", "storm-coil")
+    t.round("iron-golem", "storm-coil")
+    full = tmp_path / "match.jsonl"
+    full.write_bytes(t.lines())
+    for seat, code in ((B, 4), (A, 0)):
+        out = tmp_path / f"{seat}.jsonl"
+        r = CliRunner().invoke(main, ["redact", str(full), "--as", seat, "-o", str(out)], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        v = CliRunner().invoke(main, ["verify", str(out)], catch_exceptions=False)
+        assert v.exit_code == code, v.output
+        if code == 4:
+            assert "ann's deck was empty at the refill of round 2" in v.output, v.output
