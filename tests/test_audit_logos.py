@@ -224,7 +224,6 @@ def forbidden(ref: Referee) -> list[tuple[Any, set[str], str]]:
 
     wrong_form = {"LG-6"}  # LG-6: the other form of pick than the ruleset's
     for s in (a, b):
-        other = ref.other(s.id)
         chosen = s.picked or s.commitment is not None
         out.append((E.CardCommitted(player=s.id, commitment=sha(pool_ids[0], "x")) if open_picks
                     else E.CardPicked(player=s.id, card=pool_ids[0]), wrong_form, "the other form of pick (LG-6)"))
@@ -300,7 +299,6 @@ def forbidden(ref: Referee) -> list[tuple[Any, set[str], str]]:
             if not s.defenseless and open_picks:
                 out.append((pick(s.id, pool_ids[0]), {"LG-3.1"}, "a pick in the battle (LG-3.1)"))
             out.append((E.BackupAssigned(player=s.id, card=pool_ids[0]), {"LG-4.1", "LG-2.4"}, "a Backup assignment in the battle (LG-4.1)"))
-        del other
     return out
 
 
@@ -458,7 +456,7 @@ def test_a_forbidden_decision_taken_back_leaves_the_match_as_the_rules_play_it(s
         return
     k = data.draw(st.integers(0, len(decisions) - 1))
     i = decisions[k]
-    before, ref = trace[k][0], trace[k][1]
+    ref = trace[k][1]
     assert trace[k][2] is log[i]
     bad = forbidden(ref)
     if not bad:
@@ -469,7 +467,6 @@ def test_a_forbidden_decision_taken_back_leaves_the_match_as_the_rules_play_it(s
     assert res.verdict == "legal", (x, why, [v.as_dict() for v in res.violations[:2]])
     [w] = res.warnings
     assert w.rule in rules, (x, why, w)
-    del before
 
 
 # -- set-up: two players, the ruleset's deck limits (LG-1.1, LG-1.2) -------------------------------

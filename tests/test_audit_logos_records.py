@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.seats import redact_log
 from adjudicator.core.kernel.verify import run
-
-import pytest
 
 from .logos_scenarios import A, B, Script, encode
 
