@@ -48,6 +48,8 @@ class Checks(Phases):
             return
         if who != a.id and who != b.id:
             raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+        if s.unknowns and s.phase == "refill" and (out := U.ran_out(self, s, e)) is not None:  # LG-46
+            U.check_ran_out(self, s, e, out)
         if s.unknowns and e.kind != "X":
             if U.shows_unseen(self, s):  # LG-42: the record left out what an effect showed
                 U.check_after_shown(self, s, e)

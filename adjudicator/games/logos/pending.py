@@ -53,8 +53,8 @@ def keep_condition(r: Rules, s: State, e: Any, apply: Any) -> State:
     t = type(e)
     if e.kind == "X":
         maybe = follows(r, s)
-    elif s.alts or s.step == "blind" or (s.due and unsure(s)):
-        maybe = True
+    elif s.alts or s.step == "blind" or (s.due and unsure(s)) or (s.phase == "refill" and follows(r, s)):
+        maybe = True  # (the last: a deck of unknown size that may have given no card, LG-46)
     elif t is E.CardPicked:
         maybe = unknown(e.card)
     elif t is E.CardCommitted or t is E.BackupAssigned:

@@ -92,6 +92,7 @@ RULES: dict[str, str] = {
     "LG-42": "The cards Shuffle Hand and Remove Card Slot move out of card slots are named (EffectResolved.cards); face up into the discard pile, both seats see them and a seat's record of a log that states the event names them",
     "LG-41": "A seat cannot unsee: a card a seat saw in events a judge took back stays known to it where they went back (an opponent's card slots or Backup Slot, the top of its own deck)",
     "LG-44": "A look at one's own deck top (look-deck): its owner sees the top cards (CardsLooked), puts them back in an order it chooses (CardsReordered, with reorder) and every later draw takes the first card known on top",
+    "LG-46": "In a seat's record, a player whose deck of unknown size gives no card at the refill had an empty deck: the record goes on, undetermined on that condition",
     "LG-45": "A seat's record keeps the opponent's cards a look showed it (the Backup card in place, the card slots' unknown cards as a multiset): a later event naming a card there that cannot be one of them is illegal",
     "LG-39": "What each seat is shown: a called Backup card is turned face up for both players (BackupCalled names it); LOGOS's one private look is LG-44's",
 }

@@ -68,6 +68,8 @@ class Rules(Checks, Applies, DeckTop):
         if memo is not None and memo[0] is s and memo[1] is e:
             return memo[2]
         if s.unknowns:  # a seat's record (unknowns.py)
+            if s.phase == "refill" and (out := U.ran_out(self, s, e)) is not None:  # LG-46: the deck was empty
+                s = out[0]
             if e.kind == "X":
                 if U.follows(self, s):
                     return U.apply_stated(self, s, e)

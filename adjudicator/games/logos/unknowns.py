@@ -247,6 +247,8 @@ def follows(r: Rules, s: State) -> bool:
         return False
     if s.alts:  # several positions: the record says which (LG-38)
         return True
+    if _at_end(s):  # the match ends first: that end is derived, never stated
+        return False
     if s.phase == "refill":
         p = r.refill_next(s)
         return p is not None and p.deck_open and not p.deck
@@ -255,6 +257,53 @@ def follows(r: Rules, s: State) -> bool:
     if s.phase == "battle" and s.step == "effects":
         return shows_unseen(r, s)
     return s.phase == "battle" and s.step == "blind"
+
+
+def ran_out(r: Rules, s: State, e: Any) -> tuple[State, list[str], str | None] | None:
+    """LG-46: where the refill waits on a player whose deck of unknown size holds no card known
+    (``deck_open``) and no rebuild can fill it (``stay-empty``, or an empty discard pile), an
+    event that is not that player's draw (nor a resignation, nor a stated rebuild) and that the
+    rules allow once that deck gave no card says the deck was empty: the position with that deck
+    closed empty and the refill gone on, who ran out, and the event's own condition there.
+    None where nothing is passed, or where the event is not allowed even so (it is judged, and
+    applied if a judge lets it stand, where it came)."""
+    if s.phase != "refill" or s.alts or type(e) is E.Resigned:
+        return None
+    passed: list[str] = []
+    t = s
+    while t.phase == "refill":
+        p = r.refill_next(t)
+        if p is None or p.deck or not p.deck_open or getattr(e, "player", None) == p.id and type(e) in (E.CardDrawn, E.DeckRebuilt):
+            break
+        if t.options.on_empty_deck == "reshuffle-discard" and p.discard:  # rebuilt: the record states it (LG-35)
+            break
+        t = r.run(r.after_refill, _with(t, replace(p, deck_open=False)))
+        passed.append(p.id)
+    if not passed:
+        return None
+    if e.kind == "X" and not follows(r, t):  # a public fact the record states (LG-35): the engine's own there
+        return (t, passed, None) if r.derive(t) == bare(e) else None
+    ruling = r.check(t, e)
+    return (t, passed, ruling.condition) if ruling.allowed else None
+
+
+def check_ran_out(r: Rules, s: State, e: Any, out: tuple[State, list[str], str | None]) -> None:
+    """LG-46: ``e``, allowed where the deck gave no card, is undetermined on the empty deck (the
+    record cannot show a deck's size, so a draw the player skipped would look the same)."""
+    _, passed, condition = out
+    cond = "; ".join(f"{pid}'s deck was empty at the refill of round {s.round}" for pid in passed)
+    if condition is not None:
+        cond = f"{cond}, and {condition}"
+    raise Undetermined("LG-46", NS + "unknown-deck", f"{type(e).__name__} comes where {' and '.join(passed)} would draw, "
+                       "unless the deck (of a size this record does not show) was empty", cond)
+
+
+def _at_end(s: State) -> bool:
+    """Does the match end in ``s`` before anything else happens (hit points, stall, round limit:
+    the ends ``derive`` finds first)?"""
+    a, b = s.players
+    o = s.options
+    return a.hp <= 0 or b.hp <= 0 or s.stall >= o.stall_rounds or (o.max_rounds is not None and s.round > o.max_rounds)
 
 
 def check_stated(r: Rules, s: State, e: Any) -> None:
