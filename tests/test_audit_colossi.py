@@ -633,3 +633,140 @@ def _builtins(e):
     import msgspec
 
     return msgspec.to_builtins(e)
+
+
+# == Beasts, moving Banners, Traits, what a seat sees =================================================
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_the_move_beast_step_moves_one_beast_one_space(seed: int) -> None:
+    """Action Phase 4: "Move Beast: You may move a Beast 1 space" (to an explored space: CL-12,
+    ``beasts_enter_unexplored``); declining is allowed; during the Actions it is refused (CL-2.4)."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=700)
+    rng = random.Random(seed)
+    for stp in steps:
+        s = stp.after
+        h = head(s)
+        kind = type(h).__name__
+        if kind not in ("MoveBeast", "Actions") or not plain(s, h.player):
+            continue
+        beasts = [(b, i) for i, sp in enumerate(s.spaces) for b in sp.beasts]
+        nb = neighbours(s.options.board)
+        keys = legal_keys(s)
+        for beast, at in beasts:
+            for to in rng.sample(range(len(s.spaces)), 8) + sorted(nb[at]):
+                e = E.BeastMoved(player=h.player, beast=beast, to=to)
+                r = check(s, e)
+                if kind == "Actions":
+                    assert not r.legal and r.rule == "CL-2.4", r
+                    continue
+                ok = to in nb[at] and (s.spaces[to].tile is not None or s.options.beasts_enter_unexplored)
+                assert r.legal == ok, (beast, at, to, r)
+                assert (key(e) in keys) == ok
+        if kind == "MoveBeast":
+            assert check(s, E.Passed(player=h.player)).legal
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_a_deploy_moves_own_banners_to_controlled_spaces_only(seed: int) -> None:
+    """Banner Phase, Deploy: "You may also move your deployed Banners to other spaces you control"
+    (CL-4.4; refused under CL-14 with ``deploy_can_move_banners`` off); Banners: "You cannot move
+    Banners already in play" outside it."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=700)
+    for stp in steps:
+        s = stp.after
+        h = head(s)
+        if type(h).__name__ != "Deploy" or not plain(s, h.player):
+            continue
+        pid = h.player
+        if any(o.traits for o in s.players if o.id != pid):
+            continue
+        keys = legal_keys(s)
+        mine = [i for i, sp in enumerate(s.spaces) if pid in sp.banners]
+        for frm in mine[:2]:
+            for to, sp in enumerate(s.spaces):
+                if to == frm or "stone-beast" in sp.beasts or "stone-beast" in s.spaces[frm].beasts:
+                    continue
+                e = E.BannerMoved(player=pid, space=frm, to=to)
+                r = check(s, e)
+                if not s.options.deploy_can_move_banners:
+                    assert not r.legal and r.rule == "CL-14", r
+                    continue
+                ok = controller(s, to) == pid and pid not in sp.banners
+                assert r.legal == ok, (frm, to, controller(s, to), sp, r)
+                assert (key(e) in keys) == ok
+                if not ok and controller(s, to) != pid:
+                    assert r.rule == "CL-4.4", r
+        if mine and type(h).__name__ == "Deploy":
+            others = [i for i, sp in enumerate(s.spaces) if sp.banners and pid not in sp.banners]
+            for i in others[:2]:
+                r = check(s, E.BannerMoved(player=pid, space=i, to=mine[0]))
+                assert not r.legal, r
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_a_trait_comes_from_the_row_or_the_deck_top_and_the_row_stays_at_three(seed: int) -> None:
+    """Traits: "At any given time there will be 3 face-up Traits and a Trait deck. When you select
+    a Trait, you may draw from the deck, or choose 1 of the face-up Traits. If you choose a face-up
+    Trait, replace it"; Loot: "For each green Loot cube, gain 1 Trait" (CL-5.4, CL-1.4)."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=900)
+    every = trait_ids()
+    for stp in steps:
+        s = stp.after
+        h = head(s)
+        if not s.options.use_traits or s.turn == 0:
+            continue
+        kind = type(h).__name__
+        if kind in ("Actions", "Deploy", "Rest", "MoveBeast") and (s.trait_deck or s.trait_discard):
+            assert len(s.trait_row) == 3, (s.trait_row, len(s.trait_deck))
+        if kind in ("TakeTrait", "Draft"):
+            pid = h.player
+            for t in every:
+                r = check(s, E.TraitTaken(player=pid, trait=t, source="row"))
+                assert r.legal == (t in s.trait_row), (t, s.trait_row, r)
+                rd = check(s, E.TraitTaken(player=pid, trait=t, source="deck"))
+                if rd.legal:
+                    assert (t in s.trait_deck or t in s.trait_discard) and t not in s.trait_row, t
+                elif t in s.trait_deck and t not in s.trait_row and not s.card_top:
+                    raise AssertionError(f"{t} on the Trait deck refused: {rd}")
+            other = next(p.id for p in s.players if p.id != pid)
+            if s.trait_row:
+                r = check(s, E.TraitTaken(player=other, trait=s.trait_row[0], source="row"))
+                assert not r.legal, r
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS)
+def test_a_seat_record_hides_the_other_hands_and_the_tile_deck(seed: int) -> None:
+    """Hidden information: the Colossus cards others draw and the face-down tile deck ("Shuffle these
+    26 Tiles and keep them face-down") are not named in a seat's record; one's own draws are; every
+    seat's record of a legal match is legal or undetermined (CL-40)."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
+
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=300)
+    events = [setup] + [stp.event for stp in steps]
+    log = parse_log(to_jsonl(events), "<full>")
+    hidden = (None, "?")
+    for q in setup.players:
+        rec = list(redact_log(log, q))
+        drawn = [e for e in rec if type(e) is E.CardDrawn]
+        assert len(drawn) == sum(1 for e in events if type(e) is E.CardDrawn)
+        # a card another seat looked at on top may stay named (CL-41): only Soothsayer matches differ
+        looked = any(type(e) is E.Peeked for e in events)
+        for e in drawn:
+            if e.player == q:
+                assert e.card not in hidden, e
+            elif not looked:
+                assert e.card in hidden, (q, e)
+        assert all(e.tile in hidden for e in rec if type(e) is E.TileSetAside)
+        res = run(parse_log(to_jsonl(rec), f"<{q}>"))
+        assert not [v for v in res.violations if getattr(v, "verdict", "illegal") == "illegal"], res.violations[:2]
