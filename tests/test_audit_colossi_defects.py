@@ -52,3 +52,29 @@ def test_a_banner_the_launchpad_puts_down_on_a_collected_space_is_still_collecte
     assert not r.legal and (r.rule, r.code) == ("CL-4.6", NS + "collect-all"), r
     pos.add(E.BannerScored(player=A, space=20))
     assert not any(A in sp.banners for sp in pos.s.spaces) and pos.p(A).banners == 6
+
+
+def test_a_trade_answered_with_another_copy_is_legal_in_the_givers_seat_record() -> None:
+    """CL-47 ``trade_different = "copy"``: "any card of the hand but the one received may go back,
+    another copy of it too".  Found by the audit (seed 682017): bob received Secure from ann and gave
+    back his other Secure; in ann's record bob's other cards are ``"?"``, and the record refused the
+    Secure given back (CL-6.4 ``colossi/trade``, "allowed: card=?") though a ``"?"`` could be that
+    copy: the named card is the received one only when the hand holds a second known copy."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
+
+    from .colossi_audit_oracle import setup_of, trace
+
+    setup = setup_of(682017)
+    assert setup.options == {"trade_different": "copy"}
+    _, steps = trace(682017, setup, max_events=300)
+    events = [setup] + [stp.event for stp in steps]
+    back = [(k, e) for k, e in enumerate(events) if type(e) is E.CardGiven and k and type(events[k - 1]) is E.CardGiven
+            and events[k - 1].card == e.card and events[k - 1].to == e.player]
+    assert back, "the match no longer has a Secure given back for a Secure"
+    for q in setup.players:
+        rec = list(redact_log(parse_log(to_jsonl(events), "<full>"), q))
+        res = run(parse_log(to_jsonl(rec), f"<{q}>"))
+        assert res.violations == [], (q, res.violations[:1])
