@@ -770,3 +770,74 @@ def test_a_seat_record_hides_the_other_hands_and_the_tile_deck(seed: int) -> Non
         assert all(e.tile in hidden for e in rec if type(e) is E.TileSetAside)
         res = run(parse_log(to_jsonl(rec), f"<{q}>"))
         assert not [v for v in res.violations if getattr(v, "verdict", "illegal") == "illegal"], res.violations[:2]
+
+
+# == the Gold cards, from their texts ===============================================================
+
+def _gift_gold(s, card: str, me: str) -> dict[str, int] | None:
+    """What each player earns from a Curse or a Divine Gift whose text only pays Gold, from the
+    component list's words and the seed's Control table (None: not such a card)."""
+    nb = neighbours(s.options.board)
+    ids = [p.id for p in s.players]
+    out = {pid: 0 for pid in ids}
+    if card in ("austerity", "concession", "haste", "poverty", "sacrifice", "totality"):
+        out[me] = 5  # "You earn 5 Gold"
+        return out
+    for pid in ids:
+        c = s.player(pid).colossus
+        if card == "comradery":  # "whose Colossus shares its space with another Colossus earns 3"
+            out[pid] = 3 if len(s.spaces[c].colossi) > 1 else 0
+        elif card == "authority":  # "1 Gold for each opponent Acolyte sharing their Colossus's space"
+            out[pid] = sum(acolytes_at(s, c, q) for q in ids if q != pid)
+        elif card == "diplomacy":  # "1 Gold for each of their Acolytes on a space someone else controls"
+            out[pid] = sum(acolytes_at(s, i, pid) for i in range(len(s.spaces))
+                           if controller(s, i) not in (None, pid))
+        elif card == "fortitude":  # "1 Gold for each controlled space next to their Colossus"
+            out[pid] = sum(1 for i in nb[c] if controller(s, i) == pid)
+        elif card == "solitude":  # "no Acolyte at all on or next to their Colossus's space earns 3"
+            near = {c} | nb[c]
+            out[pid] = 0 if any(acolytes_at(s, i, q) for i in near for q in ids) else 3
+        elif card == "audacity":  # "2 Gold for each space they control that holds a Beast or borders one"
+            beasts = {i for i, sp in enumerate(s.spaces) if sp.beasts}
+            out[pid] = 2 * sum(1 for i in range(len(s.spaces)) if controller(s, i) == pid
+                               and (i in beasts or nb[i] & beasts))
+        else:
+            return None
+    return out
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_the_gold_cards_pay_what_their_texts_say(seed: int) -> None:
+    """The Curses ("You earn 5 Gold"; Pity: "Another player of your choice earns 10 Gold and you earn
+    5") and the Divine Gifts that pay Gold (Comradery, Authority, Diplomacy, Fortitude, Solitude,
+    Audacity), computed from the position before the card with the seed's Control table; the
+    persistent Curses stay in front of their player (CL-6.1)."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=1200)
+    for stp in steps:
+        e = stp.event
+        if type(e) is not E.CardPlayed:
+            continue
+        s0, s1 = stp.before, stp.after
+        want = _gift_gold(s0, e.card, e.player)
+        if e.card == "pity":
+            want = {p.id: 0 for p in s0.players}
+            want[e.player] += 5
+            want[e.target] += 10
+        if want is None:
+            continue
+        for p in s0.players:  # Miserly: "Every gain of Gold gives 1 more"
+            if want[p.id] > 0 and "miserly" in p.traits:
+                want[p.id] += 1
+        got = {p.id: s1.player(p.id).gold - s0.player(p.id).gold for p in s0.players}
+        assert got == want, (e.card, got, want)
+        if e.card in ("austerity", "concession", "poverty", "sacrifice"):
+            assert e.card in s1.player(e.player).curses
+        if e.card == "totality":
+            p = s1.player(e.player)
+            assert p.acolytes == 10 and p.banners == 6 and not any(e.player in sp.banners for sp in s1.spaces)
+        if e.card == "haste":
+            rest_of_turn = [t for t in s1.todo if type(t).__name__ in ("Actions", "MoveBeast", "BannerChoice")
+                            and t.player == e.player]
+            assert s1.turn != s0.turn or not rest_of_turn, ("Haste: your turn is over at once", s1.todo[:3])
