@@ -841,3 +841,96 @@ def test_the_gold_cards_pay_what_their_texts_say(seed: int) -> None:
             rest_of_turn = [t for t in s1.todo if type(t).__name__ in ("Actions", "MoveBeast", "BannerChoice")
                             and t.player == e.player]
             assert s1.turn != s0.turn or not rest_of_turn, ("Haste: your turn is over at once", s1.todo[:3])
+
+
+def _calm(s) -> bool:
+    """Nothing but the card's words acts on the pieces: no Trait that guards, caps or kills
+    (Protective, Miserly, Necromancer, a Beast form), no Sacrifice, no Stone or Blood Beast, no
+    Mountaintop, Beasts that do not kill (the Traits' own reactions come after, as tasks)."""
+    if s.options.beast_kills_on_space:
+        return False
+    if any(p.animal or {"protective", "miserly", "necromancer", "animalistic"} & set(p.traits) or
+           "sacrifice" in p.curses for p in s.players):
+        return False
+    return not any(sp.tile == "mountaintop-of-the-giants" or {"stone-beast", "blood-beast"} & set(sp.beasts)
+                   for sp in s.spaces)
+
+
+def _steps_of(s, board: str) -> dict[int, dict[str, int]]:
+    import json
+
+    from .colossi_audit_oracle import DATA
+
+    doc = json.loads((DATA / f"board-{board}.json").read_text())
+    return {sp["id"]: dict(sp["neighbours"]) for sp in doc["spaces"]}
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_the_piece_cards_do_what_their_texts_say(seed: int) -> None:
+    """Action cards, from the component list's words: Convene ("Every Acolyte next to your Colossus
+    is drawn onto your Colossus's space"), Intimidate ("shoved one space further away; off the
+    island means death"), Bolster ("one Acolyte from hand on every space that already holds one of
+    your Acolytes"), Magnetize ("all Loot cubes of one space ... on your Colossus's space"), Replace
+    ("Two Colossi ... trade places"), Teleport ("Put any Colossus on any space"), Pilfer ("Draw two
+    Colossus cards"), Secure ("they go back to your hand and a Banner from your hand goes there")."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=1200)
+    ids = list(setup.players)
+    for k, stp in enumerate(steps):
+        e, s0, s1 = stp.event, stp.before, stp.after
+        if type(e) is not E.CardPlayed or not _calm(s0) or not _calm(s1):
+            continue
+        me = e.player
+        c = s0.player(me).colossus
+        nb = neighbours(s0.options.board)
+        board = lambda s, i: tuple(acolytes_at(s, i, q) for q in ids)  # noqa: E731
+        if e.card == "convene":
+            want = tuple(sum(acolytes_at(s0, i, q) for i in nb[c] | {c}) for q in ids)
+            assert board(s1, c) == want, (board(s1, c), want)
+            assert all(board(s1, i) == (0,) * len(ids) for i in nb[c])
+        elif e.card == "intimidate" and s0.options.board == "hex27":
+            step = _steps_of(s0, s0.options.board)
+            land: dict[int, list[int]] = {}
+            dead = [0] * len(ids)
+            for d, n in step[c].items():
+                to = step[n].get(d)
+                for j, q in enumerate(ids):
+                    if to is None:
+                        dead[j] += acolytes_at(s0, n, q)
+                    else:
+                        land.setdefault(to, [0] * len(ids))[j] += acolytes_at(s0, n, q)
+            for n in nb[c]:
+                assert board(s1, n) == (0,) * len(ids), (n, board(s1, n))
+            for to, add in land.items():
+                if s0.spaces[to].tile is None:
+                    continue  # explored by the push (CL-29): its tile may kill
+                assert board(s1, to) == tuple(a + b for a, b in zip(board(s0, to), add)), (to, add)
+            for j, q in enumerate(ids):
+                assert s1.player(q).acolytes >= s0.player(q).acolytes + dead[j]
+        elif e.card == "bolster":
+            mine = [i for i in range(len(s0.spaces)) if acolytes_at(s0, i, me) > 0]
+            if s0.player(me).acolytes >= len(mine):
+                for i in mine:
+                    assert acolytes_at(s1, i, me) == acolytes_at(s0, i, me) + 1, i
+                assert s1.player(me).acolytes == s0.player(me).acolytes - len(mine)
+        elif e.card == "magnetize":
+            a, b = s0.spaces[e.space], s0.spaces[c]
+            if e.space != c:
+                got = s1.spaces[c]
+                assert (got.gold, got.blue, got.green) == (a.gold + b.gold, a.blue + b.blue, a.green + b.green)
+                assert s1.spaces[e.space].loot == 0
+        elif e.card == "replace":
+            x, y = e.targets
+            assert (s1.player(x).colossus, s1.player(y).colossus) == (s0.player(y).colossus, s0.player(x).colossus)
+        elif e.card == "teleport":
+            assert s1.player(e.target).colossus == e.space
+        elif e.card == "pilfer":
+            if len(s0.card_deck) + len(s0.card_top) >= 2:
+                drawn = [x.event for x in steps[k + 1:k + 3]]
+                assert all(type(d) is E.CardDrawn and d.player == me for d in drawn), drawn
+        elif e.card == "secure":
+            n = acolytes_at(s0, e.space, me)
+            assert n >= 2 and acolytes_at(s1, e.space, me) == 0
+            assert me in s1.spaces[e.space].banners
+            assert s1.player(me).acolytes == s0.player(me).acolytes + n
