@@ -934,3 +934,49 @@ def test_the_piece_cards_do_what_their_texts_say(seed: int) -> None:
             assert n >= 2 and acolytes_at(s1, e.space, me) == 0
             assert me in s1.spaces[e.space].banners
             assert s1.player(me).acolytes == s0.player(me).acolytes + n
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS)
+def test_a_cards_space_is_one_its_text_allows(seed: int) -> None:
+    """CL-6.2, from the component list's words: Commandeer's space holds "an opponent's Banner";
+    Magnetize's holds "Loot cubes"; Secure's has "two or more of your Acolytes"; Short Rest's holds
+    "one of your Banners"; Teleport puts "any Colossus on any space"; Dominate only "as the first
+    Action of a turn" (CL-6.3)."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=900)
+    rng = random.Random(seed)
+    positions = [(s, tp) for s, tp in _actions_positions(steps) if s.info.actions > 0 and not s.info.dominate]
+    for s, tp in rng.sample(positions, min(15, len(positions))):
+        p = s.player(tp)
+        guarded = any("protective" in o.traits for o in s.players)
+        for card in sorted(set(p.hand)):
+            for i, sp in enumerate(s.spaces):
+                want: bool | None = None
+                if card == "commandeer" and not guarded and "stone-beast" not in sp.beasts:
+                    want = p.banners > 0 and any(o != tp for o in sp.banners)
+                elif card == "magnetize":
+                    want = sp.loot > 0 and i != p.colossus
+                elif card == "secure":
+                    # (one Banner a space: not where one's own Banner stands already)
+                    want = acolytes_at(s, i, tp) >= 2 and p.banners > 0 and tp not in sp.banners
+                elif card == "short-rest":
+                    want = tp in sp.banners
+                if want is None:
+                    continue
+                r = check(s, E.CardPlayed(player=tp, card=card, space=i))
+                assert r.legal == want, (card, i, sp, r)
+                if not r.legal:
+                    assert r.rule in ("CL-6.2", "CL-4.5"), r
+            if card == "teleport":
+                for q in s.players:
+                    for i in rng.sample(range(len(s.spaces)), 5):
+                        r = check(s, E.CardPlayed(player=tp, card=card, target=q.id, space=i))
+                        assert r.legal == (i != q.colossus), (q.id, i, r)
+            if card == "dominate":
+                r = check(s, E.CardPlayed(player=tp, card=card))
+                if s.info.actions < 4:  # (Actions left, counted down: one was used)
+                    assert not r.legal and r.rule == "CL-6.3", r
+            if card in ("pilfer", "convene", "bolster"):
+                r = check(s, E.CardPlayed(player=tp, card=card, space=p.colossus))
+                assert not r.legal and r.rule == "CL-6.2", r  # a field the card does not use
