@@ -281,16 +281,20 @@ def settle_apply(s, e):
 @given(seed=SEEDS)
 def test_road_movement_continues_only_from_a_space_with_an_own_piece(seed: int) -> None:
     """Road Movement: "When moving into a space that already contains your Colossus or 1 of your
-    Acolytes, you may continue onward to any adjacent space for free."  After a paid step into a
-    Grass or Starting space: a road step on (to any neighbour but the one it came from) is legal
-    and free when the space held an own piece, refused (CL-3.3) when it did not."""
+    Acolytes, you may continue onward to any adjacent space for free. If you have your Colossus or
+    Acolytes in multiple adjacent spaces, move long distances using just 1 Movement."  After a step
+    (paid, or itself a road step) into a Grass or Starting space: a road step on, to any neighbour
+    the move has not entered (CL-6), is legal and free when the space held an own piece, refused
+    (CL-3.3) when it did not."""
     setup = setup_of(seed)
     _, steps = trace(seed, setup, max_events=900)
-    seen = 0
+    path: list[int] = []
     for stp in steps:
         s0, e, s1 = stp.before, stp.event, stp.after
-        if type(e) is not E.Moved or e.road or e.owner is not None or head_kind(s0) != "Actions":
+        if type(e) is not E.Moved or e.owner is not None or head_kind(s0) != "Actions":
+            path = []
             continue
+        path = (path if e.road and path and path[-1] == e.space else [e.space]) + [e.to]
         tp = e.player
         t = e.to
         sp = s0.spaces[t]
@@ -300,23 +304,20 @@ def test_road_movement_continues_only_from_a_space_with_an_own_piece(seed: int) 
         if type(h).__name__ != "Actions" or h.player != tp:
             continue
         held = tp in sp.colossi or acolytes_at(s0, t, tp) > 0
-        if e.piece == "acolyte" and e.space == t:
-            continue
         used = s1.info.actions
         for n in sorted(neighbours(s1.options.board)[t]):
-            if n == e.space:
+            if n in path:
                 continue
             road = E.Moved(player=tp, piece=e.piece, space=t, to=n, road=True)
             r = check(s1, road)
             if held:
-                assert r.legal, (road, r, s1.road)
+                assert r.legal, (road, r, s1.road, path)
                 assert key(road) in legal_keys(s1)
                 s2, _ = settle_apply(s1, road)
                 if s2.turn_player == tp:
                     assert s2.info.actions == used, "a road step costs no Action"
             else:
                 assert not r.legal and r.rule == "CL-3.3", (road, r)
-            seen += 1
 
 
 @settings(max_examples=6, deadline=None)
@@ -770,3 +771,30 @@ def test_a_seat_record_hides_the_other_hands_and_the_tile_deck(seed: int) -> Non
         assert all(e.tile in hidden for e in rec if type(e) is E.TileSetAside)
         res = run(parse_log(to_jsonl(rec), f"<{q}>"))
         assert not [v for v in res.violations if getattr(v, "verdict", "illegal") == "illegal"], res.violations[:2]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_a_hand_over_the_limit_discards_any_of_its_cards_and_nothing_else(seed: int) -> None:
+    """Colossus Cards: "You have a hand limit of 6 Cards" (CL-5.2, CL-18): the discard owed names any
+    card of the hand, never another, and no other event comes first (the player owes it)."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=900)
+    every = sorted(card_copies())
+    for stp in steps:
+        s = stp.after
+        h = head(s)
+        if type(h).__name__ != "Discard":
+            continue
+        p = s.player(h.player)
+        keys = legal_keys(s)
+        for c in every:
+            e = E.CardDiscarded(player=h.player, card=c)
+            r = check(s, e)
+            assert r.legal == (c in p.hand), (c, p.hand, r)
+            assert (key(e) in keys) == (c in p.hand)
+            if not r.legal:
+                assert r.rule == "CL-5.2", r
+        assert all(type(e) is E.CardDiscarded for e in GAME.legal_events(s))
+        r = check(s, E.ActionsEnded(player=h.player))
+        assert not r.legal, r
