@@ -424,6 +424,16 @@ def test_a_rest_collects_every_banner_and_its_loot(seed: int) -> None:
                         break
                 if len(s0.card_deck) + len(s0.card_top) >= sp.blue:
                     assert draws == sp.blue, (e, sp, draws)
+                # "For each green Loot cube, gain 1 Trait" (none without Traits: CL-27)
+                gained = 0
+                for nxt in steps[k + 1:]:
+                    if type(nxt.event) is E.TraitTaken and nxt.event.player == e.player:
+                        gained += 1
+                    elif type(nxt.event) not in (E.CardDrawn, E.CardDiscarded, E.TraitRevealed, E.TraitDiscarded):
+                        break
+                supply = len(s0.trait_row) + len(s0.trait_deck) + len(s0.trait_discard)
+                if supply >= sp.green + 3:
+                    assert gained == (sp.green if s0.options.use_traits else 0), (e, sp, gained)
         if type(h).__name__ == "Rest":
             left = [i for i, x in enumerate(s0.spaces) if h.player in x.banners and i not in h.done]
             r = check(s0, E.Passed(player=h.player))
@@ -798,3 +808,29 @@ def test_a_hand_over_the_limit_discards_any_of_its_cards_and_nothing_else(seed: 
         assert all(type(e) is E.CardDiscarded for e in GAME.legal_events(s))
         r = check(s, E.ActionsEnded(player=h.player))
         assert not r.legal, r
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_a_third_trait_makes_its_player_discard_one_of_theirs(seed: int) -> None:
+    """Traits: "You can only have 2 Traits at a time, so if you gain a third, you must immediately
+    discard 1 of them" (CL-5.3): any of the player's Traits, the new one too, and no other."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=900)
+    every = trait_ids()
+    for stp in steps:
+        s = stp.after
+        h = head(s)
+        if type(h).__name__ != "TraitCap":
+            continue
+        p = s.player(h.player)
+        for t in every:
+            r = check(s, E.TraitDiscarded(player=h.player, trait=t))
+            mine = t in p.traits and not (s.info.borrowed == t and p.id == s.turn_player)
+            assert r.legal == mine, (t, p.traits, s.info.borrowed, r)
+            if not r.legal and t not in p.traits:
+                assert r.rule == "CL-5.3", r
+        other = next(q.id for q in s.players if q.id != h.player)
+        if s.player(other).traits:
+            r = check(s, E.TraitDiscarded(player=other, trait=s.player(other).traits[0]))
+            assert not r.legal, r
