@@ -571,9 +571,11 @@ def test_the_match_ends_after_equal_turns_and_the_most_gold_wins(seed: int) -> N
         assert out.winner == top[0], (out, top)
     elif final.options.tie == "shared":
         assert out.winner is None and out.result != "win", out
-    else:
-        first_reached = [pid for pid in final.reached if pid in top]
-        assert out.winner == (first_reached[0] if first_reached else None) or out.winner in top, out
+    else:  # "first-to-target": the tied player who reached the target first (in this trace's order)
+        order: list[str] = []
+        for stp in steps:
+            order += [p.id for p in stp.after.players if p.gold >= target and p.id not in order]
+        assert out.winner == next(pid for pid in order if pid in top), (out, order, top)
 
 
 @settings(max_examples=4, deadline=None)
