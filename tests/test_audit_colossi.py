@@ -836,3 +836,41 @@ def test_a_third_trait_makes_its_player_discard_one_of_theirs(seed: int) -> None
         if s.player(other).traits:
             r = check(s, E.TraitDiscarded(player=other, trait=s.player(other).traits[0]))
             assert not r.legal, r
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS)
+def test_the_action_traits_change_the_count_as_their_texts_say(seed: int) -> None:
+    """Speedy: "6 Actions a turn, but at most one card played per turn"; Ludicrously Capacious:
+    "5 Actions a turn, but at most 2 of them may be moves or spawns"; both: the lower limit (seed,
+    FAQ: "always choose the lower limit"); Boldness: "pay 2 Gold for one more Action"; Abundant: "Your
+    Draw step draws 2 cards instead of 1".  Counted per turn, for turns whose Traits stay the same."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=1200)
+    for tp, tsteps in turns(steps):
+        if not tsteps:
+            continue
+        traits = {frozenset(stp.before.player(tp).traits) for stp in tsteps}
+        if len(traits) != 1 or any(sp.tile == "lair-time-beast" for stp in tsteps for sp in stp.after.spaces):
+            continue
+        tr = next(iter(traits))
+        if any(type(stp.event) is E.CardPlayed and stp.event.card == "dominate" for stp in tsteps):
+            continue
+        limits = [6] if "speedy" in tr else []
+        limits += [5] if "ludicrously-capacious" in tr else []
+        allowance = min(limits) if limits else 4
+        allowance += sum(1 for stp in tsteps if type(stp.event) is E.ActionBought)
+        paid = [stp.event for stp in tsteps if costly(stp.before, stp.event, tp) and head_kind(stp.before) == "Actions"]
+        assert len(paid) <= allowance, (tp, sorted(tr), len(paid), allowance)
+        if "speedy" in tr:
+            assert sum(1 for e in paid if type(e) is E.CardPlayed) <= 1 or not stp.before.options.card_costs_action
+            assert sum(1 for stp in tsteps if type(stp.event) is E.CardPlayed and stp.event.player == tp
+                       and head_kind(stp.before) == "Actions") <= 1
+        if "ludicrously-capacious" in tr:
+            assert sum(1 for e in paid if type(e) in (E.Moved, E.AcolyteSpawned)) <= 2
+        first_actions = next((k for k, stp in enumerate(tsteps) if head_kind(stp.before) == "Actions"), None)
+        s0 = tsteps[0].before
+        if first_actions is not None and "abundant" in tr and len(s0.card_deck) + len(s0.card_top) >= 2 \
+                and not any(type(stp.event) is E.TraitBorrowed for stp in tsteps):
+            drawn = [stp for stp in tsteps[:first_actions] if type(stp.event) is E.CardDrawn and stp.event.player == tp]
+            assert len(drawn) == 2, (tp, [type(x.event).__name__ for x in tsteps[:first_actions]])
