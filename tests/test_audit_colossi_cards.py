@@ -221,3 +221,28 @@ def test_a_cards_space_is_one_its_text_allows(seed: int) -> None:
             if card in ("pilfer", "convene", "bolster"):
                 r = check(s, E.CardPlayed(player=tp, card=card, space=p.colossus))
                 assert not r.legal and r.rule == "CL-6.2", r  # a field the card does not use
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS)
+def test_a_cards_player_or_trait_is_an_opponents(seed: int) -> None:
+    """Pity: "Another player of your choice earns 10 Gold"; Steal: "Take a Trait an opponent has in
+    play"; Vandalize: "An opponent's Trait of your choice is discarded" (CL-6.2): one's own is
+    refused, an opponent's accepted."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=900)
+    for s, tp in _actions_positions(steps):
+        if s.info.actions <= 0 or s.info.dominate or s.info.borrowed:
+            continue
+        hand = set(s.player(tp).hand)
+        for q in s.players:
+            if "pity" in hand:
+                r = check(s, E.CardPlayed(player=tp, card="pity", target=q.id))
+                assert r.legal == (q.id != tp), (q.id, r)
+            for card in ("steal", "vandalize"):
+                if card in hand:
+                    for t in q.traits:
+                        r = check(s, E.CardPlayed(player=tp, card=card, trait=t))
+                        assert r.legal == (q.id != tp), (card, q.id, t, r)
+                        if not r.legal:
+                            assert r.rule == "CL-6.2", r
