@@ -78,3 +78,37 @@ def test_a_trade_answered_with_another_copy_is_legal_in_the_givers_seat_record()
         rec = list(redact_log(parse_log(to_jsonl(events), "<full>"), q))
         res = run(parse_log(to_jsonl(rec), f"<{q}>"))
         assert res.violations == [], (q, res.violations[:1])
+
+
+def test_an_acolyte_the_stone_beast_guarded_on_the_mountaintop_dies_when_the_beast_leaves() -> None:
+    """Mountaintop of the Giants: "No Acolyte survives here: one that is on this space or enters it
+    dies" (CL-3.5; CL-17: Mountaintop acts always), the Stone Beast's guard (CL-3.6) only while it is
+    there.  Found by the audit (seeds 35 and 50): the Stone Beast walked off the Mountaintop and the
+    Acolytes it had guarded there stayed alive."""
+    pos = Position(colossi={A: 12, B: 14}, tiles={3: "mountaintop-of-the-giants", 9: "lair-stone-beast"},
+                   beasts={"stone-beast": 3}, acolytes={(3, B): 2})
+    assert pos.acol(3, B) == 2  # guarded while the Stone Beast is there
+    pos.end_actions()
+    assert type(pos.head()).__name__ == "MoveBeast"
+    pos.add(E.BeastMoved(player=A, beast="stone-beast", to=4))
+    assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
+
+
+def test_a_protective_players_acolyte_on_the_mountaintop_dies_when_their_colossus_steps_away() -> None:
+    """The same for Protective ("Your Acolytes on your Colossus's space cannot be killed"): the guard
+    goes with the Colossus, and the Acolyte left on the Mountaintop dies (CL-3.5, CL-3.6).  Found by
+    the audit (seed 6)."""
+    pos = Position(colossi={A: 3, B: 14}, tiles={3: "mountaintop-of-the-giants"}, acolytes={(3, A): 1},
+                   traits={A: ["protective"]})
+    assert pos.acol(3, A) == 1
+    pos.move(3, 4, piece="colossus")
+    assert pos.acol(3, A) == 0 and pos.p(A).acolytes == 10
+
+
+def test_a_protective_players_acolyte_on_the_mountaintop_dies_when_the_trait_is_stolen() -> None:
+    """And when the Trait goes (Steal, Mimesis, a discard): found by the audit (seeds 6 and 43)."""
+    pos = Position(colossi={A: 12, B: 3}, tiles={3: "mountaintop-of-the-giants"}, acolytes={(3, B): 1},
+                   traits={B: ["protective"]}, hands={A: ["steal"]})
+    assert pos.acol(3, B) == 1
+    pos.play("steal", trait="protective")
+    assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
