@@ -37,14 +37,16 @@ def test_the_environments_do_what_their_texts_say(seed: int) -> None:
     from every player controlling a neighbouring space" (CL-24: at most what they have, by default);
     Treasure Trove: "Whenever a Banner is raised here ... three gold cubes are added here"; Deep
     Mines: "Three gold cubes appear here when the tile is revealed"; Mountaintop: "No Acolyte
-    survives here"; Volcano: "Every Acolyte on this space or next to it dies"."""
+    survives here" (nor with the Blood Beast, or any Beast under CL-13's option); Volcano: "Every Acolyte on this space or next to it dies"."""
     setup = setup_of(seed)
     _, steps = trace(seed, setup, max_events=1200)
     ids = list(setup.players)
     for k, stp in enumerate(steps):
         e, s0, s1 = stp.event, stp.before, stp.after
         for i, sp in enumerate(s1.spaces):
-            if sp.tile == "mountaintop-of-the-giants" and "stone-beast" not in sp.beasts:
+            kills = sp.tile == "mountaintop-of-the-giants" or "blood-beast" in sp.beasts or \
+                (s1.options.beast_kills_on_space and bool(sp.beasts))  # CL-3.5, CL-13
+            if kills and "stone-beast" not in sp.beasts and not any(type(t).__name__ == "Launch" for t in s1.todo):
                 guarded = [q for q in sp.colossi if "protective" in s1.player(q).traits]  # Protective (CL-3.6)
                 assert all(n == 0 or ids[j] in guarded for j, n in enumerate(sp.acolytes)), (i, sp)
         if type(e) is E.TileExplored and e.tile == "deep-mines":
