@@ -151,7 +151,6 @@ def test_a_plain_turn_has_four_actions(seed: int) -> None:
     with 4 used every paid move, spawn or card is refused (CL-2.3)."""
     setup = setup_of(seed)
     _, steps = trace(seed, setup, max_events=900)
-    checked = 0
     for tp, tsteps in turns(steps):
         if not tsteps or not all(plain(stp.before, tp) for stp in tsteps):
             continue
@@ -178,7 +177,6 @@ def test_a_plain_turn_has_four_actions(seed: int) -> None:
                     r = check(s, E.CardPlayed(player=tp, card=card))
                     if s.options.card_costs_action:
                         assert not r.legal, r
-                checked += 1
         assert used <= 4, (tp, used)
 
 
@@ -207,7 +205,6 @@ def test_a_step_goes_to_a_neighbouring_space_and_nowhere_else(seed: int) -> None
             continue
         nb = neighbours(s.options.board)
         keys = legal_keys(s)
-        left = s.info.actions < 4 if hasattr(s.info, "actions") else True
         p = s.player(tp)
         pieces = [("colossus", p.colossus)] + [("acolyte", i) for i in range(len(s.spaces))
                                                 if acolytes_at(s, i, tp) > 0]
@@ -228,7 +225,6 @@ def test_a_step_goes_to_a_neighbouring_space_and_nowhere_else(seed: int) -> None
                 to = sorted(nb[other.colossus])[0]
                 r = check(s, E.Moved(player=other.id, piece="colossus", space=other.colossus, to=to))
                 assert not r.legal and r.rule == "CL-2.1", r
-        del left
 
 
 @settings(max_examples=6, deadline=None)
@@ -362,7 +358,6 @@ def test_a_banner_is_raised_exactly_on_the_spaces_the_seed_says_one_controls(see
     of theirs (CL-4.2 refuses the others)."""
     setup = setup_of(seed)
     _, steps = trace(seed, setup, max_events=900)
-    seen = 0
     for stp in steps:
         s = stp.after
         h = head(s)
@@ -391,7 +386,6 @@ def test_a_banner_is_raised_exactly_on_the_spaces_the_seed_says_one_controls(see
                 for o in set(sp.banners):
                     assert after.player(o).banners == s.player(o).banners + sp.banners.count(o)
                 assert after.spaces[i].banners == (pid,)
-            seen += 1
 
 
 @settings(max_examples=6, deadline=None)
