@@ -868,3 +868,27 @@ def test_the_action_traits_change_the_count_as_their_texts_say(seed: int) -> Non
                 and not any(type(stp.event) is E.TraitBorrowed for stp in tsteps):
             drawn = [stp for stp in tsteps[:first_actions] if type(stp.event) is E.CardDrawn and stp.event.player == tp]
             assert len(drawn) == 2, (tp, [type(x.event).__name__ for x in tsteps[:first_actions]])
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS)
+def test_a_seats_view_shows_its_own_hand_and_only_the_size_of_the_others(seed: int) -> None:
+    """Hidden information in a position (``state --as``): each player sees their own hand; of the
+    others' hands and the face-down decks only how many cards there are; everything on the island
+    is open (CL-40)."""
+    setup = setup_of(seed)
+    _, steps = trace(seed, setup, max_events=500)
+    rng = random.Random(seed)
+    for stp in rng.sample(steps, min(25, len(steps))):
+        s = stp.after
+        for q in s.players:
+            v = GAME.view(s, q.id)
+            for pv, p in zip(v["players"], s.players):
+                if p.id == q.id:
+                    assert sorted(pv["hand"]) == sorted(p.hand)
+                else:
+                    assert len(pv["hand"]) == len(p.hand) and set(pv["hand"]) <= {"?"}, (q.id, p.id, pv["hand"])
+                assert pv["gold"] == p.gold and sorted(pv["traits"]) == sorted(p.traits)
+            assert set(v["card_deck"]) <= {"?"} and len(v["card_deck"]) == len(s.card_deck)
+            assert set(v["tile_deck"]) <= {"?"} and len(v["tile_deck"]) == len(s.tile_deck)
+            assert [sp["tile"] for sp in v["spaces"]] == [sp.tile for sp in s.spaces]
