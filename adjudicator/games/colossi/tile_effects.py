@@ -10,7 +10,7 @@ from typing import Any
 from . import engine as Q
 from .effect_kinds import Params, TILE_EFFECTS, tile_effect
 from .engine import acol, seats
-from .state import Actions, Hungry, Launch, Mantle, Market, NewHand, Speedy, Teleporter, TradeGive, Tribute, Void, Wind
+from .state import Actions, Hungry, Launch, Mantle, Market, NewHand, Rest, Speedy, Teleporter, TradeGive, Tribute, Void, Wind
 from .working import W
 
 
@@ -225,11 +225,27 @@ def land(w: W, me: str, it: Any, to: int) -> None:
         w.arrive("acolyte", it.owner, to, me)
     elif it.component == "banner":
         w.setS(to, banners=sp.banners + (it.owner,))
+        collected_follow(w, it.owner, {it.space: to})
     elif it.component == "beast":
         w.setS(to, beasts=sp.beasts + (it.owner,))
         w.beast_enters(w.C.beasts[it.owner].beast.passive, to, me)
     else:
         w.setS(to, **{it.component: getattr(sp, it.component) + 1})
+
+
+def collected_follow(w: W, owner: str | None, moved: dict[int, int]) -> None:
+    """A Rest in the queue remembers the spaces whose Banner it collected (``Rest.done``); when an
+    effect carries Banners elsewhere (Teleporter, Launchpad), what was collected goes with its
+    Banner, so a Banner not yet collected that lands on a collected space is still collected
+    (seed, *Rest*: "Collect each of your deployed Banners"; CL-4.6).  ``moved``: where the Banners
+    of a space went (``owner``'s only, or every player's when None)."""
+    for k, t in enumerate(w.todo):
+        if type(t) is Rest and (owner is None or t.player == owner):
+            done = set(t.done)
+            after = {i for i in done if i not in moved.values()} - set(moved)
+            after |= {to for frm, to in moved.items() if frm in done}
+            w.todo[k] = Rest(t.player, tuple(i for i in t.done if i in after) +
+                             tuple(sorted(after - done)), t.kept, t.stone)
 
 
 def swap_spaces(w: W, a: int, b: int, me: str) -> None:
@@ -248,6 +264,7 @@ def swap_spaces(w: W, a: int, b: int, me: str) -> None:
            acolytes=tuple(stay_a[j] + move_b[j] for j in range(len(ids))))
     w.setS(b, colossi=sa.colossi, banners=sa.banners, beasts=sa.beasts, gold=sa.gold, blue=sa.blue, green=sa.green,
            acolytes=tuple(stay_b[j] + move_a[j] for j in range(len(ids))))
+    collected_follow(w, None, {a: b, b: a})
     for to, colossi, moved, beasts in ((a, sb.colossi, move_b, sb.beasts), (b, sa.colossi, move_a, sa.beasts)):
         for c in colossi:
             w.arrive("colossus", c, to, me)

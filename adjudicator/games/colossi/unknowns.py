@@ -162,6 +162,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
     un = s.unseen or Unseen()
     pool = list(getattr(un, _pool_field(e)))
     changed = False
+    kept = _received_copy(s, e)
     for x in names:
         slots = items[:1] if top else items
         if unknown(x):
@@ -179,7 +180,7 @@ def resolve(s: Any, e: Any, strict: bool) -> Any:
             if not top:
                 items.remove(HIDDEN)  # this placeholder is spoken for by this event
             continue
-        if x in slots:
+        if slots.count(x) > (1 if x == kept else 0):
             if not top:
                 items.remove(x)
             continue
@@ -445,6 +446,17 @@ def possible_cards(s: Any) -> list[str]:
             left[c] = 0
             out.append(c)
     return out
+
+
+def _received_copy(s: Any, e: Any) -> str | None:
+    """Trade under CL-47's ``"copy"``: the card just received, which cannot be the card given back
+    (another copy of it can, and in a seat's record that copy may be one of the hand's ``"?"``)."""
+    if type(e) is not E.CardGiven or not s.todo or s.options.trade_different != "copy":
+        return None
+    h = s.todo[0]
+    if type(h).__name__ != "TradeBack" or e.player != h.player or e.to != h.to or h.card == HIDDEN:
+        return None
+    return h.card
 
 
 def trade_condition(s: Any, e: Any) -> str | None:

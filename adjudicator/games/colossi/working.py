@@ -205,6 +205,17 @@ class W:
         if discard:
             self.trait_discard = tuple(sorted(self.trait_discard + (trait,)))
         self.hand_check(pid)  # a lower hand limit now (Ludicrously Capacious lost) owes a discard (CL-5.2)
+        if trait == "protective" and p.colossus is not None:
+            self.unguarded(p.colossus, pid, self.turn_player or pid)
+
+    def unguarded(self, i: int, pid: str | None, by: str) -> None:
+        """A guard on ``i`` was lifted (the Stone Beast left, a Protective Colossus stepped off or
+        lost the Trait): ``pid``'s Acolytes there (everyone's for None) die if the space kills
+        (Mountaintop, the Blood Beast: CL-3.5, CL-3.6)."""
+        sp = self.spaces[i]
+        for k, q in enumerate(seats(self)):
+            if (pid is None or q == pid) and acol(sp, k) and deadly(self, i, q):
+                self.kill(i, q, acol(self.spaces[i], k), by)
 
     # -- the board ----------------------------------------------------------------------------------
     def add_acol(self, i: int, pid: str, n: int) -> None:
@@ -284,6 +295,8 @@ class W:
         if kind == "colossus":
             self.colossus_leaves(owner, frm, to, by)
             self.set_colossus(owner, to)
+            if has(self, owner, "protective"):
+                self.unguarded(frm, owner, by)  # Protective's guard goes with the Colossus
         else:
             self.add_acol(frm, owner, -1)
             self.add_acol(to, owner, 1)
@@ -338,7 +351,9 @@ class W:
 
     # -- Beasts -------------------------------------------------------------------------------------
     def beast_leaves(self, passive: str, frm: int, to: int, by: str) -> None:
-        if passive == "drops-gold":
+        if passive == "guards":
+            self.unguarded(frm, None, by)
+        elif passive == "drops-gold":
             self.add_gold_cubes(frm, GOLDEN_DROP)
         elif passive == "carries-loot":
             self.move_cubes(frm, to)

@@ -1,0 +1,114 @@
+"""Regressions for the defects the independent Colossi audit found (tests/test_audit_colossi.py):
+each test fails on the engine before its fix.  docs/rules/colossi.md names the rule."""
+
+from __future__ import annotations
+
+from .colossi_scenarios import A, B, E, NS, Position
+from adjudicator.games.colossi.state import Launch, Rest, Teleporter
+
+
+def _to_rest(pos: Position) -> None:
+    pos.end_actions()
+    if type(pos.head()).__name__ == "MoveBeast":
+        pos.passed()
+    pos.add(E.BannerPhaseChosen(player=A, choice="rest"))
+    assert isinstance(pos.head(), Rest)
+
+
+def test_a_banner_the_teleporter_carries_onto_a_collected_space_is_still_collected_in_the_rest() -> None:
+    """Seed, Banner Phase, Rest: "Collect each of your deployed Banners".  Found by the audit (seed
+    923): ann's Rest scored the Teleporter on 3 and swapped 3 with 20, where her uncollected Banner
+    stood; the Banner came to 3, collected already in this Rest, and the Rest ended with it on the
+    board (CL-4.6)."""
+    pos = Position(colossi={A: 13, B: 2}, tiles={3: "teleporter"}, banners={3: [A], 20: [A]},
+                   acolytes={(20, A): 1})
+    _to_rest(pos)
+    pos.add(E.BannerScored(player=A, space=3))
+    assert isinstance(pos.head(), Teleporter)
+    pos.add(E.SpaceChosen(player=A, space=20))
+    assert pos.sp(3).banners == (A,) and pos.sp(20).banners == ()
+    r = pos.check(E.Passed(player=A))
+    assert not r.legal and (r.rule, r.code) == ("CL-4.6", NS + "collect-all"), r
+    pos.add(E.BannerScored(player=A, space=3))
+    assert not any(A in sp.banners for sp in pos.s.spaces) and pos.p(A).banners == 6
+
+
+def test_a_banner_the_launchpad_puts_down_on_a_collected_space_is_still_collected_in_the_rest() -> None:
+    """The same for Launchpad (CL-38): ann's uncollected Banner next to the Launchpad is lifted and
+    put down on a space whose Banner this Rest already collected; she still collects it."""
+    pos = Position(colossi={A: 13, B: 24}, tiles={3: "launchpad"}, banners={3: [A], 4: [A], 20: [A]},
+                   acolytes={(20, A): 1})
+    _to_rest(pos)
+    pos.add(E.BannerScored(player=A, space=20))
+    pos.add(E.BannerScored(player=A, space=3))
+    assert isinstance(pos.head(), Launch)
+    items = [(it.component, it.owner, it.space) for it in pos.head().items]
+    assert ("banner", A, 4) in items
+    for component, owner, space in items:
+        pos.add(E.ComponentMoved(player=A, component=component, space=space, owner=owner,
+                                 to=20 if component == "banner" else space))
+    assert pos.sp(20).banners == (A,)
+    r = pos.check(E.Passed(player=A))
+    assert not r.legal and (r.rule, r.code) == ("CL-4.6", NS + "collect-all"), r
+    pos.add(E.BannerScored(player=A, space=20))
+    assert not any(A in sp.banners for sp in pos.s.spaces) and pos.p(A).banners == 6
+
+
+def test_a_trade_answered_with_another_copy_is_legal_in_the_givers_seat_record() -> None:
+    """CL-47 ``trade_different = "copy"``: "any card of the hand but the one received may go back,
+    another copy of it too".  Found by the audit (seed 682017): bob received Secure from ann and gave
+    back his other Secure; in ann's record bob's other cards are ``"?"``, and the record refused the
+    Secure given back (CL-6.4 ``colossi/trade``, "allowed: card=?") though a ``"?"`` could be that
+    copy: the named card is the received one only when the hand holds a second known copy."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.playout import to_jsonl
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
+
+    from .colossi_audit_oracle import setup_of, trace
+
+    setup = setup_of(682017)
+    assert setup.options == {"trade_different": "copy"}
+    _, steps = trace(682017, setup, max_events=300)
+    events = [setup] + [stp.event for stp in steps]
+    back = [(k, e) for k, e in enumerate(events) if type(e) is E.CardGiven and k and type(events[k - 1]) is E.CardGiven
+            and events[k - 1].card == e.card and events[k - 1].to == e.player]
+    assert back, "the match no longer has a Secure given back for a Secure"
+    for q in setup.players:
+        rec = list(redact_log(parse_log(to_jsonl(events), "<full>"), q))
+        res = run(parse_log(to_jsonl(rec), f"<{q}>"))
+        assert res.violations == [], (q, res.violations[:1])
+
+
+def test_an_acolyte_the_stone_beast_guarded_on_the_mountaintop_dies_when_the_beast_leaves() -> None:
+    """Mountaintop of the Giants: "No Acolyte survives here: one that is on this space or enters it
+    dies" (CL-3.5; CL-17: Mountaintop acts always), the Stone Beast's guard (CL-3.6) only while it is
+    there.  Found by the audit (seeds 35 and 50): the Stone Beast walked off the Mountaintop and the
+    Acolytes it had guarded there stayed alive."""
+    pos = Position(colossi={A: 12, B: 14}, tiles={3: "mountaintop-of-the-giants", 9: "lair-stone-beast"},
+                   beasts={"stone-beast": 3}, acolytes={(3, B): 2})
+    assert pos.acol(3, B) == 2  # guarded while the Stone Beast is there
+    pos.end_actions()
+    assert type(pos.head()).__name__ == "MoveBeast"
+    pos.add(E.BeastMoved(player=A, beast="stone-beast", to=4))
+    assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
+
+
+def test_a_protective_players_acolyte_on_the_mountaintop_dies_when_their_colossus_steps_away() -> None:
+    """The same for Protective ("Your Acolytes on your Colossus's space cannot be killed"): the guard
+    goes with the Colossus, and the Acolyte left on the Mountaintop dies (CL-3.5, CL-3.6).  Found by
+    the audit (seed 6)."""
+    pos = Position(colossi={A: 3, B: 14}, tiles={3: "mountaintop-of-the-giants"}, acolytes={(3, A): 1},
+                   traits={A: ["protective"]})
+    assert pos.acol(3, A) == 1
+    pos.move(3, 4, piece="colossus")
+    assert pos.acol(3, A) == 0 and pos.p(A).acolytes == 10
+
+
+def test_a_protective_players_acolyte_on_the_mountaintop_dies_when_the_trait_is_stolen() -> None:
+    """And when the Trait goes (Steal, Mimesis, a discard): found by the audit (seeds 6 and 43)."""
+    pos = Position(colossi={A: 12, B: 3}, tiles={3: "mountaintop-of-the-giants"}, acolytes={(3, B): 1},
+                   traits={B: ["protective"]}, hands={A: ["steal"]})
+    assert pos.acol(3, B) == 1
+    pos.play("steal", trait="protective")
+    assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
