@@ -69,6 +69,9 @@ class Entry(msgspec.Struct, forbid_unknown_fields=True):
     """One entry: a choice's number, a few words of it, ``undo``, or an event as JSON text."""
 
     entry: str
+    #: the events the page showed when the entry was made (its choices' numbers are that
+    #: position's): an entry made on a position the record has left is refused (:func:`behind`)
+    events: int | None = None
 
 
 class ChoiceInfo(msgspec.Struct):
@@ -118,6 +121,9 @@ class RecordingState(msgspec.Struct):
     url: str | None = None
     #: the choice one tap (or Enter) records: the pass where passing is legal, the only choice
     default: int | None = None
+    #: in seat mode, where the seat's view waits on what the table shows: what to pick or type
+    #: (the seat rules' ``stated_hint``), shown beside the entry line
+    waiting: str = ""
 
 
 class Recordings:
@@ -211,7 +217,11 @@ def decks_from_text(game: Game, pool: str | None, players: list[str], texts: dic
     unknown = sorted(set(texts) - set(players))
     if unknown:
         raise LogError("deck_lists", None, f"{', '.join(unknown)} is not a player of this match")
-    return {p: parse_deck_list(texts[p], game, pool, f"{p}'s deck list") for p in players if p in texts}
+    missing = [p for p in players if not texts.get(p, "").strip()]
+    if missing:  # (said here, in the form's words, not as the set-up's missing ``decks`` entry)
+        raise LogError("deck_lists", None, f"no deck list for {' and '.join(missing)}: type it in the player's box "
+                                           "(one card a line: 3 Grave Rat) or pick a registered list")
+    return {p: parse_deck_list(texts[p], game, pool, f"{p}'s deck list") for p in players}
 
 
 def _result(s: RecordSession) -> str:
@@ -224,9 +234,7 @@ def _result(s: RecordSession) -> str:
 def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok: bool = True) -> RecordingState:
     if s.irregularity and not message:  # a judge resumed a log that holds one: the ruling comes first
         message, ok = f"the log holds an irregularity at {s.irregularity}", False
-    waiting = s.waiting()  # a seat's view waits on what the table shows: how to enter it
-    if waiting:
-        message = f"{message} | {waiting}" if message else waiting
+    waiting = s.waiting() or ""  # a seat's view waits on what the table shows: how to enter it (its own field)
     choices = s.choices()
     meta = meta_of(s.record.setup)
     stored = rec.stored.get(rid)
@@ -244,7 +252,17 @@ def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok:
         rid, game.id, game.name, list(s.record.setup.players), s.seat, s.judge, len(s.record), s.over, s.sealed,
         _result(s), meta, header_line(meta), s.to_act(), bool(choices) and all(c.random for c in choices),
         infos, log_lines(s), s.position_text(), msgspec.to_builtins(s.scene()), message, ok,
-        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos))
+        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos), waiting)
+
+
+def behind(s: RecordSession, entry: Entry) -> str | None:
+    """Why an entry is not recorded when the page that made it showed a position the record has
+    left (a second tap before the first one's answer, a second device on the same match): a
+    choice's number names a choice of the position shown; None when it is the record's."""
+    if entry.events is None or entry.events == len(s.record):
+        return None
+    return (f"nothing recorded: the record has {len(s.record)} events, the page showed {entry.events} "
+            "(entered on a position already left); look at this one and enter again")
 
 
 def _enter(s: RecordSession, text: str) -> Any:
@@ -387,6 +405,9 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     rec = _recordings(state)
     with rec.lock:
         s = _get(state, rid)
+        stale = behind(s, data)
+        if stale is not None:
+            return state_of(rid, s, rec, stale, False)
         answer = _enter(s, typed(s, data.entry))
         if answer.ok:
             publish(state, s, meta_of(s.record.setup))
