@@ -200,6 +200,7 @@ class Recordings:
         fields = dict(doc.setup)
         try:
             if doc.deck_lists:
+                lists_missing(doc.players, doc.deck_lists)
                 fields["decks"] = decks_from_text(registry.get(doc.game), doc.pool, doc.players, doc.deck_lists)
             s = RecordSession.start(self.dir / f"{rid}.jsonl", doc.game, doc.players, pool=doc.pool, options=doc.options,
                                     meta=doc.meta, fields=fields, seat=doc.seat, judge=doc.judge)
@@ -217,11 +218,17 @@ def decks_from_text(game: Game, pool: str | None, players: list[str], texts: dic
     unknown = sorted(set(texts) - set(players))
     if unknown:
         raise LogError("deck_lists", None, f"{', '.join(unknown)} is not a player of this match")
+    return {p: parse_deck_list(texts[p], game, pool, f"{p}'s deck list") for p in players if p in texts}
+
+
+def lists_missing(players: list[str], texts: dict[str, str]) -> None:
+    """A match set up from deck lists as text needs one for every player: the players without
+    one, said in the form's words (not as the set-up's missing ``decks`` entry, "no deck list for
+    player 'carol'", which reads as if the lists given were lost)."""
     missing = [p for p in players if not texts.get(p, "").strip()]
-    if missing:  # (said here, in the form's words, not as the set-up's missing ``decks`` entry)
+    if missing:
         raise LogError("deck_lists", None, f"no deck list for {' and '.join(missing)}: type it in the player's box "
                                            "(one card a line: 3 Grave Rat) or pick a registered list")
-    return {p: parse_deck_list(texts[p], game, pool, f"{p}'s deck list") for p in players}
 
 
 def _result(s: RecordSession) -> str:
