@@ -259,7 +259,7 @@ def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok:
         rid, game.id, game.name, list(s.record.setup.players), s.seat, s.judge, len(s.record), s.over, s.sealed,
         _result(s), meta, header_line(meta), s.to_act(), bool(choices) and all(c.random for c in choices),
         infos, log_lines(s), s.position_text(), msgspec.to_builtins(s.scene()), message, ok,
-        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos), waiting)
+        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos), waiting=waiting)
 
 
 def behind(s: RecordSession, entry: Entry) -> str | None:
