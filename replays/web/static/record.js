@@ -167,13 +167,14 @@
      the page showed: the service refuses one made on a position the record has left (another
      device on the same match) and answers with the record's position. */
   let entering = false;
-  function enter(text) {
+  function sendEntry(body) {
     if (entering) return Promise.resolve();
     entering = true;
     document.body.dataset.ready = "0";
-    return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: text, events: rec.events }).then(show).catch(fail)
+    return call("POST", "/api/recordings/" + rec.id + "/entries", Object.assign({ events: rec.events }, body)).then(show).catch(fail)
       .finally(() => { entering = false; });
   }
+  function enter(text) { return sendEntry({ entry: text }); }
 
   function players() { return $("new-players").value.split(",").map(s => s.trim()).filter(Boolean); }
 
