@@ -71,6 +71,9 @@ class Entry(msgspec.Struct, forbid_unknown_fields=True):
     entry: str
     #: "and then…": held open, recorded with the next entry as one (``RecordSession.push``'s ``chain``)
     chain: bool = False
+    #: the events the page showed when the entry was made (its choices' numbers are that
+    #: position's): an entry made on a position the record has left is refused (:func:`behind`)
+    events: int | None = None
 
 
 class ChoiceInfo(msgspec.Struct):
@@ -124,6 +127,9 @@ class RecordingState(msgspec.Struct):
     held: list[str] = []
     #: the "and then…" toggle may chain a pick here (not in seat mode, nor once over)
     chain: bool = False
+    #: in seat mode, where the seat's view waits on what the table shows: what to pick or type
+    #: (the seat rules' ``stated_hint``), shown beside the entry line
+    waiting: str = ""
 
 
 class Recordings:
@@ -200,6 +206,7 @@ class Recordings:
         fields = dict(doc.setup)
         try:
             if doc.deck_lists:
+                lists_missing(doc.players, doc.deck_lists)
                 fields["decks"] = decks_from_text(registry.get(doc.game), doc.pool, doc.players, doc.deck_lists)
             s = RecordSession.start(self.dir / f"{rid}.jsonl", doc.game, doc.players, pool=doc.pool, options=doc.options,
                                     meta=doc.meta, fields=fields, seat=doc.seat, judge=doc.judge)
@@ -220,6 +227,16 @@ def decks_from_text(game: Game, pool: str | None, players: list[str], texts: dic
     return {p: parse_deck_list(texts[p], game, pool, f"{p}'s deck list") for p in players if p in texts}
 
 
+def lists_missing(players: list[str], texts: dict[str, str]) -> None:
+    """A match set up from deck lists as text needs one for every player: the players without
+    one, said in the form's words (not as the set-up's missing ``decks`` entry, "no deck list for
+    player 'carol'", which reads as if the lists given were lost)."""
+    missing = [p for p in players if not texts.get(p, "").strip()]
+    if missing:
+        raise LogError("deck_lists", None, f"no deck list for {' and '.join(missing)}: type it in the player's box "
+                                           "(one card a line: 3 Grave Rat) or pick a registered list")
+
+
 def _result(s: RecordSession) -> str:
     out = s.record.outcome
     if out is None:
@@ -230,9 +247,7 @@ def _result(s: RecordSession) -> str:
 def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok: bool = True) -> RecordingState:
     if s.irregularity and not message:  # a judge resumed a log that holds one: the ruling comes first
         message, ok = f"the log holds an irregularity at {s.irregularity}", False
-    waiting = s.waiting()  # a seat's view waits on what the table shows: how to enter it
-    if waiting:
-        message = f"{message} | {waiting}" if message else waiting
+    waiting = s.waiting() or ""  # a seat's view waits on what the table shows: how to enter it (its own field)
     choices = s.choices()
     meta = meta_of(s.record.setup)
     stored = rec.stored.get(rid)
@@ -250,7 +265,18 @@ def state_of(rid: str, s: RecordSession, rec: Recordings, message: str = "", ok:
         rid, game.id, game.name, list(s.record.setup.players), s.seat, s.judge, len(s.record), s.over, s.sealed,
         _result(s), meta, header_line(meta), s.to_act(), bool(choices) and all(c.random for c in choices),
         infos, log_lines(s), s.position_text(), msgspec.to_builtins(s.scene()), message, ok,
-        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos), *chain_state(s))
+        stored[0] if stored else None, stored[1] if stored else None, default_choice(game, infos), *chain_state(s),
+        waiting=waiting)
+
+
+def behind(s: RecordSession, entry: Entry) -> str | None:
+    """Why an entry is not recorded when the page that made it showed a position the record has
+    left (a second tap before the first one's answer, a second device on the same match): a
+    choice's number names a choice of the position shown; None when it is the record's."""
+    if entry.events is None or entry.events == len(s.record):
+        return None
+    return (f"nothing recorded: the record has {len(s.record)} events, the page showed {entry.events} "
+            "(entered on a position already left); look at this one and enter again")
 
 
 def chain_state(s: RecordSession) -> tuple[list[str], bool]:
@@ -404,6 +430,9 @@ def recording_entry(request: Request, state: State, rid: FromPath[str], data: JS
     rec = _recordings(state)
     with rec.lock:
         s = _get(state, rid)
+        stale = behind(s, data)
+        if stale is not None:
+            return state_of(rid, s, rec, stale, False)
         answer = _enter(s, typed(s, data.entry), data.chain)
         if answer.ok:
             publish(state, s, meta_of(s.record.setup))

@@ -21,10 +21,33 @@ PHONE = {"width": 390, "height": 844}
 GAMES = ["colossus-order", "logos", "kolossus", "colossi"]
 
 
+#: ``ADJUDICATOR_BROWSER_THROTTLE=N``: every phone page runs its scripts N times slower (Chromium's
+#: ``Emulation.setCPUThrottlingRate``), as on a loaded machine or a cheap phone: a race between a
+#: request's answer and what the user (or the test) does next shows up there
+THROTTLE = float(os.environ.get("ADJUDICATOR_BROWSER_THROTTLE") or 1)
+
+
+#: ``ADJUDICATOR_BROWSER_LATENCY=MS``: every answer to a phone page comes MS milliseconds late
+#: (Chromium's ``Network.emulateNetworkConditions``), as over a venue's wifi
+LATENCY = float(os.environ.get("ADJUDICATOR_BROWSER_LATENCY") or 0)
+
+
+def throttled(page: Any, rate: float = THROTTLE, latency: float = LATENCY) -> None:
+    if rate > 1 or latency > 0:
+        cdp = page.context.new_cdp_session(page)
+        if rate > 1:
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        if latency > 0:
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency,
+                                                          "downloadThroughput": -1, "uploadThroughput": -1})
+
+
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
     pg = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
-    pg.set_default_timeout(20_000)
+    pg.set_default_timeout(20_000 * max(1, int(THROTTLE)))
+    throttled(pg)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
@@ -38,6 +61,23 @@ def ready(page: Any) -> None:
 
 def events(page: Any) -> int:
     return int(page.evaluate("() => document.body.dataset.events"))
+
+
+def new_match_form(page: Any, url: str, gid: str) -> None:
+    """The new-match page open, the token typed and ``gid`` chosen."""
+    page.goto(url + "/record")
+    ready(page)
+    page.fill("#rec-token", UPLOAD_TOKEN)
+    page.select_option("#new-game", gid)
+
+
+def open_recording(page: Any, url: str, rid: str) -> None:
+    """The page of recording ``rid``, with the token this tab was given."""
+    page.goto(url + "/record")
+    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+    page.goto(url + f"/record/{rid}")
+    page.wait_for_selector("#rec-box:not([hidden])")
+    ready(page)
 
 
 @pytest.mark.parametrize("gid", GAMES)
@@ -143,18 +183,24 @@ def test_the_judge_sees_two_seats_records_side_by_side(live: Live, phone: Any) -
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+def legal_events_at(page: Any, url: str, mid: str, at: int) -> None:
+    """The viewer of stored match ``mid`` at event ``at`` (with the token this tab was given),
+    its legal events open, each with its "try" button."""
+    page.goto(url + "/")
+    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
+    page.goto(f"{url}/matches/{mid}?at={at}")
+    page.wait_for_function("(at) => document.body.dataset.ready === '1' && document.body.dataset.at === String(at)", arg=at)
+    page.click("#legal summary")
+    page.wait_for_selector("#legal-list button.try")
+
+
 def test_a_variation_is_kept_with_the_match_and_listed_beside_it(live: Live, browser: Any) -> None:
     from tests.test_web_api import example_logs, longest_legal, stored
 
     mid = stored(live.store, longest_legal(example_logs()["colossi"]))
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     try:
-        page.goto(live.url + "/")
-        page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
-        page.goto(f"{live.url}/matches/{mid}?at=50")
-        page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.at === '50'")
-        page.click("#legal summary")
-        page.wait_for_selector("#legal-list button.try")
+        legal_events_at(page, live.url, mid, 50)
         page.locator("#legal-list button.try").first.click()
         page.wait_for_function("document.body.dataset.variation === '1' && document.body.dataset.ready === '1'")
         page.click("#variation-keep")
@@ -185,11 +231,7 @@ def test_touching_the_board_keeps_the_choices_that_concern_it(live: Live, phone:
     for ev in src.events[1:16]:  # (then the tuatha miniatures move)
         assert post(live, f"/api/recordings/{rid}/entries", {"entry": json.dumps(msgspec.to_builtins(ev))})["ok"]
     page = phone
-    page.goto(live.url + "/record")
-    page.evaluate(f"() => sessionStorage.setItem('adjudicator-token', '{UPLOAD_TOKEN}')")
-    page.goto(live.url + f"/record/{rid}")
-    page.wait_for_selector("#rec-box:not([hidden])")
-    ready(page)
+    open_recording(page, live.url, rid)
     before = page.locator("#rec-choices button.choice").count()
     touched = page.evaluate("() => [...document.querySelectorAll('#rec-choices button.choice')].map(b => JSON.parse(b.dataset.touched))")
     square = next(t for t in touched if t)[-1]
@@ -273,21 +315,26 @@ def test_an_entry_that_ends_the_match_is_set_apart_and_confirmed(live: Live, pho
     page.wait_for_selector("#rec-open:not([hidden])")  # stored at the end
 
 
-def test_a_match_set_up_from_deck_lists_typed_and_picked_without_json(live: Live, phone: Any, tmp_path: Any) -> None:
+def registered(live: Live, tmp_path: Any) -> None:
+    """The example tournament's registered lists in the live store (once per module's store)."""
     import shutil
 
     from click.testing import CliRunner
 
     from adjudicator.cli.main import main
 
+    if getattr(live, "tournament_imported", False):
+        return
     shutil.copytree("examples/tournament", tmp_path / "t")
     r = CliRunner().invoke(main, ["tournament", "import", str(tmp_path / "t" / "manifest.toml"), "--db", live.store.location])
     assert r.exit_code == 0, r.output
+    live.tournament_imported = True  # type: ignore[attr-defined]
+
+
+def test_a_match_set_up_from_deck_lists_typed_and_picked_without_json(live: Live, phone: Any, tmp_path: Any) -> None:
+    registered(live, tmp_path)
     page = phone
-    page.goto(live.url + "/record")
-    ready(page)
-    page.fill("#rec-token", UPLOAD_TOKEN)
-    page.select_option("#new-game", "colossus-order")
+    new_match_form(page, live.url, "colossus-order")
     page.wait_for_selector("#new-registered-box:not([hidden])")
     page.fill("#new-players", "alice,carol")
     page.dispatch_event("#new-players", "change")
@@ -345,3 +392,59 @@ def test_typing_keeps_the_choices_that_hold_the_words_and_enter_records_the_one_
     page.keyboard.press("Enter")
     page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events === n + 1", arg=n)
     assert page.inner_text("#rec-log li:first-child") == f"{n + 1}. " + labels[1]
+
+
+# -- the seat's hint on a phone (issue 30's leftover) -------------------------------------------------------
+
+def test_a_seats_hint_is_above_the_fold_and_typing_it_records_the_event(live: Live, phone: Any) -> None:
+    """A LOGOS seat's record where the seat's view waits on what the table shows and the choices
+    cannot list it (whether p1 is defenseless, with cards p2 has not seen: seed 2, seat p2, 33
+    choices): the hint is in its own box above the entry line, above the fold at 390x844, as text
+    (its "<card>" placeholders shown, not taken for markup); typing what it says records the event."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import msgspec
+
+    from tests.test_record_seat_logos import record_as_seat, seat_record, setup_of
+
+    setup, seat = setup_of(2, "sample"), "p2"
+    doc = msgspec.to_builtins(setup)
+    rid = post(live, "/api/recordings", {"game": "logos", "players": setup.players, "options": doc["options"],
+                                         "setup": {"decks": doc["decks"]}, "seat": seat})["id"]
+    recordings = live.server.config.app.state.recordings
+    session = recordings.sessions[rid]
+
+    class Typed(Exception):
+        pass
+
+    async def enter(text: str) -> Any:  # the seat's entries up to the first one typed as the hint says
+        if session.waiting() and not text.isdigit():
+            raise Typed(text)
+        with recordings.lock:
+            return session.enter(text)
+
+    with pytest.raises(Typed) as typed, ThreadPoolExecutor(1) as pool:  # (Playwright's loop runs in this thread)
+        pool.submit(asyncio.run, record_as_seat(session, seat_record(setup, 2, seat, []), seat, enter)).result()
+    text, hint, n = str(typed.value), session.waiting(), len(session.record)
+    assert "<card>" in hint and len(session.choices()) > 12
+    page = phone
+    open_recording(page, live.url, rid)
+    assert page.inner_text("#rec-waiting") == hint  # as text: "<card>" shown
+    assert page.evaluate("() => document.getElementById('rec-waiting').children.length") == 0
+    assert hint not in page.inner_text("#rec-message")  # (its own box, not a cut-off message line)
+    box = page.locator("#rec-waiting").bounding_box()
+    entry = page.locator("#rec-entry").bounding_box()
+    first = page.locator("#rec-choices button.choice").first.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]  # above the fold, whole
+    assert box["y"] < entry["y"] and first["y"] + first["height"] <= PHONE["height"]  # the choices still in view
+    if os.environ.get("ADJUDICATOR_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "record-seat-hint.png"), full_page=False)
+    page.tap("#rec-waiting")  # (tapping the hint goes to the entry line)
+    assert page.evaluate("() => document.activeElement.id") == "rec-entry"
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => document.body.dataset.ready === '1' && +document.body.dataset.events > n", arg=n)
+    assert "refused" not in page.get_attribute("#rec-message", "class")
+    recorded = session.record.events[n]
+    assert session.words(recorded) == text and f"{n + 1}. {text}" in page.inner_text("#rec-log")

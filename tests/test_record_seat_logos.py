@@ -273,7 +273,7 @@ async def test_a_logos_seat_records_a_whole_match_with_record_script(tmp_path):
 @pytest.mark.anyio
 async def test_the_browser_recorder_says_what_the_table_shows(tmp_path):
     """The recording page's state (recorder/web.py): where the seat's view waits on what the
-    table shows, its message is the hint (what to pick or type)."""
+    table shows, its ``waiting`` is the hint (what to pick or type)."""
     from types import SimpleNamespace
 
     import adjudicator.replays.web  # noqa: F401  (the service first: recorder.web is its part)
@@ -295,4 +295,5 @@ async def test_the_browser_recorder_says_what_the_table_shows(tmp_path):
     with pytest.raises(Waiting):
         await record_as_seat(session, seat_record(setup, 3, seat, []), seat, enter)
     doc = state_of("r", session, SimpleNamespace(stored={}))  # type: ignore[arg-type]
-    assert doc.message == session.waiting() and doc.message.startswith("the table shows") and doc.ok
+    assert doc.waiting == session.waiting() and doc.waiting.startswith("the table shows") and doc.ok
+    assert doc.waiting not in doc.message  # (its own field: the page shows it beside the entry line)

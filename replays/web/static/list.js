@@ -21,11 +21,16 @@
     return q;
   }
 
+  /* The list of the filters as they are now: an answer to filters changed since (a slower one,
+     come late) is dropped, not shown under the filters it was not asked for. */
+  let loads = 0;
   function load() {
     const q = filters();
+    const mine = ++loads;
     history.replaceState(null, "", "/" + (q.toString() ? "?" + q.toString() : ""));
     document.body.dataset.ready = "0";
     return api("/api/matches?" + q.toString()).then(list => {
+      if (mine !== loads) return;
       $("list-error").hidden = true;
       const body = $("matches");
       body.textContent = "";
@@ -53,6 +58,7 @@
       $("count").textContent = list.length + " match" + (list.length === 1 ? "" : "es");
       document.body.dataset.ready = "1";
     }).catch(err => {
+      if (mine !== loads) return;
       const e = $("list-error"); e.textContent = err.message; e.hidden = false;
       document.body.dataset.ready = "1";
     });

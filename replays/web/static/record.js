@@ -88,6 +88,7 @@
     else if (!narrowing && !wide()) $("rec-position").open = false;
     wasNarrowing = narrowing;
     $("rec-position-summary").textContent = narrowing ? "board \u00b7 tap a square: " + doc.choices.length + " choices" : "position";
+    showWaiting(doc);
     $("rec-entry").placeholder = doc.default ? "Enter: " + doc.choices.find(c => c.number === doc.default).label
       : "a choice's words or number";
     const msg = $("rec-message");
@@ -104,6 +105,14 @@
     document.body.dataset.choices = String(doc.choices.length);
     document.body.dataset.over = doc.over ? "1" : "0";
     document.body.dataset.ready = "1";
+  }
+
+  /* In seat mode, where the seat's view waits on what the table shows: what to pick or type, in
+     its own box above the entry line (in view with the choices on a phone, not cut off in the
+     message line), as text: a hint names cards as "<card>", never markup. */
+  function showWaiting(doc) {
+    $("rec-waiting").textContent = doc.waiting || "";
+    $("rec-waiting").hidden = !doc.waiting;
   }
 
   /* An entry that ends the match (a resignation, a concession, the winning move) is recorded only
@@ -153,10 +162,20 @@
     document.body.dataset.filtered = "";
   }
 
-  function enter(text) {
+  /* One entry at a time, on the position shown: a choice's number (and Enter's default) names a
+     choice of the position on the page, so a second tap before the first one's answer is not sent
+     (it would name a choice of a position nobody has seen), and every entry says how many events
+     the page showed: the service refuses one made on a position the record has left (another
+     device on the same match) and answers with the record's position. */
+  let entering = false;
+  function sendEntry(body) {
+    if (entering) return Promise.resolve();
+    entering = true;
     document.body.dataset.ready = "0";
-    return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: text }).then(show).catch(fail);
+    return call("POST", "/api/recordings/" + rec.id + "/entries", Object.assign({ events: rec.events }, body)).then(show).catch(fail)
+      .finally(() => { entering = false; });
   }
+  function enter(text) { return sendEntry({ entry: text }); }
 
   /* "and then…": while it is on, each choice tapped waits (held open, listed above the choices)
      and the first one tapped with it off records them all as one entry (the session's chain:
@@ -174,18 +193,41 @@
     held.textContent = doc.held.length ? "held, recorded with the next pick as one entry: " + doc.held.join("; ") : "";
     document.body.dataset.held = String(doc.held.length);
   }
-  function pick(number) {
-    document.body.dataset.ready = "0";
-    return call("POST", "/api/recordings/" + rec.id + "/entries", { entry: number, chain: chainOn() }).then(show).catch(fail);
-  }
+  function pick(number) { return sendEntry({ entry: number, chain: chainOn() }); }
 
   function players() { return $("new-players").value.split(",").map(s => s.trim()).filter(Boolean); }
 
+  /* -- the new-match form: the answers that fill it in, and Start waiting for them -------------
+     The form is filled in by answers that come when they come: the game's deck-list boxes and
+     registered lists, a sample set-up.  Start sends the form only once every answer asked for is
+     in (a form is never sent half filled in: the deck-list boxes of the game before, a list not
+     yet placed); a late answer changes only what differs (it never moves a box being typed in:
+     a field moved in the page loses the focus, and the keys typed after it), and an answer to a
+     question no longer asked (another game chosen since) is dropped. */
+  const filling = new Set();
+  let starting = false;
+  function filled(p) {  // an answer on its way that fills the form in
+    const done = () => { filling.delete(p); $("new-form").dataset.filling = String(filling.size); };
+    filling.add(p);
+    $("new-form").dataset.filling = String(filling.size);
+    p.then(done, done);
+    return p;
+  }
+  function settled() {  // every answer asked for so far is in (and any asked for meanwhile)
+    return filling.size ? Promise.allSettled([...filling]).then(settled) : Promise.resolve();
+  }
   function start(ev) {
     ev.preventDefault();
+    if (starting) return;  // (a second tap while the first waits: one match)
+    starting = true;
+    document.body.dataset.ready = "0";
+    $("new-start").setAttribute("aria-busy", "true");
+    settled().then(send).finally(() => { starting = false; $("new-start").removeAttribute("aria-busy"); });
+  }
+  function send() {
     let setup, options;
     try { setup = json($("new-setup").value); options = json($("new-options").value); }
-    catch (e) { fail(new Error("more set-up: the set-up and the options are JSON objects: " + e.message)); return; }
+    catch (e) { fail(new Error("more set-up: the set-up and the options are JSON objects: " + e.message)); return undefined; }
     const meta = {};
     ["event", "round", "table", "judge"].forEach(k => { const v = $("meta-" + k).value.trim(); if (v) meta[k] = v; });
     const body = { game: $("new-game").value, players: players(), setup: setup, options: options, meta: meta };
@@ -196,8 +238,7 @@
     if (Object.keys(lists).length) body.deck_lists = lists;
     if ($("new-pool").value.trim()) body.pool = $("new-pool").value.trim();
     if ($("new-seat").value) body.seat = $("new-seat").value;
-    document.body.dataset.ready = "0";
-    call("POST", "/api/recordings", body).then(show).catch(fail);
+    return call("POST", "/api/recordings", body).then(show).catch(fail);
   }
 
   /* The players' seats to record as, and a deck-list box per player (games with deck lists):
@@ -205,15 +246,17 @@
   function seats() {
     const sel = $("new-seat");
     const keep = sel.value;
-    sel.innerHTML = '<option value="">everything (a judge\'s or scorekeeper\'s record)</option>';
-    players().forEach(p => {
-      const o = document.createElement("option"); o.value = p; o.textContent = "seat " + p; sel.appendChild(o);
-    });
-    sel.value = keep;
+    if ([...sel.options].slice(1).map(o => o.value).join("\n") !== players().join("\n")) {  // (only when they differ)
+      sel.length = 1;
+      players().forEach(p => {
+        const o = document.createElement("option"); o.value = p; o.textContent = "seat " + p; sel.appendChild(o);
+      });
+      sel.value = keep;
+    }
     const boxes = $("new-deck-boxes");
     const have = {};
     [...boxes.children].forEach(l => { have[l.querySelector("textarea").dataset.player] = l; });
-    players().forEach(p => {  // (the boxes kept as they are: a player's list stays while typing)
+    players().forEach((p, i) => {  // (the boxes kept as they are: a player's list stays while typing)
       let l = have[p];
       if (!l) {
         l = document.createElement("label");
@@ -223,7 +266,9 @@
         t.setAttribute("aria-label", p + "'s deck list");
         l.appendChild(t);
       }
-      boxes.appendChild(l);  // (in the players' order)
+      // in the players' order, moved only when out of it: a box moved loses the focus, and what
+      // is typed after (an answer that comes while a person, or a test, types a list)
+      if (boxes.children[i] !== l) boxes.insertBefore(l, boxes.children[i] || null);
       delete have[p];
     });
     Object.values(have).forEach(l => l.remove());
@@ -234,26 +279,31 @@
      the service's stored tournaments of it (the picker fills a player's box). */
   function gameChosen() {
     const g = $("new-game").value;
+    const question = g + "\n" + token();
+    if (question === asked) return settled();  // (the token's change after the game was chosen with it)
+    asked = question;
     const mine = ++chosen;  // (a later choice, or the token typed meanwhile: only the last one's answer is shown)
-    return Promise.all([
+    return filled(Promise.all([
       fetch("/api/recordings/sample-setup?game=" + encodeURIComponent(g)).then(r => r.json()),
       // (with the token only: a registered list is the organiser's; none offered without it)
       token() ? call("GET", "/api/recordings/registered-lists?game=" + encodeURIComponent(g)).catch(() => []) : Promise.resolve([]),
     ]).then(([sampleDoc, lists]) => {
       if (mine !== chosen) return;
       const pick = $("new-registered");
-      pick.length = 1;
       $("new-decks").hidden = !Object.keys(sampleDoc.deck_lists || {}).length;
+      const labels = lists.map(x => x.tournament + " \u00b7 " + x.player);
+      if ([...pick.options].slice(1).map(o => o.textContent).join("\n") !== labels.join("\n")) {  // (only when they differ)
+        pick.length = 1;
+        labels.forEach((label, i) => {
+          const o = document.createElement("option"); o.value = String(i); o.textContent = label; pick.appendChild(o);
+        });
+      }
       registered = lists;
-      lists.forEach((x, i) => {
-        const o = document.createElement("option"); o.value = String(i); o.textContent = x.tournament + " \u00b7 " + x.player;
-        pick.appendChild(o);
-      });
       $("new-registered-box").hidden = !lists.length;
       seats();
-    });
+    }).catch(err => { asked = ""; throw err; }));  // (asked again on the next change)
   }
-  let registered = [], chosen = 0;
+  let registered = [], chosen = 0, asked = "";
   function pickRegistered() {
     const x = registered[+$("new-registered").value];
     if (!x) return;
@@ -269,14 +319,16 @@
   }
 
   function sample() {
-    return fetch("/api/recordings/sample-setup?game=" + encodeURIComponent($("new-game").value)).then(r => r.json()).then(doc => {
+    const g = $("new-game").value;
+    return filled(fetch("/api/recordings/sample-setup?game=" + encodeURIComponent(g)).then(r => r.json()).then(doc => {
+      if ($("new-game").value !== g) return;  // (another game chosen meanwhile: its sample is not this)
       $("new-players").value = doc.players.join(",");
       $("new-setup").value = Object.keys(doc.setup).length ? JSON.stringify(doc.setup) : "";
       $("new-options").value = Object.keys(doc.options).length ? JSON.stringify(doc.options) : "";
       $("new-decks").hidden = !Object.keys(doc.deck_lists || {}).length;
       seats();
       Object.entries(doc.deck_lists || {}).forEach(([p, text]) => { deckBox(p).value = text; });
-    }).catch(fail);
+    })).catch(fail);
   }
 
   /* The judge's view: two seats' records side by side, with reconcile's answer. */
@@ -314,6 +366,7 @@
     $("rec-token").addEventListener("change", () => { if (!$("new-box").hidden) gameChosen().catch(fail); });
     $("rec-undo").addEventListener("click", () => enter("undo"));
     $("rec-chain").addEventListener("click", () => setChain(!chainOn()));
+    $("rec-waiting").addEventListener("click", () => $("rec-entry").focus());  // (the hint says what to type there)
     $("rec-scene").addEventListener("click", touch);
     $("rec-filter").addEventListener("click", showAll);
     $("rec-entry").addEventListener("input", filterTyped);
@@ -325,6 +378,7 @@
     });
     $("rec-entry-form").addEventListener("submit", ev => {
       ev.preventDefault();
+      if (entering) return;  // (what is typed stays until the answer before it is in)
       const t = $("rec-entry").value.trim(); $("rec-entry").value = "";
       if (t) pick(t);  // (chained too while "and then…" is on)
       else if (rec && rec.default) pick(String(rec.default));  // Enter alone: the default (a pass)

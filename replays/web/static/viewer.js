@@ -337,7 +337,12 @@
       (state.view ? "&as=" + encodeURIComponent(state.view) : "");
   }
 
+  /* A variation is asked for one step at a time: an event tried comes from the legal list of the
+     position shown, so a second "try" before the first one's answer is not sent (it would stand
+     on a variation that does not hold the first, and drop it), and "keep" waits for the answer
+     on its way (the variation kept is the one shown once it is in). */
   function tryEvent(ev) {
+    if (state.varPending) return;
     stop();
     showVariation((state.variation || []).concat([ev]));
   }
@@ -345,7 +350,7 @@
   function showVariation(events) {
     document.body.dataset.ready = "0";
     const token = ++state.token;
-    return api("/api/matches/" + encodeURIComponent(state.id) + "/variation?" + variationQuery(events)).then(v => {
+    const pending = state.varPending = api("/api/matches/" + encodeURIComponent(state.id) + "/variation?" + variationQuery(events)).then(v => {
       if (token !== state.token) return;
       // the legal events are kept; an illegal one tried is shown with its ruling, not kept
       state.variation = v.steps.slice(0, v.applied).map(st => st.event);
@@ -373,7 +378,9 @@
       setUrl();
       document.body.dataset.variation = String(state.variation.length);
       document.body.dataset.ready = "1";
-    }).catch(err => { flash(err.message, "error"); document.body.dataset.ready = "1"; });
+    }).catch(err => { flash(err.message, "error"); document.body.dataset.ready = "1"; })
+      .finally(() => { if (state.varPending === pending) state.varPending = null; });
+    return pending;
   }
 
   // several variations per match: each one left is kept (for this browser session) as a link
@@ -414,6 +421,7 @@
 
   // variations kept with the stored match (POST with the upload token), listed for everyone
   function keepWithMatch() {
+    if (state.varPending) { state.varPending.then(keepWithMatch); return; }
     if (!state.variation || !state.variation.length) return;
     let token = sessionStorage.getItem("adjudicator-token") || "";
     if (!token) token = (window.prompt("the service's upload token") || "").trim();
