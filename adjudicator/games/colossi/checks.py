@@ -62,7 +62,7 @@ class Checks:
             raise bad("CL-1.2", "first-player-decided", f"the first player is already {s.first}; it is determined once, "
                       "before anything else")
         if t is not E.FirstPlayerDetermined and s.first is None and type(h) is ChooseFirst:
-            raise bad("CL-1.2", "first-player-first", f"{t.__name__} before the first player is determined (CL-21)")
+            raise bad("CL-1.2", "first-player-first", f"{kind_words(t)} before the first player is determined (CL-21)")
         tp = s.turn_player
         who = getattr(e, "player", None)
         if who != tp or tp is None:
@@ -80,7 +80,7 @@ class Checks:
         if t in (E.Moved, E.AcolyteSpawned, E.CardPlayed, E.ActionsEnded) and s.turn > 0 \
                 and type(h) in (Draw, Replenish, NamePlayer, Borrow, Peek, RevealTop) \
                 and any(type(x) is Actions and x.player == tp for x in s.todo):
-            raise bad("CL-2.2", "turn-start-first", f"{t.__name__} before the start of {tp}'s turn is over: the position "
+            raise bad("CL-2.2", "turn-start-first", f"{kind_words(t)} before the start of {tp}'s turn is over: the position "
                       f"expects {self.expected(s)}")
         if t is E.Passed and type(h) is Rest:
             left = [i for i, sp in enumerate(s.spaces) if tp in sp.banners and i not in h.done]
@@ -318,4 +318,4 @@ class Checks:
         if ce in opts:
             return ok(rule)
         shown = ", ".join(Q_desc(o) for o in opts[:8]) + (" ..." if len(opts) > 8 else "")
-        raise bad(rule, code, f"{kind_words(e)}: {Q_desc(ce)} is not {what} here (allowed: {shown or 'none'})")
+        raise bad(rule, code, f"{Q_desc(ce)} is not {what} here (allowed: {shown or 'none'})")

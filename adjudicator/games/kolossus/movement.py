@@ -101,7 +101,7 @@ class Movement(Queries):
         if p is not None and p.warband == w.id and p.character == ch and not p.activated and not p.reborn:
             mover = p  # (what mover_ok accepts at once)
         else:
-            mover = self.mover_ok(s, w, ch, p, first, "MiniatureMoved")
+            mover = self.mover_ok(s, w, ch, p, first, "miniature moved")
         if a.square is not None and first != a.square:
             raise bad("KO-11", "not-the-named-miniature", f"miniature moved starts on {first}; the activation named the "
                       f"{ch} on {a.square}")

@@ -117,7 +117,7 @@ class TurnChecks(Queries):
                       f"is named when declaring (square)")
         self.square(s, e.square, "KO-5.1", f"activation declared by {w.id}")
         p = self.occupancy(s).get(e.square)
-        self.mover_ok(s, w, c, p, e.square, "ActivationDeclared")
+        self.mover_ok(s, w, c, p, e.square, "activation declared")
 
     def none_left(self, s: State, w: Warband, c: str) -> str:
         mine = [p for p in s.pieces if p.warband == w.id and p.character == c]

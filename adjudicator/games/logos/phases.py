@@ -100,7 +100,7 @@ class Phases(RulesBase):
                             "every empty slot takes a card at the start of the round", p.id)
         if s.phase == "pick":
             who = [p.id for p in s.players if not p.defenseless and not picked(s, p)]
-            verb = "CardPicked" if s.options.picks == "open" else "CardCommitted"
+            verb = "card picked" if s.options.picks == "open" else "card committed"
             return Owed(f"{verb} by {' and '.join(who)}", None, "backup assigned first, if wanted")
         if s.phase == "reveal":
             who = [p.id for p in s.players if p.commitment is not None and p.battle is None]
