@@ -141,8 +141,10 @@ class Rules(Checks, Applies, RulesBase):
             return self.in_words(s, x.ruling())
 
     def in_words(self, s: Any, r: Ruling) -> Ruling:
-        """A refusal names the Colossus cards by their names (a judge reads names, not ids)."""
-        said = name_cards(r.message, content().cards)
+        """A refusal names the Colossus cards and the Traits by their names (a judge reads names,
+        not ids; tiles keep their words: a tile's id ``start`` is also a word of the messages)."""
+        C = content()
+        said = name_cards(name_cards(r.message, C.cards), C.traits)
         return r if said == r.message else replace(r, message=said)
 
     def check_unknown(self, s: State, e: Any) -> Ruling:

@@ -23,6 +23,7 @@ from . import events as E
 from .state import Battle, Flipped, UnknownLocusHit, RevealLocus, State
 from .positions import NS, bad, frozen, pool_of, with_player, _is_gem, _not_gem, push, put
 from .conditions import face_up_condition, hit_condition
+from .words import words
 
 #: the steps whose consequence may show a card the record leaves unknown (Rules.blind), and that
 #: consequence's event type
@@ -113,8 +114,8 @@ class Unstated:
         derived = replace(blind, **{field: merged[0] if field == "card" else merged})
         if bare(e) != bare(derived):  # everything but the unknown cards is the engine's to derive (LOG-2)
             game = "the engine derives"
-            raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {kind_words(e)} {msgspec.json.encode(bare(e)).decode()} "
-                                                           f"but {game} {msgspec.json.encode(blind).decode()} (\"?\": a card this record leaves unknown)")
+            raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {words(e, s) or kind_words(e)} "
+                                                           f"but {game} {words(blind, s) or kind_words(blind)} (\"?\": a card this record leaves unknown)")
         unknown_as = [HIDDEN if unknowns.unknown(c) else c for c in named]
         owner = s.player(s.other(blind.player) if type(e) is E.BattleResolved else blind.player)
         unseen = owner.unseen
