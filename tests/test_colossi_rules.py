@@ -231,7 +231,7 @@ def test_deploy_or_rest_not_both() -> None:
 def test_drawn_things_come_from_their_deck() -> None:
     pos = Position(hands={A: ["pilfer"]}, deck=["walk", "walk", "lure"])
     pos.play("pilfer")
-    rejects(pos.check(E.CardDrawn(player=A, card="teleport")), "CL-2.6", "not-in-deck", "teleport")
+    rejects(pos.check(E.CardDrawn(player=A, card="teleport")), "CL-2.6", "not-in-deck", "Teleport")
     accepts(pos.add(E.CardDrawn(player=A, card="walk")), "CL-2.6")
     pos2 = Position(hands={A: ["ritual-sacrifice"]}, colossi={A: 13, B: 2}, acolytes={(14, B): 1})
     pos2.play("ritual-sacrifice")
@@ -333,7 +333,7 @@ def test_a_card_named_from_unknown_cards_must_still_be_possible() -> None:
     for _, e in planted[1:-1]:
         s, _ = settle(GAME, GAME.apply(s, e))
     assert "?" in s.player(A).hand and s.unseen is not None
-    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "windfall", "1 in the discard pile")
+    rejects(GAME.check(s, planted[-1][1]), "CL-2.7", "impossible-identity", "Windfall", "1 in the discard pile")
     assert type(played) is E.CardPlayed and played.player == A
     accepts(GAME.check(s, played))
 

@@ -370,7 +370,7 @@ def test_landscapes_leave_the_board_but_the_citadel_stays() -> None:
 def test_only_the_warband_whose_step_it_is() -> None:
     s = Script().to_round()
     rejects(s.check(E.DestinyRolled(warband=K, value=2)), "KO-4.1", "not-your-step", "tuatha")
-    rejects(s.check(E.TurnEnded(warband=T)), "KO-4.1", "out-of-step", "DestinyRolled by tuatha")
+    rejects(s.check(E.TurnEnded(warband=T)), "KO-4.1", "out-of-step", "destiny rolled by tuatha")
     rejects(s.check(E.TurnEnded(warband="nobody")), "KO-4.1", "unknown-warband", "nobody")
     rejects(s.check(E.TurnStarted(round=1, warband=T)), "KO-4.1", "derived-event")
     accepts(s.check(E.DestinyRolled(warband=T, value=2)))
@@ -976,7 +976,7 @@ def test_option_invasion_mana() -> None:
         s.add(E.QuakeRolled(warband=T, value=1))
         s.add(E.QuakeShifted(warband=T, region="row-5", direction="E", distance=1))
         r = s.check(E.ManaAllocated(warband=T, attack={"warrior": 3}))
-        accepts(r) if on else rejects(r, "KO-7.1", "out-of-step", "QuakeRolled by krell", "no mana waits")
+        accepts(r) if on else rejects(r, "KO-7.1", "out-of-step", "quake rolled by krell", "no mana waits")
 
 
 def test_option_mana_table() -> None:

@@ -131,7 +131,7 @@ def test_an_unknown_deck_under_a_copy_limit_counts_what_it_shows() -> None:
     v = bad.violations[0]
     assert (v.rule, v.code) == ("LG-36", "logos/impossible-card")
     ruled("LG-36")
-    assert "all 1 copy of magma-titan the ruleset allows (max_copies) are already accounted for (1 in the card slots)" in v.message
+    assert "all 1 copy of Magma Titan the ruleset allows (max_copies) are already accounted for (1 in the card slots)" in v.message
 
 
 @documents("LG-35")

@@ -732,7 +732,6 @@ def _noun(kind: str) -> str:
         kind, names()[kind].noun if kind in names() else kind)
 
 
-@lru_cache(maxsize=1)
 def event_words(event: Event) -> str | None:
     """``event`` in the notation, no position needed (a refusal lists the choices a step allows
     in these words, rules.py); None: a type without a template of its own."""
@@ -743,6 +742,7 @@ def event_words(event: Event) -> str | None:
     return None if tpl is None else tpl.format(event)
 
 
+@lru_cache(maxsize=1)
 def _by_type() -> dict[type, Template]:
     return {t.cls: t for t in templates() if not t.fixed}
 
