@@ -165,7 +165,7 @@ def test_colossus_outside_the_deck() -> None:
 def test_decks_shuffled_first_listed_first() -> None:
     s = Script(opening=False)
     rejects(s.check(E.DeckShuffled(player=B)), "CO-2.1", "shuffle-order", "alice")
-    rejects(s.check(E.FirstPlayerDecided(player=A)), "CO-2.2", "first-player-decided", "DeckShuffled")
+    rejects(s.check(E.FirstPlayerDecided(player=A)), "CO-2.2", "first-player-decided", "deck shuffled by")
     accepts(s.add(E.DeckShuffled(player=A)), "CO-2.1")
     accepts(s.add(E.DeckShuffled(player=B)), "CO-2.1")
 
@@ -2113,7 +2113,7 @@ def test_a_draw_taken_back_stays_known_to_the_drawer_on_top_of_the_deck() -> Non
     p = back.player(e.player)
     assert (p.deck_peek[:1], p.peek_by, p.hand) == ((e.card,), e.player, before.player(e.player).hand)
     other = next(c for c in sorted(set(p.deck_top)) if c != e.card)
-    rejects(GAME.check(back, E.CardDrawn(player=e.player, card=other)), "CO-2.6", "not-next-card", e.card, "looked at by")
+    rejects(GAME.check(back, E.CardDrawn(player=e.player, card=other)), "CO-2.6", "not-next-card", POOL[e.card].name, "looked at by")
     accepts(GAME.check(back, E.CardDrawn(player=e.player, card=e.card)), "CO-2.5")
 
 
@@ -2132,7 +2132,7 @@ def test_an_illegal_event_stands_where_its_effect_is_defined_and_says_why_where_
     res = run(parse_log(encode(events[:i] + [attack, JudgeRuling(event=i + 1, decision="stands")] + events[i:]), "a.jsonl"),
               keep_going=True)
     assert [v.rule for v in res.violations][:2] == [GAME.check(before, attack).rule, "LOG-5"]
-    assert "has no defined effect on the table: AttackDeclared by" in res.violations[1].message
+    assert "has no defined effect on the table: attack declared by" in res.violations[1].message
     assert "no follower 'F99' is on the field to attack" in res.violations[1].message
 
 

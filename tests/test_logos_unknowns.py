@@ -264,7 +264,8 @@ def test_a_called_backup_card_is_named_for_both_seats_and_checked() -> None:
     res = run(parse_log(to_jsonl(wrong)))
     assert (res.violations[0].rule, res.violations[0].code) == ("LG-39", "logos/wrong-backup-card")
     ruled("LG-39")
-    assert f"names {other}, but {owner}'s Backup Slot holds {full[k].card}" in res.violations[0].message
+    pool = GAME.rules.pool(ok.state)
+    assert f"names {pool[other].name}, but {owner}'s Backup Slot holds {pool[full[k].card].name}" in res.violations[0].message
 
 
 @pytest.mark.parametrize("line, field", [

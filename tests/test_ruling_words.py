@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 
 from adjudicator.core.kernel import registry
 from adjudicator.core.kernel.events import CORE_EVENTS, HIDDEN
+from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.notation import ACTORS
-from adjudicator.core.kernel.playout import playout
-from adjudicator.core.kernel.verify import settle
+from adjudicator.core.kernel.playout import playout, to_jsonl
+from adjudicator.core.kernel.verify import run, settle
 
 GAMES = ("colossus-order", "logos", "kolossus", "colossi")
 #: events of a generated match, and decisions mutated in it
@@ -132,3 +133,30 @@ def test_the_check_finds_type_names_dumps_and_card_ids() -> None:
     assert _faults("space=19 is not an empty space", types, named) == ["space=1"]
     assert _faults("magma-titan needs the combo", types, named) == ["magma-titan"]
     assert _faults("Magma Titan needs the combo; a card drawn by ben", types, named) == []
+
+
+class _Written(Exception):
+    """Raised by a refusal's words where a test forbids them."""
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_legal_match_is_verified_without_writing_a_refusal(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hot path: the verify loop writes words only for a refused event (a legal event's
+    ruling is precomputed per type), so a legal match verifies with ``in_words`` forbidden, and
+    a refusal then does reach it (the patch is in force)."""
+    game = registry.get(game_id)
+    events, before = _match(game, 7)
+
+    def forbidden(self: Any, s: Any, r: Any) -> Any:
+        raise _Written(r.message)
+
+    monkeypatch.setattr(type(game.rules), "in_words", forbidden)
+    res = run(parse_log(to_jsonl(events), "words.jsonl"))
+    assert res.verdict == "legal", [v.as_dict() for v in res.violations]
+    i = next(i for i in range(1, len(events)) if events[i].kind == "D" and any(
+        a in type(events[i]).__struct_fields__ for a in ACTORS))
+    e = events[i]
+    actor = next(a for a in ACTORS if a in type(e).__struct_fields__)
+    stranger = msgspec.structs.replace(e, **{actor: "nobody-at-all"})
+    with pytest.raises(_Written):
+        game.check(before[i], stranger)

@@ -155,7 +155,7 @@ class Turns:
     @checks(E.FirstPlayerDecided, rule="CO-2.2")
     def c_first(self, s: State, e: E.FirstPlayerDecided) -> None:
         if type(head(s)) is not ChooseFirst:
-            raise bad("CO-2.2", "first-player-decided", f"FirstPlayerDecided({e.player}) but {self.expected(s)} is expected" +
+            raise bad("CO-2.2", "first-player-decided", f"{e.player} named first player, but {self.expected(s)} is expected" +
                       (f" (the first player is already {s.first})" if s.first else ""))
 
     @checks(E.CardDrawn, rule="CO-2.5")
@@ -301,8 +301,8 @@ class Turns:
         if c.player != e.player:
             raise bad("CO-40.2", "not-own-commitment", f"{e.player} opens {c.what}: only {c.player} can open it")
         if not opens(e.commitment, e.card, e.salt):
-            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but sha256 of "
-                                                f"\"{e.card}:{e.salt}\" is not the commitment {e.commitment}")
+            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but {card_words(s, e.card)} "
+                                                f"with salt {e.salt!r} does not hash to the commitment {e.commitment}")
         if c.possible and e.card not in c.possible:
             raise bad("CO-40.4", "impossible-identity", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but that card could "
                                                         f"only be one of {', '.join(card_words(s, x) for x in c.possible)} when it was committed")
