@@ -28,8 +28,8 @@ from adjudicator.core.kernel.verify import run, settle
 
 GAMES = ("colossus-order", "logos", "kolossus", "colossi")
 #: events of a generated match, and decisions mutated in it
-MATCH_EVENTS = 160
-POINTS = 8
+MATCH_EVENTS = 400
+POINTS = 12
 #: a field dump: ``space=19``, ``card=audacity``
 DUMP = re.compile(r"\b[a-z_]+=\S")
 
@@ -118,7 +118,7 @@ def refusals(game_id: str, seed: int) -> list[tuple[str, str, str, list[str]]]:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-@settings(max_examples=3)
+@settings(max_examples=5)
 @given(seed=st.integers(0, 10_000))
 def test_every_refusal_names_events_and_cards_in_words(game_id: str, seed: int) -> None:
     bad = refusals(game_id, seed)
