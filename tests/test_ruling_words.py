@@ -160,3 +160,20 @@ def test_a_legal_match_is_verified_without_writing_a_refusal(game_id: str, monke
     stranger = msgspec.structs.replace(e, **{actor: "nobody-at-all"})
     with pytest.raises(_Written):
         game.check(before[i], stranger)
+
+
+def test_name_cards_writes_whole_ids_only() -> None:
+    """A card id becomes its name where it stands as a whole word, never inside a longer id or
+    word; a card whose name is its id, and a message naming no card, stay as they are."""
+    from adjudicator.core.kernel.notation import name_cards
+
+    class Card:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    pool = {"magma-titan": Card("Magma Titan"), "ash": Card("★Ash★"), "same": Card("same")}
+    for said, want in [("magma-titan needs the combo", "Magma Titan needs the combo"),
+                       ("no ash is left (ash), ash's", "no ★Ash★ is left (★Ash★), ★Ash★'s"),
+                       ("Xash ash-y mash magma-titan-2", "Xash ash-y mash magma-titan-2"),
+                       ("the same card", "the same card"), ("nothing here", "nothing here")]:
+        assert name_cards(said, pool) == want

@@ -87,6 +87,8 @@ def kind_words(event: Any) -> str:
     return type_words(t.__name__)
 
 
+#: the words of a message an id may be (every id the pattern below finds is one of them)
+_WORDS = re.compile(r"[a-z0-9][a-z0-9-]*")
 #: id(cards) -> (cards, the pattern of the ids whose name differs, id -> name): a match's pool,
 #: compiled once (the cards object is kept, so its id is not reused while cached)
 _CARD_WORDS: dict[int, tuple[Any, Any, dict[str, str]]] = {}
@@ -106,7 +108,9 @@ def name_cards(message: str, cards: Any) -> str:
             _CARD_WORDS.clear()
         got = _CARD_WORDS[id(cards)] = (cards, rx, names)
     _, rx, names = got
-    return message if rx is None else rx.sub(lambda m: names[m.group()], message)
+    if rx is None or names.keys().isdisjoint(_WORDS.findall(message)):  # (most refusals name no card: no scan)
+        return message
+    return rx.sub(lambda m: names[m.group()], message)
 
 
 def value_words(key: str, v: Any) -> str:
