@@ -152,9 +152,9 @@ def test_three_copies_per_name() -> None:
 def test_colossus_outside_the_deck() -> None:
     accepts(check_setup(setup()))
     bad = setup({A: E.DeckList(colossus="white-gem", cards=deck(WHITE).cards)})
-    rejects(check_setup(bad), "CO-1.5", "not-a-colossus", "white-gem", "gem")
+    rejects(check_setup(bad), "CO-1.5", "not-a-colossus", "White Gem", "gem")
     inside = setup({B: deck(BLACK, {"tidal-spire-colossus": 1})})
-    rejects(check_setup(inside), "CO-1.5", "colossus-in-deck", "tidal-spire-colossus")
+    rejects(check_setup(inside), "CO-1.5", "colossus-in-deck", "Colossus of the Tidal Spire")
 
 
 # ==================================================================================================

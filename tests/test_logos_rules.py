@@ -162,7 +162,7 @@ def test_deck_construction_limits() -> None:
     # a copy limit
     accepts(GAME.check_start(setup(options={"max_copies": 4})))
     rejects(GAME.check_start(setup({B: {"white-wall": 5}}, options={"max_copies": 4})), "LG-1.2", "too-many-copies",
-            "ben", "5 copies of white-wall", "4")
+            "ben", "5 copies of White Wall", "4")
 
 
 @derived_rule("LG-1.3", "LG-1", "LG-2", "LG-5")

@@ -174,3 +174,13 @@ def test_name_cards_writes_whole_ids_only() -> None:
                        ("Xash ash-y mash magma-titan-2", "Xash ash-y mash magma-titan-2"),
                        ("the same card", "the same card"), ("nothing here", "nothing here")]:
         assert name_cards(said, pool) == want
+
+
+def test_a_refused_set_up_names_its_cards() -> None:
+    """A set-up's refusal names the pool's cards as an event's does (the kit's check_start)."""
+    game = registry.get("colossus-order")
+    s = game.sample_setup(1)
+    p = s.players[0]
+    bad = msgspec.structs.replace(s, decks={**s.decks, p: msgspec.structs.replace(s.decks[p], colossus="red-gem")})
+    r = game.check_start(bad)
+    assert r.verdict == "illegal" and "'Red Gem' is a gem" in r.message and "red-gem" not in r.message, r

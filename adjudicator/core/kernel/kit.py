@@ -105,7 +105,7 @@ from msgspec.structs import replace
 from .data import Pool, PoolLoader
 from .sources import DataField, DataRef
 from .events import PRIVATE_EVENTS, Event, redact_private
-from .notation import kind_words, name_cards
+from .notation import kind_words, name_cards, setup_in_words
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
 from .refs import UNSEEN, BoundRefs, Names, PerSetup, RefChecks, Refs, ref_checks
@@ -652,7 +652,7 @@ class KitGame(Game[S], Generic[S]):
         try:
             self.check_setup(setup)
         except (Illegal, Undetermined) as x:
-            return x.ruling()
+            return setup_in_words(self, setup, x.ruling())
         return legal(self.setup_rule, self.rules.namespace + "setup", "the set-up is legal")
 
     def check_setup(self, setup: Any) -> None:

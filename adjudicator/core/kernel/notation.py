@@ -113,6 +113,18 @@ def name_cards(message: str, cards: Any) -> str:
     return rx.sub(lambda m: names[m.group()], message)
 
 
+def setup_in_words(game: Any, setup: Any, r: Any) -> Any:
+    """A refused set-up as a judge reads it: the pool's cards by their names (the cards its
+    ``card`` references may name, ``game.context``), as a game's ``in_words`` writes a refused
+    event; a set-up whose pool cannot be read keeps its message as it is."""
+    try:
+        known = getattr(game.context(setup).get("card"), "known", None)
+    except Exception:  # noqa: BLE001 - an unreadable pool is the reference check's to report
+        return r
+    said = name_cards(r.message, known) if isinstance(known, dict) else r.message
+    return r if said == r.message else msgspec.structs.replace(r, message=said)
+
+
 def value_words(key: str, v: Any) -> str:
     if isinstance(v, list):
         if key == "path" or key.endswith("path"):
