@@ -13,7 +13,7 @@ from adjudicator.games.colossus_order import deck as D
 from adjudicator.games.colossus_order import events as E
 from adjudicator.games.colossus_order.state import Mill, Player
 
-from .co_scenarios import A, B, GAME, verify_events
+from .co_scenarios import A, B, GAME, POOL, verify_events
 from .test_co_rules import covers, documents, rejects
 
 
@@ -193,7 +193,7 @@ def test_an_unnamed_draw_from_a_set_leaves_the_rest_among_that_set() -> None:
     other = next(c for c in bob.unseen if c not in tops)
     ruling = GAME.check(milling, E.CardMilled(player=B, card=other))
     assert (ruling.verdict, ruling.rule, ruling.code) == ("illegal", "CO-2.6", "colossus-order/not-next-card"), ruling
-    assert "among " + ", ".join(sorted(tops)) in ruling.message and "taken since, unnamed" in ruling.message
+    assert "among " + ", ".join(POOL[c].name for c in sorted(tops)) in ruling.message and "taken since, unnamed" in ruling.message
     assert bob.deck_mixed == (HIDDEN,) and bob.mixed_could == tuple(sorted(tops))
     for c in tops:
         assert GAME.check(milling, E.CardMilled(player=B, card=c)).legal

@@ -23,7 +23,7 @@ from adjudicator.core.kernel.sources import Sources, using
 from adjudicator.core.kernel.verify import settle
 from adjudicator.games.colossus_order import events as E
 
-from .co_scenarios import A, B, GAME
+from .co_scenarios import A, B, GAME, POOL
 from .test_co_rules import accepts, covers, rejects
 
 ROOT = Path(__file__).resolve().parent
@@ -223,7 +223,7 @@ def test_a_move_takes_what_its_card_says(tmp_path: Path) -> None:
             not c.endswith("-gem") for c in hand) else None
         if other is not None:
             rejects(GAME.check(state, msgspec.structs.replace(e, cards=[other])), "CO-46", "move-filter", "is not a gem",
-                    "gem-vault moves only those")
+                    "Gem Vault moves only those")
         rejects(GAME.check(state, msgspec.structs.replace(e, seen_by=[A, B])), "CO-46", "seen-by", "seen_by must be")
         rejects(GAME.check(state, msgspec.structs.replace(e, to_zone="discard")), "CO-46", "move-what", "from hand to locus-down")
         rejects(GAME.check(state, msgspec.structs.replace(e, cards=list(e.cards) * 2)), "CO-46", "move-count", "up to 1")
@@ -246,7 +246,7 @@ def test_a_look_at_face_down_locus_cards_names_them_for_the_looker(tmp_path: Pat
         owner = state.player(e.owner)
         up = [sl.id for sl in owner.locus if sl.face_up]
         wrong = next(c for c in ("blue-gem", "tide-scout") if c != e.cards[0])
-        rejects(GAME.check(state, msgspec.structs.replace(e, cards=[wrong])), "CO-47", "not-in-slot", f"holds {e.cards[0]}")
+        rejects(GAME.check(state, msgspec.structs.replace(e, cards=[wrong])), "CO-47", "not-in-slot", f"holds {POOL[e.cards[0]].name}")
         rejects(GAME.check(state, msgspec.structs.replace(e, slots=[max(sl.id for sl in owner.locus) + 1])), "CO-47",
                 "move-slots", "face-down Locus slots")
         rejects(GAME.check(state, msgspec.structs.replace(e, cards=[], slots=[])), "CO-47", "look-count")
@@ -277,7 +277,7 @@ def test_a_card_back_from_the_discard_pile_stays_known_to_both(tmp_path: Path) -
         gone = next((c for c in ("tide-scout", "windcaller-adept", "oracle-eye") if c not in owner.discard), None)
         if gone is not None:
             rejects(GAME.check(state, msgspec.structs.replace(e, cards=[gone])), "CO-46", "not-in-discard",
-                    f"{gone} is not in {e.owner}'s discard pile")
+                    f"{POOL[gone].name} is not in {e.owner}'s discard pile")
         rejects(GAME.check(state, msgspec.structs.replace(e, cards=[HIDDEN])), "CO-46", "not-in-discard", "face up")
         rejects(GAME.check(state, msgspec.structs.replace(e, seen_by=[e.owner])), "CO-46", "seen-by")
         from adjudicator.games.colossus_order.positions import pool_of

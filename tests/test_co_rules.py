@@ -152,9 +152,9 @@ def test_three_copies_per_name() -> None:
 def test_colossus_outside_the_deck() -> None:
     accepts(check_setup(setup()))
     bad = setup({A: E.DeckList(colossus="white-gem", cards=deck(WHITE).cards)})
-    rejects(check_setup(bad), "CO-1.5", "not-a-colossus", "white-gem", "gem")
+    rejects(check_setup(bad), "CO-1.5", "not-a-colossus", "White Gem", "gem")
     inside = setup({B: deck(BLACK, {"tidal-spire-colossus": 1})})
-    rejects(check_setup(inside), "CO-1.5", "colossus-in-deck", "tidal-spire-colossus")
+    rejects(check_setup(inside), "CO-1.5", "colossus-in-deck", "Colossus of the Tidal Spire")
 
 
 # ==================================================================================================
@@ -165,7 +165,7 @@ def test_colossus_outside_the_deck() -> None:
 def test_decks_shuffled_first_listed_first() -> None:
     s = Script(opening=False)
     rejects(s.check(E.DeckShuffled(player=B)), "CO-2.1", "shuffle-order", "alice")
-    rejects(s.check(E.FirstPlayerDecided(player=A)), "CO-2.2", "first-player-decided", "DeckShuffled")
+    rejects(s.check(E.FirstPlayerDecided(player=A)), "CO-2.2", "first-player-decided", "deck shuffled by")
     accepts(s.add(E.DeckShuffled(player=A)), "CO-2.1")
     accepts(s.add(E.DeckShuffled(player=B)), "CO-2.1")
 
@@ -232,12 +232,12 @@ def test_drawn_card_must_be_in_the_deck() -> None:
     for p in (A, B):
         s.add(E.DeckShuffled(player=p))
     s.add(E.FirstPlayerDecided(player=A))
-    rejects(s.check(E.CardDrawn(player=A, card="grave-rat")), "CO-2.5", "not-in-deck", "grave-rat")
+    rejects(s.check(E.CardDrawn(player=A, card="grave-rat")), "CO-2.5", "not-in-deck", "Grave Rat")
     accepts(s.check(E.CardDrawn(player=A, card=None)), "CO-2.5")  # CO-39: a draw the record does not name
     accepts(s.add(E.CardDrawn(player=A, card="ash")), "CO-2.5")
     s.add(E.CardDrawn(player=A, card="ash"))
     s.add(E.CardDrawn(player=A, card="ash"))
-    rejects(s.check(E.CardDrawn(player=A, card="ash")), "CO-2.5", "not-in-deck", "no ash is left")
+    rejects(s.check(E.CardDrawn(player=A, card="ash")), "CO-2.5", "not-in-deck", "no ★Ash★ is left")
 
 
 def nine_card_exchange(returned: list[str], **options: Any) -> Script:
@@ -278,7 +278,7 @@ def test_wrong_next_card_from_known_bottom() -> None:
     s.draw("ash")
     s.draw("ash")
     s.end_main()
-    rejects(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.6", "not-next-card", "bastion-squire")
+    rejects(s.check(E.CardDrawn(player=A, card="white-gem")), "CO-2.6", "not-next-card", "Bastion Squire")
 
 
 # ==================================================================================================
@@ -299,7 +299,7 @@ def test_only_the_player_whose_decision_it_is() -> None:
     s.attack(f1)
     # during bob's block decision alice cannot set cards
     rejects(s.check(E.CardSet(player=A, card="white-gem", zone="gem")), "CO-3.1", "out-of-step",
-            "BlockDeclared or BlockDeclined by bob")
+            "block declared or block declined by bob")
     # a derived event is never proposed: core says LOG-2, the game's own check CO-3.1
     rejects(GAME.check(s.state(), E.TurnEnded(turn=3, player=A)), "CO-3.1", "unexpected-event", "cannot be proposed")
     assert s.check(E.TurnEnded(turn=3, player=A)).rule == "LOG-2"
@@ -457,8 +457,8 @@ def test_unique_gem_once_among_set_gems() -> None:
 @covers("CO-4.4")
 def test_card_must_be_in_hand() -> None:
     s = Script()
-    rejects(s.check(E.CardSet(player=A, card="ash", zone="locus")), "CO-4.4", "not-in-hand", "ash")
-    rejects(s.check(E.FollowerPlayed(player=A, card="bastion-squire")), "CO-4.4", "not-in-hand", "bastion-squire")
+    rejects(s.check(E.CardSet(player=A, card="ash", zone="locus")), "CO-4.4", "not-in-hand", "★Ash★")
+    rejects(s.check(E.FollowerPlayed(player=A, card="bastion-squire")), "CO-4.4", "not-in-hand", "Bastion Squire")
     rejects(s.check(E.ActionPlayed(player=A, card="guardians-intervention")), "CO-4.4", "not-in-hand")
     accepts(s.check(E.CardSet(player=A, card="white-gem", zone="locus")))
 
@@ -484,7 +484,7 @@ def test_locus_cost() -> None:
         s.set_locus("white-gem")
     assert len(s.player(A).locus) == 3
     rejects(s.check(E.FollowerPlayed(player=A, card="heroic-knight")), "CO-5.1", "locus-short",
-            "heroic-knight costs 4 Locus", "alice has 3 unused", "3 Locus cards, 0 used")
+            "Heroic Knight costs 4 Locus", "alice has 3 unused", "3 Locus cards, 0 used")
     s.end_turn()
     s.end_turn()
     s.set_locus("white-gem")
@@ -716,7 +716,7 @@ def test_blocks() -> None:
     s.attack("F1", 1)  # a Locus attack can be blocked too (CO-11)
     # CO-12: the block decision comes first, then the X-play window
     assert isinstance(s.head(), Block) and s.head().player == B
-    rejects(s.check(E.XPlayPassed(player=A)), "CO-9.2", "no-window", "BlockDeclared or BlockDeclined by bob")
+    rejects(s.check(E.XPlayPassed(player=A)), "CO-9.2", "no-window", "block declared or block declined by bob")
     rejects(s.check(E.BlockDeclared(player=A, blocker="F1")), "CO-7.5", "block-timing", "by alice")
     rejects(s.check(E.BlockDeclared(player=B, blocker="F1")), "CO-7.5", "not-own-follower", "'F1'", "bob")
     rejects(s.check(E.BlockDeclined(player=A)), "CO-7.5", "block-timing")
@@ -805,8 +805,8 @@ def test_deck_hit_reveal_and_capture() -> None:
     accepts(s.reveal("eye-of-valden", "black-gem"))
     assert isinstance(s.head(), Capture) and s.head().player == A and s.head().limit == 1
     rejects(s.check(E.GemsCaptured(player=A, cards=["eye-of-valden", "black-gem"])), "CO-7.7", "capture-limit", "Capture is 1")
-    rejects(s.check(E.GemsCaptured(player=A, cards=["grave-rat"])), "CO-7.7", "not-revealed", "grave-rat")
-    rejects(s.check(E.GemsCaptured(player=B, cards=["black-gem"])), "CO-3.1", "out-of-step", "GemsCaptured by alice")
+    rejects(s.check(E.GemsCaptured(player=A, cards=["grave-rat"])), "CO-7.7", "not-revealed", "Grave Rat")
+    rejects(s.check(E.GemsCaptured(player=B, cards=["black-gem"])), "CO-3.1", "out-of-step", "gems captured by alice")
     # CO-16: the attacker chooses which revealed Gem to capture
     accepts(s.capture("eye-of-valden"), "CO-7.7")
     assert s.player(A).captured == ("eye-of-valden",)
@@ -870,7 +870,7 @@ def test_locus_hit_on_a_gem_is_captured_and_replaced_in_the_same_slot() -> None:
     assert isinstance(s.head(), Draw) and s.head().player == B
     s.draw("black-gem")
     assert isinstance(s.head(), ReplaceLocus) and s.head().slot == 1
-    rejects(s.check(E.LocusReplaced(player=A, card="white-gem")), "CO-7.8", "no-replacement-due", "LocusReplaced by alice")
+    rejects(s.check(E.LocusReplaced(player=A, card="white-gem")), "CO-7.8", "no-replacement-due", "locus replaced by alice")
     rejects(s.check(E.LocusReplaced(player=B, card="ash")), "CO-4.4", "not-in-hand", "slot 1")
     accepts(s.replace_locus("black-gem"), "CO-7.8")
     locus = s.player(B).locus
@@ -974,7 +974,7 @@ def test_follower_abilities() -> None:
     s = duel(a=["cloudmane-pegasus"])
     peg = s.summon("cloudmane-pegasus")
     rejects(s.check(E.FollowerAbilityActivated(player=A, follower="F2")), "CO-8.3", "not-own-follower", "'F2'", "alice")
-    rejects(s.check(E.FollowerAbilityActivated(player=A, follower="F1")), "CO-8.3", "no-such-ability", "bastion-squire", "#0")
+    rejects(s.check(E.FollowerAbilityActivated(player=A, follower="F1")), "CO-8.3", "no-such-ability", "Bastion Squire", "#0")
     rejects(s.check(E.FollowerAbilityActivated(player=A, follower=peg, ability=1, targets=["F1"])), "CO-8.3", "no-such-ability", "#1")
     s.end_turn()
     s.end_turn()
@@ -1042,7 +1042,7 @@ def test_declared_effect_for_unmodelled_text() -> None:
             "declare-unknown-follower", "'F9'")
     rejects(s.check(E.EffectDeclared(player=A, card="herald-of-the-dawn", draw=-1)), "CO-8.5", "declare-negative")
     # skipping the owed step cites the rule that owes it (a mandatory CIP ability), and says why
-    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-6.4", "out-of-step", "EffectDeclared by alice for herald-of-the-dawn",
+    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-6.4", "out-of-step", "effect declared by alice for Herald of the Dawn",
             "a CIP ability is mandatory")
     ruling = s.add(E.EffectDeclared(player=A, card="herald-of-the-dawn", text="no winged beast: no card", draw=0))
     accepts(ruling, "CO-8.5")
@@ -1733,8 +1733,8 @@ def test_reveal_top_stays_on_top_known_to_both_and_binds_the_next_draw() -> None
     s.pass_window()
     assert isinstance(s.head(), RevealTop) and s.head().count == 1
     # the revealed card is the deck owner's to name, now and only now
-    rejects(s.check(E.CardDrawn(player=A, card="reef-guard")), "CO-8.6", "out-of-step", "TopCardRevealed by alice")
-    rejects(s.check(E.TopCardRevealed(player=A, card="ash")), "CO-2.5", "not-in-deck", "ash")
+    rejects(s.check(E.CardDrawn(player=A, card="reef-guard")), "CO-8.6", "out-of-step", "top card revealed by alice")
+    rejects(s.check(E.TopCardRevealed(player=A, card="ash")), "CO-2.5", "not-in-deck", "★Ash★")
     rejects(s.check(E.TopCardRevealed(player=A, card=None)), "CO-2.5", "unknown-identity")
     accepts(s.add(E.TopCardRevealed(player=A, card="reef-guard")), "CO-8.6")
     p = s.player(A)
@@ -1749,7 +1749,7 @@ def test_reveal_top_stays_on_top_known_to_both_and_binds_the_next_draw() -> None
     s.end_main()
     # alice's draw step: the known card comes first
     rejects(s.check(E.CardDrawn(player=A, card="blue-gem")), "CO-2.6", "known-top",
-            "alice draws blue-gem", "reef-guard is known to be on top", "revealed by tideglass-augur on turn 3")
+            "alice draws Blue Gem", "Reef Guard is known to be on top", "revealed by Tideglass Augur on turn 3")
     accepts(s.draw("reef-guard"), "CO-2.5")
     assert s.player(A).deck_known == ()
 
@@ -1762,7 +1762,7 @@ def test_returned_cards_are_a_set_below_the_unknown_part() -> None:
     s = nine_card_exchange(["white-gem", "bastion-squire"])
     assert s.player(A).deck_bottom == ("bastion-squire", "white-gem")
     rejects(s.check(E.CardDrawn(player=A, card="bastion-squire")), "CO-2.6", "below-unknown",
-            "bastion-squire", "returned to the bottom", "2 cards of unknown order are still above it")
+            "Bastion Squire", "returned to the bottom", "2 cards of unknown order are still above it")
     s.draw("ash")
     s.draw("ash")
     s.end_main()
@@ -1784,9 +1784,9 @@ def test_mill_puts_the_named_top_cards_into_the_discard_pile() -> None:
     accepts(s.play("grave-tithe"), "CO-8.1")
     s.pass_window()
     assert isinstance(s.head(), Mill) and s.head().player == A and s.head().count == 2
-    rejects(s.check(E.CardMilled(player=B, card="black-gem")), "CO-3.1", "out-of-step", "CardMilled by alice")
-    rejects(s.check(E.CardDrawn(player=A, card="red-gem")), "CO-8.8", "out-of-step", "CardMilled by alice")
-    rejects(s.check(E.CardMilled(player=A, card="black-gem")), "CO-2.5", "not-in-deck", "alice mills black-gem")
+    rejects(s.check(E.CardMilled(player=B, card="black-gem")), "CO-3.1", "out-of-step", "card milled by alice")
+    rejects(s.check(E.CardDrawn(player=A, card="red-gem")), "CO-8.8", "out-of-step", "card milled by alice")
+    rejects(s.check(E.CardMilled(player=A, card="black-gem")), "CO-2.5", "not-in-deck", "alice mills Black Gem")
     accepts(s.add(E.CardMilled(player=A, card="red-gem")), "CO-8.8")
     accepts(s.add(E.CardMilled(player=A, card="red-gem")), "CO-8.8")
     assert s.head() is None and s.player(A).deck_count == size - 2
@@ -1917,7 +1917,7 @@ def test_a_follower_put_on_top_is_the_next_draw() -> None:
     s.end_turn()  # alice's turn 5
     s.end_main()
     rejects(s.check(E.CardDrawn(player=B, card="black-gem")), "CO-2.6", "known-top",
-            "bone-sentry is known to be on top of bob's deck", "put on top by dawns-rebuke on turn 4")
+            "Bone Sentry is known to be on top of bob's deck", "put on top by Dawn's Rebuke on turn 4")
     accepts(s.draw("bone-sentry"), "CO-2.5")
 
 
@@ -2113,7 +2113,7 @@ def test_a_draw_taken_back_stays_known_to_the_drawer_on_top_of_the_deck() -> Non
     p = back.player(e.player)
     assert (p.deck_peek[:1], p.peek_by, p.hand) == ((e.card,), e.player, before.player(e.player).hand)
     other = next(c for c in sorted(set(p.deck_top)) if c != e.card)
-    rejects(GAME.check(back, E.CardDrawn(player=e.player, card=other)), "CO-2.6", "not-next-card", e.card, "looked at by")
+    rejects(GAME.check(back, E.CardDrawn(player=e.player, card=other)), "CO-2.6", "not-next-card", POOL[e.card].name, "looked at by")
     accepts(GAME.check(back, E.CardDrawn(player=e.player, card=e.card)), "CO-2.5")
 
 
@@ -2132,7 +2132,7 @@ def test_an_illegal_event_stands_where_its_effect_is_defined_and_says_why_where_
     res = run(parse_log(encode(events[:i] + [attack, JudgeRuling(event=i + 1, decision="stands")] + events[i:]), "a.jsonl"),
               keep_going=True)
     assert [v.rule for v in res.violations][:2] == [GAME.check(before, attack).rule, "LOG-5"]
-    assert "has no defined effect on the table: AttackDeclared by" in res.violations[1].message
+    assert "has no defined effect on the table: attack declared by" in res.violations[1].message
     assert "no follower 'F99' is on the field to attack" in res.violations[1].message
 
 

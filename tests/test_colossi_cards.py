@@ -56,7 +56,7 @@ def test_bolster_short_of_acolytes_lets_the_player_choose() -> None:
     pos = Position(acolytes={(3, A): 1, (5, A): 1, (20, A): 1}, hands={A: ["bolster"]}, curses={A: ["sacrifice"]})
     pos.play("bolster")
     assert isinstance(pos.head(), PlaceChoice) and pos.head().left == 1
-    rejects(pos.check(E.SpaceChosen(player=A, space=4)), "CL-6.4", "place-choice", "space=4")
+    rejects(pos.check(E.SpaceChosen(player=A, space=4)), "CL-6.4", "place-choice", "choose 4")
     pos.add(E.SpaceChosen(player=A, space=20))
     assert (pos.acol(3, A), pos.acol(5, A), pos.acol(20, A)) == (1, 1, 2)
 

@@ -274,7 +274,7 @@ def test_a_trait_nobody_holds_and_a_card_before_the_colossi_are_placed_have_no_d
             GAME.apply(s, bad)
     assert s.player(me).colossus is None  # Convene pulls Acolytes to the player's Colossus: there is none yet
     s = replace(s, players=tuple(replace(p, hand=p.hand + ("convene",)) if p.id == me else p for p in s.players))
-    with pytest.raises(Undefined, match="CardPlayed comes out of step .* needs what that position does not hold"):
+    with pytest.raises(Undefined, match="card played comes out of step .* needs what that position does not hold"):
         GAME.apply(s, E.CardPlayed(player=me, card="convene"))
 
 

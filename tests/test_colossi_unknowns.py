@@ -103,7 +103,7 @@ def test_a_planted_impossible_reveal_is_illegal_with_the_reason() -> None:
     assert res.verdict == "illegal"
     v = res.violations[0]
     assert v.rule == "CL-2.7" and v.code == "colossi/impossible-identity"
-    assert "ann plays windfall from hand, but its only copy is already accounted for: 1 in the discard pile" in v.message
+    assert "ann plays Windfall from hand, but its only copy is already accounted for: 1 in the discard pile" in v.message
 
 
 def test_an_unknown_draw_makes_the_deck_unknown_and_a_later_name_is_checked() -> None:

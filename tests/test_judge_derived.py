@@ -145,4 +145,4 @@ def test_check_answers_what_follows_from_a_ruling_on_a_derived_event() -> None:
                                       json.dumps({"type": "JudgeRuling", "event": n, "decision": decision})])
         assert r.exit_code == 0 and f"({decision})" in r.output, r.output
         answers[decision] = r.output
-    assert "DestinyRolled by ishtari" in answers["stands"] and "DestinyRolled by krell" in answers["corrected"]
+    assert "destiny rolled by ishtari" in answers["stands"] and "destiny rolled by krell" in answers["corrected"]

@@ -228,11 +228,11 @@ def test_check_as_a_player_does_not_name_what_that_seat_cannot_see() -> None:
     n = len(lines_of(path))
     proposed = json.dumps({"type": "JudgeRuling", "event": n, "decision": "taken-back"})
     judge = json.loads(invoke("check", path, "--json", "--event", proposed).output)
-    assert "ash" in judge["warnings"][0]["message"]
+    assert "★Ash★" in judge["warnings"][0]["message"]
     alice = json.loads(invoke("check", path, "--json", "--as", "alice", "--event", proposed).output)
     assert alice["warnings"][0]["message"] == "(this ruling concerns what alice cannot see)"
     bob = json.loads(invoke("check", path, "--json", "--as", "bob", "--event", proposed).output)
-    assert "ash" in bob["warnings"][0]["message"]
+    assert "★Ash★" in bob["warnings"][0]["message"]
 
 
 def test_a_ruling_proposed_on_a_position_alone_is_refused_under_log_5() -> None:

@@ -126,7 +126,7 @@ def test_handlers_register_per_type_in_plain_dicts_built_at_class_creation() -> 
     assert Derived._applies == {Ping: Derived.a_ping, Pong: Derived.a_ping}
     assert Base._applies[Ping] is Base.a_ping  # the base class's table is its own
     r = Base._legal[Ping]
-    assert r.legal and (r.rule, r.code) == ("K-1", "kit/ok") and "Ping is legal here" in r.message
+    assert r.legal and (r.rule, r.code) == ("K-1", "kit/ok") and "ping is legal here" in r.message
 
 
 def test_a_check_handler_names_the_rule_its_acceptance_cites() -> None:

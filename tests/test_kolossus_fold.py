@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from adjudicator.core.kernel.notation import kind_words
 from adjudicator.core.kernel.playout import playout
 from adjudicator.games.kolossus.rules import Rules
 
@@ -106,7 +107,7 @@ def test_a_position_without_four_warbands_rejects_every_proposed_event_first() -
                 for p in proposed:
                     r = rules.check(short, p)
                     assert (r.verdict, r.rule, r.code) == ("illegal", "KO-1.1", "kolossus/four-seats"), (k, n, p, r)
-                    assert r.message == f"{type(p).__name__}: the set-up seats {n} warbands, so nothing can be played"
+                    assert r.message == f"{kind_words(p)}: the set-up seats {n} warbands, so nothing can be played"
                     seen += 1
         s = _settle(rules, rules.apply(s, ev))
     assert seen > 1000 and isinstance(r, Ruling)

@@ -399,7 +399,7 @@ def test_miniatures_placed_on_a_held_square_are_refused() -> None:
     held = replace(s, pieces=s.pieces + (Piece(placed.warriors[0], other.id, "warrior", reborn=True),))
     r = GAME.check(held, placed)
     assert (r.verdict, r.rule, r.code) == ("illegal", "KO-1.4", "kolossus/occupied"), r
-    assert r.message.startswith(f"MiniaturesPlaced by {placed.warband}: {placed.warriors[0]} is held by the ")
+    assert r.message.startswith(f"miniatures placed by {placed.warband}: {placed.warriors[0]} is held by the ")
     assert GAME.check(s, placed).legal
 
 

@@ -162,7 +162,7 @@ def test_deck_construction_limits() -> None:
     # a copy limit
     accepts(GAME.check_start(setup(options={"max_copies": 4})))
     rejects(GAME.check_start(setup({B: {"white-wall": 5}}, options={"max_copies": 4})), "LG-1.2", "too-many-copies",
-            "ben", "5 copies of white-wall", "4")
+            "ben", "5 copies of White Wall", "4")
 
 
 @derived_rule("LG-1.3", "LG-1", "LG-2", "LG-5")
@@ -192,17 +192,17 @@ def test_only_the_expected_player_with_an_event_the_step_allows() -> None:
     s = Script()
     accepts(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.2")
     # ann skipping her own owed refill: the rule that owes it (LG-2.2); ben acting: whose turn it is
-    rejects(s.check(E.CardCommitted(player=A, commitment="0" * 64)), "LG-2.2", "out-of-step", "CardDrawn by ann",
+    rejects(s.check(E.CardCommitted(player=A, commitment="0" * 64)), "LG-2.2", "out-of-step", "card drawn by ann",
             "every empty slot takes a card")
-    rejects(s.check(E.CardCommitted(player=B, commitment="0" * 64)), "LG-2.1", "out-of-step", "CardDrawn by ann")
+    rejects(s.check(E.CardCommitted(player=B, commitment="0" * 64)), "LG-2.1", "out-of-step", "card drawn by ann")
     rejects(s.check(E.CardDrawn(player="cy", card="iron-golem")), "LG-2.1", "unknown-player", "'cy'")
     # a derived event proposed to check directly (propose answers LOG-2 before check sees it)
-    rejects(GAME.check(s.s, E.RoundEnded(round=1)), "LG-2.1", "unexpected-event", "RoundEnded")
-    rejects(GAME.check(s.s, setup()), "LG-2.1", "unexpected-event", "MatchStarted")
+    rejects(GAME.check(s.s, E.RoundEnded(round=1)), "LG-2.1", "unexpected-event", "round ended")
+    rejects(GAME.check(s.s, setup()), "LG-2.1", "unexpected-event", "match started")
     s.refill()
     s.commit(A, "iron-golem")
     s.commit(B, "storm-coil")
-    rejects(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.2", "no-draw-owed", "PickRevealed by ann and ben")
+    rejects(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.2", "no-draw-owed", "pick revealed by ann and ben")
 
 
 @covers("LG-2.2")
@@ -215,7 +215,7 @@ def test_refill_first_player_first_slots_left_to_right() -> None:
     s.draw("white-wall", A)
     accepts(s.check(E.CardDrawn(player=B, card="iron-golem")), "LG-2.2")
     s.refill()
-    rejects(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.2", "no-draw-owed", "CardCommitted by ann and ben")
+    rejects(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.2", "no-draw-owed", "card committed by ann and ben")
     # after a round only the emptied slot is refilled
     s.play("quiet-index", "iron-golem")
     assert s.player(A).slots == (None, "iron-golem", "white-wall")
@@ -227,10 +227,10 @@ def test_refill_first_player_first_slots_left_to_right() -> None:
 @covers("LG-2.3")
 def test_a_drawn_card_comes_from_the_deck() -> None:
     s = Script({A: ["iron-golem", "iron-golem", "storm-coil", "white-wall"], B: ["white-wall"] * 4})
-    rejects(s.check(E.CardDrawn(player=A, card="quiet-index")), "LG-2.3", "not-in-deck", "quiet-index", "4 cards left")
+    rejects(s.check(E.CardDrawn(player=A, card="quiet-index")), "LG-2.3", "not-in-deck", "Quiet Index", "4 cards left")
     s.draw("iron-golem", A)
     s.draw("iron-golem", A)
-    rejects(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.3", "not-in-deck", "no iron-golem", "2 cards left")
+    rejects(s.check(E.CardDrawn(player=A, card="iron-golem")), "LG-2.3", "not-in-deck", "no Iron Golem", "2 cards left")
     accepts(s.check(E.CardDrawn(player=A, card="storm-coil")))
 
 
@@ -280,13 +280,13 @@ def test_one_card_per_player_per_round() -> None:
 @covers("LG-3.2")
 def test_the_battle_card_comes_from_a_slot() -> None:
     s = duel(["iron-golem", "storm-coil", "white-wall"], ["storm-coil"] * 3, options={"picks": "open"})
-    rejects(s.check(E.CardPicked(player=A, card="quiet-index")), "LG-3.2", "not-in-slots", "iron-golem, storm-coil, white-wall")
+    rejects(s.check(E.CardPicked(player=A, card="quiet-index")), "LG-3.2", "not-in-slots", "Iron Golem, Storm Coil, White Wall")
     accepts(s.check(E.CardPicked(player=A, card="white-wall")))
     # hidden picks: a commitment to a card not in the slots fails when it is revealed
     h = duel(["iron-golem"] * 3, ["storm-coil"] * 3)
     h.commit(A, "quiet-index")
     h.commit(B, "storm-coil")
-    rejects(h.check(E.PickRevealed(player=A, card="quiet-index", salt=salt(A, 1))), "LG-3.2", "not-in-slots", "quiet-index")
+    rejects(h.check(E.PickRevealed(player=A, card="quiet-index", salt=salt(A, 1))), "LG-3.2", "not-in-slots", "Quiet Index")
 
 
 @covers("LG-3.3", "LG-8", "LG-9", "LG-6.1")
@@ -339,7 +339,7 @@ def test_hidden_picks_commit_then_reveal() -> None:
             "reveal-before-commitments", "before ben committed")
     s.commit(B, "storm-coil")
     rejects(s.check(E.PickRevealed(player=A, card="iron-golem", salt="wrong")), "LG-3.4", "commitment-mismatch",
-            "'iron-golem:wrong'")
+            "Iron Golem with salt 'wrong'")
     rejects(s.check(E.PickRevealed(player=B, card="iron-golem", salt=salt(B, 1))), "LG-3.4", "commitment-mismatch")
     accepts(s.reveal(A, "iron-golem"), "LG-3.4")
     rejects(s.check(E.PickRevealed(player=A, card="iron-golem", salt=salt(A, 1))), "LG-3.4", "already-revealed")
@@ -368,7 +368,7 @@ def test_backup_assignment() -> None:
     s = duel(["spark-wisp", "iron-golem", "solar-flare"], ["storm-coil"] * 3)
     # Speed 85 is not enough; solar-flare has a combo requirement (Speed 90 anyway)
     rejects(s.check(E.BackupAssigned(player=A, card="iron-golem")), "LG-4.1", "not-eligible", "Speed 40")
-    rejects(s.check(E.BackupAssigned(player=A, card="quiet-index")), "LG-4.1", "not-in-slots", "spark-wisp, iron-golem, solar-flare")
+    rejects(s.check(E.BackupAssigned(player=A, card="quiet-index")), "LG-4.1", "not-in-slots", "Spark Wisp, Iron Golem, Solar Flare")
     accepts(s.assign(A, "spark-wisp"), "LG-4.1")
     assert s.player(A).backup == "spark-wisp" and s.player(A).slots == (None, "iron-golem", "solar-flare")
     s2 = duel(["spark-wisp", "quake-hammer", "iron-golem"], ["storm-coil"] * 3)
@@ -393,7 +393,7 @@ def test_backup_assignment() -> None:
 @covers("LG-4.2", "LG-30", "LG-16")
 def test_backup_call_replaces_the_battle_card() -> None:
     s = duel(["spark-wisp", "iron-golem", "iron-golem"], ["quiet-index"] * 3)
-    rejects(s.check(E.BackupCalled(player=A)), "LG-4.2", "no-window", "CardCommitted by ann and ben")
+    rejects(s.check(E.BackupCalled(player=A)), "LG-4.2", "no-window", "card committed by ann and ben")
     s.assign(A, "spark-wisp")
     s.play("iron-golem", "quiet-index", passes=False)
     # INFORMATION beats MATTER: ben attacks, and ann (the Defender) is asked first
@@ -1100,7 +1100,7 @@ def test_life_cards_and_a_purple_combo_panel() -> None:
                options={"picks": "open"})
     s.refill({A: ["quiet-index", "phoenix-core", "violet-bloom"]})
     rejects(s.check(E.CardPicked(player=A, card="violet-bloom")), "LG-3.3", "combo-mismatch",
-            "violet-bloom needs the combo [life, grey, grey]", "[empty, empty, empty]")
+            "Violet Bloom needs the combo [life, grey, grey]", "[empty, empty, empty]")
     s.play("quiet-index", "iron-golem")
     s.round("quiet-index", "iron-golem", {A: ["quiet-index"]})
     s.round("phoenix-core", "iron-golem", {A: ["white-wall"]})

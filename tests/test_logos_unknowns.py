@@ -131,7 +131,7 @@ def test_an_unknown_deck_under_a_copy_limit_counts_what_it_shows() -> None:
     v = bad.violations[0]
     assert (v.rule, v.code) == ("LG-36", "logos/impossible-card")
     ruled("LG-36")
-    assert "all 1 copy of magma-titan the ruleset allows (max_copies) are already accounted for (1 in the card slots)" in v.message
+    assert "all 1 copy of Magma Titan the ruleset allows (max_copies) are already accounted for (1 in the card slots)" in v.message
 
 
 @documents("LG-35")
@@ -264,7 +264,8 @@ def test_a_called_backup_card_is_named_for_both_seats_and_checked() -> None:
     res = run(parse_log(to_jsonl(wrong)))
     assert (res.violations[0].rule, res.violations[0].code) == ("LG-39", "logos/wrong-backup-card")
     ruled("LG-39")
-    assert f"names {other}, but {owner}'s Backup Slot holds {full[k].card}" in res.violations[0].message
+    pool = GAME.rules.pool(ok.state)
+    assert f"names {pool[other].name}, but {owner}'s Backup Slot holds {pool[full[k].card].name}" in res.violations[0].message
 
 
 @pytest.mark.parametrize("line, field", [

@@ -77,7 +77,7 @@ def test_a_record_that_names_the_hit_card_is_legal_and_an_impossible_one_is_not(
     v = res.violations[0]
     assert (v.rule, v.code, v.seq) == ("CO-39.2", "colossus-order/impossible-identity", hit + 1)
     ruled("CO-39.2")
-    assert f"shows {foreign} in alice's Locus, but no {foreign} can be in alice's deck" in v.message
+    assert f"shows {POOL[foreign].name} in alice's Locus, but no {POOL[foreign].name} can be in alice's deck" in v.message
     other = record[:hit] + [msgspec.structs.replace(record[hit], slot=99)]
     assert verify_events(other).violations[0].rule == "LOG-2"
 
@@ -237,7 +237,7 @@ def _pact() -> "Script":
 @covers("CO-8.10")
 def test_an_effects_draw_is_owed_under_its_own_rule() -> None:
     s = _pact()
-    rejects(s.check(E.MainPhaseEnded(player=B)), "CO-8.10", "out-of-step", "CardDrawn by bob (2 to draw)",
+    rejects(s.check(E.MainPhaseEnded(player=B)), "CO-8.10", "out-of-step", "card drawn by bob (2 to draw)",
             "an effect makes them draw")
     s.draw()
     s.draw()
@@ -327,7 +327,7 @@ def test_a_look_at_the_opponents_hand_names_its_cards_for_the_looker_alone() -> 
     [look] = _legal(s, CardsLooked)
     hand = sorted(s.player(A).hand)
     assert (look.player, look.owner, look.zone, look.cards) == (B, A, "hand", hand)
-    rejects(s.check(E.MainPhaseEnded(player=B)), "CO-41", "out-of-step", "CardsLooked by bob at alice's hand")
+    rejects(s.check(E.MainPhaseEnded(player=B)), "CO-41", "out-of-step", "cards looked by bob at alice's hand")
     wrong = hand[:-1] + [next(c for c in ("ash", "heroic-knight") if c not in hand)]
     rejects(s.check(msgspec.structs.replace(look, cards=sorted(wrong))), "CO-41", "not-in-hand", "bob looks at alice's hand")
     rejects(s.check(msgspec.structs.replace(look, cards=hand[1:])), "CO-41", "look-count", "alice holds 6 cards")
@@ -386,7 +386,7 @@ def test_a_card_moved_from_the_deck_to_the_locus_is_seen_by_its_owner_alone() ->
     move = moves[0]
     rejects(s.check(msgspec.structs.replace(move, seen_by=[A, B])), "CO-43", "seen-by", "seen by alice alone")
     rejects(s.check(msgspec.structs.replace(move, to_zone="hand")), "CO-43", "move-what")
-    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-43", "out-of-step", "CardsMoved by alice from deck to locus")
+    rejects(s.check(E.MainPhaseEnded(player=A)), "CO-43", "out-of-step", "cards moved by alice from deck to locus")
     before = len(s.player(A).locus)
     s.add(move)
     assert len(s.player(A).locus) == before + 1 and s.player(A).locus[-1].card == move.cards[0]
@@ -497,7 +497,7 @@ def test_a_look_follows_the_known_order_of_the_deck() -> None:
     low = msgspec.structs.replace(bob, deck_bottom=("ash",))
     at = msgspec.structs.replace(state, players=tuple(low if p.id == B else p for p in state.players))
     look = CardsLooked(player=B, owner=B, zone="deck-top", cards=["ash", bob.deck_top[0]])
-    rejects(GAME.check(at, look), "CO-2.6", "below-unknown", "card 1 from the top is ash",
+    rejects(GAME.check(at, look), "CO-2.6", "below-unknown", "card 1 from the top is ★Ash★",
             "returned to the bottom of the deck in the opening exchange")
     known = msgspec.structs.replace(bob, deck_known=("ash",), known_why=("put on top by a test",))
     at = msgspec.structs.replace(state, players=tuple(known if p.id == B else p for p in state.players))

@@ -45,6 +45,16 @@ class Pool(dict[str, C]):
     def __repr__(self) -> str:
         return f"Pool({self.name!r}, {len(self)} cards)"
 
+    def name_of(self, card: Any) -> str:
+        """``card`` by its name (``Magma Titan``), as a ruling's message names it (a judge reads
+        names, not ids); a value that is no card of the pool (an unknown ``?``) as it is."""
+        c = self.get(card) if isinstance(card, str) else None
+        return getattr(c, "name", None) or str(card)
+
+    def names_of(self, cards: Iterable[Any]) -> str:
+        """Cards by their names, in their order: ``Iron Golem, Iron Golem, White Wall``."""
+        return ", ".join(self.name_of(c) for c in cards)
+
     # a pool is one per name: equal and hashed by identity, not by content
     __eq__ = object.__eq__
     __ne__ = object.__ne__

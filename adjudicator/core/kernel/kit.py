@@ -105,6 +105,7 @@ from msgspec.structs import replace
 from .data import Pool, PoolLoader
 from .sources import DataField, DataRef
 from .events import PRIVATE_EVENTS, Event, redact_private
+from .notation import kind_words, name_cards, setup_in_words
 from .options import resolve_options
 from .protocol import Game, Outcome, RefError
 from .refs import UNSEEN, BoundRefs, Names, PerSetup, RefChecks, Refs, ref_checks
@@ -114,6 +115,7 @@ __all__ = [
     "RulesBase", "checks", "applies", "derives", "Working", "KitGame", "MatchStartedBase", "GameEndedBase",
     "Result", "Task", "ChooseFirst", "StartTurn", "EndTurn", "head", "push", "TwoSeats", "Refs", "Names",
     "PerSetup", "Pool", "PoolLoader", "DataField", "DataRef", "check_player_ids", "LazyLegal", "lazy_legal",
+    "kind_words", "name_cards",
 ]
 
 S = TypeVar("S")
@@ -287,12 +289,12 @@ def _check_wrapper(cls: type) -> Callable[[Any, Any, Any], Ruling]:
             r = fn(self, s, e) or accepted[type(e)]
             return r if r.__class__ is not LazyLegal else r.ruling()
         except (Illegal, Undetermined) as x:
-            return x.ruling()
+            return self.in_words(s, x.ruling())
         except _LOOKUP_ERRORS:
             found = self.lookup_failed(s, e)
             if found is None:
                 raise
-            return found.ruling()
+            return self.in_words(s, found.ruling())
 
     check._kit_wrapper = True  # type: ignore[attr-defined]
     #: what the wrapper dispatches on, for a caller that calls the handler itself (the verify
@@ -421,7 +423,7 @@ class RulesBase(ABC):
         o = self.owed(s, e)
         if who is None and e is not None:
             who = next((getattr(e, f) for f in ("player", "warband", "by") if isinstance(getattr(e, f, None), str)), None)
-        what = what or type(e).__name__
+        what = what or kind_words(e)
         by = f" by {who}" if who else ""
         why = f" ({o.why})" if o.why else ""
         rule = o.rule if o.rule and (o.by is None or who is None or who == o.by) else self.step_rule
@@ -442,7 +444,7 @@ class RulesBase(ABC):
                             rule_of[t] = rule
         cls._checks, cls._applies, cls._derives = tables["check"], tables["apply"], tables["derive"]
         cls._rule_of = rule_of
-        cls._legal = {t: legal(r, cls.namespace + "ok", f"{t.__name__} is legal here") for t, r in rule_of.items()}
+        cls._legal = {t: legal(r, cls.namespace + "ok", f"{kind_words(t)} is legal here") for t, r in rule_of.items()}
         if cls.working is not None and "apply" not in vars(cls):
             cls.apply = RulesBase._apply_working  # type: ignore[method-assign]
         if "check" not in vars(cls) and getattr(cls.check, "_kit_wrapper", False):
@@ -462,11 +464,16 @@ class RulesBase(ABC):
         private-information event in a game that allows none here (LOG-6)."""
         if type(e) in PRIVATE_EVENTS:
             return Illegal("LOG-6", "core/no-private-event",
-                           f"{type(e).__name__}: no rule of this game lets a seat see, reorder or move hidden cards here")
-        return Illegal("", self.namespace + "unexpected-event", f"{type(e).__name__} cannot be proposed")
+                           f"{kind_words(e)}: no rule of this game lets a seat see, reorder or move hidden cards here")
+        return Illegal("", self.namespace + "unexpected-event", f"{kind_words(e)} cannot be proposed")
 
     def precheck(self, s: Any, e: Any) -> None:
         """Checks shared by every proposed event (raise Illegal); the default checks nothing."""
+
+    def in_words(self, s: Any, r: Ruling) -> Ruling:
+        """A refusal as a judge reads it: games name the cards of the match's pool by their names
+        (:func:`~adjudicator.core.kernel.notation.name_cards`); only refusals pass here."""
+        return r
 
     def lookup_failed(self, s: Any, e: Any) -> Illegal | None:
         """A handler raised a lookup error: the rejection to give, or None (a defect: re-raise)."""
@@ -645,7 +652,7 @@ class KitGame(Game[S], Generic[S]):
         try:
             self.check_setup(setup)
         except (Illegal, Undetermined) as x:
-            return x.ruling()
+            return setup_in_words(self, setup, x.ruling())
         return legal(self.setup_rule, self.rules.namespace + "setup", "the set-up is legal")
 
     def check_setup(self, setup: Any) -> None:

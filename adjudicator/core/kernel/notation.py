@@ -41,7 +41,7 @@ from .events import (CORE_EVENTS, ENVELOPE_FIELDS, PRIVATE_EVENTS, CardsLooked, 
 if TYPE_CHECKING:
     from .protocol import Game
 
-__all__ = ["Notation", "NotationError", "normalize", "type_words", "value_words", "MAX_TEXT"]
+__all__ = ["Notation", "NotationError", "normalize", "type_words", "kind_words", "name_cards", "value_words", "MAX_TEXT"]
 
 #: the longest text :meth:`Notation.parse` reads (an event as JSON included)
 MAX_TEXT = 100_000
@@ -77,6 +77,52 @@ def type_words(name: str) -> str:
     """``MiniatureMoved`` -> ``miniature moved``; ``XPlayPassed`` -> ``x-play passed``."""
     name = re.sub(r"^X(?=[A-Z])", "X-", name)
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+
+
+def kind_words(event: Any) -> str:
+    """An event's type (or the type itself) in words, for a ruling's message: ``card drawn``,
+    ``x-play passed`` (a judge reads words, never ``CardDrawn``); the event's own words are the
+    verdict's (verify prints them beside its number), so a message names only its kind."""
+    t = event if isinstance(event, type) else type(event)
+    return type_words(t.__name__)
+
+
+#: the words of a message an id may be (every id the pattern below finds is one of them)
+_WORDS = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: id(cards) -> (cards, the pattern of the ids whose name differs, id -> name): a match's pool,
+#: compiled once (the cards object is kept, so its id is not reused while cached)
+_CARD_WORDS: dict[int, tuple[Any, Any, dict[str, str]]] = {}
+
+
+def name_cards(message: str, cards: Any) -> str:
+    """``message`` with every card id of ``cards`` (a pool: id -> a card with a ``name``) written
+    as the card's name (``magma-titan needs ...`` -> ``Magma Titan needs ...``): what a ruling's
+    message passes through before a judge reads it, so that no check has to name cards itself.
+    An id is replaced where it stands as a whole word (not inside a longer id)."""
+    got = _CARD_WORDS.get(id(cards))
+    if got is None or got[0] is not cards:
+        names = {k: n for k, c in cards.items() if isinstance(k, str) and (n := getattr(c, "name", None)) and n != k}
+        rx = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w-])") \
+            if names else None
+        if len(_CARD_WORDS) >= 64:
+            _CARD_WORDS.clear()
+        got = _CARD_WORDS[id(cards)] = (cards, rx, names)
+    _, rx, names = got
+    if rx is None or names.keys().isdisjoint(_WORDS.findall(message)):  # (most refusals name no card: no scan)
+        return message
+    return rx.sub(lambda m: names[m.group()], message)
+
+
+def setup_in_words(game: Any, setup: Any, r: Any) -> Any:
+    """A refused set-up as a judge reads it: the pool's cards by their names (the cards its
+    ``card`` references may name, ``game.context``), as a game's ``in_words`` writes a refused
+    event; a set-up whose pool cannot be read keeps its message as it is."""
+    try:
+        known = getattr(game.context(setup).get("card"), "known", None)
+    except Exception:  # noqa: BLE001 - an unreadable pool is the reference check's to report
+        return r
+    said = name_cards(r.message, known) if isinstance(known, dict) else r.message
+    return r if said == r.message else msgspec.structs.replace(r, message=said)
 
 
 def value_words(key: str, v: Any) -> str:

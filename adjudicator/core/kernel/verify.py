@@ -21,6 +21,7 @@ from .events import HIDDEN, Event, JudgeRuling, states
 from .fold import (MAX_DERIVED_RUN, PLAY_ON, SKIP, STOP, EngineLoop, StepRecorder, StepStream,  # noqa: F401
                    Visitor, settle, working_for)
 from .kit import LazyLegal
+from .notation import kind_words
 from .log import MatchLog, judge_rulings
 from .protocol import Game, Outcome
 from .results import Irregularity, Result, Step, Violation
@@ -273,7 +274,7 @@ class _Verifier:
                 ruling = _stated_consequence(game, fold.freeze(), ev, unconfirmed)
             elif fold.ended is not None:
                 ruling = Ruling("illegal", "LOG-3", "core/after-end",
-                                f"{type(ev).__name__} comes after the match ended ({fold.ended.reason})")
+                                f"{kind_words(ev)} comes after the match ended ({fold.ended.reason})")
             else:
                 if unconfirmed:
                     unconfirmed.clear()
@@ -604,11 +605,11 @@ class _Judge:
         if ev.kind == "X":
             return self._stated(move, number, line, ev, state, unconfirmed, result)
         if ev.kind != "D" and ev.kind != "R":
-            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}); only a decision, a random " \
+            move.bad = f"event {number} is {kind_words(ev)} (kind {ev.kind}); only a decision, a random " \
                        "outcome or a derived event can stand or be taken back"
             return state, None
         if move.ruling.decision == "corrected":
-            move.bad = f"event {number} is {type(ev).__name__} (kind {ev.kind}), not derived by the engine: only a " \
+            move.bad = f"event {number} is {kind_words(ev)} (kind {ev.kind}), not derived by the engine: only a " \
                        "derived (X) event can be corrected (a decision stands or is taken back)"
             return state, None
         try:
@@ -666,7 +667,7 @@ class _Judge:
         game = self.game
         decision = move.ruling.decision
         if decision == "taken-back":
-            move.bad = f"event {number} is {type(ev).__name__}, derived by the engine: a ruling lets the stated " \
+            move.bad = f"event {number} is {kind_words(ev)}, derived by the engine: a ruling lets the stated " \
                        "values stand or has them corrected; it cannot take a consequence back"
             return state, None
         expected = unconfirmed[0] if unconfirmed else None
@@ -763,7 +764,7 @@ class _Judge:
         r = self.ended
         assert r is not None  # (only called once a ruling ended the match)
         return Ruling("illegal", "LOG-3", "core/after-end",
-                      f"{type(ev).__name__} comes after the match ended (the judge's ruling at event {r.seq}, "
+                      f"{kind_words(ev)} comes after the match ended (the judge's ruling at event {r.seq}, "
                       f"line {r.line})")
 
 
@@ -823,7 +824,7 @@ def propose(game: Game, state: Any, event: Event) -> tuple[Ruling, list[Event], 
         nxt = game.derive(state)
         return (
             Ruling("illegal", "LOG-2", "core/derived-mismatch",
-                   f"{type(event).__name__} is derived by the engine, never proposed; the position is settled"
+                   f"{kind_words(event)} is derived by the engine, never proposed; the position is settled"
                    if nxt is None else f"the engine derives {game.describe_event(nxt, state)}"),
             [], state)
     try:

@@ -11,6 +11,7 @@ from typing import Any
 
 from adjudicator.core.kernel.events import PRIVATE_EVENTS
 from adjudicator.core.kernel.rulings import Illegal, Ruling, legal
+from adjudicator.core.kernel.notation import kind_words
 
 from . import engine as Q
 from . import events as E
@@ -61,7 +62,7 @@ class Checks:
             raise bad("CL-1.2", "first-player-decided", f"the first player is already {s.first}; it is determined once, "
                       "before anything else")
         if t is not E.FirstPlayerDetermined and s.first is None and type(h) is ChooseFirst:
-            raise bad("CL-1.2", "first-player-first", f"{t.__name__} before the first player is determined (CL-21)")
+            raise bad("CL-1.2", "first-player-first", f"{kind_words(t)} before the first player is determined (CL-21)")
         tp = s.turn_player
         who = getattr(e, "player", None)
         if who != tp or tp is None:
@@ -75,11 +76,11 @@ class Checks:
                       "has Deploy or Rest, not both (only Dominate allows both)")
         if t is E.BannerRaised and type(h) is Actions:
             raise bad("CL-4.2", "not-in-deploy", f"Banners are raised in the Deploy of the Banner phase, after {tp}'s Actions "
-                      "(ActionsEnded), not during them")
+                      "(actions ended), not during them")
         if t in (E.Moved, E.AcolyteSpawned, E.CardPlayed, E.ActionsEnded) and s.turn > 0 \
                 and type(h) in (Draw, Replenish, NamePlayer, Borrow, Peek, RevealTop) \
                 and any(type(x) is Actions and x.player == tp for x in s.todo):
-            raise bad("CL-2.2", "turn-start-first", f"{t.__name__} before the start of {tp}'s turn is over: the position "
+            raise bad("CL-2.2", "turn-start-first", f"{kind_words(t)} before the start of {tp}'s turn is over: the position "
                       f"expects {self.expected(s)}")
         if t is E.Passed and type(h) is Rest:
             left = [i for i, sp in enumerate(s.spaces) if tp in sp.banners and i not in h.done]
@@ -87,7 +88,7 @@ class Checks:
         if t in (E.Moved, E.AcolyteSpawned, E.CardPlayed) and type(h) in (MoveBeast, BannerChoice, Deploy, Rest):
             raise bad("CL-2.3", "actions-over", f"{tp}'s Actions are over this turn (now: {self.expected(s)})")
         if t is E.BeastMoved and type(h) is Actions and not Q.has(s, tp, "beast-whisperer"):
-            raise bad("CL-2.4", "not-now", "a Beast is moved in the Move Beast step after the Actions (ActionsEnded first)")
+            raise bad("CL-2.4", "not-now", "a Beast is moved in the Move Beast step after the Actions (actions ended first)")
 
     # -- Actions -------------------------------------------------------------------------------------
     def c_actions(self, s: State, e: Any, h: Actions) -> None:
@@ -102,7 +103,7 @@ class Checks:
             self.c_card(s, e, p)
         elif t is E.BeastMoved:
             if not Q.has(s, p, "beast-whisperer"):
-                raise bad("CL-2.4", "not-now", "a Beast is moved in the Move Beast step after the Actions (ActionsEnded first)")
+                raise bad("CL-2.4", "not-now", "a Beast is moved in the Move Beast step after the Actions (actions ended first)")
             if info.whispered >= Q.tparam("beast-whisperer", "per_turn"):
                 raise bad("CL-7.2", "whisperer-used", f"{p} already used Beast Whisperer this turn (once per turn)")
             self.need_gold(s, p, Q.tparam("beast-whisperer", "gold"), "Beast Whisperer")
@@ -141,7 +142,7 @@ class Checks:
 
     def c_move(self, s: State, e: E.Moved, p: str) -> None:
         if not in_board(s, e.space) or not in_board(s, e.to):
-            raise bad("CL-3.1", "no-such-space", f"Moved {e.space}->{e.to}: the island has spaces 0 to {len(s.spaces) - 1}")
+            raise bad("CL-3.1", "no-such-space", f"moved {e.space}->{e.to}: the island has spaces 0 to {len(s.spaces) - 1}")
         if e.owner is not None:
             raise bad("CL-3.1", "not-your-piece", f"in the Actions {p} moves own pieces only (owner {e.owner!r} given)")
         if e.road:
@@ -317,4 +318,4 @@ class Checks:
         if ce in opts:
             return ok(rule)
         shown = ", ".join(Q_desc(o) for o in opts[:8]) + (" ..." if len(opts) > 8 else "")
-        raise bad(rule, code, f"{type(e).__name__}: {Q_desc(ce)} is not {what} here (allowed: {shown or 'none'})")
+        raise bad(rule, code, f"{Q_desc(ce)} is not {what} here (allowed: {shown or 'none'})")

@@ -601,13 +601,8 @@ class Notation(BaseNotation):
             return format_start(event)  # type: ignore[arg-type]
         if t is E.GameEnded:
             return format_end(event)  # type: ignore[arg-type]
-        for variant, when in _variants().get(t, ()):
-            if when(event):
-                return variant.format(event)
-        tpl = _by_type().get(t)
-        if tpl is None:
-            return super().format(event, state)
-        return tpl.format(event)
+        text = event_words(event)
+        return super().format(event, state) if text is None else text
 
     def parse(self, text: str, state: Any = None) -> Event:
         """The event ``text`` writes (any event of the game, legal or not; see the module).
@@ -772,6 +767,16 @@ def _known(kind: str, players: tuple[str, ...] | None) -> list[str]:
 def _noun(kind: str) -> str:
     return {"players": "player", "cards": "card", "item": "card or tile", "owner": "player or Beast"}.get(
         kind, names()[kind].noun if kind in names() else kind)
+
+
+def event_words(event: Event) -> str | None:
+    """``event`` in the notation, no position needed (a refusal lists the choices a step allows
+    in these words, rules.py); None: a type without a template of its own."""
+    for variant, when in _variants().get(type(event), ()):
+        if when(event):
+            return variant.format(event)
+    tpl = _by_type().get(type(event))
+    return None if tpl is None else tpl.format(event)
 
 
 @lru_cache(maxsize=1)

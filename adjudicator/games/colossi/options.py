@@ -13,11 +13,13 @@ import msgspec
 from msgspec.structs import replace
 
 from adjudicator.core.kernel.events import CardsLooked, CardsMoved, HIDDEN, bare
+from adjudicator.core.kernel.notation import kind_words
 
 from . import engine as Q
 from . import events as E
 from .data import content
 from .engine import acol
+from .notation import event_words
 from .state import (
     Actions, AnimalDraw, BannerChoice, Borrow, ChooseFirst, Companions, Contribute, Deal, Deploy, Discard, Domineer,
     Dominion, Draft, Draw, Explore, GrowthDraw, GrowthDrop, GrowthPick, Hungry, Influence, Launch, LookTop, Maar,
@@ -773,7 +775,8 @@ def spawn_spaces(x: Any, p: str) -> list[int]:
 
 
 def Q_desc(e: Any) -> str:
-    d = msgspec.to_builtins(e)
-    d.pop("type", None)
-    d.pop("player", None)
-    return " ".join(f"{k}={v}" for k, v in d.items()) or type(e).__name__
+    """A choice in the notation's words without who makes it (``start 19``, ``draw Audacity``):
+    what a refusal of a choice names, and the choices it allows."""
+    text = event_words(e) or kind_words(e)
+    who = getattr(e, "player", None)
+    return text[len(who) + 2:] if isinstance(who, str) and text.startswith(f"{who}: ") else text

@@ -16,15 +16,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from adjudicator.core.kernel.events import HIDDEN
 from adjudicator.core.kernel.kit import Owed, RulesBase, head
 from adjudicator.core.kernel.rulings import Illegal, Ruling, Undefined, Undetermined, legal
+from adjudicator.core.kernel.notation import kind_words, name_cards
 
 from . import engine as Q
 from . import events as E
 from . import unknowns as U
 from .applies import Applies
 from .checks import Checks, NS, _RULE_OF, bad, ok
+from .data import content
 from .engine import acol
 from .options import ANSWERS, CHOICES, answer_types, beast_steps, card_params, spawn_spaces, task_options
 from .pump import no_card_back, pump
@@ -63,20 +67,20 @@ class Rules(Checks, Applies, RulesBase):
         t = type(h)
         who = getattr(h, "player", None)
         if t is Actions:
-            return Owed(f"{h.player}'s Actions (a move, spawn or card, or ActionsEnded)")
+            return Owed(f"{h.player}'s Actions (a move, spawn or card, or actions ended)")
         if t is BannerChoice:
-            return Owed(f"BannerPhaseChosen by {h.player} (deploy or rest)")
+            return Owed(f"banner phase chosen by {h.player} (deploy or rest)")
         if t is Deploy:
-            return Owed(f"{h.player}'s Deploy (BannerRaised, BannerMoved or Passed)")
+            return Owed(f"{h.player}'s Deploy (banner raised, banner moved or passed)")
         if t is Rest:
-            return Owed(f"{h.player}'s Rest (BannerScored for each Banner)")
+            return Owed(f"{h.player}'s Rest (banner scored for each Banner)")
         if t in (StartTurn, EndTurn, Replenish):
-            return Owed(f"a derived event ({t.__name__})")
+            return Owed(f"a derived event ({kind_words(t)})")
         if t in CHOICES:
-            names = "/".join(a.__name__ for a in answer_types(t)) + ("/Passed" if CHOICES[t][2] else "")
+            names = " or ".join([kind_words(a) for a in answer_types(t)] + (["passed"] if CHOICES[t][2] else []))
             rule = CHOICES[t][0]
             return Owed(f"{names}{' by ' + who if who else ''}", rule, CHOICES[t][3], who)
-        return Owed(t.__name__)
+        return Owed(kind_words(t))
 
     def expected(self, s: Any) -> str:
         o = self.owed(s)
@@ -103,11 +107,11 @@ class Rules(Checks, Applies, RulesBase):
                     if p.id == who:
                         break
                 else:
-                    raise bad("CL-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+                    raise bad("CL-2.1", "unknown-player", f"{kind_words(e)}: {who!r} is not a player of this match")
             if e.kind == "X":
-                raise bad("CL-2.1", "unexpected-event", f"{type(e).__name__} is derived by the engine and cannot be proposed")
+                raise bad("CL-2.1", "unexpected-event", f"{kind_words(e)} is derived by the engine and cannot be proposed")
             if type(e) is E.MatchStarted:
-                raise bad("CL-2.1", "unexpected-event", "MatchStarted can only be the first event")
+                raise bad("CL-2.1", "unexpected-event", "match started can only be the first event")
             h = s.todo[0] if s.todo else None
             if h is None:
                 raise self.out_of_step(s, e)
@@ -120,7 +124,7 @@ class Rules(Checks, Applies, RulesBase):
             hp = getattr(h, "player", None)
             if who is not None and hp is not None and who != hp:
                 rule = {Draft: "CL-1.4", PlaceStart: "CL-1.6"}.get(t, "CL-1.5" if t is Draw and s.turn == 0 else "CL-2.1")
-                raise bad(rule, "not-your-decision", f"{type(e).__name__} by {who}, but {hp} decides now ({self.expected(s)})")
+                raise bad(rule, "not-your-decision", f"{kind_words(e)} by {who}, but {hp} decides now ({self.expected(s)})")
             if t is Actions:
                 self.c_actions(s, e, h)
                 return _OK_ACTION.get(type(e)) or ok(self.rule_of(e))
@@ -134,7 +138,14 @@ class Rules(Checks, Applies, RulesBase):
                 return ok("CL-4.6")
             return self.c_choice(s, e, h)
         except Illegal as x:
-            return x.ruling()
+            return self.in_words(s, x.ruling())
+
+    def in_words(self, s: Any, r: Ruling) -> Ruling:
+        """A refusal names the Colossus cards and the Traits by their names (a judge reads names,
+        not ids; tiles keep their words: a tile's id ``start`` is also a word of the messages)."""
+        C = content()
+        said = name_cards(name_cards(r.message, C.cards), C.traits)
+        return r if said == r.message else replace(r, message=said)
 
     def check_unknown(self, s: State, e: Any) -> Ruling:
         """:meth:`check` of an event in a record with unknown identities: unknowns.py first (an
@@ -151,7 +162,7 @@ class Rules(Checks, Applies, RulesBase):
             s, e = U.check(s, e)
             U.trade_back_condition(s, e)
         except (Illegal, Undetermined) as x:
-            return x.ruling()
+            return self.in_words(s, x.ruling())
         r = self.check(s, e, True)
         if r.verdict == "legal":
             try:
@@ -159,7 +170,7 @@ class Rules(Checks, Applies, RulesBase):
             except Undetermined as x:
                 return x.ruling()
             if skipped is not None:
-                return Undetermined("CL-45", NS + "unknown-trade", f"{type(e).__name__} by {e.player}: {passed}",
+                return Undetermined("CL-45", NS + "unknown-trade", f"{kind_words(e)} by {e.player}: {passed}",
                                     skipped).ruling()
         return r
 
@@ -235,7 +246,7 @@ class Rules(Checks, Applies, RulesBase):
         h = s.todo[0] if s.todo else None
         if h is not None and type(e) in ANSWERS.get(type(h), ()):
             return None
-        return f"{type(e).__name__} comes out of step (the position expects {self.expected(s)}), and what it does " \
+        return f"{kind_words(e)} comes out of step (the position expects {self.expected(s)}), and what it does " \
                "needs what that position does not hold"
 
     def rule_of(self, e: Any) -> str:

@@ -27,6 +27,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved
 from adjudicator.core.kernel.rulings import Illegal, Undetermined
+from adjudicator.core.kernel.notation import kind_words
 
 from . import events as E
 from .data import content
@@ -341,7 +342,7 @@ def said(s: Any, e: Any, x: str) -> str:
             CardsLooked: "sees on top of the deck", CardsMoved: "discards (Oasis)", E.TraitDrawn: "draws",
             E.TraitRevealed: "turns up", E.TraitTaken: "takes"}.get(t)
     who = getattr(e, "player", None)
-    head = f"{who} {what} {x}" if who and what else f"{t.__name__} names {x}"
+    head = f"{who} {what} {x}" if who and what else f"{kind_words(t)} names {x}"
     src = _source(s, e)
     frm = "from hand" if src.startswith("hand:") else "from " + src.replace("_", " ")
     return f"{head} {frm}"

@@ -57,7 +57,7 @@ class Combat:
     def c_block(self, s: State, e: E.BlockDeclared) -> None:
         h = head(s)
         if type(h) is not Block or h.player != e.player:
-            raise bad("CO-7.5", "block-timing", f"BlockDeclared by {e.player}, but the position expects {self.expected(s)}")
+            raise bad("CO-7.5", "block-timing", f"block declared by {e.player}, but the position expects {self.expected(s)}")
         found = find_follower(s, e.blocker)
         if found is None or found[0].id != e.player:
             raise bad("CO-7.5", "not-own-follower", f"{e.blocker!r} is not a follower of {e.player} on the field")
@@ -68,7 +68,7 @@ class Combat:
     def c_block_declined(self, s: State, e: E.BlockDeclined) -> None:
         h = s.todo[0] if s.todo else None
         if type(h) is not Block or h.player != e.player:
-            raise bad("CO-7.5", "block-timing", f"BlockDeclined by {e.player}, but the position expects {self.expected(s)}")
+            raise bad("CO-7.5", "block-timing", f"block declined by {e.player}, but the position expects {self.expected(s)}")
 
     @checks(E.CardsRevealed, rule="CO-7.7")
     def c_revealed(self, s: State, e: E.CardsRevealed) -> None:
@@ -78,7 +78,7 @@ class Combat:
         if len(e.cards) != h.count:
             raise bad("CO-7.7", "reveal-count", f"{h.count} cards are revealed from {e.player}'s deck, the event names {len(e.cards)}")
         if any(c is None for c in e.cards):
-            raise bad("CO-2.5", "unknown-identity", "CardsRevealed must name every revealed card in this version")
+            raise bad("CO-2.5", "unknown-identity", "cards revealed must name every revealed card in this version")
         problem = deck.top_fits(s.player(e.player), list(e.cards), self.as_listed(s))  # type: ignore[arg-type]
         if problem is not None:  # CO-2.6: checked card by card, in the order listed
             rule, code, why = problem
@@ -114,7 +114,7 @@ class Combat:
         h = head(s)
         if type(h) is not ReplaceLocus or h.player != e.player:
             if type(h) is ReplaceLocus or (h is None and s.phase == "main"):
-                raise bad("CO-7.8", "no-replacement-due", f"LocusReplaced by {e.player}: a Locus card is put back only by the owner "
+                raise bad("CO-7.8", "no-replacement-due", f"locus replaced by {e.player}: a Locus card is put back only by the owner "
                           f"of a Locus slot whose Gem was just captured (now: {self.expected(s)})")
             raise self.out_of_step(s, e)
         if e.card not in s.player(e.player).hand:
@@ -124,7 +124,7 @@ class Combat:
     def a_attack(self, s: State, e: E.AttackDeclared) -> State:
         found = find_follower(s, e.attacker)
         if found is None:  # an unchecked attack by no follower: no defined effect (CO-45)
-            raise Undefined(f"AttackDeclared by {e.player}: no follower {e.attacker!r} is on the field to attack")
+            raise Undefined(f"attack declared by {e.player}: no follower {e.attacker!r} is on the field to attack")
         p, i, f = found
         f = replace(f, attacked=True, on=False) if s.options.attack_taps_attacker else replace(f, attacked=True)
         p = replace(p, field=p.field[:i] + (f,) + p.field[i + 1:])

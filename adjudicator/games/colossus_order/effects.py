@@ -13,6 +13,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from adjudicator.core.kernel.kit import applies, checks, head
+from adjudicator.core.kernel.notation import kind_words
 
 from . import deck
 from . import events as E
@@ -159,7 +160,7 @@ class Effects:
         if type(h) is not task or h.player != e.player:
             raise self.out_of_step(s, e)
         if e.card is None:
-            raise bad("CO-2.5", "unknown-identity", f"{type(e).__name__} must name the card in this version")
+            raise bad("CO-2.5", "unknown-identity", f"{kind_words(e)} must name the card in this version")
         return h
 
     @checks(E.TopCardRevealed, rule="CO-8.6")

@@ -56,7 +56,7 @@ class Moves:
     def c_card_move(self, s: State, e: CardsMoved) -> None:
         h = head(s)
         if e.owner != h.player or (e.player is not None and e.player != h.player) or (e.from_zone, e.to_zone) != (h.from_zone, h.to_zone):
-            raise bad("CO-46", "move-what", f"CardsMoved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
+            raise bad("CO-46", "move-what", f"cards moved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
                                             f"moves up to {h.count} of {h.player}'s cards from {h.from_zone} to {h.to_zone}")
         seers = self.move_seers(s, h)
         if sorted(e.seen_by) != seers:

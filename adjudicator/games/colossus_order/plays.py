@@ -166,9 +166,9 @@ class Plays:
     def c_pass(self, s: State, e: E.XPlayPassed) -> None:
         h = s.todo[0] if s.todo else None
         if type(h) is not Window:
-            raise bad("CO-9.2", "no-window", f"XPlayPassed by {e.player}, but no X-play window is open (expected: {self.expected(s)})")
+            raise bad("CO-9.2", "no-window", f"x-play passed by {e.player}, but no X-play window is open (expected: {self.expected(s)})")
         if h.priority != e.player:
-            raise bad("CO-9.2", "no-priority", f"XPlayPassed by {e.player}, but {h.priority} has priority")
+            raise bad("CO-9.2", "no-priority", f"x-play passed by {e.player}, but {h.priority} has priority")
 
     def _add_to_chain(self, s: State, item: ChainItem) -> State:
         s = put(s, chain=s.chain + (item,))
@@ -194,11 +194,11 @@ class Plays:
     def a_ability(self, s: State, e: E.FollowerAbilityActivated) -> State:
         found = find_follower(s, e.follower)
         if found is None:  # an unchecked activation by no follower: no defined effect (CO-45)
-            raise Undefined(f"FollowerAbilityActivated by {e.player}: no follower {e.follower!r} is on the field")
+            raise Undefined(f"follower ability activated by {e.player}: no follower {e.follower!r} is on the field")
         f = found[2]
         abilities = pool_of(s)[f.card].abilities
         if not 0 <= e.ability < len(abilities):
-            raise Undefined(f"FollowerAbilityActivated by {e.player}: {f.card} ({e.follower}) has no ability #{e.ability}")
+            raise Undefined(f"follower ability activated by {e.player}: {f.card} ({e.follower}) has no ability #{e.ability}")
         ab = abilities[e.ability]
         if ab.cost.off:
             s = with_follower(s, e.follower, on=False)

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from adjudicator.core.kernel.kit import applies, checks, head
 from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsMoved, CardsReordered
 from adjudicator.core.kernel.rulings import Illegal, Ruling, legal
+from adjudicator.core.kernel.notation import kind_words
 
 from . import deck, unknowns
 from .state import LocusSlot, Look, MoveCards, Player, Reorder, State, ToLocus
@@ -34,7 +35,7 @@ class Private:
         if e.source is not None and e.source != (h.source or None):  # informational, but never another card's
             rule = ("CO-43" if task is ToLocus else "CO-46" if task is MoveCards else
                     {"hand": "CO-41", "locus": "CO-47"}.get(h.zone, "CO-42") if task is Look else "CO-42")
-            raise bad(rule, "private-source", f"{type(e).__name__}: source {e.source!r}, but {h.source or 'no card'} "
+            raise bad(rule, "private-source", f"{kind_words(e)}: source {e.source!r}, but {h.source or 'no card'} "
                                               f"lets {who} do this (the source may be left out)")
         return h
 
@@ -187,7 +188,7 @@ class Private:
             return self.c_card_move(s, e)
         h = self.private_step(s, e, ToLocus)
         if e.owner != h.player or (e.player is not None and e.player != h.player) or e.from_zone != "deck" or e.to_zone != "locus":
-            raise bad("CO-43", "move-what", f"CardsMoved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
+            raise bad("CO-43", "move-what", f"cards moved of {e.owner}'s cards from {e.from_zone} to {e.to_zone}, but {h.source} "
                                             f"moves the top of {h.player}'s deck to {h.player}'s Locus (deck -> locus)")
         if list(e.seen_by) != [h.player]:
             raise bad("CO-43", "seen-by", f"the cards go into the Locus face down, seen by {h.player} alone: seen_by "

@@ -29,7 +29,11 @@ named after it (the package reads in one direction: ``events`` -> ``state`` -> `
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from adjudicator.core.kernel.kit import RulesBase
+from adjudicator.core.kernel.notation import name_cards
+from adjudicator.core.kernel.rulings import Ruling
 
 from .candidates import Candidates
 from .combat import Combat
@@ -56,6 +60,11 @@ class Rules(Stats, Turns, Targets, Plays, Effects, Combat, Private, Moves, Unsta
     """The Colossus Order rules, bound to nothing but the pool named by each position."""
 
     namespace = NS
+
+    def in_words(self, s: State, r: Ruling) -> Ruling:
+        """A refusal names the pool's cards by their names (a judge reads names, not ids)."""
+        said = name_cards(r.message, pool_of(s))
+        return r if said == r.message else replace(r, message=said)
 
 
 #: the kit's compiled check and its apply dispatch; Rules.check/apply add one step before them:

@@ -17,6 +17,7 @@ from adjudicator.core.kernel.kit import Owed, applies, checks, head
 from adjudicator.core.kernel.commitments import Committed, looks_like, opens, well_formed
 from adjudicator.core.kernel.events import HIDDEN
 from adjudicator.core.kernel.rulings import Illegal, Undetermined
+from adjudicator.core.kernel.notation import kind_words
 
 from . import deck, unknowns
 from . import events as E
@@ -38,33 +39,33 @@ class Turns:
     #: the rule behind each owed step and why it is owed; None: an ordinary step of the turn's
     #: structure, cited by CO-3.1 (whose decision it is), an obligation a rule created by its own
     _OWED: dict[type, tuple[str | None, Any]] = {
-        Shuffle: (None, lambda h: f"DeckShuffled by {h.player}"),
-        ChooseFirst: (None, lambda h: "FirstPlayerDecided"),
-        Mulligan: (None, lambda h: f"CardsReturned by {h.player} (the opening exchange, before the first turn)"),
-        Block: (None, lambda h: f"BlockDeclared or BlockDeclined by {h.player} (an attack waits for the defender)"),
-        Window: (None, lambda h: f"an X-play by {h.priority} (Action.Snap, follower ability or XPlayPassed) "
+        Shuffle: (None, lambda h: f"deck shuffled by {h.player}"),
+        ChooseFirst: (None, lambda h: "first player decided"),
+        Mulligan: (None, lambda h: f"cards returned by {h.player} (the opening exchange, before the first turn)"),
+        Block: (None, lambda h: f"block declared or block declined by {h.player} (an attack waits for the defender)"),
+        Window: (None, lambda h: f"an X-play by {h.priority} (Action.Snap, follower ability or x-play passed) "
                                  f"(the X-play window is open and {h.priority} has priority)"),
-        Reveal: ("CO-7.7", lambda h: f"CardsRevealed from {h.player}'s deck ({h.count} cards: the attack hit the deck)"),
-        Capture: ("CO-7.7", lambda h: f"GemsCaptured by {h.player} (up to {h.limit} of the revealed Gem cards)"),
-        ReplaceLocus: ("CO-7.8", lambda h: f"LocusReplaced by {h.player} in slot {h.slot} (a Gem was captured from "
+        Reveal: ("CO-7.7", lambda h: f"cards revealed from {h.player}'s deck ({h.count} cards: the attack hit the deck)"),
+        Capture: ("CO-7.7", lambda h: f"gems captured by {h.player} (up to {h.limit} of the revealed Gem cards)"),
+        ReplaceLocus: ("CO-7.8", lambda h: f"locus replaced by {h.player} in slot {h.slot} (a Gem was captured from "
                                            f"that Locus slot: its owner puts a card from hand face down there)"),
-        DiscardDeclared: ("CO-3.3", lambda h: f"DeclarationDiscarded by {h.chooser} (the Complete Declaration failed: "
+        DiscardDeclared: ("CO-3.3", lambda h: f"declaration discarded by {h.chooser} (the Complete Declaration failed: "
                                               f"2 of its 6 revealed Locus cards are discarded)"),
-        RevealTop: ("CO-8.6", lambda h: f"TopCardRevealed by {h.player} ({h.count - h.done} more to reveal: "
+        RevealTop: ("CO-8.6", lambda h: f"top card revealed by {h.player} ({h.count - h.done} more to reveal: "
                                         f"{h.source} reveals the top of {h.player}'s deck)"),
-        Mill: ("CO-8.8", lambda h: f"CardMilled by {h.player} ({h.count} more: {h.source} puts the top of "
+        Mill: ("CO-8.8", lambda h: f"card milled by {h.player} ({h.count} more: {h.source} puts the top of "
                                    f"{h.player}'s deck into the discard pile)"),
-        Look: (None, lambda h: (f"CardsLooked by {h.player} at {h.owner}'s hand (CO-41: {h.source} lets "
+        Look: (None, lambda h: (f"cards looked by {h.player} at {h.owner}'s hand (CO-41: {h.source} lets "
                                 f"{h.player} look at it)") if h.zone == "hand" else
-               (f"CardsLooked by {h.player} at {h.count} of {h.owner}'s face-down Locus cards (CO-47: {h.source} lets "
+               (f"cards looked by {h.player} at {h.count} of {h.owner}'s face-down Locus cards (CO-47: {h.source} lets "
                 f"{h.player} look at them)") if h.zone == "locus" else
-               (f"CardsLooked by {h.player} at the top {h.count} cards of {h.owner}'s deck (CO-42: {h.source} lets "
+               (f"cards looked by {h.player} at the top {h.count} cards of {h.owner}'s deck (CO-42: {h.source} lets "
                 f"{h.player} look at them)")),
-        Reorder: ("CO-42", lambda h: f"CardsReordered by {h.player} (the {h.count} cards looked at go back on top of "
+        Reorder: ("CO-42", lambda h: f"cards reordered by {h.player} (the {h.count} cards looked at go back on top of "
                                      f"{h.owner}'s deck in the order {h.player} chooses)"),
-        MoveCards: ("CO-46", lambda h: f"CardsMoved by {h.player} from {h.from_zone} to {h.to_zone} (up to {h.count} "
+        MoveCards: ("CO-46", lambda h: f"cards moved by {h.player} from {h.from_zone} to {h.to_zone} (up to {h.count} "
                                        f"cards: {h.source} moves them)"),
-        ToLocus: ("CO-43", lambda h: f"CardsMoved by {h.player} from deck to locus ({h.count} cards: {h.source} puts "
+        ToLocus: ("CO-43", lambda h: f"cards moved by {h.player} from deck to locus ({h.count} cards: {h.source} puts "
                                      f"the top of {h.player}'s deck into the Locus face down)"),
     }
     #: why a Draw is owed, by its reason
@@ -85,15 +86,16 @@ class Turns:
         t = type(h)
         if t is Draw:
             rule, why = self._DRAWS.get(h.reason, ("CO-8.10", "an effect makes them draw"))
-            return Owed(f"CardDrawn by {h.player} ({h.count} to draw)", rule, why, h.player)
+            return Owed(f"card drawn by {h.player} ({h.count} to draw)", rule, why, h.player)
         if t is Declare:
-            cip = pool_of(s)[h.card].is_follower
-            return Owed(f"EffectDeclared by {h.player} for {h.card}", "CO-6.4" if cip else "CO-8.5",
+            card = pool_of(s)[h.card]
+            cip = card.is_follower
+            return Owed(f"effect declared by {h.player} for {card.name}", "CO-6.4" if cip else "CO-8.5",
                         "a CIP ability is mandatory and resolves as the follower enters" if cip else
                         "the effect resolves now and the engine does not model its text: it is declared", h.player)
         found = self._OWED.get(t)
         if found is None:
-            return Owed(f"a derived event ({t.__name__})")
+            return Owed(f"a derived event ({kind_words(t)})")
         rule, text = found
         if t is Look:
             rule = {"hand": "CO-41", "locus": "CO-47"}.get(h.zone, "CO-42")
@@ -109,27 +111,27 @@ class Turns:
         """The turn player's open timing in the main phase (no pending step, empty chain)."""
         if s.todo or s.phase != "main":
             if s.phase in ("start", "end"):
-                raise bad("CO-3.5", "not-in-this-phase", f"{type(e).__name__} cannot be played in the {s.phase} phase (now: {self.expected(s)})")
+                raise bad("CO-3.5", "not-in-this-phase", f"{kind_words(e)} cannot be played in the {s.phase} phase (now: {self.expected(s)})")
             raise self.out_of_step(s, e)
         if e.player != s.turn_player:
-            raise bad(rule, "not-turn-player", f"{type(e).__name__} by {e.player}: only the turn player {s.turn_player} may do this at open timing")
+            raise bad(rule, "not-turn-player", f"{kind_words(e)} by {e.player}: only the turn player {s.turn_player} may do this at open timing")
 
     def in_window(self, s: State, e: Any, rule: str = "CO-3.1") -> bool:
         h = head(s)
         if type(h) is Window:
             if e.player != h.priority:
-                raise bad("CO-9.3", "no-priority", f"{type(e).__name__} by {e.player}: {h.priority} has priority in this X-play window")
+                raise bad("CO-9.3", "no-priority", f"{kind_words(e)} by {e.player}: {h.priority} has priority in this X-play window")
             return True
         self.open_timing(s, e, rule)
         return False
 
     def not_proposed(self, s: State, e: Any) -> Illegal:
-        return bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed")
+        return bad("CO-3.1", "unexpected-event", f"{kind_words(e)} cannot be proposed")
 
     def precheck(self, s: State, e: Any) -> None:
         who = getattr(e, "player", None)
         if who is not None and who != s.players[0].id and who != s.players[1].id:
-            raise bad("CO-3.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+            raise bad("CO-3.1", "unknown-player", f"{kind_words(e)}: {who!r} is not a player of this match")
 
     def lookup_failed(self, s: State, e: Any) -> Illegal | None:
         """A lookup failed: an event naming a card outside the pool (the log reader rejects those,
@@ -139,7 +141,7 @@ class Turns:
         named = ([card] if card is not None else []) + [c for c in getattr(e, "cards", ()) if c is not None]
         for c in named:
             if c not in pool:
-                return bad("CO-4.4", "unknown-card", f"{type(e).__name__}: {c!r} is not a card of the {s.setup.pool!r} pool")
+                return bad("CO-4.4", "unknown-card", f"{kind_words(e)}: {c!r} is not a card of the {s.setup.pool!r} pool")
         return None
 
     @checks(E.DeckShuffled, rule="CO-2.1")
@@ -147,13 +149,13 @@ class Turns:
         h = head(s)
         if type(h) is not Shuffle or h.player != e.player:
             if type(h) is Shuffle:
-                raise bad("CO-2.1", "shuffle-order", f"DeckShuffled by {e.player}: {h.player}'s deck is shuffled first")
+                raise bad("CO-2.1", "shuffle-order", f"deck shuffled by {e.player}: {h.player}'s deck is shuffled first")
             raise self.out_of_step(s, e)
 
     @checks(E.FirstPlayerDecided, rule="CO-2.2")
     def c_first(self, s: State, e: E.FirstPlayerDecided) -> None:
         if type(head(s)) is not ChooseFirst:
-            raise bad("CO-2.2", "first-player-decided", f"FirstPlayerDecided({e.player}) but {self.expected(s)} is expected" +
+            raise bad("CO-2.2", "first-player-decided", f"{e.player} named first player, but {self.expected(s)} is expected" +
                       (f" (the first player is already {s.first})" if s.first else ""))
 
     @checks(E.CardDrawn, rule="CO-2.5")
@@ -163,11 +165,11 @@ class Turns:
             if h is None and s.phase == "main" and e.player == s.turn_player:
                 why = "the first player skips the draw step of the first turn" if (s.turn == 1 and e.player == s.first) \
                     else "the draw step of this turn is over (1 card per draw step)"
-                raise bad("CO-3.4", "no-draw-owed", f"CardDrawn by {e.player} on turn {s.turn}: {why}")
+                raise bad("CO-3.4", "no-draw-owed", f"card drawn by {e.player} on turn {s.turn}: {why}")
             raise self.out_of_step(s, e)
         if h.player != e.player:
             rule = {"opening": "CO-2.3", "draw-step": "CO-3.4"}.get(h.reason, "CO-3.1")
-            raise bad(rule, "wrong-drawer", f"CardDrawn by {e.player}, but {h.player} draws now ({h.reason})")
+            raise bad(rule, "wrong-drawer", f"card drawn by {e.player}, but {h.player} draws now ({h.reason})")
         if unknowns.unknown(e.card):  # CO-39: a draw the record does not name
             if not s.player(e.player).deck_count:
                 raise bad("CO-2.5", "not-in-deck", f"{e.player} draws a card, but the deck is empty")
@@ -209,7 +211,7 @@ class Turns:
         if type(h) is not Mulligan:
             raise self.out_of_step(s, e)
         if h.player != e.player:
-            raise bad("CO-2.4", "exchange-order", f"CardsReturned by {e.player}, but {h.player} decides the opening exchange now (first player first)")
+            raise bad("CO-2.4", "exchange-order", f"cards returned by {e.player}, but {h.player} decides the opening exchange now (first player first)")
         limit = s.options.mulligan_first if e.player == s.first else s.options.mulligan_second
         if len(e.cards) > limit:
             raise bad("CO-2.4", "too-many-returned", f"{e.player} returns {len(e.cards)} cards; the {'first' if e.player == s.first else 'second'} player may return at most {limit} (CO-1)")
@@ -299,8 +301,8 @@ class Turns:
         if c.player != e.player:
             raise bad("CO-40.2", "not-own-commitment", f"{e.player} opens {c.what}: only {c.player} can open it")
         if not opens(e.commitment, e.card, e.salt):
-            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but sha256 of "
-                                                f"\"{e.card}:{e.salt}\" is not the commitment {e.commitment}")
+            raise bad("CO-40.3", "bad-opening", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but {card_words(s, e.card)} "
+                                                f"with salt {e.salt!r} does not hash to the commitment {e.commitment}")
         if c.possible and e.card not in c.possible:
             raise bad("CO-40.4", "impossible-identity", f"{e.player} opens {c.what} as {card_words(s, e.card)}, but that card could "
                                                         f"only be one of {', '.join(card_words(s, x) for x in c.possible)} when it was committed")

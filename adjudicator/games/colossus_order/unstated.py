@@ -16,12 +16,14 @@ from msgspec.structs import replace
 from adjudicator.core.kernel.kit import checks
 from adjudicator.core.kernel.events import HIDDEN, bare
 from adjudicator.core.kernel.rulings import Illegal, Ruling, Undetermined
+from adjudicator.core.kernel.notation import kind_words
 
 from . import unknowns
 from . import events as E
 from .state import Battle, Flipped, UnknownLocusHit, RevealLocus, State
 from .positions import NS, bad, frozen, pool_of, with_player, _is_gem, _not_gem, push, put
 from .conditions import face_up_condition, hit_condition
+from .words import words
 
 #: the steps whose consequence may show a card the record leaves unknown (Rules.blind), and that
 #: consequence's event type
@@ -53,7 +55,7 @@ class Unstated:
         if not unknowns.could_be(owner, pool, _is_gem if gem else _not_gem):
             what = "a Gem" if gem else "not a Gem"
             return bad("CO-39.5", "impossible-identity",
-                       f"{type(e).__name__} after {h.attacker}'s attack on {h.player}'s unknown Locus slot {h.slot} "
+                       f"{kind_words(e)} after {h.attacker}'s attack on {h.player}'s unknown Locus slot {h.slot} "
                        f"means that card was {what}, but {h.player}'s unknown cards can only be {', '.join(unknowns.possible(owner)) or 'nothing'}").ruling()
         cond = hit_condition(h, gem)
         return Ruling("undetermined", "CO-39.5", NS + "locus-hit-unknown", ruling.message, ruling.engine_checked, condition=cond)
@@ -103,7 +105,7 @@ class Unstated:
         engine's but for the unknown cards, which it names as cards they can be."""
         blind = self.blind(s)
         if blind is None or type(blind) is not type(e):
-            raise bad("CO-3.1", "unexpected-event", f"{type(e).__name__} cannot be proposed")
+            raise bad("CO-3.1", "unexpected-event", f"{kind_words(e)} cannot be proposed")
         field = "cards" if type(e) is E.LocusRevealed else "card"
         stated = getattr(e, field)
         named = [stated] if field == "card" else list(stated)
@@ -112,8 +114,8 @@ class Unstated:
         derived = replace(blind, **{field: merged[0] if field == "card" else merged})
         if bare(e) != bare(derived):  # everything but the unknown cards is the engine's to derive (LOG-2)
             game = "the engine derives"
-            raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {type(e).__name__} {msgspec.json.encode(bare(e)).decode()} "
-                                                           f"but {game} {msgspec.json.encode(blind).decode()} (\"?\": a card this record leaves unknown)")
+            raise Illegal("LOG-2", "core/derived-mismatch", f"the log states {words(e, s) or kind_words(e)} "
+                                                           f"but {game} {words(blind, s) or kind_words(blind)} (\"?\": a card this record leaves unknown)")
         unknown_as = [HIDDEN if unknowns.unknown(c) else c for c in named]
         owner = s.player(s.other(blind.player) if type(e) is E.BattleResolved else blind.player)
         unseen = owner.unseen
@@ -122,7 +124,7 @@ class Unstated:
         for was, c in zip(expect, unknown_as):
             if was != HIDDEN or c == HIDDEN:
                 continue
-            what = f"{type(e).__name__} shows {c} in {owner.id}'s Locus"
+            what = f"{kind_words(e)} shows {c} in {owner.id}'s Locus"
             if c not in unseen:
                 raise bad("CO-39.2", "impossible-identity", f"{what}, but {unknowns.where(s, owner, c)}")
             problem = unknowns.breaks_construction(s, owner, c, pool, shown)
@@ -134,7 +136,7 @@ class Unstated:
         for slot, c in zip(slots, unknown_as):
             cond = face_up_condition(s, owner.id, slot)
             if cond is not None and c != HIDDEN and pool[c].is_gem:  # CO-39.5: settled against the record
-                raise Illegal("CO-39.5", NS + "impossible-identity", f"{type(e).__name__} shows {c}, a Gem, in {owner.id}'s "
+                raise Illegal("CO-39.5", NS + "impossible-identity", f"{kind_words(e)} shows {c}, a Gem, in {owner.id}'s "
                                                                      f"Locus slot {slot}", settles=cond)
 
     def name_slots(self, s: State, player: str, named: dict[int, Any]) -> State:
@@ -182,7 +184,7 @@ def seat_check_of(kit_check: Any, table: dict[type, Any], accepted: dict[type, R
         try:
             return fn(self, s, e) or accepted[e.__class__]
         except (Illegal, Undetermined) as x:
-            return x.ruling()
+            return self.in_words(s, x.ruling())
         except Exception:  # noqa: BLE001 - the kit's check says what a lookup error means (or raises)
             return kit_check(self, s, e)
     return seat_check

@@ -52,7 +52,7 @@ class Apply(Movement, TitanPowers):
         seen: set[str] = set()
         for p in new:  # (a placement a judge's ruling lets stand, KO-40: a square holds one miniature)
             if p.square in held or p.square in seen:
-                raise Undefined(f"MiniaturesPlaced by {e.warband}: {p.square} would hold two miniatures")
+                raise Undefined(f"miniatures placed by {e.warband}: {p.square} would hold two miniatures")
             seen.add(p.square)
         s.pieces = s.pieces + tuple(new)
         if s.seat + 1 < 4:
@@ -175,7 +175,7 @@ class Apply(Movement, TitanPowers):
         if s.warbands[seat].id != e.warband:
             seat = s.seat_of(e.warband)
             if seat < 0:
-                raise Undefined(f"TurnStarted names {e.warband!r}, which is no warband of this match")
+                raise Undefined(f"turn started names {e.warband!r}, which is no warband of this match")
             s.seat, s.order = seat, (seat - s.first) % 4
         s.step, s.destiny, s.points, s.initiative, s.acted, s.activation = "destiny", 0, 0, False, False, None
 
@@ -242,7 +242,7 @@ class Apply(Movement, TitanPowers):
     def a_weapon(self, s: Position, e: E.WeaponUsed) -> None:
         a = s.activation
         if a is None:
-            raise Undefined(f"WeaponUsed by {e.warband}: no Colossus was activated to wield the {WEAPONS[e.weapon]}")
+            raise Undefined(f"weapon used by {e.warband}: no Colossus was activated to wield the {WEAPONS[e.weapon]}")
         w = s.current
         occ = self.occupancy(s)
         try:
@@ -253,7 +253,7 @@ class Apply(Movement, TitanPowers):
             cost = 0
             missing = [t for t in e.targets if t not in occ]
             if missing:
-                raise Undefined(f"WeaponUsed by {e.warband}: there is no miniature on {missing[0]!r} to beat")
+                raise Undefined(f"weapon used by {e.warband}: there is no miniature on {missing[0]!r} to beat")
         gone = list(dict.fromkeys(occ[t] for t in e.targets))
         s.pieces, s.activation = tuple(p for p in s.pieces if p not in gone), replace(a, left=a.left - cost)
         # (the charge goes back to the supply: none when a use that stands found the weapon not charged)
@@ -280,10 +280,10 @@ class Apply(Movement, TitanPowers):
         beaten = list(w.beaten)
         beaten[CI[e.character]] -= 1
         if beaten[CI[e.character]] < 0:  # (a rebirth a judge's ruling lets stand, KO-40)
-            raise Undefined(f"RebirthUsed: no {title(e.character)} of the {wname(w.id)} is off the board to return")
+            raise Undefined(f"rebirth used: no {title(e.character)} of the {wname(w.id)} is off the board to return")
         there = self.occupancy(s).get(e.square)
         if there is not None:
-            raise Undefined(f"RebirthUsed: {e.square} holds the {wname(there.warband)} {title(there.character)}; "
+            raise Undefined(f"rebirth used: {e.square} holds the {wname(there.warband)} {title(there.character)}; "
                             f"a square holds one miniature")
         self.set_wb(s, s.seat, pool=w.pool - cost, supply=w.supply + cost, beaten=tuple(beaten))
         s.pieces = s.pieces + (Piece(e.square, w.id, e.character, reborn=True),)

@@ -44,32 +44,32 @@ class Movement(Queries):
             or e.turn_steps is not None
         if not compact:
             if not e.path:
-                raise bad("KO-5.2", "empty-path", "MiniatureMoved names no path (a move of no steps is the path of its own square)")
+                raise bad("KO-5.2", "empty-path", "miniature moved names no path (a move of no steps is the path of its own square)")
             return list(e.path)
         if e.start is None:
-            raise bad("KO-5.2", "compact-incomplete", "MiniatureMoved: a move given by direction needs its start square")
+            raise bad("KO-5.2", "compact-incomplete", "miniature moved: a move given by direction needs its start square")
         steps = e.steps or 0
         turn_steps = e.turn_steps or 0
         if steps < 0 or turn_steps < 0:
-            raise bad("KO-5.2", "bad-length", f"MiniatureMoved: steps {steps}, turn_steps {turn_steps}; lengths are not negative")
+            raise bad("KO-5.2", "bad-length", f"miniature moved: steps {steps}, turn_steps {turn_steps}; lengths are not negative")
         if steps and e.direction is None:
-            raise bad("KO-5.2", "compact-incomplete", f"MiniatureMoved: {steps} steps from {e.start} need a direction")
+            raise bad("KO-5.2", "compact-incomplete", f"miniature moved: {steps} steps from {e.start} need a direction")
         if (e.turn is None) != (e.turn_steps is None) or (e.turn is not None and (steps < 1 or turn_steps < 1 or e.turn == e.direction)):
-            raise bad("KO-5.2", "bad-turn", "MiniatureMoved: a change of direction needs steps before it, a new direction "
+            raise bad("KO-5.2", "bad-turn", "miniature moved: a change of direction needs steps before it, a new direction "
                       "(turn) and steps after it (turn_steps)")
         if steps + turn_steps > 60:
-            raise bad("KO-5.4", "too-far", f"MiniatureMoved: {steps + turn_steps} steps; no board is that large")
+            raise bad("KO-5.4", "too-far", f"miniature moved: {steps + turn_steps} steps; no board is that large")
         path = [e.start]
         at: str | None = e.start
         for direction, n in ((e.direction, steps), (e.turn, turn_steps)):
             for _ in range(n):
                 nxt = step_name(at, direction, 1) if at is not None else None
                 if nxt is None:
-                    raise bad("KO-5.2", "off-board", f"MiniatureMoved: step {len(path)} from {at} {direction} leaves the board")
+                    raise bad("KO-5.2", "off-board", f"miniature moved: step {len(path)} from {at} {direction} leaves the board")
                 path.append(nxt)
                 at = nxt
         if e.path and list(e.path) != path:
-            raise bad("KO-5.2", "path-mismatch", f"MiniatureMoved gives the path {e.path} and a direction form that "
+            raise bad("KO-5.2", "path-mismatch", f"miniature moved gives the path {e.path} and a direction form that "
                       f"walks {path}; they must agree")
         return path
 
@@ -91,7 +91,7 @@ class Movement(Queries):
         first = names[0]
         start = b.index.get(first) if isinstance(first, str) else None
         if start is None:
-            raise bad("KO-5.2", "unknown-square", f"MiniatureMoved: {first!r} is not a square of the board")
+            raise bad("KO-5.2", "unknown-square", f"miniature moved: {first!r} is not a square of the board")
         pieces = s.pieces
         k = s.squares  # (square_index, a working position's kept answer read inline: once per move)
         at = k[1] if k is not None and k[0] is pieces else self.square_index(s)
@@ -101,9 +101,9 @@ class Movement(Queries):
         if p is not None and p.warband == w.id and p.character == ch and not p.activated and not p.reborn:
             mover = p  # (what mover_ok accepts at once)
         else:
-            mover = self.mover_ok(s, w, ch, p, first, "MiniatureMoved")
+            mover = self.mover_ok(s, w, ch, p, first, "miniature moved")
         if a.square is not None and first != a.square:
-            raise bad("KO-11", "not-the-named-miniature", f"MiniatureMoved starts on {first}; the activation named the "
+            raise bad("KO-11", "not-the-named-miniature", f"miniature moved starts on {first}; the activation named the "
                       f"{ch} on {a.square}")
         return w, a, names, b, start, at, mover, mover_at  # type: ignore[return-value]
 
@@ -186,16 +186,16 @@ class Movement(Queries):
             raise Undefined(x.message) from None
         for name in names:
             if not isinstance(name, str) or name not in b.index:
-                raise Undefined(f"MiniatureMoved: {name!r} is not a square of the {b.size}x{b.size} board")
+                raise Undefined(f"miniature moved: {name!r} is not a square of the {b.size}x{b.size} board")
         occ = self.occupancy(s)
         mover = occ.get(names[0])
         if mover is None:
-            raise Undefined(f"MiniatureMoved: there is no miniature on {names[0]} to move")
+            raise Undefined(f"miniature moved: there is no miniature on {names[0]} to move")
         there = occ.get(names[-1])
         beaten: list[Piece] = []
         if there is not None and there is not mover:
             if there.warband == mover.warband or self.allied(s, there.warband, mover.warband):
-                raise Undefined(f"MiniatureMoved: {names[-1]} holds the {wname(there.warband)} {title(there.character)}, "
+                raise Undefined(f"miniature moved: {names[-1]} holds the {wname(there.warband)} {title(there.character)}, "
                                 f"on the {wname(mover.warband)} {title(mover.character)}'s side; a square holds one miniature")
             beaten.append(there)
         mp = s.activation.mp if s.activation is not None else 0
@@ -206,12 +206,12 @@ class Movement(Queries):
         """A Titan Weapon: chapter 3, the warband's own Colossus, charged (KO-8.1)."""
         self.chapter(s, e, 3, "KO-8.1")
         if ch != "colossus":
-            raise bad("KO-8.1", "not-colossus", f"MiniatureMoved: only a Colossus wields a Titan Weapon; this is a {ch}")
+            raise bad("KO-8.1", "not-colossus", f"miniature moved: only a Colossus wields a Titan Weapon; this is a {ch}")
         if w.weapon != weapon:
-            raise bad("KO-8.1", "not-your-weapon", f"MiniatureMoved: the {wname(w.id)} Colossus wields the "
+            raise bad("KO-8.1", "not-your-weapon", f"miniature moved: the {wname(w.id)} Colossus wields the "
                       f"{WEAPONS.get(w.weapon or '', 'no weapon')}, not the {WEAPONS[weapon]} (KO-25)")
         if not w.charged:
-            raise bad("KO-8.1", "not-charged", f"MiniatureMoved: the {WEAPONS[weapon]} is not charged with {WEAPON_CHARGE} mana")
+            raise bad("KO-8.1", "not-charged", f"miniature moved: the {WEAPONS[weapon]} is not charged with {WEAPON_CHARGE} mana")
 
     def _meet(self, s: State, e: E.MiniatureMoved, w: Any, p: Piece, i: int, n: int, names: list[Any],
               left: int) -> int | None:
@@ -248,10 +248,10 @@ class Movement(Queries):
         """The Sword must carry the move on past a beaten enemy (KO-8.2); the Whip must beat one (KO-8.3).
         (``names``: the path's squares, each a square of the board by its one name.)"""
         if weapon == "sword" and not any(p.square != names[-1] for p in beaten):
-            raise bad("KO-8.2", "sword-unused", "MiniatureMoved with the Sword of Storm: the move must go on after beating "
+            raise bad("KO-8.2", "sword-unused", "miniature moved with the Sword of Storm: the move must go on after beating "
                       "an enemy, or the Sword is not used")
         if weapon == "whip" and not beaten:
-            raise bad("KO-8.3", "whip-unused", "MiniatureMoved with the Whip of Wrath beats nobody")
+            raise bad("KO-8.3", "whip-unused", "miniature moved with the Whip of Wrath beats nobody")
 
     @staticmethod
     def _captures(s: State, names: list[str]) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.core.kernel.kit import Owed, RulesBase
 from adjudicator.core.kernel.rulings import Illegal
+from adjudicator.core.kernel.notation import kind_words
 
 from . import events as E
 from .basics import CI, DERIVED_STEPS, NS, bad, board_of, title, wname
@@ -185,15 +186,15 @@ class Queries(RulesBase):
 
     def _expects(self, s: State, w: str, a: Activation | None) -> str:
         return {
-            "skills": f"SkillsChosen by {w}",
-            "place": f"MiniaturesPlaced by {w}",
-            "quake-roll": f"QuakeRolled by {w}",
-            "quake-shift": f"QuakeShifted by {w}",
-            "allocate": f"ManaAllocated by {w}",
-            "destiny": f"DestinyRolled by {w}",
-            "act": f"an activation, a Titan Power or TurnEnded by {w} ({s.points} activation points left)",
-            "roll": f"MovementRolled by {w} ({DICE[a.character] if a else '?'} dice for the {title(a.character) if a else '?'})",
-            "move": f"MiniatureMoved by {w} (a {title(a.character) if a else '?'} with {a.mp if a else '?'} movement points)",
+            "skills": f"skills chosen by {w}",
+            "place": f"miniatures placed by {w}",
+            "quake-roll": f"quake rolled by {w}",
+            "quake-shift": f"quake shifted by {w}",
+            "allocate": f"mana allocated by {w}",
+            "destiny": f"destiny rolled by {w}",
+            "act": f"an activation, a Titan Power or turn ended by {w} ({s.points} activation points left)",
+            "roll": f"movement rolled by {w} ({DICE[a.character] if a else '?'} dice for the {title(a.character) if a else '?'})",
+            "move": f"miniature moved by {w} (a {title(a.character) if a else '?'} with {a.mp if a else '?'} movement points)",
         }.get(s.step, s.step)
 
     def expected(self, s: State) -> str:
@@ -211,12 +212,12 @@ class Queries(RulesBase):
                 return cur
         self.four_seats(s, e)
         if s.wb(e.warband) is None:
-            raise bad("KO-4.1", "unknown-warband", f"{type(e).__name__}: {e.warband!r} is not a warband of this match "
+            raise bad("KO-4.1", "unknown-warband", f"{kind_words(e)}: {e.warband!r} is not a warband of this match "
                       f"({', '.join(w.id for w in s.warbands)})")
         if s.result is not None or s.queue or s.ending is not None or s.step not in steps:
             raise self.out_of_step(s, e)
         if e.warband != s.current.id:
-            raise bad("KO-4.1", "not-your-step", f"{type(e).__name__} by {e.warband}: it is {s.current.id}'s step "
+            raise bad("KO-4.1", "not-your-step", f"{kind_words(e)} by {e.warband}: it is {s.current.id}'s step "
                       f"({self.expected(s)})")
         return s.current
 
@@ -226,7 +227,7 @@ class Queries(RulesBase):
         if len(s.warbands) != 4:
             self.four_seats(s, e)
         if s.options.chapter < n:
-            raise bad(rule, "chapter", f"{type(e).__name__} belongs to chapter {n}; this match plays chapter {s.options.chapter}")
+            raise bad(rule, "chapter", f"{kind_words(e)} belongs to chapter {n}; this match plays chapter {s.options.chapter}")
 
     def square(self, s: State, name: Any, rule: str, what: str) -> int:
         i = board_of(s).index.get(name) if isinstance(name, str) else None
@@ -236,10 +237,10 @@ class Queries(RulesBase):
 
     def dice(self, s: State, e: Any, values: list[int], n: int) -> None:
         if len(values) != n:
-            raise bad("KO-4.5", "dice-count", f"{type(e).__name__} records {len(values)} dice; this roll takes {n} d4")
+            raise bad("KO-4.5", "dice-count", f"{kind_words(e)} records {len(values)} dice; this roll takes {n} d4")
         for v in values:
             if not 1 <= v <= 4:
-                raise bad("KO-2.1", "not-a-d4", f"{type(e).__name__}: {v} is not the result of a d4 (1 to 4)")
+                raise bad("KO-2.1", "not-a-d4", f"{kind_words(e)}: {v} is not the result of a d4 (1 to 4)")
         setup = s.setup
         if setup.rng is not None and setup.seed is not None:
             ent = self._gens.get(setup.seed)
@@ -249,7 +250,7 @@ class Queries(RulesBase):
             if list(values) != want:
                 first = s.rolls + 1
                 which = f"die {first}" if n == 1 else f"dice {first}-{first + n - 1}"
-                raise bad("KO-2.2", "roll-mismatch", f"{type(e).__name__} records {list(values)}; the declared generator "
+                raise bad("KO-2.2", "roll-mismatch", f"{kind_words(e)} records {list(values)}; the declared generator "
                           f"{setup.rng} (seed {setup.seed}) gives {want} for {which} of the match")
 
     def skills(self, s: State, e: Any, rule: str) -> tuple[tuple[int, int, int], tuple[int, int, int], int]:
@@ -260,9 +261,9 @@ class Queries(RulesBase):
         for name, given, target in (("attack", e.attack, att), ("defence", e.defence, dfc)):
             for k, v in given.items():
                 if k not in CI:
-                    raise bad(rule, "unknown-class", f"{type(e).__name__}: {name} names {k!r}; the classes are warrior, guardian, colossus")
+                    raise bad(rule, "unknown-class", f"{kind_words(e)}: {name} names {k!r}; the classes are warrior, guardian, colossus")
                 if v < 0:
-                    raise bad(rule, "negative", f"{type(e).__name__}: {name}.{k} is {v}; mana cannot be taken back")
+                    raise bad(rule, "negative", f"{kind_words(e)}: {name}.{k} is {v}; mana cannot be taken back")
                 target[CI[k]] = v
         found = (att[0], att[1], att[2]), (dfc[0], dfc[1], dfc[2]), sum(att) + sum(dfc)
         self._skills = (e, found)
@@ -275,20 +276,20 @@ class Queries(RulesBase):
         for name, now, add in (("attack", w.attack, att), ("defence", w.defence, dfc)):
             for i, c in enumerate(CHARACTERS):
                 if now[i] + add[i] > cap:
-                    raise bad("KO-24", "skill-cap", f"{type(e).__name__}: {c} {name} would hold {now[i] + add[i]} mana; "
+                    raise bad("KO-24", "skill-cap", f"{kind_words(e)}: {c} {name} would hold {now[i] + add[i]} mana; "
                               f"the ruleset caps a skill at {cap}")
 
     # -- the check ----------------------------------------------------------------------------------------
     # (the kit's wrapper RulesBase.check calls these, then the @checks handler)
     def not_proposed(self, s: State, e: Any) -> Illegal:
-        return bad("KO-4.1", "derived-event", f"{type(e).__name__} is derived by the engine; it is never proposed")
+        return bad("KO-4.1", "derived-event", f"{kind_words(e)} is derived by the engine; it is never proposed")
 
     # (no precheck: every check handler asks :meth:`chapter` or :meth:`actor` first, and both
     # reject a position without four warbands before anything else, :meth:`four_seats`; a
     # precheck would cost a call per event)
     def four_seats(self, s: State, e: Any) -> None:
         if len(s.warbands) != 4:
-            raise bad("KO-1.1", "four-seats", f"{type(e).__name__}: the set-up seats {len(s.warbands)} warbands, "
+            raise bad("KO-1.1", "four-seats", f"{kind_words(e)}: the set-up seats {len(s.warbands)} warbands, "
                       f"so nothing can be played")
 
     def mover_ok(self, s: State, w: Warband, c: str, p: Piece | None, sq: str, what: str) -> Piece:
@@ -312,11 +313,11 @@ class Queries(RulesBase):
         b = board_of(s)
         line = b.regions.get(e.region) if isinstance(e.region, str) else None
         if line is None:
-            raise bad(rule_region, "unknown-region", f"{type(e).__name__}: {e.region!r} is not a region of this board "
+            raise bad(rule_region, "unknown-region", f"{kind_words(e)}: {e.region!r} is not a region of this board "
                       f"(row-1 .. row-{b.size}, column-a .. column-{b.names[b.size - 1][0]})")
         dirs = b.region_directions(e.region)
         if e.direction not in dirs:
-            raise bad(rule_axis, "wrong-direction", f"{type(e).__name__}: {e.region} is a {b.region_axis(e.region)}; "
+            raise bad(rule_axis, "wrong-direction", f"{kind_words(e)}: {e.region} is a {b.region_axis(e.region)}; "
                       f"it slides {dirs[0]} or {dirs[1]}, not {e.direction}")
         return line
 
@@ -326,5 +327,5 @@ class Queries(RulesBase):
         if cit in line:
             k = line.index(cit) + (distance if e.direction == b.region_directions(e.region)[0] else -distance)
             if not 0 <= k < len(line):
-                raise bad(rule, "citadel-off-board", f"{type(e).__name__}: sliding {e.region} {distance} {e.direction} "
+                raise bad(rule, "citadel-off-board", f"{kind_words(e)}: sliding {e.region} {distance} {e.direction} "
                           f"would push the Citadel of Time from {s.citadel} off the board")

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 from adjudicator.core.kernel.events import HIDDEN, PRIVATE_EVENTS
 from adjudicator.core.kernel.kit import checks
 from adjudicator.core.kernel.rulings import Illegal
+from adjudicator.core.kernel.notation import kind_words
 
 from . import events as E
 from . import unknowns as U
@@ -35,7 +36,7 @@ class Checks(Phases):
     def not_proposed(self, s: State, e: Any) -> Illegal:
         if type(e) in PRIVATE_EVENTS:  # LOG-6: LOGOS's one private look is LG-44's (decktop.py); not a move
             return super().not_proposed(s, e)
-        return bad("LG-2.1", "unexpected-event", f"{type(e).__name__} cannot be proposed: the engine derives it, or it starts a match")
+        return bad("LG-2.1", "unexpected-event", f"{kind_words(e)} cannot be proposed: the engine derives it, or it starts a match")
 
     def precheck(self, s: State, e: Any) -> None:
         try:
@@ -47,7 +48,7 @@ class Checks(Phases):
         except AttributeError:  # a stated consequence (LG-38): check_stated judges it
             return
         if who != a.id and who != b.id:
-            raise bad("LG-2.1", "unknown-player", f"{type(e).__name__}: {who!r} is not a player of this match")
+            raise bad("LG-2.1", "unknown-player", f"{kind_words(e)}: {who!r} is not a player of this match")
         if s.unknowns and s.phase == "refill" and (out := U.ran_out(self, s, e)) is not None:  # LG-46
             U.check_ran_out(self, s, e, out)
         if s.unknowns and e.kind != "X":
@@ -59,7 +60,7 @@ class Checks(Phases):
     @checks(E.CardDrawn, rule="LG-2.2")
     def c_drawn(self, s: State, e: E.CardDrawn) -> None:
         if s.phase != "refill":
-            raise bad("LG-2.2", "no-draw-owed", f"CardDrawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
+            raise bad("LG-2.2", "no-draw-owed", f"card drawn by {e.player}: no card slot waits for a card now (the position expects {self.expected(s)})")
         m = self._refill
         if m is not None and m[0] is s:  # the position the last refill step found
             nxt = m[1]
@@ -71,13 +72,14 @@ class Checks(Phases):
             else:
                 raise self.out_of_step(s, e)
         if nxt.id != e.player:
-            raise bad("LG-2.2", "wrong-drawer", f"CardDrawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
+            raise bad("LG-2.2", "wrong-drawer", f"card drawn by {e.player}, but {nxt.id}'s empty slots are refilled first ({nxt.slots.count(None)} to fill)")
         if nxt.top and (problem := draw_problem(nxt, e.card)) is not None:  # LG-44: a look put cards on top
             raise problem
         if nxt.unknown or e.card is None or e.card == HIDDEN:
             return U.check_draw(self, s, nxt, e)
         if e.card not in nxt.deck:
-            raise bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(nxt.deck)} cards left)")
+            name = pool_of(s).name_of(e.card)
+            raise bad("LG-2.3", "not-in-deck", f"{e.player} draws {name}, but the deck holds no {name} ({len(nxt.deck)} cards left)")
 
     def pick_checks(self, s: State, p: Player, what: str) -> None:
         """A player sending a card now: Phase 1, not defenseless, not picked yet."""
@@ -91,52 +93,53 @@ class Checks(Phases):
 
     def slot_checks(self, s: State, p: Player, card: str) -> None:
         """LG-3.2 / LG-3.3: the card is in a slot and its combo requirement is met."""
-        if card not in p.slots and not U.check_known_from_unknown_slot(s, p, card, f"{p.id} sends {card}"):
-            held = ", ".join(c for c in p.slots if c) or "nothing"
-            raise bad("LG-3.2", "not-in-slots", f"{card} is not in {p.id}'s card slots (they hold {held})")
         pool = self.pool(s)
+        if card not in p.slots and not U.check_known_from_unknown_slot(s, p, card, f"{p.id} sends {pool.name_of(card)}"):
+            held = pool.names_of(c for c in p.slots if c) or "nothing"
+            raise bad("LG-3.2", "not-in-slots", f"{pool.name_of(card)} is not in {p.id}'s card slots (they hold {held})")
         counter = self.counter(s, p)
         if not playable_card(pool, card, counter):
             c = pool[card]
             whose = f"{p.id}'s counter" if s.options.combo_counter == "per-player" else "the shared counter"
-            raise bad("LG-3.3", "combo-mismatch", f"{card} needs the combo {show_panels(c.combo)}, but {whose} shows {show_panels(counter)} "
+            raise bad("LG-3.3", "combo-mismatch", f"{c.name} needs the combo {show_panels(c.combo)}, but {whose} shows {show_panels(counter)} "
                       "(grey matches anything, an empty panel only grey: LG-8)")
 
     @checks(E.BackupAssigned, rule="LG-4.1")
     def c_assigned(self, s: State, e: E.BackupAssigned) -> None:
         p = s.player(e.player)
         if s.phase != "pick":
-            raise bad("LG-4.1", "backup-timing", f"BackupAssigned by {e.player}: the Backup Slot is filled in Phase 1 only (now: {self.expected(s)})")
+            raise bad("LG-4.1", "backup-timing", f"backup assigned by {e.player}: the Backup Slot is filled in Phase 1 only (now: {self.expected(s)})")
         if p.defenseless:
-            raise bad("LG-2.4", "defenseless", f"BackupAssigned by {e.player}: {e.player} is defenseless this round and holds no card")
+            raise bad("LG-2.4", "defenseless", f"backup assigned by {e.player}: {e.player} is defenseless this round and holds no card")
         if picked(s, p):
-            raise bad("LG-4.1", "after-pick", f"BackupAssigned by {e.player}: {e.player} already chose the battle card of round {s.round}; the Backup Slot is filled before the pick")
+            raise bad("LG-4.1", "after-pick", f"backup assigned by {e.player}: {e.player} already chose the battle card of round {s.round}; the Backup Slot is filled before the pick")
         if p.backup is not None:
-            raise bad("LG-4.1", "backup-occupied", f"BackupAssigned by {e.player}: the Backup Slot already holds a card (one Backup Slot, LG-18)")
+            raise bad("LG-4.1", "backup-occupied", f"backup assigned by {e.player}: the Backup Slot already holds a card (one Backup Slot, LG-18)")
         if e.card is None or e.card == HIDDEN:
             return U.check_unknown_backup(self, s, p, e)
-        if e.card not in p.slots and not U.check_known_from_unknown_slot(s, p, e.card, f"BackupAssigned by {e.player}"):
-            held = ", ".join(c for c in p.slots if c) or "nothing"
-            raise bad("LG-4.1", "not-in-slots", f"{e.card} is not in {e.player}'s card slots (they hold {held})")
+        if e.card not in p.slots and not U.check_known_from_unknown_slot(s, p, e.card, f"backup assigned by {e.player}"):
+            pool = self.pool(s)
+            held = pool.names_of(c for c in p.slots if c) or "nothing"
+            raise bad("LG-4.1", "not-in-slots", f"{pool.name_of(e.card)} is not in {e.player}'s card slots (they hold {held})")
         c = self.pool(s)[e.card]
         if c.speed < BACKUP_SPEED:
-            raise bad("LG-4.1", "not-eligible", f"{e.card} has Speed {c.speed}; only a card with Speed above 99 may go to the Backup Slot")
+            raise bad("LG-4.1", "not-eligible", f"{c.name} has Speed {c.speed}; only a card with Speed above 99 may go to the Backup Slot")
         if c.has_combo:
-            raise bad("LG-4.1", "not-eligible", f"{e.card} has the combo requirement {show_panels(c.combo)}; only a card without one may go to the Backup Slot")
+            raise bad("LG-4.1", "not-eligible", f"{c.name} has the combo requirement {show_panels(c.combo)}; only a card without one may go to the Backup Slot")
         rest = empty_slot(p.slots, e.card if e.card in p.slots else HIDDEN)
         if not self.playable(s, p, rest):
             if HIDDEN in rest:
-                return U.armed_condition(self, s, replace(p, slots=rest), f"BackupAssigned by {e.player}")
-            raise bad("LG-17", "last-playable", f"{e.card} is {e.player}'s last playable card; it must go into battle, not to the Backup Slot")
+                return U.armed_condition(self, s, replace(p, slots=rest), f"backup assigned by {e.player}")
+            raise bad("LG-17", "last-playable", f"{c.name} is {e.player}'s last playable card; it must go into battle, not to the Backup Slot")
 
     @checks(E.CardPicked, rule="LG-3.1")
     def c_picked(self, s: State, e: E.CardPicked) -> None:
         if s.options.picks != "open":
-            raise bad("LG-6", "commitment-required", f"CardPicked by {e.player}: this match keeps picks hidden (picks = \"commit-reveal\"): log CardCommitted, then PickRevealed")
+            raise bad("LG-6", "commitment-required", f"card picked by {e.player}: this match keeps picks hidden (picks = \"commit-reveal\"): log card committed, then pick revealed")
         a, b = s.players
         p = a if a.id == e.player else b
         if p.defenseless or p.battle is not None or p.commitment is not None or s.phase != "pick":
-            self.pick_checks(s, p, "CardPicked")
+            self.pick_checks(s, p, "card picked")
         card = e.card
         if card is None or card == HIDDEN:
             return U.check_unknown_pick(self, s, p, e)
@@ -147,40 +150,40 @@ class Checks(Phases):
     @checks(E.CardCommitted, rule="LG-3.4")
     def c_committed(self, s: State, e: E.CardCommitted) -> None:
         if s.options.picks != "commit-reveal":
-            raise bad("LG-6", "open-picks", f"CardCommitted by {e.player}: this match names picks openly (picks = \"open\"): log CardPicked")
+            raise bad("LG-6", "open-picks", f"card committed by {e.player}: this match names picks openly (picks = \"open\"): log card picked")
         p = s.player(e.player)
-        self.pick_checks(s, p, "CardCommitted")
+        self.pick_checks(s, p, "card committed")
         if e.commitment != HIDDEN and not _HEX64.fullmatch(e.commitment):  # "?": a face-down pick (LG-35)
             raise bad("LG-3.4", "bad-commitment", f"a commitment is 64 lowercase hex digits (sha256 of '<card>:<salt>'), got {e.commitment[:80]!r}")
         if HIDDEN in p.slots:
-            U.armed_condition(self, s, p, f"CardCommitted by {e.player}")
+            U.armed_condition(self, s, p, f"card committed by {e.player}")
 
     @checks(E.PickRevealed, rule="LG-3.4")
     def c_revealed(self, s: State, e: E.PickRevealed) -> None:
         if s.options.picks != "commit-reveal":
-            raise bad("LG-6", "open-picks", f"PickRevealed by {e.player}: this match names picks openly (picks = \"open\"): log CardPicked")
+            raise bad("LG-6", "open-picks", f"pick revealed by {e.player}: this match names picks openly (picks = \"open\"): log card picked")
         p = s.player(e.player)
         if p.defenseless:
-            raise bad("LG-2.4", "defenseless", f"PickRevealed by {e.player}: {e.player} is defenseless this round and sends no card")
+            raise bad("LG-2.4", "defenseless", f"pick revealed by {e.player}: {e.player} is defenseless this round and sends no card")
         if p.battle is not None and s.phase in ("reveal", "battle"):
-            raise bad("LG-3.4", "already-revealed", f"PickRevealed by {e.player}: {e.player} already revealed {p.battle} this round")
+            raise bad("LG-3.4", "already-revealed", f"pick revealed by {e.player}: {e.player} already revealed {self.pool(s).name_of(p.battle)} this round")
         if s.phase == "pick":
             if p.commitment is None:
-                raise bad("LG-3.4", "not-committed", f"PickRevealed by {e.player}: there is no commitment of {e.player} to open (commit first)")
+                raise bad("LG-3.4", "not-committed", f"pick revealed by {e.player}: there is no commitment of {e.player} to open (commit first)")
             waiting = [q.id for q in s.players if not q.defenseless and not picked(s, q)]
-            raise bad("LG-3.4", "reveal-before-commitments", f"PickRevealed by {e.player} before {' and '.join(waiting)} committed: no pick is revealed until both are committed")
+            raise bad("LG-3.4", "reveal-before-commitments", f"pick revealed by {e.player} before {' and '.join(waiting)} committed: no pick is revealed until both are committed")
         if s.phase != "reveal" or p.commitment is None:
             raise self.out_of_step(s, e)
         got = commitment_of(e.card, e.salt)
         if p.commitment != HIDDEN and got != p.commitment:  # "?" opens as an open pick would (LG-35)
-            raise bad("LG-3.4", "commitment-mismatch", f"sha256 of '{e.card}:{e.salt[:40]}' is {got[:16]}..., but {e.player} committed to {p.commitment[:16]}...")
+            raise bad("LG-3.4", "commitment-mismatch", f"{self.pool(s).name_of(e.card)} with salt {e.salt[:40]!r} hashes to {got[:16]}..., but {e.player} committed to {p.commitment[:16]}...")
         self.slot_checks(s, p, e.card)
 
     def window_checks(self, s: State, e: Any) -> Player:
         if s.phase != "battle" or s.step != "backup":
-            raise bad("LG-4.2", "no-window", f"{type(e).__name__} by {e.player}: no Backup window is open (now: {self.expected(s)})")
+            raise bad("LG-4.2", "no-window", f"{kind_words(e)} by {e.player}: no Backup window is open (now: {self.expected(s)})")
         if e.player != s.priority:
-            raise bad("LG-4.2", "not-asked", f"{type(e).__name__} by {e.player}: {s.priority} is asked now (LG-17: the window goes round the players in turn)")
+            raise bad("LG-4.2", "not-asked", f"{kind_words(e)} by {e.player}: {s.priority} is asked now (LG-17: the window goes round the players in turn)")
         return s.player(e.player)
 
     @checks(E.BackupCalled, rule="LG-4.2")
@@ -191,12 +194,13 @@ class Checks(Phases):
             return
         if p.backup != HIDDEN:  # LG-39: the card turned face up is the one in the Backup Slot
             if e.card != p.backup:
-                raise bad("LG-39", "wrong-backup-card", f"BackupCalled by {e.player} names {e.card}, but {e.player}'s Backup Slot holds {p.backup}")
+                pool = self.pool(s)
+                raise bad("LG-39", "wrong-backup-card", f"backup called by {e.player} names {pool.name_of(e.card)}, but {e.player}'s Backup Slot holds {pool.name_of(p.backup)}")
             return
-        U.check_reveal(s, p, e.card, f"BackupCalled by {e.player} names {e.card}")
         c = self.pool(s)[e.card]
+        U.check_reveal(s, p, e.card, f"backup called by {e.player} names {c.name}")
         if not c.backup_eligible:  # LG-4.1, and the condition of the unknown Backup assignment settled against it
-            raise Illegal("LG-4.1", NS + "not-eligible", f"BackupCalled by {e.player} names {e.card}, which could not go to the Backup "
+            raise Illegal("LG-4.1", NS + "not-eligible", f"backup called by {e.player} names {c.name}, which could not go to the Backup "
                           f"Slot (Speed {c.speed}{', a combo requirement' if c.has_combo else ''}; only a card with Speed above 99 and "
                           "no combo requirement may)", settles=U.waiting(s, f"backup:{e.player}"))
 

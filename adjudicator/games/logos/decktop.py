@@ -26,6 +26,7 @@ from msgspec.structs import replace
 from adjudicator.core.kernel.events import HIDDEN, CardsLooked, CardsReordered
 from adjudicator.core.kernel.kit import applies, checks
 from adjudicator.core.kernel.rulings import Illegal
+from adjudicator.core.kernel.notation import kind_words
 
 from . import unknowns as U
 from .phases import Phases
@@ -120,14 +121,14 @@ class DeckTop(Phases):
         if s.phase != "battle" or s.step != step or look is None or e.player != look.player:
             raise self.out_of_step(s, e)
         if e.owner != look.player or e.zone != ZONE or getattr(e, "slots", None) is not None:
-            raise bad("LG-44", "look-what", f"{type(e).__name__}: {look.source} shows {look.player} the top of its own "
+            raise bad("LG-44", "look-what", f"{kind_words(e)}: {look.source} shows {look.player} the top of its own "
                                             f"deck (owner {look.player!r}, zone {ZONE!r}), not {e.owner}'s {e.zone}")
         if e.source is not None and e.source != look.source:
-            raise bad("LG-44", "look-source", f"{type(e).__name__}: source {e.source!r}, but {look.source} lets "
+            raise bad("LG-44", "look-source", f"{kind_words(e)}: source {e.source!r}, but {look.source} lets "
                                               f"{look.player} look (the source may be left out)")
         named = known_cards(e.cards)
         if named and len(named) != len(e.cards):
-            raise bad("LG-44", "look-cards", f"{type(e).__name__} names some cards and not others: a record names all "
+            raise bad("LG-44", "look-cards", f"{kind_words(e)} names some cards and not others: a record names all "
                                              "(the looking seat's) or none")
         return look
 

@@ -96,24 +96,24 @@ class Phases(RulesBase):
         if s.phase == "refill":
             p = self.refill_next(s)
             if p is not None:
-                return Owed(f"CardDrawn by {p.id}", "LG-2.2", f"{p.slots.count(None)} empty card slot(s) to refill: "
+                return Owed(f"card drawn by {p.id}", "LG-2.2", f"{p.slots.count(None)} empty card slot(s) to refill: "
                             "every empty slot takes a card at the start of the round", p.id)
         if s.phase == "pick":
             who = [p.id for p in s.players if not p.defenseless and not picked(s, p)]
-            verb = "CardPicked" if s.options.picks == "open" else "CardCommitted"
-            return Owed(f"{verb} by {' and '.join(who)}", None, "BackupAssigned first, if wanted")
+            verb = "card picked" if s.options.picks == "open" else "card committed"
+            return Owed(f"{verb} by {' and '.join(who)}", None, "backup assigned first, if wanted")
         if s.phase == "reveal":
             who = [p.id for p in s.players if p.commitment is not None and p.battle is None]
-            return Owed(f"PickRevealed by {' and '.join(who)}", "LG-3.4",
+            return Owed(f"pick revealed by {' and '.join(who)}", "LG-3.4",
                         "both picks are committed: each is revealed before the battle", who[0] if len(who) == 1 else None)
         if s.phase == "battle" and s.step == "backup":
-            return Owed(f"BackupCalled or BackupPassed by {s.priority}")
+            return Owed(f"backup called or backup passed by {s.priority}")
         if s.phase == "battle" and s.look is not None:  # LG-44
             who, src = s.look.player, s.look.source
             if s.step == "reorder":
-                return Owed(f"CardsReordered by {who}", "LG-44", f"{src} lets {who} put the {s.look.count} cards it saw "
+                return Owed(f"cards reordered by {who}", "LG-44", f"{src} lets {who} put the {s.look.count} cards it saw "
                             "back on top of its deck in the order it chooses", who)
-            return Owed(f"CardsLooked by {who}", "LG-44", f"{src} shows {who} the top {s.look.count} card(s) of its deck", who)
+            return Owed(f"cards looked by {who}", "LG-44", f"{src} shows {who} the top {s.look.count} card(s) of its deck", who)
         return Owed("a derived event")
 
     def expected(self, s: State) -> str:

@@ -19,7 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from adjudicator.core.kernel.events import HIDDEN
+from adjudicator.core.kernel.notation import name_cards
+from adjudicator.core.kernel.rulings import Ruling
 
 from . import events as E
 from . import unknowns as U
@@ -32,12 +36,18 @@ from .observe import forget
 from .pending import keep_condition
 from .effects import fire
 from .state import State
+from .values import pool_of
 from .working import freeze, thaw
 from .zones import picked
 
 
 class Rules(Checks, Applies, DeckTop):
     """The LOGOS rules, bound to nothing but the pool and options each position names."""
+
+    def in_words(self, s: State, r: Ruling) -> Ruling:
+        """A refusal names the pool's cards by their names (a judge reads names, not ids)."""
+        said = name_cards(r.message, pool_of(s))
+        return r if said == r.message else replace(r, message=said)
 
     def __init__(self) -> None:
         #: (state, derived event, next state) of the last derived step computed by ``derive``,

@@ -33,6 +33,7 @@ from msgspec.structs import replace
 
 from adjudicator.core.kernel.events import HIDDEN, bare
 from adjudicator.core.kernel.rulings import Illegal, Undetermined
+from adjudicator.core.kernel.notation import kind_words
 
 from . import events as E
 from . import held as H
@@ -107,15 +108,16 @@ def check_reveal(s: State, p: Player, card: str, what: str, rule: str = "LG-36")
     """``card`` comes from one of ``p``'s unknown cards: it must be one it can still be."""
     if not tracked(s, p) or card in p.unseen:
         return
+    name = pool_of(s).name_of(card)
     if p.unknown == "list":
         total = s.setup.decks.get(p.id, {}).get(card, 0)
         if total == 0:
-            why = f"{p.id}'s deck list holds no {card}"
+            why = f"{p.id}'s deck list holds no {name}"
         else:
-            why = f"all {total} {'copy' if total == 1 else 'copies'} of {card} in {p.id}'s deck list are already accounted for ({_where(p, card)})"
+            why = f"all {total} {'copy' if total == 1 else 'copies'} of {name} in {p.id}'s deck list are already accounted for ({_where(p, card)})"
     else:
         n = s.options.max_copies
-        why = f"all {n} {'copy' if n == 1 else 'copies'} of {card} the ruleset allows (max_copies) are already accounted for ({_where(p, card)})"
+        why = f"all {n} {'copy' if n == 1 else 'copies'} of {name} the ruleset allows (max_copies) are already accounted for ({_where(p, card)})"
     raise bad(rule, "impossible-card", f"{what}, but {why}")
 
 
@@ -161,9 +163,10 @@ def check_draw(r: Rules, s: State, p: Player, e: E.CardDrawn) -> None:
     assert e.card is not None
     if p.unknown == "":
         if e.card not in p.deck:
-            raise bad("LG-2.3", "not-in-deck", f"{e.player} draws {e.card}, but the deck holds no {e.card} ({len(p.deck)} cards left)")
+            name = pool_of(s).name_of(e.card)
+            raise bad("LG-2.3", "not-in-deck", f"{e.player} draws {name}, but the deck holds no {name} ({len(p.deck)} cards left)")
         return
-    check_reveal(s, p, e.card, f"{e.player} draws {e.card}")
+    check_reveal(s, p, e.card, f"{e.player} draws {pool_of(s).name_of(e.card)}")
 
 
 def playable_ids(r: Rules, s: State, p: Player, ids: list[str]) -> list[str]:
@@ -206,21 +209,21 @@ def check_unknown_backup(r: Rules, s: State, p: Player, e: E.BackupAssigned) -> 
         ids += possible(s, p)
     if not ids:
         held = "nothing"
-        raise bad("LG-4.1", "not-in-slots", f"BackupAssigned by {e.player}: {e.player}'s card slots hold {held}")
+        raise bad("LG-4.1", "not-in-slots", f"backup assigned by {e.player}: {e.player}'s card slots hold {held}")
     ok = sorted({c for c in ids if pool[c].backup_eligible}, key=list(pool.cards).index)
     if not ok:
-        raise bad("LG-4.1", "not-eligible", f"BackupAssigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
+        raise bad("LG-4.1", "not-eligible", f"backup assigned by {e.player}: no card {e.player}'s slots can hold has Speed above 99 and no combo requirement")
     if len(ok) < len(set(ids)):
-        raise Undetermined("LG-37", NS + "unknown-backup", f"BackupAssigned by {e.player} names an unknown card",
+        raise Undetermined("LG-37", NS + "unknown-backup", f"backup assigned by {e.player} names an unknown card",
                            f"{e.player}'s Backup card of round {s.round} has Speed above 99 and no combo requirement ({_few(ok)}), "
                            f"and {e.player} held another playable card in round {s.round}")
 
 
 def check_unknown_pick(r: Rules, s: State, p: Player, e: E.CardPicked) -> None:
     if HIDDEN not in p.slots and not any(p.slots):
-        raise bad("LG-3.2", "not-in-slots", f"CardPicked by {e.player}: {e.player}'s card slots hold nothing")
+        raise bad("LG-3.2", "not-in-slots", f"card picked by {e.player}: {e.player}'s card slots hold nothing")
     can = playable_ids(r, s, p, possible(s, p))
-    raise Undetermined("LG-37", NS + "unknown-pick", f"CardPicked by {e.player} names an unknown card",
+    raise Undetermined("LG-37", NS + "unknown-pick", f"card picked by {e.player} names an unknown card",
                        f"{e.player}'s battle card of round {s.round} is playable ({_few(can)})")
 
 
@@ -228,7 +231,7 @@ def check_known_from_unknown_slot(s: State, p: Player, card: str, what: str) -> 
     """``card`` is not among ``p``'s known slot cards: may an unknown slot card be it?"""
     if HIDDEN not in p.slots:
         return False
-    check_reveal(s, p, card, f"{what}: {card} would be one of {p.id}'s unknown slot cards")
+    check_reveal(s, p, card, f"{what}: {pool_of(s).name_of(card)} would be one of {p.id}'s unknown slot cards")
     if (why := H.named_problem(p, card)) is not None:
         raise bad("LG-45", "not-held", f"{what}, but {why}")
     return True
@@ -327,7 +330,7 @@ def check_stated(r: Rules, s: State, e: Any) -> None:
         raise first if first is not None else _mismatch(r, s, e, "no position this record allows derives it")
     if len(fits) < len(branches):
         labels = [b.assumed for b in fits]
-        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {type(e).__name__}, which only some of the positions this record allows derive",
+        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {kind_words(e)}, which only some of the positions this record allows derive",
                            labels[0] if len(labels) == 1 else f"{labels[0]} (or: {'; '.join(labels[1:3])}{' ...' if len(labels) > 3 else ''})")
 
 
@@ -362,15 +365,15 @@ def _check_one(r: Rules, s: State, e: Any) -> None:
         q = p
         for have, named in zip(held, e.cards):
             if have == HIDDEN:
-                check_reveal(s, q, named, f"Defenseless names {named} among {p.id}'s cards")
+                check_reveal(s, q, named, f"defenseless names {named} among {p.id}'s cards")
                 q = take(s, q, named)
             elif have != named:
                 raise _mismatch(r, s, e, f"{p.id}'s card slots hold {have} where {named} is named")
         if (why := H.all_named_problem(p, [n for h, n in zip(held, e.cards) if h == HIDDEN])) is not None:
-            raise bad("LG-45", "not-held", f"Defenseless names {', '.join(e.cards)}, but {why}")
+            raise bad("LG-45", "not-held", f"defenseless names {', '.join(e.cards)}, but {why}")
         live = playable_ids(r, s, p, [c for c in e.cards if c != HIDDEN])
         if live:
-            raise bad("LG-2.4", "not-defenseless", f"Defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
+            raise bad("LG-2.4", "not-defenseless", f"defenseless names {live[0]}, which {p.id} could play: a player with a playable card is not defenseless")
         return
     if s.phase == "battle" and s.step == "effects":
         return _check_shown(r, s, e)
@@ -381,12 +384,12 @@ def _check_one(r: Rules, s: State, e: Any) -> None:
     names = sorted({", ".join(ids) for ids, _ in outcomes})
     if len(names) > 1:
         blind = [p.id for p in s.players if p.battle == HIDDEN]
-        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {type(e).__name__}; the unknown battle card is not yet named",
+        raise Undetermined("LG-38", NS + "unknown-battle-card", f"the log states {kind_words(e)}; the unknown battle card is not yet named",
                            f"{' and '.join(blind)}'s battle card is {names[0]} (it can be {_few(names)})")
 
 
 def _mismatch(r: Rules, s: State, e: Any, why: str) -> Any:
-    return bad("LG-38", "stated-mismatch", f"the log states {type(e).__name__} by the engine's rules, but {why}")
+    return bad("LG-38", "stated-mismatch", f"the log states {kind_words(e)} by the engine's rules, but {why}")
 
 
 def _blind_outcomes(r: Rules, s: State, e: Any) -> list[tuple[tuple[str, ...], State]]:
@@ -676,7 +679,7 @@ def _check_held(r: Rules, s: State, e: Any, held: State) -> None:
     if ruling.condition is not None:
         raise Undetermined(ruling.rule, ruling.code, ruling.message, f"{held.assumed}, and {ruling.condition}")
     raise Undetermined("LG-37", NS + "unknown-playable",
-                       f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
+                       f"{kind_words(e)} is legal in only some of the positions this record allows (unknown cards decide)",
                        held.assumed)
 
 
@@ -694,7 +697,7 @@ def _check_branches(r: Rules, s: State, e: Any) -> None:
     r._fits = (s, e, allowed, None)
     if not allowed:
         if first is None:
-            raise bad("LG-38", "stated-mismatch", f"{type(e).__name__}: no card the unknown battle card can be allows it")
+            raise bad("LG-38", "stated-mismatch", f"{kind_words(e)}: no card the unknown battle card can be allows it")
         raise bad(first.rule or "LG-38", (first.code or "stated-mismatch").removeprefix(NS),
                    f"{first.message} (whatever the unknown battle card was)")
     if len(allowed) == len(branches) and not s.blind_step:
@@ -704,7 +707,7 @@ def _check_branches(r: Rules, s: State, e: Any) -> None:
         raise Undetermined(conditional.rule, conditional.code, conditional.message, f"{labels[0]}, and {conditional.condition}")
     battle = any("battle card" in x for x in labels)
     raise Undetermined("LG-38" if battle else "LG-37", NS + ("unknown-battle-card" if battle else "unknown-playable"),
-                       f"{type(e).__name__} is legal in only some of the positions this record allows (unknown cards decide)",
+                       f"{kind_words(e)} is legal in only some of the positions this record allows (unknown cards decide)",
                        labels[0] if len(labels) == 1 else f"{labels[0]} (or: {'; '.join(labels[1:3])}{' ...' if len(labels) > 3 else ''})")
 
 
@@ -732,7 +735,7 @@ def apply_branches(r: Rules, s: State, e: Any) -> State:
             seen.append(key)
             outs.append(t)
     if not outs:
-        raise ValueError(f"{type(e).__name__} applies in none of the positions the record allows")
+        raise ValueError(f"{kind_words(e)} applies in none of the positions the record allows")
     outs.sort(key=lambda t: t.result is not None)
     outs = outs[:MAX_ALTS]
     if len(outs) == 1:  # one position left: what it assumed is settled
@@ -798,13 +801,13 @@ def _check_shown(r: Rules, s: State, e: Any) -> None:
     why = H.all_named_problem(q, at) if (ev.copied or ev.effect) == "shuffle-hand" else \
         next((w for n in at if n != HIDDEN and (w := H.named_problem(q, n))), None)
     if why is not None:
-        raise bad("LG-45", "not-held", f"EffectResolved names {', '.join(e.cards)}, but {why}")
+        raise bad("LG-45", "not-held", f"effect resolved names {', '.join(e.cards)}, but {why}")
     for have, named in zip(ev.cards, e.cards):
         if have != HIDDEN:
             if named != have:
                 raise _mismatch(r, s, e, f"{q.id}'s card slots hold {have} where {named} is named")
         elif named != HIDDEN:
-            check_reveal(s, q, named, f"EffectResolved names {named} among the cards {ev.copied or ev.effect} moved")
+            check_reveal(s, q, named, f"effect resolved names {named} among the cards {ev.copied or ev.effect} moved")
             q = take(s, q, named)
 
 
@@ -814,12 +817,12 @@ def _check_look(s: State, q: Player, e: Any, ev: Any) -> None:
     left = list(e.cards)
     for have in (c for c in ev.cards if c != HIDDEN):
         if have not in left:
-            raise bad("LG-38", "stated-mismatch", f"the log states EffectResolved by the engine's rules, but "
+            raise bad("LG-38", "stated-mismatch", f"the log states effect resolved by the engine's rules, but "
                       f"{q.id}'s cards it looks at hold {have}, which it does not name")
         left.remove(have)
     for named in left:
         if named != HIDDEN:
-            check_reveal(s, q, named, f"EffectResolved names {named} among {q.id}'s cards it looks at")
+            check_reveal(s, q, named, f"effect resolved names {named} among {q.id}'s cards it looks at")
 
 
 def _apply_shown(r: Rules, s: State, e: Any) -> State:
