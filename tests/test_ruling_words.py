@@ -174,6 +174,21 @@ def test_name_cards_writes_whole_ids_only() -> None:
                        ("Xash ash-y mash magma-titan-2", "Xash ash-y mash magma-titan-2"),
                        ("the same card", "the same card"), ("nothing here", "nothing here")]:
         assert name_cards(said, pool) == want
+    # a player called like a card keeps their name (the match's players are kept)
+    assert name_cards("ash already set a Gem; ash is not in hand", pool, ["ash"]) == "ash already set a Gem; ash is not in hand"
+
+
+def test_a_player_named_like_a_card_keeps_the_name_in_a_refusal() -> None:
+    """A Colossus Order match whose player is called ``ash`` (a card of the sample pool): the
+    refusal names the player as the player, not as the card ★Ash★."""
+    game = registry.get("colossus-order")
+    s = game.sample_setup(1)
+    p = s.players[0]
+    renamed = msgspec.structs.replace(s, players=["ash", s.players[1]],
+                                      decks={("ash" if k == p else k): v for k, v in s.decks.items()})
+    state = game.initial_state(renamed)
+    r = game.rules.in_words(state, game.rules.out_of_step(state, None, what="a Gem set", who="ash"))
+    assert "★Ash★" not in r.message and "ash" in r.message, r.message
 
 
 def test_a_refused_set_up_names_its_cards() -> None:

@@ -94,11 +94,12 @@ _WORDS = re.compile(r"[a-z0-9][a-z0-9-]*")
 _CARD_WORDS: dict[int, tuple[Any, Any, dict[str, str]]] = {}
 
 
-def name_cards(message: str, cards: Any) -> str:
+def name_cards(message: str, cards: Any, keep: Any = ()) -> str:
     """``message`` with every card id of ``cards`` (a pool: id -> a card with a ``name``) written
     as the card's name (``magma-titan needs ...`` -> ``Magma Titan needs ...``): what a ruling's
     message passes through before a judge reads it, so that no check has to name cards itself.
-    An id is replaced where it stands as a whole word (not inside a longer id)."""
+    An id is replaced where it stands as a whole word (not inside a longer id), but for the words
+    of ``keep`` (the match's players: a player called ``ash`` stays ``ash`` beside the card ``ash``)."""
     got = _CARD_WORDS.get(id(cards))
     if got is None or got[0] is not cards:
         names = {k: n for k, c in cards.items() if isinstance(k, str) and (n := getattr(c, "name", None)) and n != k}
@@ -110,7 +111,7 @@ def name_cards(message: str, cards: Any) -> str:
     _, rx, names = got
     if rx is None or names.keys().isdisjoint(_WORDS.findall(message)):  # (most refusals name no card: no scan)
         return message
-    return rx.sub(lambda m: names[m.group()], message)
+    return rx.sub(lambda m: m.group() if m.group() in keep else names[m.group()], message)
 
 
 def setup_in_words(game: Any, setup: Any, r: Any) -> Any:

@@ -144,7 +144,8 @@ class Rules(Checks, Applies, RulesBase):
         """A refusal names the Colossus cards and the Traits by their names (a judge reads names,
         not ids; tiles keep their words: a tile's id ``start`` is also a word of the messages)."""
         C = content()
-        said = name_cards(name_cards(r.message, C.cards), C.traits)
+        players = s.setup.players
+        said = name_cards(name_cards(r.message, C.cards, players), C.traits, players)
         return r if said == r.message else replace(r, message=said)
 
     def check_unknown(self, s: State, e: Any) -> Ruling:

@@ -63,7 +63,7 @@ class Rules(Stats, Turns, Targets, Plays, Effects, Combat, Private, Moves, Unsta
 
     def in_words(self, s: State, r: Ruling) -> Ruling:
         """A refusal names the pool's cards by their names (a judge reads names, not ids)."""
-        said = name_cards(r.message, pool_of(s))
+        said = name_cards(r.message, pool_of(s), s.setup.players)
         return r if said == r.message else replace(r, message=said)
 
 

@@ -46,7 +46,7 @@ class Rules(Checks, Applies, DeckTop):
 
     def in_words(self, s: State, r: Ruling) -> Ruling:
         """A refusal names the pool's cards by their names (a judge reads names, not ids)."""
-        said = name_cards(r.message, pool_of(s))
+        said = name_cards(r.message, pool_of(s), s.setup.players)
         return r if said == r.message else replace(r, message=said)
 
     def __init__(self) -> None:

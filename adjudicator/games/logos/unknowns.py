@@ -297,7 +297,7 @@ def check_ran_out(r: Rules, s: State, e: Any, out: tuple[State, list[str], str |
     cond = "; ".join(f"{pid}'s deck was empty at the refill of round {s.round}" for pid in passed)
     if condition is not None:
         cond = f"{cond}, and {condition}"
-    raise Undetermined("LG-46", NS + "unknown-deck", f"{type(e).__name__} comes where {' and '.join(passed)} would draw, "
+    raise Undetermined("LG-46", NS + "unknown-deck", f"{kind_words(e)} comes where {' and '.join(passed)} would draw, "
                        "unless the deck (of a size this record does not show) was empty", cond)
 
 
