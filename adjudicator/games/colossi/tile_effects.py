@@ -273,6 +273,8 @@ def swap_spaces(w: W, a: int, b: int, me: str) -> None:
                 w.arrive("acolyte", q, to, me, count=moved[j])
         for bst in beasts:
             w.beast_enters(w.C.beasts[bst].beast.passive, to, me)
+    for i in (a, b):  # the guarded Acolytes stayed; their guard (Stone Beast, Protective Colossus) may not have
+        w.unguarded(i, None, me)
 
 
 def wind(w: W, me: str, direction: str) -> None:
