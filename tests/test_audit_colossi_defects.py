@@ -3,6 +3,10 @@ each test fails on the engine before its fix.  docs/rules/colossi.md names the r
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from .colossi_scenarios import A, B, E, NS, Position
 from adjudicator.games.colossi.state import Launch, Rest, Teleporter
 
@@ -111,4 +115,44 @@ def test_a_protective_players_acolyte_on_the_mountaintop_dies_when_the_trait_is_
                    traits={B: ["protective"]}, hands={A: ["steal"]})
     assert pos.acol(3, B) == 1
     pos.play("steal", trait="protective")
+    assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
+
+
+#: the two guards of CL-3.6, set on ``space`` for bob's Acolytes there: the Stone Beast (its lair on
+#: 9) or bob's Protective Colossus
+def _guarded(guard: str, space: int, **kw: Any) -> Position:
+    tiles = {space: "mountaintop-of-the-giants", **kw.pop("tiles", {})}
+    if guard == "stone-beast":
+        return Position(tiles={9: "lair-stone-beast", **tiles}, beasts={"stone-beast": space},
+                        acolytes={(space, B): 2}, **kw)
+    colossi = {**kw.pop("colossi", {}), B: space}
+    return Position(tiles=tiles, colossi=colossi, acolytes={(space, B): 2}, traits={B: ["protective"]}, **kw)
+
+
+@pytest.mark.parametrize("guard", ["stone-beast", "protective"])
+def test_an_acolyte_the_teleporter_leaves_on_the_mountaintop_without_its_guard_dies(guard: str) -> None:
+    """Teleporter: everything on the two spaces trades places but guarded Acolytes stay (CL-3.6);
+    the guard (the Stone Beast, bob's Protective Colossus) goes to the other space, and the
+    Acolytes left on the Mountaintop die ("one that is on this space ... dies", CL-3.5)."""
+    pos = _guarded(guard, 20, tiles={3: "teleporter"}, banners={3: [A]}, colossi={A: 13})
+    assert pos.acol(20, B) == 2
+    _to_rest(pos)
+    pos.add(E.BannerScored(player=A, space=3))
+    assert isinstance(pos.head(), Teleporter)
+    pos.add(E.SpaceChosen(player=A, space=20))
+    assert pos.acol(20, B) == 0 and pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
+
+
+@pytest.mark.parametrize("card", ["replace", "teleport"])
+def test_an_acolyte_left_on_the_mountaintop_when_another_player_moves_the_protective_colossus_dies(card: str) -> None:
+    """Replace ("Two Colossi of your choice trade places") and Teleport ("Put any Colossus on any
+    space") move bob's Protective Colossus off the Mountaintop; his guard goes with it and his
+    Acolytes left there die (CL-3.5, CL-3.6)."""
+    pos = _guarded("protective", 3, colossi={A: 12}, hands={A: [card]})
+    assert pos.acol(3, B) == 2
+    if card == "replace":
+        pos.play(card, targets=[A, B])
+    else:
+        pos.play(card, target=B, space=14)
+    assert pos.p(B).colossus != 3
     assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
