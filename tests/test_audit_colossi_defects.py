@@ -143,6 +143,25 @@ def test_an_acolyte_the_teleporter_leaves_on_the_mountaintop_without_its_guard_d
     assert pos.acol(20, B) == 0 and pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
 
 
+@pytest.mark.parametrize("guard", ["stone-beast", "protective"])
+def test_an_acolyte_the_launchpad_leaves_on_the_mountaintop_without_its_guard_dies(guard: str) -> None:
+    """Launchpad lifts the guard (the Stone Beast, bob's Protective Colossus) from the Mountaintop
+    next to it but not the guarded Acolytes (CL-3.6); once everything is put down and the guard is
+    elsewhere, the Acolytes left there die (CL-3.5).  Put back where it was, the guard still holds."""
+    for away in (True, False):
+        pos = _guarded(guard, 4, tiles={3: "launchpad"}, banners={3: [A]}, colossi={A: 13})
+        _to_rest(pos)
+        pos.add(E.BannerScored(player=A, space=3))
+        assert isinstance(pos.head(), Launch)
+        items = [(it.component, it.owner, it.space) for it in pos.head().items]
+        assert ("acolyte", B, 4) not in items
+        for component, owner, space in items:
+            to = 2 if away and component in ("colossus", "beast") and space == 4 else space
+            pos.add(E.ComponentMoved(player=A, component=component, space=space, owner=owner, to=to))
+        assert not isinstance(pos.head(), Launch)
+        assert pos.acol(4, B) == (0 if away else 2) and pos.p(B).acolytes == (10 if away else 8), away
+
+
 @pytest.mark.parametrize("card", ["replace", "teleport"])
 def test_an_acolyte_left_on_the_mountaintop_when_another_player_moves_the_protective_colossus_dies(card: str) -> None:
     """Replace ("Two Colossi of your choice trade places") and Teleport ("Put any Colossus on any
