@@ -175,3 +175,20 @@ def test_an_acolyte_left_on_the_mountaintop_when_another_player_moves_the_protec
         pos.play(card, target=B, space=14)
     assert pos.p(B).colossus != 3
     assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
+
+
+def test_an_acolyte_left_on_the_mountaintop_when_the_colossus_stops_acting_as_the_stone_beast_dies() -> None:
+    """Animalistic: bob's Colossus acts as the Stone Beast, "guarding" (CL-35); when the Trait goes
+    (here Steal; the end of its time, Vandalize and a Borrow given back take the same path) the guard
+    goes, and his Acolytes on the Mountaintop die (CL-3.5, CL-3.6)."""
+    from msgspec.structs import replace
+
+    pos = Position(tiles={3: "mountaintop-of-the-giants"}, colossi={A: 12, B: 3}, acolytes={(3, B): 2},
+                   hands={A: ["steal"]})
+    players = tuple(replace(p, traits=("animalistic",), animal="stone-beast", animal_until=5) if p.id == B else p
+                    for p in pos.s.players)
+    pos._state = replace(pos.s, players=players)
+    assert pos.acol(3, B) == 2
+    pos.play("steal", trait="animalistic")
+    assert pos.p(B).animal is None
+    assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10

@@ -207,10 +207,12 @@ class W:
         self.hand_check(pid)  # a lower hand limit now (Ludicrously Capacious lost) owes a discard (CL-5.2)
         if trait == "protective" and p.colossus is not None:
             self.unguarded(p.colossus, pid, self.turn_player or pid)
+        elif trait == "animalistic" and p.colossus is not None:  # a Colossus that was the Stone Beast (CL-35)
+            self.unguarded(p.colossus, None, self.turn_player or pid)
 
     def unguarded(self, i: int, pid: str | None, by: str) -> None:
         """A guard on ``i`` may have been lifted (the Stone Beast left, a Protective Colossus stepped
-        off, was carried off by a card or a tile, or lost the Trait): ``pid``'s Acolytes there
+        off, was carried off by a card or a tile, or lost Protective, or Animalistic as the Stone Beast): ``pid``'s Acolytes there
         (everyone's for None) die if the space kills (Mountaintop, the Blood Beast: CL-3.5, CL-3.6).
         Those still guarded are not touched (``deadly`` asks), so a caller unsure whether the guard
         went may call it."""
