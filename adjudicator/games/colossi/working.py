@@ -211,11 +211,11 @@ class W:
             self.unguarded(p.colossus, None, self.turn_player or pid)
 
     def unguarded(self, i: int, pid: str | None, by: str) -> None:
-        """A guard on ``i`` may have been lifted (the Stone Beast left, a Protective Colossus stepped
-        off, was carried off by a card or a tile, or lost Protective, or Animalistic as the Stone Beast): ``pid``'s Acolytes there
-        (everyone's for None) die if the space kills (Mountaintop, the Blood Beast: CL-3.5, CL-3.6).
-        Those still guarded are not touched (``deadly`` asks), so a caller unsure whether the guard
-        went may call it."""
+        """A guard on ``i`` may have been lifted (the Stone Beast left; a Protective Colossus stepped
+        off, was carried off by a card or a tile, or lost the Trait; a Colossus stopped acting as
+        the Stone Beast): ``pid``'s Acolytes there (everyone's for None) die if the space kills
+        (Mountaintop, the Blood Beast: CL-3.5, CL-3.6).  Those still guarded are not touched
+        (``deadly`` asks), so a caller unsure whether the guard went may call it."""
         sp = self.spaces[i]
         for k, q in enumerate(seats(self)):
             if (pid is None or q == pid) and acol(sp, k) and deadly(self, i, q):
