@@ -192,3 +192,18 @@ def test_an_acolyte_left_on_the_mountaintop_when_the_colossus_stops_acting_as_th
     pos.play("steal", trait="animalistic")
     assert pos.p(B).animal is None
     assert pos.acol(3, B) == 0 and pos.p(B).acolytes == 10
+
+
+def test_an_acolyte_left_on_the_mountaintop_when_a_colossus_acting_as_the_stone_beast_steps_away_dies() -> None:
+    """The same when that Colossus steps off (found by a scan of generated matches, seeds 485, 1623
+    and 1694: a Stone Beast Colossus walked away from the Blood Beast and the Acolytes stayed): the
+    guard went with it, though the Beast's leaving was judged while it still stood there."""
+    from msgspec.structs import replace
+
+    pos = Position(tiles={3: "mountaintop-of-the-giants"}, colossi={A: 3, B: 14}, acolytes={(3, A): 1, (3, B): 2})
+    players = tuple(replace(p, traits=("animalistic",), animal="stone-beast", animal_until=5) if p.id == A else p
+                    for p in pos.s.players)
+    pos._state = replace(pos.s, players=players)
+    pos.move(3, 4, piece="colossus")
+    assert pos.acol(3, A) == 0 and pos.acol(3, B) == 0
+    assert pos.p(A).acolytes == 10 and pos.p(B).acolytes == 10

@@ -301,16 +301,22 @@ class W:
             self.set_colossus(owner, to)
             if has(self, owner, "protective"):
                 self.unguarded(frm, owner, by)  # Protective's guard goes with the Colossus
+            if self.acts_as(owner) == "guards":  # so does a Stone Beast Colossus's (judged above while it stood)
+                self.unguarded(frm, None, by)
         else:
             self.add_acol(frm, owner, -1)
             self.add_acol(to, owner, 1)
         return self.arrive(kind, owner, to, by)
 
-    def colossus_leaves(self, owner: str, frm: int, to: int, by: str) -> None:
+    def acts_as(self, owner: str) -> str | None:
+        """The Beast passive ``owner``'s Colossus has (Animalistic, CL-35), None without one."""
         a = self.P(owner).animal
-        if a is None or a not in self.C.beasts:
-            return
-        self.beast_leaves(self.C.beasts[a].beast.passive, frm, to, by)
+        return self.C.beasts[a].beast.passive if a is not None and a in self.C.beasts else None
+
+    def colossus_leaves(self, owner: str, frm: int, to: int, by: str) -> None:
+        passive = self.acts_as(owner)
+        if passive is not None:
+            self.beast_leaves(passive, frm, to, by)
 
     def arrive(self, kind: str, owner: str, to: int, by: str, count: int = 1) -> bool:
         sp = self.spaces[to]
@@ -326,9 +332,9 @@ class W:
                 self.kill(to, owner, count, by)
                 return False
         elif kind == "colossus":
-            a = self.P(owner).animal
-            if a is not None and a in self.C.beasts:
-                self.beast_enters(self.C.beasts[a].beast.passive, to, by)
+            passive = self.acts_as(owner)
+            if passive is not None:
+                self.beast_enters(passive, to, by)
         return True
 
     def place(self, pid: str, i: int, n: int, by: str) -> int:
