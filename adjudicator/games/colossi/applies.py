@@ -540,7 +540,7 @@ class Applies:
                 w.set_head(Launch(h.player, h.items[1:]))
             else:
                 w.pop()
-            land(w, e.player, it, e.to)
+            land(w, e.player, it, e.to, h.items[1:])
         else:  # Hungry
             sp, to = w.spaces[e.space], w.spaces[e.to]
             w.setS(e.space, **{e.component: getattr(sp, e.component) - 1})

@@ -141,6 +141,9 @@ def _swap_colossi(w: W, e: Any, _prm: Params) -> None:
     w.set_colossus(b, sa)
     w.arrive("colossus", a, sb, me)
     w.arrive("colossus", b, sa, me)
+    for i in (sa, sb):  # a Protective player's guard goes with the Colossus (CL-3.6)
+        if i is not None:
+            w.unguarded(i, None, me)
 
 
 @card_effect("ritual-sacrifice")

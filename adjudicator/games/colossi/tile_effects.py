@@ -214,8 +214,17 @@ def lift(w: W, items: list[Any]) -> None:
             w.setS(it.space, **{it.component: getattr(sp, it.component) - 1})
 
 
-def land(w: W, me: str, it: Any, to: int) -> None:
-    """Launchpad: one lifted component put down on ``to``."""
+#: the lifted components that may guard the Acolytes of the space they came from (CL-3.6)
+_GUARDS = ("colossus", "beast")
+
+
+def land(w: W, me: str, it: Any, to: int, rest: tuple[Any, ...] = ()) -> None:
+    """Launchpad: one lifted component put down on ``to`` (``rest``: those still to come down).
+
+    ``lift`` left the guarded Acolytes where they stood (CL-3.6).  Once the last Colossus or Beast
+    lifted from a space is down again, that space is judged: an Acolyte whose guard (the Stone
+    Beast, a Protective Colossus) came down elsewhere dies if the space kills (CL-3.5); one whose
+    guard came back to it lives."""
     sp = w.spaces[to]
     if it.component == "colossus":
         w.set_colossus(it.owner, to)
@@ -231,6 +240,8 @@ def land(w: W, me: str, it: Any, to: int) -> None:
         w.beast_enters(w.C.beasts[it.owner].beast.passive, to, me)
     else:
         w.setS(to, **{it.component: getattr(sp, it.component) + 1})
+    if it.component in _GUARDS and not any(r.space == it.space and r.component in _GUARDS for r in rest):
+        w.unguarded(it.space, None, me)
 
 
 def collected_follow(w: W, owner: str | None, moved: dict[int, int]) -> None:
@@ -273,6 +284,8 @@ def swap_spaces(w: W, a: int, b: int, me: str) -> None:
                 w.arrive("acolyte", q, to, me, count=moved[j])
         for bst in beasts:
             w.beast_enters(w.C.beasts[bst].beast.passive, to, me)
+    for i in (a, b):  # the guarded Acolytes stayed; their guard (Stone Beast, Protective Colossus) may not have
+        w.unguarded(i, None, me)
 
 
 def wind(w: W, me: str, direction: str) -> None:

@@ -207,11 +207,15 @@ class W:
         self.hand_check(pid)  # a lower hand limit now (Ludicrously Capacious lost) owes a discard (CL-5.2)
         if trait == "protective" and p.colossus is not None:
             self.unguarded(p.colossus, pid, self.turn_player or pid)
+        elif trait == "animalistic" and p.colossus is not None:  # a Colossus that was the Stone Beast (CL-35)
+            self.unguarded(p.colossus, None, self.turn_player or pid)
 
     def unguarded(self, i: int, pid: str | None, by: str) -> None:
-        """A guard on ``i`` was lifted (the Stone Beast left, a Protective Colossus stepped off or
-        lost the Trait): ``pid``'s Acolytes there (everyone's for None) die if the space kills
-        (Mountaintop, the Blood Beast: CL-3.5, CL-3.6)."""
+        """A guard on ``i`` may have been lifted (the Stone Beast left; a Protective Colossus stepped
+        off, was carried off by a card or a tile, or lost the Trait; a Colossus stopped acting as
+        the Stone Beast): ``pid``'s Acolytes there (everyone's for None) die if the space kills
+        (Mountaintop, the Blood Beast: CL-3.5, CL-3.6).  Those still guarded are not touched
+        (``deadly`` asks), so a caller unsure whether the guard went may call it."""
         sp = self.spaces[i]
         for k, q in enumerate(seats(self)):
             if (pid is None or q == pid) and acol(sp, k) and deadly(self, i, q):
@@ -297,16 +301,22 @@ class W:
             self.set_colossus(owner, to)
             if has(self, owner, "protective"):
                 self.unguarded(frm, owner, by)  # Protective's guard goes with the Colossus
+            if self.acts_as(owner) == "guards":  # so does a Stone Beast Colossus's (judged above while it stood)
+                self.unguarded(frm, None, by)
         else:
             self.add_acol(frm, owner, -1)
             self.add_acol(to, owner, 1)
         return self.arrive(kind, owner, to, by)
 
-    def colossus_leaves(self, owner: str, frm: int, to: int, by: str) -> None:
+    def acts_as(self, owner: str) -> str | None:
+        """The Beast passive ``owner``'s Colossus has (Animalistic, CL-35), None without one."""
         a = self.P(owner).animal
-        if a is None or a not in self.C.beasts:
-            return
-        self.beast_leaves(self.C.beasts[a].beast.passive, frm, to, by)
+        return self.C.beasts[a].beast.passive if a is not None and a in self.C.beasts else None
+
+    def colossus_leaves(self, owner: str, frm: int, to: int, by: str) -> None:
+        passive = self.acts_as(owner)
+        if passive is not None:
+            self.beast_leaves(passive, frm, to, by)
 
     def arrive(self, kind: str, owner: str, to: int, by: str, count: int = 1) -> bool:
         sp = self.spaces[to]
@@ -322,9 +332,9 @@ class W:
                 self.kill(to, owner, count, by)
                 return False
         elif kind == "colossus":
-            a = self.P(owner).animal
-            if a is not None and a in self.C.beasts:
-                self.beast_enters(self.C.beasts[a].beast.passive, to, by)
+            passive = self.acts_as(owner)
+            if passive is not None:
+                self.beast_enters(passive, to, by)
         return True
 
     def place(self, pid: str, i: int, n: int, by: str) -> int:
