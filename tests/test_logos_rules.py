@@ -48,6 +48,7 @@ NEVER_REJECTS: dict[str, str] = {
     "LG-43": "a look is derived; what a record states of it is checked under LG-36 and LG-38 (tests/test_logos_looks.py)",
     "LG-42": "what a seat's record names of the cards an effect moved: a record states it, the rules it names cards under reject (LG-36, LG-38) (tests/test_seat_logos.py)",
     "LG-41": "what a seat keeps of events a judge took back: knowledge, never a ruling (tests/test_logos_ruling_props.py)",
+    "LG-46": "a seat's record where the opponent's deck may have run out: the event is undetermined on the empty deck, never illegal for it (tests/test_audit_logos_records.py)",
     "LG-37": "a decision that needs an unknown card is undetermined; where no card could do, the rule it needs rejects it (LG-2.4, LG-4.1)",
     "LG-1.3": "the starting position is derived from the set-up",
     "LG-5.1": "the direction is derived (DirectionDetermined; LOG-2 if stated otherwise)",
@@ -1285,3 +1286,24 @@ import tests.test_logos_ruling_props  # noqa: E402,F401
 import tests.test_seat_logos  # noqa: E402,F401
 import tests.test_logos_looks  # noqa: E402,F401
 import tests.test_logos_decklook  # noqa: E402,F401
+
+
+@documents("LG-46")
+def test_a_record_where_the_opponents_deck_ran_out_is_undetermined_on_the_empty_deck() -> None:
+    """LG-46: ben's record does not show ann's deck's size; her deck ran out and stays empty
+    (``on_empty_deck = "stay-empty"``), so ben's record of the next refill, where only he draws, is
+    undetermined on her empty deck; ann's own record knows it: legal."""
+    from adjudicator.core.kernel.log import parse_log
+    from adjudicator.core.kernel.seats import redact_log
+    from adjudicator.core.kernel.verify import run
+
+    from .logos_scenarios import Script, encode
+
+    t = Script({A: ["iron-golem"] * 3, B: ["storm-coil"] * 5}, options={"on_empty_deck": "stay-empty", "picks": "open"})
+    t.round("iron-golem", "storm-coil")
+    t.round("iron-golem", "storm-coil")
+    assert t.verify().verdict == "legal"
+    ben = run(parse_log(encode(redact_log(parse_log(t.lines(False), "full"), B)), "ben"))
+    assert ben.verdict == "undetermined" and [(u.rule, u.condition) for u in ben.undetermined] == [
+        ("LG-46", "ann's deck was empty at the refill of round 2")]
+    assert run(parse_log(encode(redact_log(parse_log(t.lines(False), "full"), A)), "ann")).verdict == "legal"

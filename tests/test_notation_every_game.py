@@ -24,6 +24,9 @@ from adjudicator.core.kernel.playout import playout
 from adjudicator.core.kernel.verify import settle
 
 GAMES = [g.id for g in registry.games()]
+#: the games with notation of their own (a plugin on the kit's generic form, as the test suite's toy
+#: game, writes its set-up as ``match started key=value ...``: exact, but not a player's words)
+WORDED = [g.id for g in registry.games() if type(g.notation) is not Notation]
 SEEDS = (1, 2)
 MAX_EVENTS = 150
 
@@ -68,7 +71,7 @@ def test_every_event_reads_back_from_its_text(game_id: str, seed: int) -> None:
     assert not wrong, f"{len(wrong)} events do not read back, e.g.:\n" + "\n".join(wrong[:5])
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", WORDED)
 def test_the_set_up_reads_back_from_its_words(game_id: str) -> None:
     """``MatchStarted`` (the first event every viewer lists) in the game's words: no JSON object,
     read back exactly, for the sample set-ups of many seeds (issue 30)."""

@@ -30,7 +30,9 @@ from adjudicator.core.kernel.log import MatchLog, parse_log
 from adjudicator.core.kernel.playout import playout, to_jsonl
 from adjudicator.core.kernel.rulings import Ruling
 from adjudicator.core.kernel.seats import redact_log
+from adjudicator.core.kernel.notation import kind_words
 from adjudicator.core.kernel.verify import position_at, run
+from adjudicator.core.kernel.verify import said as verify_said
 
 GAMES = [g.id for g in registry.games()]
 #: fixed seeds (every run checks the same matches); short matches keep the file under ~20 s
@@ -77,14 +79,14 @@ class Reference:
                                 f"the log states {game.describe_event(ev, state)} but {why}")
             elif game.outcome(state) is not None:
                 ruling = Ruling("illegal", "LOG-3", "core/after-end",
-                                f"{type(ev).__name__} comes after the match ended ({game.outcome(state).reason})")
+                                f"{kind_words(ev)} comes after the match ended ({game.outcome(state).reason})")
             else:
                 owed.clear()  # a decision comes: consequences the log never stated stay applied
                 ruling = game.check(state, ev)
             if ruling.verdict != "illegal":
                 state = self.consequences(game.apply(state, ev), owed)
                 self.root = None  # the position moved: a later rejection is a violation of its own
-            if not self.rule(number, line, ruling, state):
+            if not self.rule(number, line, ruling, state, ev):
                 break
         self.final, self.events = state, number
         still = game.open_conditions(state) if self.undetermined else None
@@ -102,7 +104,7 @@ class Reference:
         nxt = self.game.derive(state)
         return "the engine derives nothing here" if nxt is None else f"the engine derives {self.game.describe_event(nxt, state)}"
 
-    def rule(self, number: int, line: int, ruling: Ruling, state: Any) -> bool:
+    def rule(self, number: int, line: int, ruling: Ruling, state: Any, ev: Any = None) -> bool:
         """Keep the ruling on event ``number`` and the position after it; False: stop here."""
         where = {"seq": number, "line": line, "rule": ruling.rule, "code": ruling.code}
         if ruling.verdict == "illegal":
@@ -120,7 +122,8 @@ class Reference:
                 v["followers"] = v.get("followers", 0) + 1
                 v.setdefault("waiting_for", self.game.waiting_for(state))
             else:
-                self.violations.append(where | {"message": ruling.message})
+                said = verify_said(self.game, ev, state, number)  # (the event in words, as verify names it)
+                self.violations.append(where | {"message": ruling.message} | ({"event": said} if said else {}))
                 self.root = len(self.violations) - 1 if number > 1 else None
             return self.keep_going
         self.rulings[number] = msgspec.to_builtins(ruling)

@@ -28,6 +28,7 @@ from hypothesis import given, settings, strategies as st
 from adjudicator.cli.convert import to_jsonl, to_text
 from adjudicator.cli.main import main
 from adjudicator.core.kernel import registry
+from adjudicator.core.kernel.notation import Notation
 from adjudicator.core.kernel.events import Event
 from adjudicator.core.kernel.log import parse_log
 from adjudicator.core.kernel.playout import playout, to_jsonl as events_jsonl
@@ -38,7 +39,10 @@ from .test_options_behaviour import accepts, alternatives, with_option
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(ROOT.glob("examples/*/*.jsonl"))
 OLD = json.loads((Path(__file__).parent / "textform_headers_v1.json").read_text(encoding="utf-8"))
-GAMES = [g.id for g in registry.games()]
+#: the games with notation of their own (a plugin on the kit's generic form, as the test suite's toy
+#: game, keeps JSON values in its set-up's words: exact, but not a player's words)
+GAMES = [g.id for g in registry.games() if type(g.notation) is not Notation]
+ALL = [g.id for g in registry.games()]
 EVENT_LINE = re.compile(r"^\d+\. ", re.M)
 #: a tag whose value is a JSON list or object
 JSON_TAG = re.compile(r"^\[[a-z][A-Za-z0-9_-]* [\[{]", re.M)
@@ -296,7 +300,7 @@ def test_a_mistyped_tag_is_named_by_its_line(tmp_path: Path, header: str, line: 
     assert r.exit_code == 2 and f"h.txt:{line}: {part}: " in r.output and said in r.output, r.output
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", ALL)
 def test_a_terminals_escapes_in_names_never_reach_the_header_raw(game_id: str) -> None:
     """A player or a header value holding a terminal's escape (C0 or C1) is written escaped in
     every tag and deck section (JSON's ``\\u009b``), and still converts back byte for byte."""
