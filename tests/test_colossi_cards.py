@@ -64,7 +64,7 @@ def test_bolster_short_of_acolytes_lets_the_player_choose() -> None:
 @card("commandeer")
 def test_commandeer_replaces_an_opponents_banner() -> None:
     pos = Position(banners={5: [B], 6: [A]}, hands={A: ["commandeer"]})
-    rejects(pos.check(E.CardPlayed(player=A, card="commandeer", space=6)), "CL-6.2", "bad-choice", "space=5")
+    rejects(pos.check(E.CardPlayed(player=A, card="commandeer", space=6)), "CL-6.2", "bad-choice", "possible: space 5")
     rejects(pos.check(E.CardPlayed(player=A, card="commandeer")), "CL-6.2", "bad-choice")
     pos.play("commandeer", space=5)
     assert pos.sp(5).banners == (A,) and pos.p(B).banners == 6 and pos.p(A).banners == 4
@@ -213,7 +213,7 @@ def test_sabotage_removes_unguarded_banners() -> None:
 @card("secure")
 def test_secure_trades_acolytes_for_a_banner() -> None:
     pos = Position(colossi={A: 13, B: 2}, acolytes={(3, A): 2, (5, A): 1}, banners={3: [B]}, hands={A: ["secure"]})
-    rejects(pos.check(E.CardPlayed(player=A, card="secure", space=5)), "CL-6.2", "bad-choice", "space=3")
+    rejects(pos.check(E.CardPlayed(player=A, card="secure", space=5)), "CL-6.2", "bad-choice", "possible: space 3")
     pos.play("secure", space=3)
     assert pos.acol(3, A) == 0 and pos.p(A).acolytes == 9 and pos.sp(3).banners == (A,) and pos.p(B).banners == 6
 

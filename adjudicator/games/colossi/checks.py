@@ -220,8 +220,8 @@ class Checks:
             raise bad("CL-6.2", "bad-choice", f"{name(e.card)} takes no {', '.join(extra)}")
         if not opts:
             raise bad("CL-6.2", "no-choice", f"{name(e.card)} cannot be played now: nothing on the island fits it")
-        shown = ", ".join(" ".join(f"{k}={v}" for k, v in o.items()) for o in opts[:6]) + (" ..." if len(opts) > 6 else "")
-        got = " ".join(f"{k}={v}" for k, v in given.items()) or "no choice"
+        shown = "; ".join(" ".join(f"{k} {v}" for k, v in o.items()) for o in opts[:6]) + (" ..." if len(opts) > 6 else "")
+        got = " ".join(f"{k} {v}" for k, v in given.items()) or "no choice"
         raise bad("CL-6.2", "bad-choice", f"{name(e.card)} with {got} does not fit its text ({C.cards[e.card].text}); "
                   f"possible: {shown}")
 
